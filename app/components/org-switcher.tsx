@@ -1,0 +1,99 @@
+import { Check, ChevronsUpDown, Building2 } from 'lucide-react'
+import { DropdownMenu } from 'radix-ui'
+import { toast } from 'sonner'
+import { authClient } from '#app/lib/auth-client.ts'
+
+type Org = { id: string; name: string; role: string }
+
+const menuClass =
+  'z-50 min-w-56 rounded-lg border border-stone-200 bg-white p-1 shadow-lg dark:border-stone-700 dark:bg-stone-900'
+export const menuItemClass =
+  'flex cursor-default items-center gap-2 rounded-md px-2 py-1.5 text-sm outline-none select-none data-[highlighted]:bg-stone-100 dark:data-[highlighted]:bg-stone-800'
+
+/** Lists the caller's organisations and switches the active one for this session. */
+export function OrgSwitcher({ current, orgs }: { current: Org; orgs: Org[] }) {
+  async function switchTo(org: Org) {
+    if (org.id === current.id) return
+    const result = await authClient.organization.setActive({ organizationId: org.id })
+    if (result.error) {
+      toast.error(result.error.message ?? 'Could not switch organisation')
+      return
+    }
+    // Everything on screen belongs to the old organisation: load afresh.
+    window.location.assign('/jobs')
+  }
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger
+        className="flex w-full items-center gap-2 rounded-lg border border-stone-200 bg-white px-2.5 py-2 text-left text-sm shadow-sm hover:bg-stone-50 dark:border-stone-800 dark:bg-stone-900 dark:hover:bg-stone-800"
+        aria-label={`Organisation: ${current.name}. Switch organisation`}
+      >
+        <Building2 className="size-4 shrink-0 text-stone-500" aria-hidden />
+        <span className="min-w-0 flex-1">
+          <span className="block truncate font-medium">{current.name}</span>
+          <span className="block text-xs text-stone-500 capitalize">{current.role}</span>
+        </span>
+        <ChevronsUpDown className="size-4 shrink-0 text-stone-400" aria-hidden />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className={menuClass} align="start" sideOffset={6}>
+          <DropdownMenu.Label className="px-2 py-1 text-xs font-medium text-stone-500">
+            Organisations
+          </DropdownMenu.Label>
+          {orgs.map((org) => (
+            <DropdownMenu.Item key={org.id} className={menuItemClass} onSelect={() => void switchTo(org)}>
+              <span className="flex-1 truncate">{org.name}</span>
+              <span className="text-xs text-stone-500 capitalize">{org.role}</span>
+              {org.id === current.id ? (
+                <Check className="size-4 text-brand-600" aria-label="current" />
+              ) : null}
+            </DropdownMenu.Item>
+          ))}
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  )
+}
+
+export function UserMenu({ name, email }: { name: string; email: string }) {
+  async function signOut() {
+    await authClient.signOut()
+    window.location.assign('/sign-in')
+  }
+  const initials = name
+    .split(/\s+/)
+    .map((part) => part[0])
+    .join('')
+    .slice(0, 2)
+    .toUpperCase()
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger
+        className="flex w-full items-center gap-2 rounded-lg px-2 py-2 text-left text-sm hover:bg-stone-100 dark:hover:bg-stone-800"
+        aria-label={`Account: ${name}`}
+      >
+        <span className="flex size-7 items-center justify-center rounded-full bg-brand-100 text-xs font-semibold text-brand-900 dark:bg-brand-900 dark:text-brand-100">
+          {initials || '?'}
+        </span>
+        <span className="min-w-0 flex-1">
+          <span className="block truncate font-medium">{name}</span>
+          <span className="block truncate text-xs text-stone-500">{email}</span>
+        </span>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className={menuClass} align="start" side="top" sideOffset={6}>
+          <DropdownMenu.Item
+            className={menuItemClass}
+            onSelect={() => window.location.assign('/settings/profile')}
+          >
+            Profile and timezone
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="my-1 h-px bg-stone-200 dark:bg-stone-700" />
+          <DropdownMenu.Item className={menuItemClass} onSelect={() => void signOut()}>
+            Sign out
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  )
+}

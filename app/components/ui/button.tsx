@@ -1,0 +1,50 @@
+import { forwardRef } from 'react'
+import { cn } from '#app/lib/cn.ts'
+
+type Variant = 'primary' | 'secondary' | 'ghost' | 'danger'
+type Size = 'sm' | 'md'
+
+const variants: Record<Variant, string> = {
+  primary:
+    'bg-brand-600 text-white shadow-sm hover:bg-brand-700 disabled:bg-brand-600/50 dark:bg-brand-500 dark:text-stone-950 dark:hover:bg-brand-400',
+  secondary:
+    'border border-stone-300 bg-white text-stone-800 shadow-sm hover:bg-stone-50 dark:border-stone-700 dark:bg-stone-900 dark:text-stone-100 dark:hover:bg-stone-800',
+  ghost: 'text-stone-700 hover:bg-stone-100 dark:text-stone-300 dark:hover:bg-stone-800',
+  danger: 'bg-red-600 text-white shadow-sm hover:bg-red-700 disabled:bg-red-600/50',
+}
+
+const sizes: Record<Size, string> = {
+  sm: 'h-8 px-2.5 text-sm gap-1.5',
+  md: 'h-9 px-3.5 text-sm gap-2',
+}
+
+export type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: Size }
+
+export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
+  { variant = 'primary', size = 'md', className, type = 'button', ...props },
+  ref,
+) {
+  return (
+    <button
+      ref={ref}
+      type={type}
+      className={cn(
+        'inline-flex items-center justify-center rounded-md font-medium whitespace-nowrap transition-colors disabled:cursor-not-allowed',
+        variants[variant],
+        sizes[size],
+        className,
+      )}
+      {...props}
+    />
+  )
+})
+
+/** Link styled like a button, for navigation that looks like an action. */
+export function buttonClass(variant: Variant = 'primary', size: Size = 'md', extra?: string) {
+  return cn(
+    'inline-flex items-center justify-center rounded-md font-medium',
+    variants[variant],
+    sizes[size],
+    extra,
+  )
+}

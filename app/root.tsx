@@ -1,0 +1,47 @@
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router'
+import { Toaster } from 'sonner'
+import type { Route } from './+types/root'
+import './app.css'
+
+export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen">
+        {children}
+        <Toaster richColors closeButton position="bottom-right" />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  )
+}
+
+export default function App() {
+  return <Outlet />
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const title = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : 'Something went wrong'
+  const detail = isRouteErrorResponse(error)
+    ? error.status === 404
+      ? 'That page does not exist.'
+      : String(error.data ?? '')
+    : 'An unexpected error happened. Try again, and if it keeps happening, check the server log.'
+  return (
+    <main className="mx-auto max-w-lg px-6 py-24 text-center">
+      <h1 className="text-2xl font-semibold">{title}</h1>
+      <p className="mt-3 text-stone-600 dark:text-stone-400">{detail}</p>
+      <a href="/jobs" className="mt-6 inline-block text-brand-700 underline dark:text-brand-400">
+        Back to jobs
+      </a>
+    </main>
+  )
+}

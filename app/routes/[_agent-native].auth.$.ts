@@ -1,0 +1,6 @@
+import { getAuth } from '#server/auth/auth.ts'
+import type { Route } from './+types/[_agent-native].auth.$'
+
+// better-auth answers everything under /_agent-native/auth/* itself.
+export const loader = ({ request }: Route.LoaderArgs) => getAuth().handler(request)
+export const action = ({ request }: Route.ActionArgs) => getAuth().handler(request)

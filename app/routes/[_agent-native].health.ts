@@ -1,0 +1,3 @@
+import { checkHealth } from '#server/http/health.ts'
+
+export const loader = () => checkHealth()

@@ -1,0 +1,230 @@
+import { UserPlus, Users } from 'lucide-react'
+import { useEffect, useRef } from 'react'
+import { useFetcher } from 'react-router'
+import { toast } from 'sonner'
+import { CopyField } from '#app/components/copy-field.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Badge, Card, EmptyState } from '#app/components/ui/card.tsx'
+import { Field, Input, inputClass } from '#app/components/ui/field.tsx'
+import { handleMembersAction, loadMembersPage } from '#server/accounts/members-page.ts'
+import { requirePageCaller } from '#server/http/pages.ts'
+import type { Route } from './+types/_app.settings.members'
+
+export const meta = () => [{ title: 'Members · Clockwork' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  return loadMembersPage(await requirePageCaller(request))
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return handleMembersAction(await requirePageCaller(request), request)
+}
+
+const roles = ['member', 'admin', 'owner'] as const
+
+function InviteForm() {
+  const fetcher = useFetcher<typeof action>()
+  const form = useRef<HTMLFormElement>(null)
+  const result = fetcher.data
+  const link = result?.ok && result.intent === 'invite' ? (result.data as { link: string }).link : null
+  useEffect(() => {
+    if (link) form.current?.reset()
+  }, [link])
+  const error = result && !result.ok && result.intent === 'invite' ? result.error : null
+  return (
+    <Card className="p-5">
+      <h2 className="flex items-center gap-2 font-semibold">
+        <UserPlus className="size-4" aria-hidden /> Invite someone
+      </h2>
+      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+        They sign in (or sign up) with this email and open the link. No email is sent, so share the link
+        yourself.
+      </p>
+      <fetcher.Form ref={form} method="post" className="mt-4 flex flex-wrap items-end gap-3">
+        <input type="hidden" name="intent" value="invite" />
+        <div className="min-w-64 flex-1">
+          <Field label="Email" error={error?.field === 'email' ? error.message : null}>
+            {({ id, describedBy, invalid }) => (
+              <Input
+                id={id}
+                name="email"
+                type="email"
+                required
+                aria-invalid={invalid}
+                aria-describedby={describedBy}
+              />
+            )}
+          </Field>
+        </div>
+        <Field label="Role">
+          {({ id }) => (
+            <select id={id} name="role" defaultValue="member" className={inputClass + ' w-32'}>
+              {roles.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Button type="submit" disabled={fetcher.state !== 'idle'}>
+          {fetcher.state !== 'idle' ? 'Inviting…' : 'Create invite link'}
+        </Button>
+      </fetcher.Form>
+      {error && error.field !== 'email' ? (
+        <p role="alert" className="mt-3 text-sm text-red-600">
+          {error.message}
+        </p>
+      ) : null}
+      {link ? (
+        <div className="mt-4 rounded-lg bg-brand-50 p-3 dark:bg-brand-900/30" data-testid="invite-link">
+          <p className="mb-2 text-sm font-medium">Invite link ready. Send it to them:</p>
+          <CopyField value={link} label="invite link" />
+        </div>
+      ) : null}
+    </Card>
+  )
+}
+
+function useActionToast(fetcher: ReturnType<typeof useFetcher<typeof action>>, success: string) {
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data) return
+    if (fetcher.data.ok) toast.success(success)
+    else toast.error(fetcher.data.error.message)
+  }, [fetcher.state, fetcher.data, success])
+}
+
+function MemberRow({
+  member,
+  canManage,
+  isMe,
+}: {
+  member: Route.ComponentProps['loaderData']['members'][number]
+  canManage: boolean
+  isMe: boolean
+}) {
+  const roleFetcher = useFetcher<typeof action>()
+  const removeFetcher = useFetcher<typeof action>()
+  useActionToast(roleFetcher, `Role updated for ${member.name}`)
+  useActionToast(removeFetcher, `${member.name} removed`)
+  return (
+    <tr className="border-t border-stone-200 dark:border-stone-800">
+      <td className="px-4 py-3">
+        <div className="font-medium">
+          {member.name} {isMe ? <span className="text-xs font-normal text-stone-500">(you)</span> : null}
+        </div>
+        <div className="text-sm text-stone-500">{member.email}</div>
+      </td>
+      <td className="px-4 py-3">
+        {canManage && !isMe ? (
+          <roleFetcher.Form method="post">
+            <input type="hidden" name="intent" value="update-role" />
+            <input type="hidden" name="memberId" value={member.id} />
+            <select
+              name="role"
+              aria-label={`Role of ${member.name}`}
+              defaultValue={member.role}
+              className={inputClass + ' w-32 py-1'}
+              onChange={(e) => void roleFetcher.submit(e.currentTarget.form)}
+            >
+              {roles.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </roleFetcher.Form>
+        ) : (
+          <Badge tone={member.role === 'member' ? 'neutral' : 'brand'} data-testid={`role-${member.email}`}>
+            {member.role}
+          </Badge>
+        )}
+      </td>
+      <td className="px-4 py-3 text-right">
+        {canManage && !isMe ? (
+          <removeFetcher.Form
+            method="post"
+            onSubmit={(e) => {
+              if (!confirm(`Remove ${member.name} from this organisation? Their jobs here will pause.`))
+                e.preventDefault()
+            }}
+          >
+            <input type="hidden" name="intent" value="remove" />
+            <input type="hidden" name="memberId" value={member.id} />
+            <Button type="submit" variant="ghost" size="sm" disabled={removeFetcher.state !== 'idle'}>
+              Remove
+            </Button>
+          </removeFetcher.Form>
+        ) : null}
+      </td>
+    </tr>
+  )
+}
+
+export default function Members({ loaderData }: Route.ComponentProps) {
+  const { me, members, invitations } = loaderData
+  const cancel = useFetcher<typeof action>()
+  return (
+    <div className="space-y-6">
+      {me.canManage ? <InviteForm /> : null}
+      <Card className="overflow-hidden">
+        <table className="w-full text-left text-sm">
+          <caption className="px-4 pt-4 pb-2 text-left font-semibold">Members ({members.length})</caption>
+          <thead className="text-xs text-stone-500 uppercase">
+            <tr>
+              <th scope="col" className="px-4 py-2 font-medium">
+                Person
+              </th>
+              <th scope="col" className="px-4 py-2 font-medium">
+                Role
+              </th>
+              <th scope="col" className="px-4 py-2 font-medium">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {members.map((m) => (
+              <MemberRow key={m.id} member={m} canManage={me.canManage} isMe={m.userId === me.userId} />
+            ))}
+          </tbody>
+        </table>
+      </Card>
+      {me.canManage ? (
+        <section aria-labelledby="pending-heading">
+          <h2 id="pending-heading" className="mb-3 font-semibold">
+            Pending invitations
+          </h2>
+          {invitations.length === 0 ? (
+            <EmptyState icon={<Users className="size-6" />} title="No pending invitations">
+              Invite a teammate above; their link stays valid for 7 days.
+            </EmptyState>
+          ) : (
+            <ul className="space-y-3">
+              {invitations.map((inv) => (
+                <li key={inv.id}>
+                  <Card className="p-4">
+                    <div className="mb-2 flex items-center justify-between gap-2">
+                      <span className="text-sm">
+                        <span className="font-medium">{inv.email}</span> as{' '}
+                        <Badge>{inv.role ?? 'member'}</Badge>
+                      </span>
+                      <cancel.Form method="post">
+                        <input type="hidden" name="intent" value="cancel-invitation" />
+                        <input type="hidden" name="invitationId" value={inv.id} />
+                        <Button type="submit" variant="ghost" size="sm">
+                          Cancel
+                        </Button>
+                      </cancel.Form>
+                    </div>
+                    <CopyField value={inv.link} label={`invite link for ${inv.email}`} />
+                  </Card>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ) : null}
+    </div>
+  )
+}

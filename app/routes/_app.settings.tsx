@@ -1,0 +1,37 @@
+import { NavLink, Outlet } from 'react-router'
+import { PageHeader } from '#app/components/ui/card.tsx'
+import { cn } from '#app/lib/cn.ts'
+
+export const meta = () => [{ title: 'Settings · Clockwork' }]
+
+const tabs = [
+  { to: '/settings/members', label: 'Members' },
+  { to: '/settings/profile', label: 'Profile' },
+]
+
+export default function SettingsLayout() {
+  return (
+    <>
+      <PageHeader title="Settings" description="Your organisation, its people, and your own preferences." />
+      <nav aria-label="Settings" className="mb-6 flex gap-1 border-b border-stone-200 dark:border-stone-800">
+        {tabs.map((tab) => (
+          <NavLink
+            key={tab.to}
+            to={tab.to}
+            className={({ isActive }) =>
+              cn(
+                '-mb-px border-b-2 px-3 py-2 text-sm font-medium',
+                isActive
+                  ? 'border-brand-600 text-stone-900 dark:text-white'
+                  : 'border-transparent text-stone-500 hover:text-stone-800 dark:hover:text-stone-200',
+              )
+            }
+          >
+            {tab.label}
+          </NavLink>
+        ))}
+      </nav>
+      <Outlet />
+    </>
+  )
+}

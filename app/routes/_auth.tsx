@@ -1,0 +1,25 @@
+import { Outlet, redirect } from 'react-router'
+import { getCaller } from '#server/auth/caller.ts'
+import { safeRedirectPath } from '#server/http/pages.ts'
+import type { Route } from './+types/_auth'
+
+export async function loader({ request }: Route.LoaderArgs) {
+  if (await getCaller(request)) {
+    throw redirect(safeRedirectPath(new URL(request.url).searchParams.get('redirectTo')))
+  }
+  return null
+}
+
+export default function AuthLayout() {
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center px-4 py-12">
+      <div className="mb-8 flex items-center gap-2.5">
+        <img src="/favicon.svg" alt="" className="size-9" />
+        <span className="text-xl font-semibold tracking-tight">Clockwork</span>
+      </div>
+      <div className="w-full max-w-sm">
+        <Outlet />
+      </div>
+    </main>
+  )
+}

@@ -1,0 +1,21 @@
+import { defineConfig } from '@playwright/test'
+import { chromiumArgs, resolveChromium } from './tests/support/chromium.ts'
+
+// The browser tests drive the production build (npm run build) served by the real server
+// entry, started by the global setup over a fresh database.
+export default defineConfig({
+  testDir: 'tests/browser',
+  globalSetup: './tests/browser/global-setup.ts',
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  use: {
+    baseURL: process.env.E2E_BASE_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: { executablePath: resolveChromium(), args: chromiumArgs },
+  },
+})

@@ -1,0 +1,44 @@
+import { appUrl } from '../auth/auth.ts'
+import { isOrgAdmin, type Caller } from '../auth/caller.ts'
+import { badRequest } from '../http/errors.ts'
+import { readForm, runIntent } from '../http/forms.ts'
+import {
+  cancelInvitation,
+  inviteMember,
+  listMembersAndInvitations,
+  removeMember,
+  updateMemberRole,
+} from './members.ts'
+
+export const invitationLink = (invitationId: string) => `${appUrl()}/accept-invitation/${invitationId}`
+
+export async function loadMembersPage(caller: Caller) {
+  const { members, invitations } = await listMembersAndInvitations(caller)
+  return {
+    me: { userId: caller.userId, role: caller.role, canManage: isOrgAdmin(caller) },
+    members,
+    invitations: invitations.map((i) => ({ ...i, link: invitationLink(i.id) })),
+  }
+}
+
+/** The members page's form actions, by intent. */
+export async function handleMembersAction(caller: Caller, request: Request) {
+  const { intent = '', ...fields } = await readForm(request)
+  const headers = request.headers
+  return runIntent(intent, async () => {
+    switch (intent) {
+      case 'invite': {
+        const { invitationId } = await inviteMember(caller, headers, fields)
+        return { link: invitationLink(invitationId) }
+      }
+      case 'update-role':
+        return updateMemberRole(caller, headers, fields)
+      case 'remove':
+        return removeMember(caller, headers, fields)
+      case 'cancel-invitation':
+        return cancelInvitation(caller, headers, fields)
+      default:
+        throw badRequest(`Unknown intent "${intent}"`, 'intent')
+    }
+  })
+}

@@ -1,0 +1,124 @@
+/**
+ * Members and invitations of the caller's organisation. Changes go through
+ * better-auth's organization endpoints (one door), called with the caller's
+ * own session so its role checks apply; we only shape inputs and errors.
+ */
+import { isAPIError } from 'better-auth/api'
+import { and, asc, eq, gt } from 'drizzle-orm'
+import { z } from 'zod'
+import { getAuth } from '../auth/auth.ts'
+import { isOrgAdmin, type Caller } from '../auth/caller.ts'
+import { getDb } from '../db/client.ts'
+import { invitation, member, user } from '../db/schema/index.ts'
+import { HttpError, forbidden } from '../http/errors.ts'
+import { parseInput } from '../http/validate.ts'
+
+export const RoleInput = z.enum(['member', 'admin', 'owner']).describe('Organisation role')
+export const InviteInput = z.object({
+  email: z.email('Enter a valid email address').describe('Who to invite'),
+  role: RoleInput.default('member'),
+})
+export const UpdateRoleInput = z.object({ memberId: z.string().min(1), role: RoleInput })
+export const RemoveMemberInput = z.object({ memberId: z.string().min(1) })
+export const CancelInvitationInput = z.object({ invitationId: z.string().min(1) })
+
+export async function listMembersAndInvitations(caller: Caller) {
+  const db = getDb()
+  const members = await db
+    .select({
+      id: member.id,
+      userId: user.id,
+      name: user.name,
+      email: user.email,
+      role: member.role,
+      joinedAt: member.createdAt,
+    })
+    .from(member)
+    .innerJoin(user, eq(user.id, member.userId))
+    .where(eq(member.organizationId, caller.orgId))
+    .orderBy(asc(member.createdAt))
+  const invitations = isOrgAdmin(caller)
+    ? await db
+        .select({
+          id: invitation.id,
+          email: invitation.email,
+          role: invitation.role,
+          expiresAt: invitation.expiresAt,
+        })
+        .from(invitation)
+        .where(
+          and(
+            eq(invitation.organizationId, caller.orgId),
+            eq(invitation.status, 'pending'),
+            gt(invitation.expiresAt, new Date()),
+          ),
+        )
+        .orderBy(asc(invitation.createdAt))
+    : []
+  return { members, invitations }
+}
+
+/** Runs a better-auth call, turning its errors into ours. */
+async function viaAuth<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (err) {
+    if (isAPIError(err)) {
+      const status = typeof err.statusCode === 'number' ? err.statusCode : 400
+      const message = (err.body as { message?: string } | undefined)?.message ?? err.message
+      throw new HttpError(status >= 500 ? 400 : status, status === 403 ? 'forbidden' : 'bad_request', message)
+    }
+    throw err
+  }
+}
+
+export async function inviteMember(caller: Caller, headers: Headers, data: unknown) {
+  if (!isOrgAdmin(caller)) throw forbidden('Only admins and owners can invite people')
+  const input = parseInput(InviteInput, data)
+  if (input.role === 'owner' && caller.role !== 'owner') throw forbidden('Only owners can invite owners')
+  const created = await viaAuth(() =>
+    getAuth().api.createInvitation({
+      body: { email: input.email, role: input.role, organizationId: caller.orgId, resend: true },
+      headers,
+    }),
+  )
+  return { invitationId: created.id }
+}
+
+export async function updateMemberRole(caller: Caller, headers: Headers, data: unknown) {
+  const input = parseInput(UpdateRoleInput, data)
+  await viaAuth(() =>
+    getAuth().api.updateMemberRole({
+      body: { memberId: input.memberId, role: input.role, organizationId: caller.orgId },
+      headers,
+    }),
+  )
+}
+
+export async function removeMember(caller: Caller, headers: Headers, data: unknown) {
+  const input = parseInput(RemoveMemberInput, data)
+  await viaAuth(() =>
+    getAuth().api.removeMember({
+      body: { memberIdOrEmail: input.memberId, organizationId: caller.orgId },
+      headers,
+    }),
+  )
+}
+
+export async function cancelInvitation(caller: Caller, headers: Headers, data: unknown) {
+  const input = parseInput(CancelInvitationInput, data)
+  await viaAuth(() => getAuth().api.cancelInvitation({ body: { invitationId: input.invitationId }, headers }))
+}
+
+/** What the accept page shows; only the invited person (by email) may see it. */
+export async function getInvitationForAcceptance(headers: Headers, invitationId: string) {
+  return viaAuth(() => getAuth().api.getInvitation({ query: { id: invitationId }, headers }))
+}
+
+export async function acceptInvitation(headers: Headers, invitationId: string) {
+  const accepted = await viaAuth(() => getAuth().api.acceptInvitation({ body: { invitationId }, headers }))
+  const orgId = accepted?.invitation.organizationId
+  if (orgId)
+    await viaAuth(() => getAuth().api.setActiveOrganization({ body: { organizationId: orgId }, headers }))
+  return { orgId }
+}

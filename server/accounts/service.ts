@@ -1,0 +1,50 @@
+import { newId } from '../lib/ids.ts'
+import {
+  findUser,
+  insertOrganizationWithOwner,
+  listMemberships,
+  suspendJobsOfDepartedMember,
+} from './store.ts'
+
+/** "Ana Lima" → "Ana's workspace"; an empty name falls back to "My workspace". */
+export function workspaceNameFor(userName: string): string {
+  const first = userName.trim().split(/\s+/)[0]
+  if (!first) return 'My workspace'
+  return first.endsWith('s') ? `${first}' workspace` : `${first}'s workspace`
+}
+
+/** Every new account starts as owner of a workspace of its own. */
+export async function createPersonalWorkspace(newUser: { id: string; name: string }): Promise<string> {
+  const orgId = newId('org')
+  await insertOrganizationWithOwner({
+    orgId,
+    name: workspaceNameFor(newUser.name),
+    // Slugs must be unique; the org id already is.
+    slug: orgId.replace('_', '-'),
+    memberId: newId('mem'),
+    userId: newUser.id,
+  })
+  return orgId
+}
+
+/**
+ * The organisation a fresh session starts in: the user's oldest membership. A user
+ * with none (just signed up, or removed from every org) gets a workspace of their own,
+ * here rather than in a user-created hook, since better-auth may defer those hooks
+ * until after the first session exists.
+ */
+export async function organizationForNewSession(userId: string): Promise<string> {
+  const memberships = await listMemberships(userId)
+  if (memberships[0]) return memberships[0].orgId
+  const found = await findUser(userId)
+  return createPersonalWorkspace({ id: userId, name: found?.name ?? '' })
+}
+
+/** A creator who leaves takes nobody's identity with them: their jobs pause. */
+export async function onMemberRemoved(orgId: string, userId: string): Promise<void> {
+  await suspendJobsOfDepartedMember(
+    orgId,
+    userId,
+    'Paused: its creator left the organisation. An admin can take it over.',
+  )
+}

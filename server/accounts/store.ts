@@ -1,0 +1,77 @@
+import { and, asc, eq, sql } from 'drizzle-orm'
+import { getDb, type Db } from '../db/client.ts'
+import { jobs, member, organization, user } from '../db/schema/index.ts'
+
+export type MembershipRow = { orgId: string; orgName: string; orgSlug: string; role: string }
+
+export async function insertOrganizationWithOwner(
+  input: { orgId: string; name: string; slug: string; memberId: string; userId: string },
+  db: Db = getDb(),
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(organization).values({ id: input.orgId, name: input.name, slug: input.slug })
+    await tx
+      .insert(member)
+      .values({ id: input.memberId, organizationId: input.orgId, userId: input.userId, role: 'owner' })
+  })
+}
+
+/** The user's organisations, oldest membership first. */
+export async function listMemberships(userId: string, db: Db = getDb()): Promise<MembershipRow[]> {
+  return db
+    .select({
+      orgId: organization.id,
+      orgName: organization.name,
+      orgSlug: organization.slug,
+      role: member.role,
+    })
+    .from(member)
+    .innerJoin(organization, eq(organization.id, member.organizationId))
+    .where(eq(member.userId, userId))
+    .orderBy(asc(member.createdAt))
+}
+
+export async function findMembership(
+  userId: string,
+  orgId: string,
+  db: Db = getDb(),
+): Promise<MembershipRow | undefined> {
+  const rows = await db
+    .select({
+      orgId: organization.id,
+      orgName: organization.name,
+      orgSlug: organization.slug,
+      role: member.role,
+    })
+    .from(member)
+    .innerJoin(organization, eq(organization.id, member.organizationId))
+    .where(and(eq(member.userId, userId), eq(member.organizationId, orgId)))
+  return rows[0]
+}
+
+export async function findUser(userId: string, db: Db = getDb()) {
+  const rows = await db.select().from(user).where(eq(user.id, userId))
+  return rows[0]
+}
+
+/** Pauses every job a departed member created in the org, until an admin takes it over. */
+export async function suspendJobsOfDepartedMember(
+  orgId: string,
+  userId: string,
+  reason: string,
+  db: Db = getDb(),
+): Promise<number> {
+  const rows = await db
+    .update(jobs)
+    .set({ suspendedReason: reason, stateUpdatedAt: sql`now()` })
+    .where(and(eq(jobs.orgId, orgId), eq(jobs.createdBy, userId)))
+    .returning({ id: jobs.id })
+  return rows.length
+}
+
+export async function setUserTimezone(userId: string, timezone: string | null, db: Db = getDb()) {
+  await db
+    .update(user)
+    .set({ timezone, updatedAt: sql`now()` })
+    .where(eq(user.id, userId))
+}

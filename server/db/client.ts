@@ -1,0 +1,94 @@
+/**
+ * The database handle: postgres.js against a real server when DATABASE_URL is set,
+ * otherwise PGlite (Postgres in WASM) in a local folder so the app runs with no setup.
+ * One handle per process, opened by the server entry (or a test) and reached with getDb().
+ */
+import { mkdirSync } from 'node:fs'
+import { PGlite } from '@electric-sql/pglite'
+import type { SQL } from 'drizzle-orm'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
+import postgres from 'postgres'
+import { singleton } from '../lib/singleton.ts'
+import * as schema from './schema/index.ts'
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
+export type DbKind = 'postgres' | 'pglite'
+
+export interface DbHandle {
+  db: Db
+  kind: DbKind
+  /** The connection string, for postgres handles. */
+  url?: string
+  /** Runs raw SQL and returns rows, whichever driver is underneath. */
+  rows<T = Record<string, unknown>>(query: SQL, db?: Db): Promise<T[]>
+  /** Subscribes to a NOTIFY channel; resolves to an unsubscribe function. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>
+  close(): Promise<void>
+}
+
+export type OpenOptions = { url?: string; pgliteDir?: string; poolSize?: number }
+
+/** Opens a new handle. Most code wants getDb(); this is for the server entry and tests. */
+export async function openDatabase(options: OpenOptions): Promise<DbHandle> {
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.pgliteDir)
+}
+
+function openPostgres(url: string, max: number): DbHandle {
+  const client = postgres(url, {
+    max,
+    onnotice: () => {},
+    // Fail fast when the server is gone instead of waiting on a dead socket.
+    connect_timeout: 10,
+  })
+  const db = drizzlePostgres(client, { schema }) as unknown as Db
+  return {
+    db,
+    kind: 'postgres',
+    url,
+    async rows<T>(query: SQL, on: Db = db) {
+      return (await on.execute(query)) as unknown as T[]
+    },
+    async listen(channel, onNotify) {
+      const sub = await client.listen(channel, onNotify)
+      return () => sub.unlisten()
+    },
+    close: () => client.end({ timeout: 5 }),
+  }
+}
+
+async function openPglite(dir?: string): Promise<DbHandle> {
+  if (dir) mkdirSync(dir, { recursive: true })
+  const client = await PGlite.create(dir ? { dataDir: dir } : {})
+  const db = drizzlePglite(client, { schema }) as unknown as Db
+  return {
+    db,
+    kind: 'pglite',
+    async rows<T>(query: SQL, on: Db = db) {
+      const result = (await on.execute(query)) as unknown as { rows: T[] }
+      return result.rows
+    },
+    async listen(channel, onNotify) {
+      const unsubscribe = await client.listen(channel, onNotify)
+      return unsubscribe
+    },
+    close: () => client.close(),
+  }
+}
+
+const current = singleton('db', () => ({ handle: undefined as DbHandle | undefined }))
+
+/** Makes a handle the process-wide one (server start-up, test set-up). */
+export function setCurrentDatabase(handle: DbHandle | undefined): void {
+  current.handle = handle
+}
+
+export function getDbHandle(): DbHandle {
+  if (!current.handle) throw new Error('Database not opened: the server entry opens it at start-up')
+  return current.handle
+}
+
+export function getDb(): Db {
+  return getDbHandle().db
+}

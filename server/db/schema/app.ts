@@ -1,0 +1,231 @@
+/**
+ * Clockwork's own tables. The jobs table keeps what a person writes (the
+ * definition) apart from what the scheduler writes (run state): invariant 1.
+ */
+import { sql } from 'drizzle-orm'
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core'
+import { organization, user } from './auth.ts'
+
+const tz = { withTimezone: true } as const
+
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organization.id, { onDelete: 'cascade' }),
+    scope: text('scope', { enum: ['personal', 'shared'] }).notNull(),
+    name: text('name').notNull(),
+    createdBy: text('created_by')
+      .notNull()
+      .references(() => user.id),
+
+    // Definition: written by people (UI, API, job file, agent tool).
+    schedule: text('schedule').notNull(),
+    timezone: text('timezone').notNull().default('UTC'),
+    enabled: boolean('enabled').notNull().default(true),
+    runAs: text('run_as', { enum: ['creator', 'shared'] })
+      .notNull()
+      .default('creator'),
+    instructions: text('instructions').notNull(),
+    catchUp: text('catch_up', { enum: ['latest', 'skip'] })
+      .notNull()
+      .default('latest'),
+    overlap: text('overlap', { enum: ['skip', 'queue'] })
+      .notNull()
+      .default('skip'),
+    retries: integer('retries').notNull().default(0),
+    timeoutMinutes: integer('timeout_minutes').notNull().default(10),
+    /** Unknown frontmatter keys, kept so a job file round-trips. */
+    extra: jsonb('extra').$type<Record<string, unknown>>().notNull().default({}),
+    version: integer('version').notNull().default(1),
+    createdAt: timestamp('created_at', tz).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', tz).notNull().defaultNow(),
+
+    // Run state: written by the scheduler only.
+    nextRunAt: timestamp('next_run_at', tz),
+    lastRunAt: timestamp('last_run_at', tz),
+    lastStatus: text('last_status'),
+    lastError: text('last_error'),
+    consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+    /** Set when the system pauses a job (repeated failures, creator left); cleared on re-enable. */
+    suspendedReason: text('suspended_reason'),
+    stateUpdatedAt: timestamp('state_updated_at', tz),
+  },
+  (t) => [
+    uniqueIndex('jobs_shared_name_uq')
+      .on(t.orgId, t.name)
+      .where(sql`${t.scope} = 'shared'`),
+    uniqueIndex('jobs_personal_name_uq')
+      .on(t.orgId, t.createdBy, t.name)
+      .where(sql`${t.scope} = 'personal'`),
+    // Due work is found through this partial index only (invariant 3).
+    index('jobs_due_idx')
+      .on(t.nextRunAt)
+      .where(sql`${t.enabled} and ${t.suspendedReason} is null`),
+    index('jobs_org_idx').on(t.orgId),
+  ],
+)
+
+export const jobRuns = pgTable(
+  'job_runs',
+  {
+    id: text('id').primaryKey(),
+    jobId: text('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'cascade' }),
+    orgId: text('org_id').notNull(),
+    trigger: text('trigger', { enum: ['schedule', 'manual', 'retry', 'catch-up'] }).notNull(),
+    scheduledFor: timestamp('scheduled_for', tz).notNull(),
+    attempt: integer('attempt').notNull().default(1),
+    status: text('status', {
+      enum: ['queued', 'running', 'success', 'error', 'timed_out', 'interrupted', 'skipped', 'missed'],
+    }).notNull(),
+    reason: text('reason'),
+    /** Earliest time a queued run may start (retries wait for their backoff). */
+    notBefore: timestamp('not_before', tz),
+    runAsUserId: text('run_as_user_id'),
+    threadId: text('thread_id'),
+    instance: text('instance'),
+    leaseExpiresAt: timestamp('lease_expires_at', tz),
+    startedAt: timestamp('started_at', tz),
+    finishedAt: timestamp('finished_at', tz),
+    error: text('error'),
+    inputTokens: integer('input_tokens'),
+    outputTokens: integer('output_tokens'),
+    costUsd: numeric('cost_usd', { precision: 12, scale: 6 }),
+    createdAt: timestamp('created_at', tz).notNull().defaultNow(),
+  },
+  (t) => [
+    // Each occurrence runs at most once (invariant 2); a retry is a new attempt of the same slot.
+    uniqueIndex('job_runs_slot_uq').on(t.jobId, t.scheduledFor, t.attempt),
+    index('job_runs_job_idx').on(t.jobId, t.scheduledFor),
+    index('job_runs_active_idx')
+      .on(t.status, t.leaseExpiresAt)
+      .where(sql`${t.status} in ('queued', 'running')`),
+    index('job_runs_created_idx').on(t.createdAt),
+  ],
+)
+
+export const resources = pgTable(
+  'resources',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organization.id, { onDelete: 'cascade' }),
+    scope: text('scope', { enum: ['personal', 'shared'] }).notNull(),
+    /** The owning user for personal files; null for shared ones. */
+    ownerId: text('owner_id').references(() => user.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    content: text('content').notNull(),
+    version: integer('version').notNull().default(1),
+    updatedBy: text('updated_by'),
+    createdAt: timestamp('created_at', tz).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', tz).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('resources_shared_path_uq')
+      .on(t.orgId, t.path)
+      .where(sql`${t.scope} = 'shared'`),
+    uniqueIndex('resources_personal_path_uq')
+      .on(t.orgId, t.ownerId, t.path)
+      .where(sql`${t.scope} = 'personal'`),
+  ],
+)
+
+export const jobAudit = pgTable(
+  'job_audit',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    // No foreign key: the trail outlives a deleted job.
+    jobId: text('job_id').notNull(),
+    orgId: text('org_id').notNull(),
+    actorId: text('actor_id'),
+    action: text('action').notNull(),
+    changes: jsonb('changes').$type<Record<string, { from: unknown; to: unknown }>>(),
+    note: text('note'),
+    at: timestamp('at', tz).notNull().defaultNow(),
+  },
+  (t) => [index('job_audit_job_idx').on(t.jobId, t.at)],
+)
+
+export const schedulerInstances = pgTable('scheduler_instances', {
+  id: text('id').primaryKey(),
+  hostname: text('hostname').notNull(),
+  pid: integer('pid').notNull(),
+  startedAt: timestamp('started_at', tz).notNull().defaultNow(),
+  lastSeenAt: timestamp('last_seen_at', tz).notNull().defaultNow(),
+  lastTickAt: timestamp('last_tick_at', tz),
+  stoppedAt: timestamp('stopped_at', tz),
+})
+
+export const modelKeys = pgTable(
+  'model_keys',
+  {
+    id: text('id').primaryKey(),
+    /** Exactly one of orgId / userId is set: an org key or a personal key. */
+    orgId: text('org_id').references(() => organization.id, { onDelete: 'cascade' }),
+    userId: text('user_id').references(() => user.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    /** AES-256-GCM: base64 of iv | tag | ciphertext. */
+    secret: text('secret').notNull(),
+    last4: text('last4').notNull(),
+    createdAt: timestamp('created_at', tz).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', tz).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('model_keys_org_uq')
+      .on(t.orgId, t.provider)
+      .where(sql`${t.userId} is null`),
+    uniqueIndex('model_keys_user_uq')
+      .on(t.userId, t.provider)
+      .where(sql`${t.orgId} is null`),
+  ],
+)
+
+export const agentThreads = pgTable(
+  'agent_threads',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organization.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['chat', 'run'] }).notNull(),
+    title: text('title'),
+    createdAt: timestamp('created_at', tz).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', tz).notNull().defaultNow(),
+  },
+  (t) => [index('agent_threads_user_idx').on(t.userId, t.updatedAt)],
+)
+
+export const agentMessages = pgTable(
+  'agent_messages',
+  {
+    id: text('id').primaryKey(),
+    threadId: text('thread_id')
+      .notNull()
+      .references(() => agentThreads.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    role: text('role', { enum: ['system', 'user', 'assistant', 'tool'] }).notNull(),
+    /** AI SDK UI message parts (text, tool calls and results). */
+    parts: jsonb('parts').$type<unknown[]>().notNull(),
+    createdAt: timestamp('created_at', tz).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('agent_messages_seq_uq').on(t.threadId, t.seq)],
+)

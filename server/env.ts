@@ -1,0 +1,67 @@
+/**
+ * Every environment variable Clockwork reads, parsed once at start-up. A bad value
+ * stops the process with a message naming the variable (see `.env.example`).
+ */
+import { z } from 'zod'
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes')
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Public origin of the app (what the browser's address bar shows); used by auth and invite links. */
+  APP_URL: z.url().optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  PGLITE_DIR: z.string().min(1).default('.data/pglite'),
+  BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .refine((v) => /^(true|false|\d+|[\w.:/, -]+)$/.test(v), 'must be true, false, a hop count or addresses'),
+  AUTH_RATE_LIMIT: bool.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SCHEDULER_ENABLED: bool.default(true),
+  SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(25),
+  RUN_HISTORY_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_BASE_URL: z.url().optional(),
+  OPENAI_COMPATIBLE_BASE_URL: z.url().optional(),
+  OPENAI_COMPATIBLE_API_KEY: z.string().min(1).optional(),
+  AGENT_MODEL: z
+    .string()
+    .regex(/^(anthropic|openai-compatible):.+$/, 'must look like anthropic:MODEL or openai-compatible:MODEL')
+    .default('anthropic:claude-sonnet-4-5'),
+})
+
+export type Env = z.infer<typeof EnvSchema>
+
+/** Parses an environment; throws one Error listing every bad variable by name. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // Empty strings mean "unset", as in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''))
+  const result = EnvSchema.safeParse(cleaned)
+  if (result.success) return result.data
+  const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
+  throw new Error(`Invalid environment:\n${lines.join('\n')}`)
+}
+
+let cached: Env | undefined
+
+/** The process environment, parsed on first use. */
+export function env(): Env {
+  cached ??= parseEnv(process.env)
+  return cached
+}
+
+/** Forgets the parsed environment (tests change process.env between set-ups). */
+export function resetEnvCache(): void {
+  cached = undefined
+}

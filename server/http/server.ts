@@ -1,0 +1,109 @@
+/**
+ * The one server process: pages and /_agent-native/* through React Router, Vite
+ * middleware with HMR in development, the built app in production. It owns
+ * start-up (database, migrations, background services) and shutdown.
+ */
+import { createServer, type Server } from 'node:http'
+import path from 'node:path'
+import { createRequestHandler } from '@react-router/express'
+import express from 'express'
+import type { ServerBuild } from 'react-router'
+import { CLIENT_IP_HEADER } from '../auth/auth.ts'
+import { openDatabase, setCurrentDatabase, type DbHandle } from '../db/client.ts'
+import { migrateDatabase } from '../db/migrate.ts'
+import type { Env } from '../env.ts'
+import { logger } from '../lib/logger.ts'
+
+export type BackgroundService = { name: string; stop(): Promise<void> }
+
+export type RunningServer = {
+  port: number
+  db: DbHandle
+  close(): Promise<void>
+}
+
+function trustProxySetting(value: string): boolean | number | string {
+  if (value === 'true') return true
+  if (value === 'false') return false
+  if (/^\d+$/.test(value)) return Number(value)
+  return value
+}
+
+export async function startServer(
+  config: Env,
+  startBackground: () => Promise<BackgroundService[]> = async () => [],
+): Promise<RunningServer> {
+  const db = await openDatabase({
+    url: config.DATABASE_URL,
+    pgliteDir: config.PGLITE_DIR,
+    poolSize: config.DATABASE_POOL_SIZE,
+  })
+  await migrateDatabase(db)
+  setCurrentDatabase(db)
+
+  const app = express()
+  app.disable('x-powered-by')
+  app.set('trust proxy', trustProxySetting(config.TRUST_PROXY))
+  // better-auth rate-limits by client IP: hand it the address express resolved
+  // (the socket, or the forwarded one from a trusted proxy), never a client's claim.
+  app.use((req, _res, next) => {
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? 'unknown'
+    next()
+  })
+
+  const httpServer = createServer(app)
+  const production = config.NODE_ENV === 'production'
+  let closeVite = async () => {}
+
+  if (production) {
+    const client = path.resolve('build/client')
+    app.use('/assets', express.static(path.join(client, 'assets'), { immutable: true, maxAge: '1y' }))
+    app.use(express.static(client, { maxAge: '1h' }))
+    const build = (await import(path.resolve('build/server/index.js'))) as ServerBuild
+    app.all('/{*splat}', createRequestHandler({ build, mode: 'production' }))
+  } else {
+    const vite = await import('vite').then(({ createServer: createVite }) =>
+      createVite({ server: { middlewareMode: true, hmr: { server: httpServer } } }),
+    )
+    closeVite = () => vite.close()
+    app.use(vite.middlewares)
+    app.all(
+      '/{*splat}',
+      createRequestHandler({
+        build: () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>,
+        mode: 'development',
+      }),
+    )
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject)
+    httpServer.listen(config.PORT, config.HOST, resolve)
+  })
+  const address = httpServer.address()
+  const port = typeof address === 'object' && address ? address.port : config.PORT
+  const background = await startBackground()
+  logger.info({ port, db: db.kind, mode: config.NODE_ENV }, 'clockwork listening')
+
+  return {
+    port,
+    db,
+    close: async () => {
+      await stopAccepting(httpServer)
+      for (const service of background) await service.stop()
+      await closeVite()
+      await db.close()
+      setCurrentDatabase(undefined)
+    },
+  }
+}
+
+/** Stops taking connections, lets in-flight requests finish, drops idle keep-alives. */
+function stopAccepting(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve())
+    server.closeIdleConnections()
+    // Streams (chat) may hold a socket; give them a moment, then cut.
+    setTimeout(() => server.closeAllConnections(), 2_000).unref()
+  })
+}

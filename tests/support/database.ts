@@ -1,0 +1,26 @@
+/**
+ * A fresh, migrated database per test file on the shared Postgres server, made the
+ * process-wide handle. Dropped afterwards.
+ */
+import { inject } from 'vitest'
+import { openDatabase, setCurrentDatabase, type DbHandle } from '#server/db/client.ts'
+import { migrateDatabase } from '#server/db/migrate.ts'
+import { createEmptyDatabase } from './postgres-server.ts'
+
+export type TestDatabase = { url: string; handle: DbHandle; drop(): Promise<void> }
+
+export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
+  const empty = await createEmptyDatabase(inject('postgresUrl'))
+  const handle = await openDatabase({ url: empty.url, poolSize: options.poolSize ?? 5 })
+  await migrateDatabase(handle)
+  setCurrentDatabase(handle)
+  return {
+    url: empty.url,
+    handle,
+    drop: async () => {
+      setCurrentDatabase(undefined)
+      await handle.close()
+      await empty.drop()
+    },
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The real server, in this test process, on a real port, over a fresh database.
+ * Each vitest file runs in its own process, so env and singletons are per file.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { env, resetEnvCache } from '#server/env.ts'
+import { startServer, type RunningServer } from '#server/http/server.ts'
+import { ApiClient } from './api-client.ts'
+import { inject } from 'vitest'
+import { createEmptyDatabase, freePort } from './postgres-server.ts'
+
+export type TestApp = {
+  baseUrl: string
+  server: RunningServer
+  client(): ApiClient
+  close(): Promise<void>
+}
+
+export async function startTestApp(
+  options: { pglite?: boolean; env?: Record<string, string>; startServerFn?: typeof startServer } = {},
+): Promise<TestApp> {
+  const port = await freePort()
+  const baseUrl = `http://127.0.0.1:${port}`
+  const database = options.pglite ? null : await createEmptyDatabase(inject('postgresUrl'))
+  const pgliteDir = options.pglite ? mkdtempSync(path.join(os.tmpdir(), 'clockwork-pglite-')) : null
+  Object.assign(process.env, {
+    NODE_ENV: 'test',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    APP_URL: baseUrl,
+    DATABASE_URL: database?.url ?? '',
+    PGLITE_DIR: pgliteDir ?? '',
+    BETTER_AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
+    AUTH_RATE_LIMIT: 'false',
+    SCHEDULER_ENABLED: 'false',
+    ...options.env,
+  })
+  if (!database) delete process.env.DATABASE_URL
+  resetEnvCache()
+  const server = await (options.startServerFn ?? startServer)(env())
+  return {
+    baseUrl,
+    server,
+    client: () => new ApiClient(baseUrl),
+    close: async () => {
+      await server.close()
+      await database?.drop()
+      if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true })
+    },
+  }
+}
