@@ -1,27 +1,10 @@
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig } from 'vite'
-import { denyImports } from 'vite-env-only'
+import { serverImportGuard } from './config/server-import-guard.ts'
 
 export default defineConfig({
-  plugins: [
-    // Client bundles must never contain server code (secrets, drizzle, keys).
-    denyImports({
-      client: {
-        specifiers: [
-          '#server/*',
-          'postgres',
-          '@electric-sql/pglite',
-          'drizzle-orm',
-          'better-auth/node',
-          'pino',
-        ],
-        files: ['**/server/**'],
-      },
-    }),
-    tailwindcss(),
-    reactRouter(),
-  ],
+  plugins: [serverImportGuard(), tailwindcss(), reactRouter()],
   resolve: {
     tsconfigPaths: true,
   },

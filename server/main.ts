@@ -3,8 +3,8 @@
  * background services, and shuts both down cleanly on SIGTERM/SIGINT.
  */
 import { env, type Env } from './env.ts'
+import { startServer, type RunningServer } from './http/server.ts'
 import { logger } from './lib/logger.ts'
-import { startServer } from './http/server.ts'
 
 let config: Env
 try {
@@ -14,9 +14,9 @@ try {
   process.exit(1)
 }
 
-const server = await startServer(config)
-
+let server: RunningServer | undefined
 let stopping = false
+
 async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
@@ -24,8 +24,18 @@ async function shutdown(signal: string) {
   // A hard ceiling, in case something hangs: the platform kills us anyway.
   const ceiling = setTimeout(() => process.exit(1), (config.SHUTDOWN_GRACE_SECONDS + 5) * 1000)
   ceiling.unref()
-  await server.close()
+  await server?.close()
   process.exit(0)
 }
+// Registered before start-up, so a signal that arrives while starting is handled too.
 process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))
+
+try {
+  server = await startServer(config)
+  if (stopping) await server.close()
+} catch (err) {
+  logger.fatal({ err }, 'start-up failed')
+  console.error(`Clockwork could not start: ${(err as Error).message}`)
+  process.exit(1)
+}

@@ -62,8 +62,10 @@ export async function startServer(
     const build = (await import(path.resolve('build/server/index.js'))) as ServerBuild
     app.all('/{*splat}', createRequestHandler({ build, mode: 'production' }))
   } else {
-    const vite = await import('vite').then(({ createServer: createVite }) =>
-      createVite({ server: { middlewareMode: true, hmr: { server: httpServer } } }),
+    const vite = await withoutForeignExitHandlers(() =>
+      import('vite').then(({ createServer: createVite }) =>
+        createVite({ server: { middlewareMode: true, hmr: { server: httpServer } } }),
+      ),
     )
     closeVite = () => vite.close()
     app.use(vite.middlewares)
@@ -106,4 +108,24 @@ function stopAccepting(server: Server): Promise<void> {
     // Streams (chat) may hold a socket; give them a moment, then cut.
     setTimeout(() => server.closeAllConnections(), 2_000).unref()
   })
+}
+
+/**
+ * Vite servers created while loading the React Router plugin exit the process on
+ * SIGTERM (with 143) and when stdin ends. This process owns its shutdown, so those
+ * handlers are removed again: the grace period for running work must not be cut short.
+ */
+async function withoutForeignExitHandlers<T>(start: () => Promise<T>): Promise<T> {
+  const sigterm = new Set(process.listeners('SIGTERM'))
+  const stdinEnd = new Set(process.stdin.listeners('end'))
+  try {
+    return await start()
+  } finally {
+    for (const listener of process.listeners('SIGTERM')) {
+      if (!sigterm.has(listener)) process.off('SIGTERM', listener as () => void)
+    }
+    for (const listener of process.stdin.listeners('end')) {
+      if (!stdinEnd.has(listener)) process.stdin.off('end', listener as () => void)
+    }
+  }
 }

@@ -1,0 +1,33 @@
+# syntax=docker/dockerfile:1
+# Multi-stage image: build with dev dependencies, run with production ones only.
+
+FROM node:22-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
+FROM deps AS build
+COPY . .
+RUN npm run build
+
+FROM node:22-slim AS prod-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:22-slim
+ENV NODE_ENV=production PORT=3000 PGLITE_DIR=/data/pglite
+WORKDIR /app
+COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/build ./build
+COPY --chown=node:node package.json tsconfig.json ./
+COPY --chown=node:node server ./server
+COPY --chown=node:node drizzle ./drizzle
+COPY --chown=node:node public ./public
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/_agent-native/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# Migrations run first (also safe with several instances: they take an advisory lock), then the server.
+CMD ["sh", "-c", "node --import tsx server/db/migrate-cli.ts && exec node --import tsx server/main.ts"]

@@ -1,0 +1,213 @@
+/**
+ * The job file `jobs/<name>.md`: a Markdown view that merges a job's definition with its run
+ * state (invariant 1). Parsing returns only what a person may write; identity and run state in
+ * a submitted file are checked or ignored, never taken (invariant 4).
+ */
+import matter from 'gray-matter'
+import { z } from 'zod'
+import { badRequest, payloadTooLarge } from '../http/errors.ts'
+import { parseInput } from '../http/validate.ts'
+import {
+  CatchUp,
+  DEFINITION_KEYS,
+  Enabled,
+  IDENTITY_KEYS,
+  Instructions,
+  JobName,
+  MANAGED_KEYS,
+  Overlap,
+  RESERVED_KEYS,
+  Retries,
+  RunAs,
+  Schedule,
+  TimeoutMinutes,
+  Timezone,
+  isPlainObject,
+  toJsonValue,
+  type JobDefinition,
+  type JsonValue,
+} from './schema.ts'
+
+/** Largest job file accepted, in UTF-8 bytes. */
+export const MAX_JOB_FILE_BYTES = 64 * 1024
+
+/** Who the server says owns the job: the stored creator and org, or the caller's for a new file. */
+export type JobFileTruth = { createdByEmail: string; orgId: string }
+
+/**
+ * The definition a job file sets. Keys the file leaves out are absent (never `undefined`-valued),
+ * so the service can spread them over its defaults.
+ */
+export type ParsedJobFile = Pick<JobDefinition, 'schedule' | 'instructions'> &
+  Partial<
+    Pick<
+      JobDefinition,
+      'timezone' | 'enabled' | 'runAs' | 'catchUp' | 'overlap' | 'retries' | 'timeoutMinutes'
+    >
+  > & {
+    extra: Record<string, JsonValue>
+  }
+
+/** A job as its file shows it: the definition plus identity and run state. */
+export type JobFileView = JobDefinition & {
+  createdByEmail: string
+  orgId: string
+  nextRun: Date | null
+  lastRun: Date | null
+  lastStatus: string | null
+  lastError: string | null
+}
+
+// Written-but-empty keys (`timezone:`) read as absent, not as a wrong type.
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === null ? undefined : v), schema.optional())
+
+const FileFields = z.object({
+  schedule: Schedule,
+  timezone: optional(Timezone),
+  enabled: optional(Enabled),
+  runAs: optional(RunAs),
+  catchUp: optional(CatchUp),
+  overlap: optional(Overlap),
+  retries: optional(Retries),
+  timeoutMinutes: optional(TimeoutMinutes),
+  instructions: Instructions,
+})
+
+const definitionKeys: ReadonlySet<string> = new Set(DEFINITION_KEYS)
+const identityKeys: ReadonlySet<string> = new Set(IDENTITY_KEYS)
+const managedKeys: ReadonlySet<string> = new Set(MANAGED_KEYS)
+
+// Options are always passed: without them gray-matter caches results by text and hands out the
+// same mutable data object. The JavaScript engine would eval frontmatter (`---js`), so it throws.
+const MATTER_OPTIONS = {
+  language: 'yaml',
+  engines: {
+    javascript: () => {
+      throw new Error('JavaScript frontmatter is not allowed')
+    },
+  },
+}
+
+/**
+ * Parses and validates a job file.
+ *
+ * @param ctx.name The job name, from the file path `jobs/<name>.md`.
+ * @param ctx.truth The identity the server holds: the job's creator and org for an existing job,
+ *   the caller's email and active org for a new file. A `createdBy` (compared case-insensitively)
+ *   or `orgId` in the file must match it; with `null`, any `createdBy`/`orgId` is rejected.
+ * @throws HttpError 413 over {@link MAX_JOB_FILE_BYTES}; 400 naming the line for broken YAML and
+ *   naming the field for everything else (name, schedule, timezone, instructions, …).
+ */
+export function parseJobFile(text: string, ctx: { name: string; truth: JobFileTruth | null }): ParsedJobFile {
+  const bytes = Buffer.byteLength(text, 'utf8')
+  if (bytes > MAX_JOB_FILE_BYTES) {
+    throw payloadTooLarge(`The job file is ${bytes} bytes; the limit is ${MAX_JOB_FILE_BYTES} (64 KiB)`)
+  }
+  parseInput(z.object({ name: JobName }), { name: ctx.name })
+
+  const data = readFrontmatter(text)
+  const fields: Record<string, unknown> = {}
+  const extra: [string, unknown][] = []
+  for (const [key, value] of Object.entries(data.frontmatter)) {
+    if (definitionKeys.has(key)) fields[key] = value
+    else if (identityKeys.has(key)) checkIdentity(key as (typeof IDENTITY_KEYS)[number], value, ctx.truth)
+    else if (managedKeys.has(key)) continue
+    else if (key === 'instructions') {
+      throw badRequest('instructions: write them below the frontmatter, not as a key', 'instructions')
+    } else extra.push([key, value])
+  }
+
+  const parsed = parseInput(FileFields, { ...fields, instructions: data.body })
+  const json = toJsonValue(Object.fromEntries(extra))
+  if (!json.ok) {
+    const field = json.path.join('.')
+    throw badRequest(`${field}: ${json.message}`, field)
+  }
+  const given = Object.entries(parsed).filter(([, value]) => value !== undefined)
+  return { ...(Object.fromEntries(given) as typeof parsed), extra: json.value as Record<string, JsonValue> }
+}
+
+/** Splits the file into its YAML mapping and body, with 400s that point at the line. */
+function readFrontmatter(text: string): { frontmatter: Record<string, unknown>; body: string } {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/)
+  const opener = lines[0] ?? ''
+  if (opener.trimEnd() !== '---') {
+    if (/^---[^-]/.test(opener)) {
+      throw badRequest('Line 1: the frontmatter must be YAML, opened by a line with just ---', 'frontmatter')
+    }
+    throw badRequest(
+      'schedule: is required; start the file with a --- frontmatter block holding it',
+      'schedule',
+    )
+  }
+  if (!lines.slice(1).some((line) => line.startsWith('---'))) {
+    throw badRequest('The frontmatter is not closed: add a line with just --- after it', 'frontmatter')
+  }
+
+  let file: matter.GrayMatterFile<string>
+  try {
+    file = matter(text, MATTER_OPTIONS)
+  } catch (err) {
+    throw yamlError(err, lines)
+  }
+  // An empty block gives {}; a scalar or list is not a set of keys.
+  if (!isPlainObject(file.data)) {
+    throw badRequest(
+      'The frontmatter must be a mapping of keys to values (one "key: value" a line)',
+      'frontmatter',
+    )
+  }
+  return { frontmatter: file.data, body: file.content }
+}
+
+function yamlError(err: unknown, lines: string[]) {
+  const { reason, mark } = (err ?? {}) as { reason?: string; mark?: { line?: number } }
+  if (typeof mark?.line !== 'number') return badRequest('The frontmatter is not valid YAML', 'frontmatter')
+  // js-yaml counts from 0 within the block, and the block starts on the opener's line.
+  const line = mark.line + 1
+  const hint = /^schedule:\s*[^\s"']/.test(lines[mark.line] ?? '')
+    ? ' (put the cron expression in quotes, e.g. schedule: "*/5 * * * *")'
+    : ''
+  return badRequest(`Line ${line}: invalid YAML: ${reason ?? 'syntax error'}${hint}`, 'frontmatter')
+}
+
+function checkIdentity(key: (typeof IDENTITY_KEYS)[number], value: unknown, truth: JobFileTruth | null) {
+  if (value === null || value === undefined) return
+  if (!truth) throw badRequest(`${key}: is set by the server; remove it`, key)
+  const expected = key === 'createdBy' ? truth.createdByEmail : truth.orgId
+  const given = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : null
+  const same =
+    given !== null &&
+    (key === 'createdBy' ? given.toLowerCase() === expected.toLowerCase() : given === expected)
+  if (!same)
+    throw badRequest(`${key}: is set by the server and must be ${expected}; remove it to keep it`, key)
+}
+
+// js-yaml 3 folds long strings at 80 columns and writes anchors for repeated objects by default.
+const DUMP_OPTIONS = { language: 'yaml', lineWidth: -1, noRefs: true }
+
+/**
+ * Renders a job as its file: frontmatter in a stable order (definition, extra keys in insertion
+ * order, createdBy, orgId, then run state, nulls omitted), a blank line, the instructions.
+ * `parseJobFile(renderJobFile(job))` gives back the job's definition.
+ */
+export function renderJobFile(job: JobFileView): string {
+  const managed: [string, unknown][] = [
+    ['lastRun', job.lastRun],
+    ['lastStatus', job.lastStatus],
+    ['lastError', job.lastError],
+    ['nextRun', job.nextRun],
+  ]
+  const data = Object.fromEntries([
+    ...DEFINITION_KEYS.filter((key) => key !== 'schedule').map((key) => [key, job[key]]),
+    ...Object.entries(job.extra).filter(([key]) => !RESERVED_KEYS.has(key)),
+    ['createdBy', job.createdByEmail],
+    ['orgId', job.orgId],
+    ...managed.filter(([, value]) => value !== null && value !== undefined),
+  ])
+  const doc = matter.stringify({ content: `\n${job.instructions.trim()}\n` }, data, DUMP_OPTIONS)
+  // js-yaml 3 cannot force quotes, and an unquoted `*/5 …` is a YAML alias: write schedule first, ourselves.
+  // A valid cron expression is plain ASCII, so its JSON string is a valid YAML double-quoted scalar.
+  return doc.replace(/^---\n/, `---\nschedule: ${JSON.stringify(job.schedule)}\n`)
+}
