@@ -149,7 +149,8 @@ export function toJsonValue(value: unknown): { ok: true; value: JsonValue } | ({
       throw new NotJson(path.slice(0, 1), `is nested too deeply (over ${MAX_EXTRA_DEPTH} levels)`)
     }
     // jsonb rejects U+0000 in strings and keys, so say so here rather than fail on insert.
-    if (typeof v === 'string' && v.includes('\u0000')) throw new NotJson(path, 'must not contain NUL characters')
+    if (typeof v === 'string' && v.includes('\u0000'))
+      throw new NotJson(path, 'must not contain NUL characters')
     if (v === null || typeof v === 'string' || typeof v === 'boolean') return v
     if (typeof v === 'number') {
       if (Number.isFinite(v)) return v
