@@ -10,6 +10,7 @@ import { organization } from 'better-auth/plugins'
 import { getDb } from '../db/client.ts'
 import * as schema from '../db/schema/index.ts'
 import { env } from '../env.ts'
+import { logger } from '../lib/logger.ts'
 import { singleton } from '../lib/singleton.ts'
 import { onMemberRemoved, organizationForNewSession } from '../accounts/service.ts'
 import { resolveAuthSecret } from './secret.ts'
@@ -39,6 +40,8 @@ function createAuth() {
     secret: resolveAuthSecret(),
     trustedOrigins,
     telemetry: { enabled: false },
+    // One structured log for the whole server, instead of better-auth's coloured console lines.
+    logger: { log: (level, message) => logger[level === 'debug' ? 'debug' : level]({ auth: true }, message) },
     database: drizzleAdapter(getDb(), { provider: 'pg', schema }),
     emailAndPassword: { enabled: true, minPasswordLength: 8, autoSignIn: true },
     user: {
