@@ -1,0 +1,21 @@
+import { requireCaller } from '#server/auth/caller.ts'
+import { api, json, readJsonBody } from '#server/http/respond.ts'
+import { methodNotAllowed, versionHeaders } from '#server/jobs/http.ts'
+import { createJob, listJobs } from '#server/jobs/service.ts'
+import type { Route } from './+types/[_agent-native].jobs._index'
+
+// GET /_agent-native/jobs?scope=&q=&status= → { jobs }
+export const loader = ({ request }: Route.LoaderArgs) =>
+  api(async () => {
+    const caller = await requireCaller(request)
+    return { jobs: await listJobs(caller, Object.fromEntries(new URL(request.url).searchParams)) }
+  })
+
+// POST /_agent-native/jobs → 201 { job }
+export const action = ({ request }: Route.ActionArgs) =>
+  api(async () => {
+    const caller = await requireCaller(request)
+    if (request.method !== 'POST') return methodNotAllowed(request, ['GET', 'POST'])
+    const job = await createJob(caller, await readJsonBody(request))
+    return json({ job }, { status: 201, headers: versionHeaders(job.version) })
+  })

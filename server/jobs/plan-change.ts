@@ -1,0 +1,120 @@
+/**
+ * The rules for changing a job, as one pure function: what the row becomes, what the audit trail
+ * says, and which changes are refused. The write path (writes.ts) supplies the locked row and the
+ * database clock, and stores the result.
+ */
+import type { Caller } from '../auth/caller.ts'
+import { canUseSharedKey } from '../access/rules.ts'
+import { HttpError, badRequest } from '../http/errors.ts'
+import { auditActionFor, diffDefinition, summarizeChanges, type AuditAction } from './audit.ts'
+import { nextRun } from './cron.ts'
+import type { JobDefinition, JobUpdateInput } from './schema.ts'
+import type { AuditChanges, JobRow, NewJobRow } from './store.ts'
+
+export type JobChangePlan = {
+  set: Partial<NewJobRow>
+  changes: AuditChanges
+  action: AuditAction
+  note: string | null
+}
+
+export type JobChangeContext = {
+  caller: Caller
+  job: JobRow
+  change: JobUpdateInput
+  /** The database clock: next runs are computed from it. */
+  now: Date
+  /** Whether the job's creator is still a member of its organisation. */
+  creatorIsMember: boolean
+  /**
+   * Whether `enabled: true` also lifts a suspension the system set (PATCH, the pause switch). A job
+   * file always says `enabled`, so saving one should not silently resume a suspended job.
+   */
+  liftsSuspension: boolean
+}
+
+/** The definition fields of a stored job. */
+export function definitionOf(job: JobRow): JobDefinition {
+  const {
+    schedule,
+    timezone,
+    enabled,
+    runAs,
+    instructions,
+    catchUp,
+    overlap,
+    retries,
+    timeoutMinutes,
+    extra,
+  } = job
+  return {
+    schedule,
+    timezone,
+    enabled,
+    runAs,
+    instructions,
+    catchUp,
+    overlap,
+    retries,
+    timeoutMinutes,
+    extra,
+  }
+}
+
+/**
+ * Plans a change to a job the caller may edit, or returns null when it changes nothing.
+ *
+ * @throws 400 `runAs` for `runAs: shared` on a personal job; 403 `runAs` when someone who may not
+ *   spend the organisation's key changes a job that spends it (pausing it is always allowed).
+ */
+export function planJobChange(ctx: JobChangeContext): JobChangePlan | null {
+  const { caller, job, change, now } = ctx
+  if (change.runAs === 'shared' && job.scope === 'personal') {
+    throw badRequest('runAs: "shared" is only for shared jobs; a personal job runs as its creator', 'runAs')
+  }
+  const given = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))
+  const after: JobDefinition = { ...definitionOf(job), ...given }
+  const changes = diffDefinition(definitionOf(job), after)
+
+  const resuming =
+    change.enabled === true && (!job.enabled || (ctx.liftsSuspension && job.suspendedReason !== null))
+  const liftSuspension = resuming && job.suspendedReason !== null
+  if (liftSuspension) changes.suspendedReason = { from: job.suspendedReason, to: null }
+
+  const beyondOnOff = Object.keys(changes).some((key) => key !== 'enabled' && key !== 'suspendedReason')
+  if (after.runAs === 'shared' && beyondOnOff && !canUseSharedKey(caller, job)) {
+    throw new HttpError(
+      403,
+      'forbidden',
+      "runAs: this job runs on the organisation's model key, which only admins and owners may set or " +
+        'change; pausing it is fine, or ask an admin',
+      'runAs',
+    )
+  }
+
+  // Invariant 4: a job never runs a prompt under the identity of someone who did not write it.
+  let createdBy = job.createdBy
+  let note: string | null = null
+  if (changes.instructions && caller.userId !== job.createdBy) {
+    createdBy = caller.userId
+    note = `${caller.name} (${caller.email}) rewrote the instructions and became the job's creator; runs use their identity`
+  } else if (resuming && !ctx.creatorIsMember && caller.userId !== job.createdBy) {
+    createdBy = caller.userId
+    note = `${caller.name} (${caller.email}) resumed the job and took it over from a creator who left`
+  }
+  if (createdBy !== job.createdBy) changes.createdBy = { from: job.createdBy, to: createdBy }
+  if (Object.keys(changes).length === 0) return null
+
+  const set: Partial<NewJobRow> = { ...after, createdBy, version: job.version + 1, updatedAt: now }
+  if (liftSuspension) {
+    set.suspendedReason = null
+    set.consecutiveFailures = 0
+    set.stateUpdatedAt = now
+  }
+  if (changes.schedule || changes.timezone || changes.enabled || liftSuspension) {
+    const suspended = job.suspendedReason !== null && !liftSuspension
+    set.nextRunAt =
+      after.enabled && !suspended ? nextRun(after.schedule, { after: now, timezone: after.timezone }) : null
+  }
+  return { set, changes: summarizeChanges(changes), action: auditActionFor(changes, after.enabled), note }
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { previewSchedule } from './preview.ts'
+
+const now = new Date('2026-03-28T12:00:00Z')
+
+describe('previewSchedule', () => {
+  it('describes the schedule and lists the next five runs in the zone', () => {
+    expect(previewSchedule({ schedule: '0 7 * * 1-5', timezone: 'Europe/Berlin' }, now)).toEqual({
+      valid: true,
+      description: 'Every weekday at 07:00 (Europe/Berlin)',
+      nextRuns: [
+        '2026-03-30T05:00:00.000Z', // after the spring-forward weekend: CEST, UTC+2
+        '2026-03-31T05:00:00.000Z',
+        '2026-04-01T05:00:00.000Z',
+        '2026-04-02T05:00:00.000Z',
+        '2026-04-03T05:00:00.000Z',
+      ],
+    })
+  })
+
+  it('defaults to UTC', () => {
+    const preview = previewSchedule({ schedule: '@daily' }, now)
+    expect(preview).toMatchObject({ valid: true, description: 'Every day at 00:00 (UTC)' })
+  })
+
+  it.each([
+    [{ schedule: '61 * * * *', timezone: 'UTC' }, 'schedule', /minute/],
+    [{ schedule: '' }, 'schedule', /schedule: /],
+    [{ schedule: 5 }, 'schedule', /cron expression/],
+    [{ schedule: '* * * * * *' }, 'schedule', /5 fields|fields/],
+    [{ schedule: '0 7 * * *', timezone: 'Mars/Olympus' }, 'timezone', /unknown time zone/],
+  ])('%j is invalid in %s', (input, field, message) => {
+    const preview = previewSchedule(input, now)
+    expect(preview).toMatchObject({ valid: false, field })
+    expect(preview.valid === false && preview.message).toMatch(message)
+  })
+})
