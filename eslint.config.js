@@ -42,6 +42,11 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
+    // Playwright fixtures are functions taking `({}, use)`: not React hooks, and `{}` is their API.
+    files: ['tests/browser/**'],
+    rules: { 'react-hooks/rules-of-hooks': 'off', 'no-empty-pattern': 'off' },
+  },
+  {
     // Tests read loosely-typed JSON responses; `any` keeps assertions readable there.
     files: ['tests/**', '**/*.test.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

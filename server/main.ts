@@ -5,6 +5,7 @@
 import { env, type Env } from './env.ts'
 import { startServer, type RunningServer } from './http/server.ts'
 import { logger } from './lib/logger.ts'
+import { startScheduler } from './scheduler/scheduler.ts'
 
 let config: Env
 try {
@@ -12,6 +13,15 @@ try {
 } catch (err) {
   console.error((err as Error).message)
   process.exit(1)
+}
+
+/** The scheduler runs in this process, after migrations; SCHEDULER_ENABLED=false makes a web-only instance. */
+async function startBackground() {
+  if (!config.SCHEDULER_ENABLED) {
+    logger.warn('SCHEDULER_ENABLED=false: this instance serves pages and the API but fires no jobs')
+    return []
+  }
+  return [await startScheduler()]
 }
 
 let server: RunningServer | undefined
@@ -32,7 +42,7 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'))
 process.on('SIGINT', () => void shutdown('SIGINT'))
 
 try {
-  server = await startServer(config)
+  server = await startServer(config, startBackground)
   if (stopping) await server.close()
 } catch (err) {
   logger.fatal({ err }, 'start-up failed')

@@ -4,6 +4,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { authClient } from '#app/lib/auth-client.ts'
+import { useHydrated } from '#app/lib/hydrated.ts'
 
 type Mode = 'sign-in' | 'sign-up'
 
@@ -17,6 +18,8 @@ export function AuthForm({ mode }: { mode: Mode }) {
   const navigate = useNavigate()
   const [error, setError] = useState<string | null>(null)
   const [pending, setPending] = useState(false)
+  // Sign-in runs in the browser; until the script has loaded the form must not submit natively.
+  const hydrated = useHydrated()
   const redirectTo = safePath(params.get('redirectTo'))
   const carry = params.get('redirectTo') ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ''
 
@@ -52,7 +55,7 @@ export function AuthForm({ mode }: { mode: Mode }) {
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
         {isSignUp ? 'You get a workspace of your own; invite your team later.' : 'Welcome back.'}
       </p>
-      <form className="mt-6 space-y-4" onSubmit={onSubmit} noValidate={false}>
+      <form method="post" className="mt-6 space-y-4" onSubmit={onSubmit}>
         {isSignUp ? (
           <Field label="Name">
             {({ id }) => <Input id={id} name="name" autoComplete="name" required autoFocus />}
@@ -84,7 +87,7 @@ export function AuthForm({ mode }: { mode: Mode }) {
             {error}
           </p>
         ) : null}
-        <Button type="submit" className="w-full" disabled={pending}>
+        <Button type="submit" className="w-full" disabled={pending || !hydrated}>
           {pending ? 'Please wait…' : isSignUp ? 'Create account' : 'Sign in'}
         </Button>
       </form>

@@ -7,6 +7,7 @@ export const meta = () => [{ title: 'Settings · Clockwork' }]
 const tabs = [
   { to: '/settings/members', label: 'Members' },
   { to: '/settings/profile', label: 'Profile' },
+  { to: '/settings/models', label: 'Models' },
 ]
 
 export default function SettingsLayout() {

@@ -1,13 +1,18 @@
 import { CalendarClock, FolderTree, Settings } from 'lucide-react'
 import { NavLink, Outlet } from 'react-router'
+import { ChatPanel } from '#app/components/chat/chat-panel.tsx'
 import { OrgSwitcher, UserMenu } from '#app/components/org-switcher.tsx'
+import { SchedulerBanner } from '#app/components/scheduler-banner.tsx'
 import { cn } from '#app/lib/cn.ts'
 import { getLayoutData } from '#server/accounts/layout.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
+import { getSchedulerWarning } from '#server/scheduler/status.ts'
 import type { Route } from './+types/_app'
 
 export async function loader({ request }: Route.LoaderArgs) {
-  return getLayoutData(await requirePageCaller(request))
+  const caller = await requirePageCaller(request)
+  const [layout, schedulerWarning] = await Promise.all([getLayoutData(caller), getSchedulerWarning()])
+  return { ...layout, schedulerWarning }
 }
 
 const nav = [
@@ -17,7 +22,7 @@ const nav = [
 ]
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
-  const { user, org, orgs } = loaderData
+  const { user, org, orgs, schedulerWarning } = loaderData
   return (
     <div className="flex min-h-screen">
       <a
@@ -57,9 +62,11 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
       </aside>
       <main id="main" className="min-w-0 flex-1 px-8 py-8">
         <div className="mx-auto max-w-6xl">
+          <SchedulerBanner warning={schedulerWarning} />
           <Outlet />
         </div>
       </main>
+      <ChatPanel />
     </div>
   )
 }

@@ -2,7 +2,7 @@ import { HttpError } from './errors.ts'
 
 export type ActionResult<T = unknown> =
   | { ok: true; intent: string; data?: T }
-  | { ok: false; intent: string; error: { message: string; field?: string } }
+  | { ok: false; intent: string; error: { message: string; field?: string; status: number } }
 
 /**
  * Runs one intent of a page action and reports the outcome as data, so the page
@@ -14,7 +14,7 @@ export async function runIntent<T>(intent: string, work: () => Promise<T>): Prom
     return { ok: true, intent, data }
   } catch (err) {
     if (err instanceof HttpError)
-      return { ok: false, intent, error: { message: err.message, field: err.field } }
+      return { ok: false, intent, error: { message: err.message, field: err.field, status: err.status } }
     throw err
   }
 }

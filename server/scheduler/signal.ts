@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events'
 import { sql } from 'drizzle-orm'
-import { getDbHandle, type Db } from '../db/client.ts'
+import { getDbHandle, type Db, type DbHandle } from '../db/client.ts'
 import { singleton } from '../lib/singleton.ts'
 
 export const JOBS_CHANGED_CHANNEL = 'clockwork_jobs_changed'
@@ -19,9 +19,14 @@ export async function notifyJobsChanged(db?: Db): Promise<void> {
   if (handle.kind === 'postgres') await handle.rows(sql`select pg_notify(${JOBS_CHANGED_CHANNEL}, '')`, db)
 }
 
-/** Calls `onChange` whenever jobs change (in this process, or on Postgres in any). */
-export async function onJobsChanged(onChange: () => void): Promise<() => Promise<void>> {
-  const handle = getDbHandle()
+/**
+ * Calls `onChange` whenever jobs change (in this process, or on Postgres in any). `handle`
+ * defaults to the process's database; tests running several schedulers pass their own.
+ */
+export async function onJobsChanged(
+  onChange: () => void,
+  handle: DbHandle = getDbHandle(),
+): Promise<() => Promise<void>> {
   local.on('changed', onChange)
   const unlisten = handle.kind === 'postgres' ? await handle.listen(JOBS_CHANGED_CHANNEL, onChange) : null
   return async () => {

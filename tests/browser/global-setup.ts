@@ -4,12 +4,19 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { startFakeAnthropic } from '../support/fake-anthropic.ts'
 import { createEmptyDatabase, freePort, startPostgresServer } from '../support/postgres-server.ts'
+
+/** The key the browser tests' server sends to the fake model server (never a real one). */
+const FAKE_ANTHROPIC_KEY = 'sk-ant-e2e-fake-key'
 
 export default async function globalSetup() {
   if (!existsSync('build/server/index.js')) throw new Error('No production build: run `npm run build` first')
   const postgres = await startPostgresServer()
   const database = await createEmptyDatabase(postgres.url)
+  // The agent talks to a fake Anthropic API; specs script its replies over HTTP
+  // (POST ${E2E_FAKE_ANTHROPIC_URL}/__control/replies). Unscripted calls get a plain "Done.".
+  const fakeAnthropic = await startFakeAnthropic({ control: true, fallback: { text: 'Done.' } })
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -23,6 +30,8 @@ export default async function globalSetup() {
       BETTER_AUTH_SECRET: 'browser-test-secret-browser-test-secret',
       AUTH_RATE_LIMIT: 'false',
       LOG_LEVEL: 'warn',
+      ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
+      ANTHROPIC_BASE_URL: fakeAnthropic.baseURL,
       ...(process.env.E2E_ENV ? JSON.parse(process.env.E2E_ENV) : {}),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -30,10 +39,12 @@ export default async function globalSetup() {
   await waitForHealth(baseUrl, child)
   process.env.E2E_BASE_URL = baseUrl
   process.env.E2E_DATABASE_URL = database.url
+  process.env.E2E_FAKE_ANTHROPIC_URL = fakeAnthropic.baseURL.replace(/\/v1$/, '')
 
   return async () => {
     child.kill('SIGTERM')
     await new Promise((resolve) => child.once('exit', resolve))
+    await fakeAnthropic.close()
     await database.drop()
     await postgres.stop()
   }

@@ -1,0 +1,141 @@
+import type { UIMessage } from 'ai'
+import { History, MessageSquarePlus, Sparkles, X } from 'lucide-react'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { Button } from '#app/components/ui/button.tsx'
+import { cn } from '#app/lib/cn.ts'
+import { useHydrated } from '#app/lib/hydrated.ts'
+import { ChatSession } from './chat-session.tsx'
+import { ThreadList } from './thread-list.tsx'
+import type { ChatMetadata } from './types.ts'
+
+type Session = { key: string; threadId: string | null; messages: UIMessage<ChatMetadata>[] }
+
+const freshSession = (): Session => ({ key: `new-${Date.now()}`, threadId: null, messages: [] })
+
+/**
+ * The agent chat panel in the app layout: a toggle button (and Ctrl/⌘+J) opens a side panel,
+ * Escape closes it and focus returns to the toggle. Earlier chats can be reopened from History.
+ */
+export function ChatPanel() {
+  const [open, setOpen] = useState(false)
+  const [view, setView] = useState<'chat' | 'history'>('chat')
+  const [session, setSession] = useState<Session>(freshSession)
+  const [loadError, setLoadError] = useState<string | null>(null)
+  // The shortcut works once the page is interactive; tests can tell by data-ready.
+  const ready = useHydrated()
+  const toggle = useRef<HTMLButtonElement>(null)
+  const input = useRef<HTMLTextAreaElement>(null)
+  const panel = useRef<HTMLElement>(null)
+
+  const close = useCallback(() => {
+    setOpen(false)
+    toggle.current?.focus()
+  }, [])
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'j') {
+        e.preventDefault()
+        setOpen((was) => {
+          if (was) toggle.current?.focus()
+          return !was
+        })
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
+
+  useEffect(() => {
+    if (open && view === 'chat') input.current?.focus()
+  }, [open, view, session.key])
+
+  const onThread = useCallback((id: string) => setSession((s) => ({ ...s, threadId: id })), [])
+
+  async function openThread(id: string) {
+    setLoadError(null)
+    const res = await fetch(`/_agent-native/agent/threads/${encodeURIComponent(id)}`).catch(() => null)
+    if (!res?.ok) {
+      setLoadError('Could not open that chat. Try again.')
+      return
+    }
+    const body = (await res.json()) as { messages: UIMessage<ChatMetadata>[] }
+    setSession({ key: `${id}-${Date.now()}`, threadId: id, messages: body.messages })
+    setView('chat')
+  }
+
+  return (
+    <>
+      <Button
+        ref={toggle}
+        onClick={() => (open ? close() : setOpen(true))}
+        aria-expanded={open}
+        aria-controls="agent-chat"
+        aria-keyshortcuts="Control+J Meta+J"
+        data-ready={ready || undefined}
+        title="Ask the agent (Ctrl+J or ⌘J)"
+        className={cn('fixed right-5 bottom-5 z-30 rounded-full shadow-lg', open && 'hidden')}
+      >
+        <Sparkles className="size-4" aria-hidden /> Ask the agent
+      </Button>
+      <aside
+        id="agent-chat"
+        ref={panel}
+        aria-label="Agent chat"
+        hidden={!open}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation()
+            close()
+          }
+        }}
+        className="fixed inset-y-0 right-0 z-40 flex w-full flex-col border-l border-stone-200 bg-white shadow-2xl sm:w-[28rem] dark:border-stone-800 dark:bg-stone-950 [&[hidden]]:hidden"
+      >
+        <header className="flex items-center gap-1 border-b border-stone-200 px-3 py-2 dark:border-stone-800">
+          <h2 className="flex flex-1 items-center gap-2 text-sm font-semibold">
+            <Sparkles className="size-4 text-brand-600" aria-hidden /> Agent
+          </h2>
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => {
+              setSession(freshSession())
+              setView('chat')
+            }}
+          >
+            <MessageSquarePlus className="size-4" aria-hidden /> New chat
+          </Button>
+          <Button
+            variant="ghost"
+            size="sm"
+            aria-pressed={view === 'history'}
+            onClick={() => setView((v) => (v === 'history' ? 'chat' : 'history'))}
+          >
+            <History className="size-4" aria-hidden /> History
+          </Button>
+          <Button variant="ghost" size="sm" onClick={close} aria-label="Close chat (Escape)">
+            <X className="size-4" aria-hidden />
+          </Button>
+        </header>
+        {loadError ? (
+          <p role="alert" className="px-4 pt-3 text-sm text-red-700">
+            {loadError}
+          </p>
+        ) : null}
+        {open && view === 'history' ? (
+          <ThreadList currentId={session.threadId} onOpen={(id) => void openThread(id)} />
+        ) : null}
+        <div className={cn('flex min-h-0 flex-1 flex-col', view === 'history' && 'hidden')}>
+          <ChatSession
+            key={session.key}
+            sessionKey={session.key}
+            threadId={session.threadId}
+            initialMessages={session.messages}
+            onThread={onThread}
+            inputRef={input}
+          />
+        </div>
+      </aside>
+    </>
+  )
+}

@@ -1,0 +1,175 @@
+import { useChat } from '@ai-sdk/react'
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai'
+import { ArrowUp, Square } from 'lucide-react'
+import { useEffect, useRef, useState } from 'react'
+import { Link, useRevalidator } from 'react-router'
+import { Button } from '#app/components/ui/button.tsx'
+import { MessageParts } from './message-parts.tsx'
+import { readChatError, type ChatMetadata, type ToolPart } from './types.ts'
+
+type ChatMessage = UIMessage<ChatMetadata>
+
+/** True when a reply changed jobs (created, updated or deleted one), so pages should reload their data. */
+function changedJobs(message: ChatMessage): boolean {
+  return message.parts.some((p) => {
+    const part = p as ToolPart
+    const output = part.output as { ok?: boolean; action?: string } | undefined
+    return part.type === 'tool-manage-jobs' && output?.ok === true && output.action !== 'list'
+  })
+}
+
+function threadIdOf(messages: ChatMessage[]): string | undefined {
+  return messages.findLast((m) => m.metadata?.threadId)?.metadata?.threadId
+}
+
+/**
+ * One conversation: the messages, the composer, and the wiring to the chat endpoint. The server
+ * keeps the thread, so each request carries only the thread id and the newest message.
+ */
+export function ChatSession({
+  sessionKey,
+  threadId,
+  initialMessages,
+  onThread,
+  inputRef,
+}: {
+  sessionKey: string
+  threadId: string | null
+  initialMessages: ChatMessage[]
+  onThread: (id: string) => void
+  inputRef: React.RefObject<HTMLTextAreaElement | null>
+}) {
+  const revalidator = useRevalidator()
+  const revalidate = useRef(revalidator.revalidate)
+  useEffect(() => {
+    revalidate.current = revalidator.revalidate
+  })
+  // Replies carry their thread id as metadata (stored ones too), so the id is read from the messages.
+  const [transport] = useState(
+    () =>
+      new DefaultChatTransport<ChatMessage>({
+        api: '/_agent-native/agent/chat',
+        prepareSendMessagesRequest: ({ messages }) => ({
+          body: { threadId: threadIdOf(messages) ?? threadId ?? undefined, message: messages.at(-1) },
+        }),
+      }),
+  )
+  const { messages, sendMessage, status, error, stop, addToolApprovalResponse, clearError } =
+    useChat<ChatMessage>({
+      id: sessionKey,
+      messages: initialMessages,
+      transport,
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+      onFinish: ({ message }) => {
+        if (changedJobs(message)) void revalidate.current()
+      },
+    })
+  const [text, setText] = useState('')
+  const busy = status === 'submitted' || status === 'streaming'
+  const end = useRef<HTMLDivElement>(null)
+
+  const current = threadIdOf(messages)
+  useEffect(() => {
+    if (current) onThread(current)
+  }, [current, onThread])
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' })
+  }, [messages])
+
+  function send() {
+    const value = text.trim()
+    if (!value || busy) return
+    clearError()
+    void sendMessage({ text: value })
+    setText('')
+  }
+
+  const failure = error ? readChatError(error) : null
+  return (
+    <div className="flex min-h-0 flex-1 flex-col">
+      <div
+        className="flex-1 space-y-4 overflow-y-auto px-4 py-4 text-sm"
+        aria-live="polite"
+        data-testid="chat-log"
+      >
+        {messages.length === 0 ? (
+          <p className="text-stone-500 dark:text-stone-400">
+            Ask for a job in plain words, e.g. “every weekday at 7, summarise yesterday’s sign-ups”.
+          </p>
+        ) : null}
+        {messages.map((m) =>
+          m.role === 'user' ? (
+            <div
+              key={m.id}
+              className="ml-8 rounded-lg bg-brand-50 px-3 py-2 whitespace-pre-wrap dark:bg-brand-900/40"
+            >
+              {m.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')}
+            </div>
+          ) : (
+            <div key={m.id} data-testid="assistant-message">
+              <MessageParts
+                parts={m.parts}
+                onAnswer={busy ? undefined : (id, approved) => addToolApprovalResponse({ id, approved })}
+              />
+            </div>
+          ),
+        )}
+        {status === 'submitted' ? <p className="text-stone-500">Thinking…</p> : null}
+        {failure ? (
+          <div
+            role="alert"
+            className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
+          >
+            {failure.message}
+            {failure.code === 'no_model_key' ? (
+              <>
+                {' '}
+                <Link to="/settings/models" className="font-medium underline">
+                  Open Settings → Models
+                </Link>
+              </>
+            ) : null}
+          </div>
+        ) : null}
+        <div ref={end} />
+      </div>
+      <form
+        className="border-t border-stone-200 p-3 dark:border-stone-800"
+        onSubmit={(e) => {
+          e.preventDefault()
+          send()
+        }}
+      >
+        <label htmlFor="chat-input" className="sr-only">
+          Message the agent
+        </label>
+        <div className="flex items-end gap-2">
+          <textarea
+            id="chat-input"
+            ref={inputRef}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+                e.preventDefault()
+                send()
+              }
+            }}
+            rows={2}
+            placeholder="Ask the agent… (Enter to send, Shift+Enter for a new line)"
+            className="block max-h-40 min-h-[2.5rem] flex-1 resize-y rounded-md border border-stone-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none dark:border-stone-700 dark:bg-stone-900"
+          />
+          {busy ? (
+            <Button type="button" variant="secondary" onClick={() => void stop()} aria-label="Stop">
+              <Square className="size-4" aria-hidden />
+            </Button>
+          ) : (
+            <Button type="submit" aria-label="Send" disabled={!text.trim()}>
+              <ArrowUp className="size-4" aria-hidden />
+            </Button>
+          )}
+        </div>
+      </form>
+    </div>
+  )
+}

@@ -1,0 +1,50 @@
+import { AlertTriangle, Pause, Lock, Users } from 'lucide-react'
+import { Badge } from '#app/components/ui/card.tsx'
+import { describeRunStatus } from '#app/lib/job-status.ts'
+
+/** Personal or shared, at a glance. */
+export function ScopeBadge({ scope }: { scope: 'personal' | 'shared' }) {
+  return scope === 'shared' ? (
+    <Badge tone="blue">
+      <Users className="size-3" aria-hidden /> Shared
+    </Badge>
+  ) : (
+    <Badge>
+      <Lock className="size-3" aria-hidden /> Personal
+    </Badge>
+  )
+}
+
+/** The last run's outcome, or nothing when it never ran. */
+export function RunStatusChip({ status, error }: { status: string | null; error?: string | null }) {
+  if (!status) return null
+  const { label, tone } = describeRunStatus(status)
+  return (
+    <Badge tone={tone} title={error ?? undefined}>
+      {label}
+    </Badge>
+  )
+}
+
+/** Paused by a person, or by the system with its reason (which needs someone's attention). */
+export function PausedChip({
+  enabled,
+  suspendedReason,
+}: {
+  enabled: boolean
+  suspendedReason: string | null
+}) {
+  if (suspendedReason) {
+    return (
+      <Badge tone="amber" title={suspendedReason} data-testid="suspended-chip">
+        <AlertTriangle className="size-3" aria-hidden /> Paused by system: {suspendedReason}
+      </Badge>
+    )
+  }
+  if (enabled) return null
+  return (
+    <Badge>
+      <Pause className="size-3" aria-hidden /> Paused
+    </Badge>
+  )
+}

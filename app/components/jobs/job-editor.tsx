@@ -1,0 +1,129 @@
+import { AlertCircle, AlertTriangle, RotateCcw } from 'lucide-react'
+import { Button } from '#app/components/ui/button.tsx'
+import { Card } from '#app/components/ui/card.tsx'
+import { cn } from '#app/lib/cn.ts'
+import { useHydrated } from '#app/lib/hydrated.ts'
+import { fieldError, formLevelError, type ActionData } from '#app/lib/action-errors.ts'
+import { AdvancedFields, InstructionsField, RunAsField, TimezoneField } from './job-fields.tsx'
+import type { JobDraft } from './job-draft.ts'
+import { ScheduleField } from './schedule-field.tsx'
+
+export const CONFLICT_MESSAGE =
+  'Someone else changed this job while you were editing. Your text is kept below; reload to see their version, then re-apply.'
+
+const SHOWN_FIELDS = [
+  'instructions',
+  'schedule',
+  'timezone',
+  'runAs',
+  'catchUp',
+  'overlap',
+  'retries',
+  'timeoutMinutes',
+]
+
+type Props = {
+  draft: JobDraft
+  setDraft: (update: (d: JobDraft) => JobDraft) => void
+  dirty: boolean
+  saving: boolean
+  result: ActionData | undefined
+  conflict: boolean
+  showRunAs: boolean
+  becomesCreator: boolean
+  onSave: () => void
+  onDiscard: () => void
+  onLoadLatest: () => void
+}
+
+/**
+ * The edit form of the job page. State lives in the page (it survives a failed save and a 409);
+ * this renders it, the errors next to their fields, and the warnings a person needs before saving.
+ */
+export function JobEditor(props: Props) {
+  const { draft, setDraft, dirty, saving, result, conflict } = props
+  // Controlled inputs: inert until the script runs, so text typed earlier is not reset.
+  const hydrated = useHydrated()
+  const set = <K extends keyof JobDraft>(key: K, value: JobDraft[K]) =>
+    setDraft((d) => ({ ...d, [key]: value }))
+  const errorFor = (field: string) => (conflict ? null : fieldError(result, field))
+  const general = conflict ? null : formLevelError(result, SHOWN_FIELDS)
+  return (
+    <form
+      className="space-y-5"
+      onSubmit={(e) => {
+        e.preventDefault()
+        props.onSave()
+      }}
+    >
+      <fieldset disabled={!hydrated} className="space-y-5">
+        {conflict ? (
+          <div
+            role="alert"
+            className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
+          >
+            <p className="flex items-start gap-2 font-medium">
+              <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden /> {CONFLICT_MESSAGE}
+            </p>
+            <Button variant="secondary" size="sm" className="mt-3" onClick={props.onLoadLatest}>
+              <RotateCcw className="size-3.5" aria-hidden /> Load their version (drops your changes)
+            </Button>
+          </div>
+        ) : general ? (
+          <p
+            role="alert"
+            className="flex items-center gap-2 rounded-lg bg-red-50 px-4 py-3 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
+          >
+            <AlertCircle className="size-4 shrink-0" aria-hidden /> {general.message}
+          </p>
+        ) : null}
+        <Card className="space-y-5 p-6">
+          <h2 className="font-semibold">What it does</h2>
+          <InstructionsField
+            value={draft.instructions}
+            onChange={(v) => set('instructions', v)}
+            error={errorFor('instructions')}
+          />
+          {props.showRunAs ? <RunAsField draft={draft} set={set} errorFor={errorFor} /> : null}
+        </Card>
+        <Card className="space-y-5 p-6">
+          <h2 className="font-semibold">When it runs</h2>
+          <ScheduleField
+            value={draft.schedule}
+            onChange={(v) => set('schedule', v)}
+            timezone={draft.timezone}
+            error={errorFor('schedule')}
+          />
+          <TimezoneField draft={draft} set={set} errorFor={errorFor} />
+          <AdvancedFields draft={draft} set={set} errorFor={errorFor} />
+        </Card>
+        <div
+          className={cn(
+            'flex flex-wrap items-center justify-end gap-3',
+            // Sticky only while there is something to save, so the buttons stay in reach.
+            dirty &&
+              'sticky bottom-0 z-10 -mx-2 rounded-lg bg-stone-50/90 px-2 py-3 backdrop-blur dark:bg-stone-950/90',
+          )}
+        >
+          {props.becomesCreator ? (
+            <p
+              className="mr-auto flex items-center gap-2 text-sm text-amber-800 dark:text-amber-300"
+              data-testid="becomes-creator"
+            >
+              <AlertTriangle className="size-4 shrink-0" aria-hidden />
+              Saving new instructions makes you this job’s creator: it will run as you.
+            </p>
+          ) : dirty ? (
+            <p className="mr-auto text-sm text-stone-500">Unsaved changes</p>
+          ) : null}
+          <Button variant="ghost" disabled={!dirty || saving} onClick={props.onDiscard}>
+            Discard
+          </Button>
+          <Button type="submit" disabled={!dirty || saving}>
+            {saving ? 'Saving…' : 'Save changes'}
+          </Button>
+        </div>
+      </fieldset>
+    </form>
+  )
+}

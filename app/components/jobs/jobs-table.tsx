@@ -1,0 +1,97 @@
+import { Link } from 'react-router'
+import { Card } from '#app/components/ui/card.tsx'
+import { cn } from '#app/lib/cn.ts'
+import type { JobLike } from '#app/lib/job-types.ts'
+import type { JobListParams } from '#app/lib/job-list-params.ts'
+import { EnableSwitch } from './enable-switch.tsx'
+import { PausedChip, RunStatusChip, ScopeBadge } from './job-chips.tsx'
+import { RelativeTime } from './relative-time.tsx'
+import { SortHeader } from './sort-header.tsx'
+
+type Props = { jobs: JobLike[]; params: JobListParams; meId: string; busy: boolean }
+
+const th = 'px-4 py-2.5 font-medium whitespace-nowrap'
+
+/** The jobs the caller can see, one row each, with the state that matters at a glance. */
+export function JobsTable({ jobs, params, meId, busy }: Props) {
+  return (
+    <Card className={cn('overflow-x-auto transition-opacity', busy && 'opacity-60')} aria-busy={busy}>
+      <table className="w-full text-left text-sm">
+        <caption className="sr-only">Jobs ({jobs.length})</caption>
+        <thead className="border-b border-stone-200 text-xs text-stone-500 uppercase dark:border-stone-800">
+          <tr>
+            <SortHeader label="Name" column="name" params={params} />
+            <th scope="col" className={th}>
+              Schedule
+            </th>
+            <SortHeader label="Next run" column="next" params={params} />
+            <SortHeader label="Last run" column="last" params={params} />
+            <th scope="col" className={th}>
+              Owner
+            </th>
+            <th scope="col" className={cn(th, 'text-right')}>
+              Enabled
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-stone-100 dark:divide-stone-800">
+          {jobs.map((job) => (
+            <JobRow key={job.id} job={job} isMine={job.createdBy.id === meId} />
+          ))}
+        </tbody>
+      </table>
+    </Card>
+  )
+}
+
+function JobRow({ job, isMine }: { job: JobLike; isMine: boolean }) {
+  const active = job.enabled && !job.suspendedReason
+  return (
+    <tr
+      className="align-top hover:bg-stone-50 dark:hover:bg-stone-800/40"
+      data-testid={`job-row-${job.name}`}
+    >
+      <td className="px-4 py-3">
+        <div className="flex flex-wrap items-center gap-2">
+          <Link
+            to={`/jobs/${job.id}`}
+            className="font-medium text-stone-900 hover:text-brand-700 hover:underline dark:text-white dark:hover:text-brand-400"
+          >
+            {job.name}
+          </Link>
+          <ScopeBadge scope={job.scope} />
+        </div>
+        <p className="mt-0.5 line-clamp-1 max-w-72 text-xs text-stone-500 dark:text-stone-400">
+          {job.instructions}
+        </p>
+        <div className="mt-1 max-w-80">
+          <PausedChip enabled={job.enabled} suspendedReason={job.suspendedReason} />
+        </div>
+      </td>
+      <td className="px-4 py-3">
+        <div>{job.description}</div>
+        <code className="text-xs text-stone-500 dark:text-stone-400">{job.schedule}</code>
+      </td>
+      <td className="px-4 py-3 whitespace-nowrap">
+        {active ? (
+          <RelativeTime value={job.nextRun} timeZone={job.timezone} />
+        ) : (
+          <span className="text-stone-400 dark:text-stone-500">Paused</span>
+        )}
+      </td>
+      <td className="px-4 py-3 whitespace-nowrap">
+        <div className="flex flex-col items-start gap-1">
+          <RelativeTime value={job.lastRun} timeZone={job.timezone} empty="Never" />
+          <RunStatusChip status={job.lastStatus} error={job.lastError} />
+        </div>
+      </td>
+      <td className="px-4 py-3 whitespace-nowrap">
+        <span title={job.createdBy.email}>{job.createdBy.name}</span>
+        {isMine ? <span className="ml-1 text-xs text-stone-500">(you)</span> : null}
+      </td>
+      <td className="px-4 py-3 text-right">
+        <EnableSwitch job={job} />
+      </td>
+    </tr>
+  )
+}

@@ -1,0 +1,41 @@
+import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react'
+import { Link, useSearchParams } from 'react-router'
+import { withParams, type JobListParams, type JobSort } from '#app/lib/job-list-params.ts'
+
+/** A column header that sorts the list by its column (a second click reverses the order). */
+export function SortHeader({
+  label,
+  column,
+  params,
+}: {
+  label: string
+  column: JobSort
+  params: JobListParams
+}) {
+  const [searchParams] = useSearchParams()
+  const active = params.sort === column
+  const nextDir = active && params.dir === 'asc' ? 'desc' : 'asc'
+  const Icon = !active ? ArrowUpDown : params.dir === 'asc' ? ArrowUp : ArrowDown
+  return (
+    <th
+      scope="col"
+      aria-sort={active ? (params.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+      className="px-4 py-2.5 font-medium whitespace-nowrap"
+    >
+      <Link
+        to={withParams(searchParams, {
+          sort: column === 'name' ? null : column,
+          dir: nextDir === 'asc' ? null : 'desc',
+        })}
+        preventScrollReset
+        className="inline-flex items-center gap-1 hover:text-stone-900 dark:hover:text-white"
+      >
+        {label}
+        <Icon className={active ? 'size-3.5' : 'size-3.5 opacity-40'} aria-hidden />
+        <span className="sr-only">
+          {active ? `, sorted ${params.dir === 'asc' ? 'ascending' : 'descending'}` : ', sort'}
+        </span>
+      </Link>
+    </th>
+  )
+}

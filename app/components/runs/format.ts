@@ -1,0 +1,38 @@
+import type { RunLike } from './types.ts'
+
+/** "850 ms", "3.4 s", "2 min 5 s", "1 h 3 min": a run's length at a glance. */
+export function formatElapsed(ms: number): string {
+  if (ms < 1_000) return `${Math.max(0, Math.round(ms))} ms`
+  if (ms < 60_000) return `${(ms / 1_000).toFixed(ms < 10_000 ? 1 : 0)} s`
+  const min = Math.floor(ms / 60_000)
+  const s = Math.round((ms % 60_000) / 1_000)
+  if (min < 60) return s ? `${min} min ${s} s` : `${min} min`
+  return `${Math.floor(min / 60)} h ${min % 60} min`
+}
+
+/** What started a run, in words. */
+export function describeTrigger(run: Pick<RunLike, 'trigger' | 'attempt'>): string {
+  switch (run.trigger) {
+    case 'manual':
+      return 'Run now'
+    case 'retry':
+      return `Retry · attempt ${run.attempt}`
+    case 'catch-up':
+      return 'Catch-up'
+    default:
+      return 'Scheduled'
+  }
+}
+
+/** "1,234 in · 56 out · ≈ $0.02", or null when the run used no model. No cost for unpriced models. */
+export function describeUsage(usage: RunLike['usage']): string | null {
+  if (usage.inputTokens === null && usage.outputTokens === null) return null
+  const n = (v: number | null) => (v ?? 0).toLocaleString('en-GB')
+  const tokens = `${n(usage.inputTokens)} in · ${n(usage.outputTokens)} out`
+  return typeof usage.costUsd === 'number' ? `${tokens} · ≈ ${formatUsd(usage.costUsd)}` : tokens
+}
+
+/** "$1.24", "$0.02", "$0.00028": cents for real money, two significant digits below a cent. */
+export function formatUsd(usd: number): string {
+  return `$${usd >= 0.01 ? usd.toFixed(2) : usd.toLocaleString('en-US', { maximumSignificantDigits: 2 })}`
+}

@@ -1,0 +1,116 @@
+import { X } from 'lucide-react'
+import { Dialog } from 'radix-ui'
+import { useState } from 'react'
+import { useFetcher } from 'react-router'
+import { Button } from '#app/components/ui/button.tsx'
+import { Field, Input, inputClass } from '#app/components/ui/field.tsx'
+import { stripFieldPrefix, type ActionData } from '#app/lib/action-errors.ts'
+import { useHydrated } from '#app/lib/hydrated.ts'
+
+type Kind = 'job' | 'file'
+
+const COPY = {
+  job: {
+    title: 'New scheduled task',
+    description:
+      'Creates jobs/<name>.md from a template. It starts paused; enable it once the prompt is ready.',
+    label: 'Name',
+    placeholder: 'daily-signups',
+    hint: 'Lowercase letters, digits and dashes.',
+    field: 'name',
+    intent: 'create-job',
+  },
+  file: {
+    title: 'New file',
+    description: 'An empty text file the agent and your team can read and edit.',
+    label: 'Path',
+    placeholder: 'notes/ideas.md',
+    hint: 'Folders are made as needed. Letters, digits, dots, dashes and underscores.',
+    field: 'path',
+    intent: 'create-file',
+  },
+} as const
+
+/**
+ * "+ Scheduled task" and "+ File": ask the name and where, then open the new file. `trigger` gets
+ * `disabled` until the script runs (the dialog needs it).
+ */
+export function CreateDialog({
+  kind,
+  trigger,
+}: {
+  kind: Kind
+  trigger: (disabled: boolean) => React.ReactNode
+}) {
+  const hydrated = useHydrated()
+  const fetcher = useFetcher<ActionData>()
+  const [scope, setScope] = useState<'personal' | 'shared'>('personal')
+  const copy = COPY[kind]
+  const error = fetcher.data && !fetcher.data.ok ? fetcher.data.error : null
+  const busy = fetcher.state !== 'idle'
+  return (
+    <Dialog.Root>
+      <Dialog.Trigger asChild>{trigger(!hydrated)}</Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-stone-950/40" />
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-xl border border-stone-200 bg-white p-6 shadow-xl dark:border-stone-700 dark:bg-stone-900">
+          <Dialog.Title className="text-lg font-semibold">{copy.title}</Dialog.Title>
+          <Dialog.Description className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+            {copy.description}
+          </Dialog.Description>
+          <fetcher.Form method="post" className="mt-5 space-y-4">
+            <input type="hidden" name="intent" value={copy.intent} />
+            <Field
+              label={copy.label}
+              error={error ? stripFieldPrefix(error.message, error.field ?? '') : null}
+              hint={copy.hint}
+            >
+              {({ id, describedBy, invalid }) => (
+                <Input
+                  id={id}
+                  name={copy.field}
+                  required
+                  autoFocus
+                  autoComplete="off"
+                  spellCheck={false}
+                  placeholder={copy.placeholder}
+                  aria-invalid={invalid}
+                  aria-describedby={describedBy}
+                  className="font-mono"
+                />
+              )}
+            </Field>
+            <Field label="Workspace">
+              {({ id }) => (
+                <select
+                  id={id}
+                  name="scope"
+                  value={scope}
+                  onChange={(e) => setScope(e.target.value as typeof scope)}
+                  className={inputClass}
+                >
+                  <option value="personal">Personal (only you)</option>
+                  <option value="shared">Shared (the organisation)</option>
+                </select>
+              )}
+            </Field>
+            <div className="flex justify-end gap-3 pt-2">
+              <Dialog.Close asChild>
+                <Button variant="secondary">Cancel</Button>
+              </Dialog.Close>
+              <Button type="submit" disabled={busy}>
+                {busy ? 'Creating…' : 'Create'}
+              </Button>
+            </div>
+          </fetcher.Form>
+          <Dialog.Close
+            className="absolute top-4 right-4 rounded p-1 text-stone-400 hover:text-stone-700 dark:hover:text-stone-200"
+            aria-label="Close"
+          >
+            <X className="size-4" aria-hidden />
+          </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  )
+}

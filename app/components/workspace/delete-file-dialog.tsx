@@ -1,0 +1,52 @@
+import { Trash2 } from 'lucide-react'
+import { AlertDialog } from 'radix-ui'
+import { useFetcher } from 'react-router'
+import { Button } from '#app/components/ui/button.tsx'
+import type { ActionData } from '#app/lib/action-errors.ts'
+import { useHydrated } from '#app/lib/hydrated.ts'
+
+/** Deletes a workspace file after a confirmation; deleting a job file deletes the job. */
+export function DeleteFileDialog({ scope, path, isJob }: { scope: string; path: string; isJob: boolean }) {
+  const fetcher = useFetcher<ActionData>()
+  // The dialog needs the script; until then the button is honest about doing nothing.
+  const hydrated = useHydrated()
+  const busy = fetcher.state !== 'idle'
+  const error = fetcher.data && !fetcher.data.ok ? fetcher.data.error.message : null
+  return (
+    <AlertDialog.Root>
+      <AlertDialog.Trigger asChild>
+        <Button variant="ghost" size="sm" aria-label={`Delete ${path}`} disabled={!hydrated}>
+          <Trash2 className="size-4" aria-hidden />
+        </Button>
+      </AlertDialog.Trigger>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-stone-950/40" />
+        <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-xl border border-stone-200 bg-white p-6 shadow-xl dark:border-stone-700 dark:bg-stone-900">
+          <AlertDialog.Title className="text-lg font-semibold">Delete {path}?</AlertDialog.Title>
+          <AlertDialog.Description className="mt-2 text-sm text-stone-600 dark:text-stone-400">
+            {isJob
+              ? 'This is a job file: deleting it deletes the job, which stops running. Its audit trail is kept.'
+              : `The file is removed from the ${scope} workspace. This cannot be undone.`}
+          </AlertDialog.Description>
+          {error ? (
+            <p role="alert" className="mt-3 text-sm text-red-600">
+              {error}
+            </p>
+          ) : null}
+          <div className="mt-6 flex justify-end gap-3">
+            <AlertDialog.Cancel asChild>
+              <Button variant="secondary">Keep it</Button>
+            </AlertDialog.Cancel>
+            <Button
+              variant="danger"
+              disabled={busy}
+              onClick={() => void fetcher.submit({ intent: 'delete', scope, path }, { method: 'post' })}
+            >
+              {busy ? 'Deleting…' : 'Delete'}
+            </Button>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  )
+}

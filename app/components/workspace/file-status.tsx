@@ -1,0 +1,77 @@
+import { AlertCircle, AlertTriangle, CheckCircle2, Loader2, RotateCcw } from 'lucide-react'
+import { Button } from '#app/components/ui/button.tsx'
+
+export type Verdict =
+  | { token: string; valid: true; description: string | null }
+  | { token: string; valid: false; message: string; field?: string }
+
+/** Below the editor: is this job file valid (checked as you type), and what went wrong saving. */
+export function FileStatus({
+  isJob,
+  checking,
+  verdict,
+  errorLine,
+  saveError,
+  conflict,
+  onLoadLatest,
+}: {
+  isJob: boolean
+  checking: boolean
+  verdict: Verdict | null
+  errorLine: number | null
+  saveError: string | null
+  conflict: string | null
+  onLoadLatest: () => void
+}) {
+  if (!isJob && !saveError && !conflict) return null
+  return (
+    <div className="space-y-2 border-t border-stone-200 px-4 py-2.5 text-sm dark:border-stone-800">
+      {isJob ? (
+        <div
+          role="status"
+          aria-live="polite"
+          data-testid="file-verdict"
+          className="flex min-h-6 items-start gap-2"
+        >
+          {checking ? (
+            <span className="flex items-center gap-2 text-stone-500">
+              <Loader2 className="size-4 animate-spin" aria-hidden /> Checking…
+            </span>
+          ) : verdict?.valid ? (
+            <span className="flex items-center gap-2 text-emerald-700 dark:text-emerald-400">
+              <CheckCircle2 className="size-4 shrink-0" aria-hidden /> Valid job file
+              {verdict.description ? <span className="text-stone-500">· {verdict.description}</span> : null}
+            </span>
+          ) : verdict ? (
+            <span className="flex items-start gap-2 text-red-700 dark:text-red-400">
+              <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
+              <span>
+                {errorLine && !verdict.message.startsWith('Line ') ? (
+                  <strong>Line {errorLine}: </strong>
+                ) : null}
+                {verdict.message}
+              </span>
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+      {conflict ? (
+        <div
+          role="alert"
+          className="rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200"
+        >
+          <p className="flex items-start gap-2">
+            <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden /> {conflict}
+          </p>
+          <Button variant="secondary" size="sm" className="mt-2" onClick={onLoadLatest}>
+            <RotateCcw className="size-3.5" aria-hidden /> Load their version (drops your changes)
+          </Button>
+        </div>
+      ) : saveError ? (
+        <p role="alert" className="flex items-start gap-2 text-red-700 dark:text-red-400">
+          <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden /> Not saved: {saveError}
+        </p>
+      ) : null}
+    </div>
+  )
+}

@@ -1,0 +1,105 @@
+import { CalendarClock, ChevronRight, FileText, Folder, Lock } from 'lucide-react'
+import { Link } from 'react-router'
+import { cn } from '#app/lib/cn.ts'
+import { buildFileTree, type TreeNode } from '#app/lib/file-tree.ts'
+
+export type TreeEntry = { path: string; kind: 'file' | 'job'; canEdit: boolean; jobId?: string }
+type Selected = { scope: string; path: string } | null
+
+/** One workspace (Personal or Shared) as a folder tree; every file is a link that opens it. */
+export function FileTreeSection({
+  scope,
+  title,
+  entries,
+  selected,
+}: {
+  scope: 'personal' | 'shared'
+  title: string
+  entries: readonly TreeEntry[]
+  selected: Selected
+}) {
+  const nodes = buildFileTree(entries)
+  return (
+    <section aria-label={`${title} files`}>
+      <h2 className="px-2 pb-1 text-xs font-semibold tracking-wide text-stone-500 uppercase">{title}</h2>
+      <ul role="list" className="text-sm">
+        {nodes.map((node) => (
+          <TreeItem key={node.path} node={node} scope={scope} selected={selected} depth={0} />
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+function TreeItem({
+  node,
+  scope,
+  selected,
+  depth,
+}: {
+  node: TreeNode<TreeEntry>
+  scope: string
+  selected: Selected
+  depth: number
+}) {
+  const pad = { paddingLeft: `${0.5 + depth * 0.9}rem` }
+  if (node.kind === 'folder') {
+    return (
+      <li>
+        <details open className="group">
+          <summary
+            style={pad}
+            className="flex cursor-pointer items-center gap-1.5 rounded-md py-1 pr-2 text-stone-700 select-none hover:bg-stone-100 dark:text-stone-300 dark:hover:bg-stone-800"
+          >
+            <ChevronRight
+              className="size-3.5 shrink-0 text-stone-400 transition-transform group-open:rotate-90"
+              aria-hidden
+            />
+            <Folder className="size-4 shrink-0 text-stone-400" aria-hidden />
+            {node.name}/
+          </summary>
+          {node.children.length === 0 ? (
+            <p
+              style={{ paddingLeft: `${1.9 + (depth + 1) * 0.9}rem` }}
+              className="py-1 text-xs text-stone-400"
+            >
+              empty
+            </p>
+          ) : (
+            <ul role="list">
+              {node.children.map((child) => (
+                <TreeItem key={child.path} node={child} scope={scope} selected={selected} depth={depth + 1} />
+              ))}
+            </ul>
+          )}
+        </details>
+      </li>
+    )
+  }
+  const active = selected?.scope === scope && selected.path === node.path
+  const Icon = node.entry.kind === 'job' ? CalendarClock : FileText
+  return (
+    <li>
+      <Link
+        to={`/workspace?${new URLSearchParams({ scope, path: node.path })}`}
+        aria-current={active ? 'page' : undefined}
+        style={{ paddingLeft: `${1.4 + depth * 0.9}rem` }}
+        className={cn(
+          'flex items-center gap-1.5 rounded-md py-1 pr-2',
+          active
+            ? 'bg-brand-50 font-medium text-brand-800 dark:bg-brand-900/40 dark:text-brand-200'
+            : 'text-stone-700 hover:bg-stone-100 dark:text-stone-300 dark:hover:bg-stone-800',
+        )}
+      >
+        <Icon
+          className={cn('size-4 shrink-0', node.entry.kind === 'job' ? 'text-brand-600' : 'text-stone-400')}
+          aria-hidden
+        />
+        <span className="truncate">{node.name}</span>
+        {!node.entry.canEdit ? (
+          <Lock className="ml-auto size-3 shrink-0 text-stone-400" aria-label="read-only" />
+        ) : null}
+      </Link>
+    </li>
+  )
+}

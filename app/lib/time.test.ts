@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest'
+import { formatExact, formatRelative, listTimeZones } from './time.ts'
+
+describe('time formatting', () => {
+  const now = new Date('2026-03-01T12:00:00Z')
+  it('says how far away a moment is in the largest fitting unit', () => {
+    expect(formatRelative(new Date('2026-03-01T15:00:00Z'), now, 'en')).toBe('in 3 hours')
+    expect(formatRelative(new Date('2026-03-01T11:55:00Z'), now, 'en')).toBe('5 minutes ago')
+    expect(formatRelative(new Date('2026-03-02T12:00:00Z'), now, 'en')).toBe('tomorrow')
+    expect(formatRelative(new Date('2026-03-01T12:00:20Z'), now, 'en')).toBe('now')
+  })
+  it('formats the exact time in a given zone', () => {
+    // ICU versions differ on the comma after the weekday.
+    expect(formatExact(new Date('2026-03-01T06:00:00Z'), { timeZone: 'Europe/Berlin' })).toMatch(
+      /^Sun,? 1 Mar 2026, 07:00$/,
+    )
+  })
+  it('lists UTC first, once', () => {
+    const zones = listTimeZones()
+    expect(zones[0]).toBe('UTC')
+    expect(zones.filter((z) => z === 'UTC')).toHaveLength(1)
+    expect(zones).toContain('Europe/Berlin')
+  })
+})

@@ -1,0 +1,15 @@
+import { streamChat } from '#server/agent/chat.ts'
+import { requireCaller } from '#server/auth/caller.ts'
+import { api, readJsonBody } from '#server/http/respond.ts'
+import { methodNotAllowed } from '#server/jobs/http.ts'
+import type { Route } from './+types/[_agent-native].agent.chat'
+
+export const loader = ({ request }: Route.LoaderArgs) => api(async () => methodNotAllowed(request, ['POST']))
+
+// POST /_agent-native/agent/chat { threadId?, message } → AI SDK UI message stream (SSE)
+export const action = ({ request }: Route.ActionArgs) =>
+  api(async () => {
+    const caller = await requireCaller(request)
+    if (request.method !== 'POST') return methodNotAllowed(request, ['POST'])
+    return streamChat(caller, await readJsonBody(request, 512 * 1024))
+  })

@@ -1,0 +1,8 @@
+import { getChatThread } from '#server/agent/threads.ts'
+import { requireCaller } from '#server/auth/caller.ts'
+import { api } from '#server/http/respond.ts'
+import type { Route } from './+types/[_agent-native].agent.threads.$id'
+
+// GET /_agent-native/agent/threads/:id → { thread, messages } (UI messages, to reopen the chat)
+export const loader = ({ request, params }: Route.LoaderArgs) =>
+  api(async () => getChatThread(await requireCaller(request), params.id))

@@ -1,0 +1,22 @@
+import { requireCaller } from '#server/auth/caller.ts'
+import { api, json, readJsonBody } from '#server/http/respond.ts'
+import { methodNotAllowed } from '#server/jobs/http.ts'
+import { listModelKeys, removeModelKey, saveModelKey } from '#server/keys/service.ts'
+import type { Route } from './+types/[_agent-native].model-keys'
+
+// GET /_agent-native/model-keys → { keys } (masked: •••• and the last 4 characters)
+export const loader = ({ request }: Route.LoaderArgs) =>
+  api(async () => ({ keys: await listModelKeys(await requireCaller(request)) }))
+
+// PUT { scope, provider?, apiKey } → { key } (masked); DELETE { scope, provider? } → 204
+export const action = ({ request }: Route.ActionArgs) =>
+  api(async () => {
+    const caller = await requireCaller(request)
+    if (request.method === 'PUT')
+      return json({ key: await saveModelKey(caller, await readJsonBody(request)) })
+    if (request.method === 'DELETE') {
+      await removeModelKey(caller, await readJsonBody(request))
+      return new Response(null, { status: 204 })
+    }
+    return methodNotAllowed(request, ['GET', 'PUT', 'DELETE'])
+  })

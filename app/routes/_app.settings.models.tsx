@@ -1,0 +1,174 @@
+import { KeyRound } from 'lucide-react'
+import { useEffect, useRef } from 'react'
+import { useFetcher } from 'react-router'
+import { toast } from 'sonner'
+import { Button } from '#app/components/ui/button.tsx'
+import { Badge, Card } from '#app/components/ui/card.tsx'
+import { Field, Input } from '#app/components/ui/field.tsx'
+import { handleModelsAction, loadModelsPage } from '#server/agent/models-page.ts'
+import { requirePageCaller } from '#server/http/pages.ts'
+import type { Route } from './+types/_app.settings.models'
+
+export const meta = () => [{ title: 'Models · Clockwork' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  return loadModelsPage(await requirePageCaller(request))
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return handleModelsAction(await requirePageCaller(request), request)
+}
+
+type Data = Route.ComponentProps['loaderData']
+
+const PROVIDER_NAMES: Record<string, string> = {
+  anthropic: 'Anthropic',
+  'openai-compatible': 'OpenAI-compatible',
+}
+type Source = Data['sources']['chat']
+
+function sourceText(source: Source, own: string): string {
+  if (source === 'personal') return own
+  if (source === 'org') return "the organisation's key"
+  if (source === 'deployment') return "the deployment's key (from the server's .env)"
+  if (source === 'none') return 'no key (the server needs none)'
+  return 'none: calls fail until a key is added'
+}
+
+function KeyForm({
+  scope,
+  provider,
+  stored,
+}: {
+  scope: 'personal' | 'org'
+  provider: string
+  stored?: string
+}) {
+  const save = useFetcher<typeof action>()
+  const remove = useFetcher<typeof action>()
+  const form = useRef<HTMLFormElement>(null)
+  const label = scope === 'personal' ? 'Your key' : 'Organisation key'
+  useEffect(() => {
+    if (save.state !== 'idle' || !save.data) return
+    if (save.data.ok) {
+      toast.success(`${label} saved`)
+      form.current?.reset()
+    }
+  }, [save.state, save.data, label])
+  useEffect(() => {
+    if (remove.state === 'idle' && remove.data) {
+      if (remove.data.ok) toast.success(`${label} removed`)
+      else toast.error(remove.data.error.message)
+    }
+  }, [remove.state, remove.data, label])
+  const error = save.data && !save.data.ok ? save.data.error : null
+  return (
+    <div className="space-y-3" data-testid={`key-${scope}`}>
+      <p className="text-sm">
+        {label}:{' '}
+        {stored ? (
+          <Badge tone="green" data-testid={`stored-${scope}`}>
+            {stored}
+          </Badge>
+        ) : (
+          <span className="text-stone-500">none stored</span>
+        )}
+      </p>
+      <save.Form ref={form} method="post" className="flex flex-wrap items-end gap-3" autoComplete="off">
+        <input type="hidden" name="intent" value="save-key" />
+        <input type="hidden" name="scope" value={scope} />
+        <input type="hidden" name="provider" value={provider} />
+        <div className="min-w-72 flex-1">
+          <Field
+            label={stored ? `Replace ${label.toLowerCase()}` : `Add ${label.toLowerCase()}`}
+            error={error ? error.message : null}
+            hint="Write-only: stored encrypted, shown only as its last 4 characters."
+          >
+            {({ id, describedBy, invalid }) => (
+              <Input
+                id={id}
+                name="apiKey"
+                type="password"
+                required
+                autoComplete="off"
+                spellCheck={false}
+                aria-invalid={invalid}
+                aria-describedby={describedBy}
+                placeholder={provider === 'anthropic' ? 'sk-ant-…' : 'API key'}
+              />
+            )}
+          </Field>
+        </div>
+        <Button type="submit" disabled={save.state !== 'idle'}>
+          {save.state !== 'idle' ? 'Saving…' : 'Save key'}
+        </Button>
+      </save.Form>
+      {stored ? (
+        <remove.Form method="post">
+          <input type="hidden" name="intent" value="remove-key" />
+          <input type="hidden" name="scope" value={scope} />
+          <input type="hidden" name="provider" value={provider} />
+          <Button type="submit" variant="ghost" size="sm" disabled={remove.state !== 'idle'}>
+            Remove {label.toLowerCase()}
+          </Button>
+        </remove.Form>
+      ) : null}
+    </div>
+  )
+}
+
+export default function Models({ loaderData }: Route.ComponentProps) {
+  const { model, sources, keys, canManageOrg, orgName } = loaderData
+  const providerName = PROVIDER_NAMES[model.provider] ?? model.provider
+  const stored = (scope: 'personal' | 'org') =>
+    keys.find((k) => k.scope === scope && k.provider === model.provider)?.masked
+  return (
+    <div className="max-w-2xl space-y-6">
+      <Card className="p-6">
+        <h2 className="font-semibold">Model in use</h2>
+        <dl className="mt-3 grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">
+          <dt className="text-stone-500">Model</dt>
+          <dd data-testid="model-in-use">
+            <code>
+              {model.provider}:{model.modelId}
+            </code>
+          </dd>
+          <dt className="text-stone-500">Served by</dt>
+          <dd>{model.server}</dd>
+          <dt className="text-stone-500">Price estimate</dt>
+          <dd>{model.price ?? 'unknown for this model: runs show no cost'}</dd>
+          <dt className="text-stone-500">Your chats use</dt>
+          <dd data-testid="source-chat">{sourceText(sources.chat, 'your own key')}</dd>
+          <dt className="text-stone-500">Your jobs use</dt>
+          <dd>{sourceText(sources.creatorRuns, 'your own key')}</dd>
+          <dt className="text-stone-500">Shared-key jobs use</dt>
+          <dd>{sourceText(sources.sharedRuns, "the organisation's key")}</dd>
+        </dl>
+        <p className="mt-3 text-xs text-stone-500">
+          The model is set by AGENT_MODEL in the server&apos;s .env. Chats and your jobs use your own key,
+          else the deployment&apos;s; jobs set to run as “shared” use {orgName}&apos;s key, else the
+          deployment&apos;s.
+        </p>
+      </Card>
+      <Card className="space-y-4 p-6">
+        <h2 className="flex items-center gap-2 font-semibold">
+          <KeyRound className="size-4" aria-hidden /> Your {providerName} key
+        </h2>
+        <KeyForm scope="personal" provider={model.provider} stored={stored('personal')} />
+      </Card>
+      <Card className="space-y-4 p-6">
+        <h2 className="flex items-center gap-2 font-semibold">
+          <KeyRound className="size-4" aria-hidden /> {orgName}&apos;s {providerName} key
+        </h2>
+        {canManageOrg ? (
+          <KeyForm scope="org" provider={model.provider} stored={stored('org')} />
+        ) : (
+          <p className="text-sm text-stone-600 dark:text-stone-400">
+            {stored('org') ? `Stored: ${stored('org')}. ` : 'None stored. '}Only admins and owners can change
+            it.
+          </p>
+        )}
+      </Card>
+    </div>
+  )
+}

@@ -1,0 +1,1 @@
+CREATE INDEX "job_runs_ready_idx" ON "job_runs" USING btree (coalesce("not_before", "scheduled_for")) WHERE "job_runs"."status" = 'queued';

@@ -1,0 +1,127 @@
+/**
+ * Chat: one turn of a conversation with the agent, streamed to the browser as an AI SDK UI
+ * message stream (`POST /_agent-native/agent/chat`). The thread lives on the server: each turn
+ * stores the person's message first, then the agent's reply when the stream ends (even if the
+ * browser went away), so a thread can be reopened as it was.
+ */
+import { consumeStream, convertToModelMessages, type UIMessage } from 'ai'
+import type { Caller } from '../auth/caller.ts'
+import { badRequest, notFound } from '../http/errors.ts'
+import { parseInput } from '../http/validate.ts'
+import { newId } from '../lib/ids.ts'
+import { logger } from '../lib/logger.ts'
+import { applyApprovalAnswers, ChatRequest, declinePendingApprovals, readUserText } from './chat-request.ts'
+import { CHAT_MAX_STEPS, CHAT_TIMEOUT_MS, startAgentLoop } from './loop.ts'
+import { describeModelError } from './model-errors.ts'
+import { resolveModel } from './model.ts'
+import { buildChatSystemPrompt } from './system-prompt.ts'
+import {
+  appendThreadMessage,
+  findOwnThread,
+  insertThread,
+  selectThreadMessages,
+  updateMessageParts,
+} from './thread-store.ts'
+import { toUIMessage } from './threads.ts'
+import { createAgentTools } from './tools/index.ts'
+
+/** Metadata on the streamed reply: which thread it belongs to (a new chat learns its id here). */
+export type ChatMessageMetadata = { threadId: string }
+
+const TITLE_LENGTH = 80
+
+/** Folds the request into the stored thread and returns the history to answer. */
+async function prepareThread(
+  caller: Caller,
+  request: ChatRequest,
+): Promise<{ threadId: string; history: UIMessage[] }> {
+  const owner = { userId: caller.userId, orgId: caller.orgId, kind: 'chat' as const }
+  const { message } = request
+  if (message.role === 'assistant') {
+    if (!request.threadId)
+      throw badRequest('threadId: a confirmation answers a message in an existing thread', 'threadId')
+    if (!(await findOwnThread(owner, request.threadId))) throw notFound(`No chat thread ${request.threadId}`)
+    const stored = (await selectThreadMessages(request.threadId)).map(toUIMessage)
+    const last = stored.at(-1)
+    if (!last || last.role !== 'assistant' || last.id !== message.id) {
+      throw badRequest('message: only the latest reply can be answered', 'message')
+    }
+    const answered = applyApprovalAnswers(last, message)
+    await updateMessageParts(request.threadId, last.id, answered.parts)
+    return { threadId: request.threadId, history: [...stored.slice(0, -1), answered] }
+  }
+
+  const text = readUserText(message)
+  let threadId = request.threadId
+  let stored: UIMessage[] = []
+  if (threadId) {
+    if (!(await findOwnThread(owner, threadId))) throw notFound(`No chat thread ${threadId}`)
+    stored = (await selectThreadMessages(threadId)).map(toUIMessage)
+    const last = stored.at(-1)
+    const declined = last?.role === 'assistant' ? declinePendingApprovals(last) : null
+    if (declined) {
+      await updateMessageParts(threadId, declined.id, declined.parts)
+      stored = [...stored.slice(0, -1), declined]
+    }
+  } else {
+    threadId = newId('thr')
+    await insertThread({
+      id: threadId,
+      orgId: caller.orgId,
+      userId: caller.userId,
+      kind: 'chat',
+      title: text.slice(0, TITLE_LENGTH),
+    })
+  }
+  const userMessage: UIMessage = { id: newId('msg'), role: 'user', parts: [{ type: 'text', text }] }
+  await appendThreadMessage({ ...userMessage, threadId, parts: userMessage.parts })
+  return { threadId, history: [...stored, userMessage] }
+}
+
+/**
+ * Answers one chat turn as a streamed Response. A missing model key is a 503 JSON error before
+ * anything is stored; a bad request a 400; another person's thread a 404.
+ */
+export async function streamChat(caller: Caller, body: unknown): Promise<Response> {
+  const request = parseInput(ChatRequest, body)
+  const resolved = await resolveModel({ kind: 'chat', userId: caller.userId })
+  const { threadId, history } = await prepareThread(caller, request)
+  const tools = createAgentTools({ caller, mode: 'chat' })
+  const result = startAgentLoop({
+    model: resolved.model,
+    system: buildChatSystemPrompt(caller),
+    messages: await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true }),
+    tools,
+    maxSteps: CHAT_MAX_STEPS,
+    signal: AbortSignal.timeout(CHAT_TIMEOUT_MS),
+    onError: (err) =>
+      logger.warn(
+        { threadId, userId: caller.userId, error: describeModelError(err, [resolved.apiKey]) },
+        'chat turn failed',
+      ),
+  })
+  return result.toUIMessageStreamResponse({
+    originalMessages: history,
+    generateMessageId: () => newId('msg'),
+    messageMetadata: ({ part }): ChatMessageMetadata | undefined =>
+      part.type === 'start' ? { threadId } : undefined,
+    onError: (err) => describeModelError(err, [resolved.apiKey]),
+    // Reads the stream to its end even when the browser leaves, so onFinish stores the reply.
+    consumeSseStream: ({ stream }) => consumeStream({ stream }),
+    onFinish: async ({ responseMessage, isContinuation }) => {
+      try {
+        if (isContinuation) await updateMessageParts(threadId, responseMessage.id, responseMessage.parts)
+        else if (responseMessage.parts.length > 0) {
+          await appendThreadMessage({
+            id: responseMessage.id,
+            threadId,
+            role: 'assistant',
+            parts: responseMessage.parts,
+          })
+        }
+      } catch (err) {
+        logger.error({ err, threadId }, 'could not store the chat reply')
+      }
+    },
+  })
+}

@@ -1,0 +1,53 @@
+/**
+ * The agent loop, shared by chat and job runs: the AI SDK's tool loop with hard bounds on steps
+ * (stopWhen) and on wall-clock time (the abort signal), and HMAC-signed tool approvals.
+ */
+import { stepCountIs, streamText, type LanguageModel, type ModelMessage, type StepResult } from 'ai'
+import { deriveKey } from '../keys/crypto.ts'
+import type { AgentTools } from './tools/index.ts'
+
+/** Model calls per chat turn: enough for look-up, create and a reply, small enough to stop a loop. */
+export const CHAT_MAX_STEPS = 12
+/** Model calls per job run: unattended work may need more tool calls than a chat turn. */
+export const RUN_MAX_STEPS = 24
+/** Wall-clock limit of one chat turn. Runs are bounded by their job's timeoutMinutes instead. */
+export const CHAT_TIMEOUT_MS = 3 * 60_000
+
+export type AgentLoopInput = {
+  model: LanguageModel
+  system: string
+  messages: ModelMessage[]
+  tools: AgentTools
+  maxSteps: number
+  signal: AbortSignal
+  onStepFinish?: (step: StepResult<AgentTools>) => void
+  onError?: (error: unknown) => void
+}
+
+/** Starts one agent turn; the caller consumes the result as a UI message stream. */
+export function startAgentLoop(input: AgentLoopInput) {
+  return streamText({
+    model: input.model,
+    system: input.system,
+    messages: input.messages,
+    tools: input.tools,
+    stopWhen: stepCountIs(input.maxSteps),
+    abortSignal: input.signal,
+    // Signs approval requests so a confirmation can only answer a request this server issued.
+    experimental_toolApprovalSecret: deriveKey(undefined, 'tool approvals v1'),
+    onStepFinish: input.onStepFinish,
+    onError: ({ error }) => input.onError?.(error),
+  })
+}
+
+/** Sums token usage over steps (kept step by step so a failed turn still reports what it spent). */
+export function createUsageMeter() {
+  const total = { inputTokens: 0, outputTokens: 0 }
+  return {
+    total,
+    add(step: { usage: { inputTokens?: number; outputTokens?: number } }) {
+      total.inputTokens += step.usage.inputTokens ?? 0
+      total.outputTokens += step.usage.outputTokens ?? 0
+    },
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * Which model the agent talks to and with whose key. AGENT_MODEL (`provider:model`) picks the
+ * provider; the key comes from the first of these that has one (Settings → Models shows the result):
+ *
+ * | who calls              | 1st                  | 2nd                      |
+ * |------------------------|----------------------|--------------------------|
+ * | chat                   | the caller's own key | the deployment's env key |
+ * | run, `runAs: creator`  | the creator's key    | the deployment's env key |
+ * | run, `runAs: shared`   | the organisation key | the deployment's env key |
+ *
+ * Chat deliberately does not fall back to the organisation's key: spending it is reserved to
+ * `runAs: shared` jobs, which only admins may set up, and chat must not be a way around that.
+ */
+import { createAnthropic } from '@ai-sdk/anthropic'
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
+import type { LanguageModel } from 'ai'
+import { env, type Env } from '../env.ts'
+import { HttpError } from '../http/errors.ts'
+import { readStoredKey } from '../keys/service.ts'
+import type { ModelProvider } from '../keys/schema.ts'
+
+/** The provider and model AGENT_MODEL names. */
+export type ModelChoice = { provider: ModelProvider; modelId: string }
+
+/** Who is asking for a model, which decides whose key is spent. */
+export type ModelPurpose =
+  | { kind: 'chat'; userId: string }
+  | { kind: 'run'; runAs: 'creator' | 'shared'; userId: string; orgId: string }
+
+/** Where the key came from; `none` only for an OpenAI-compatible server that needs no key. */
+export type KeySource = 'personal' | 'org' | 'deployment' | 'none'
+
+export type ResolvedModel = {
+  model: LanguageModel
+  choice: ModelChoice
+  keySource: KeySource
+  /** Only so error messages can mask it; never log or return it. */
+  apiKey: string | null
+}
+
+/** Chat and runs cannot start: no key (or no server) is configured. The message says how to fix it. */
+export class NoModelKeyError extends HttpError {
+  constructor(message: string) {
+    super(503, 'no_model_key', message)
+    this.name = 'NoModelKeyError'
+  }
+}
+
+/** Splits AGENT_MODEL ("anthropic:claude-sonnet-4-5") into provider and model id. */
+export function readModelChoice(config: Env = env()): ModelChoice {
+  const at = config.AGENT_MODEL.indexOf(':')
+  return {
+    provider: config.AGENT_MODEL.slice(0, at) as ModelProvider,
+    modelId: config.AGENT_MODEL.slice(at + 1),
+  }
+}
+
+const deploymentKey = (provider: ModelProvider, config: Env) =>
+  (provider === 'anthropic' ? config.ANTHROPIC_API_KEY : config.OPENAI_COMPATIBLE_API_KEY) ?? null
+
+/** The key for `purpose` by the precedence table above, with where it came from; null when none. */
+export async function resolveModelKey(
+  purpose: ModelPurpose,
+  provider: ModelProvider,
+  config: Env = env(),
+): Promise<{ key: string; source: Exclude<KeySource, 'none'> } | null> {
+  const first =
+    purpose.kind === 'run' && purpose.runAs === 'shared'
+      ? { key: await readStoredKey({ orgId: purpose.orgId }, provider), source: 'org' as const }
+      : { key: await readStoredKey({ userId: purpose.userId }, provider), source: 'personal' as const }
+  if (first.key) return { key: first.key, source: first.source }
+  const fallback = deploymentKey(provider, config)
+  return fallback ? { key: fallback, source: 'deployment' } : null
+}
+
+/** The message shown when no key is found: it says exactly where to add one. */
+export function describeMissingKey(purpose: ModelPurpose, provider: ModelProvider): string {
+  const envVar = provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_COMPATIBLE_API_KEY'
+  const name = provider === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible'
+  const server = `or set ${envVar} in the server's .env (the deployment's key) and restart`
+  if (purpose.kind === 'chat') {
+    return `No ${name} API key is configured. Add your own key in Settings → Models, ${server}.`
+  }
+  if (purpose.runAs === 'shared') {
+    return (
+      `No ${name} API key for this run: the job runs as shared, and the organisation has no key. ` +
+      `An admin can add the organisation key in Settings → Models, ${server}.`
+    )
+  }
+  return (
+    `No ${name} API key for this run: the job's creator has no key of their own. ` +
+    `They can add one in Settings → Models, ${server}.`
+  )
+}
+
+/** The language model for `purpose`; throws {@link NoModelKeyError} with the fix when none can be used. */
+export async function resolveModel(purpose: ModelPurpose, config: Env = env()): Promise<ResolvedModel> {
+  const choice = readModelChoice(config)
+  const found = await resolveModelKey(purpose, choice.provider, config)
+  if (choice.provider === 'anthropic') {
+    if (!found) throw new NoModelKeyError(describeMissingKey(purpose, 'anthropic'))
+    const provider = createAnthropic({ apiKey: found.key, baseURL: config.ANTHROPIC_BASE_URL })
+    return { model: provider(choice.modelId), choice, keySource: found.source, apiKey: found.key }
+  }
+  if (!config.OPENAI_COMPATIBLE_BASE_URL) {
+    throw new NoModelKeyError(
+      'AGENT_MODEL uses an OpenAI-compatible server, but OPENAI_COMPATIBLE_BASE_URL is not set. ' +
+        "Set it in the server's .env (e.g. http://localhost:11434/v1) and restart.",
+    )
+  }
+  // Local servers (Ollama, llama.cpp, vLLM) often need no key, so a missing one is not an error here.
+  const provider = createOpenAICompatible({
+    name: 'openai-compatible',
+    baseURL: config.OPENAI_COMPATIBLE_BASE_URL,
+    apiKey: found?.key,
+    includeUsage: true,
+  })
+  return {
+    model: provider.chatModel(choice.modelId),
+    choice,
+    keySource: found?.source ?? 'none',
+    apiKey: found?.key ?? null,
+  }
+}

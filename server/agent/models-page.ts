@@ -1,0 +1,70 @@
+/**
+ * Settings → Models: which model the agent uses, whose key each kind of call would spend right
+ * now, and the stored keys (masked). Saving and removing keys goes through the keys service.
+ */
+import { isOrgAdmin, type Caller } from '../auth/caller.ts'
+import { env } from '../env.ts'
+import { badRequest } from '../http/errors.ts'
+import { readForm, runIntent } from '../http/forms.ts'
+import { listModelKeys, removeModelKey, saveModelKey } from '../keys/service.ts'
+import { readModelChoice, resolveModelKey, type KeySource, type ModelPurpose } from './model.ts'
+import { findPrice } from './pricing.ts'
+
+async function sourceFor(
+  purpose: ModelPurpose,
+  provider: 'anthropic' | 'openai-compatible',
+): Promise<KeySource | null> {
+  const found = await resolveModelKey(purpose, provider)
+  if (found) return found.source
+  // An OpenAI-compatible server may need no key at all.
+  return provider === 'openai-compatible' && env().OPENAI_COMPATIBLE_BASE_URL ? 'none' : null
+}
+
+/** Where the model is served from, without credentials or paths (just the origin). */
+function serverOrigin(provider: string): string {
+  const config = env()
+  const url =
+    provider === 'anthropic'
+      ? (config.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com/v1')
+      : config.OPENAI_COMPATIBLE_BASE_URL
+  if (!url) return 'not configured (set OPENAI_COMPATIBLE_BASE_URL)'
+  return new URL(url).origin
+}
+
+export async function loadModelsPage(caller: Caller) {
+  const choice = readModelChoice()
+  const price = findPrice(choice)
+  const [keys, chat, creatorRuns, sharedRuns] = await Promise.all([
+    listModelKeys(caller),
+    sourceFor({ kind: 'chat', userId: caller.userId }, choice.provider),
+    sourceFor({ kind: 'run', runAs: 'creator', userId: caller.userId, orgId: caller.orgId }, choice.provider),
+    sourceFor({ kind: 'run', runAs: 'shared', userId: caller.userId, orgId: caller.orgId }, choice.provider),
+  ])
+  return {
+    model: {
+      provider: choice.provider,
+      modelId: choice.modelId,
+      server: serverOrigin(choice.provider),
+      price: price ? `$${price.input} / $${price.output} per million input / output tokens` : null,
+    },
+    sources: { chat, creatorRuns, sharedRuns },
+    keys,
+    canManageOrg: isOrgAdmin(caller),
+    orgName: caller.orgName,
+  }
+}
+
+/** The models page's form actions: save-key and remove-key, for scope personal or org. */
+export async function handleModelsAction(caller: Caller, request: Request) {
+  const { intent = '', ...fields } = await readForm(request)
+  return runIntent(intent, async () => {
+    switch (intent) {
+      case 'save-key':
+        return saveModelKey(caller, fields)
+      case 'remove-key':
+        return removeModelKey(caller, fields)
+      default:
+        throw badRequest(`Unknown intent "${intent}"`, 'intent')
+    }
+  })
+}

@@ -1,0 +1,78 @@
+/**
+ * Job runs as agent conversations: the scheduler's RunExecutor. The scheduler has already made
+ * the run's thread (owned by the run-as user, the instructions as its first message); this runs
+ * the agent loop with the same tools as chat under the unattended rules, and hands back the reply
+ * (text, tool calls and results as UI message parts), the token usage and an estimated cost.
+ */
+import type { UIMessage } from 'ai'
+import { RunFailure, type RunExecutor, type RunResult } from '../executor/types.ts'
+import { getJob } from '../jobs/service.ts'
+import { newId } from '../lib/ids.ts'
+import { createUsageMeter, RUN_MAX_STEPS, startAgentLoop } from './loop.ts'
+import { describeModelError } from './model-errors.ts'
+import { resolveModel, type ResolvedModel } from './model.ts'
+import { estimateCostUsd } from './pricing.ts'
+import { loadRunCaller } from './run-caller.ts'
+import { buildRunSystemPrompt } from './system-prompt.ts'
+import { createAgentTools } from './tools/index.ts'
+
+async function resolveRunModel(...args: Parameters<typeof resolveModel>): Promise<ResolvedModel> {
+  try {
+    return await resolveModel(...args)
+  } catch (err) {
+    throw new RunFailure(describeModelError(err))
+  }
+}
+
+/** The executor the scheduler uses for every run (see server/scheduler/scheduler.ts). */
+export function createAgentExecutor(): RunExecutor {
+  return async ({ run, job, runAsUserId, signal }) => {
+    const caller = await loadRunCaller(runAsUserId, job.orgId)
+    if (!caller) {
+      throw new RunFailure(
+        'The person this job runs as is no longer a member of the organisation; an admin must take the job over.',
+      )
+    }
+    const resolved = await resolveRunModel({
+      kind: 'run',
+      runAs: job.runAs,
+      userId: caller.userId,
+      orgId: job.orgId,
+    })
+    // Read through the jobs service as the run-as user: the prompt names the schedule in words.
+    const view = await getJob(caller, job.id).catch(() => {
+      throw new RunFailure('The job is no longer visible to the person it runs as.')
+    })
+    const tools = createAgentTools({ caller, mode: 'run' })
+    const meter = createUsageMeter()
+    let failure: unknown = null
+    const result = startAgentLoop({
+      model: resolved.model,
+      system: buildRunSystemPrompt(caller, view, run.scheduledFor),
+      messages: [{ role: 'user', content: job.instructions }],
+      tools,
+      maxSteps: RUN_MAX_STEPS,
+      signal,
+      onStepFinish: (step) => meter.add(step),
+      onError: (err) => (failure ??= err),
+    })
+    let reply: UIMessage | null = null
+    await result
+      .toUIMessageStream({
+        generateMessageId: () => newId('msg'),
+        onFinish: ({ responseMessage }) => {
+          reply = responseMessage
+        },
+        onError: (err) => {
+          failure ??= err
+          return describeModelError(err, [resolved.apiKey])
+        },
+      })
+      .pipeTo(new WritableStream())
+    const usage = { ...meter.total, costUsd: estimateCostUsd(resolved.choice, meter.total) ?? undefined }
+    const parts = (reply as UIMessage | null)?.parts ?? []
+    const outcome: RunResult = { transcript: parts.length ? [{ role: 'assistant', parts }] : [], usage }
+    if (failure) throw new RunFailure(describeModelError(failure, [resolved.apiKey]), outcome)
+    return outcome
+  }
+}

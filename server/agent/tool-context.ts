@@ -1,0 +1,43 @@
+/**
+ * What every tool knows about the conversation it serves. Tools call the same services as the
+ * HTTP API with `caller`, so the agent can do exactly what that person can, nothing more.
+ */
+import type { Caller } from '../auth/caller.ts'
+import { HttpError } from '../http/errors.ts'
+import { logger } from '../lib/logger.ts'
+
+/** `chat`: a person is there to confirm; `run`: an unattended job run (destructive actions refused). */
+export type AgentMode = 'chat' | 'run'
+
+export type ToolContext = {
+  caller: Caller
+  mode: AgentMode
+  /** Injectable for tests; the wall clock otherwise. */
+  now?: () => Date
+}
+
+/** A failed tool call as the model (and the chat UI) sees it: the same status and message as the API. */
+export type ToolFailure = {
+  ok: false
+  error: { status: number; code: string; message: string; field?: string }
+}
+
+/**
+ * Turns a thrown error into a tool result the model can read and act on. Errors a caller causes
+ * keep their status and message (a 403 stays a 403); anything else is logged and stays generic.
+ */
+export function toToolFailure(err: unknown, tool: string): ToolFailure {
+  if (err instanceof HttpError) {
+    return {
+      ok: false,
+      error: {
+        status: err.status,
+        code: err.code,
+        message: err.message,
+        ...(err.field ? { field: err.field } : {}),
+      },
+    }
+  }
+  logger.error({ err, tool }, 'agent tool failed')
+  return { ok: false, error: { status: 500, code: 'internal', message: 'Something went wrong on our side' } }
+}

@@ -1,0 +1,142 @@
+/**
+ * The manage-jobs tool: create, list, update and delete jobs through the jobs service, with the
+ * caller's rights. Every result says the resolved schedule in words with its zone, which the
+ * agent repeats to the person.
+ *
+ * Deleting needs a human: in chat the AI SDK's tool approval pauses the call and the chat panel
+ * asks the person (Delete / Keep). The answer travels in the person's next request, which the
+ * model cannot write, so it cannot confirm for itself. In unattended runs there is nobody to ask,
+ * so delete is refused outright.
+ */
+import { tool } from 'ai'
+import type { Caller } from '../../auth/caller.ts'
+import { badRequest, forbidden, notFound } from '../../http/errors.ts'
+import { createJob, deleteJob, getJob, listJobs, updateJob, type JobView } from '../../jobs/service.ts'
+import { toToolFailure, type ToolContext, type ToolFailure } from '../tool-context.ts'
+import { ManageJobsInput, UPDATE_FIELDS } from './manage-jobs-input.ts'
+
+/** A job as the tool reports it: enough to talk about it and link to it. */
+export type JobBrief = {
+  id: string
+  name: string
+  scope: 'personal' | 'shared'
+  schedule: string
+  timezone: string
+  /** "Every weekday at 07:00 (Europe/Berlin)". */
+  description: string
+  enabled: boolean
+  runAs: 'creator' | 'shared'
+  nextRun: string | null
+  lastStatus: string | null
+  createdBy: string
+  canEdit: boolean
+  url: string
+  instructions: string
+}
+
+export type ManageJobsResult =
+  | { ok: true; action: 'create' | 'update'; summary: string; job: JobBrief }
+  | { ok: true; action: 'list'; summary: string; jobs: JobBrief[] }
+  | { ok: true; action: 'delete'; summary: string; job: Pick<JobBrief, 'id' | 'name' | 'scope'> }
+  | (ToolFailure & { action: ManageJobsInput['action'] })
+
+const MAX_LISTED_INSTRUCTIONS = 300
+
+function toBrief(job: JobView, full = true): JobBrief {
+  const instructions =
+    full || job.instructions.length <= MAX_LISTED_INSTRUCTIONS
+      ? job.instructions
+      : `${job.instructions.slice(0, MAX_LISTED_INSTRUCTIONS)}…`
+  return {
+    id: job.id,
+    name: job.name,
+    scope: job.scope,
+    schedule: job.schedule,
+    timezone: job.timezone,
+    description: job.description,
+    enabled: job.enabled,
+    runAs: job.runAs,
+    nextRun: job.nextRun,
+    lastStatus: job.lastStatus,
+    createdBy: job.createdBy.email,
+    canEdit: job.canEdit,
+    url: `/jobs/${job.id}`,
+    instructions,
+  }
+}
+
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1)
+
+/** "Created job morning-digest, every weekday at 07:00 (Europe/Berlin)" (and "paused" when it is). */
+export function summariseJob(verb: string, job: Pick<JobView, 'name' | 'description' | 'enabled'>): string {
+  return `${verb} job ${job.name}, ${lowerFirst(job.description)}${job.enabled ? '' : ' (paused)'}`
+}
+
+/** The job an update or delete means: by id, or by name (and scope when the name is ambiguous). */
+async function findTarget(caller: Caller, input: ManageJobsInput): Promise<JobView> {
+  if (input.id) return getJob(caller, input.id)
+  if (!input.name) throw badRequest('name: say which job (its name, or its id from list)', 'name')
+  const matches = (await listJobs(caller, { scope: input.scope ?? 'all', q: input.name })).filter(
+    (job) => job.name === input.name,
+  )
+  if (matches.length === 0) throw notFound(`No job named ${input.name} that you can see`)
+  if (matches.length > 1) {
+    throw badRequest(`Both a personal and a shared job are named ${input.name}: say which scope`, 'scope')
+  }
+  return matches[0]!
+}
+
+async function runAction(ctx: ToolContext, input: ManageJobsInput): Promise<ManageJobsResult> {
+  const { caller } = ctx
+  switch (input.action) {
+    case 'create': {
+      const { name, schedule, instructions, scope, runAs, timezone, enabled } = input
+      const job = await createJob(caller, { name, schedule, instructions, scope, runAs, timezone, enabled })
+      return { ok: true, action: 'create', summary: summariseJob('Created', job), job: toBrief(job) }
+    }
+    case 'list': {
+      const jobs = await listJobs(caller, { scope: input.scope ?? 'all', q: input.query })
+      const summary = jobs.length === 1 ? '1 job' : `${jobs.length} jobs`
+      return { ok: true, action: 'list', summary, jobs: jobs.map((job) => toBrief(job, false)) }
+    }
+    case 'update': {
+      const target = await findTarget(caller, input)
+      const patch = Object.fromEntries(
+        UPDATE_FIELDS.filter((k) => input[k] !== undefined).map((k) => [k, input[k]]),
+      )
+      const job = await updateJob(caller, target.id, patch)
+      return { ok: true, action: 'update', summary: summariseJob('Updated', job), job: toBrief(job) }
+    }
+    case 'delete': {
+      if (ctx.mode === 'run') {
+        throw forbidden(
+          'Deleting a job needs a person to confirm it in chat, so unattended runs may not delete jobs. ' +
+            'Pause it instead (update with enabled: false) or ask in chat.',
+        )
+      }
+      const target = await findTarget(caller, input)
+      await deleteJob(caller, target.id)
+      const job = { id: target.id, name: target.name, scope: target.scope }
+      return { ok: true, action: 'delete', summary: `Deleted job ${target.name}`, job }
+    }
+  }
+}
+
+export function createManageJobsTool(ctx: ToolContext) {
+  return tool({
+    description:
+      'Create, list, update or delete scheduled jobs (a prompt the agent runs on a cron schedule), with ' +
+      "the person's own rights. Results describe the schedule in words with its time zone: repeat that " +
+      'to the person. Create never replaces an existing job: on a name conflict, pick another name or ask.',
+    inputSchema: ManageJobsInput,
+    // Chat only: the person answers the confirmation in their next request. Runs refuse delete instead.
+    needsApproval: (input) => ctx.mode === 'chat' && input.action === 'delete',
+    execute: async (input): Promise<ManageJobsResult> => {
+      try {
+        return await runAction(ctx, input)
+      } catch (err) {
+        return { ...toToolFailure(err, 'manage-jobs'), action: input.action }
+      }
+    },
+  })
+}

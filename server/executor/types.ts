@@ -1,0 +1,52 @@
+/**
+ * The contract between the scheduler and whatever executes a run. The minimal executor in
+ * this folder makes one model call; the agent issue replaces it behind this same type.
+ */
+import type { RunRow, TranscriptMessage } from '../runs/schema.ts'
+
+/** What an executor needs to know about the job it runs (definition columns, read-only). */
+export type RunJob = {
+  id: string
+  orgId: string
+  name: string
+  instructions: string
+  runAs: 'creator' | 'shared'
+  createdBy: string
+  timeoutMinutes: number
+}
+
+/** A message the executor produced, stored in the run's thread after the user prompt. */
+export type ExecutorMessage = Pick<TranscriptMessage, 'role' | 'parts'>
+
+export type RunUsage = { inputTokens: number; outputTokens: number; costUsd?: number }
+
+export type RunContext = {
+  run: RunRow
+  job: RunJob
+  /** Whose identity (and model key, later) the run uses: the author of the current instructions. */
+  runAsUserId: string
+  /** The run's thread (kind 'run'); its first message is the job's instructions. */
+  threadId: string
+  /** Aborted on timeout, on shutdown past the grace period and when the lease is lost. */
+  signal: AbortSignal
+}
+
+export type RunResult = {
+  /** Messages after the user prompt (assistant replies, tool calls and results). */
+  transcript: ExecutorMessage[]
+  usage: RunUsage
+}
+
+/** Executes one run. Throw (ideally a {@link RunFailure}) to fail it; the message is shown to people. */
+export type RunExecutor = (ctx: RunContext) => Promise<RunResult>
+
+/** A failure that still has something to keep: what the model said before it failed, and its cost. */
+export class RunFailure extends Error {
+  constructor(
+    message: string,
+    readonly partial: Partial<RunResult> = {},
+  ) {
+    super(message)
+    this.name = 'RunFailure'
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Inputs for stored model keys. A key is write-only: it goes in through {@link ModelKeyInput} and
+ * only ever comes back out as a {@link ModelKeySummary} (•••• plus its last 4 characters).
+ */
+import { z } from 'zod'
+
+export const MODEL_PROVIDERS = ['anthropic', 'openai-compatible'] as const
+
+export const ModelProvider = z
+  .enum(MODEL_PROVIDERS, { error: 'must be "anthropic" or "openai-compatible"' })
+  .describe('Which model provider the key is for')
+export type ModelProvider = z.infer<typeof ModelProvider>
+
+/** Whose key: the signed-in person's own, or their organisation's (admins and owners only). */
+export const KeyScope = z
+  .enum(['personal', 'org'], { error: 'must be "personal" or "org"' })
+  .describe("personal: your own key; org: the organisation's key, spent by runAs: shared jobs")
+export type KeyScope = z.infer<typeof KeyScope>
+
+export const ModelKeyInput = z.strictObject({
+  scope: KeyScope,
+  provider: ModelProvider.default('anthropic'),
+  apiKey: z
+    .string({ error: 'is required' })
+    .trim()
+    .min(8, { error: 'looks too short for an API key' })
+    .max(512, { error: 'must be at most 512 characters' })
+    .regex(/^[\x21-\x7e]+$/, { error: 'must be printable characters without spaces' })
+    .describe('The API key; stored encrypted and never shown again'),
+})
+export type ModelKeyInput = z.infer<typeof ModelKeyInput>
+
+export const ModelKeyRemoval = z.strictObject({
+  scope: KeyScope,
+  provider: ModelProvider.default('anthropic'),
+})
+
+/** What anyone ever sees of a stored key. */
+export type ModelKeySummary = {
+  scope: KeyScope
+  provider: ModelProvider
+  /** "••••" and the key's last 4 characters. */
+  masked: string
+  updatedAt: string
+}
+
+/** How a stored key is shown: never more than its last 4 characters. */
+export const maskKey = (last4: string) => `••••${last4}`

@@ -1,0 +1,80 @@
+/**
+ * Stored model keys: people save and remove them, and the agent reads them back (decrypted) only
+ * to call a model. Nothing here ever returns a key to a caller; summaries show the last 4 only.
+ */
+import { isOrgAdmin, type Caller } from '../auth/caller.ts'
+import { forbidden, notFound } from '../http/errors.ts'
+import { parseInput } from '../http/validate.ts'
+import { logger } from '../lib/logger.ts'
+import { decryptSecret, encryptSecret } from './crypto.ts'
+import {
+  maskKey,
+  ModelKeyInput,
+  ModelKeyRemoval,
+  type KeyScope,
+  type ModelKeySummary,
+  type ModelProvider,
+} from './schema.ts'
+import { deleteModelKeyRow, findModelKey, selectModelKeys, upsertModelKey, type KeyOwner } from './store.ts'
+
+export type { KeyOwner } from './store.ts'
+
+function ownerOf(caller: Caller, scope: KeyScope): KeyOwner {
+  if (scope === 'personal') return { userId: caller.userId }
+  if (!isOrgAdmin(caller))
+    throw forbidden("Only the organisation's admins and owners may change its model key")
+  return { orgId: caller.orgId }
+}
+
+const summarise = (
+  scope: KeyScope,
+  row: { provider: string; last4: string; updatedAt: Date },
+): ModelKeySummary => ({
+  scope,
+  provider: row.provider as ModelProvider,
+  masked: maskKey(row.last4),
+  updatedAt: row.updatedAt.toISOString(),
+})
+
+/** The caller's own keys and their organisation's, masked. Every member may see that an org key exists. */
+export async function listModelKeys(caller: Caller): Promise<ModelKeySummary[]> {
+  const [personal, org] = await Promise.all([
+    selectModelKeys({ userId: caller.userId }),
+    selectModelKeys({ orgId: caller.orgId }),
+  ])
+  return [...personal.map((r) => summarise('personal', r)), ...org.map((r) => summarise('org', r))]
+}
+
+/** Stores (or replaces) a key, encrypted. 403 for an org key unless the caller is an admin or owner. */
+export async function saveModelKey(caller: Caller, input: unknown): Promise<ModelKeySummary> {
+  const { scope, provider, apiKey } = parseInput(ModelKeyInput, input)
+  const owner = ownerOf(caller, scope)
+  const last4 = apiKey.slice(-4)
+  await upsertModelKey({ owner, provider, secret: encryptSecret(apiKey), last4 })
+  logger.info({ userId: caller.userId, orgId: caller.orgId, scope, provider }, 'model key saved')
+  return { scope, provider, masked: maskKey(last4), updatedAt: new Date().toISOString() }
+}
+
+/** Removes a stored key; 404 when there is none. */
+export async function removeModelKey(caller: Caller, input: unknown): Promise<void> {
+  const { scope, provider } = parseInput(ModelKeyRemoval, input)
+  const removed = await deleteModelKeyRow(ownerOf(caller, scope), provider)
+  if (!removed)
+    throw notFound(`No ${scope === 'org' ? 'organisation' : 'personal'} ${provider} key is stored`)
+  logger.info({ userId: caller.userId, orgId: caller.orgId, scope, provider }, 'model key removed')
+}
+
+/**
+ * The plain key stored for `owner`, or null. A key that no longer decrypts (the app secret was
+ * rotated) counts as absent, with a warning, so the deployment key or the no-key message takes over.
+ */
+export async function readStoredKey(owner: KeyOwner, provider: ModelProvider): Promise<string | null> {
+  const row = await findModelKey(owner, provider)
+  if (!row) return null
+  try {
+    return decryptSecret(row.secret)
+  } catch {
+    logger.warn({ keyId: row.id, provider }, 'a stored model key cannot be decrypted (app secret changed?)')
+    return null
+  }
+}

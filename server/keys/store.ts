@@ -1,0 +1,74 @@
+/**
+ * SQL for `model_keys`. A row belongs to exactly one user (a personal key, org_id null) or one
+ * organisation (user_id null); one key per owner and provider (partial unique indexes).
+ */
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import { getDb, type Db } from '../db/client.ts'
+import { modelKeys } from '../db/schema/app.ts'
+import { newId } from '../lib/ids.ts'
+
+/** Whose key: a user's own or an organisation's. */
+export type KeyOwner = { userId: string } | { orgId: string }
+
+export type StoredKeyRow = typeof modelKeys.$inferSelect
+
+function ownerFilter(owner: KeyOwner) {
+  return 'userId' in owner
+    ? and(eq(modelKeys.userId, owner.userId), isNull(modelKeys.orgId))
+    : and(eq(modelKeys.orgId, owner.orgId), isNull(modelKeys.userId))
+}
+
+/** Inserts or replaces the owner's key for `provider`. `secret` is already encrypted. */
+export async function upsertModelKey(
+  input: { owner: KeyOwner; provider: string; secret: string; last4: string },
+  db: Db = getDb(),
+): Promise<void> {
+  const { owner, provider, secret, last4 } = input
+  const personal = 'userId' in owner
+  await db
+    .insert(modelKeys)
+    .values({
+      id: newId('key'),
+      userId: personal ? owner.userId : null,
+      orgId: personal ? null : owner.orgId,
+      provider,
+      secret,
+      last4,
+    })
+    .onConflictDoUpdate({
+      target: personal ? [modelKeys.userId, modelKeys.provider] : [modelKeys.orgId, modelKeys.provider],
+      targetWhere: personal ? isNull(modelKeys.orgId) : isNull(modelKeys.userId),
+      set: { secret, last4, updatedAt: sql`now()` },
+    })
+}
+
+/** The owner's keys, one per provider. */
+export async function selectModelKeys(owner: KeyOwner, db: Db = getDb()): Promise<StoredKeyRow[]> {
+  return db.select().from(modelKeys).where(ownerFilter(owner)).orderBy(modelKeys.provider)
+}
+
+/** The owner's key for `provider`, if stored. */
+export async function findModelKey(
+  owner: KeyOwner,
+  provider: string,
+  db: Db = getDb(),
+): Promise<StoredKeyRow | undefined> {
+  const rows = await db
+    .select()
+    .from(modelKeys)
+    .where(and(ownerFilter(owner), eq(modelKeys.provider, provider)))
+  return rows[0]
+}
+
+/** Removes the owner's key for `provider`; true when there was one. */
+export async function deleteModelKeyRow(
+  owner: KeyOwner,
+  provider: string,
+  db: Db = getDb(),
+): Promise<boolean> {
+  const rows = await db
+    .delete(modelKeys)
+    .where(and(ownerFilter(owner), eq(modelKeys.provider, provider)))
+    .returning({ id: modelKeys.id })
+  return rows.length > 0
+}

@@ -1,0 +1,55 @@
+/** Server side of the job page (app/routes/_app.jobs.$id.tsx). */
+import { redirect } from 'react-router'
+import { isOrgAdmin, type Caller } from '../auth/caller.ts'
+import { badRequest } from '../http/errors.ts'
+import { readForm, runIntent } from '../http/forms.ts'
+import { deleteJob, getJob, listJobAudit, setJobEnabled, updateJob } from '../jobs/service.ts'
+import { toUpdateInput } from './jobs-form.ts'
+import { loadRunHistory } from './run-history.ts'
+import { orRouteError } from './page-errors.ts'
+
+/**
+ * The job, its audit trail and its newest runs (server/pages/run-history.ts; the run-history
+ * component owns their shape).
+ */
+export async function loadJobPage(caller: Caller, id: string) {
+  const job = await orRouteError(getJob(caller, id))
+  const audit = await orRouteError(listJobAudit(caller, id))
+  return {
+    job,
+    audit,
+    runs: await orRouteError(loadRunHistory(caller, id)),
+    me: { userId: caller.userId, isAdmin: isOrgAdmin(caller) },
+  }
+}
+
+/** Reads an If-Match version from the form; absent means "do not check". */
+function versionOf(fields: Record<string, string>): number | undefined {
+  const n = Number(fields.version)
+  return fields.version && Number.isInteger(n) ? n : undefined
+}
+
+/** Save, pause/resume and delete, each with the version the person saw (409 if it moved on). */
+export async function handleJobPageAction(caller: Caller, id: string, request: Request) {
+  const { intent = '', ...fields } = await readForm(request)
+  const ifMatch = versionOf(fields)
+  const result = await runIntent(intent, async () => {
+    switch (intent) {
+      case 'save':
+        return { job: await updateJob(caller, id, toUpdateInput(fields), { ifMatch }) }
+      case 'toggle':
+        return { job: await setJobEnabled(caller, id, fields.enabled === 'true', { ifMatch }) }
+      case 'delete': {
+        const job = await getJob(caller, id)
+        await deleteJob(caller, id)
+        return { deleted: job.name }
+      }
+      default:
+        throw badRequest(`Unknown intent "${intent}"`, 'intent')
+    }
+  })
+  if (result.ok && typeof result.data?.deleted === 'string') {
+    return redirect(`/jobs?deleted=${encodeURIComponent(result.data.deleted)}`)
+  }
+  return result
+}

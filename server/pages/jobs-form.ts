@@ -1,0 +1,54 @@
+/**
+ * Form fields (all strings) to the jobs service's input (typed). Only shape changes happen here:
+ * numbers become numbers, "true"/"false" become booleans, and absent or empty optional fields stay
+ * absent. Whether the values are valid is the service's zod schema's call (invariant 5).
+ */
+const NUMBER_FIELDS = new Set(['retries', 'timeoutMinutes'])
+const BOOLEAN_FIELDS = new Set(['enabled'])
+const CREATE_FIELDS = [
+  'name',
+  'scope',
+  'instructions',
+  'schedule',
+  'timezone',
+  'enabled',
+  'runAs',
+  'catchUp',
+  'overlap',
+  'retries',
+  'timeoutMinutes',
+] as const
+const UPDATE_FIELDS = CREATE_FIELDS.filter((f) => f !== 'name' && f !== 'scope')
+
+function convert(key: string, value: string): unknown {
+  // A number field with letters in it stays a string, so zod names it ("must be a whole number").
+  if (NUMBER_FIELDS.has(key))
+    return value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value
+  if (BOOLEAN_FIELDS.has(key))
+    return value === 'true' || value === 'on' ? true : value === 'false' ? false : value
+  return value
+}
+
+function pick(fields: Record<string, string>, keys: readonly string[], keepEmpty: ReadonlySet<string>) {
+  const out: Record<string, unknown> = {}
+  for (const key of keys) {
+    const value = fields[key]
+    if (value === undefined) continue
+    if (value === '' && !keepEmpty.has(key)) continue
+    out[key] = convert(key, value)
+  }
+  return out
+}
+
+// Required text fields are sent even when empty, so the person hears "must not be empty", not "required".
+const REQUIRED_TEXT = new Set(['name', 'instructions', 'schedule'])
+
+/** The create input from the new-job form. */
+export function toCreateInput(fields: Record<string, string>): Record<string, unknown> {
+  return pick(fields, CREATE_FIELDS, REQUIRED_TEXT)
+}
+
+/** The update input from the job page: only the fields the form sent (the ones the person changed). */
+export function toUpdateInput(fields: Record<string, string>): Record<string, unknown> {
+  return pick(fields, UPDATE_FIELDS, REQUIRED_TEXT)
+}

@@ -1,0 +1,19 @@
+/** Server side of the new-job page (app/routes/_app.jobs.new.tsx). */
+import { redirect } from 'react-router'
+import { isOrgAdmin, type Caller } from '../auth/caller.ts'
+import { readForm, runIntent } from '../http/forms.ts'
+import { createJob } from '../jobs/service.ts'
+import { toCreateInput } from './jobs-form.ts'
+
+/** Defaults for the form: the caller's zone (null means "use the browser's") and who may pick runAs. */
+export function loadNewJobPage(caller: Caller) {
+  return { defaultTimezone: caller.timezone, canUseSharedKey: isOrgAdmin(caller) }
+}
+
+/** Creates the job and opens it; on a bad input, answers the error as data for the form. */
+export async function createJobFromForm(caller: Caller, request: Request) {
+  const fields = await readForm(request)
+  const result = await runIntent('create', () => createJob(caller, toCreateInput(fields)))
+  if (result.ok && result.data) return redirect(`/jobs/${result.data.id}`)
+  return result
+}

@@ -1,0 +1,12 @@
+/** Server side of the job page's run history (app/components/jobs/run-history.tsx). */
+import type { Caller } from '../auth/caller.ts'
+import type { Run } from '../runs/schema.ts'
+import { listRunsOfJob } from '../runs/service.ts'
+
+/** How many runs the page shows before "Load older runs"; the component polls with the same size. */
+export const RUN_HISTORY_PAGE = 20
+
+/** The newest runs of a job the caller may see (the loader has already checked that). */
+export function loadRunHistory(caller: Caller, jobId: string): Promise<Run[]> {
+  return listRunsOfJob(caller, jobId, { limit: RUN_HISTORY_PAGE })
+}

@@ -1,0 +1,27 @@
+/** Server side of the profile settings page (app/routes/_app.settings.profile.tsx). */
+import { setUserTimezone } from '../accounts/store.ts'
+import type { Caller } from '../auth/caller.ts'
+import { badRequest } from '../http/errors.ts'
+import { readForm, runIntent } from '../http/forms.ts'
+import { isValidTimezone } from '../jobs/cron.ts'
+
+/** The caller's saved zone (null: none yet, the page offers the browser's). */
+export function loadProfile(caller: Caller) {
+  return { name: caller.name, email: caller.email, timezone: caller.timezone }
+}
+
+/** Saves the zone new jobs default to. Only real IANA names are stored. */
+export async function saveProfile(caller: Caller, request: Request) {
+  const { timezone = '' } = await readForm(request)
+  return runIntent('save', async () => {
+    const zone = timezone.trim()
+    if (!isValidTimezone(zone)) {
+      throw badRequest(
+        `timezone: unknown time zone "${zone}" (use an IANA name like Europe/Berlin)`,
+        'timezone',
+      )
+    }
+    await setUserTimezone(caller.userId, zone)
+    return { timezone: zone }
+  })
+}

@@ -1,0 +1,42 @@
+/**
+ * "Validated as you type" for the workspace editor: runs a job file through the same parser the
+ * save uses, without saving, and answers the verdict as data. The token is the editor's, echoed
+ * so the page can tell which text a verdict is for.
+ */
+import type { Caller } from '../auth/caller.ts'
+import { HttpError } from '../http/errors.ts'
+import { describeCron } from '../jobs/cron.ts'
+import { parseJobFile } from '../jobs/job-file.ts'
+import { readJobFile } from '../jobs/service.ts'
+import { parseResourcePath, parseScope } from '../resources/paths.ts'
+
+export type FileVerdict =
+  | { token: string; valid: true; description: string | null }
+  | { token: string; valid: false; message: string; field?: string }
+
+/** The verdict on `text` as the file at `scope`/`path`; plain files are always valid. */
+export async function validateWorkspaceFile(
+  caller: Caller,
+  fields: { scope?: string; path?: string; content?: string; token?: string },
+): Promise<FileVerdict> {
+  const token = fields.token ?? ''
+  try {
+    const scope = parseScope(fields.scope)
+    const target = parseResourcePath(fields.path)
+    if (target.kind === 'file') return { token, valid: true, description: null }
+    const existing = await readJobFile(caller, scope, target.name).catch((err: unknown) => {
+      if (err instanceof HttpError && err.status === 404) return null
+      throw err
+    })
+    // Identity keys are checked against the same truth the save will use.
+    const truth = existing
+      ? { createdByEmail: existing.job.createdBy.email, orgId: existing.job.orgId }
+      : { createdByEmail: caller.email, orgId: caller.orgId }
+    const parsed = parseJobFile(fields.content ?? '', { name: target.name, truth })
+    const timezone = parsed.timezone ?? existing?.job.timezone ?? caller.timezone ?? 'UTC'
+    return { token, valid: true, description: describeCron(parsed.schedule, { timezone }) }
+  } catch (err) {
+    if (err instanceof HttpError) return { token, valid: false, message: err.message, field: err.field }
+    throw err
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Runs as callers see them: run now, a job's history and one run with its transcript. Access
+ * is the jobs service's: whoever may see a job sees its runs; whoever may edit it may run it now.
+ */
+import { eq, sql } from 'drizzle-orm'
+import type { Caller } from '../auth/caller.ts'
+import { getDb } from '../db/client.ts'
+import { jobs } from '../db/schema/app.ts'
+import { badRequest, notFound } from '../http/errors.ts'
+import { parseInput } from '../http/validate.ts'
+import { assertCanEditJob, getJob } from '../jobs/service.ts'
+import { newId } from '../lib/ids.ts'
+import { logger } from '../lib/logger.ts'
+import { decideOverlap } from '../scheduler/overlap.ts'
+import { notifyJobsChanged } from '../scheduler/signal.ts'
+import { inTransaction } from '../scheduler/sql.ts'
+import { RunListQuery, toRun, type Run, type TranscriptMessage } from './schema.ts'
+import { findRun, insertRuns, listActiveRuns, listJobRuns } from './store.ts'
+import { readTranscript } from './transcript.ts'
+
+/**
+ * Queues a manual run of a job the caller may edit (403/404 otherwise). It obeys the job's overlap
+ * policy (with `overlap: skip` and a run in progress, the request is recorded as skipped) and
+ * leaves the schedule alone. The run executes as the job's creator, never as the caller.
+ */
+export async function runJobNow(caller: Caller, jobId: string): Promise<Run> {
+  await assertCanEditJob(caller, jobId)
+  const run = await inTransaction(getDb(), async (tx) => {
+    // The job row lock orders this against claims and starts of the same job.
+    const [job] = await tx.select().from(jobs).where(eq(jobs.id, jobId)).for('update')
+    if (!job) throw notFound(`No job with id ${jobId}`)
+    const decision = decideOverlap(job.overlap, await listActiveRuns([jobId], tx))
+    const requested = `run now by ${caller.name}`
+    const [row] = await insertRuns(
+      [
+        {
+          id: newId('run'),
+          jobId,
+          orgId: job.orgId,
+          trigger: 'manual',
+          scheduledFor: sql`now()`,
+          runAsUserId: job.createdBy,
+          ...(decision.status === 'skipped'
+            ? { status: 'skipped', reason: `${requested}; ${decision.reason}`, finishedAt: sql`now()` }
+            : {
+                status: 'queued',
+                reason: decision.status === 'queued' ? `${requested}; ${decision.reason}` : requested,
+              }),
+        },
+      ],
+      tx,
+    )
+    return row!
+  })
+  if (run.status === 'queued') {
+    await notifyJobsChanged().catch((err) =>
+      logger.warn({ err }, 'could not wake the schedulers for a run now'),
+    )
+  }
+  return toRun(run)
+}
+
+/** A job's runs, newest first (`limit`, `before`: see {@link RunListQuery}); 404 if the job is not visible. */
+export async function listRunsOfJob(caller: Caller, jobId: string, query: unknown = {}): Promise<Run[]> {
+  await getJob(caller, jobId)
+  const { limit, before } = parseInput(RunListQuery, query ?? {})
+  let cursor: { scheduledFor: Date; attempt: number } | Date | undefined
+  if (typeof before === 'string') {
+    const run = await findRun(before)
+    if (!run || run.jobId !== jobId)
+      throw badRequest(`before: no run ${before} in this job's history`, 'before')
+    cursor = run
+  } else cursor = before
+  return (await listJobRuns(jobId, { limit, before: cursor })).map(toRun)
+}
+
+/** One run with its transcript; 404 unless the caller may see its job. */
+export async function getRunWithTranscript(
+  caller: Caller,
+  runId: string,
+): Promise<{ run: Run; transcript: TranscriptMessage[] }> {
+  const run = await findRun(runId)
+  if (!run) throw notFound(`No run with id ${runId}`)
+  try {
+    await getJob(caller, run.jobId)
+  } catch {
+    throw notFound(`No run with id ${runId}`)
+  }
+  return { run: toRun(run), transcript: run.threadId ? await readTranscript(run.threadId) : [] }
+}

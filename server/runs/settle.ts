@@ -1,0 +1,137 @@
+/**
+ * Settling a run: its final status, the job's run state (lastRun, lastStatus, lastError,
+ * consecutive failures, auto-pause) and, for a failure the job's retries allow, the next
+ * attempt. All in one statement or one transaction, so history and the job file agree.
+ */
+import { sql, type SQL } from 'drizzle-orm'
+import { getDb, type Db } from '../db/client.ts'
+import { newId } from '../lib/ids.ts'
+import { formatDuration } from '../scheduler/format.ts'
+import {
+  AUTO_PAUSE_AFTER,
+  autoPauseReason,
+  canRetry,
+  RETRY_BACKOFF_MS,
+  retryDelayMs,
+} from '../scheduler/policy.ts'
+import { inTransaction, plusMs, queryRows } from '../scheduler/sql.ts'
+import type { RunUsage } from '../executor/types.ts'
+import type { FailedStatus, RunRow } from './schema.ts'
+import { fromRawRun, insertRuns } from './store.ts'
+
+export type RunOutcome =
+  | { status: 'success'; usage?: RunUsage }
+  | { status: FailedStatus; error: string; reason: string; usage?: RunUsage }
+
+/** Who may settle: the instance holding the run, or anyone once its lease lapsed (the reaper). */
+export type SettleGuard = { instance: string } | { leaseExpiredBefore: SQL }
+
+export type SettleOptions = { guard: SettleGuard; now: SQL; backoffMs?: readonly number[] }
+
+/** Settles a running run. Null when it was no longer ours to settle (already settled or reaped). */
+export async function settleRun(
+  runId: string,
+  outcome: RunOutcome,
+  options: SettleOptions,
+  db: Db = getDb(),
+): Promise<RunRow | null> {
+  return outcome.status === 'success'
+    ? settleSuccess(runId, outcome.usage, options, db)
+    : inTransaction(db, (tx) => settleFailure(runId, outcome, options, tx))
+}
+
+function guardSql(guard: SettleGuard): SQL {
+  return 'instance' in guard
+    ? sql`instance = ${guard.instance}`
+    : sql`lease_expires_at < ${guard.leaseExpiredBefore}`
+}
+
+const usageSql = (usage: RunUsage | undefined) =>
+  sql`input_tokens = ${usage?.inputTokens ?? null}, output_tokens = ${usage?.outputTokens ?? null},
+      cost_usd = ${usage?.costUsd ?? null}`
+
+/** The common case in one statement: the run and its job's state change together. */
+async function settleSuccess(runId: string, usage: RunUsage | undefined, options: SettleOptions, db: Db) {
+  const { now } = options
+  const [raw] = await queryRows(
+    db,
+    sql`with r as (
+          update job_runs set status = 'success', finished_at = ${now}, error = null,
+            lease_expires_at = null, ${usageSql(usage)}
+          where id = ${runId} and status = 'running' and ${guardSql(options.guard)}
+          returning *
+        ), j as (
+          update jobs set last_run_at = r.started_at, last_status = 'success', last_error = null,
+            consecutive_failures = 0, state_updated_at = ${now}
+          from r where jobs.id = r.job_id
+          returning jobs.id
+        )
+        select r.* from r`,
+  )
+  return raw ? fromRawRun(raw) : null
+}
+
+async function settleFailure(
+  runId: string,
+  outcome: Extract<RunOutcome, { status: FailedStatus }>,
+  options: SettleOptions,
+  tx: Db,
+): Promise<RunRow | null> {
+  const { now } = options
+  const [raw] = await queryRows(
+    tx,
+    sql`update job_runs set status = ${outcome.status}, finished_at = ${now}, error = ${outcome.error},
+          lease_expires_at = null, ${usageSql(outcome.usage)}
+        where id = ${runId} and status = 'running' and ${guardSql(options.guard)}
+        returning *`,
+  )
+  if (!raw) return null
+  const run = fromRawRun(raw)
+  // Only a failure with no retry left counts towards the auto-pause; reaching the limit pauses
+  // the job and restarts the count, so re-enabling it gives it a fresh AUTO_PAUSE_AFTER tries.
+  const pauseReason = autoPauseReason(`${outcome.status}: ${outcome.error}`)
+  const [job] = await queryRows<{ retries: number; suspended_reason: string | null }>(
+    tx,
+    sql`update jobs set last_run_at = ${run.startedAt?.toISOString() ?? null}::timestamptz,
+          last_status = ${outcome.status}, last_error = ${outcome.error}, state_updated_at = ${now},
+          consecutive_failures = case
+            when ${run.attempt} <= retries then consecutive_failures
+            when consecutive_failures + 1 >= ${AUTO_PAUSE_AFTER} then 0
+            else consecutive_failures + 1 end,
+          suspended_reason = case
+            when ${run.attempt} > retries and consecutive_failures + 1 >= ${AUTO_PAUSE_AFTER}
+              then coalesce(suspended_reason, ${pauseReason})
+            else suspended_reason end
+        where id = ${run.jobId}
+        returning retries, suspended_reason`,
+  )
+  let reason = outcome.reason
+  if (job && canRetry(run.attempt, job.retries)) {
+    const delay = retryDelayMs(run.attempt, options.backoffMs ?? RETRY_BACKOFF_MS)
+    reason += `; retrying in ${formatDuration(delay)} (attempt ${run.attempt + 1} of ${job.retries + 1})`
+    await insertRuns(
+      [
+        {
+          id: newId('run'),
+          jobId: run.jobId,
+          orgId: run.orgId,
+          trigger: 'retry',
+          scheduledFor: run.scheduledFor,
+          attempt: run.attempt + 1,
+          status: 'queued',
+          reason: `retry of attempt ${run.attempt}, which ended ${outcome.status}`,
+          notBefore: plusMs(now, delay),
+          runAsUserId: run.runAsUserId,
+        },
+      ],
+      tx,
+    )
+  } else if (job?.suspended_reason === pauseReason) {
+    reason += `; the job paused itself after ${AUTO_PAUSE_AFTER} failed runs in a row`
+  }
+  const [final] = await queryRows(
+    tx,
+    sql`update job_runs set reason = ${reason} where id = ${runId} returning *`,
+  )
+  return final ? fromRawRun(final) : run
+}

@@ -1,0 +1,173 @@
+/**
+ * SQL for `job_runs`: insert slots, move runs between states, renew and find leases, list
+ * history. Guards in the WHERE clauses (status, owner) make every transition happen at most
+ * once, whichever instance gets there first.
+ */
+import { and, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from 'drizzle-orm'
+import type { PgInsertValue } from 'drizzle-orm/pg-core'
+import { getDb, type Db } from '../db/client.ts'
+import { jobRuns } from '../db/schema/app.ts'
+import { plusMs, queryRows, toDate } from '../scheduler/sql.ts'
+import type { RunRow } from './schema.ts'
+
+/** A row to insert; columns may be SQL (e.g. `now() + interval`). */
+export type NewRunRow = PgInsertValue<typeof jobRuns>
+
+/** Inserts run rows; a slot that already has a row (unique job, slot, attempt) is left alone. */
+export async function insertRuns(rows: NewRunRow[], db: Db = getDb()): Promise<RunRow[]> {
+  if (rows.length === 0) return []
+  return db.insert(jobRuns).values(rows).onConflictDoNothing().returning()
+}
+
+/** A slot's first attempt, as the claim writes it (see {@link insertSlotRuns}). */
+export type SlotRow = {
+  id: string
+  jobId: string
+  orgId: string
+  trigger: RunRow['trigger']
+  scheduledFor: Date
+  status: 'running' | 'queued' | 'skipped' | 'missed'
+  reason: string | null
+  runAsUserId: string
+  /** The instance starting it (running rows). */
+  instance?: string
+}
+
+/**
+ * Inserts the claim's slot rows in one statement (a JSON parameter: fast for hundreds of rows).
+ * Running rows start now with a lease; skipped and missed rows are final now. A slot that already
+ * has a row keeps it (unique job, slot, attempt).
+ */
+export async function insertSlotRuns(
+  rows: SlotRow[],
+  options: { now: SQL; leaseMs: number },
+  db: Db = getDb(),
+): Promise<RunRow[]> {
+  if (rows.length === 0) return []
+  const { now } = options
+  const json = JSON.stringify(rows)
+  const inserted = await queryRows(
+    db,
+    sql`insert into job_runs (id, job_id, org_id, trigger, scheduled_for, attempt, status, reason, run_as_user_id,
+          instance, started_at, lease_expires_at, finished_at)
+        select x."id", x."jobId", x."orgId", x."trigger", x."scheduledFor", 1, x."status", x."reason",
+          x."runAsUserId", x."instance",
+          case when x."status" = 'running' then ${now} end,
+          case when x."status" = 'running' then ${plusMs(now, options.leaseMs)} end,
+          case when x."status" in ('skipped', 'missed') then ${now} end
+        from jsonb_to_recordset(${json}::jsonb) as x("id" text, "jobId" text, "orgId" text, "trigger" text,
+          "scheduledFor" timestamptz, "status" text, "reason" text, "runAsUserId" text, "instance" text)
+        on conflict do nothing
+        returning *`,
+  )
+  return inserted.map(fromRawRun)
+}
+
+export async function findRun(id: string, db: Db = getDb()): Promise<RunRow | undefined> {
+  const [row] = await db.select().from(jobRuns).where(eq(jobRuns.id, id))
+  return row
+}
+
+/** A job's runs, newest slot first; `before` is a run (exclusive cursor) or an instant. */
+export async function listJobRuns(
+  jobId: string,
+  options: { limit: number; before?: { scheduledFor: Date; attempt: number } | Date },
+  db: Db = getDb(),
+): Promise<RunRow[]> {
+  const { before } = options
+  const cursor: SQL | undefined =
+    before instanceof Date
+      ? lt(jobRuns.scheduledFor, before)
+      : before
+        ? sql`(${jobRuns.scheduledFor}, ${jobRuns.attempt}) < (${before.scheduledFor.toISOString()}::timestamptz, ${before.attempt})`
+        : undefined
+  return db
+    .select()
+    .from(jobRuns)
+    .where(and(eq(jobRuns.jobId, jobId), cursor))
+    .orderBy(desc(jobRuns.scheduledFor), desc(jobRuns.attempt))
+    .limit(options.limit)
+}
+
+/** Marks queued runs as running on `instance` with a fresh lease. Only still-queued rows move. */
+export async function markRunsRunning(
+  ids: string[],
+  options: { instance: string; now: SQL; leaseMs: number },
+  db: Db = getDb(),
+): Promise<RunRow[]> {
+  if (ids.length === 0) return []
+  return db
+    .update(jobRuns)
+    .set({
+      status: 'running',
+      instance: options.instance,
+      startedAt: options.now,
+      leaseExpiresAt: plusMs(options.now, options.leaseMs),
+    })
+    .where(and(inArray(jobRuns.id, ids), eq(jobRuns.status, 'queued')))
+    .returning()
+}
+
+/** Marks queued runs as skipped (their job was paused before they could start). */
+export async function markRunsSkipped(
+  ids: string[],
+  options: { now: SQL; reason: string },
+  db: Db = getDb(),
+) {
+  if (ids.length === 0) return []
+  return db
+    .update(jobRuns)
+    .set({ status: 'skipped', reason: options.reason, finishedAt: options.now })
+    .where(and(inArray(jobRuns.id, ids), eq(jobRuns.status, 'queued')))
+    .returning({ id: jobRuns.id })
+}
+
+/** Extends the leases of this instance's running runs; returns the ids still held. */
+export async function renewLeases(
+  options: { instance: string; now: SQL; leaseMs: number },
+  db: Db = getDb(),
+): Promise<string[]> {
+  const rows = await db
+    .update(jobRuns)
+    .set({ leaseExpiresAt: plusMs(options.now, options.leaseMs) })
+    .where(and(eq(jobRuns.instance, options.instance), eq(jobRuns.status, 'running')))
+    .returning({ id: jobRuns.id })
+  return rows.map((r) => r.id)
+}
+
+/** Running runs whose lease lapsed before `now`: their instance died or lost the database. */
+export async function findExpiredLeases(now: SQL, limit: number, db: Db = getDb()): Promise<RunRow[]> {
+  return db
+    .select()
+    .from(jobRuns)
+    .where(and(eq(jobRuns.status, 'running'), lt(jobRuns.leaseExpiresAt, now)))
+    .orderBy(jobRuns.leaseExpiresAt)
+    .limit(limit)
+}
+
+/** Runs in flight for some jobs (queued or running), to apply the overlap policy. */
+export async function listActiveRuns(jobIds: string[], db: Db = getDb()) {
+  if (jobIds.length === 0) return []
+  return db
+    .select({ id: jobRuns.id, jobId: jobRuns.jobId, status: jobRuns.status })
+    .from(jobRuns)
+    .where(
+      and(inArray(jobRuns.jobId, jobIds), or(eq(jobRuns.status, 'queued'), eq(jobRuns.status, 'running'))),
+    )
+}
+
+export async function setRunThread(runId: string, threadId: string, db: Db = getDb()): Promise<void> {
+  await db.update(jobRuns).set({ threadId }).where(eq(jobRuns.id, runId))
+}
+
+const runColumns = Object.entries(getTableColumns(jobRuns))
+
+/** Maps a raw `job_runs` row (snake_case, timestamps as text) from a hand-written statement. */
+export function fromRawRun(raw: Record<string, unknown>): RunRow {
+  const row: Record<string, unknown> = {}
+  for (const [key, column] of runColumns) {
+    const value = raw[column.name]
+    row[key] = column.columnType === 'PgTimestamp' ? toDate(value) : (value ?? null)
+  }
+  return row as RunRow
+}

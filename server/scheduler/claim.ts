@@ -1,0 +1,142 @@
+/**
+ * Claiming due jobs: in ONE transaction, lock due jobs (FOR UPDATE SKIP LOCKED, through the
+ * partial index jobs_due_idx), write one run row per slot under the unique (job, slot, attempt)
+ * key, and advance next_run_at. Several instances can claim at once: each locks different rows,
+ * and the unique key makes a second row for the same slot impossible (invariant 2).
+ */
+import { sql, type SQL } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import type { RunJob } from '../executor/types.ts'
+import { newId } from '../lib/ids.ts'
+import type { RunRow } from '../runs/schema.ts'
+import { insertSlotRuns, listActiveRuns, type SlotRow } from '../runs/store.ts'
+import { withThreads } from './threads.ts'
+import { decideOverlap } from './overlap.ts'
+import { memoizeNextRun } from './next-run-memo.ts'
+import { planSlots, type NextRunFn } from './policy.ts'
+import { inTransaction, queryRows, toDate } from './sql.ts'
+
+export type ClaimOptions = {
+  now: SQL
+  instance: string
+  /** Jobs locked per transaction. */
+  limit: number
+  /** Runs this instance may start now; the rest are inserted as queued for any instance. */
+  capacity: number
+  leaseMs: number
+  next?: NextRunFn
+}
+
+/** A run this instance started, with what its executor needs to know about the job. */
+export type StartedRun = { run: RunRow; job: RunJob }
+
+type DueRow = {
+  id: string
+  org_id: string
+  name: string
+  instructions: string
+  run_as: 'creator' | 'shared'
+  created_by: string
+  timeout_minutes: number
+  schedule: string
+  timezone: string
+  catch_up: 'latest' | 'skip'
+  overlap: 'skip' | 'queue'
+  next_run_at: string | Date
+  now: string | Date
+}
+
+/**
+ * Due jobs, oldest slot first, locked for this transaction; rows another instance holds are skipped.
+ * Reads only through the partial index jobs_due_idx (invariant 3). Exported for the benchmark.
+ */
+export const selectDueJobs = (now: SQL, limit: number) =>
+  sql`select id, org_id, name, instructions, run_as, created_by, timeout_minutes, schedule, timezone,
+        catch_up, overlap, next_run_at, ${now} as now
+      from jobs
+      where enabled and suspended_reason is null and next_run_at <= ${now}
+      order by next_run_at
+      limit ${limit}
+      for update skip locked`
+
+/** Claims up to `limit` due jobs; returns how many were locked and the runs started here. */
+export async function claimDueJobs(
+  options: ClaimOptions,
+  db: Db,
+): Promise<{ claimed: number; started: StartedRun[] }> {
+  const next = memoizeNextRun(options.next)
+  return inTransaction(db, async (tx) => {
+    const due = await queryRows<DueRow>(tx, selectDueJobs(options.now, options.limit))
+    if (due.length === 0) return { claimed: 0, started: [] }
+    const now = toDate(due[0]!.now)!
+    const active = await listActiveRuns(
+      due.map((j) => j.id),
+      tx,
+    )
+    const activeByJob = new Map<string, { status: string }[]>()
+    for (const run of active) activeByJob.set(run.jobId, [...(activeByJob.get(run.jobId) ?? []), run])
+    let capacity = options.capacity
+    const rows: SlotRow[] = []
+    const moves: { id: string; next_run_at: string | null; started: boolean }[] = []
+    const jobs = new Map<string, RunJob>()
+    for (const job of due) {
+      jobs.set(job.id, toRunJob(job))
+      const plan = planSlots(
+        {
+          schedule: job.schedule,
+          timezone: job.timezone,
+          catchUp: job.catch_up,
+          nextRunAt: toDate(job.next_run_at)!,
+          now,
+        },
+        next,
+      )
+      const base = { jobId: job.id, orgId: job.org_id, runAsUserId: job.created_by }
+      for (const slot of plan.missed)
+        rows.push({ ...base, id: newId('run'), trigger: 'schedule', status: 'missed', ...slot })
+      let started = false
+      if (plan.fire) {
+        const { scheduledFor, trigger, reason } = plan.fire
+        const decision = decideOverlap(job.overlap, activeByJob.get(job.id) ?? [])
+        const row: SlotRow = { ...base, id: newId('run'), trigger, scheduledFor, reason, status: 'queued' }
+        if (decision.status === 'skipped') Object.assign(row, { status: 'skipped', reason: decision.reason })
+        else if (decision.status === 'queued')
+          row.reason = [reason, decision.reason].filter(Boolean).join('; ')
+        else if (capacity > 0) {
+          capacity--
+          started = true
+          Object.assign(row, { status: 'running', instance: options.instance })
+        }
+        rows.push(row)
+      }
+      moves.push({ id: job.id, next_run_at: plan.nextRunAt?.toISOString() ?? null, started })
+    }
+    const inserted = await insertSlotRuns(rows, { now: options.now, leaseMs: options.leaseMs }, tx)
+    await queryRows(
+      tx,
+      sql`update jobs j set next_run_at = u.next_run_at, state_updated_at = ${options.now},
+            last_run_at = case when u.started then ${options.now} else j.last_run_at end,
+            last_status = case when u.started then 'running' else j.last_status end
+          from jsonb_to_recordset(${JSON.stringify(moves)}::jsonb)
+            as u(id text, next_run_at timestamptz, started boolean)
+          where j.id = u.id`,
+    )
+    const started = inserted
+      .filter((run) => run.status === 'running')
+      .map((run) => ({ run, job: jobs.get(run.jobId)! }))
+    // Threads are written here, in bulk, so a started run goes straight to its executor.
+    return { claimed: due.length, started: await withThreads(started, tx) }
+  })
+}
+
+function toRunJob(job: DueRow): RunJob {
+  return {
+    id: job.id,
+    orgId: job.org_id,
+    name: job.name,
+    instructions: job.instructions,
+    runAs: job.run_as,
+    createdBy: job.created_by,
+    timeoutMinutes: job.timeout_minutes,
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The scheduler's core, with no timers of its own: `tick()` does one round of work (reap lapsed
+ * leases, start ready queued runs, claim due jobs) and says how long to sleep. The shell in
+ * scheduler.ts calls it in a loop; tests call it directly with a manual clock.
+ */
+import type { Db } from '../db/client.ts'
+import type { RunExecutor } from '../executor/types.ts'
+import { claimDueJobs, type StartedRun } from './claim.ts'
+import { databaseClock, sleep, type Clock } from './clock.ts'
+import { renewLeases } from '../runs/store.ts'
+import { readPendingWork } from './pending.ts'
+import { reapExpiredLeases } from './reaper.ts'
+import { executeRun, type AbortCause } from './runner.ts'
+import { startQueuedRuns } from './start-queued.ts'
+import type { NextRunFn } from './policy.ts'
+
+export type CoreOptions = {
+  /** Where runs record their outcome. */
+  db: Db
+  /**
+   * Where ticks read and claim (default `db`). The shell gives the loop a pool of its own, so a
+   * burst of finishing runs never holds up claiming the next slots.
+   */
+  loopDb?: Db
+  instance: string
+  executor: RunExecutor
+  clock?: Clock
+  /** Runs executing at once on this instance (SCHEDULER_CONCURRENCY). */
+  concurrency?: number
+  /** How long a run stays ours without a heartbeat. */
+  leaseMs?: number
+  /**
+   * Jobs locked per claim transaction (default 1,000). Bigger batches record a burst sooner (bench/RESULTS.md)
+   * but hold their row locks longer; after long downtime each job may add up to 100 missed rows.
+   */
+  claimBatch?: number
+  backoffMs?: readonly number[]
+  next?: NextRunFn
+  /** Called when a run settles: capacity is free, and a queued run may be able to start. */
+  onSettled?: () => void
+}
+
+export type TickResult = {
+  reaped: number
+  started: number
+  claimed: number
+  /** The database clock when the tick began. */
+  at: Date
+  /** How long until there may be work again (0: tick again now). Uncapped. */
+  sleepMs: number
+}
+
+/** When something is due but another instance holds it, look again after this long. */
+const CONTENDED_RETRY_MS = 100
+
+export type SchedulerCore = ReturnType<typeof createSchedulerCore>
+
+export function createSchedulerCore(options: CoreOptions) {
+  const { db, instance } = options
+  const loopDb = options.loopDb ?? db
+  const clock = options.clock ?? databaseClock
+  const concurrency = options.concurrency ?? 8
+  const leaseMs = options.leaseMs ?? 60_000
+  const claimBatch = options.claimBatch ?? 1_000
+  const flights = new Map<string, { controller: AbortController; done: Promise<void> }>()
+  let claiming = true
+
+  const free = () => concurrency - flights.size
+
+  function launch(started: StartedRun[]) {
+    for (const s of started) {
+      const controller = new AbortController()
+      const deps = { db, clock, instance, executor: options.executor, backoffMs: options.backoffMs }
+      const done = executeRun(deps, s, controller).finally(() => {
+        flights.delete(s.run.id)
+        options.onSettled?.()
+      })
+      flights.set(s.run.id, { controller, done })
+    }
+  }
+
+  async function tick(): Promise<TickResult> {
+    const pending = await readPendingWork(clock.sqlNow(), loopDb)
+    const now = pending.now.getTime()
+    const result: TickResult = { reaped: 0, started: 0, claimed: 0, at: pending.now, sleepMs: 0 }
+    if (pending.nextLeaseAt && pending.nextLeaseAt.getTime() < now) {
+      const reaped = await reapExpiredLeases(
+        { now: () => clock.sqlNow(), backoffMs: options.backoffMs },
+        loopDb,
+      )
+      result.reaped = reaped.length
+    }
+    if (!claiming) return { ...result, sleepMs: Infinity }
+    if (pending.nextQueuedAt && pending.nextQueuedAt.getTime() <= now && free() > 0) {
+      const started = await startQueuedRuns(
+        { now: clock.sqlNow(), instance, capacity: free(), leaseMs },
+        loopDb,
+      )
+      launch(started)
+      result.started += started.length
+    }
+    if (pending.nextDueAt && pending.nextDueAt.getTime() <= now) {
+      for (let claimed = claimBatch; claimed === claimBatch && claiming;) {
+        const batch = {
+          now: clock.sqlNow(),
+          instance,
+          limit: claimBatch,
+          capacity: free(),
+          leaseMs,
+          next: options.next,
+        }
+        const out = await claimDueJobs(batch, loopDb)
+        launch(out.started)
+        claimed = out.claimed
+        result.claimed += out.claimed
+        result.started += out.started.length
+      }
+    }
+    if (result.reaped + result.started + result.claimed > 0) return result
+    const waits = [pending.nextDueAt, free() > 0 ? pending.nextQueuedAt : null, pending.nextLeaseAt]
+      .filter((d): d is Date => d !== null)
+      .map((d) => d.getTime() - now + (d === pending.nextLeaseAt ? 1 : 0))
+    const sleepMs = Math.max(0, Math.min(Infinity, ...waits))
+    // Due now yet nothing claimed: another instance holds those rows and is about to move them.
+    return { ...result, sleepMs: sleepMs === 0 ? CONTENDED_RETRY_MS : sleepMs }
+  }
+
+  /** Stops claiming; waits up to `graceMs` for running work, then interrupts what is left. */
+  async function shutdown(graceMs: number): Promise<void> {
+    claiming = false
+    const all = () => Promise.all([...flights.values()].map((f) => f.done))
+    if (graceMs > 0) {
+      const grace = new AbortController()
+      await Promise.race([all(), sleep(clock, graceMs, grace.signal)])
+      grace.abort()
+    }
+    const cause: AbortCause = { kind: 'shutdown', graceMs }
+    for (const flight of flights.values()) flight.controller.abort(cause)
+    await all()
+  }
+
+  /** Extends the leases of this instance's runs; aborts any it no longer holds (they were reaped). */
+  async function renewHeldLeases(): Promise<void> {
+    const before = [...flights.keys()]
+    if (before.length === 0) return
+    const held = new Set(await renewLeases({ instance, now: clock.sqlNow(), leaseMs }, db))
+    const lost: AbortCause = { kind: 'lease-lost' }
+    for (const id of before) if (!held.has(id)) flights.get(id)?.controller.abort(lost)
+  }
+
+  return {
+    instance,
+    tick,
+    shutdown,
+    renewHeldLeases,
+    /** Resolves when every run started so far has settled (tests). */
+    idle: async () => {
+      while (flights.size > 0) await Promise.all([...flights.values()].map((f) => f.done))
+    },
+    /** Ids of the runs executing here. */
+    runningIds: () => [...flights.keys()],
+    get inFlight() {
+      return flights.size
+    },
+    get claiming() {
+      return claiming
+    },
+  }
+}

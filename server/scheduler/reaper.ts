@@ -1,0 +1,33 @@
+/**
+ * The reaper: a running run whose lease lapsed belongs to an instance that died (kill -9, OOM,
+ * lost network). It becomes `interrupted` and, if the job's retries allow, gets another attempt.
+ * Any instance may reap; the settle guard makes sure only one does.
+ */
+import type { SQL } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import type { RunRow } from '../runs/schema.ts'
+import { settleRun } from '../runs/settle.ts'
+import { findExpiredLeases } from '../runs/store.ts'
+
+export async function reapExpiredLeases(
+  options: { now: () => SQL; backoffMs?: readonly number[]; limit?: number },
+  db: Db,
+): Promise<RunRow[]> {
+  const expired = await findExpiredLeases(options.now(), options.limit ?? 100, db)
+  const reaped: RunRow[] = []
+  for (const run of expired) {
+    const now = options.now()
+    const settled = await settleRun(
+      run.id,
+      {
+        status: 'interrupted',
+        error: `The instance running it (${run.instance}) stopped renewing its lease: it was killed, crashed or lost the database`,
+        reason: `its instance ${run.instance} stopped responding (lease expired)`,
+      },
+      { guard: { leaseExpiredBefore: now }, now, backoffMs: options.backoffMs },
+      db,
+    )
+    if (settled) reaped.push(settled)
+  }
+  return reaped
+}

@@ -1,0 +1,127 @@
+/**
+ * Executing one started run, outside any transaction (its thread already exists): call the executor
+ * under the job's timeout, store the transcript and settle. The lease is renewed elsewhere
+ * (one heartbeat for all of an instance's runs); this only reacts when it is aborted.
+ */
+import type { SQL } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { RunFailure, type ExecutorMessage, type RunExecutor } from '../executor/types.ts'
+import { newId } from '../lib/ids.ts'
+import { logger } from '../lib/logger.ts'
+import { settleRun, type RunOutcome } from '../runs/settle.ts'
+import { appendTranscript, createRunThreads } from '../runs/transcript.ts'
+import type { StartedRun } from './claim.ts'
+import type { Clock } from './clock.ts'
+
+/** Why a run's signal was aborted by the scheduler (the executor sees it as `signal.reason`). */
+export type AbortCause = { kind: 'shutdown'; graceMs: number } | { kind: 'lease-lost' }
+
+export type RunnerDeps = {
+  db: Db
+  clock: Clock
+  instance: string
+  executor: RunExecutor
+  backoffMs?: readonly number[]
+}
+
+/** Runs to completion and settles; never throws (a failure to settle leaves the lease to lapse). */
+export async function executeRun(deps: RunnerDeps, started: StartedRun, controller: AbortController) {
+  const { run, job } = started
+  const now = (): SQL => deps.clock.sqlNow()
+  try {
+    const threadId = run.threadId ?? newId('thr')
+    if (!run.threadId) {
+      const userId = run.runAsUserId ?? job.createdBy
+      await createRunThreads(
+        [
+          {
+            threadId,
+            runId: run.id,
+            orgId: job.orgId,
+            userId,
+            title: job.name,
+            instructions: job.instructions,
+          },
+        ],
+        deps.db,
+      )
+    }
+    const { outcome, transcript } = await callExecutor(deps, started, threadId, controller)
+    await appendTranscript(threadId, transcript, deps.db)
+    const settled = await settleRun(
+      run.id,
+      outcome,
+      { guard: { instance: deps.instance }, now: now(), backoffMs: deps.backoffMs },
+      deps.db,
+    )
+    if (!settled) logger.warn({ runId: run.id }, 'run was settled elsewhere (lease lost); result dropped')
+  } catch (err) {
+    logger.error({ err, runId: run.id }, 'could not record a run; its lease will lapse and it will be reaped')
+  }
+}
+
+async function callExecutor(
+  deps: RunnerDeps,
+  { run, job }: StartedRun,
+  threadId: string,
+  controller: AbortController,
+): Promise<{ outcome: RunOutcome; transcript: ExecutorMessage[] }> {
+  const timeoutMs = job.timeoutMinutes * 60_000
+  let cancelTimer = () => {}
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    cancelTimer = deps.clock.setTimer(() => resolve('timeout'), timeoutMs)
+  })
+  const aborted = new Promise<'aborted'>((resolve) => {
+    if (controller.signal.aborted) resolve('aborted')
+    controller.signal.addEventListener('abort', () => resolve('aborted'), { once: true })
+  })
+  const context = {
+    run,
+    job,
+    runAsUserId: run.runAsUserId ?? job.createdBy,
+    threadId,
+    signal: controller.signal,
+  }
+  const work = (async () => deps.executor(context))()
+  // Past a timeout or abort the executor's late answer (or error) is dropped on purpose.
+  work.catch(() => {})
+  try {
+    const result = await Promise.race([work, timedOut, aborted])
+    if (result === 'timeout') {
+      controller.abort(new Error(`timed out after ${job.timeoutMinutes} min`))
+      const error = `The run took longer than its ${job.timeoutMinutes}-minute timeout and was stopped`
+      return {
+        outcome: { status: 'timed_out', error, reason: `ran past timeoutMinutes (${job.timeoutMinutes})` },
+        transcript: [],
+      }
+    }
+    if (result === 'aborted')
+      return { outcome: interrupted(controller.signal.reason, deps.instance), transcript: [] }
+    return { outcome: { status: 'success', usage: result.usage }, transcript: result.transcript }
+  } catch (err) {
+    const partial = err instanceof RunFailure ? err.partial : {}
+    const error = err instanceof Error ? err.message : String(err)
+    return {
+      outcome: { status: 'error', error, reason: 'the run failed', usage: partial.usage },
+      transcript: partial.transcript ?? [],
+    }
+  } finally {
+    cancelTimer()
+  }
+}
+
+function interrupted(cause: unknown, instance: string): RunOutcome {
+  const c = cause as AbortCause | undefined
+  if (c?.kind === 'shutdown') {
+    return {
+      status: 'interrupted',
+      error: 'The server shut down before the run finished',
+      reason: `instance ${instance} shut down and the run did not finish within the ${c.graceMs < 1000 ? `${c.graceMs} ms` : `${Math.round(c.graceMs / 1000)} s`} grace period`,
+    }
+  }
+  return {
+    status: 'interrupted',
+    error: 'The instance lost its lease on the run',
+    reason: `instance ${instance} could not renew its lease`,
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The scheduler's timer shell: loop `core.tick()`, sleep until the next due time (capped at
+ * 30 s, woken early by onJobsChanged and by settled runs), heartbeat the instance and the leases
+ * of its runs, prune old history. Started by the server entry, never at import.
+ */
+import { createAgentExecutor } from '../agent/run-executor.ts'
+import { getDbHandle, openDatabase, type DbHandle } from '../db/client.ts'
+import { env } from '../env.ts'
+import type { RunExecutor } from '../executor/types.ts'
+import { logger } from '../lib/logger.ts'
+import { databaseClock, sleep } from './clock.ts'
+import { createSchedulerCore, type CoreOptions, type SchedulerCore } from './core.ts'
+import {
+  heartbeatInstance,
+  makeInstanceId,
+  markInstanceStopped,
+  pruneInstances,
+  registerInstance,
+} from './instances.ts'
+import { deleteOldRuns } from './retention.ts'
+import { onJobsChanged } from './signal.ts'
+
+export type SchedulerOptions = Partial<Omit<CoreOptions, 'db' | 'instance' | 'onSettled'>> & {
+  /** The database (default: the process's handle). Tests open one per instance. */
+  handle?: DbHandle
+  instanceId?: string
+  executor?: RunExecutor
+  /** Lease renewal and instance heartbeat interval (default leaseMs / 4). */
+  heartbeatMs?: number
+  /** The longest sleep between ticks (default 30 s). */
+  maxSleepMs?: number
+  /** SIGTERM grace (default SHUTDOWN_GRACE_SECONDS). */
+  graceMs?: number
+  /** History kept, in days (default RUN_HISTORY_DAYS). */
+  retentionDays?: number
+}
+
+export type RunningScheduler = {
+  name: string
+  instanceId: string
+  core: SchedulerCore
+  /** Stops claiming, lets runs finish within the grace period, interrupts the rest. Safe to call twice. */
+  stop(): Promise<void>
+}
+
+const RETENTION_EVERY_MS = 60 * 60_000
+
+export async function startScheduler(options: SchedulerOptions = {}): Promise<RunningScheduler> {
+  const config = env()
+  const handle = options.handle ?? getDbHandle()
+  const { db } = handle
+  const clock = options.clock ?? databaseClock
+  const instance = options.instanceId ?? makeInstanceId()
+  const leaseMs = options.leaseMs ?? 60_000
+  const heartbeatMs = options.heartbeatMs ?? Math.round(leaseMs / 4)
+  const maxSleepMs = options.maxSleepMs ?? 30_000
+  const graceMs = options.graceMs ?? config.SHUTDOWN_GRACE_SECONDS * 1000
+
+  let wake = new AbortController()
+  let poked = false
+  const poke = () => {
+    poked = true
+    wake.abort()
+  }
+  // The loop's own small pool (Postgres): claims never wait behind the runs' statements.
+  const loopHandle =
+    handle.kind === 'postgres' && handle.url ? await openDatabase({ url: handle.url, poolSize: 2 }) : null
+  const core = createSchedulerCore({
+    ...options,
+    db,
+    loopDb: loopHandle?.db,
+    instance,
+    clock,
+    leaseMs,
+    executor: options.executor ?? createAgentExecutor(),
+    concurrency: options.concurrency ?? config.SCHEDULER_CONCURRENCY,
+    onSettled: poke,
+  })
+  await registerInstance(instance, clock.sqlNow(), db)
+  const unlisten = await onJobsChanged(poke, handle)
+  let stopped = false
+  let lastTickAt: Date | null = null
+  const timers = new AbortController()
+
+  const loop = (async () => {
+    for (let failures = 0; !stopped;) {
+      poked = false
+      let sleepMs: number
+      try {
+        const result = await core.tick()
+        lastTickAt = result.at
+        failures = 0
+        sleepMs = result.sleepMs
+      } catch (err) {
+        failures++
+        sleepMs = Math.min(1000 * 2 ** failures, maxSleepMs)
+        logger.error({ err, instance, retryInMs: sleepMs }, 'scheduler tick failed')
+      }
+      if (stopped || poked) continue
+      wake = new AbortController()
+      await sleep(clock, Math.min(sleepMs, maxSleepMs), wake.signal)
+    }
+  })()
+
+  async function beat() {
+    await core.renewHeldLeases()
+    await heartbeatInstance(instance, lastTickAt, clock.sqlNow(), db)
+  }
+  const every = (ms: number, fn: () => Promise<unknown>, what: string, firstMs = ms) =>
+    (async () => {
+      for (let wait = firstMs; !timers.signal.aborted; wait = ms) {
+        await sleep(clock, wait, timers.signal)
+        if (!timers.signal.aborted)
+          await fn().catch((err) => logger.error({ err, instance }, `${what} failed`))
+      }
+    })()
+  const heartbeat = every(heartbeatMs, beat, 'scheduler heartbeat')
+  const retentionDays = options.retentionDays ?? config.RUN_HISTORY_DAYS
+  const retention = every(
+    RETENTION_EVERY_MS,
+    async () => {
+      const deleted = await deleteOldRuns(retentionDays, clock.sqlNow(), db)
+      await pruneInstances(clock.sqlNow(), db)
+      if (deleted > 0) logger.info({ deleted, retentionDays }, 'old runs deleted')
+    },
+    'run retention',
+    // Soon after start too: a server restarted more often than hourly would otherwise never prune.
+    60_000,
+  )
+  logger.info(
+    { instance, concurrency: options.concurrency ?? config.SCHEDULER_CONCURRENCY },
+    'scheduler started',
+  )
+
+  let stopping: Promise<void> | undefined
+  const stop = () =>
+    (stopping ??= (async () => {
+      stopped = true
+      poke()
+      await loop
+      await unlisten().catch((err) => logger.warn({ err }, 'could not unlisten'))
+      // Leases keep being renewed during the grace period, so nobody reaps runs still finishing.
+      await core.shutdown(graceMs)
+      timers.abort()
+      await Promise.all([heartbeat, retention])
+      await markInstanceStopped(instance, clock.sqlNow(), db).catch((err) =>
+        logger.warn({ err, instance }, 'could not mark the scheduler instance stopped'),
+      )
+      await loopHandle?.close()
+      logger.info({ instance }, 'scheduler stopped')
+    })())
+
+  return { name: 'scheduler', instanceId: instance, core, stop }
+}

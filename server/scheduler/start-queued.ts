@@ -1,0 +1,105 @@
+/**
+ * Starting queued runs (retries past their backoff, runs queued behind a running one, run-now
+ * requests, slots that found every worker busy). The job row lock is the per-job mutex: whoever
+ * holds it may move that job's runs to running, so two instances never run one job at once.
+ */
+import { sql, type SQL } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import type { RunJob } from '../executor/types.ts'
+import type { RunRow } from '../runs/schema.ts'
+import { fromRawRun, markRunsRunning, markRunsSkipped } from '../runs/store.ts'
+import type { StartedRun } from './claim.ts'
+import { inList, inTransaction, queryRows } from './sql.ts'
+import { withThreads } from './threads.ts'
+
+type JobRow = {
+  id: string
+  org_id: string
+  name: string
+  instructions: string
+  run_as: 'creator' | 'shared'
+  created_by: string
+  timeout_minutes: number
+  enabled: boolean
+  suspended_reason: string | null
+}
+
+/**
+ * Ready queued runs of jobs with nothing running, oldest first, in the order of job_runs_ready_idx
+ * (so a long queue costs only `limit` rows). A new snapshot each call.
+ */
+const readyQueued = (now: SQL, jobFilter: SQL, limit: number) => sql`
+  select q.* from job_runs q
+  where q.status = 'queued' and coalesce(q.not_before, q.scheduled_for) <= ${now} and ${jobFilter}
+    and not exists (select 1 from job_runs r where r.job_id = q.job_id and r.status = 'running')
+  order by coalesce(q.not_before, q.scheduled_for), q.attempt
+  limit ${limit}`
+
+/** The first run of each job (a job runs one at a time; its other ready runs wait for the next pass). */
+function firstPerJob<T extends { jobId: string }>(runs: T[]): T[] {
+  const seen = new Set<string>()
+  return runs.filter((run) => !seen.has(run.jobId) && seen.add(run.jobId))
+}
+
+/** Starts up to `capacity` ready queued runs on `instance`; queued runs of paused jobs become skipped. */
+export async function startQueuedRuns(
+  options: { now: SQL; instance: string; capacity: number; leaseMs: number },
+  db: Db,
+): Promise<StartedRun[]> {
+  const { now, capacity } = options
+  if (capacity <= 0) return []
+  const candidates = firstPerJob(
+    (await queryRows(db, readyQueued(now, sql`true`, capacity * 2))).map(fromRawRun),
+  )
+  if (candidates.length === 0) return []
+  return inTransaction(db, async (tx) => {
+    const jobs = await queryRows<JobRow>(
+      tx,
+      sql`select id, org_id, name, instructions, run_as, created_by, timeout_minutes, enabled, suspended_reason
+          from jobs where id in ${inList(candidates.map((c) => c.jobId))}
+          for update skip locked`,
+    )
+    if (jobs.length === 0) return []
+    // Re-read under the locks: another instance may have started one of these meanwhile.
+    const locked = sql`q.job_id in ${inList(jobs.map((j) => j.id))}`
+    const runs = firstPerJob((await queryRows(tx, readyQueued(now, locked, jobs.length * 2))).map(fromRawRun))
+    const byId = new Map(jobs.map((j) => [j.id, j]))
+    const paused = runs.filter((r) => r.trigger !== 'manual' && isPaused(byId.get(r.jobId)))
+    await markRunsSkipped(
+      paused.map((r) => r.id),
+      { now, reason: 'the job was paused before this run could start' },
+      tx,
+    )
+    const toStart = runs.filter((r) => !paused.includes(r)).slice(0, capacity)
+    const started = await markRunsRunning(
+      toStart.map((r) => r.id),
+      options,
+      tx,
+    )
+    if (started.length > 0) {
+      await queryRows(
+        tx,
+        sql`update jobs set last_run_at = ${now}, last_status = 'running', state_updated_at = ${now}
+            where id in ${inList(started.map((r) => r.jobId))}`,
+      )
+    }
+    return withThreads(
+      started.map((run: RunRow) => ({ run, job: toRunJob(byId.get(run.jobId)!) })),
+      tx,
+    )
+  })
+}
+
+const isPaused = (job: JobRow | undefined) => !job || !job.enabled || job.suspended_reason !== null
+
+function toRunJob(job: JobRow): RunJob {
+  return {
+    id: job.id,
+    orgId: job.org_id,
+    name: job.name,
+    instructions: job.instructions,
+    runAs: job.run_as,
+    createdBy: job.created_by,
+    timeoutMinutes: job.timeout_minutes,
+  }
+}

@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto'
+import { expect, test, type Page } from '@playwright/test'
+import { signUp, uniqueEmail } from './helpers.ts'
+
+// A whole story with a production build, a real scheduler and a fake model server.
+test.describe.configure({ timeout: 180_000 })
+
+type Reply =
+  { text: string } | { content: { type: 'tool_use'; name: string; input: Record<string, unknown> }[] }
+
+/** Scripts the fake Anthropic server: these replies answer only requests whose messages mention `match`. */
+async function scriptModel(match: string, replies: Reply[]) {
+  const res = await fetch(`${process.env.E2E_FAKE_ANTHROPIC_URL}/__control/replies`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ match, replies }),
+  })
+  expect(res.status).toBe(204)
+}
+
+const chatPanel = (page: Page) => page.getByRole('complementary', { name: 'Agent chat' })
+
+test('chat → job created → listed → run now → transcript readable', async ({ page }) => {
+  const tag = randomBytes(3).toString('hex')
+  const name = `digest-${tag}`
+  const prompt = `Summarise yesterday's sign-ups (${tag}).`
+  await scriptModel(tag, [
+    // The chat turn: the model creates the job, then answers.
+    {
+      content: [
+        {
+          type: 'tool_use',
+          name: 'manage-jobs',
+          input: {
+            action: 'create',
+            name,
+            schedule: '0 7 * * 1-5',
+            timezone: 'Europe/Berlin',
+            instructions: prompt,
+          },
+        },
+      ],
+    },
+    { text: `Done: **${name}** runs every weekday at 07:00 (Europe/Berlin).` },
+    // The run: the agent checks the clock, then reports.
+    { content: [{ type: 'tool_use', name: 'clock', input: {} }] },
+    { text: `Yesterday there were 42 sign-ups (${tag}).` },
+  ])
+
+  await signUp(page, 'Aida Agent', uniqueEmail('aida'))
+  await expect(page.getByText('No jobs yet')).toBeVisible()
+
+  // The keyboard opens the panel with the focus in the message box.
+  const toggle = page.getByRole('button', { name: 'Ask the agent' })
+  await expect(toggle).toHaveAttribute('data-ready', 'true')
+  await page.keyboard.press('Control+j')
+  const panel = chatPanel(page)
+  await expect(panel).toBeVisible()
+  const input = panel.getByLabel('Message the agent')
+  await expect(input).toBeFocused()
+  await input.fill(`Every weekday at 7 in Berlin, summarise yesterday's sign-ups (${tag})`)
+  await input.press('Enter')
+
+  // The tool call shows as a readable step linking to the new job, then the reply.
+  const step = panel.getByTestId('tool-step').filter({ hasText: name })
+  await expect(step).toHaveText(`Created job ${name}, every weekday at 07:00 (Europe/Berlin)`)
+  await expect(step.getByRole('link', { name })).toHaveAttribute('href', /^\/jobs\/job_/)
+  await expect(panel.getByText(`runs every weekday at 07:00 (Europe/Berlin).`)).toBeVisible()
+
+  // The jobs list behind the panel picked the new job up without a reload.
+  await expect(page.locator('main').getByRole('link', { name })).toBeVisible()
+
+  // Escape closes the panel and gives the focus back to the toggle.
+  await input.press('Escape')
+  await expect(panel).toBeHidden()
+  await expect(toggle).toBeFocused()
+
+  // The job's page: run it now, then read the run's transcript.
+  await page.locator('main').getByRole('link', { name }).click()
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
+  await expect(page.getByText('Every weekday at 07:00 (Europe/Berlin)').first()).toBeVisible()
+  await page.getByRole('button', { name: 'Run now' }).click()
+  await expect(page.getByText('Succeeded').first()).toBeVisible({ timeout: 30_000 })
+  // Two model calls of 12 + 7 tokens each, priced as claude-sonnet-4-5 ($3 / $15 per million).
+  await expect(page.getByText('24 in · 14 out · ≈ $0.00028')).toBeVisible()
+  await page
+    .getByRole('button', { name: /^Transcript of the/ })
+    .first()
+    .click()
+  const transcript = page.getByTestId('transcript')
+  await expect(transcript.getByText(prompt)).toBeVisible()
+  await expect(transcript.getByTestId('tool-step').filter({ hasText: 'Checked the time' })).toBeVisible()
+  await expect(transcript.getByText(`Yesterday there were 42 sign-ups (${tag}).`)).toBeVisible()
+
+  // The chat is kept: it can be reopened from the panel's history.
+  await page.keyboard.press('Escape')
+  await page.keyboard.press('Control+j')
+  await chatPanel(page).getByRole('button', { name: 'History' }).click()
+  await chatPanel(page)
+    .getByRole('button', { name: new RegExp(tag) })
+    .click()
+  await expect(chatPanel(page).getByTestId('tool-step').filter({ hasText: name })).toBeVisible()
+})
+
+test('Settings → Models shows the model in use and takes a key write-only', async ({ page }) => {
+  await signUp(page, 'Kai Keys', uniqueEmail('kai'))
+  await page.goto('/settings')
+  await page.getByRole('link', { name: 'Models' }).click()
+  await expect(page).toHaveURL(/\/settings\/models$/)
+  await expect(page.getByTestId('model-in-use')).toHaveText('anthropic:claude-sonnet-4-5')
+  await expect(page.getByTestId('source-chat')).toHaveText("the deployment's key (from the server's .env)")
+
+  const personal = page.getByTestId('key-personal')
+  await personal.getByLabel('Add your key').fill('sk-ant-browser-secret-7f3q')
+  await personal.getByRole('button', { name: 'Save key' }).click()
+  await expect(personal.getByTestId('stored-personal')).toHaveText('••••7f3q')
+  await expect(page.getByTestId('source-chat')).toHaveText('your own key')
+  // The key is never shown again: not in the field, not anywhere on the page.
+  await expect(personal.getByLabel('Replace your key')).toHaveValue('')
+  expect(await page.content()).not.toContain('sk-ant-browser-secret')
+
+  await personal.getByRole('button', { name: 'Remove your key' }).click()
+  await expect(personal.getByText('none stored')).toBeVisible()
+})

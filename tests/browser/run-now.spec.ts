@@ -1,0 +1,59 @@
+import { test as base, expect } from '@playwright/test'
+import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts'
+import { spawnServer, type SpawnedServer } from '../support/spawn-server.ts'
+import { signUp, uniqueEmail } from './helpers.ts'
+
+// A server of its own whose agent talks to a fake Anthropic API (the shared one has no key).
+const test = base.extend<object, { fake: FakeAnthropic; server: SpawnedServer }>({
+  fake: [
+    async ({}, use) => {
+      const fake = await startFakeAnthropic({ fallback: { text: 'Yesterday: **42** sign-ups.' } })
+      await use(fake)
+      await fake.close()
+    },
+    { scope: 'worker' },
+  ],
+  server: [
+    async ({ fake }, use) => {
+      const server = await spawnServer({
+        ANTHROPIC_API_KEY: 'sk-browser-test',
+        ANTHROPIC_BASE_URL: fake.baseURL,
+      })
+      await use(server)
+      await server.stop()
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ server }, use) => use(server.baseUrl),
+})
+
+test('run now from the job page: the run shows up, finishes, and its transcript opens', async ({
+  page,
+  baseURL,
+}) => {
+  await signUp(page, 'Rita Runner', uniqueEmail('rita'))
+  await expect(page.getByRole('alert').filter({ hasText: 'will not fire' })).toHaveCount(0)
+  const created = await page.request.post('/_agent-native/jobs', {
+    headers: { origin: baseURL! },
+    data: { name: 'signups', schedule: '0 7 * * 1-5', instructions: 'Summarise yesterday’s sign-ups.' },
+  })
+  expect(created.status()).toBe(201)
+  const { job } = await created.json()
+
+  await page.goto(`/jobs/${job.id}`)
+  await expect(page.getByText('No runs yet')).toBeVisible()
+  await page.getByRole('button', { name: 'Run now', exact: true }).click()
+  await expect(page.getByText('Run queued')).toBeVisible()
+  const row = page.getByTestId('run-row').first()
+  await expect(row).toHaveAttribute('data-status', 'success')
+  await expect(row).toContainText('Succeeded')
+  await expect(row).toContainText('Run now')
+  await expect(row).toContainText('12 in · 7 out')
+
+  await row.getByRole('button', { name: /Transcript/ }).click()
+  const transcript = page.getByTestId('transcript')
+  await expect(transcript).toContainText('Summarise yesterday’s sign-ups.')
+  await expect(transcript.locator('strong')).toHaveText('42')
+  await page.keyboard.press('Escape')
+  await expect(transcript).toHaveCount(0)
+})

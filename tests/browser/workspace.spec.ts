@@ -1,0 +1,108 @@
+import { expect, test, type Page } from '@playwright/test'
+import { signUp, uniqueEmail } from './helpers.ts'
+import { joinOrganisation } from './org.ts'
+
+// Each test is a whole story of page loads and saves; a busy machine needs more than the default 60 s.
+test.describe.configure({ timeout: 180_000 })
+
+const editor = (page: Page) => page.locator('.cm-content')
+
+/** Replaces the editor's whole text, as typing would. */
+async function setEditorText(page: Page, text: string) {
+  await editor(page).click()
+  await page.keyboard.press('ControlOrMeta+A')
+  await page.keyboard.insertText(text)
+}
+
+const jobFile = (schedule: string, body = 'Send the weekly digest.') =>
+  ['---', `schedule: ${schedule}`, 'timezone: Europe/Paris', 'enabled: true', '---', '', body, ''].join('\n')
+
+test('edit a job file in the workspace: a broken cron shows inline, a fixed one saves the job', async ({
+  page,
+}) => {
+  await signUp(page, 'Wanda Writer', uniqueEmail('wanda'))
+  await page.getByRole('link', { name: 'Workspace' }).click()
+  await expect(page.getByText('Pick a file')).toBeVisible()
+
+  await page.getByRole('button', { name: 'Scheduled task' }).click()
+  const dialog = page.getByRole('dialog')
+  await dialog.getByLabel('Name').fill('weekly-digest')
+  await dialog.getByRole('button', { name: 'Create' }).click()
+  await expect(page).toHaveURL(/scope=personal&path=jobs%2Fweekly-digest\.md/)
+  await expect(page.getByRole('link', { name: 'weekly-digest.md' })).toHaveAttribute('aria-current', 'page')
+  const verdict = page.getByTestId('file-verdict')
+  await expect(verdict).toContainText('Valid job file')
+  await expect(editor(page)).toContainText('enabled: false')
+
+  // A broken cron: the line and the reason, inline, as you type.
+  await setEditorText(page, jobFile('"0 25 * * 1"'))
+  await expect(verdict).toContainText('Line 2')
+  await expect(verdict).toContainText('hour')
+  await expect(verdict).toContainText('25')
+  await expect(page.locator('.cm-error-line')).toHaveCount(1)
+  await expect(page.locator('.cm-error-line')).toContainText('schedule')
+
+  // Broken YAML (an unquoted */5 is a YAML alias) names its line too.
+  await setEditorText(page, jobFile('*/5 * * * *'))
+  await expect(verdict).toContainText('Line 2: invalid YAML')
+
+  // Saving a broken file is refused with the reason, and the text stays.
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(page.getByRole('alert').filter({ hasText: 'Not saved' })).toContainText('invalid YAML')
+  await expect(editor(page)).toContainText('*/5 * * * *')
+
+  // Fixed: valid, saved through the jobs service, and the job changed.
+  await setEditorText(page, jobFile('"*/30 * * * *"'))
+  await expect(verdict).toContainText('Valid job file')
+  await expect(verdict).toContainText('Every 30 minutes')
+  await expect(page.locator('.cm-error-line')).toHaveCount(0)
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(page.getByText('Saved jobs/weekly-digest.md')).toBeVisible()
+  await expect(editor(page)).toContainText('createdBy:')
+  await page.getByRole('link', { name: 'Open job' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'weekly-digest' })).toBeVisible()
+  await expect(page.getByText('Every 30 minutes (Europe/Paris)').first()).toBeVisible()
+  await expect(page.getByLabel('Prompt')).toHaveValue('Send the weekly digest.')
+})
+
+test('+ File creates a plain file that saves; a member sees shared job files read-only', async ({
+  browser,
+}) => {
+  const ownerContext = await browser.newContext()
+  const owner = await ownerContext.newPage()
+  await signUp(owner, 'Fay Files', uniqueEmail('fay'))
+  await owner.goto('/workspace')
+  await owner.getByRole('button', { name: 'File', exact: true }).click()
+  let dialog = owner.getByRole('dialog')
+  await dialog.getByLabel('Path').fill('notes/ideas.md')
+  await dialog.getByLabel('Workspace').selectOption('shared')
+  await dialog.getByRole('button', { name: 'Create' }).click()
+  await expect(owner).toHaveURL(/scope=shared&path=notes%2Fideas\.md/)
+  await setEditorText(owner, '# Ideas\n\n- ship it\n')
+  await owner.keyboard.press('ControlOrMeta+S')
+  await expect(owner.getByText('Saved notes/ideas.md')).toBeVisible()
+  await owner.reload()
+  await expect(editor(owner)).toContainText('ship it')
+
+  await owner.getByRole('button', { name: 'Scheduled task' }).click()
+  dialog = owner.getByRole('dialog')
+  await dialog.getByLabel('Name').fill('shared-digest')
+  await dialog.getByLabel('Workspace').selectOption('shared')
+  await dialog.getByRole('button', { name: 'Create' }).click()
+  await expect(owner).toHaveURL(/scope=shared&path=jobs%2Fshared-digest\.md/)
+
+  const memberContext = await browser.newContext()
+  const member = await memberContext.newPage()
+  const email = uniqueEmail('mo')
+  await signUp(member, 'Mo Member', email)
+  await joinOrganisation(owner, member, email, 'member')
+  await member.goto('/workspace?scope=shared&path=jobs/shared-digest.md')
+  await expect(member.getByTestId('read-only-notice')).toBeVisible()
+  await expect(editor(member)).toHaveAttribute('contenteditable', 'false')
+  await expect(member.getByRole('button', { name: 'Save', exact: true })).toHaveCount(0)
+  // Shared plain files are the team's: the member may edit those.
+  await member.getByRole('link', { name: 'ideas.md' }).click()
+  await expect(member.getByRole('button', { name: 'Save', exact: true })).toBeVisible()
+  await ownerContext.close()
+  await memberContext.close()
+})

@@ -1,0 +1,204 @@
+/**
+ * Job runs as agent conversations: run now → the scheduler's default executor (the agent) runs
+ * the instructions as the run-as user with the same tools as chat under the unattended rules, and
+ * the transcript (text, tool calls and results), token usage and estimated cost are stored.
+ */
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { resetEnvCache } from '#server/env.ts'
+import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
+import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { createTeam, type Team } from '#tests/support/team.ts'
+import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+
+const J = '/_agent-native/jobs'
+const KEY = 'sk-ant-deployment-run-0007'
+
+let app: TestApp
+let team: Team
+let fake: FakeAnthropic
+let scheduler: RunningScheduler
+
+beforeAll(async () => {
+  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
+  app = await startTestApp({
+    env: {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: fake.baseURL,
+      AGENT_MODEL: 'anthropic:claude-sonnet-4-5',
+    },
+  })
+  team = await createTeam(app)
+  scheduler = await startScheduler({ handle: app.server.db, graceMs: 1_000 })
+})
+afterAll(async () => {
+  await scheduler?.stop()
+  await app?.close()
+  await fake?.close()
+})
+beforeEach(() => {
+  fake.requests.length = 0
+})
+
+const toolUse = (
+  name: string,
+  input: Record<string, unknown>,
+  usage = { input_tokens: 100, output_tokens: 20 },
+) => ({
+  content: [{ type: 'tool_use' as const, name, input }],
+  usage,
+})
+
+async function createJob(name: string, body: Record<string, unknown> = {}) {
+  const res = await team.creator.client.post(J, {
+    name,
+    schedule: '0 7 * * 1-5',
+    timezone: 'Europe/Berlin',
+    instructions: `Instructions for ${name}`,
+    ...body,
+  })
+  expect(res.status, JSON.stringify(res.body)).toBe(201)
+  return res.body.job as { id: string; name: string }
+}
+
+async function runNow(jobId: string) {
+  const res = await team.creator.client.post(`${J}/${jobId}/run`)
+  expect(res.status).toBe(202)
+  for (let i = 0; i < 400; i++) {
+    const got = await team.creator.client.get(`/_agent-native/runs/${res.body.run.id}`)
+    if (!['queued', 'running'].includes(got.body.run.status))
+      return got.body as { run: any; transcript: any[] }
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  throw new Error('the run did not finish')
+}
+
+describe('an unattended run', () => {
+  it('calls a tool as the run-as user and stores the transcript, usage and cost', async () => {
+    const job = await createJob('signup-report', {
+      instructions: 'Write the sign-up numbers to reports/signups.md',
+    })
+    fake.reply(
+      toolUse('workspace', { action: 'write', path: 'reports/signups.md', content: '42 sign-ups' }),
+      { text: 'Wrote reports/signups.md: 42 sign-ups.', usage: { input_tokens: 150, output_tokens: 30 } },
+    )
+    const { run, transcript } = await runNow(job.id)
+    expect(run).toMatchObject({
+      status: 'success',
+      error: null,
+      usage: { inputTokens: 250, outputTokens: 50 },
+    })
+
+    expect(transcript.map((m) => m.role)).toEqual(['user', 'assistant'])
+    expect(transcript[0].parts).toEqual([
+      { type: 'text', text: 'Write the sign-up numbers to reports/signups.md' },
+    ])
+    const parts = transcript[1].parts
+    expect(parts).toContainEqual(
+      expect.objectContaining({
+        type: 'tool-workspace',
+        state: 'output-available',
+        input: { action: 'write', path: 'reports/signups.md', content: '42 sign-ups' },
+        output: expect.objectContaining({ ok: true, summary: 'Created personal/reports/signups.md' }),
+      }),
+    )
+    expect(parts).toContainEqual(
+      expect.objectContaining({ type: 'text', text: 'Wrote reports/signups.md: 42 sign-ups.' }),
+    )
+
+    // The file landed in the run-as user's (the creator's) own workspace.
+    const file = await team.creator.client.request(
+      'GET',
+      '/_agent-native/resources/personal/reports/signups.md',
+    )
+    expect(file.status).toBe(200)
+    expect(JSON.stringify(file.body)).toContain('42 sign-ups')
+
+    // Cost: claude-sonnet-4-5 at $3 / $15 per million tokens, stored and in the Run JSON.
+    const expected = (250 * 3 + 50 * 15) / 1e6
+    expect(run.usage.costUsd).toBeCloseTo(expected, 9)
+    const [row] = await app.server.db.rows(sql`select cost_usd from job_runs where id = ${run.id}`)
+    expect(Number(row!.cost_usd)).toBeCloseTo(expected, 9)
+    const history = await team.creator.client.get(`${J}/${job.id}/runs`)
+    expect(history.body.runs[0].usage).toEqual({ inputTokens: 250, outputTokens: 50, costUsd: expected })
+
+    // The system prompt names the job, its schedule in words and the current time; tools are the chat's.
+    const [first] = fake.requests
+    const system = first!.body.system.map((b: { text: string }) => b.text).join('\n')
+    expect(system).toContain('"signup-report" unattended')
+    expect(system).toContain('Every weekday at 07:00 (Europe/Berlin)')
+    expect(system).toContain(new Date().toISOString().slice(0, 10))
+    expect(first!.body.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+      'clock',
+      'manage-jobs',
+      'workspace',
+    ])
+  })
+
+  it('records tokens but no cost for a model without a known price', async () => {
+    process.env.AGENT_MODEL = 'anthropic:claude-unpriced-9'
+    resetEnvCache()
+    try {
+      const job = await createJob('unpriced')
+      fake.reply({ text: 'ok', usage: { input_tokens: 10, output_tokens: 3 } })
+      const { run } = await runNow(job.id)
+      expect(fake.requests.at(-1)!.body.model).toBe('claude-unpriced-9')
+      expect(run.usage).toEqual({ inputTokens: 10, outputTokens: 3, costUsd: null })
+    } finally {
+      process.env.AGENT_MODEL = 'anthropic:claude-sonnet-4-5'
+      resetEnvCache()
+    }
+  })
+
+  it('may not delete jobs: the tool refuses and the job stays', async () => {
+    const victim = await createJob('victim')
+    const job = await createJob('cleanup', { instructions: 'Delete the job called victim.' })
+    fake.reply(toolUse('manage-jobs', { action: 'delete', name: 'victim' }), {
+      text: 'I could not delete it.',
+    })
+    const { run, transcript } = await runNow(job.id)
+    expect(run.status).toBe('success')
+    const step = transcript[1].parts.find((p: { type: string }) => p.type === 'tool-manage-jobs')
+    expect(step).toMatchObject({ state: 'output-available', output: { ok: false, error: { status: 403 } } })
+    expect(step.output.error.message).toMatch(/confirm it in chat/)
+    expect((await team.creator.client.get(`${J}/${victim.id}`)).status).toBe(200)
+  })
+
+  it('acts with the run-as user’s rights only: another member’s shared job cannot be changed', async () => {
+    const others = (
+      await team.admin.client.post(J, {
+        name: 'admins-job',
+        schedule: '0 7 * * *',
+        instructions: 'x',
+        scope: 'shared',
+      })
+    ).body.job
+    const job = await createJob('meddler', { instructions: 'Pause admins-job.' })
+    fake.reply(toolUse('manage-jobs', { action: 'update', name: 'admins-job', enabled: false }), {
+      text: 'Not allowed.',
+    })
+    const { transcript } = await runNow(job.id)
+    const step = transcript[1].parts.find((p: { type: string }) => p.type === 'tool-manage-jobs')
+    expect(step.output).toMatchObject({ ok: false, error: { status: 403 } })
+    expect((await team.admin.client.get(`${J}/${others.id}`)).body.job).toMatchObject({
+      enabled: true,
+      version: 1,
+    })
+  })
+
+  it('fails with the provider’s reason and keeps what it spent when the model call fails', async () => {
+    const job = await createJob('flaky')
+    fake.reply(toolUse('clock', {}), {
+      status: 400,
+      errorType: 'invalid_request_error',
+      message: 'prompt is too long',
+    })
+    const { run, transcript } = await runNow(job.id)
+    expect(run.status).toBe('error')
+    expect(run.error).toBe('The model call failed (400): prompt is too long')
+    expect(run.usage).toMatchObject({ inputTokens: 100, outputTokens: 20 })
+    expect(transcript[1].parts).toContainEqual(
+      expect.objectContaining({ type: 'tool-clock', state: 'output-available' }),
+    )
+  })
+})

@@ -1,0 +1,162 @@
+/**
+ * The runs API over real HTTP: run now (202, edit permission, overlap, schedule untouched), a
+ * job's history with paging, one run with its transcript, the scheduler status, and the job
+ * file's managed keys agreeing with the history. A scheduler runs in-process against a fake
+ * Anthropic server.
+ */
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { createModelExecutor } from '#server/executor/minimal.ts'
+import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
+import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { createTeam, type Team } from '#tests/support/team.ts'
+import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+
+let app: TestApp
+let team: Team
+let fake: FakeAnthropic
+let scheduler: RunningScheduler
+beforeAll(async () => {
+  fake = await startFakeAnthropic({ fallback: { text: 'All done.' } })
+  app = await startTestApp({ env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.baseURL } })
+  team = await createTeam(app)
+  scheduler = await startScheduler({
+    handle: app.server.db,
+    executor: createModelExecutor({ maxRetries: 0 }),
+    graceMs: 1_000,
+  })
+})
+afterAll(async () => {
+  await scheduler?.stop()
+  await app?.close()
+  await fake?.close()
+})
+
+const RUN_KEYS = [
+  'attempt',
+  'error',
+  'finishedAt',
+  'durationMs',
+  'id',
+  'instance',
+  'jobId',
+  'reason',
+  'scheduledFor',
+  'startedAt',
+  'status',
+  'trigger',
+  'usage',
+].sort()
+
+async function createJob(name: string, extra: Record<string, unknown> = {}) {
+  const res = await team.creator.client.post('/_agent-native/jobs', {
+    name,
+    schedule: '0 7 * * *',
+    instructions: `Instructions for ${name}`,
+    scope: 'shared',
+    ...extra,
+  })
+  expect(res.status).toBe(201)
+  return res.body.job as { id: string; nextRun: string }
+}
+
+async function waitForRun(runId: string, done = (s: string) => !['queued', 'running'].includes(s)) {
+  for (let i = 0; i < 400; i++) {
+    const res = await team.creator.client.get(`/_agent-native/runs/${runId}`)
+    if (done(res.body.run.status)) return res.body
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  throw new Error(`run ${runId} did not finish`)
+}
+
+it('run now: 202 with the Run, executes with the transcript, and leaves the schedule alone', async () => {
+  const job = await createJob('run-now')
+  const res = await team.creator.client.post(`/_agent-native/jobs/${job.id}/run`)
+  expect(res.status).toBe(202)
+  expect(Object.keys(res.body.run).sort()).toEqual(RUN_KEYS)
+  expect(res.body.run).toMatchObject({ jobId: job.id, trigger: 'manual', status: 'queued', attempt: 1 })
+  expect(res.body.run.reason).toBe('run now by Cleo Creator')
+
+  const { run, transcript } = await waitForRun(res.body.run.id)
+  expect(run).toMatchObject({ status: 'success', error: null, usage: { inputTokens: 12, outputTokens: 7 } })
+  expect(run.instance).toBe(scheduler.instanceId)
+  expect(run.durationMs).toBe(Date.parse(run.finishedAt) - Date.parse(run.startedAt))
+  expect(transcript.map((m: any) => [m.role, m.parts[0].text])).toEqual([
+    ['user', 'Instructions for run-now'],
+    ['assistant', 'All done.'],
+  ])
+  const after = (await team.creator.client.get(`/_agent-native/jobs/${job.id}`)).body.job
+  expect(after.nextRun).toBe(job.nextRun)
+  expect(after).toMatchObject({ lastStatus: 'success', lastRun: run.startedAt, lastError: null })
+
+  // The job file's managed keys say the same as the history.
+  const file = await team.creator.client.request(
+    'GET',
+    '/_agent-native/resources/shared/jobs/run-now.md',
+    undefined,
+    {
+      accept: 'text/markdown',
+    },
+  )
+  expect(file.body).toContain(`lastRun: ${run.startedAt}`)
+  expect(file.body).toContain('lastStatus: success')
+  expect(file.body).toContain(`nextRun: ${job.nextRun}`)
+})
+
+it('run now needs edit permission: 403 for a plain member on a shared job, 404 outside the org', async () => {
+  const job = await createJob('guarded')
+  expect((await team.member.client.post(`/_agent-native/jobs/${job.id}/run`)).status).toBe(403)
+  expect((await team.outsider.client.post(`/_agent-native/jobs/${job.id}/run`)).status).toBe(404)
+  expect((await team.admin.client.post(`/_agent-native/jobs/${job.id}/run`)).status).toBe(202)
+  expect((await app.client().post(`/_agent-native/jobs/${job.id}/run`)).status).toBe(401)
+  expect((await team.creator.client.get(`/_agent-native/jobs/${job.id}/run`)).status).toBe(405)
+  // Members see the history; outsiders do not.
+  expect((await team.member.client.get(`/_agent-native/jobs/${job.id}/runs`)).status).toBe(200)
+  expect((await team.outsider.client.get(`/_agent-native/jobs/${job.id}/runs`)).status).toBe(404)
+})
+
+it('run now obeys overlap: skip while a run is in progress', async () => {
+  const job = await createJob('busy', { overlap: 'skip' })
+  fake.reply({ hang: true })
+  const first = (await team.creator.client.post(`/_agent-native/jobs/${job.id}/run`)).body.run
+  await waitForRun(first.id, (s) => s === 'running')
+  const second = await team.creator.client.post(`/_agent-native/jobs/${job.id}/run`)
+  expect(second.status).toBe(202)
+  expect(second.body.run).toMatchObject({ status: 'skipped', trigger: 'manual' })
+  expect(second.body.run.reason).toBe(
+    'run now by Cleo Creator; the previous run was still running (overlap: skip)',
+  )
+  // The hanging run is not this test's business any more: end it.
+  await app.server.db.db.execute(
+    sql`update job_runs set status = 'error', finished_at = now() where id = ${first.id}`,
+  )
+})
+
+it('lists a job’s runs newest first and pages with ?before=; one run is 404 to outsiders', async () => {
+  const job = await createJob('history')
+  const ids: string[] = []
+  for (let i = 0; i < 3; i++) {
+    const run = (await team.creator.client.post(`/_agent-native/jobs/${job.id}/run`)).body.run
+    await waitForRun(run.id)
+    ids.push(run.id)
+  }
+  const page1 = await team.creator.client.get(`/_agent-native/jobs/${job.id}/runs?limit=2`)
+  expect(page1.status).toBe(200)
+  expect(page1.body.runs.map((r: any) => r.id)).toEqual([ids[2], ids[1]])
+  const page2 = await team.creator.client.get(`/_agent-native/jobs/${job.id}/runs?limit=2&before=${ids[1]}`)
+  expect(page2.body.runs.map((r: any) => r.id)).toEqual([ids[0]])
+  const bad = await team.creator.client.get(`/_agent-native/jobs/${job.id}/runs?limit=500`)
+  expect(bad.status).toBe(400)
+  expect(bad.body.error.field).toBe('limit')
+  expect((await team.outsider.client.get(`/_agent-native/runs/${ids[0]}`)).status).toBe(404)
+  expect((await team.creator.client.get('/_agent-native/runs/run_doesnotexist')).status).toBe(404)
+})
+
+it('scheduler status lists the live instance, its last tick and the counts', async () => {
+  const res = await team.member.client.get('/_agent-native/scheduler/status')
+  expect(res.status).toBe(200)
+  expect(res.body.instances.map((i: any) => i.id)).toEqual([scheduler.instanceId])
+  expect(res.body).toMatchObject({ dueBacklog: 0, queued: 0 })
+  expect(typeof res.body.running).toBe('number')
+  expect((await app.client().get('/_agent-native/scheduler/status')).status).toBe(401)
+})

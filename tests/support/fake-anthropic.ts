@@ -1,0 +1,208 @@
+/**
+ * A fake Anthropic Messages API on a real port, so tests run the real provider code over real
+ * HTTP and never the network. Tests script replies in order (a reply can depend on the request);
+ * it answers JSON or, when the request asks for `stream: true`, server-sent events, with text and
+ * `tool_use` blocks. Point `ANTHROPIC_BASE_URL` at `baseURL` (it ends in `/v1`, as the AI SDK expects).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export type FakeBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id?: string; name: string; input: Record<string, unknown> }
+
+export type FakeReply =
+  | { text: string; usage?: FakeUsage; stopReason?: string }
+  | { content: FakeBlock[]; usage?: FakeUsage; stopReason?: string }
+  | { status: number; errorType?: string; message: string }
+  /** Never answers; the request ends only when the client aborts it. */
+  | { hang: true }
+
+export type FakeUsage = { input_tokens: number; output_tokens: number }
+
+export type FakeRequest = { headers: IncomingMessage['headers']; body: Record<string, any>; aborted: boolean }
+
+export type FakeAnthropic = {
+  /** e.g. `http://127.0.0.1:41234/v1`. */
+  baseURL: string
+  /** Every request received, in order. */
+  requests: FakeRequest[]
+  /** Queues replies, used one per request in order; after they run out, `fallback` answers. */
+  reply(...replies: (FakeReply | ((request: FakeRequest) => FakeReply))[]): void
+  /**
+   * Queues replies only for requests whose messages contain `match` (e.g. a token in the prompt),
+   * ahead of the shared queue, so tests running side by side do not take each other's replies.
+   */
+  replyWhen(match: string, ...replies: (FakeReply | ((request: FakeRequest) => FakeReply))[]): void
+  close(): Promise<void>
+}
+
+type Scripted = FakeReply | ((request: FakeRequest) => FakeReply)
+
+export async function startFakeAnthropic(
+  options: {
+    fallback?: FakeReply
+    apiKey?: string
+    /**
+     * Serves `POST /__control/replies` `{ match?, replies }` (queue JSON replies, see replyWhen) and
+     * `GET /__control/requests`, for tests in another process (the browser tests' server).
+     */
+    control?: boolean
+    port?: number
+  } = {},
+): Promise<FakeAnthropic> {
+  const queue: (FakeReply | ((request: FakeRequest) => FakeReply))[] = []
+  const matched: { match: string; replies: Scripted[] }[] = []
+  const takeMatched = (request: FakeRequest): Scripted | undefined => {
+    const hay = JSON.stringify(request.body.messages ?? [])
+    return matched.find((m) => m.replies.length > 0 && hay.includes(m.match))?.replies.shift()
+  }
+  const requests: FakeRequest[] = []
+  const fallback = options.fallback ?? {
+    status: 500,
+    errorType: 'api_error',
+    message: 'fake-anthropic: no reply scripted',
+  }
+
+  const server = createServer(async (req, res) => {
+    const text = await readBody(req)
+    if (options.control && req.url?.startsWith('/__control/')) return control(req.method, req.url, text, res)
+    if (req.method !== 'POST' || req.url !== '/v1/messages') {
+      return sendError(res, 404, 'not_found_error', `fake-anthropic: no route ${req.method} ${req.url}`)
+    }
+    const request: FakeRequest = { headers: req.headers, body: JSON.parse(text || '{}'), aborted: false }
+    requests.push(request)
+    res.on('close', () => (request.aborted = !res.writableFinished))
+    const key = req.headers['x-api-key']
+    if (!key || (options.apiKey && key !== options.apiKey)) {
+      return sendError(res, 401, 'authentication_error', 'invalid x-api-key')
+    }
+    const next = takeMatched(request) ?? queue.shift() ?? fallback
+    const reply = typeof next === 'function' ? next(request) : next
+    if ('hang' in reply) return
+    if ('status' in reply) return sendError(res, reply.status, reply.errorType ?? 'api_error', reply.message)
+    const content = 'text' in reply ? [{ type: 'text' as const, text: reply.text }] : reply.content
+    const message = {
+      id: `msg_fake_${requests.length}`,
+      type: 'message',
+      role: 'assistant',
+      model: request.body.model,
+      content: content.map((b, i) => (b.type === 'tool_use' ? { ...b, id: b.id ?? `toolu_fake_${i}` } : b)),
+      stop_reason: reply.stopReason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'),
+      stop_sequence: null,
+      usage: reply.usage ?? { input_tokens: 12, output_tokens: 7 },
+    }
+    if (request.body.stream) return streamMessage(res, message)
+    res.writeHead(200, { 'content-type': 'application/json', 'request-id': message.id })
+    res.end(JSON.stringify(message))
+  })
+  function control(method: string | undefined, url: string, text: string, res: ServerResponse) {
+    if (method === 'POST' && url === '/__control/replies') {
+      const { match, replies } = JSON.parse(text || '{}') as { match?: string; replies?: FakeReply[] }
+      if (!Array.isArray(replies))
+        return sendError(res, 400, 'invalid_request_error', 'replies: must be a list')
+      if (match) matched.push({ match, replies })
+      else queue.push(...replies)
+      res.writeHead(204).end()
+      return
+    }
+    if (method === 'GET' && url === '/__control/requests') {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ requests: requests.map((r) => ({ body: r.body, aborted: r.aborted })) }))
+      return
+    }
+    sendError(res, 404, 'not_found_error', `fake-anthropic: no control route ${method} ${url}`)
+  }
+
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    reply: (...replies) => void queue.push(...replies),
+    replyWhen: (match, ...replies) => void matched.push({ match, replies }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+type Message = {
+  id: string
+  content: (FakeBlock & { id?: string })[]
+  stop_reason: string
+  usage: FakeUsage
+  [key: string]: unknown
+}
+
+/** The Messages API's SSE sequence: message_start, one start/delta/stop per block, message_delta, message_stop. */
+function streamMessage(res: ServerResponse, message: Message) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+  const send = (event: string, data: unknown) =>
+    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+  const { content, usage, stop_reason, ...head } = message
+  send('message_start', {
+    type: 'message_start',
+    message: {
+      ...head,
+      content: [],
+      stop_reason: null,
+      usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+    },
+  })
+  send('ping', { type: 'ping' })
+  content.forEach((block, index) => {
+    if (block.type === 'text') {
+      send('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'text', text: '' },
+      })
+      for (const piece of chunks(block.text, 8)) {
+        send('content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'text_delta', text: piece },
+        })
+      }
+    } else {
+      const start = { type: 'tool_use', id: block.id, name: block.name, input: {} }
+      send('content_block_start', { type: 'content_block_start', index, content_block: start })
+      for (const piece of chunks(JSON.stringify(block.input), 10)) {
+        const delta = { type: 'input_json_delta', partial_json: piece }
+        send('content_block_delta', { type: 'content_block_delta', index, delta })
+      }
+    }
+    send('content_block_stop', { type: 'content_block_stop', index })
+  })
+  send('message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason, stop_sequence: null },
+    usage: { output_tokens: usage.output_tokens },
+  })
+  send('message_stop', { type: 'message_stop' })
+  res.end()
+}
+
+function chunks(text: string, size: number): string[] {
+  const out: string[] = []
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size))
+  return out.length ? out : ['']
+}
+
+function sendError(res: ServerResponse, status: number, type: string, message: string) {
+  res.writeHead(status, { 'content-type': 'application/json' })
+  res.end(JSON.stringify({ type: 'error', error: { type, message } }))
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = ''
+    req.setEncoding('utf8')
+    req.on('data', (chunk) => (text += chunk))
+    req.on('end', () => resolve(text))
+    req.on('error', reject)
+  })
+}
