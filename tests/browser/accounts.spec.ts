@@ -50,6 +50,10 @@ test('sign up, land in the app, invite a member who accepts, and see the roles',
 
 test('keyboard users can reach the main content and the organisation switcher', async ({ page }) => {
   await signUp(page, 'Kim Keys', uniqueEmail('kim'))
+  // A fresh load, so focus starts at the top of the document rather than where sign-up left it.
+  await page.goto('/jobs')
+  await expect(page.getByRole('button', { name: /Organisation:/ })).toBeVisible()
+  await page.locator('body').focus()
   await page.keyboard.press('Tab')
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused()
   await page.keyboard.press('Tab')
