@@ -30,8 +30,6 @@ export default async function globalSetup() {
       BETTER_AUTH_SECRET: 'browser-test-secret-browser-test-secret',
       AUTH_RATE_LIMIT: 'false',
       LOG_LEVEL: 'warn',
-      // A developer's .env must not change the server under test.
-      ENV_FILE: 'off',
       ANTHROPIC_API_KEY: FAKE_ANTHROPIC_KEY,
       ANTHROPIC_BASE_URL: fakeAnthropic.baseURL,
       ...(process.env.E2E_ENV ? JSON.parse(process.env.E2E_ENV) : {}),
