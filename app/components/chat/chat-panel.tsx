@@ -74,7 +74,8 @@ export function ChatPanel() {
         aria-keyshortcuts="Control+J Meta+J"
         data-ready={ready || undefined}
         title="Ask the agent (Ctrl+J or ⌘J)"
-        className={cn('fixed right-5 bottom-5 z-30 rounded-full shadow-lg', open && 'hidden')}
+        size="sm"
+        className={cn('rounded-full', open && 'invisible')}
       >
         <Sparkles className="size-4" aria-hidden /> Ask the agent
       </Button>
