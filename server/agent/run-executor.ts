@@ -43,7 +43,8 @@ export function createAgentExecutor(): RunExecutor {
     const view = await getJob(caller, job.id).catch(() => {
       throw new RunFailure('The job is no longer visible to the person it runs as.')
     })
-    const tools = createAgentTools({ caller, mode: 'run' })
+    // "Now" in a run means now where the job lives: its schedule is read in that zone.
+    const tools = createAgentTools({ caller, mode: 'run', timezone: view.timezone })
     const meter = createUsageMeter()
     let failure: unknown = null
     const result = startAgentLoop({
