@@ -4,7 +4,7 @@
  * transcript or a run's error.
  */
 import { APICallError, RetryError } from 'ai'
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../lib/errors.ts'
 
 /** Replaces every occurrence of each secret in `text` with ••••. */
 export function maskSecrets(text: string, secrets: (string | null | undefined)[]): string {

@@ -15,7 +15,7 @@ import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { LanguageModel } from 'ai'
 import { env, type Env } from '../env.ts'
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../lib/errors.ts'
 import { readStoredKey } from '../keys/service.ts'
 import type { ModelProvider } from '../keys/schema.ts'
 

@@ -4,7 +4,7 @@
  */
 import { generateText } from 'ai'
 import { resolveModel } from './model.ts'
-import { RunFailure, type RunExecutor } from './types.ts'
+import { RunFailure, type RunExecutor } from '../runs/executor.ts'
 
 export type ModelExecutorOptions = {
   /** The AI SDK's own retries on 429/5xx (default 2); the job's `retries` policy comes on top. */

@@ -8,7 +8,7 @@ import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { LanguageModel } from 'ai'
 import { env, type Env } from '../env.ts'
-import { RunFailure } from './types.ts'
+import { RunFailure } from '../runs/executor.ts'
 
 /** What a person must do to make runs work, shown as the run's error. */
 export const NO_MODEL_KEY_MESSAGE =

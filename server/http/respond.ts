@@ -3,7 +3,7 @@
  * and turn every failure into the one error shape.
  */
 import { logger } from '../lib/logger.ts'
-import { HttpError, toErrorBody } from './errors.ts'
+import { HttpError, toErrorBody } from '../lib/errors.ts'
 
 export function json(data: unknown, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers)

@@ -1,8 +1,8 @@
 /** Server side of the workspace page (app/routes/_app.workspace.tsx). */
 import { redirect } from 'react-router'
 import type { Caller } from '../auth/caller.ts'
-import { HttpError, badRequest } from '../http/errors.ts'
-import { readForm, runIntent } from '../http/forms.ts'
+import { HttpError, badRequest } from '../lib/errors.ts'
+import { readForm, runIntent } from './forms.ts'
 import {
   deleteResource,
   listResources,

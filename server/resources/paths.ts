@@ -2,7 +2,7 @@
  * Workspace paths: what a file may be called, and which paths are job files. Checked before any
  * query, so a bad path is a 400 naming `path` and never reaches the database.
  */
-import { badRequest } from '../http/errors.ts'
+import { badRequest } from '../lib/errors.ts'
 
 export const MAX_PATH_LENGTH = 512
 /** Largest workspace file, in UTF-8 bytes. Job files have their own, smaller limit (64 KiB). */

@@ -5,9 +5,9 @@
 import { asc, eq, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { agentMessages } from '../db/schema/app.ts'
-import type { ExecutorMessage } from '../executor/types.ts'
+import type { ExecutorMessage } from './executor.ts'
 import { newId } from '../lib/ids.ts'
-import { queryRows } from '../scheduler/sql.ts'
+import { queryRows } from '../db/sql.ts'
 import type { TranscriptMessage } from './schema.ts'
 
 export type NewRunThread = {

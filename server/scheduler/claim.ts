@@ -6,15 +6,15 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import type { RunJob } from '../executor/types.ts'
+import type { RunJob } from '../runs/executor.ts'
 import { newId } from '../lib/ids.ts'
 import type { RunRow } from '../runs/schema.ts'
 import { insertSlotRuns, listActiveRuns, type SlotRow } from '../runs/store.ts'
 import { withThreads } from './threads.ts'
-import { decideOverlap } from './overlap.ts'
-import { memoizeNextRun } from './next-run-memo.ts'
-import { planSlots, type NextRunFn } from './policy.ts'
-import { inTransaction, queryRows, toDate } from './sql.ts'
+import { decideOverlap } from '../runs/overlap.ts'
+import { memoizeNextRun } from '../runs/next-run-memo.ts'
+import { planSlots, type NextRunFn } from '../runs/policy.ts'
+import { inTransaction, queryRows, toDate } from '../db/sql.ts'
 
 export type ClaimOptions = {
   now: SQL

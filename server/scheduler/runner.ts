@@ -5,7 +5,7 @@
  */
 import type { SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import { RunFailure, type ExecutorMessage, type RunExecutor } from '../executor/types.ts'
+import { RunFailure, type ExecutorMessage, type RunExecutor } from '../runs/executor.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import { settleRun, type RunOutcome } from '../runs/settle.ts'

@@ -6,7 +6,7 @@
 import { createAgentExecutor } from '../agent/run-executor.ts'
 import { getDbHandle, openDatabase, type DbHandle } from '../db/client.ts'
 import { env } from '../env.ts'
-import type { RunExecutor } from '../executor/types.ts'
+import type { RunExecutor } from '../runs/executor.ts'
 import { logger } from '../lib/logger.ts'
 import { databaseClock, sleep } from './clock.ts'
 import { createSchedulerCore, type CoreOptions, type SchedulerCore } from './core.ts'
@@ -18,7 +18,7 @@ import {
   registerInstance,
 } from './instances.ts'
 import { deleteOldRuns } from './retention.ts'
-import { onJobsChanged } from './signal.ts'
+import { onJobsChanged } from '../db/signal.ts'
 
 export type SchedulerOptions = Partial<Omit<CoreOptions, 'db' | 'instance' | 'onSettled'>> & {
   /** The database (default: the process's handle). Tests open one per instance. */

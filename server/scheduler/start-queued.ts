@@ -5,11 +5,11 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import type { RunJob } from '../executor/types.ts'
+import type { RunJob } from '../runs/executor.ts'
 import type { RunRow } from '../runs/schema.ts'
 import { fromRawRun, markRunsRunning, markRunsSkipped } from '../runs/store.ts'
 import type { StartedRun } from './claim.ts'
-import { inList, inTransaction, queryRows } from './sql.ts'
+import { inList, inTransaction, queryRows } from '../db/sql.ts'
 import { withThreads } from './threads.ts'
 
 type JobRow = {

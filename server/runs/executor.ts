@@ -2,7 +2,7 @@
  * The contract between the scheduler and whatever executes a run. The minimal executor in
  * this folder makes one model call; the agent issue replaces it behind this same type.
  */
-import type { RunRow, TranscriptMessage } from '../runs/schema.ts'
+import type { RunRow, TranscriptMessage } from './schema.ts'
 
 /** What an executor needs to know about the job it runs (definition columns, read-only). */
 export type RunJob = {

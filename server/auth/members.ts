@@ -6,12 +6,12 @@
 import { isAPIError } from 'better-auth/api'
 import { and, asc, eq, gt } from 'drizzle-orm'
 import { z } from 'zod'
-import { getAuth } from '../auth/auth.ts'
-import { isOrgAdmin, type Caller } from '../auth/caller.ts'
+import { getAuth } from './auth.ts'
+import { isOrgAdmin, type Caller } from './caller.ts'
 import { getDb } from '../db/client.ts'
 import { invitation, member, user } from '../db/schema/index.ts'
-import { HttpError, forbidden } from '../http/errors.ts'
-import { parseInput } from '../http/validate.ts'
+import { HttpError, forbidden } from '../lib/errors.ts'
+import { parseInput } from '../lib/validate.ts'
 
 export const RoleInput = z.enum(['member', 'admin', 'owner']).describe('Organisation role')
 export const InviteInput = z.object({
