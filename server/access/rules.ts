@@ -18,7 +18,7 @@ const creatorIdOf = (job: JobAccessFacts) =>
   typeof job.createdBy === 'string' ? job.createdBy : job.createdBy.id
 
 /** True when the caller wrote the job's current instructions (and so is its creator). */
-export function isJobCreator(caller: AccessCaller, job: JobAccessFacts): boolean {
+function isJobCreator(caller: AccessCaller, job: JobAccessFacts): boolean {
   return creatorIdOf(job) === caller.userId
 }
 

@@ -74,7 +74,7 @@ export async function resolveModelKey(
 }
 
 /** The message shown when no key is found: it says exactly where to add one. */
-export function describeMissingKey(purpose: ModelPurpose, provider: ModelProvider): string {
+function describeMissingKey(purpose: ModelPurpose, provider: ModelProvider): string {
   const envVar = provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_COMPATIBLE_API_KEY'
   const name = provider === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible'
   const server = `or set ${envVar} in the server's .env (the deployment's key) and restart`

@@ -13,14 +13,14 @@ import { invitation, member, user } from '../db/schema/index.ts'
 import { HttpError, forbidden } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
 
-export const RoleInput = z.enum(['member', 'admin', 'owner']).describe('Organisation role')
-export const InviteInput = z.object({
+const RoleInput = z.enum(['member', 'admin', 'owner']).describe('Organisation role')
+const InviteInput = z.object({
   email: z.email('Enter a valid email address').describe('Who to invite'),
   role: RoleInput.default('member'),
 })
-export const UpdateRoleInput = z.object({ memberId: z.string().min(1), role: RoleInput })
-export const RemoveMemberInput = z.object({ memberId: z.string().min(1) })
-export const CancelInvitationInput = z.object({ invitationId: z.string().min(1) })
+const UpdateRoleInput = z.object({ memberId: z.string().min(1), role: RoleInput })
+const RemoveMemberInput = z.object({ memberId: z.string().min(1) })
+const CancelInvitationInput = z.object({ invitationId: z.string().min(1) })
 
 export async function listMembersAndInvitations(caller: Caller) {
   const db = getDb()

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm'
 import { getDbHandle, type Db, type DbHandle } from './client.ts'
 import { singleton } from '../lib/singleton.ts'
 
-export const JOBS_CHANGED_CHANNEL = 'clockwork_jobs_changed'
+const JOBS_CHANGED_CHANNEL = 'clockwork_jobs_changed'
 
 const local = singleton('jobs-changed-emitter', () => new EventEmitter().setMaxListeners(100))
 

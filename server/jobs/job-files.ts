@@ -20,7 +20,7 @@ export type JobScope = 'personal' | 'shared'
 const FileName = z.object({ name: JobName })
 
 /** The job named `name` in the caller's `scope`: their own personal one, or their organisation's shared one. */
-export async function findJobByName(caller: Caller, scope: JobScope, name: string): Promise<JobView | null> {
+async function findJobByName(caller: Caller, scope: JobScope, name: string): Promise<JobView | null> {
   parseInput(FileName, { name })
   const mine = scope === 'personal' ? eq(jobs.createdBy, caller.userId) : undefined
   const where = and(jobsVisibleTo(caller), eq(jobs.scope, scope), eq(jobs.name, name), mine)!

@@ -10,7 +10,7 @@ import {
   updateMemberRole,
 } from '../auth/members.ts'
 
-export const invitationLink = (invitationId: string) => `${appUrl()}/accept-invitation/${invitationId}`
+const invitationLink = (invitationId: string) => `${appUrl()}/accept-invitation/${invitationId}`
 
 export async function loadMembersPage(caller: Caller) {
   const { members, invitations } = await listMembersAndInvitations(caller)

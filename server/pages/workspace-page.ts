@@ -32,7 +32,7 @@ const openFile = (scope: string, path: string) =>
   redirect(`/workspace?${new URLSearchParams({ scope, path })}`)
 
 /** A new job file starts paused, so a half-written prompt never fires by surprise. */
-export function jobFileTemplate(timezone: string) {
+function jobFileTemplate(timezone: string) {
   return [
     '---',
     'schedule: "0 9 * * 1-5"',

@@ -16,7 +16,7 @@ import { notifyJobsChanged } from '../db/signal.ts'
 import { inTransaction } from '../db/sql.ts'
 import { RunListQuery, toRun, type Run, type TranscriptMessage } from './schema.ts'
 import { findRun, insertRuns, listActiveRuns, listJobRuns } from './store.ts'
-import { readTranscript } from './transcript.ts'
+import { readTranscript } from './threads.ts'
 
 /**
  * Queues a manual run of a job the caller may edit (403/404 otherwise). It obeys the job's overlap

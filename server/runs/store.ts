@@ -156,10 +156,6 @@ export async function listActiveRuns(jobIds: string[], db: Db = getDb()) {
     )
 }
 
-export async function setRunThread(runId: string, threadId: string, db: Db = getDb()): Promise<void> {
-  await db.update(jobRuns).set({ threadId }).where(eq(jobRuns.id, runId))
-}
-
 const runColumns = Object.entries(getTableColumns(jobRuns))
 
 /** Maps a raw `job_runs` row (snake_case, timestamps as text) from a hand-written statement. */

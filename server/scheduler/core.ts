@@ -5,7 +5,8 @@
  */
 import type { Db } from '../db/client.ts'
 import type { RunExecutor } from '../runs/executor.ts'
-import { claimDueJobs, type StartedRun } from './claim.ts'
+import type { StartedRun } from '../runs/run-job.ts'
+import { claimDueJobs } from './claim.ts'
 import { databaseClock, sleep, type Clock } from './clock.ts'
 import { renewLeases } from '../runs/store.ts'
 import { readPendingWork } from './pending.ts'
