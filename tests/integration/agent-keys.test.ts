@@ -9,6 +9,7 @@ import { getDbHandle } from '#server/db/client.ts'
 import { env } from '#server/env.ts'
 import { createTeam, type Team } from '#tests/support/team.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import { queryRows } from '#server/db/sql.ts'
 
 const K = '/_agent-native/model-keys'
 const PERSONAL = 'sk-ant-personal-PLANTED-1111'
@@ -36,7 +37,7 @@ describe('stored model keys', () => {
   })
 
   it('are encrypted at rest', async () => {
-    const rows = await getDbHandle().rows(sql`select secret, last4 from model_keys`)
+    const rows = await queryRows(getDbHandle().db, sql`select secret, last4 from model_keys`)
     expect(rows.length).toBeGreaterThan(0)
     for (const row of rows) {
       expect(String(row.secret)).not.toContain('PLANTED')

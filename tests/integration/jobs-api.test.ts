@@ -11,6 +11,7 @@ import { nextRun } from '#server/cron/cron.ts'
 import { onJobsChanged } from '#server/db/signal.ts'
 import { createTeam, type Team } from '#tests/support/team.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import { queryRows } from '#server/db/sql.ts'
 
 const J = '/_agent-native/jobs'
 const R = '/_agent-native/resources'
@@ -37,7 +38,7 @@ async function create(who: Who, body: Record<string, unknown> = {}) {
   expect(res.status, JSON.stringify(res.body)).toBe(201)
   return res.body.job
 }
-const exec = (query: ReturnType<typeof sql>) => getDbHandle().rows(query)
+const exec = (query: ReturnType<typeof sql>) => queryRows(getDbHandle().db, query)
 
 describe('the Job shape', () => {
   it('has exactly the contract fields, with identity from the session and an ETag', async () => {
