@@ -5,7 +5,7 @@
 import { findMembership, listMemberships } from '../accounts/store.ts'
 import { unauthorized } from '../lib/errors.ts'
 import { getAuth } from './auth.ts'
-import { strongestRole, type Caller } from '../access/caller.ts'
+import { callerFrom, type Caller } from '../access/caller.ts'
 
 // The Caller type lives with the access rules (a lower layer that judges callers); it is
 // re-exported here because this is where callers come from.
@@ -21,15 +21,7 @@ export async function getCaller(request: Request): Promise<Caller | null> {
     (activeOrgId ? await findMembership(user.id, activeOrgId) : undefined) ??
     (await listMemberships(user.id))[0]
   if (!membership) return null
-  return {
-    userId: user.id,
-    email: user.email,
-    name: user.name,
-    timezone: (user as { timezone?: string | null }).timezone ?? null,
-    orgId: membership.orgId,
-    orgName: membership.orgName,
-    role: strongestRole(membership.role),
-  }
+  return callerFrom(user, membership)
 }
 
 /** The caller, or a 401. */
