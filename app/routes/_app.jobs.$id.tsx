@@ -15,9 +15,9 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function Job({ loaderData }: Route.ComponentProps) {
-  const { job, audit, runs, me } = loaderData
+  const { job, audit, runs, me, form } = loaderData
   // Keyed by id: moving to another job starts a fresh editor, never carrying a draft across.
-  return <JobDetail key={job.id} job={job} audit={audit} runs={runs} me={me} />
+  return <JobDetail key={job.id} job={job} audit={audit} runs={runs} me={me} form={form} />
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -34,6 +34,7 @@ export default function NewJob({ loaderData, actionData }: Route.ComponentProps)
       <NewJobForm
         defaultTimezone={loaderData.defaultTimezone}
         canUseSharedKey={loaderData.canUseSharedKey}
+        form={loaderData.form}
         result={actionData as ActionData | undefined}
       />
     </div>

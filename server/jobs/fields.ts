@@ -235,9 +235,11 @@ export const RUN_KEYS = keysWhere((s) => s.run)
 /** The fields the agent's manage-jobs tool may set on create and update. */
 export const TOOL_KEYS = keysWhere((s) => s.tool)
 
+/** The fields the job forms edit. */
+export type JobFormKey = { [K in JobFieldKey]: Spec<K> extends { form: object } ? K : never }[JobFieldKey]
 /** One form field as the page loaders send it down. */
 export type JobFormField = FormWidget & {
-  key: JobFieldKey
+  key: JobFormKey
   initial: string
   section: 'main' | 'when' | 'advanced'
 }
@@ -248,7 +250,7 @@ export type JobFormSpec = { fields: JobFormField[]; labels: Record<string, strin
 export function jobFormSpec(): JobFormSpec {
   const fields = JOB_FIELD_KEYS.flatMap((key) => {
     const spec = specOf(key)
-    return spec.form ? [{ key, ...spec.form }] : []
+    return spec.form ? [{ key: key as JobFormKey, ...spec.form }] : []
   })
   const labels: Record<string, string> = { name: 'name', scope: 'scope', createdBy: 'creator' }
   for (const key of JOB_FIELD_KEYS) labels[key] = JOB_FIELDS[key].audit
