@@ -122,12 +122,16 @@ async function runAction(ctx: ToolContext, input: ManageJobsInput): Promise<Mana
   }
 }
 
+/** What the model and the system prompt read about the tool. */
+export const MANAGE_JOBS_DESCRIPTION =
+  'Create, list, update or delete scheduled jobs (a prompt the agent runs on a cron schedule "0 7 * * 1-5" ' +
+  "in an IANA time zone, default the person's), with the person's own rights. Choose a short slug name " +
+  '(e.g. "morning-digest"). Results describe the schedule in words with its time zone: repeat that to the ' +
+  'person. Create never replaces an existing job: on a name conflict, tell the person and suggest another name.'
+
 export function createManageJobsTool(ctx: ToolContext) {
   return tool({
-    description:
-      'Create, list, update or delete scheduled jobs (a prompt the agent runs on a cron schedule), with ' +
-      "the person's own rights. Results describe the schedule in words with its time zone: repeat that " +
-      'to the person. Create never replaces an existing job: on a name conflict, pick another name or ask.',
+    description: MANAGE_JOBS_DESCRIPTION,
     inputSchema: ManageJobsInput,
     // Chat only: the person answers the confirmation in their next request. Runs refuse delete instead.
     needsApproval: (input) => ctx.mode === 'chat' && input.action === 'delete',
