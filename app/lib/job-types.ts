@@ -5,4 +5,3 @@
 export type { JobView as JobLike } from '#server/jobs/views.ts'
 export type { JobAuditEntry as AuditEntry } from '#server/jobs/service.ts'
 export type { JobFormField, JobFormKey, JobFormSpec } from '#server/jobs/fields.ts'
-

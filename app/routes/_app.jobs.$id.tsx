@@ -1,5 +1,5 @@
 import { JobDetail } from '#app/components/jobs/job-detail.tsx'
-import { PageError } from '#app/components/jobs/page-error.tsx'
+import { PageError } from '#app/components/ui/page-error.tsx'
 import { requirePageCaller } from '#server/http/pages.ts'
 import { handleJobPageAction, loadJobPage } from '#server/pages/jobs-detail.ts'
 import type { Route } from './+types/_app.jobs.$id'

@@ -1,7 +1,7 @@
 import { ScrollText } from 'lucide-react'
 import { Card } from '#app/components/ui/card.tsx'
 import type { AuditEntry } from '#app/lib/job-types.ts'
-import { RelativeTime } from './relative-time.tsx'
+import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 
 const VERBS: Record<string, string> = {
   create: 'created the job',

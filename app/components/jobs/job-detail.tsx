@@ -3,12 +3,12 @@ import { useEffect, useState } from 'react'
 import { Link, useFetcher } from 'react-router'
 import { toast } from 'sonner'
 import { Button } from '#app/components/ui/button.tsx'
+import { ConfirmDeleteDialog } from '#app/components/ui/confirm-delete-dialog.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
 import type { AuditEntry, JobFormSpec, JobLike } from '#app/lib/job-types.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
 import { useConfirmLeave } from '#app/lib/use-confirm-leave.ts'
 import { AuditTrail } from './audit-trail.tsx'
-import { DeleteJobDialog } from './delete-job-dialog.tsx'
 import { PausedChip, ScopeBadge } from './job-chips.tsx'
 import { changedFields, draftOf as draftFrom, type JobDraft } from './job-draft.ts'
 import { JobEditor } from './job-editor.tsx'
@@ -129,7 +129,17 @@ export function JobDetail({ job, audit, runs, me, form }: Props) {
               )}
               {showResume ? 'Resume' : 'Pause'}
             </Button>
-            <DeleteJobDialog name={job.name} />
+            <ConfirmDeleteDialog
+              trigger={{ variant: 'secondary', text: 'Delete', className: 'text-red-700 dark:text-red-400' }}
+              title={`Delete “${job.name}”?`}
+              description={
+                <>
+                  The job stops running and its file <code>jobs/{job.name}.md</code> goes away. Its audit
+                  trail is kept. This cannot be undone.
+                </>
+              }
+              confirm="Delete job"
+            />
           </div>
         ) : null}
       </div>

@@ -112,17 +112,18 @@ function GenericField({ field, draft, set, errorFor }: FieldProps & { field: Job
   const hint = field.widget === 'number' ? field.hint : undefined
   return (
     <Field label={field.label} error={errorFor(field.key)} hint={hint}>
-      {({ id, describedBy, invalid }) =>
-        field.widget === 'select' ? (
-          <select
-            id={id}
-            name={field.key}
-            value={draft[field.key]}
-            onChange={(e) => set(field.key, e.target.value)}
-            aria-invalid={invalid}
-            aria-describedby={describedBy}
-            className={inputClass}
-          >
+      {({ id, describedBy, invalid }) => {
+        const common = {
+          id,
+          name: field.key,
+          value: draft[field.key],
+          onChange: (e: { target: { value: string } }) => set(field.key, e.target.value),
+          'aria-invalid': invalid,
+          'aria-describedby': describedBy,
+          className: inputClass,
+        }
+        return field.widget === 'select' ? (
+          <select {...common}>
             {field.options.map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
@@ -130,21 +131,9 @@ function GenericField({ field, draft, set, errorFor }: FieldProps & { field: Job
             ))}
           </select>
         ) : (
-          <input
-            id={id}
-            name={field.key}
-            type="number"
-            min={field.min}
-            max={field.max}
-            step={field.step}
-            value={draft[field.key]}
-            onChange={(e) => set(field.key, e.target.value)}
-            aria-invalid={invalid}
-            aria-describedby={describedBy}
-            className={inputClass}
-          />
+          <input {...common} type="number" min={field.min} max={field.max} step={field.step} />
         )
-      }
+      }}
     </Field>
   )
 }
