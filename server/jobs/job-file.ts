@@ -188,7 +188,8 @@ export function renderJobFile(job: JobFileView): string {
     ['nextRun', job.nextRun],
   ]
   const data = Object.fromEntries([
-    ...DEFINITION_KEYS.filter((key) => key !== 'schedule').map((key) => [key, job[key]]),
+    // An unset optional field (null) is left out, as the parser reads a missing key.
+    ...DEFINITION_KEYS.filter((key) => key !== 'schedule' && job[key] !== null).map((key) => [key, job[key]]),
     ...Object.entries(job.extra).filter(([key]) => !RESERVED_KEYS.has(key)),
     ['createdBy', job.createdByEmail],
     ['orgId', job.orgId],
