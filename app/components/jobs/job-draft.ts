@@ -14,7 +14,7 @@ export function initialDraft(fields: readonly JobFormField[]): JobDraft {
 
 /** The draft of an existing job, as it is stored. */
 export function draftOf(job: JobLike, fields: readonly JobFormField[]): JobDraft {
-  return Object.fromEntries(fields.map((f) => [f.key, String(job[f.key])])) as JobDraft
+  return Object.fromEntries(fields.map((f) => [f.key, String(job[f.key] ?? '')])) as JobDraft
 }
 
 /** The fields of `draft` that differ from `base`: what a save sends (and all it may change). */

@@ -44,7 +44,7 @@ export function JobReadOnly({ job, fields }: { job: JobLike; fields: readonly Jo
               <Item key={f.key} label={f.label}>
                 {f.widget === 'select'
                   ? (f.options.find(([value]) => value === job[f.key])?.[1] ?? String(job[f.key]))
-                  : String(job[f.key])}
+                  : String(job[f.key] ?? '—')}
               </Item>
             ),
           )}
