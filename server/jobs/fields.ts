@@ -230,6 +230,9 @@ export function definitionOf(job: JobDefinition): JobDefinition {
   return Object.fromEntries(JOB_FIELD_KEYS.map((key) => [key, job[key]])) as JobDefinition
 }
 
+/** Optional fields whose default is null ("no limit"): left out of a file, or emptied in a form, they are unset. */
+export const CLEARABLE_KEYS: readonly string[] = keysWhere((s) => s.default === null)
+
 /** The fields a run reads, for the run's view of the job (runs/executor types and selectRunJob). */
 export const RUN_KEYS = keysWhere((s) => s.run)
 /** The fields the agent's manage-jobs tool may set on create and update. */

@@ -9,6 +9,7 @@ import { badRequest, payloadTooLarge } from '../http/errors.ts'
 import { parseInput } from '../http/validate.ts'
 import { JobName, isPlainObject, toJsonValue, type JsonValue } from './field-schemas.ts'
 import {
+  CLEARABLE_KEYS,
   DEFINITION_KEYS,
   IDENTITY_KEYS,
   JOB_FIELDS,
@@ -113,7 +114,13 @@ export function parseJobFile(text: string, ctx: { name: string; truth: JobFileTr
     throw badRequest(`${field}: ${json.message}`, field)
   }
   const given = Object.entries(parsed).filter(([, value]) => value !== undefined)
-  return { ...(Object.fromEntries(given) as typeof parsed), extra: json.value as Record<string, JsonValue> }
+  // A left-out optional field ("no limit") is unset, as the renderer leaves an unset one out.
+  const unset = CLEARABLE_KEYS.filter((key) => parsed[key as keyof typeof parsed] === undefined)
+  return {
+    ...Object.fromEntries(unset.map((key) => [key, null])),
+    ...(Object.fromEntries(given) as typeof parsed),
+    extra: json.value as Record<string, JsonValue>,
+  }
 }
 
 /** Splits the file into its YAML mapping and body, with 400s that point at the line. */

@@ -3,14 +3,14 @@
  * numbers become numbers, "true"/"false" become booleans, and absent or empty optional fields stay
  * absent. Whether the values are valid is the service's zod schema's call (invariant 5).
  */
-import { FORM_KINDS, JOB_FIELD_KEYS, specOf } from '../jobs/fields.ts'
+import { CLEARABLE_KEYS, FORM_KINDS, JOB_FIELD_KEYS } from '../jobs/fields.ts'
 
 // Extra keys are edited in the job file, not the form.
 const UPDATE_FIELDS = JOB_FIELD_KEYS.filter((key) => FORM_KINDS[key] !== 'json')
 const CREATE_FIELDS = ['name', 'scope', ...UPDATE_FIELDS]
 
 // Optional fields that default to null ("no limit"): an emptied input clears them.
-const CLEARABLE = new Set<string>(JOB_FIELD_KEYS.filter((key) => specOf(key).default === null))
+const CLEARABLE = new Set(CLEARABLE_KEYS)
 
 function convert(key: string, value: string): unknown {
   if (CLEARABLE.has(key) && value.trim() === '') return null
