@@ -13,7 +13,7 @@ const doc = (schema: z.ZodType, extra = '') => `${schema.description ?? ''}${ext
 
 // Enums keep their values (the model needs to see them); other kinds stay loose.
 function looseField(key: (typeof TOOL_KEYS)[number]): z.ZodType {
-  const spec: { schema: z.ZodType; kind: string; required?: true } = JOB_FIELDS[key]
+  const spec: { schema: z.ZodType; kind: string; required?: true; default?: unknown } = JOB_FIELDS[key]
   const base =
     spec.schema instanceof z.ZodEnum
       ? z.enum(spec.schema.options as [string, ...string[]])
@@ -22,7 +22,9 @@ function looseField(key: (typeof TOOL_KEYS)[number]): z.ZodType {
         : spec.kind === 'boolean'
           ? z.boolean()
           : z.string()
-  return base.optional().describe(doc(spec.schema, spec.required ? '. Required for create' : ''))
+  return (spec.default === null ? base.nullable() : base)
+    .optional()
+    .describe(doc(spec.schema, spec.required ? '. Required for create' : ''))
 }
 
 type ToolFields = { [K in (typeof TOOL_KEYS)[number]]?: unknown }
