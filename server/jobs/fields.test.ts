@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { toCreateInput, toUpdateInput } from '../pages/jobs-form.ts'
 import { creationChanges, diffDefinition } from './audit.ts'
-import { JOB_FIELD_KEYS, jobFormSpec, specOf, type JobDefinition } from './fields.ts'
+import { JOB_FIELD_KEYS, RUN_KEYS, jobFormSpec, specOf, type JobDefinition } from './fields.ts'
 import { parseJobFile, renderJobFile } from './job-file.ts'
 import { JobCreateInput, JobUpdateInput } from './schema.ts'
+import { runJobColumns } from './store.ts'
 
 /** A value for every field, none of them the default, so a dropped field shows. */
 const SAMPLE: JobDefinition = {
@@ -66,5 +67,12 @@ describe('the job-field registry', () => {
     const sampleText = Object.fromEntries(fields.map((f) => [f.key, String(SAMPLE[f.key])]))
     const expected = Object.fromEntries(fields.map((f) => [f.key, SAMPLE[f.key]]))
     expect(JobUpdateInput.parse(toUpdateInput(sampleText))).toEqual(expected)
+  })
+})
+
+describe('the run view', () => {
+  it('selects a column for every field a run reads', () => {
+    expect(Object.keys(runJobColumns()).sort()).toEqual([...RUN_KEYS].sort())
+    for (const column of Object.values(runJobColumns())) expect(column.name).toMatch(/^[a-z_]+$/)
   })
 })

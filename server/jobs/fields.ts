@@ -234,7 +234,8 @@ export function definitionOf(job: JobDefinition): JobDefinition {
 export const CLEARABLE_KEYS: readonly string[] = keysWhere((s) => s.default === null)
 
 /** The fields a run reads, for the run's view of the job (runs/executor types and selectRunJob). */
-export const RUN_KEYS = keysWhere((s) => s.run)
+export type JobRunKey = { [K in JobFieldKey]: Spec<K> extends { run: true } ? K : never }[JobFieldKey]
+export const RUN_KEYS = keysWhere((s) => s.run) as JobRunKey[]
 /** The fields the agent's manage-jobs tool may set on create and update. */
 export const TOOL_KEYS = keysWhere((s) => s.tool)
 

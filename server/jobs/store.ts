@@ -6,6 +6,7 @@ import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, not, or, sql, ty
 import { getDb, getDbHandle, type Db } from '../db/client.ts'
 import { jobAudit, jobRuns, jobs, user } from '../db/schema/index.ts'
 import type { JobListQuery } from './schema.ts'
+import { RUN_KEYS, type JobRunKey } from './fields.ts'
 
 export type JobRow = typeof jobs.$inferSelect
 export type NewJobRow = typeof jobs.$inferInsert
@@ -132,4 +133,12 @@ export function isUniqueViolation(err: unknown): boolean {
     e = e.cause as typeof e
   }
   return false
+}
+
+/**
+ * The job columns a run reads (registry fields with `run: true`), keyed like the registry, for the
+ * run's view of the job: `db.select({ id: jobs.id, ...runJobColumns() }).from(jobs)`.
+ */
+export function runJobColumns(): { [K in JobRunKey]: (typeof jobs)[K] } {
+  return Object.fromEntries(RUN_KEYS.map((key) => [key, jobs[key]])) as { [K in JobRunKey]: (typeof jobs)[K] }
 }
