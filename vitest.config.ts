@@ -8,6 +8,7 @@ export default defineConfig({
       'app/**/*.test.ts',
       'config/**/*.test.ts',
       'tests/integration/**/*.test.ts',
+      'tests/architecture/**/*.test.ts',
     ],
     globalSetup: ['tests/support/global-setup.ts'],
     // Integration tests share one Postgres server; each file makes its own database.

@@ -10,7 +10,7 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes')
 
 const EnvSchema = z.object({
-  /** Read by server/load-env.ts before anything else; listed here so it is documented and checked. */
+  /** Read by server/lib/load-env.ts before anything else; listed here so it is documented and checked. */
   ENV_FILE: z.string().min(1).default('.env'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),

@@ -3,7 +3,8 @@
  * background services, and shuts both down cleanly on SIGTERM/SIGINT.
  */
 // First, before any module reads the environment: loads .env and exits on a bad environment.
-import { loadedEnvFile } from './load-env.ts'
+import { loadedEnvFile } from './lib/load-env.ts'
+import { createAgentExecutor } from './agent/run-executor.ts'
 import { env } from './env.ts'
 import { startServer, type RunningServer } from './http/server.ts'
 import { logger } from './lib/logger.ts'
@@ -21,13 +22,16 @@ logger.debug(
   'configuration',
 )
 
-/** The scheduler runs in this process, after migrations; SCHEDULER_ENABLED=false makes a web-only instance. */
+/**
+ * The scheduler runs in this process, after migrations; SCHEDULER_ENABLED=false makes a web-only
+ * instance. Its runs execute with the agent, passed in here so the scheduler never imports it.
+ */
 async function startBackground() {
   if (!config.SCHEDULER_ENABLED) {
     logger.warn('SCHEDULER_ENABLED=false: this instance serves pages and the API but fires no jobs')
     return []
   }
-  return [await startScheduler()]
+  return [await startScheduler({ executor: createAgentExecutor() })]
 }
 
 let server: RunningServer | undefined

@@ -6,7 +6,7 @@
  */
 import { tool } from 'ai'
 import { z } from 'zod'
-import { badRequest } from '../../http/errors.ts'
+import { badRequest } from '../../lib/errors.ts'
 import { listResources, readResource, writeResource } from '../../resources/service.ts'
 import { toToolFailure, type ToolContext } from '../tool-context.ts'
 
@@ -78,11 +78,14 @@ async function runAction(ctx: ToolContext, input: WorkspaceInput) {
   }
 }
 
+/** What the model and the system prompt read about the tool. */
+export const WORKSPACE_DESCRIPTION =
+  "List, read and write files in the person's workspace (notes, reports, data) and the organisation's " +
+  'shared folder. Use it to keep results of job runs. Job files under jobs/ are read-only here.'
+
 export function createWorkspaceTool(ctx: ToolContext) {
   return tool({
-    description:
-      "List, read and write files in the person's workspace (notes, reports, data) and the organisation's " +
-      'shared folder. Use it to keep results of job runs. Job files under jobs/ are read-only here.',
+    description: WORKSPACE_DESCRIPTION,
     inputSchema: WorkspaceInput,
     execute: async (input) => {
       try {

@@ -8,7 +8,7 @@
  * naming the variable, and no stack trace.
  */
 import { existsSync } from 'node:fs'
-import { EnvError, envFilePath, parseEnv } from './env.ts'
+import { EnvError, envFilePath, parseEnv } from '../env.ts'
 
 const file = envFilePath()
 /** The file that was read, for the start-up log; null when there was none. */
