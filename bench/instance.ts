@@ -7,6 +7,9 @@
  *   BENCH_QUEUES       pgboss: "single" or "b:1000" (b0 … b999)
  *   BENCH_BOSS_TUNED   pgboss: 1 = cron checked every second (default config otherwise)
  *   BENCH_CRONTAB      graphile: crontab file
+ *   BENCH_EXECUTOR     clockwork: "noop" (default) or "agent" (the real agent executor; point
+ *                      ANTHROPIC_BASE_URL at a fake model server)
+ *   BENCH_LEASE_MS     clockwork: lease TTL      BENCH_GRACE_MS   clockwork: SIGTERM grace
  */
 import { readFileSync } from 'node:fs'
 import type { Fire } from './lib/children.ts'
@@ -32,11 +35,16 @@ async function startClockwork(): Promise<() => Promise<void>> {
     instanceId: instance,
     concurrency,
     claimBatch: env.BENCH_CLAIM_BATCH ? Number(env.BENCH_CLAIM_BATCH) : undefined,
-    graceMs: 5_000,
-    executor: async ({ run }) => {
-      emit({ slot: run.scheduledFor.getTime(), recorded: run.createdAt.getTime(), started: Date.now() })
-      return { transcript: [], usage: { inputTokens: 0, outputTokens: 0 } }
-    },
+    graceMs: Number(env.BENCH_GRACE_MS ?? 5_000),
+    leaseMs: env.BENCH_LEASE_MS ? Number(env.BENCH_LEASE_MS) : undefined,
+    // Without an executor the scheduler uses the agent's (createAgentExecutor).
+    executor:
+      env.BENCH_EXECUTOR === 'agent'
+        ? undefined
+        : async ({ run }) => {
+            emit({ slot: run.scheduledFor.getTime(), recorded: run.createdAt.getTime(), started: Date.now() })
+            return { transcript: [], usage: { inputTokens: 0, outputTokens: 0 } }
+          },
   })
   return async () => {
     await scheduler.stop()
