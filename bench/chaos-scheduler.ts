@@ -309,6 +309,9 @@ function print(r: Report) {
       ],
     ),
   )
+  console.log(
+    `interrupted: ${r.interrupted} (lease expired after a kill: ${r.reaper.runs}; SIGTERM grace ran out: ${r.interruptedBySigterm}; lease lost by a live instance: ${r.leaseLost})`,
+  )
   console.log(`reaper target: ≤ ${ms(r.reaper.targetMs)} (lease TTL + 1 s); runs reaped: ${r.reaper.runs}`)
   console.log(
     table(
