@@ -5,7 +5,7 @@
  * (text, tool calls and results as UI message parts), the token usage and an estimated cost.
  */
 import type { UIMessage } from 'ai'
-import { RunFailure, type RunExecutor, type RunResult } from '../executor/types.ts'
+import { RunFailure, type RunExecutor, type RunResult } from '../runs/executor.ts'
 import { getJob } from '../jobs/service.ts'
 import { newId } from '../lib/ids.ts'
 import { createUsageMeter, RUN_MAX_STEPS, startAgentLoop } from './loop.ts'

@@ -3,20 +3,13 @@
  * resolved from the session cookie, never from request content (invariant 4).
  */
 import { findMembership, listMemberships } from '../accounts/store.ts'
-import { unauthorized } from '../http/errors.ts'
+import { unauthorized } from '../lib/errors.ts'
 import { getAuth } from './auth.ts'
+import type { Caller, OrgRole } from '../access/caller.ts'
 
-export type OrgRole = 'owner' | 'admin' | 'member'
-
-export type Caller = {
-  userId: string
-  email: string
-  name: string
-  timezone: string | null
-  orgId: string
-  orgName: string
-  role: OrgRole
-}
+// The Caller type lives with the access rules (a lower layer that judges callers); it is
+// re-exported here because this is where callers come from.
+export { isOrgAdmin, type Caller, type OrgRole } from '../access/caller.ts'
 
 function asRole(role: string): OrgRole {
   // better-auth allows comma-joined roles; the strongest one counts.
@@ -53,5 +46,3 @@ export async function requireCaller(request: Request): Promise<Caller> {
   if (!caller) throw unauthorized()
   return caller
 }
-
-export const isOrgAdmin = (caller: Pick<Caller, 'role'>) => caller.role === 'owner' || caller.role === 'admin'

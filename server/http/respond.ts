@@ -3,7 +3,7 @@
  * and turn every failure into the one error shape.
  */
 import { logger } from '../lib/logger.ts'
-import { HttpError, toErrorBody } from './errors.ts'
+import { HttpError, toErrorBody } from '../lib/errors.ts'
 
 export function json(data: unknown, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers)
@@ -13,7 +13,7 @@ export function json(data: unknown, init: ResponseInit = {}): Response {
 }
 
 /** Maps any thrown value to a JSON error response; unknown errors are logged, never echoed. */
-export function errorResponse(err: unknown): Response {
+function errorResponse(err: unknown): Response {
   if (err instanceof Response) return err
   if (err instanceof HttpError) return json(toErrorBody(err), { status: err.status })
   logger.error({ err }, 'unhandled error in API route')

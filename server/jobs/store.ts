@@ -23,7 +23,7 @@ export type AuditRecord = {
 }
 
 /** Statuses that count as "failing" in a list filter. */
-export const FAILING_STATUSES = ['error', 'timed_out', 'interrupted'] as const
+const FAILING_STATUSES = ['error', 'timed_out', 'interrupted'] as const
 
 const recordColumns = { job: jobs, creatorEmail: user.email, creatorName: user.name }
 const toRecord = (r: { job: JobRow; creatorEmail: string; creatorName: string }): JobRecord => ({

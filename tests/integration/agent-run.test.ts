@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { resetEnvCache } from '#server/env.ts'
+import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { createTeam, type Team } from '#tests/support/team.ts'
@@ -29,7 +30,7 @@ beforeAll(async () => {
     },
   })
   team = await createTeam(app)
-  scheduler = await startScheduler({ handle: app.server.db, graceMs: 1_000 })
+  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
 })
 afterAll(async () => {
   await scheduler?.stop()

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { logger } from '#server/lib/logger.ts'
+import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { sendChat, userText } from '#tests/support/agent-chat.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
@@ -36,7 +37,7 @@ beforeAll(async () => {
   // No deployment key: only stored keys can be spent.
   app = await startTestApp({ env: { ANTHROPIC_API_KEY: '', ANTHROPIC_BASE_URL: fake.baseURL } })
   team = await createTeam(app)
-  scheduler = await startScheduler({ handle: app.server.db, graceMs: 1_000 })
+  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
 })
 afterAll(async () => {
   logger.level = 'silent'

@@ -101,9 +101,13 @@ const ROUTES: RouteCase[] = [
     success: 204,
     send: (c, job) => c.delete(`${R}/${job.scope}/jobs/${job.name}.md`),
   },
-  // Issue 4 (scheduler) hook: add one line per run route here, e.g.
-  //   { route: 'POST /jobs/:id/run', need: 'edit', success: 202, send: (c, job) => c.post(`${J}/${job.id}/run`) },
-  //   { route: 'GET /jobs/:id/runs', need: 'view', success: 200, send: (c, job) => c.get(`${J}/${job.id}/runs`) },
+  {
+    route: 'POST /jobs/:id/run',
+    need: 'edit',
+    success: 202,
+    send: (c, job) => c.post(`${J}/${job.id}/run`),
+  },
+  { route: 'GET /jobs/:id/runs', need: 'view', success: 200, send: (c, job) => c.get(`${J}/${job.id}/runs`) },
 ]
 
 let app: TestApp

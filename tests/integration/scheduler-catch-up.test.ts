@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSchedulerCore } from '#server/scheduler/core.ts'
-import { LATE_GRACE_MS, MAX_MISSED_ROWS } from '#server/scheduler/policy.ts'
+import { LATE_GRACE_MS, MAX_MISSED_ROWS } from '#server/runs/policy.ts'
 import { ManualClock } from '#tests/support/clock.ts'
 import { createSchedulerDatabase, type SchedulerTestDatabase } from '#tests/support/scheduler-db.ts'
 import { succeed } from '#tests/support/fake-executor.ts'

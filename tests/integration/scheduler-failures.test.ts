@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { setJobEnabled } from '#server/jobs/service.ts'
 import { createSchedulerCore } from '#server/scheduler/core.ts'
-import { AUTO_PAUSE_AFTER } from '#server/scheduler/policy.ts'
+import { AUTO_PAUSE_AFTER } from '#server/runs/policy.ts'
 import { ManualClock } from '#tests/support/clock.ts'
 import { createSchedulerDatabase, type SchedulerTestDatabase } from '#tests/support/scheduler-db.ts'
 import { fail, gated, hang, succeed } from '#tests/support/fake-executor.ts'
@@ -17,7 +17,7 @@ import {
   runsOf,
   type Owner,
 } from '#tests/support/scheduler-fixtures.ts'
-import type { RunExecutor } from '#server/executor/types.ts'
+import type { RunExecutor } from '#server/runs/executor.ts'
 
 let database: SchedulerTestDatabase
 let owner: Owner

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { HttpError } from '../http/errors.ts'
-import { readIfMatch, readTextBody } from './http.ts'
+import { HttpError } from '../lib/errors.ts'
+import { readIfMatch, readTextBody } from './request.ts'
 
 const withIfMatch = (value?: string) =>
   new Request('http://x/', value === undefined ? {} : { headers: { 'if-match': value } })

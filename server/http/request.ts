@@ -2,8 +2,8 @@
  * HTTP details of the jobs and resources API that do not belong in a route module: versions in
  * If-Match/ETag headers, JSON 405s, and reading a text body with a size limit.
  */
-import { HttpError, badRequest, payloadTooLarge, toErrorBody } from '../http/errors.ts'
-import { json } from '../http/respond.ts'
+import { HttpError, badRequest, payloadTooLarge, toErrorBody } from '../lib/errors.ts'
+import { json } from './respond.ts'
 
 /**
  * The version in an `If-Match` header, or undefined when there is none (or it is `*`). Accepts

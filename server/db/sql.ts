@@ -1,6 +1,6 @@
 /** Small SQL helpers shared by the scheduler's stores. */
 import { sql, type SQL } from 'drizzle-orm'
-import type { Db } from '../db/client.ts'
+import type { Db } from './client.ts'
 
 /** Raw rows from `db.execute`, whichever driver (postgres.js answers an array, PGlite `{ rows }`). */
 export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {

@@ -5,10 +5,10 @@
  */
 import { EventEmitter } from 'node:events'
 import { sql } from 'drizzle-orm'
-import { getDbHandle, type Db, type DbHandle } from '../db/client.ts'
+import { getDbHandle, type Db, type DbHandle } from './client.ts'
 import { singleton } from '../lib/singleton.ts'
 
-export const JOBS_CHANGED_CHANNEL = 'clockwork_jobs_changed'
+const JOBS_CHANGED_CHANNEL = 'clockwork_jobs_changed'
 
 const local = singleton('jobs-changed-emitter', () => new EventEmitter().setMaxListeners(100))
 
