@@ -28,6 +28,7 @@ const minuteOf = (ms: number) => ms - (ms % 60_000)
 async function startClockwork(): Promise<() => Promise<void>> {
   const { openDatabase, setCurrentDatabase } = await import('#server/db/client.ts')
   const { startScheduler } = await import('#server/scheduler/scheduler.ts')
+  const { createAgentExecutor } = await import('#server/agent/run-executor.ts')
   const handle = await openDatabase({ url, poolSize: pool })
   setCurrentDatabase(handle)
   const scheduler = await startScheduler({
@@ -37,10 +38,9 @@ async function startClockwork(): Promise<() => Promise<void>> {
     claimBatch: env.BENCH_CLAIM_BATCH ? Number(env.BENCH_CLAIM_BATCH) : undefined,
     graceMs: Number(env.BENCH_GRACE_MS ?? 5_000),
     leaseMs: env.BENCH_LEASE_MS ? Number(env.BENCH_LEASE_MS) : undefined,
-    // Without an executor the scheduler uses the agent's (createAgentExecutor).
     executor:
       env.BENCH_EXECUTOR === 'agent'
-        ? undefined
+        ? createAgentExecutor()
         : async ({ run }) => {
             emit({ slot: run.scheduledFor.getTime(), recorded: run.createdAt.getTime(), started: Date.now() })
             return { transcript: [], usage: { inputTokens: 0, outputTokens: 0 } }

@@ -8,10 +8,11 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { jobRuns } from '#server/db/schema/index.ts'
+import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { resetEnvCache } from '#server/env.ts'
-import type { RunExecutor } from '#server/executor/types.ts'
+import type { RunExecutor } from '#server/runs/executor.ts'
 import { newId } from '#server/lib/ids.ts'
-import { readTranscript } from '#server/runs/transcript.ts'
+import { readTranscript } from '#server/runs/threads.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { hang } from '#tests/support/fake-executor.ts'
@@ -44,7 +45,7 @@ beforeEach(async () => {
 })
 const db = () => database.handle.db
 
-const start = async (executor?: RunExecutor, instanceId = `stuck-${newId('i')}`) => {
+const start = async (executor: RunExecutor = createAgentExecutor(), instanceId = `stuck-${newId('i')}`) => {
   scheduler = await startScheduler({
     handle: database.handle,
     instanceId,
