@@ -51,6 +51,9 @@ const log = (message: string) => console.log(`[${Math.round((Date.now() - t0) / 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)))
 const nextMinute = (after: number) => after - (after % 60_000) + 60_000
 
+/** Every instance started, so a crash of this script does not leave them running. */
+const children: Instance[] = []
+
 type Kill = { name: string; signal: 'SIGKILL' | 'SIGTERM'; at: number }
 
 async function main() {
@@ -88,6 +91,7 @@ async function main() {
       BETTER_AUTH_SECRET: 'chaos-bench-only-not-a-secret-0123456789',
       DATABASE_URL: db.url,
     })
+    children.push(slot.live)
     await slot.live.ready
   }
   for (const slot of slots) await startSlot(slot)
@@ -323,5 +327,7 @@ function print(r: Report) {
 
 main().catch(async (err) => {
   console.error(err)
+  for (const { child } of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   process.exit(1)
 })

@@ -61,8 +61,10 @@ export async function startQueuedRuns(
       tx,
     )
     const toStart = runs.filter((r) => !paused.includes(r)).slice(0, capacity)
+    // Identity and instructions both come from the job row read above, under its lock: a run
+    // queued before an edit runs the current prompt as its current author, never the old author.
     const started = await markRunsRunning(
-      toStart.map((r) => r.id),
+      toStart.map((r) => ({ id: r.id, runAsUserId: byId.get(r.jobId)!.created_by })),
       options,
       tx,
     )
