@@ -105,7 +105,8 @@ export function createSchedulerCore(options: CoreOptions) {
     if (pending.nextLeaseAt && pending.nextLeaseAt.getTime() < now) {
       const reaped = await reapExpiredLeases(
         { now: () => clock.sqlNow(), backoffMs: options.backoffMs },
-        loopDb,
+        // The runs' pool (several connections): the reaper settles in parallel.
+        db,
       )
       result.reaped = reaped.length
     }
