@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
+import { queryRows } from '#server/db/sql.ts'
 import { Fleet, type Fire } from './lib/children.ts'
 import { closeAdmin, describeMachine, dropDatabase, transactionCount } from './lib/pg.ts'
 import { ms, summarize, table } from './lib/stats.ts'
@@ -291,7 +292,8 @@ async function burst(system: System, count: number, setup: (fleet: Fleet) => Pro
 async function sampleStarts(cw: Awaited<ReturnType<typeof prepareClockwork>>, fleet: Fleet): Promise<Fire[]> {
   const slots = new Set<number>()
   for (let i = 0; i < START_SAMPLES; i++) {
-    const [row] = await cw.handle.rows<{ at: Date | string }>(
+    const [row] = await queryRows<{ at: Date | string }>(
+      cw.handle.db,
       sql`update jobs set next_run_at = date_trunc('second', now()) + interval '1.5 second'
           returning next_run_at as at`,
     )

@@ -1,4 +1,7 @@
-/** Small SQL helpers shared by the scheduler's stores. */
+/**
+ * The one raw-SQL runner ({@link queryRows}) and small helpers for hand-written statements. Typed
+ * queries go through drizzle; raw SQL goes through here, whichever driver is underneath.
+ */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from './client.ts'
 

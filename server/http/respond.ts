@@ -29,23 +29,3 @@ export async function api(handler: () => Promise<Response | unknown>): Promise<R
     return errorResponse(err)
   }
 }
-
-/** Reads a JSON body, with a clear 400 for anything that is not a JSON object. */
-export async function readJsonBody(
-  request: Request,
-  maxBytes = 256 * 1024,
-): Promise<Record<string, unknown>> {
-  const text = await request.text()
-  if (Buffer.byteLength(text) > maxBytes)
-    throw new HttpError(413, 'payload_too_large', `Body is over ${maxBytes} bytes`)
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    throw new HttpError(400, 'bad_request', 'Body must be valid JSON', 'body')
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new HttpError(400, 'bad_request', 'Body must be a JSON object', 'body')
-  }
-  return body as Record<string, unknown>
-}

@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { Caller } from '../auth/caller.ts'
 import { getDb } from '../db/client.ts'
 import { jobs } from '../db/schema/app.ts'
-import { badRequest, notFound } from '../lib/errors.ts'
+import { badRequest, isNotFound, notFound } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
 import { assertCanEditJob, getJob } from '../jobs/service.ts'
 import { newId } from '../lib/ids.ts'
@@ -83,8 +83,10 @@ export async function getRunWithTranscript(
   if (!run) throw notFound(`No run with id ${runId}`)
   try {
     await getJob(caller, run.jobId)
-  } catch {
-    throw notFound(`No run with id ${runId}`)
+  } catch (err) {
+    // Only "job not visible" means "run not visible"; anything else (the database) surfaces.
+    if (isNotFound(err)) throw notFound(`No run with id ${runId}`)
+    throw err
   }
   return { run: toRun(run), transcript: run.threadId ? await readTranscript(run.threadId) : [] }
 }

@@ -11,6 +11,7 @@ import { startScheduler, type RunningScheduler } from '#server/scheduler/schedul
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { createTeam, type Team } from '#tests/support/team.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import { queryRows } from '#server/db/sql.ts'
 
 const J = '/_agent-native/jobs'
 const KEY = 'sk-ant-deployment-run-0007'
@@ -118,7 +119,7 @@ describe('an unattended run', () => {
     // Cost: claude-sonnet-4-5 at $3 / $15 per million tokens, stored and in the Run JSON.
     const expected = (250 * 3 + 50 * 15) / 1e6
     expect(run.usage.costUsd).toBeCloseTo(expected, 9)
-    const [row] = await app.server.db.rows(sql`select cost_usd from job_runs where id = ${run.id}`)
+    const [row] = await queryRows(app.server.db.db, sql`select cost_usd from job_runs where id = ${run.id}`)
     expect(Number(row!.cost_usd)).toBeCloseTo(expected, 9)
     const history = await team.creator.client.get(`${J}/${job.id}/runs`)
     expect(history.body.runs[0].usage).toEqual({ inputTokens: 250, outputTokens: 50, costUsd: expected })

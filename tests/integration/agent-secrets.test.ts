@@ -14,6 +14,7 @@ import { sendChat, userText } from '#tests/support/agent-chat.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { createTeam, type Team } from '#tests/support/team.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import { queryRows } from '#server/db/sql.ts'
 
 const J = '/_agent-native/jobs'
 const CREATOR_KEY = 'sk-ant-PLANTEDcreator-9f3a7c'
@@ -166,7 +167,7 @@ describe('with stored keys', () => {
     expect(String(page.body).includes('d2e8'), 'the page shows the masked org key').toBe(true)
 
     const dump = async (table: string) =>
-      JSON.stringify(await app.server.db.rows(sql.raw(`select * from ${table}`)))
+      JSON.stringify(await queryRows(app.server.db.db, sql.raw(`select * from ${table}`)))
     const stored = await Promise.all(
       ['agent_messages', 'agent_threads', 'job_runs', 'jobs', 'job_audit', 'resources', 'model_keys'].map(
         dump,

@@ -5,11 +5,16 @@
  * timeout. Also checks the fake itself speaks streaming and tool_use, which the agent relies on.
  */
 import { createAnthropic } from '@ai-sdk/anthropic'
+import { eq, sql } from 'drizzle-orm'
 import { generateText, streamText, tool } from 'ai'
 import { z } from 'zod'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { resetEnvCache } from '#server/env.ts'
 import { createAgentExecutor } from '#server/agent/run-executor.ts'
+import { jobs } from '#server/db/schema/index.ts'
+import { HttpError } from '#server/lib/errors.ts'
+import type { RunResult } from '#server/runs/executor.ts'
+import { getRunWithTranscript } from '#server/runs/service.ts'
 import { readTranscript } from '#server/runs/threads.ts'
 import { createSchedulerCore } from '#server/scheduler/core.ts'
 import { ManualClock } from '#tests/support/clock.ts'
@@ -48,18 +53,23 @@ function configure(vars: Record<string, string | undefined>) {
   resetEnvCache()
 }
 
-/** Runs one due job through the scheduler core with the real agent executor. */
+/**
+ * Runs one due job through the scheduler core with the real agent executor; `around` (if given)
+ * runs the executor inside whatever conditions the test sets up for it.
+ */
 async function runOnce(
   fixture: { instructions?: string; timeoutMinutes?: number } = {},
   onStarted?: (clock: ManualClock) => Promise<void>,
+  around?: (execute: () => Promise<RunResult>, jobId: string) => Promise<RunResult>,
 ) {
+  const agent = createAgentExecutor()
   const clock = new ManualClock('2026-09-01T07:00:00.005Z')
   const core = createSchedulerCore({
     db: db(),
     instance: 'exec',
     clock,
     leaseMs: 86_400_000,
-    executor: createAgentExecutor(),
+    executor: (ctx) => (around ? around(() => agent(ctx), ctx.job.id) : agent(ctx)),
   })
   const id = await insertJob(
     db(),
@@ -149,4 +159,46 @@ it('the fake speaks the streaming protocol and tool_use blocks (for the agent)',
           .toolCalls
     expect(calls.map((c) => [c.toolName, c.input])).toEqual([['list_files', { prefix: 'jobs/' }]])
   }
+})
+
+/** Takes the jobs table away for the length of `work`: a real database failure, not a mock. */
+async function withoutJobsTable<T>(work: () => Promise<T>): Promise<T> {
+  await db().execute(sql`alter table jobs rename to jobs_away`)
+  try {
+    return await work()
+  } finally {
+    await db().execute(sql`alter table jobs_away rename to jobs`)
+  }
+}
+
+it('a job the run-as user can no longer see fails the run as "no longer visible"', async () => {
+  const other = await createOwner(db(), 'Olga Other')
+  const { run } = await runOnce({}, undefined, async (execute, jobId) => {
+    await db().update(jobs).set({ createdBy: other.userId }).where(eq(jobs.id, jobId))
+    return execute()
+  })
+  expect(run).toMatchObject({
+    status: 'error',
+    error: 'The job is no longer visible to the person it runs as.',
+  })
+})
+
+it('a database failure while reading the job surfaces as itself, not as "no longer visible"', async () => {
+  const { run } = await runOnce({}, undefined, (execute) => withoutJobsTable(execute))
+  expect(run.status).toBe('error')
+  expect(run.error).not.toMatch(/no longer visible/)
+  expect(run.error).toMatch(/jobs/)
+})
+
+it('reading a run: a hidden job is a 404, a database failure is not turned into one', async () => {
+  fake.reply({ text: 'Done.' })
+  const { run } = await runOnce()
+  expect((await getRunWithTranscript(owner.caller, run.id)).run.id).toBe(run.id)
+  const stranger = await createOwner(db(), 'Stan Stranger')
+  await expect(getRunWithTranscript(stranger.caller, run.id)).rejects.toMatchObject({ status: 404 })
+  const failure = await withoutJobsTable(() =>
+    getRunWithTranscript(owner.caller, run.id).catch((e: unknown) => e),
+  )
+  expect(failure).not.toBeInstanceOf(HttpError)
+  expect(String((failure as Error).message)).toMatch(/jobs/)
 })
