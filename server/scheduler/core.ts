@@ -105,8 +105,8 @@ export function createSchedulerCore(options: CoreOptions) {
     if (pending.nextLeaseAt && pending.nextLeaseAt.getTime() < now) {
       const reaped = await reapExpiredLeases(
         { now: () => clock.sqlNow(), backoffMs: options.backoffMs },
-        // The runs' pool (several connections): the reaper settles in parallel.
-        db,
+        // The loop's own pool: runs' statements on the main pool must not delay reaping.
+        loopDb,
       )
       result.reaped = reaped.length
     }

@@ -9,15 +9,16 @@ import type { RunRow } from '../runs/schema.ts'
 import { settleRun } from '../runs/settle.ts'
 import { findExpiredLeases } from '../runs/store.ts'
 
-const REAP_PARALLEL = 4
+/** Settles at once; the loop's pool has two connections. */
+const REAP_PARALLEL = 2
 
 export async function reapExpiredLeases(
   options: { now: () => SQL; backoffMs?: readonly number[]; limit?: number },
   db: Db,
 ): Promise<RunRow[]> {
   const expired = await findExpiredLeases(options.now(), options.limit ?? 100, db)
-  // A killed instance leaves all its runs lapsing together: settle them a few at a time, so the
-  // last is marked within about a second of its lease (each settle is its own short transaction).
+  // A killed instance leaves all its runs lapsing together: settle them two at a time (each settle
+  // is its own short transaction), so the last is marked soon after its lease.
   const reaped: RunRow[] = []
   const queue = [...expired]
   const worker = async () => {
