@@ -20,7 +20,9 @@ import { createSchedulerDatabase, type SchedulerTestDatabase } from '#tests/supp
 import { createOwner, insertJob, resetJobs, runsOf, type Owner } from '#tests/support/scheduler-fixtures.ts'
 
 const KEY = 'sk-ant-stuck-runs-0001'
-const LEASE_MS = 3_000
+// Long enough for a loaded machine; before the fix such a run stayed `running` for as long as
+// the instance had other runs to renew, and was at best reaped as `interrupted`, never `error`.
+const LEASE_MS = 10_000
 
 let database: SchedulerTestDatabase
 let owner: Owner
