@@ -23,3 +23,20 @@ test('with no scheduler running, every page warns that scheduled jobs will not f
   await page.getByRole('link', { name: 'Settings' }).click()
   await expect(banner).toBeVisible()
 })
+
+test('the banner says how much of the organisation’s own work is waiting', async ({ page, baseURL }) => {
+  await signUp(page, 'Quinn Queue', uniqueEmail('quinn'))
+  const banner = page.getByRole('alert').filter({ hasText: 'Scheduled jobs will not fire' })
+  await expect(banner).toBeVisible()
+  await expect(banner).not.toContainText('In this organisation')
+  const headers = { origin: baseURL! }
+  const created = await page.request.post('/_agent-native/jobs', {
+    data: { name: 'waits-for-a-scheduler', schedule: '0 7 * * *', instructions: 'Wait.' },
+    headers,
+  })
+  expect(created.status()).toBe(201)
+  const { job } = await created.json()
+  expect((await page.request.post(`/_agent-native/jobs/${job.id}/run`, { headers })).status()).toBe(202)
+  await page.reload()
+  await expect(banner).toContainText('In this organisation, 1 run is queued and waiting.')
+})
