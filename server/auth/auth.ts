@@ -24,21 +24,27 @@ export function appUrl(): string {
   return config.APP_URL ?? `http://localhost:${config.PORT}`
 }
 
-function createAuth() {
-  const config = env()
+/** The origins the app's own pages are served from: state changes must come from one of them. */
+export function trustedOrigins(): string[] {
   const base = new URL(appUrl())
   // localhost and 127.0.0.1 are different origins to a browser; accept both locally.
   const localTwin =
     base.hostname === 'localhost' ? '127.0.0.1' : base.hostname === '127.0.0.1' ? 'localhost' : null
-  const trustedOrigins = [base.origin]
-  if (localTwin) trustedOrigins.push(`${base.protocol}//${localTwin}${base.port ? `:${base.port}` : ''}`)
+  const origins = [base.origin]
+  if (localTwin) origins.push(`${base.protocol}//${localTwin}${base.port ? `:${base.port}` : ''}`)
+  return origins
+}
+
+function createAuth() {
+  const config = env()
+  const base = new URL(appUrl())
 
   return betterAuth({
     appName: 'Clockwork',
     baseURL: base.origin,
     basePath: AUTH_BASE_PATH,
     secret: resolveAuthSecret(),
-    trustedOrigins,
+    trustedOrigins: trustedOrigins(),
     telemetry: { enabled: false },
     // One structured log for the whole server, instead of better-auth's coloured console lines.
     logger: { log: (level, message) => logger[level === 'debug' ? 'debug' : level]({ auth: true }, message) },
@@ -51,6 +57,8 @@ function createAuth() {
       enabled: config.AUTH_RATE_LIMIT ?? config.NODE_ENV === 'production',
       window: 60,
       max: 100,
+      // In the database, so a limit holds across every instance (in memory, each would count alone).
+      storage: 'database',
       customRules: {
         '/sign-in/email': { window: 10, max: 5 },
         '/sign-up/email': { window: 60, max: 10 },

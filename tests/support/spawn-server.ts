@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createEmptyDatabase, freePort, startPostgresServer } from './postgres-server.ts'
 
-export type SpawnedServer = { baseUrl: string; stop(): Promise<void> }
+export type SpawnedServer = { baseUrl: string; pid: number; stop(): Promise<void> }
 
 /** The shared browser-test Postgres (from the global setup), else TEST_DATABASE_URL/DATABASE_URL or embedded. */
 async function postgresServerUrl(): Promise<{ url: string; stop(): Promise<void> }> {
@@ -20,9 +20,15 @@ async function postgresServerUrl(): Promise<{ url: string; stop(): Promise<void>
   return startPostgresServer()
 }
 
+/**
+ * Starts the production server. With `env.DATABASE_URL` it joins that database (another instance
+ * of the same deployment) and leaves it in place on stop; otherwise it gets a fresh one.
+ */
 export async function spawnServer(env: Record<string, string>): Promise<SpawnedServer> {
-  const postgres = await postgresServerUrl()
-  const database = await createEmptyDatabase(postgres.url)
+  const postgres = env.DATABASE_URL ? null : await postgresServerUrl()
+  const database = postgres
+    ? await createEmptyDatabase(postgres.url)
+    : { url: env.DATABASE_URL!, drop: async () => {} }
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -43,13 +49,14 @@ export async function spawnServer(env: Record<string, string>): Promise<SpawnedS
   await waitForHealth(baseUrl, child)
   return {
     baseUrl,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode === null) {
         child.kill('SIGTERM')
         await once(child, 'exit')
       }
       await database.drop()
-      await postgres.stop()
+      await postgres?.stop()
     },
   }
 }
