@@ -6,14 +6,17 @@
  */
 import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
+import { APIError, createAuthMiddleware } from 'better-auth/api'
 import { organization } from 'better-auth/plugins'
 import { getDb } from '../db/client.ts'
 import * as schema from '../db/schema/index.ts'
 import { env } from '../env.ts'
 import { logger } from '../lib/logger.ts'
 import { singleton } from '../lib/singleton.ts'
-import { onMemberRemoved, organizationForNewSession } from '../accounts/service.ts'
+import { checkSignUpAllowed, onMemberRemoved, organizationForNewSession } from '../accounts/service.ts'
+import { HttpError, toErrorBody } from '../http/errors.ts'
 import { resolveAuthSecret } from './secret.ts'
+import { checkUserFields } from './user-fields.ts'
 
 export const AUTH_BASE_PATH = '/_agent-native/auth'
 /** Header the server entry sets from the socket (or trusted proxy) address. */
@@ -68,7 +71,38 @@ function createAuth() {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       useSecureCookies: base.protocol === 'https:',
     },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== '/sign-up/email' && ctx.path !== '/update-user') return
+        const body = (ctx.body ?? {}) as Record<string, unknown>
+        const invalid = checkUserFields(body)
+        if (invalid) return refusal(invalid)
+        if (ctx.path === '/sign-up/email') {
+          try {
+            await checkSignUpAllowed(body.email, config.SIGNUP)
+          } catch (err) {
+            if (err instanceof HttpError) return refusal(err)
+            throw err
+          }
+        }
+      }),
+      // better-auth's organization plugin has a hook for removal but none for leaving; both must
+      // pause the departed creator's jobs, so leaving is caught here, after it succeeded.
+      after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== '/organization/leave') return
+        const left = ctx.context.returned as { organizationId?: unknown; userId?: unknown } | undefined
+        if (typeof left?.organizationId === 'string' && typeof left.userId === 'string') {
+          await onMemberRemoved(left.organizationId, left.userId)
+        }
+      }),
+    },
     databaseHooks: {
+      // The same checks for any other path that writes a user (a backstop; the hook above answers
+      // the HTTP calls in our error shape).
+      user: {
+        create: { before: async (data) => void rejectInvalidUser(data) },
+        update: { before: async (data) => void rejectInvalidUser(data) },
+      },
       session: {
         create: {
           before: async (session) => {
@@ -90,6 +124,19 @@ function createAuth() {
       }),
     ],
   })
+}
+
+/** A 4xx in the one error shape, answered by a before-hook instead of the endpoint. */
+function refusal(err: HttpError): Response {
+  return new Response(JSON.stringify(toErrorBody(err)), {
+    status: err.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  })
+}
+
+function rejectInvalidUser(data: { name?: unknown; timezone?: unknown }) {
+  const invalid = checkUserFields(data)
+  if (invalid) throw new APIError('BAD_REQUEST', { message: invalid.message, code: invalid.code })
 }
 
 export type Auth = ReturnType<typeof createAuth>
