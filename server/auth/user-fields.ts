@@ -5,13 +5,9 @@
  */
 import { badRequest, type HttpError } from '../http/errors.ts'
 import { isValidTimezone } from '../jobs/cron/zones.ts'
+import { notPlainLine } from '../lib/text.ts'
 
 export const MAX_USER_NAME = 100
-
-// C0/C1 controls (tabs and newlines included: a name is one line) and unpaired surrogates, which
-// PostgreSQL cannot store as text.
-const UNSAFE_TEXT =
-  /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
 /** The first problem with the given user fields, or null. Absent fields are not checked. */
 export function checkUserFields(fields: { name?: unknown; timezone?: unknown }): HttpError | null {
@@ -20,7 +16,8 @@ export function checkUserFields(fields: { name?: unknown; timezone?: unknown }):
     if (typeof name !== 'string' || name.trim() === '') return badRequest('name: is required', 'name')
     if (name.length > MAX_USER_NAME)
       return badRequest(`name: must be at most ${MAX_USER_NAME} characters`, 'name')
-    if (UNSAFE_TEXT.test(name)) return badRequest('name: must be one line of plain text', 'name')
+    const unsafe = notPlainLine(name)
+    if (unsafe) return badRequest(`name: ${unsafe}`, 'name')
   }
   if (fields.timezone !== undefined && fields.timezone !== null && fields.timezone !== '') {
     const zone = fields.timezone
