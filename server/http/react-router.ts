@@ -1,7 +1,7 @@
 /**
  * React Router behind express, as `@react-router/express` does it, with two differences: the body
  * comes from the limiter (server/http/body-limit.ts) instead of the socket, so nothing downstream
- * can read past the limit; and an API path that is not valid %-encoding gets the JSON error.
+ * can read past the limit; and a path that is not valid %-encoding is a 400, not a crash.
  */
 import { writeReadableStreamToWritable } from '@react-router/node'
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
@@ -16,11 +16,6 @@ export function reactRouterHandler(
   const handle = createRouterHandler(build, mode)
   return async (req, res, next) => {
     try {
-      if (req.path.startsWith('/_agent-native/') && !decodable(req.path)) {
-        const err = badRequest('The path is not valid %-encoding', 'path')
-        res.status(400).set('cache-control', 'no-store').json(toErrorBody(err))
-        return
-      }
       const response = await handle(toFetchRequest(req, res))
       await send(res, response)
     } catch (error) {
@@ -29,12 +24,19 @@ export function reactRouterHandler(
   }
 }
 
-function decodable(path: string): boolean {
+/**
+ * A path that is not valid %-encoding gets a 400 before Vite or React Router try to decode it (they
+ * would answer 500 or an HTML page): JSON under /_agent-native/, plain text elsewhere.
+ */
+export const rejectMalformedPaths: RequestHandler = (req, res, next) => {
   try {
-    decodeURIComponent(path)
-    return true
+    decodeURIComponent(req.path)
+    return next()
   } catch {
-    return false
+    res.status(400).set('cache-control', 'no-store')
+    if (!req.path.startsWith('/_agent-native/'))
+      return void res.type('text/plain').send('Bad request: malformed URL')
+    res.json(toErrorBody(badRequest('path: is not valid %-encoding', 'path')))
   }
 }
 

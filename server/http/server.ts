@@ -15,7 +15,7 @@ import { logger } from '../lib/logger.ts'
 import { limitBodies } from './body-limit.ts'
 import { internalError, toErrorBody } from './errors.ts'
 import { rejectCrossSite } from './csrf.ts'
-import { reactRouterHandler } from './react-router.ts'
+import { reactRouterHandler, rejectMalformedPaths } from './react-router.ts'
 import { securityHeaders } from './security-headers.ts'
 
 export type BackgroundService = { name: string; stop(): Promise<void> }
@@ -57,6 +57,7 @@ export async function startServer(
   const production = config.NODE_ENV === 'production'
   const https = (config.APP_URL ?? '').startsWith('https:')
   app.use(securityHeaders({ https, development: !production }))
+  app.use(rejectMalformedPaths)
   // Before anything reads a body: refuse oversize bodies, then forged state changes.
   app.use(limitBodies())
   app.use(rejectCrossSite())
