@@ -1,5 +1,5 @@
 import { newId } from '../lib/ids.ts'
-import { forbidden } from '../http/errors.ts'
+import { forbidden } from '../lib/errors.ts'
 import {
   findUser,
   hasNoUsers,
@@ -17,7 +17,7 @@ export function workspaceNameFor(userName: string): string {
 }
 
 /** Every new account starts as owner of a workspace of its own. */
-export async function createPersonalWorkspace(newUser: { id: string; name: string }): Promise<string> {
+async function createPersonalWorkspace(newUser: { id: string; name: string }): Promise<string> {
   const orgId = newId('org')
   await insertOrganizationWithOwner({
     orgId,

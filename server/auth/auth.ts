@@ -14,11 +14,11 @@ import { env } from '../env.ts'
 import { logger } from '../lib/logger.ts'
 import { singleton } from '../lib/singleton.ts'
 import { checkSignUpAllowed, onMemberRemoved, organizationForNewSession } from '../accounts/service.ts'
-import { HttpError, toErrorBody } from '../http/errors.ts'
+import { HttpError, toErrorBody } from '../lib/errors.ts'
 import { resolveAuthSecret } from './secret.ts'
 import { checkUserFields } from './user-fields.ts'
 
-export const AUTH_BASE_PATH = '/_agent-native/auth'
+const AUTH_BASE_PATH = '/_agent-native/auth'
 /** Header the server entry sets from the socket (or trusted proxy) address. */
 export const CLIENT_IP_HEADER = 'x-clockwork-client-ip'
 

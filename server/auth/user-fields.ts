@@ -3,8 +3,8 @@
  * sign-up and update-user. A 500 KB name was embedded in every job view, and `Mars/Olympus` broke
  * chat and that user's runs, before these checks.
  */
-import { badRequest, type HttpError } from '../http/errors.ts'
-import { isValidTimezone } from '../jobs/cron/zones.ts'
+import { badRequest, type HttpError } from '../lib/errors.ts'
+import { isValidTimezone } from '../cron/zones.ts'
 import { notPlainLine } from '../lib/text.ts'
 
 export const MAX_USER_NAME = 100

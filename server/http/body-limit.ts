@@ -7,7 +7,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
 import { BODY_LIMITS, type BodyKind } from '../lib/limits.ts'
-import { payloadTooLarge, toErrorBody } from './errors.ts'
+import { payloadTooLarge, toErrorBody } from '../lib/errors.ts'
 
 const bodies = new WeakMap<IncomingMessage, Buffer>()
 

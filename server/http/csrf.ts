@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { RequestHandler } from 'express'
 import { trustedOrigins } from '../auth/auth.ts'
-import { forbidden, toErrorBody } from './errors.ts'
+import { forbidden, toErrorBody } from '../lib/errors.ts'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 

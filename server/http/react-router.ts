@@ -7,7 +7,7 @@ import { writeReadableStreamToWritable } from '@react-router/node'
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
 import { createRequestHandler as createRouterHandler, type ServerBuild } from 'react-router'
 import { bufferedBody } from './body-limit.ts'
-import { badRequest, toErrorBody } from './errors.ts'
+import { badRequest, toErrorBody } from '../lib/errors.ts'
 
 export function reactRouterHandler(
   build: ServerBuild | (() => Promise<ServerBuild>),

@@ -5,6 +5,7 @@
  * naming the field, with nothing written.
  */
 import { sql } from 'drizzle-orm'
+import { queryRows } from '#server/db/sql.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sendChat } from '#tests/support/agent-chat.ts'
 import type { ApiClient, ApiResponse } from '#tests/support/api-client.ts'
@@ -30,8 +31,8 @@ async function everything() {
   const db = app.server.db
   return {
     ...(await snapshotTables(db)),
-    threads: await db.rows(sql`select id from agent_threads order by id`),
-    messages: await db.rows(sql`select id from agent_messages order by id`),
+    threads: await queryRows(db.db, sql`select id from agent_threads order by id`),
+    messages: await queryRows(db.db, sql`select id from agent_messages order by id`),
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sql } from 'drizzle-orm'
+import { queryRows } from '#server/db/sql.ts'
 import { snapshotTables } from '#tests/support/snapshot.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
@@ -33,9 +34,9 @@ async function snapshot() {
   const db = app.server.db
   return {
     ...(await snapshotTables(db)),
-    users: await db.rows(sql`select id, name from "user" order by id`),
-    sessions: await db.rows(sql`select id from session order by id`),
-    keys: await db.rows(sql`select * from model_keys order by id`),
+    users: await queryRows(db.db, sql`select id, name from "user" order by id`),
+    sessions: await queryRows(db.db, sql`select id from session order by id`),
+    keys: await queryRows(db.db, sql`select * from model_keys order by id`),
   }
 }
 

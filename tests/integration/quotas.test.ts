@@ -5,7 +5,9 @@
  * Unattended runs may read jobs but change them only when the job opts in (`agentMayEditJobs`).
  */
 import { sql } from 'drizzle-orm'
+import { queryRows } from '#server/db/sql.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { snapshotTables } from '#tests/support/snapshot.ts'
@@ -32,7 +34,7 @@ beforeAll(async () => {
     },
   })
   team = await createTeam(app)
-  scheduler = await startScheduler({ handle: app.server.db, graceMs: 1_000 })
+  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
 })
 afterAll(async () => {
   await scheduler?.stop()
@@ -128,7 +130,9 @@ describe('unattended runs and job changes', () => {
     const outsiderJob = await team.outsider.client.post(J, job('reader', { enabled: false }))
     expect(outsiderJob.status).toBe(201)
     const count = async () =>
-      Number((await app.server.db.rows<{ n: number }>(sql`select count(*)::int as n from jobs`))[0]!.n)
+      Number(
+        (await queryRows<{ n: number }>(app.server.db.db, sql`select count(*)::int as n from jobs`))[0]!.n,
+      )
     const before = await count()
     fake.replyWhen(
       'Do reader.',

@@ -3,6 +3,7 @@
  * `SIGNUP=invite-only` lets only invited emails (and the first person on an empty instance) sign up.
  */
 import { sql } from 'drizzle-orm'
+import { queryRows } from '#server/db/sql.ts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
 
@@ -11,7 +12,7 @@ const SIGN_UP = '/_agent-native/auth/sign-up/email'
 const signUp = (email: string) =>
   app.client().post(SIGN_UP, { name: 'Some One', email, password: 'password1234' })
 const userCount = async () =>
-  Number((await app.server.db.rows<{ n: number }>(sql`select count(*)::int as n from "user"`))[0]!.n)
+  Number((await queryRows<{ n: number }>(app.server.db.db, sql`select count(*)::int as n from "user"`))[0]!.n)
 
 beforeAll(async () => {
   app = await startTestApp({ env: { SIGNUP: 'invite-only' } })

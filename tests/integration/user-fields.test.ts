@@ -4,6 +4,7 @@
  * checked in better-auth's hooks: 400 JSON naming the field, nothing written.
  */
 import { sql } from 'drizzle-orm'
+import { queryRows } from '#server/db/sql.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
@@ -20,7 +21,7 @@ beforeAll(async () => {
 })
 afterAll(() => app?.close())
 
-const users = () => app.server.db.rows(sql`select id, name, timezone from "user" order by id`)
+const users = () => queryRows(app.server.db.db, sql`select id, name, timezone from "user" order by id`)
 
 describe.each([
   ['a 101-character name', { name: 'x'.repeat(101) }, 'name'],
@@ -34,14 +35,12 @@ describe.each([
 ])('%s', (_what, fields, field) => {
   it('is refused at sign-up with a 400 naming the field', async () => {
     const before = await users()
-    const res = await app
-      .client()
-      .post(SIGN_UP, {
-        name: 'Bo',
-        email: `bo-${field}-${Date.now()}@example.com`,
-        password: 'password1234',
-        ...fields,
-      })
+    const res = await app.client().post(SIGN_UP, {
+      name: 'Bo',
+      email: `bo-${field}-${Date.now()}@example.com`,
+      password: 'password1234',
+      ...fields,
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(400)
     expect(res.body).toMatchObject({ error: { code: 'bad_request', field } })
     expect(await users()).toEqual(before)

@@ -1,16 +1,17 @@
 /**
  * The production server (`npm start`'s entry) in a child process over a fresh database, with
- * extra environment: for browser tests that need a server configured unlike the shared one
- * (scheduler off, a fake model provider). Needs `npm run build` first.
+ * extra environment: the browser tests' shared server (global-setup.ts) and the ones that need a
+ * server configured unlike it (scheduler off, a fake model provider). Needs `npm run build` first.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createEmptyDatabase, freePort, startPostgresServer } from './postgres-server.ts'
 
-export type SpawnedServer = { baseUrl: string; pid: number; stop(): Promise<void> }
+export type SpawnedServer = { baseUrl: string; databaseUrl: string; pid: number; stop(): Promise<void> }
+type PostgresServer = { url: string; stop(): Promise<void> }
 
 /** The shared browser-test Postgres (from the global setup), else TEST_DATABASE_URL/DATABASE_URL or embedded. */
-async function postgresServerUrl(): Promise<{ url: string; stop(): Promise<void> }> {
+async function postgresServerUrl(): Promise<PostgresServer> {
   const shared = process.env.E2E_DATABASE_URL
   if (shared) {
     const url = new URL(shared)
@@ -21,11 +22,15 @@ async function postgresServerUrl(): Promise<{ url: string; stop(): Promise<void>
 }
 
 /**
- * Starts the production server. With `env.DATABASE_URL` it joins that database (another instance
- * of the same deployment) and leaves it in place on stop; otherwise it gets a fresh one.
+ * Starts the server with `env` on top of the test defaults; `postgres` (stopped with it) hosts its
+ * database. With `env.DATABASE_URL` it joins that database instead (another instance of the same
+ * deployment) and leaves it in place on stop.
  */
-export async function spawnServer(env: Record<string, string>): Promise<SpawnedServer> {
-  const postgres = env.DATABASE_URL ? null : await postgresServerUrl()
+export async function spawnServer(
+  env: Record<string, string>,
+  given?: PostgresServer,
+): Promise<SpawnedServer> {
+  const postgres = env.DATABASE_URL ? null : (given ?? (await postgresServerUrl()))
   const database = postgres
     ? await createEmptyDatabase(postgres.url)
     : { url: env.DATABASE_URL!, drop: async () => {} }
@@ -49,6 +54,7 @@ export async function spawnServer(env: Record<string, string>): Promise<SpawnedS
   await waitForHealth(baseUrl, child)
   return {
     baseUrl,
+    databaseUrl: database.url,
     pid: child.pid!,
     stop: async () => {
       if (child.exitCode === null) {

@@ -1,0 +1,10 @@
+CREATE TABLE "rate_limit" (
+	"id" text PRIMARY KEY NOT NULL,
+	"key" text NOT NULL,
+	"count" integer NOT NULL,
+	"last_request" bigint NOT NULL,
+	CONSTRAINT "rate_limit_key_unique" UNIQUE("key")
+);
+--> statement-breakpoint
+ALTER TABLE "job_runs" ADD COLUMN "key_source" text;--> statement-breakpoint
+CREATE INDEX "job_runs_deployment_key_idx" ON "job_runs" USING btree ("org_id","started_at") WHERE "job_runs"."key_source" = 'deployment';
