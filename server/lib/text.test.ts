@@ -20,9 +20,14 @@ describe('text PostgreSQL cannot store', () => {
   })
 
   it('finds the first bad string in JSON, keys included', () => {
-    expect(findUnstorableText({ a: ['ok', 'b\u0000'] }, 'extra')).toMatchObject({ path: 'extra.a[1]' })
-    expect(findUnstorableText({ ['k\ud800']: 1 }, 'extra')).toMatchObject({ path: 'extra (a key)' })
-    expect(findUnstorableText({ a: { b: 'fine' } }, 'extra')).toBeNull()
+    expect(findUnstorableText({ extra: { a: ['ok', 'b\u0000'] } })).toMatchObject({
+      path: ['extra', 'a', '1'],
+    })
+    expect(findUnstorableText({ extra: { ['k\ud800']: 1 } })).toMatchObject({
+      path: ['extra'],
+      reason: expect.stringMatching(/key/),
+    })
+    expect(findUnstorableText({ a: { b: 'fine' }, n: 1, z: null })).toBeNull()
   })
 
   it('one-line fields refuse control characters', () => {

@@ -31,28 +31,24 @@ export function storableText(text: string): string {
 }
 
 /**
- * The path (like `extra.notes[2]`) of the first string inside a JSON value that PostgreSQL cannot
- * store, keys included, with the reason; or null.
+ * The first string inside a value (keys included) that PostgreSQL cannot store: its path (like
+ * `['extra', 'notes', '2']`; a bad key names the object holding it) and the reason; or null.
  */
-export function findUnstorableText(value: unknown, path: string): { path: string; reason: string } | null {
+export function findUnstorableText(
+  value: unknown,
+  path: string[] = [],
+): { path: string[]; reason: string } | null {
   if (typeof value === 'string') {
     const reason = unstorableText(value)
     return reason ? { path, reason } : null
   }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findUnstorableText(value[i], `${path}[${i}]`)
-      if (found) return found
-    }
-    return null
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      const keyReason = unstorableText(key)
-      if (keyReason) return { path: `${path} (a key)`, reason: keyReason }
-      const found = findUnstorableText(inner, `${path}.${key}`)
-      if (found) return found
-    }
+  if (value === null || typeof value !== 'object') return null
+  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value)
+  for (const [key, inner] of entries) {
+    const keyReason = unstorableText(key)
+    if (keyReason) return { path, reason: `has a key that ${keyReason}` }
+    const found = findUnstorableText(inner, [...path, key])
+    if (found) return found
   }
   return null
 }
