@@ -43,7 +43,7 @@ export const RESERVED_KEYS: ReadonlySet<string> = new Set([
   'instructions',
 ])
 
-/** Instructions are capped well below the 64 KiB job file limit for ASCII text. */
+/** Instructions are capped so that even in three-byte characters they fit the 256 KiB job file limit. */
 export const MAX_INSTRUCTIONS = 60_000
 // Enough for any honest metadata; a YAML alias bomb expands far past it.
 const MAX_EXTRA_NODES = 10_000

@@ -29,7 +29,8 @@ import {
   updateJobRow,
   type JobRecord,
 } from './store.ts'
-import { toJobView, type JobView } from './views.ts'
+import { toJobFileView, toJobView, type JobView } from './views.ts'
+import { checkJobFileSize } from './job-file.ts'
 
 export type WriteOptions = {
   /** The version the caller last saw; a different stored version is a 409. */
@@ -83,7 +84,9 @@ export async function createJobFrom(
         },
         tx,
       )
-      return toJobView(await mustFind(id, tx), caller)
+      const created = toJobView(await mustFind(id, tx), caller)
+      checkJobFileSize(toJobFileView(created))
+      return created
     })
   } catch (err) {
     if (!isUniqueViolation(err)) throw err
@@ -128,7 +131,9 @@ export async function changeJobFrom(
       },
       tx,
     )
-    return { view: toJobView(await mustFind(id, tx), caller), changed: true }
+    const changedView = toJobView(await mustFind(id, tx), caller)
+    checkJobFileSize(toJobFileView(changedView))
+    return { view: changedView, changed: true }
   })
   if (changed) await signalJobsChanged()
   return view

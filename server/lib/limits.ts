@@ -11,8 +11,11 @@ export const BODY_LIMITS = {
   json: 256 * KiB,
   /** A chat turn: the new message plus the thread's visible messages the client sends along. */
   chat: 512 * KiB,
-  /** A job file (`jobs/<name>.md`). */
-  jobFile: 64 * KiB,
+  /**
+   * A job file (`jobs/<name>.md`): as large as a JSON body, so whatever the API takes renders to a
+   * file that can be saved back (the jobs service keeps room for the fields the server adds).
+   */
+  jobFile: 256 * KiB,
   /** Any other workspace file. */
   workspaceFile: 1 * MiB,
   /**
