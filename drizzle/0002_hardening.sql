@@ -7,4 +7,5 @@ CREATE TABLE "rate_limit" (
 );
 --> statement-breakpoint
 ALTER TABLE "job_runs" ADD COLUMN "key_source" text;--> statement-breakpoint
+ALTER TABLE "jobs" ADD COLUMN "agent_may_edit_jobs" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE INDEX "job_runs_deployment_key_idx" ON "job_runs" USING btree ("org_id","started_at") WHERE "job_runs"."key_source" = 'deployment';

@@ -55,6 +55,13 @@ export const Instructions = z
   .refine((text) => !text.includes('\u0000'), { error: 'must not contain NUL characters' })
   .describe('The prompt the agent runs on every fire, in plain language or Markdown')
 
+export const AgentMayEditJobs = z
+  .boolean({ error: 'must be true or false' })
+  .describe(
+    "true lets this job's own unattended runs create and change jobs (set by the job's creator or an admin); " +
+      'otherwise they may only read jobs',
+  )
+
 export const Enabled = z
   .boolean({ error: 'must be true or false' })
   .describe('false pauses the job without deleting it')

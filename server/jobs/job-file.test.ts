@@ -306,6 +306,7 @@ describe('renderJobFile', () => {
         'overlap: skip',
         'retries: 0',
         'timeoutMinutes: 10',
+        'agentMayEditJobs: false',
         'owner: growth',
         'tags:',
         '  - a',

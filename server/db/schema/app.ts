@@ -48,6 +48,8 @@ export const jobs = pgTable(
       .default('skip'),
     retries: integer('retries').notNull().default(0),
     timeoutMinutes: integer('timeout_minutes').notNull().default(10),
+    /** Whether the job's unattended runs may create and change jobs (not only read them). */
+    agentMayEditJobs: boolean('agent_may_edit_jobs').notNull().default(false),
     /** Unknown frontmatter keys, kept so a job file round-trips. */
     extra: jsonb('extra').$type<Record<string, unknown>>().notNull().default({}),
     version: integer('version').notNull().default(1),
