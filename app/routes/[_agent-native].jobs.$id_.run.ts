@@ -1,3 +1,4 @@
+import { checkRunNowQuota } from '#server/agent/quota.ts'
 import { requireCaller } from '#server/auth/caller.ts'
 import { api, json } from '#server/http/respond.ts'
 import { methodNotAllowed } from '#server/http/request.ts'
@@ -8,7 +9,9 @@ import type { Route } from './+types/[_agent-native].jobs.$id_.run'
 export const action = ({ request, params }: Route.ActionArgs) =>
   api(async () => {
     if (request.method !== 'POST') return methodNotAllowed(request, ['POST'])
-    const run = await runJobNow(await requireCaller(request), params.id)
+    const caller = await requireCaller(request)
+    await checkRunNowQuota(caller, params.id)
+    const run = await runJobNow(caller, params.id)
     return json({ run }, { status: 202 })
   })
 
