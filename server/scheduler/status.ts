@@ -73,3 +73,16 @@ export async function getSchedulerWarning(
   if (seenMs !== null && seenMs <= INSTANCE_STALE_MS) return null
   return { silentMinutes: seenMs === null ? null : Math.max(1, Math.round(seenMs / 60_000)) }
 }
+
+/**
+ * What to tell someone who just queued a run while no scheduler is alive: the run would sit
+ * "Queued" with no explanation otherwise. Null when a scheduler will pick it up.
+ */
+export async function queuedRunNotice(db: Db = getDb()): Promise<string | null> {
+  const warning = await getSchedulerWarning(db)
+  if (!warning) return null
+  return (
+    'No scheduler is running, so this run waits in the queue until one starts ' +
+    '(an instance with SCHEDULER_ENABLED=true).'
+  )
+}
