@@ -16,6 +16,8 @@ import { estimateCostUsd } from './pricing.ts'
 import { loadRunCaller } from './run-caller.ts'
 import { buildRunSystemPrompt } from './system-prompt.ts'
 import { createAgentTools } from './tools/index.ts'
+import { deploymentRunRefusal } from './quota.ts'
+import { recordRunKeySource } from '../runs/store.ts'
 
 async function resolveRunModel(...args: Parameters<typeof resolveModel>): Promise<ResolvedModel> {
   try {
@@ -40,13 +42,24 @@ export function createAgentExecutor(): RunExecutor {
       userId: caller.userId,
       orgId: job.orgId,
     })
+    // A refused run spends nothing, so it is not recorded as using the key (nor counted).
+    if (resolved.keySource === 'deployment') {
+      const refusal = await deploymentRunRefusal(job.orgId, run.id)
+      if (refusal) throw new RunFailure(refusal)
+    }
+    await recordRunKeySource(run.id, resolved.keySource)
     // Read through the jobs service as the run-as user: the prompt names the schedule in words.
     const view = await getJob(caller, job.id).catch((err: unknown) => {
       if (isNotFound(err)) throw new RunFailure('The job is no longer visible to the person it runs as.')
       throw err
     })
     // "Now" in a run means now where the job lives: its schedule is read in that zone.
-    const tools = createAgentTools({ caller, mode: 'run', timezone: view.timezone })
+    const tools = createAgentTools({
+      caller,
+      mode: 'run',
+      timezone: view.timezone,
+      mayEditJobs: job.agentMayEditJobs,
+    })
     const meter = createUsageMeter()
     let failure: unknown = null
     const result = startAgentLoop({

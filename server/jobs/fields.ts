@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import {
+  AgentMayEditJobs,
   CatchUp,
   Enabled,
   Instructions,
@@ -183,6 +184,16 @@ export const JOB_FIELDS = {
       initial: '10',
       section: 'advanced',
     },
+    run: true,
+    tool: false,
+  },
+  agentMayEditJobs: {
+    schema: AgentMayEditJobs,
+    default: false,
+    file: 'frontmatter',
+    kind: 'boolean',
+    audit: 'agent may edit jobs',
+    // The run decides from it what its tools may do; the agent itself may never set it.
     run: true,
     tool: false,
   },

@@ -2,7 +2,21 @@
  * SQL for jobs and their audit trail. No rules here: the service decides who may do what and
  * passes the visibility condition in; this file only reads and writes rows.
  */
-import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm'
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  ne,
+  not,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { jobAudit, jobRuns, jobs, user } from '../db/schema/index.ts'
 import type { JobListQuery } from './schema.ts'
@@ -141,4 +155,24 @@ export function isUniqueViolation(err: unknown): boolean {
     e = e.cause as typeof e
   }
   return false
+}
+
+/** Jobs of an organisation that are enabled and not paused by the system, other than `exceptId`. */
+export async function countEnabledJobs(
+  orgId: string,
+  exceptId: string | null,
+  db: Db = getDb(),
+): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.orgId, orgId),
+        eq(jobs.enabled, true),
+        isNull(jobs.suspendedReason),
+        exceptId ? ne(jobs.id, exceptId) : undefined,
+      ),
+    )
+  return Number(rows[0]?.n ?? 0)
 }

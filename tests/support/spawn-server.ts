@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createEmptyDatabase, freePort, startPostgresServer } from './postgres-server.ts'
 
-export type SpawnedServer = { baseUrl: string; databaseUrl: string; stop(): Promise<void> }
+export type SpawnedServer = { baseUrl: string; databaseUrl: string; pid: number; stop(): Promise<void> }
 type PostgresServer = { url: string; stop(): Promise<void> }
 
 /** The shared browser-test Postgres (from the global setup), else TEST_DATABASE_URL/DATABASE_URL or embedded. */
@@ -21,13 +21,19 @@ async function postgresServerUrl(): Promise<PostgresServer> {
   return startPostgresServer()
 }
 
-/** Starts the server with `env` on top of the test defaults; `postgres` (stopped with it) hosts its database. */
+/**
+ * Starts the server with `env` on top of the test defaults; `postgres` (stopped with it) hosts its
+ * database. With `env.DATABASE_URL` it joins that database instead (another instance of the same
+ * deployment) and leaves it in place on stop.
+ */
 export async function spawnServer(
   env: Record<string, string>,
   given?: PostgresServer,
 ): Promise<SpawnedServer> {
-  const postgres = given ?? (await postgresServerUrl())
-  const database = await createEmptyDatabase(postgres.url)
+  const postgres = env.DATABASE_URL ? null : (given ?? (await postgresServerUrl()))
+  const database = postgres
+    ? await createEmptyDatabase(postgres.url)
+    : { url: env.DATABASE_URL!, drop: async () => {} }
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -51,13 +57,14 @@ export async function spawnServer(
   return {
     baseUrl,
     databaseUrl: database.url,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode === null) {
         child.kill('SIGTERM')
         await once(child, 'exit')
       }
       await database.drop()
-      await postgres.stop()
+      await postgres?.stop()
     },
   }
 }
