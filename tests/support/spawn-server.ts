@@ -7,7 +7,17 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createEmptyDatabase, freePort, startPostgresServer } from './postgres-server.ts'
 
-export type SpawnedServer = { baseUrl: string; stop(): Promise<void> }
+export type SpawnedServer = { baseUrl: string; pid: number; stop(): Promise<void> }
+
+/**
+ * Which server entry to run: the TypeScript source through tsx (default), or the compiled
+ * bundle `npm run build` writes (what `npm start`, the Dockerfile and the systemd unit run).
+ */
+export type ServerEntry = 'source' | 'compiled'
+const ENTRY_ARGS: Record<ServerEntry, string[]> = {
+  source: ['--import', 'tsx', 'server/main.ts'],
+  compiled: ['build/server-main.js'],
+}
 
 /** The shared browser-test Postgres (from the global setup), else TEST_DATABASE_URL/DATABASE_URL or embedded. */
 async function postgresServerUrl(): Promise<{ url: string; stop(): Promise<void> }> {
@@ -20,12 +30,15 @@ async function postgresServerUrl(): Promise<{ url: string; stop(): Promise<void>
   return startPostgresServer()
 }
 
-export async function spawnServer(env: Record<string, string>): Promise<SpawnedServer> {
+export async function spawnServer(
+  env: Record<string, string>,
+  entry: ServerEntry = 'source',
+): Promise<SpawnedServer> {
   const postgres = await postgresServerUrl()
   const database = await createEmptyDatabase(postgres.url)
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ENTRY_ARGS[entry], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -43,6 +56,7 @@ export async function spawnServer(env: Record<string, string>): Promise<SpawnedS
   await waitForHealth(baseUrl, child)
   return {
     baseUrl,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode === null) {
         child.kill('SIGTERM')
