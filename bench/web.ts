@@ -13,7 +13,8 @@
  *   --rest S           seconds of rest after each round before RSS is read again (default 30)
  *   --routes L         only these routes (names as printed), comma-separated
  *   --pglite           the embedded database instead of Postgres
- *   --cpu-prof         profile the server; prints the top self-time functions
+ *   --cpu-prof         profile the server during the load (not start-up or seeding); prints the
+ *                      top self-time functions
  *   --heap-snapshots   heap snapshots idle and after each round's rest; prints what grew
  */
 import './lib/quiet.ts'
@@ -23,8 +24,9 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { createDatabase, describeMachine, dropDatabase, closeAdmin } from './lib/pg.ts'
 import { heapGroups, heapGrowth, topSelfTime } from './lib/profiles.ts'
+import { startProfiler, type Profiler } from './lib/inspector.ts'
 import { seedPerson } from './lib/seed-web.ts'
-import { startBenchServer } from './lib/server.ts'
+import { freePort, startBenchServer } from './lib/server.ts'
 import { table } from './lib/stats.ts'
 import { load, responseBytes, type Route } from './lib/load.ts'
 
@@ -59,8 +61,9 @@ async function main() {
   const databaseEnv = args.pglite
     ? { DATABASE_URL: undefined, PGLITE_DIR: pgliteDir }
     : { DATABASE_URL: await createDatabase(dbName) }
+  const inspectPort = await freePort()
   const nodeFlags = [
-    ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${outDir}`] : []),
+    ...(args['cpu-prof'] ? [`--inspect=127.0.0.1:${inspectPort}`] : []),
     ...(args['heap-snapshots'] ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${outDir}`] : []),
   ]
   const server = await startBenchServer({ nodeFlags, env: databaseEnv })
@@ -90,6 +93,8 @@ async function main() {
     log(`idle RSS ${mb(idleRss)}`)
     const snapshots = args['heap-snapshots'] ? [await snapshot(server, 'idle')] : []
     const roundResults = []
+    let profiler: Profiler | undefined
+    if (args['cpu-prof']) profiler = await startProfiler(inspectPort)
     for (let round = 1; round <= rounds; round++) {
       let peak = 0
       const sampler = setInterval(() => (peak = Math.max(peak, server.rssMb())), 250)
@@ -130,6 +135,7 @@ async function main() {
       if (args['heap-snapshots']) snapshots.push(await snapshot(server, `round-${round}`))
     }
     result.rounds = roundResults
+    if (profiler) writeFileSync(path.join(outDir, 'load.cpuprofile'), JSON.stringify(await profiler.stop()))
     if (snapshots.length > 1) printHeapGrowth(snapshots)
   } finally {
     await server.stop()
