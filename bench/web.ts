@@ -13,6 +13,9 @@
  *   --rest S           seconds of rest after each round before RSS is read again (default 30)
  *   --routes L         only these routes (names as printed), comma-separated
  *   --pglite           the embedded database instead of Postgres
+ *   --node-flags "…"   extra node flags for the server, e.g. "--max-old-space-size=256"
+ *   --memory-max M     run the server in a cgroup with memory.max = M MiB (needs a writable
+ *                      cgroup v2 tree); reports OOM kills
  *   --cpu-prof         profile the server during the load (not start-up or seeding); prints the
  *                      top self-time functions
  *   --heap-snapshots   heap snapshots idle and after each round's rest; prints what grew
@@ -22,6 +25,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
+import { createMemoryCgroup, type MemoryCgroup } from './lib/cgroup.ts'
 import { createDatabase, describeMachine, dropDatabase, closeAdmin } from './lib/pg.ts'
 import { heapGroups, heapGrowth, topSelfTime } from './lib/profiles.ts'
 import { startProfiler, type Profiler } from './lib/inspector.ts'
@@ -38,6 +42,8 @@ const { values: args } = parseArgs({
     rest: { type: 'string', default: '30' },
     routes: { type: 'string' },
     pglite: { type: 'boolean', default: false },
+    'node-flags': { type: 'string', default: '' },
+    'memory-max': { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
     'heap-snapshots': { type: 'boolean', default: false },
   },
@@ -52,6 +58,7 @@ const t0 = Date.now()
 const log = (message: string) => console.log(`[${Math.round((Date.now() - t0) / 1000)} s] ${message}`)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const mb = (v: number) => `${Math.round(v)} MB`
+let stopping = false
 
 async function main() {
   const machine = await describeMachine()
@@ -63,10 +70,19 @@ async function main() {
     : { DATABASE_URL: await createDatabase(dbName) }
   const inspectPort = await freePort()
   const nodeFlags = [
+    ...args['node-flags'].split(' ').filter(Boolean),
     ...(args['cpu-prof'] ? [`--inspect=127.0.0.1:${inspectPort}`] : []),
     ...(args['heap-snapshots'] ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${outDir}`] : []),
   ]
-  const server = await startBenchServer({ nodeFlags, env: databaseEnv })
+  let cgroup: MemoryCgroup | undefined
+  if (args['memory-max']) {
+    cgroup = createMemoryCgroup(`clockwork-bench-${process.pid}`, Number(args['memory-max']))
+    log(`server runs in ${cgroup.dir} with a ${args['memory-max']} MiB limit`)
+  }
+  const server = await startBenchServer({ nodeFlags, env: databaseEnv, wrap: cgroup?.wrap })
+  server.child.on('exit', (code, signal) => {
+    if (!stopping) log(`SERVER DIED: exit ${code} signal ${signal}`)
+  })
   log(`server up in ${server.bootMs} ms (${args.pglite ? 'PGlite' : 'Postgres'}), RSS ${mb(server.rssMb())}`)
   const result: Record<string, unknown> = { machine, args, bootMs: server.bootMs, bootRssMb: server.rssMb() }
 
@@ -128,8 +144,11 @@ async function main() {
       console.log(
         table(['route', 'conc', 'req/s', '÷ health', 'p50', 'p99', 'max', 'bytes/resp', 'errors'], rows),
       )
+      const answered = measured.reduce((n, m) => n + m.total, 0)
+      const failed = measured.reduce((n, m) => n + m.failures, 0)
+      console.log(`\nRequests answered: ${answered}; failed (non-2xx, errors, timeouts): ${failed}`)
       console.log(
-        `\nRSS: idle ${mb(idleRss)}, peak ${mb(peak)}, end of load ${mb(endRss)}, ${restSeconds} s later ${mb(restRss)}`,
+        `RSS: idle ${mb(idleRss)}, peak ${mb(peak)}, end of load ${mb(endRss)}, ${restSeconds} s later ${mb(restRss)}`,
       )
       roundResults.push({ round, measured, rss: { idle: idleRss, peak, end: endRss, rest: restRss } })
       if (args['heap-snapshots']) snapshots.push(await snapshot(server, `round-${round}`))
@@ -138,7 +157,14 @@ async function main() {
     if (profiler) writeFileSync(path.join(outDir, 'load.cpuprofile'), JSON.stringify(await profiler.stop()))
     if (snapshots.length > 1) printHeapGrowth(snapshots)
   } finally {
+    stopping = true
+    if (cgroup) {
+      const { peakMb, oomKills } = cgroup.stats()
+      console.log(`\ncgroup (${args['memory-max']} MiB limit): peak ${mb(peakMb)}, OOM kills ${oomKills}`)
+      result.cgroup = { limitMb: Number(args['memory-max']), peakMb, oomKills }
+    }
     await server.stop()
+    cgroup?.remove()
     if (args.pglite) rmSync(pgliteDir, { recursive: true, force: true })
     else await dropDatabase(dbName)
     await closeAdmin()

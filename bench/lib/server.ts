@@ -37,6 +37,8 @@ export async function startBenchServer(options: {
   nodeFlags: string[]
   /** Extra environment; `undefined` removes an inherited variable (e.g. DATABASE_URL for PGlite). */
   env: Record<string, string | undefined>
+  /** Turns the node command into `sh` arguments that start it somewhere else (a cgroup). */
+  wrap?: (command: string[]) => string[]
 }): Promise<BenchServer> {
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
@@ -53,7 +55,9 @@ export async function startBenchServer(options: {
     ...options.env,
   }
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key]
-  const child = spawn(process.execPath, [...options.nodeFlags, 'build/server-main.js'], {
+  const command = [process.execPath, ...options.nodeFlags, 'build/server-main.js']
+  const [file, ...argv] = options.wrap ? ['sh', ...options.wrap(command)] : command
+  const child = spawn(file!, argv, {
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
   })
