@@ -55,7 +55,7 @@ async function readAll(query: string, limit: number) {
   let cursor: string | null = null
   let pages = 0
   do {
-    const res = await alice.get(
+    const res: { status: number; body: any } = await alice.get(
       `${J}?${query}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
     )
     expect(res.status, JSON.stringify(res.body)).toBe(200)
