@@ -22,3 +22,13 @@ test('the compiled server boots on plain node and answers /health and pages', as
   await page.goto(`${server.baseUrl}/sign-in`)
   await expect(page.getByRole('button', { name: /sign in/i })).toBeVisible()
 })
+
+test('pages are compressed and hashed assets are cached for a year, immutably', async () => {
+  const html = await fetch(`${server.baseUrl}/sign-in`, { headers: { 'accept-encoding': 'br' } })
+  expect(html.headers.get('content-encoding')).toBe('br')
+  const asset = /\/assets\/[\w.-]+\.js/.exec(await html.text())?.[0]
+  expect(asset).toBeTruthy()
+  const res = await fetch(`${server.baseUrl}${asset}`)
+  expect(res.status).toBe(200)
+  expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+})
