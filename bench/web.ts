@@ -13,7 +13,7 @@
  *   --rest S           seconds of rest after each round before RSS is read again (default 30)
  *   --routes L         only these routes (names as printed), comma-separated
  *   --pglite           the embedded database instead of Postgres
- *   --node-flags "…"   extra node flags for the server, e.g. "--max-old-space-size=256"
+ *   --node-flags=…     extra node flags for the server, e.g. --node-flags=--max-old-space-size=256
  *   --memory-max M     run the server in a cgroup with memory.max = M MiB (needs a writable
  *                      cgroup v2 tree); reports OOM kills
  *   --cpu-prof         profile the server during the load (not start-up or seeding); prints the

@@ -7,7 +7,7 @@ import { spawnServer, type SpawnedServer } from '../support/spawn-server.ts'
 // answer its health check and serve pages, with no TypeScript loader anywhere in the process.
 let server: SpawnedServer
 test.beforeAll(async () => {
-  server = await spawnServer({ SCHEDULER_ENABLED: 'false' }, 'compiled')
+  server = await spawnServer({ SCHEDULER_ENABLED: 'false' }, undefined, 'compiled')
 })
 test.afterAll(async () => server?.stop())
 

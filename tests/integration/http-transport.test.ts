@@ -5,6 +5,7 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getDbHandle } from '#server/db/client.ts'
+import { queryRows } from '#server/db/sql.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
 
@@ -59,7 +60,8 @@ describe('conditional reads', () => {
     expect((await raw(`${J}/${job.id}`, { 'if-none-match': etag })).status).toBe(304)
 
     // Run state (written by the scheduler) changes the body without a version bump: so does the tag.
-    await getDbHandle().rows(
+    await queryRows(
+      getDbHandle().db,
       sql`update jobs set last_run_at = now(), last_status = 'ok' where id = ${job.id}`,
     )
     const afterRun = await raw(`${J}/${job.id}`, { 'if-none-match': etag })

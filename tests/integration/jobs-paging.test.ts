@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getDbHandle } from '#server/db/client.ts'
+import { queryRows } from '#server/db/sql.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
 
@@ -41,11 +42,17 @@ beforeAll(async () => {
   }
   await bob.post(J, { name: 'not-alices', schedule: '0 7 * * *', instructions: 'Hidden from Alice.' })
   // Last-run times with microseconds (as Postgres stores now()), two of them equal, some never.
-  await getDbHandle().rows(sql`
+  await queryRows(
+    getDbHandle().db,
+    sql`
     update jobs set last_run_at = timestamptz '2026-11-30 10:00:00.123456+00' - (random() * interval '1 day')
-    where name like 'job-%' and right(name, 1) in ('1', '2', '3', '4')`)
-  await getDbHandle().rows(sql`
-    update jobs set last_run_at = timestamptz '2026-11-30 11:00:00.654321+00' where name in ('job-07', 'job-08')`)
+    where name like 'job-%' and right(name, 1) in ('1', '2', '3', '4')`,
+  )
+  await queryRows(
+    getDbHandle().db,
+    sql`
+    update jobs set last_run_at = timestamptz '2026-11-30 11:00:00.654321+00' where name in ('job-07', 'job-08')`,
+  )
 }, 120_000)
 afterAll(() => app?.close())
 

@@ -1,13 +1,14 @@
 /**
  * The production server (`npm start`'s entry) in a child process over a fresh database, with
- * extra environment: for browser tests that need a server configured unlike the shared one
- * (scheduler off, a fake model provider). Needs `npm run build` first.
+ * extra environment: the browser tests' shared server (global-setup.ts) and the ones that need a
+ * server configured unlike it (scheduler off, a fake model provider). Needs `npm run build` first.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createEmptyDatabase, freePort, startPostgresServer } from './postgres-server.ts'
 
-export type SpawnedServer = { baseUrl: string; pid: number; stop(): Promise<void> }
+export type SpawnedServer = { baseUrl: string; databaseUrl: string; pid: number; stop(): Promise<void> }
+type PostgresServer = { url: string; stop(): Promise<void> }
 
 /**
  * Which server entry to run: the TypeScript source through tsx (default), or the compiled
@@ -20,7 +21,7 @@ const ENTRY_ARGS: Record<ServerEntry, string[]> = {
 }
 
 /** The shared browser-test Postgres (from the global setup), else TEST_DATABASE_URL/DATABASE_URL or embedded. */
-async function postgresServerUrl(): Promise<{ url: string; stop(): Promise<void> }> {
+async function postgresServerUrl(): Promise<PostgresServer> {
   const shared = process.env.E2E_DATABASE_URL
   if (shared) {
     const url = new URL(shared)
@@ -30,11 +31,13 @@ async function postgresServerUrl(): Promise<{ url: string; stop(): Promise<void>
   return startPostgresServer()
 }
 
+/** Starts the server with `env` on top of the test defaults; `postgres` (stopped with it) hosts its database. */
 export async function spawnServer(
   env: Record<string, string>,
+  given?: PostgresServer,
   entry: ServerEntry = 'source',
 ): Promise<SpawnedServer> {
-  const postgres = await postgresServerUrl()
+  const postgres = given ?? (await postgresServerUrl())
   const database = await createEmptyDatabase(postgres.url)
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
@@ -56,6 +59,7 @@ export async function spawnServer(
   await waitForHealth(baseUrl, child)
   return {
     baseUrl,
+    databaseUrl: database.url,
     pid: child.pid!,
     stop: async () => {
       if (child.exitCode === null) {
