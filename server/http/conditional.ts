@@ -49,5 +49,6 @@ export function conditionalJson(
     return new Response(null, { status: 304, headers })
   }
   headers.set('content-type', 'application/json; charset=utf-8')
+  headers.set('content-length', String(Buffer.byteLength(body)))
   return new Response(body, { status: 200, headers })
 }
