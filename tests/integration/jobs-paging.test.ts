@@ -156,3 +156,42 @@ describe('GET /jobs pages', () => {
     expect(mixed.body.error).toMatchObject({ field: 'cursor' })
   })
 })
+
+describe('audit and run history pages', () => {
+  it('pages a job’s audit trail with limit, cursor and total', async () => {
+    const id = ids[1]!
+    for (let retries = 1; retries <= 4; retries++) {
+      expect((await alice.patch(`${J}/${id}`, { retries })).status).toBe(200)
+    }
+    const seen: number[] = []
+    let cursor: string | null = null
+    do {
+      const res: { status: number; body: any } = await alice.get(
+        `${J}/${id}/audit?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      )
+      expect(res.status).toBe(200)
+      expect(res.body.total).toBe(5)
+      expect(res.body.entries.length).toBeLessThanOrEqual(2)
+      seen.push(...res.body.entries.map((e: { id: number }) => e.id))
+      cursor = res.body.nextCursor
+    } while (cursor)
+    expect(seen).toHaveLength(5)
+    expect([...seen].sort((a, b) => b - a)).toEqual(seen)
+    const bad = await alice.get(`${J}/${id}/audit?limit=500`)
+    expect(bad.status).toBe(400)
+    expect(bad.body.error).toMatchObject({ field: 'limit' })
+  })
+
+  it('answers run history with a total and names bad limits and cursors', async () => {
+    const id = ids[2]!
+    const res = await alice.get(`${J}/${id}/runs`)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ runs: [], total: 0, nextCursor: null })
+    const badLimit = await alice.get(`${J}/${id}/runs?limit=0`)
+    expect(badLimit.status).toBe(400)
+    expect(badLimit.body.error).toMatchObject({ field: 'limit' })
+    const badCursor = await alice.get(`${J}/${id}/runs?cursor=nonsense`)
+    expect(badCursor.status).toBe(400)
+    expect(badCursor.body.error).toMatchObject({ field: 'cursor' })
+  })
+})
