@@ -10,8 +10,9 @@ import type { Route } from './+types/[_agent-native].jobs.$id_.run'
 export const action = ({ request, params }: Route.ActionArgs) =>
   api(async () => {
     if (request.method !== 'POST') return methodNotAllowed(request, ['POST'])
-    const run = await runJobNow(await requireCaller(request), params.id)
-    const notice = run.status === 'queued' ? await queuedRunNotice() : null
+    const caller = await requireCaller(request)
+    const run = await runJobNow(caller, params.id)
+    const notice = run.status === 'queued' ? await queuedRunNotice(caller.orgId) : null
     return json(notice ? { run, notice } : { run }, { status: 202 })
   })
 

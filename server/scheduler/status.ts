@@ -81,8 +81,8 @@ export async function getSchedulerWarning(orgId: string, db: Db = getDb()): Prom
  * What to tell someone who just queued a run while no scheduler is alive: the run would sit
  * "Queued" with no explanation otherwise. Null when a scheduler will pick it up.
  */
-export async function queuedRunNotice(db: Db = getDb()): Promise<string | null> {
-  const warning = await getSchedulerWarning(db)
+export async function queuedRunNotice(orgId: string, db: Db = getDb()): Promise<string | null> {
+  const warning = await getSchedulerWarning(orgId, db)
   if (!warning) return null
   return (
     'No scheduler is running, so this run waits in the queue until one starts ' +
