@@ -119,8 +119,15 @@ export async function insertAuditRow(row: typeof jobAudit.$inferInsert, db: Db =
   await db.insert(jobAudit).values(row)
 }
 
-/** A job's audit trail, newest first, with each actor's public details (null if unknown). */
-export async function selectAuditRecords(jobId: string, db: Db = getDb()): Promise<AuditRecord[]> {
+/**
+ * A job's audit trail, newest first, with each actor's public details (null if unknown); with
+ * `page`, at most `limit` entries older than entry `beforeId`.
+ */
+export async function selectAuditRecords(
+  jobId: string,
+  db: Db = getDb(),
+  page: { limit?: number; beforeId?: number } = {},
+): Promise<AuditRecord[]> {
   const rows = await db
     .select({
       id: jobAudit.id,
@@ -134,8 +141,17 @@ export async function selectAuditRecords(jobId: string, db: Db = getDb()): Promi
     })
     .from(jobAudit)
     .leftJoin(user, eq(user.id, jobAudit.actorId))
-    .where(eq(jobAudit.jobId, jobId))
+    .where(
+      and(
+        eq(jobAudit.jobId, jobId),
+        // Compared with the stored row itself, so microseconds cannot split a page.
+        page.beforeId === undefined
+          ? undefined
+          : sql`(${jobAudit.at}, ${jobAudit.id}) < (select a.at, a.id from job_audit a where a.id = ${page.beforeId})`,
+      ),
+    )
     .orderBy(desc(jobAudit.at), desc(jobAudit.id))
+    .limit(page.limit ?? 100_000)
   return rows.map(({ actorId, actorEmail, actorName, ...entry }) => ({
     ...entry,
     actor: actorId && actorEmail ? { id: actorId, email: actorEmail, name: actorName ?? actorEmail } : null,
