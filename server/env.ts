@@ -26,6 +26,8 @@ const EnvSchema = z.object({
     .default('false')
     .refine((v) => /^(true|false|\d+|[\w.:/, -]+)$/.test(v), 'must be true, false, a hop count or addresses'),
   AUTH_RATE_LIMIT: bool.optional(),
+  /** Where other instances reach this one (they forward calls for the machines connected here). */
+  INSTANCE_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SCHEDULER_ENABLED: bool.default(true),
   SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),

@@ -13,6 +13,8 @@ import { openDatabase, setCurrentDatabase, type DbHandle } from '../db/client.ts
 import { migrateDatabase } from '../db/migrate.ts'
 import type { Env } from '../env.ts'
 import { logger } from '../lib/logger.ts'
+import { attachMachineEndpoint } from '../machines/endpoint.ts'
+import { setInstanceUrl } from '../machines/instance.ts'
 
 export type BackgroundService = { name: string; stop(): Promise<void> }
 
@@ -52,6 +54,8 @@ export async function startServer(
   })
 
   const httpServer = createServer(app)
+  // Connected machines: the token is checked in the upgrade handler, before a socket exists.
+  const machineEndpoint = attachMachineEndpoint(httpServer)
   const production = config.NODE_ENV === 'production'
   let closeVite = async () => {}
 
@@ -84,6 +88,8 @@ export async function startServer(
   })
   const address = httpServer.address()
   const port = typeof address === 'object' && address ? address.port : config.PORT
+  const reachableHost = ['0.0.0.0', '::'].includes(config.HOST) ? '127.0.0.1' : config.HOST
+  setInstanceUrl(config.INSTANCE_URL ?? `http://${reachableHost}:${port}`)
   const background = await startBackground()
   logger.info({ port, db: db.kind, mode: config.NODE_ENV }, 'clockwork listening')
 
@@ -91,6 +97,7 @@ export async function startServer(
     port,
     db,
     close: async () => {
+      machineEndpoint.close()
       await stopAccepting(httpServer)
       for (const service of background) await service.stop()
       await closeVite()
