@@ -3,7 +3,7 @@
  * for Node 20+, with `ws` and `json-rpc-2.0` inlined. `npm run build` writes it to
  * build/machines/client.mjs; the dev server builds it on first request when that file is missing.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 
 export const CLIENT_BUNDLE = path.resolve('build/machines/client.mjs')
@@ -33,12 +33,22 @@ export async function buildMachineClient(outfile = CLIENT_BUNDLE): Promise<void>
 
 let building: Promise<void> | undefined
 
-/** The bundle's text; built on demand outside production when the build step has not run. */
+/** Whether a client source file changed after the bundle was made (dev edits). */
+function stale(): boolean {
+  const built = statSync(CLIENT_BUNDLE).mtimeMs
+  const dir = path.dirname(ENTRY)
+  const sources = [...readdirSync(dir).map((f) => path.join(dir, f)), path.resolve(dir, '../protocol.ts')]
+  return sources.some((file) => statSync(file).mtimeMs > built)
+}
+
+/** The bundle's text; outside production built on demand when missing or older than its sources. */
 export async function machineClientSource(production: boolean): Promise<string | undefined> {
-  if (!existsSync(CLIENT_BUNDLE)) {
-    if (production) return undefined
+  if (!production && (!existsSync(CLIENT_BUNDLE) || stale())) {
     building ??= buildMachineClient().finally(() => (building = undefined))
     await building
+  }
+  if (!existsSync(CLIENT_BUNDLE)) {
+    return undefined
   }
   return readFileSync(CLIENT_BUNDLE, 'utf8')
 }

@@ -15,7 +15,13 @@ import { HttpError } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { singleton } from '../lib/singleton.ts'
 import { machineDisconnected, machineTimeout } from './errors.ts'
-import { CLIENT_ERRORS, type MachineCalls, type MachineMethod, type OutputParams } from './protocol.ts'
+import {
+  CLIENT_ERRORS,
+  CLOSE_CODES,
+  type MachineCalls,
+  type MachineMethod,
+  type OutputParams,
+} from './protocol.ts'
 
 export type OnOutput = (out: Omit<OutputParams, 'callId'>) => void
 
@@ -79,7 +85,7 @@ export class MachineConnection {
   }
 
   /** Fails every pending call with `machine_disconnected` and closes the socket. */
-  close(why: string) {
+  close(why: string, code: number = CLOSE_CODES.going) {
     if (this.closedBecause) return
     this.closedBecause = why
     const err = machineDisconnected(this.label, why)
@@ -87,7 +93,7 @@ export class MachineConnection {
     this.pending.clear()
     this.rpc.rejectAllPendingRequests(why)
     if (this.ws.readyState === this.ws.OPEN || this.ws.readyState === this.ws.CONNECTING) {
-      this.ws.close(4000, why.slice(0, 100))
+      this.ws.close(code, why.slice(0, 100))
     }
   }
 
@@ -115,7 +121,7 @@ export const connections = singleton('machines.connections', () => {
     /** Adds `conn`, closing (and failing the calls of) any connection it replaces. */
     add(conn: MachineConnection) {
       const k = key(conn.ownerId, conn.machineId)
-      byKey.get(k)?.close('replaced by a new connection of the same machine')
+      byKey.get(k)?.close('replaced by a new connection of the same machine', CLOSE_CODES.replaced)
       byKey.set(k, conn)
     },
     remove(conn: MachineConnection) {

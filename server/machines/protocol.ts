@@ -54,3 +54,6 @@ export const CLIENT_ERRORS = {
   bad_request: 400,
 } as const
 export type ClientErrorCode = keyof typeof CLIENT_ERRORS
+
+/** WebSocket close codes the server uses: a replaced client stops, others reconnect. */
+export const CLOSE_CODES = { going: 4000, replaced: 4002 } as const

@@ -8,7 +8,7 @@ import os from 'node:os'
 import { parseArgs } from 'node:util'
 import { JSONRPCClient, JSONRPCServer, JSONRPCServerAndClient } from 'json-rpc-2.0'
 import WebSocket from 'ws'
-import { PROTOCOL_VERSION, type MachineCalls, type RegisterParams } from '../protocol.ts'
+import { CLOSE_CODES, PROTOCOL_VERSION, type MachineCalls, type RegisterParams } from '../protocol.ts'
 import { Commands } from './commands.ts'
 import { fileCalls } from './files.ts'
 
@@ -118,9 +118,13 @@ function connect() {
     }
   })
   ws.on('error', (err) => log(`connection error: ${err.message}`))
-  ws.on('close', () => {
+  ws.on('close', (code) => {
     rpc.rejectAllPendingRequests('connection closed')
     if (closing) return
+    if (code === CLOSE_CODES.replaced) {
+      log(`another client connected as "${opts.id}" and replaced this one; exiting`)
+      process.exit(3)
+    }
     log(`disconnected; reconnecting in ${(backoffMs / 1000).toFixed(1)} s`)
     setTimeout(connect, backoffMs)
     backoffMs = Math.min(backoffMs * 2, 30_000)
