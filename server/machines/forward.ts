@@ -45,7 +45,7 @@ export async function forwardCall<M extends MachineMethod>(
     params: MachineCalls[M]['params']
     timeoutMs: number
   },
-  offline: () => HttpError,
+  offline: () => Error,
 ): Promise<MachineCalls[M]['result']> {
   let res: Response
   try {

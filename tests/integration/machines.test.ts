@@ -12,11 +12,15 @@ import { getDb } from '#server/db/client.ts'
 import { machineRuns, machines } from '#server/db/schema/index.ts'
 import { forwardCall } from '#server/machines/forward.ts'
 import { machineProvider } from '#server/machines/provider.ts'
+import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
+import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { downloadClient, startClient, startRelay, type MachineClient } from '#tests/support/machine-client.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
 
 let app: TestApp
+let fake: FakeAnthropic
+const DEPLOYMENT_KEY = 'sk-ant-deployment-key-machines'
 let clientFile: string
 let alice: ApiClient
 let bob: ApiClient
@@ -68,7 +72,8 @@ async function until<T>(
 const run = (command: string, runId = 'run_a', timeoutMs = 20_000) => ({ command, runId, timeoutMs })
 
 beforeAll(async () => {
-  app = await startTestApp()
+  fake = await startFakeAnthropic({ apiKey: DEPLOYMENT_KEY, fallback: { text: 'Done.' } })
+  app = await startTestApp({ env: { ANTHROPIC_API_KEY: DEPLOYMENT_KEY, ANTHROPIC_BASE_URL: fake.baseURL } })
   alice = app.client()
   bob = app.client()
   aliceId = (await alice.signUp('Alice', 'alice@example.com')).id
@@ -79,6 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const client of started) await client.kill()
   await app?.close()
+  await fake?.close()
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
 
@@ -178,7 +184,40 @@ describe('a connected machine', () => {
     expect((await machineProvider.runCommand(aliceId, 'laptop', run('echo git push'))).exitCode).toBe(0)
   })
 
+  it("runs a command through the agent's machine_run tool in Alice's chat", async () => {
+    const toolUse = (input: Record<string, unknown>) => ({
+      content: [{ type: 'tool_use' as const, name: 'machine_run', input }],
+    })
+    fake.reply(toolUse({ machine: 'laptop', command: 'echo from-agent; pwd' }), { text: 'Ran it.' })
+    const turn = await sendChat(alice, { message: userText('run pwd on my laptop') })
+    expect(turn.status).toBe(200)
+    const [step] = toolParts(turn.reply, 'machine_run')
+    expect(step).toMatchObject({
+      state: 'output-available',
+      output: { ok: true, machine: 'laptop', exitCode: 0, stdout: `from-agent\n${path.resolve(dir)}\n` },
+    })
+    fake.reply(toolUse({ machine: 'laptop', command: 'ls; sudo rm -rf x' }), { text: 'Refused.' })
+    const refused = toolParts(
+      (await sendChat(alice, { message: userText('clean up') })).reply,
+      'machine_run',
+    )[0]
+    expect(refused.output).toMatchObject({ ok: false, error: { status: 403 } })
+  })
+
   it("is Alice's only: Bob gets a 404 even with a machine of the same id", async () => {
+    fake.reply(
+      {
+        content: [
+          { type: 'tool_use' as const, name: 'machine_run', input: { machine: 'laptop', command: 'pwd' } },
+        ],
+      },
+      { text: 'No such machine.' },
+    )
+    const bobsTurn = await sendChat(bob, { message: userText('run pwd on laptop') })
+    expect(toolParts(bobsTurn.reply, 'machine_run')[0].output).toMatchObject({
+      ok: false,
+      error: { status: 404, code: 'not_found' },
+    })
     await expect(machineProvider.runCommand(bobId, 'laptop', run('pwd'))).rejects.toMatchObject({
       status: 404,
       code: 'not_found',
