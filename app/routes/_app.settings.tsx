@@ -8,6 +8,7 @@ const tabs = [
   { to: '/settings/members', label: 'Members' },
   { to: '/settings/profile', label: 'Profile' },
   { to: '/settings/models', label: 'Models' },
+  { to: '/settings/machines', label: 'Machines' },
 ]
 
 export default function SettingsLayout() {
