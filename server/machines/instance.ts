@@ -5,11 +5,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { resolveAuthSecret } from '../auth/secret.ts'
 import { singleton } from '../lib/singleton.ts'
-import { makeInstanceId } from '../scheduler/instances.ts'
+import { newId } from '../lib/ids.ts'
 
 export const FORWARD_PATH = '/_agent-native/machines/internal/call'
 
-const state = singleton('machines.instance', () => ({ id: makeInstanceId(), url: '' }))
+const state = singleton('machines.instance', () => ({ id: newId('inst'), url: '' }))
 
 export const instanceId = () => state.id
 export const instanceUrl = () => state.url
