@@ -9,6 +9,7 @@ const tabs = [
   { to: '/settings/profile', label: 'Profile' },
   { to: '/settings/models', label: 'Models' },
   { to: '/settings/usage', label: 'Usage' },
+  { to: '/settings/machines', label: 'Machines' },
 ]
 
 export default function SettingsLayout() {

@@ -19,6 +19,8 @@ import { rejectCrossSite } from './csrf.ts'
 import { reactRouterHandler, rejectMalformedPaths } from './react-router.ts'
 import { securityHeaders } from './security-headers.ts'
 import { compressResponses } from './compression.ts'
+import { attachMachineEndpoint } from '../machines/endpoint.ts'
+import { setInstanceUrl } from '../machines/instance.ts'
 
 export type BackgroundService = { name: string; stop(): Promise<void> }
 
@@ -75,6 +77,8 @@ export async function startServer(
   app.use(compressResponses())
 
   const httpServer = createServer(app)
+  // Connected machines: the token is checked in the upgrade handler, before a socket exists.
+  const machineEndpoint = attachMachineEndpoint(httpServer)
   let closeVite = async () => {}
 
   if (production) {
@@ -113,6 +117,8 @@ export async function startServer(
   })
   const address = httpServer.address()
   const port = typeof address === 'object' && address ? address.port : config.PORT
+  const reachableHost = ['0.0.0.0', '::'].includes(config.HOST) ? '127.0.0.1' : config.HOST
+  setInstanceUrl(config.INSTANCE_URL ?? `http://${reachableHost}:${port}`)
   const background = await startBackground()
   // The URL alone at the end of the line, so terminals make it clickable.
   logger.info({ port, db: db.kind, mode: config.NODE_ENV }, `Clockwork is ready at ${openUrl(config, port)}`)
@@ -121,6 +127,7 @@ export async function startServer(
     port,
     db,
     close: async () => {
+      machineEndpoint.close()
       await stopAccepting(httpServer)
       for (const service of background) await service.stop()
       await closeVite()

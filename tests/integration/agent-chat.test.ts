@@ -78,6 +78,7 @@ describe('chat creates jobs through the manage-jobs tool', () => {
     expect(first!.headers['x-api-key']).toBe(DEPLOYMENT_KEY)
     expect(first!.body.tools.map((t: { name: string }) => t.name).sort()).toEqual([
       'clock',
+      'machine_run',
       'manage-jobs',
       'workspace',
     ])

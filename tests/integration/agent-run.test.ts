@@ -132,6 +132,7 @@ describe('an unattended run', () => {
     expect(system).toContain(new Date().toISOString().slice(0, 10))
     expect(first!.body.tools.map((t: { name: string }) => t.name).sort()).toEqual([
       'clock',
+      'machine_run',
       'manage-jobs',
       'workspace',
     ])

@@ -5,7 +5,7 @@
  * `satisfies` below fails the typecheck when a tool has no entry here.
  */
 import type { InferUITools } from 'ai'
-import { CalendarClock, Clock, FileText, type LucideIcon } from 'lucide-react'
+import { CalendarClock, Clock, FileText, Laptop, type LucideIcon } from 'lucide-react'
 import { Link } from 'react-router'
 import type { AgentToolName, AgentTools } from '#server/agent/tools/index.ts'
 
@@ -115,8 +115,17 @@ const clock: ToolView<'clock'> = {
   done: (output) => `Checked the time: ${output.local} (${output.timezone})`,
 }
 
+const machineRun: ToolView<'machine_run'> = {
+  icon: Laptop,
+  running: (input) => `Running \`${input.command ?? '…'}\` on ${input.machine ?? 'a machine'}…`,
+  done: (output, input) =>
+    `Ran \`${input.command ?? ''}\` on ${output.machine}: exit ${output.exitCode ?? 'killed'} in ${output.durationMs} ms`,
+  failed: (message, status) => `Could not run the command: ${message}${status ? ` (${status})` : ''}`,
+  body: { kind: 'code', of: (output) => [output.stdout, output.stderr].filter(Boolean).join('\n') },
+}
+
 /** Every tool's view, by tool name. */
-export const TOOL_VIEWS = { 'manage-jobs': manageJobs, workspace, clock } satisfies {
+export const TOOL_VIEWS = { 'manage-jobs': manageJobs, workspace, clock, machine_run: machineRun } satisfies {
   [N in AgentToolName]: ToolView<N>
 }
 

@@ -8,6 +8,7 @@
 import type { Tool } from 'ai'
 import type { ToolContext } from '../tool-context.ts'
 import { CLOCK_DESCRIPTION, createClockTool } from './clock.ts'
+import { MACHINE_RUN_DESCRIPTION, createMachineRunTool } from './machine-run.ts'
 import { MANAGE_JOBS_DESCRIPTION, createManageJobsTool } from './manage-jobs.ts'
 import { WORKSPACE_DESCRIPTION, createWorkspaceTool } from './workspace.ts'
 
@@ -19,6 +20,7 @@ export const AGENT_TOOLS = {
   'manage-jobs': { description: MANAGE_JOBS_DESCRIPTION, create: createManageJobsTool },
   workspace: { description: WORKSPACE_DESCRIPTION, create: createWorkspaceTool },
   clock: { description: CLOCK_DESCRIPTION, create: createClockTool },
+  machine_run: { description: MACHINE_RUN_DESCRIPTION, create: createMachineRunTool },
 } satisfies Record<string, AgentToolEntry>
 
 export type AgentToolName = keyof typeof AGENT_TOOLS

@@ -11,6 +11,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -241,4 +242,68 @@ export const agentMessages = pgTable(
     createdAt: timestamp('created_at', tz).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('agent_messages_seq_uq').on(t.threadId, t.seq)],
+)
+
+/** Tokens a person made to connect their own computers (stored as a SHA-256 hash, shown once). */
+export const machineTokens = pgTable(
+  'machine_tokens',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', tz).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', tz),
+    revokedAt: timestamp('revoked_at', tz),
+  },
+  (t) => [
+    uniqueIndex('machine_tokens_hash_uq').on(t.tokenHash),
+    index('machine_tokens_owner_idx').on(t.ownerId),
+  ],
+)
+
+/** Connected machines, keyed by (owner, id): two people with the same id share nothing. */
+export const machines = pgTable(
+  'machines',
+  {
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    label: text('label').notNull(),
+    os: text('os').notNull(),
+    version: text('version').notNull(),
+    dir: text('dir').notNull(),
+    tokenId: text('token_id'),
+    /** The instance holding the socket, and the address other instances forward calls to. */
+    instanceId: text('instance_id'),
+    instanceUrl: text('instance_url'),
+    /** One value per connection, so a late close of a replaced socket never marks its successor offline. */
+    connectionId: text('connection_id'),
+    connected: boolean('connected').notNull().default(false),
+    connectedAt: timestamp('connected_at', tz),
+    lastSeenAt: timestamp('last_seen_at', tz).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerId, t.id] })],
+)
+
+/** Which runs used which machine (the Machines page lists them; a stop finds its machines here). */
+export const machineRuns = pgTable(
+  'machine_runs',
+  {
+    ownerId: text('owner_id').notNull(),
+    machineId: text('machine_id').notNull(),
+    runId: text('run_id').notNull(),
+    lastUsedAt: timestamp('last_used_at', tz).notNull().defaultNow(),
+    /** Set when a stop was asked for; cleared never (idempotent per run). */
+    stopRequestedAt: timestamp('stop_requested_at', tz),
+    /** Set when the client acknowledged the stop. */
+    stopDeliveredAt: timestamp('stop_delivered_at', tz),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ownerId, t.machineId, t.runId] }),
+    index('machine_runs_run_idx').on(t.runId),
+  ],
 )

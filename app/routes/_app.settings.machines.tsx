@@ -1,0 +1,179 @@
+import { Laptop, Plus } from 'lucide-react'
+import { Dialog } from 'radix-ui'
+import { useState } from 'react'
+import { useFetcher } from 'react-router'
+import { Button } from '#app/components/ui/button.tsx'
+import { Badge, Card, EmptyState } from '#app/components/ui/card.tsx'
+import { Field, Input } from '#app/components/ui/field.tsx'
+import { RelativeTime } from '#app/components/ui/relative-time.tsx'
+import { useHydrated } from '#app/lib/hydrated.ts'
+import { requirePageCaller } from '#server/http/pages.ts'
+import { handleMachinesAction, loadMachinesPage } from '#server/pages/settings-machines.ts'
+import type { Route } from './+types/_app.settings.machines'
+
+export const meta = () => [{ title: 'Machines · Clockwork' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  return loadMachinesPage(await requirePageCaller(request), request)
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return handleMachinesAction(await requirePageCaller(request), request)
+}
+
+type Data = Route.ComponentProps['loaderData']
+
+/** The command a person pastes on their computer (POSIX shell; Node 20+). */
+function connectCommand(origin: string, token: string) {
+  return (
+    `curl -fsSL ${origin}/_agent-native/machines/client.mjs -o clockwork-machine.mjs && ` +
+    `node clockwork-machine.mjs --server ${origin} --token ${token} --dir ~/work/repo --id laptop --label "My laptop"`
+  )
+}
+
+function ConnectDialog({ origin }: { origin: string }) {
+  const fetcher = useFetcher<typeof action>()
+  const hydrated = useHydrated()
+  const [open, setOpen] = useState(false)
+  const data = fetcher.data?.intent === 'create-token' ? fetcher.data : undefined
+  const token = data?.ok ? data.data?.token : null
+  const error = data && !data.ok ? data.error : null
+  const command = token ? connectCommand(origin, token) : ''
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger asChild>
+        <Button disabled={!hydrated}>
+          <Plus className="size-4" aria-hidden /> Connect a machine
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-stone-950/40" />
+        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(40rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-xl border border-stone-200 bg-white p-6 shadow-xl dark:border-stone-700 dark:bg-stone-900">
+          <Dialog.Title className="text-lg font-semibold">Connect a machine</Dialog.Title>
+          <Dialog.Description className="mt-2 text-sm text-stone-600 dark:text-stone-400">
+            The agent can then run commands and edit files on that computer, only inside the directory you
+            give, only for you. Needs Node 20 or newer there.
+          </Dialog.Description>
+          {token ? (
+            <div className="mt-4 space-y-3">
+              <p className="text-sm font-medium">Run this on the computer. The token is shown this once.</p>
+              <pre
+                data-testid="connect-command"
+                className="overflow-x-auto rounded-lg bg-stone-100 p-3 text-xs break-all whitespace-pre-wrap dark:bg-stone-800"
+              >
+                {command}
+              </pre>
+              <div className="flex justify-end gap-3">
+                <Button variant="secondary" onClick={() => void navigator.clipboard.writeText(command)}>
+                  Copy command
+                </Button>
+                <Dialog.Close asChild>
+                  <Button>Done</Button>
+                </Dialog.Close>
+              </div>
+            </div>
+          ) : (
+            <fetcher.Form method="post" className="mt-4 flex flex-wrap items-end gap-3" autoComplete="off">
+              <input type="hidden" name="intent" value="create-token" />
+              <Field label="Token name" error={error?.message}>
+                {({ id, describedBy, invalid }) => (
+                  <Input
+                    id={id}
+                    aria-describedby={describedBy}
+                    aria-invalid={invalid}
+                    name="name"
+                    placeholder="Ana's laptop"
+                    required
+                    maxLength={80}
+                  />
+                )}
+              </Field>
+              <Button type="submit" disabled={fetcher.state !== 'idle'}>
+                Create token
+              </Button>
+            </fetcher.Form>
+          )}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  )
+}
+
+function MachineRow({ machine }: { machine: Data['machines'][number] }) {
+  return (
+    <li className="space-y-1 py-3" data-testid={`machine-${machine.id}`}>
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-medium">{machine.label}</span>
+        <span className="text-xs text-stone-500">{machine.id}</span>
+        {machine.online ? <Badge tone="green">online</Badge> : <Badge>offline</Badge>}
+      </div>
+      <p className="text-sm text-stone-600 dark:text-stone-400">
+        {machine.os} · <code>{machine.dir}</code> · last seen <RelativeTime value={machine.lastSeenAt} />
+      </p>
+      {machine.runs.length ? (
+        <p className="text-xs text-stone-500">
+          Used by: {machine.runs.map((r) => r.runId + (r.stopped ? ' (stopped)' : '')).join(', ')}
+        </p>
+      ) : null}
+    </li>
+  )
+}
+
+function TokenRow({ token }: { token: Data['tokens'][number] }) {
+  const fetcher = useFetcher<typeof action>()
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+      <span>
+        {token.name} · made <RelativeTime value={token.createdAt} /> · last used{' '}
+        <RelativeTime value={token.lastUsedAt} empty="never" />
+      </span>
+      <fetcher.Form method="post">
+        <input type="hidden" name="intent" value="revoke-token" />
+        <input type="hidden" name="id" value={token.id} />
+        <Button variant="secondary" size="sm" type="submit" disabled={fetcher.state !== 'idle'}>
+          Revoke
+        </Button>
+      </fetcher.Form>
+    </li>
+  )
+}
+
+export default function MachinesSettings({ loaderData }: Route.ComponentProps) {
+  const { machines, tokens, origin } = loaderData
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-stone-600 dark:text-stone-400">
+          Your own computers, connected to run the agent's commands in a directory you chose.
+        </p>
+        <ConnectDialog origin={origin} />
+      </div>
+      <Card className="p-5">
+        <h2 className="mb-2 font-semibold">Machines</h2>
+        {machines.length ? (
+          <ul className="divide-y divide-stone-200 dark:divide-stone-800">
+            {machines.map((m) => (
+              <MachineRow key={m.id} machine={m} />
+            ))}
+          </ul>
+        ) : (
+          <EmptyState icon={<Laptop className="size-8" />} title="No machine connected yet">
+            Connect one to let the agent work in a directory on your computer.
+          </EmptyState>
+        )}
+      </Card>
+      <Card className="p-5">
+        <h2 className="mb-2 font-semibold">Tokens</h2>
+        {tokens.length ? (
+          <ul className="divide-y divide-stone-200 dark:divide-stone-800">
+            {tokens.map((t) => (
+              <TokenRow key={t.id} token={t} />
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-stone-500">No tokens. A revoked token is refused at its next connect.</p>
+        )}
+      </Card>
+    </div>
+  )
+}

@@ -1,0 +1,59 @@
+/**
+ * Bundles the machine client (server/machines/client/main.ts) into one self-contained ES module
+ * for Node 20+, with `ws` and `json-rpc-2.0` inlined. `npm run build` writes it to
+ * build/machines/client.mjs; the dev server builds it on first request when that file is missing.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+
+export const CLIENT_BUNDLE = path.resolve('build/machines/client.mjs')
+// cwd-relative like the bundle: route modules run bundled in production and through Vite in dev.
+const ENTRY = path.resolve('server/machines/client/main.ts')
+
+export async function buildMachineClient(outfile = CLIENT_BUNDLE): Promise<void> {
+  const { build } = await import('esbuild')
+  mkdirSync(path.dirname(outfile), { recursive: true })
+  await build({
+    entryPoints: [ENTRY],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // ws loads these native speed-ups optionally inside try/catch.
+    external: ['bufferutil', 'utf-8-validate'],
+    // ws is CommonJS and requires Node built-ins; give the ES module a real require.
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
+    legalComments: 'none',
+    logLevel: 'warning',
+  })
+}
+
+let building: Promise<void> | undefined
+
+/** Whether a client source file changed after the bundle was made (dev edits). */
+function stale(): boolean {
+  const built = statSync(CLIENT_BUNDLE).mtimeMs
+  const dir = path.dirname(ENTRY)
+  const sources = [...readdirSync(dir).map((f) => path.join(dir, f)), path.resolve(dir, '../protocol.ts')]
+  return sources.some((file) => statSync(file).mtimeMs > built)
+}
+
+/** The bundle's text; outside production built on demand when missing or older than its sources. */
+export async function machineClientSource(production: boolean): Promise<string | undefined> {
+  if (!production && (!existsSync(CLIENT_BUNDLE) || stale())) {
+    building ??= buildMachineClient().finally(() => (building = undefined))
+    await building
+  }
+  if (!existsSync(CLIENT_BUNDLE)) {
+    return undefined
+  }
+  return readFileSync(CLIENT_BUNDLE, 'utf8')
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  await buildMachineClient()
+  console.log(`machine client bundled: ${path.relative(process.cwd(), CLIENT_BUNDLE)}`)
+}

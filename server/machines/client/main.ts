@@ -1,0 +1,143 @@
+/**
+ * The machine client: `node client.mjs --server URL --token TOKEN --dir DIR [--id ID] [--label L]
+ * [--deny PATTERN]...`. Connects to the app, registers, and serves its calls in DIR until stopped,
+ * reconnecting with backoff. Bundled into one file by build.ts (ws and json-rpc-2.0 inlined).
+ */
+import { realpathSync, statSync } from 'node:fs'
+import os from 'node:os'
+import { parseArgs } from 'node:util'
+import { JSONRPCClient, JSONRPCServer, JSONRPCServerAndClient } from 'json-rpc-2.0'
+import WebSocket from 'ws'
+import { CLOSE_CODES, PROTOCOL_VERSION, type MachineCalls, type RegisterParams } from '../protocol.ts'
+import { Commands } from './commands.ts'
+import { fileCalls } from './files.ts'
+
+const CLIENT_VERSION = `1.${PROTOCOL_VERSION}.0`
+const log = (line: string) => console.log(`[clockwork-machine ${new Date().toISOString()}] ${line}`)
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      server: { type: 'string' },
+      token: { type: 'string' },
+      dir: { type: 'string' },
+      id: { type: 'string' },
+      label: { type: 'string' },
+      deny: { type: 'string', multiple: true },
+    },
+  })
+  const missing = (['server', 'token', 'dir'] as const).filter((k) => !values[k])
+  if (missing.length) {
+    console.error(`Missing ${missing.map((k) => `--${k}`).join(', ')}.
+Usage: node client.mjs --server URL --token TOKEN --dir DIR [--id ID] [--label LABEL] [--deny PATTERN]`)
+    process.exit(2)
+  }
+  let dir: string
+  try {
+    dir = realpathSync(values.dir!)
+    if (!statSync(dir).isDirectory()) throw new Error('not a directory')
+  } catch (err) {
+    console.error(`--dir ${values.dir}: ${(err as Error).message}`)
+    process.exit(2)
+  }
+  const id =
+    values.id ??
+    os
+      .hostname()
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, '-')
+  return {
+    server: values.server!,
+    token: values.token!,
+    dir,
+    id,
+    label: values.label ?? id,
+    deny: values.deny ?? [],
+  }
+}
+
+const opts = options()
+const commands = new Commands(opts.dir, opts.deny, log)
+const files = fileCalls(opts.dir)
+const url = new URL('/_agent-native/machines/connect', opts.server)
+url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:'
+let backoffMs = 500
+let closing = false
+let socket: WebSocket | undefined
+
+function connect() {
+  log(`connecting to ${url.origin} as "${opts.id}" (directory ${opts.dir})`)
+  const ws = new WebSocket(url, { headers: { authorization: `Bearer ${opts.token}` } })
+  socket = ws
+  const rpc = new JSONRPCServerAndClient(
+    new JSONRPCServer(),
+    new JSONRPCClient((payload) => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(payload))
+    }),
+  )
+  const method = <M extends keyof MachineCalls>(
+    name: M,
+    fn: (params: MachineCalls[M]['params']) => MachineCalls[M]['result'] | Promise<MachineCalls[M]['result']>,
+  ) => rpc.addMethod(name, (params) => fn(params as MachineCalls[M]['params']))
+
+  method('run_command', (p) => commands.run(p, (out) => rpc.notify('output', out)))
+  method('read_file', files.read_file)
+  method('write_file', files.write_file)
+  method('edit_file', files.edit_file)
+  method('list_directory', files.list_directory)
+  method('search_files', files.search_files)
+  method('stop', (p) => commands.stop(p.runId))
+
+  ws.on('unexpected-response', (_req, res) => {
+    if (res.statusCode === 401) {
+      log(
+        'the server refused the token (401): it is unknown or revoked. Make a new one in Settings → Machines.',
+      )
+      process.exit(1)
+    }
+    log(`the server answered ${res.statusCode}`)
+    ws.terminate()
+  })
+  ws.on('open', async () => {
+    ws.on('message', (data) => void rpc.receiveAndSend(JSON.parse(String(data))))
+    const params: RegisterParams = {
+      id: opts.id,
+      label: opts.label,
+      os: `${os.platform()} ${os.release()} (${os.arch()})`,
+      version: CLIENT_VERSION,
+      dir: opts.dir,
+      activeRuns: commands.activeRuns(),
+    }
+    try {
+      await rpc.timeout(10_000).request('register', params)
+      backoffMs = 500
+      log(`connected: "${opts.label}" (${opts.id}) is online`)
+    } catch (err) {
+      log(`registration failed: ${(err as Error).message}`)
+      ws.close()
+    }
+  })
+  ws.on('error', (err) => log(`connection error: ${err.message}`))
+  ws.on('close', (code) => {
+    rpc.rejectAllPendingRequests('connection closed')
+    if (closing) return
+    if (code === CLOSE_CODES.replaced) {
+      log(`another client connected as "${opts.id}" and replaced this one; exiting`)
+      process.exit(3)
+    }
+    log(`disconnected; reconnecting in ${(backoffMs / 1000).toFixed(1)} s`)
+    setTimeout(connect, backoffMs)
+    backoffMs = Math.min(backoffMs * 2, 30_000)
+  })
+}
+
+connect()
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    closing = true
+    log('stopping')
+    for (const runId of commands.activeRuns()) commands.stop(runId)
+    socket?.close()
+    setTimeout(() => process.exit(0), 200).unref()
+  })
+}

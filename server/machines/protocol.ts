@@ -1,0 +1,59 @@
+/**
+ * The JSON-RPC contract between the server and a machine client (both ends import it; the client
+ * bundle inlines it). Calls go server → client except `register`; `output` is a notification.
+ */
+export const PROTOCOL_VERSION = 1
+
+export type RegisterParams = {
+  id: string
+  label: string
+  os: string
+  version: string
+  dir: string
+  /** Run ids whose commands are still running here (after a reconnect). */
+  activeRuns: string[]
+}
+
+export type RunCommandParams = {
+  callId: string
+  command: string
+  cwd?: string
+  timeoutMs: number
+  runId: string
+}
+export type RunCommandResult = {
+  exitCode: number | null
+  stdout: string
+  stderr: string
+  durationMs: number
+  timedOut: boolean
+  stopped: boolean
+}
+export type OutputParams = { callId: string; stream: 'stdout' | 'stderr'; text: string }
+
+export type FileEntry = { name: string; type: 'file' | 'directory' | 'symlink' | 'other'; size: number }
+export type SearchMatch = { path: string; line: number; text: string }
+
+/** Each call the server can make, with its params and result. */
+export type MachineCalls = {
+  run_command: { params: RunCommandParams; result: RunCommandResult }
+  read_file: { params: { path: string }; result: { content: string } }
+  write_file: { params: { path: string; content: string }; result: { bytes: number } }
+  edit_file: { params: { path: string; oldText: string; newText: string }; result: { replacements: number } }
+  list_directory: { params: { path: string }; result: { entries: FileEntry[] } }
+  search_files: { params: { query: string; path?: string }; result: { matches: SearchMatch[] } }
+  stop: { params: { runId: string }; result: { stopped: number } }
+}
+export type MachineMethod = keyof MachineCalls
+
+/** Error codes the client answers with (JSON-RPC error `data.code`). */
+export const CLIENT_ERRORS = {
+  path_outside_dir: 403,
+  command_denied: 403,
+  not_found: 404,
+  bad_request: 400,
+} as const
+export type ClientErrorCode = keyof typeof CLIENT_ERRORS
+
+/** WebSocket close codes the server uses: a replaced client stops, others reconnect. */
+export const CLOSE_CODES = { going: 4000, replaced: 4002 } as const

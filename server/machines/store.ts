@@ -1,0 +1,117 @@
+/**
+ * SQL for `machines` (one row per (owner, id), with the instance holding its socket) and
+ * `machine_runs` (which runs used which machine, and the stops asked for them).
+ */
+import { and, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import { getDb, type Db } from '../db/client.ts'
+import { machineRuns, machines } from '../db/schema/app.ts'
+
+export type MachineRow = typeof machines.$inferSelect
+
+export async function findMachine(
+  ownerId: string,
+  id: string,
+  db: Db = getDb(),
+): Promise<MachineRow | undefined> {
+  const rows = await db
+    .select()
+    .from(machines)
+    .where(and(eq(machines.ownerId, ownerId), eq(machines.id, id)))
+  return rows[0]
+}
+
+export async function listMachineRows(ownerId: string, db: Db = getDb()): Promise<MachineRow[]> {
+  return db.select().from(machines).where(eq(machines.ownerId, ownerId)).orderBy(machines.label)
+}
+
+type Connected = Pick<MachineRow, 'ownerId' | 'id' | 'label' | 'os' | 'version' | 'dir' | 'tokenId'> & {
+  instanceId: string
+  instanceUrl: string
+  connectionId: string
+}
+
+export async function markConnected(row: Connected, db: Db = getDb()): Promise<void> {
+  const now = new Date()
+  const values = { ...row, connected: true, connectedAt: now, lastSeenAt: now }
+  await db
+    .insert(machines)
+    .values(values)
+    .onConflictDoUpdate({ target: [machines.ownerId, machines.id], set: values })
+}
+
+/** Marks the machine offline unless a newer connection took its place meanwhile. */
+export async function markDisconnected(ownerId: string, id: string, connectionId: string, db: Db = getDb()) {
+  await db
+    .update(machines)
+    .set({ connected: false, lastSeenAt: new Date() })
+    .where(and(eq(machines.ownerId, ownerId), eq(machines.id, id), eq(machines.connectionId, connectionId)))
+}
+
+export async function touchMachine(ownerId: string, id: string, connectionId: string, db: Db = getDb()) {
+  await db
+    .update(machines)
+    .set({ lastSeenAt: new Date() })
+    .where(and(eq(machines.ownerId, ownerId), eq(machines.id, id), eq(machines.connectionId, connectionId)))
+}
+
+/** Records that `runId` uses the machine; answers whether a stop was already asked for the run. */
+export async function recordRunUse(ownerId: string, machineId: string, runId: string, db: Db = getDb()) {
+  const rows = await db
+    .insert(machineRuns)
+    .values({ ownerId, machineId, runId })
+    .onConflictDoUpdate({
+      target: [machineRuns.ownerId, machineRuns.machineId, machineRuns.runId],
+      set: { lastUsedAt: sql`now()` },
+    })
+    .returning({ stopRequestedAt: machineRuns.stopRequestedAt })
+  return { stopped: rows[0]?.stopRequestedAt != null }
+}
+
+/** Asks for a stop of `runId` on every machine it used (idempotent); the machines to tell. */
+export async function requestStop(runId: string, db: Db = getDb()) {
+  return db
+    .update(machineRuns)
+    .set({ stopRequestedAt: sql`coalesce(${machineRuns.stopRequestedAt}, now())` })
+    .where(and(eq(machineRuns.runId, runId), isNull(machineRuns.stopDeliveredAt)))
+    .returning({ ownerId: machineRuns.ownerId, machineId: machineRuns.machineId })
+}
+
+/** Run ids whose stop the machine has not acknowledged yet. */
+export async function stopsDue(ownerId: string, machineId: string, db: Db = getDb()): Promise<string[]> {
+  const rows = await db
+    .select({ runId: machineRuns.runId })
+    .from(machineRuns)
+    .where(
+      and(
+        eq(machineRuns.ownerId, ownerId),
+        eq(machineRuns.machineId, machineId),
+        isNotNull(machineRuns.stopRequestedAt),
+        isNull(machineRuns.stopDeliveredAt),
+      ),
+    )
+  return rows.map((r) => r.runId)
+}
+
+export async function markStopDelivered(ownerId: string, machineId: string, runId: string, db: Db = getDb()) {
+  await db
+    .update(machineRuns)
+    .set({ stopDeliveredAt: sql`now()` })
+    .where(
+      and(
+        eq(machineRuns.ownerId, ownerId),
+        eq(machineRuns.machineId, machineId),
+        eq(machineRuns.runId, runId),
+      ),
+    )
+}
+
+/** The most recent runs of each of the owner's machines (for the Machines page). */
+export async function recentRuns(ownerId: string, machineIds: string[], db: Db = getDb()) {
+  if (machineIds.length === 0) return []
+  return db
+    .select()
+    .from(machineRuns)
+    .where(and(eq(machineRuns.ownerId, ownerId), inArray(machineRuns.machineId, machineIds)))
+    .orderBy(desc(machineRuns.lastUsedAt))
+    .limit(100)
+}

@@ -1,0 +1,371 @@
+/**
+ * Connected machines end to end: the real client (the file the app serves) in a child process
+ * against the real server on real Postgres, driven through the provider API environments call.
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { and, eq } from 'drizzle-orm'
+import WebSocket from 'ws'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getDb } from '#server/db/client.ts'
+import { machineRuns, machines } from '#server/db/schema/index.ts'
+import { forwardCall } from '#server/machines/forward.ts'
+import { machineProvider } from '#server/machines/provider.ts'
+import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
+import type { ApiClient } from '#tests/support/api-client.ts'
+import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { downloadClient, startClient, startRelay, type MachineClient } from '#tests/support/machine-client.ts'
+import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+
+let app: TestApp
+let fake: FakeAnthropic
+const DEPLOYMENT_KEY = 'sk-ant-deployment-key-machines'
+let clientFile: string
+let alice: ApiClient
+let bob: ApiClient
+let aliceId: string
+let bobId: string
+const started: MachineClient[] = []
+const dirs: string[] = []
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-machine-dir-'))
+  dirs.push(dir)
+  return dir
+}
+
+async function token(client: ApiClient, name = 'laptop token'): Promise<{ token: string; id: string }> {
+  const res = await client.post('/_agent-native/machines/tokens', { name })
+  expect(res.status).toBe(201)
+  return { token: res.body.token, id: res.body.summary.id }
+}
+
+function connect(server: string, tok: string, dir: string, extra: string[] = []): MachineClient {
+  const client = startClient(clientFile, ['--server', server, '--token', tok, '--dir', dir, ...extra])
+  started.push(client)
+  return client
+}
+
+async function machineRow(ownerId: string, id: string) {
+  const rows = await getDb()
+    .select()
+    .from(machines)
+    .where(and(eq(machines.ownerId, ownerId), eq(machines.id, id)))
+  return rows[0]
+}
+
+async function until<T>(
+  probe: () => Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
+const run = (command: string, runId = 'run_a', timeoutMs = 20_000) => ({ command, runId, timeoutMs })
+
+beforeAll(async () => {
+  fake = await startFakeAnthropic({ apiKey: DEPLOYMENT_KEY, fallback: { text: 'Done.' } })
+  app = await startTestApp({ env: { ANTHROPIC_API_KEY: DEPLOYMENT_KEY, ANTHROPIC_BASE_URL: fake.baseURL } })
+  alice = app.client()
+  bob = app.client()
+  aliceId = (await alice.signUp('Alice', 'alice@example.com')).id
+  bobId = (await bob.signUp('Bob', 'bob@example.com')).id
+  clientFile = await downloadClient(app.baseUrl)
+}, 120_000)
+
+afterAll(async () => {
+  for (const client of started) await client.kill()
+  await app?.close()
+  await fake?.close()
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+})
+
+describe('a connected machine', () => {
+  let dir: string
+  let laptop: MachineClient
+
+  beforeAll(async () => {
+    dir = tempDir()
+    const { token: tok } = await token(alice)
+    laptop = connect(app.baseUrl, tok, dir, [
+      '--id',
+      'laptop',
+      '--label',
+      "Alice's laptop",
+      '--deny',
+      'git push*',
+    ])
+    await laptop.waitFor('is online')
+  })
+
+  it('registers and is listed, online, with its label, OS and directory', async () => {
+    const res = await alice.get('/_agent-native/machines')
+    expect(res.status).toBe(200)
+    expect(res.body.machines).toHaveLength(1)
+    expect(res.body.machines[0]).toMatchObject({ id: 'laptop', label: "Alice's laptop", online: true })
+    expect(res.body.machines[0].dir).toBe(path.resolve(dir))
+    expect(res.body.machines[0].os).toContain(os.platform())
+    expect(res.body.tokens[0]).toMatchObject({ name: 'laptop token', revokedAt: null })
+    expect(res.body.tokens[0].lastUsedAt).not.toBeNull()
+    expect(JSON.stringify(res.body)).not.toContain('cwm_') // the token is never shown again
+  })
+
+  it('runs a command: output streamed, exit code, duration', async () => {
+    const chunks: string[] = []
+    const result = await machineProvider.runCommand(
+      aliceId,
+      'laptop',
+      run('echo hello; pwd; echo oops >&2; exit 3'),
+      (out) => chunks.push(`${out.stream}:${out.text}`),
+    )
+    expect(result.exitCode).toBe(3)
+    expect(result.stdout).toBe(`hello\n${path.resolve(dir)}\n`)
+    expect(result.stderr).toBe('oops\n')
+    expect(result.durationMs).toBeGreaterThanOrEqual(0)
+    expect(chunks.join('')).toContain('stdout:hello')
+    expect(chunks.join('')).toContain('stderr:oops')
+  })
+
+  it('reads, writes, edits, lists and searches files inside its directory', async () => {
+    await machineProvider.writeFile(aliceId, 'laptop', { path: 'src/a.txt', content: 'one\ntwo\n' })
+    await machineProvider.editFile(aliceId, 'laptop', { path: 'src/a.txt', oldText: 'two', newText: 'three' })
+    expect(await machineProvider.readFile(aliceId, 'laptop', { path: 'src/a.txt' })).toEqual({
+      content: 'one\nthree\n',
+    })
+    const listed = await machineProvider.listDirectory(aliceId, 'laptop', { path: 'src' })
+    expect(listed.entries).toEqual([{ name: 'a.txt', type: 'file', size: 10 }])
+    const found = await machineProvider.searchFiles(aliceId, 'laptop', { query: 'three' })
+    expect(found.matches).toEqual([{ path: 'src/a.txt', line: 2, text: 'three' }])
+  })
+
+  it('refuses path escapes on the client: "..", absolute paths, symlinks out', async () => {
+    const outside = tempDir()
+    writeFileSync(path.join(outside, 'secret.txt'), 'secret')
+    symlinkSync(outside, path.join(dir, 'link'))
+    mkdirSync(path.join(dir, 'sub'), { recursive: true })
+    const refused = { status: 403, code: 'path_outside_dir' }
+    await expect(machineProvider.readFile(aliceId, 'laptop', { path: '../x' })).rejects.toMatchObject(refused)
+    await expect(machineProvider.readFile(aliceId, 'laptop', { path: 'sub/../../x' })).rejects.toMatchObject(
+      refused,
+    )
+    await expect(
+      machineProvider.readFile(aliceId, 'laptop', { path: path.join(outside, 'secret.txt') }),
+    ).rejects.toMatchObject(refused)
+    await expect(
+      machineProvider.readFile(aliceId, 'laptop', { path: 'link/secret.txt' }),
+    ).rejects.toMatchObject(refused)
+    await expect(
+      machineProvider.writeFile(aliceId, 'laptop', { path: 'link/new.txt', content: 'x' }),
+    ).rejects.toMatchObject(refused)
+    await expect(machineProvider.listDirectory(aliceId, 'laptop', { path: 'link' })).rejects.toMatchObject(
+      refused,
+    )
+    await expect(
+      machineProvider.runCommand(aliceId, 'laptop', { ...run('ls'), cwd: 'link' }),
+    ).rejects.toMatchObject(refused)
+  })
+
+  it('applies its own deny list, built in and extended with --deny', async () => {
+    const denied = { status: 403, code: 'command_denied' }
+    await expect(
+      machineProvider.runCommand(aliceId, 'laptop', run('echo hi && sudo ls')),
+    ).rejects.toMatchObject(denied)
+    await expect(
+      machineProvider.runCommand(aliceId, 'laptop', run('git push origin main')),
+    ).rejects.toMatchObject(denied)
+    expect((await machineProvider.runCommand(aliceId, 'laptop', run('echo git push'))).exitCode).toBe(0)
+  })
+
+  it("runs a command through the agent's machine_run tool in Alice's chat", async () => {
+    const toolUse = (input: Record<string, unknown>) => ({
+      content: [{ type: 'tool_use' as const, name: 'machine_run', input }],
+    })
+    fake.reply(toolUse({ machine: 'laptop', command: 'echo from-agent; pwd' }), { text: 'Ran it.' })
+    const turn = await sendChat(alice, { message: userText('run pwd on my laptop') })
+    expect(turn.status).toBe(200)
+    const [step] = toolParts(turn.reply, 'machine_run')
+    expect(step).toMatchObject({
+      state: 'output-available',
+      output: { ok: true, machine: 'laptop', exitCode: 0, stdout: `from-agent\n${path.resolve(dir)}\n` },
+    })
+    fake.reply(toolUse({ machine: 'laptop', command: 'ls; sudo rm -rf x' }), { text: 'Refused.' })
+    const refused = toolParts(
+      (await sendChat(alice, { message: userText('clean up') })).reply,
+      'machine_run',
+    )[0]
+    expect(refused.output).toMatchObject({ ok: false, error: { status: 403 } })
+  })
+
+  it("is Alice's only: Bob gets a 404 even with a machine of the same id", async () => {
+    fake.reply(
+      {
+        content: [
+          { type: 'tool_use' as const, name: 'machine_run', input: { machine: 'laptop', command: 'pwd' } },
+        ],
+      },
+      { text: 'No such machine.' },
+    )
+    const bobsTurn = await sendChat(bob, { message: userText('run pwd on laptop') })
+    expect(toolParts(bobsTurn.reply, 'machine_run')[0].output).toMatchObject({
+      ok: false,
+      error: { status: 404, code: 'not_found' },
+    })
+    await expect(machineProvider.runCommand(bobId, 'laptop', run('pwd'))).rejects.toMatchObject({
+      status: 404,
+      code: 'not_found',
+    })
+    expect((await bob.get('/_agent-native/machines')).body.machines).toEqual([])
+    const bobDir = tempDir()
+    const bobs = connect(app.baseUrl, (await token(bob)).token, bobDir, ['--id', 'laptop'])
+    await bobs.waitFor('is online')
+    expect((await machineProvider.runCommand(bobId, 'laptop', run('pwd'))).stdout.trim()).toBe(
+      path.resolve(bobDir),
+    )
+    expect((await machineProvider.runCommand(aliceId, 'laptop', run('pwd'))).stdout.trim()).toBe(
+      path.resolve(dir),
+    )
+    await bobs.kill('SIGTERM')
+  })
+
+  it('answers through the instance that holds the socket (internal forwarding over HTTP)', async () => {
+    const row = (await machineRow(aliceId, 'laptop'))!
+    expect(row.instanceUrl).toBe(app.baseUrl)
+    const input = { ownerId: aliceId, machineId: 'laptop', method: 'read_file' as const, timeoutMs: 5_000 }
+    const offline = () => new Error('offline')
+    expect(await forwardCall(row, { ...input, params: { path: 'src/a.txt' } }, offline)).toEqual({
+      content: 'one\nthree\n',
+    })
+    const res = await fetch(`${app.baseUrl}/_agent-native/machines/internal/call`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer guess' },
+      body: JSON.stringify({ ...input, params: { path: 'src/a.txt' } }),
+    })
+    expect(res.status).toBe(401)
+  })
+
+  it('a new connection with the same id replaces the old one, whose pending call fails at once', async () => {
+    const pending = machineProvider.runCommand(
+      aliceId,
+      'laptop',
+      run('echo started; sleep 20', 'run_replaced'),
+    )
+    await laptop.waitFor('run run_replaced')
+    const { token: tok } = await token(alice, 'second token')
+    const replacement = connect(app.baseUrl, tok, dir, ['--id', 'laptop', '--label', "Alice's laptop"])
+    await expect(pending).rejects.toMatchObject({
+      code: 'machine_disconnected',
+      message: expect.stringContaining("Alice's laptop"),
+    })
+    await laptop.waitFor('replaced this one; exiting')
+    await replacement.waitFor('is online')
+    laptop = replacement
+    expect((await machineProvider.runCommand(aliceId, 'laptop', run('echo still here'))).stdout).toBe(
+      'still here\n',
+    )
+  })
+
+  it('killing the client mid-command fails the call at once with machine_disconnected, then answers offline', async () => {
+    const pending = machineProvider.runCommand(
+      aliceId,
+      'laptop',
+      run('echo started; sleep 20', 'run_killed', 60_000),
+    )
+    const failure = pending.catch((err: unknown) => err) // it fails while the kill is awaited
+    await laptop.waitFor('run run_killed')
+    await laptop.kill('SIGKILL')
+    expect(await failure).toMatchObject({ status: 503, code: 'machine_disconnected' })
+    await until(
+      async () => !(await machineRow(aliceId, 'laptop'))!.connected,
+      'the machine to be marked offline',
+    )
+    await expect(machineProvider.runCommand(aliceId, 'laptop', run('pwd'))).rejects.toMatchObject({
+      code: 'machine_offline',
+      message: expect.stringMatching(/^machine Alice's laptop is offline \(last seen \d{4}-\d\d-\d\dT/),
+    })
+    expect((await alice.get('/_agent-native/machines')).body.machines[0].online).toBe(false)
+  })
+})
+
+describe('stops', () => {
+  it('a stop asked for while the machine is offline is delivered within a second of reconnecting', async () => {
+    const relay = await startRelay(Number(new URL(app.baseUrl).port))
+    const dir = tempDir()
+    const client = connect(relay.url, (await token(alice, 'relay')).token, dir, ['--id', 'desk'])
+    await client.waitFor('is online')
+    const pending = machineProvider.runCommand(
+      aliceId,
+      'desk',
+      run('echo started; sleep 25', 'run_stop', 60_000),
+    )
+    await client.waitFor('run run_stop')
+    relay.cut()
+    await expect(pending).rejects.toMatchObject({ code: 'machine_disconnected' })
+    await until(async () => !(await machineRow(aliceId, 'desk'))!.connected, 'desk to go offline')
+
+    expect(await machineProvider.stop('run_stop')).toEqual({ machines: 1, delivered: 0 })
+    expect(await machineProvider.stop('run_stop')).toEqual({ machines: 1, delivered: 0 }) // idempotent
+    await expect(
+      machineProvider.runCommand(aliceId, 'desk', run('echo again', 'run_stop')),
+    ).rejects.toMatchObject({
+      code: 'run_stopped',
+    })
+
+    relay.restore()
+    const delivered = await until(
+      async () => {
+        const [row] = await getDb().select().from(machineRuns).where(eq(machineRuns.runId, 'run_stop'))
+        return row?.stopDeliveredAt ?? undefined
+      },
+      'the stop to be delivered',
+      40_000,
+    )
+    const connectedAt = (await machineRow(aliceId, 'desk'))!.connectedAt!
+    expect(delivered.getTime() - connectedAt.getTime()).toBeLessThan(1_000)
+    await client.waitFor('stop run_stop: 1 command(s) stopped') // the sleeping command was still running
+    await relay.close()
+  })
+})
+
+describe('tokens', () => {
+  it('a token made by one person is revocable only by them, and a revoked token is refused (401) at the next connect', async () => {
+    const relay = await startRelay(Number(new URL(app.baseUrl).port))
+    const { token: tok, id } = await token(alice, 'to revoke')
+    const client = connect(relay.url, tok, tempDir(), ['--id', 'old-box'])
+    await client.waitFor('is online')
+    expect((await bob.delete(`/_agent-native/machines/tokens/${id}`)).status).toBe(404)
+    expect((await alice.delete(`/_agent-native/machines/tokens/${id}`)).status).toBe(204)
+    relay.cut()
+    relay.restore()
+    await client.waitFor('refused the token (401)')
+    expect(
+      (await alice.get('/_agent-native/machines')).body.tokens.map((t: { id: string }) => t.id),
+    ).not.toContain(id)
+
+    const status = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(`${app.baseUrl.replace('http', 'ws')}/_agent-native/machines/connect`, {
+        headers: { authorization: `Bearer ${tok}` },
+      })
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
+      ws.on('open', () => resolve(101))
+    })
+    expect(status).toBe(401)
+    await relay.close()
+  })
+
+  it('a token needs a name and a signed-in person', async () => {
+    const res = await alice.post('/_agent-native/machines/tokens', { name: '' })
+    expect(res.status).toBe(400)
+    expect(res.body.error.field).toBe('name')
+    const anonymous = app.client()
+    expect((await anonymous.post('/_agent-native/machines/tokens', { name: 'x' })).status).toBe(401)
+    expect((await anonymous.get('/_agent-native/machines')).status).toBe(401)
+  })
+})

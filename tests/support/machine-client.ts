@@ -1,0 +1,83 @@
+/**
+ * The real machine client in a child process (the file the app serves), and a TCP relay between
+ * it and the server that a test can cut and restore to take a machine offline without killing it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { writeFileSync } from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+
+export type MachineClient = {
+  child: ChildProcess
+  output(): string
+  waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>
+  kill(signal?: NodeJS.Signals): Promise<void>
+}
+
+/** Downloads the client from the app once per file. */
+export async function downloadClient(baseUrl: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/_agent-native/machines/client.mjs`)
+  if (!res.ok) throw new Error(`client.mjs: ${res.status} ${await res.text()}`)
+  const file = path.join(os.tmpdir(), `clockwork-machine-client-${process.pid}.mjs`)
+  writeFileSync(file, await res.text())
+  return file
+}
+
+export function startClient(file: string, args: string[]): MachineClient {
+  const child = spawn(process.execPath, [file, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let text = ''
+  child.stdout!.on('data', (b: Buffer) => (text += b.toString()))
+  child.stderr!.on('data', (b: Buffer) => (text += b.toString()))
+  return {
+    child,
+    output: () => text,
+    async waitFor(wanted, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs
+      const hit = () => (typeof wanted === 'string' ? text.includes(wanted) : wanted.test(text))
+      while (!hit()) {
+        if (Date.now() > deadline) throw new Error(`client never printed ${String(wanted)}; output:\n${text}`)
+        await new Promise((r) => setTimeout(r, 25))
+      }
+    },
+    async kill(signal = 'SIGKILL') {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      child.kill(signal)
+      await once(child, 'exit')
+    },
+  }
+}
+
+/** A relay to `target` on 127.0.0.1: `cut()` drops every connection and refuses new ones until `restore()`. */
+export async function startRelay(targetPort: number) {
+  const sockets = new Set<net.Socket>()
+  let open = true
+  const server = net.createServer((inbound) => {
+    if (!open) return inbound.destroy()
+    const outbound = net.connect(targetPort, '127.0.0.1')
+    for (const s of [inbound, outbound]) {
+      sockets.add(s)
+      s.on('close', () => sockets.delete(s))
+      s.on('error', () => {})
+    }
+    inbound.pipe(outbound).pipe(inbound)
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const port = (server.address() as net.AddressInfo).port
+  return {
+    url: `http://127.0.0.1:${port}`,
+    cut() {
+      open = false
+      for (const s of sockets) s.destroy()
+    },
+    restore() {
+      open = true
+    },
+    close() {
+      this.cut()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
