@@ -14,7 +14,7 @@ export const action = ({ request, params }: Route.ActionArgs) =>
     const caller = await requireCaller(request)
     await checkRunNowQuota(caller, params.id)
     const run = await runJobNow(caller, params.id)
-    const notice = run.status === 'queued' ? await queuedRunNotice() : null
+    const notice = run.status === 'queued' ? await queuedRunNotice(caller.orgId) : null
     return json(notice ? { run, notice } : { run }, { status: 202 })
   })
 

@@ -9,7 +9,10 @@ import type { Route } from './+types/_app'
 
 export async function loader({ request }: Route.LoaderArgs) {
   const caller = await requirePageCaller(request)
-  const [layout, schedulerWarning] = await Promise.all([getLayoutData(caller), getSchedulerWarning()])
+  const [layout, schedulerWarning] = await Promise.all([
+    getLayoutData(caller),
+    getSchedulerWarning(caller.orgId),
+  ])
   return { ...layout, schedulerWarning }
 }
 

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { invitation, jobs, member, organization, user } from '../db/schema/index.ts'
+import { invalidateCallers } from '../access/caller-cache.ts'
 
 export type MembershipRow = { orgId: string; orgName: string; orgSlug: string; role: string }
 
@@ -75,6 +76,7 @@ export async function setUserTimezone(userId: string, timezone: string | null, d
     .update(user)
     .set({ timezone, updatedAt: sql`now()` })
     .where(eq(user.id, userId))
+  invalidateCallers()
 }
 
 /** True when no account exists yet (the first person may always sign up). */

@@ -8,6 +8,7 @@ import path from 'node:path'
 import express, { type ErrorRequestHandler } from 'express'
 import type { ServerBuild } from 'react-router'
 import { CLIENT_IP_HEADER } from '../auth/auth.ts'
+import { invalidateCallers } from '../access/caller-cache.ts'
 import { openDatabase, setCurrentDatabase, type DbHandle } from '../db/client.ts'
 import { migrateDatabase } from '../db/migrate.ts'
 import type { Env } from '../env.ts'
@@ -17,6 +18,7 @@ import { internalError, toErrorBody } from '../lib/errors.ts'
 import { rejectCrossSite } from './csrf.ts'
 import { reactRouterHandler, rejectMalformedPaths } from './react-router.ts'
 import { securityHeaders } from './security-headers.ts'
+import { compressResponses } from './compression.ts'
 
 export type BackgroundService = { name: string; stop(): Promise<void> }
 
@@ -61,6 +63,16 @@ export async function startServer(
   // Before anything reads a body: refuse oversize bodies, then forged state changes.
   app.use(limitBodies())
   app.use(rejectCrossSite())
+  // Callers are cached for a few seconds (auth/caller-cache.ts); a write may change who someone
+  // is (sign-out, a role, an organisation), so it starts a new generation as it begins and ends.
+  app.use((req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next()
+    invalidateCallers()
+    res.on('finish', invalidateCallers)
+    res.on('close', invalidateCallers)
+    next()
+  })
+  app.use(compressResponses())
 
   const httpServer = createServer(app)
   let closeVite = async () => {}
@@ -68,7 +80,10 @@ export async function startServer(
   if (production) {
     const client = path.resolve('build/client')
     app.use('/assets', express.static(path.join(client, 'assets'), { immutable: true, maxAge: '1y' }))
-    app.use(express.static(client, { maxAge: '1h' }))
+    // Other static files (favicon, fonts) all have an extension; pages, the API and React Router's
+    // `.data` requests skip the file-system lookup express.static would make for every request.
+    const files = express.static(client, { maxAge: '1h' })
+    app.use((req, res, next) => (/\.(?!data$)\w+$/.test(req.path) ? files(req, res, next) : next()))
     const build = (await import(path.resolve('build/server/index.js'))) as ServerBuild
     app.all('/{*splat}', reactRouterHandler(build, 'production'))
   } else {

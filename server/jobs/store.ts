@@ -103,16 +103,31 @@ export async function updateJobRow(id: string, values: Partial<NewJobRow>, db: D
   await db.update(jobs).set(values).where(eq(jobs.id, id))
 }
 
+/**
+ * Deletes a job; its runs go by cascade, and so do their transcripts (the runs' agent threads and,
+ * by cascade, their messages), which nothing else points to and no page could show any more.
+ */
 export async function deleteJobRow(id: string, db: Db = getDb()): Promise<void> {
-  await db.delete(jobs).where(eq(jobs.id, id))
+  await db.execute(sql`with transcripts as (
+      delete from agent_threads where id in (
+        select thread_id from job_runs where job_id = ${id} and thread_id is not null)
+    )
+    delete from jobs where id = ${id}`)
 }
 
 export async function insertAuditRow(row: typeof jobAudit.$inferInsert, db: Db = getDb()): Promise<void> {
   await db.insert(jobAudit).values(row)
 }
 
-/** A job's audit trail, newest first, with each actor's public details (null if unknown). */
-export async function selectAuditRecords(jobId: string, db: Db = getDb()): Promise<AuditRecord[]> {
+/**
+ * A job's audit trail, newest first, with each actor's public details (null if unknown); with
+ * `page`, at most `limit` entries older than entry `beforeId`.
+ */
+export async function selectAuditRecords(
+  jobId: string,
+  db: Db = getDb(),
+  page: { limit?: number; beforeId?: number } = {},
+): Promise<AuditRecord[]> {
   const rows = await db
     .select({
       id: jobAudit.id,
@@ -126,8 +141,17 @@ export async function selectAuditRecords(jobId: string, db: Db = getDb()): Promi
     })
     .from(jobAudit)
     .leftJoin(user, eq(user.id, jobAudit.actorId))
-    .where(eq(jobAudit.jobId, jobId))
+    .where(
+      and(
+        eq(jobAudit.jobId, jobId),
+        // Compared with the stored row itself, so microseconds cannot split a page.
+        page.beforeId === undefined
+          ? undefined
+          : sql`(${jobAudit.at}, ${jobAudit.id}) < (select a.at, a.id from job_audit a where a.id = ${page.beforeId})`,
+      ),
+    )
     .orderBy(desc(jobAudit.at), desc(jobAudit.id))
+    .limit(page.limit ?? 100_000)
   return rows.map(({ actorId, actorEmail, actorName, ...entry }) => ({
     ...entry,
     actor: actorId && actorEmail ? { id: actorId, email: actorEmail, name: actorName ?? actorEmail } : null,

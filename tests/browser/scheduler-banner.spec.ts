@@ -53,3 +53,20 @@ test('run now with no scheduler running says the run will wait, in the answer an
   await expect(page.getByText(/Run queued\. No scheduler is running, so this run waits/)).toBeVisible()
   await expect(page.getByText('it starts within seconds')).toHaveCount(0)
 })
+
+test('the banner says how much of the organisation’s own work is waiting', async ({ page, baseURL }) => {
+  await signUp(page, 'Quinn Queue', uniqueEmail('quinn'))
+  const banner = page.getByRole('alert').filter({ hasText: 'Scheduled jobs will not fire' })
+  await expect(banner).toBeVisible()
+  await expect(banner).not.toContainText('In this organisation')
+  const headers = { origin: baseURL! }
+  const created = await page.request.post('/_agent-native/jobs', {
+    data: { name: 'waits-for-a-scheduler', schedule: '0 7 * * *', instructions: 'Wait.' },
+    headers,
+  })
+  expect(created.status()).toBe(201)
+  const { job } = await created.json()
+  expect((await page.request.post(`/_agent-native/jobs/${job.id}/run`, { headers })).status()).toBe(202)
+  await page.reload()
+  await expect(banner).toContainText('In this organisation, 1 run is queued and waiting.')
+})

@@ -10,6 +10,16 @@ import { createEmptyDatabase, freePort, startPostgresServer } from './postgres-s
 export type SpawnedServer = { baseUrl: string; databaseUrl: string; pid: number; stop(): Promise<void> }
 type PostgresServer = { url: string; stop(): Promise<void> }
 
+/**
+ * Which server entry to run: the TypeScript source through tsx (default), or the compiled
+ * bundle `npm run build` writes (what `npm start`, the Dockerfile and the systemd unit run).
+ */
+export type ServerEntry = 'source' | 'compiled'
+const ENTRY_ARGS: Record<ServerEntry, string[]> = {
+  source: ['--import', 'tsx', 'server/main.ts'],
+  compiled: ['build/server-main.js'],
+}
+
 /** The shared browser-test Postgres (from the global setup), else TEST_DATABASE_URL/DATABASE_URL or embedded. */
 async function postgresServerUrl(): Promise<PostgresServer> {
   const shared = process.env.E2E_DATABASE_URL
@@ -29,6 +39,7 @@ async function postgresServerUrl(): Promise<PostgresServer> {
 export async function spawnServer(
   env: Record<string, string>,
   given?: PostgresServer,
+  entry: ServerEntry = 'source',
 ): Promise<SpawnedServer> {
   const postgres = env.DATABASE_URL ? null : (given ?? (await postgresServerUrl()))
   const database = postgres
@@ -36,7 +47,7 @@ export async function spawnServer(
     : { url: env.DATABASE_URL!, drop: async () => {} }
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ENTRY_ARGS[entry], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
