@@ -27,8 +27,10 @@ function runtimePackages(file: string): string[] {
 
 describe('client dependencies for Vite', () => {
   it('lists every package browser code imports, since discovery is off', () => {
-    // routes.ts is read by React Router's build tooling only, never shipped.
-    const files = sourceFiles('app').filter((f) => f !== path.join('app', 'routes.ts'))
+    // routes.ts is read by React Router's build tooling only, and entry.server.tsx runs on the
+    // server only: neither is shipped.
+    const serverOnly = new Set([path.join('app', 'routes.ts'), path.join('app', 'entry.server.tsx')])
+    const files = sourceFiles('app').filter((f) => !serverOnly.has(f))
     const listed = new Set([
       ...fromReactRouter,
       ...clientDeps.map((d) =>

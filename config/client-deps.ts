@@ -21,4 +21,5 @@ export const clientDeps = [
   'react-markdown',
   'remark-gfm',
   'sonner',
+  'zod',
 ]
