@@ -168,6 +168,14 @@ function requestOnce(
   const maxBytes = options.maxBytes ?? 5 * 1024 * 1024
   const client = url.protocol === 'https:' ? https : http
   return new Promise((resolve, reject) => {
+    let settled = false
+    // The first failure wins; the socket is torn down so nothing more arrives.
+    const fail = (err: Error) => {
+      if (settled) return
+      settled = true
+      reject(err)
+      req.destroy()
+    }
     const req = client.request(
       url,
       {
@@ -187,22 +195,20 @@ function requestOnce(
         res.on('data', (c: Buffer) => {
           size += c.length
           if (size > maxBytes) {
-            req.destroy(new OutboundRefused(`Response larger than ${maxBytes} bytes`))
+            fail(new OutboundRefused(`Response larger than ${maxBytes} bytes`))
             return
           }
           chunks.push(c)
         })
         res.on('end', () => {
+          if (settled) return
+          settled = true
           const headers: Record<string, string> = {}
           for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = String(v)
-          resolve({
-            status: res.statusCode ?? 0,
-            statusText: res.statusMessage ?? '',
-            headers,
-            body: Buffer.concat(chunks),
-          })
+          const body = Buffer.concat(chunks)
+          resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers, body })
         })
-        res.on('error', reject)
+        res.on('error', fail)
       },
     )
     const timer = setTimeout(

@@ -180,7 +180,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
 
 function send(res: ServerResponse, status: number, body: unknown) {
   const data = JSON.stringify(body)
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) })
+  // connection: close, or the code's keep-alive socket holds its event loop open for 5 s after the call.
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(data),
+    connection: 'close',
+  })
   res.end(data)
 }
 

@@ -158,3 +158,19 @@ describe('local adapter without bubblewrap', () => {
     expect(isolation.summary).toMatch(/network/)
   })
 })
+
+describe('local adapter memory limit', () => {
+  it('refuses to allocate past the limit, while Response and Headers still work', async () => {
+    const adapter = new LocalChildProcessAdapter({ memoryLimitMb: 256 })
+    const r = await runCode(
+      {
+        code: `
+          console.log(await new Response('body').text(), new Headers({ a: 'b' }).get('a'))
+          try { const keep = []; for (let i = 0; i < 10; i++) keep.push(Buffer.alloc(64 * 1024 * 1024, 1)); console.log('ALLOCATED') }
+          catch (e) { console.log('refused', e.message) }`,
+      },
+      { adapter, actions: {} },
+    )
+    expect(r.stdout).toMatch(/^body b\nrefused /)
+  })
+})

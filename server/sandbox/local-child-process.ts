@@ -17,7 +17,11 @@ import { runProcess } from './process.ts'
 export type LocalChildProcessOptions = {
   /** `auto` (default) uses bwrap when it works here; `off` never does (tests, benchmarks). */
   bwrap?: 'auto' | 'off'
-  /** Address-space limit in MiB (prlimit --as). WebAssembly needs far more, so it is unavailable. */
+  /**
+   * Memory limit in MiB, as RLIMIT_DATA (prlimit --data: private writable memory, i.e. heap and
+   * buffers). Not RLIMIT_AS: on Node 20 touching `Response`/`Headers`/`fetch` instantiates undici's
+   * WebAssembly parser, whose address-space reservation needs more than 8 GiB of RLIMIT_AS.
+   */
   memoryLimitMb?: number
   /** Per-stream cap on what is kept of stdout and stderr. */
   outputLimit?: number
@@ -74,7 +78,7 @@ export class LocalChildProcessAdapter implements SandboxAdapter {
 
   /** The command line for one run: node under prlimit, under bwrap when available. */
   private async plan(dir: string, request: SandboxRunRequest) {
-    const memoryMb = this.options.memoryLimitMb ?? 1024
+    const memoryMb = this.options.memoryLimitMb ?? 512
     const nodePath = this.options.nodePath ?? process.execPath
     const bwrap = await this.bwrap()
     const inside = bwrap ? SANDBOX_DIR : dir
@@ -88,7 +92,7 @@ export class LocalChildProcessAdapter implements SandboxAdapter {
     ]
     const prlimit = findExecutable('prlimit')
     const limited = prlimit
-      ? [prlimit, `--as=${memoryMb * 1024 * 1024}`, '--', nodePath, ...nodeArgs]
+      ? [prlimit, `--data=${memoryMb * 1024 * 1024}`, '--', nodePath, ...nodeArgs]
       : [nodePath, ...nodeArgs]
     const env: Record<string, string> = {
       ...request.env,
