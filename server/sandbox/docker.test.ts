@@ -92,8 +92,8 @@ function fakeSpawner(behaviour: 'hang' | 'exit') {
     const child = new EventEmitter() as ChildProcess & EventEmitter
     Object.assign(child, { stdout: new PassThrough(), stderr: new PassThrough(), kill: () => true })
     const finish = (code: number) => {
-      child.stdout!.end()
-      child.stderr!.end()
+      ;(child.stdout as PassThrough).end()
+      ;(child.stderr as PassThrough).end()
       child.emit('close', code)
     }
     if (args[0] === 'kill') {
