@@ -51,7 +51,7 @@ const FetchBody = z.object({
 
 export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   const token = randomBytes(32).toString('base64url')
-  // A private 0700 dir: only this user can reach the socket on the host; sandboxes get it bind-mounted.
+  // A per-run dir with a random name; sandboxes get the socket bind-mounted or reach it by path.
   const dir = await mkdtemp(path.join(tmpdir(), 'clockwork-bridge-'))
   const socketPath = path.join(dir, 'bridge.sock')
   const handler = (req: IncomingMessage, res: ServerResponse) => {
@@ -62,8 +62,10 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   }
   const servers: Server[] = [createServer(handler)]
   await listen(servers[0]!, socketPath)
-  // The socket is bind-mounted into sandboxes that run as another uid; the 0700 dir guards it on the host.
+  // Sandboxes run as another uid (65534): they need to connect to the socket and, without bwrap,
+  // to traverse its dir (0711: no listing, the random dir name stays unguessable). The token guards it.
   await chmod(socketPath, 0o666)
+  await chmod(dir, 0o711)
   let port = 0
   if (options.tcp) {
     const tcp = createServer(handler)

@@ -174,3 +174,17 @@ describe('local adapter memory limit', () => {
     expect(r.stdout).toMatch(/^body b\nrefused /)
   })
 })
+
+describe.runIf(process.getuid?.() === 0)('local adapter without bubblewrap, server running as root', () => {
+  it('drops the code to uid 65534, so it cannot signal the server', async () => {
+    const adapter = new LocalChildProcessAdapter({ bwrap: 'off' })
+    const r = await runCode(
+      {
+        code: `console.log(process.getuid()); try { process.kill(process.ppid, 0); console.log('CAN SIGNAL') } catch (e) { console.log(e.code) }
+          console.log(await appAction('ping'))`,
+      },
+      { adapter, actions: { ping: async () => 'pong' } },
+    )
+    expect(r.stdout).toBe('65534\nEPERM\npong\n')
+  })
+})

@@ -5,7 +5,7 @@
  * runs under the permission model and a scrubbed env, and `describeIsolation()` says the network
  * and local services stay reachable, so nobody mistakes it for more.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { SandboxAdapter, SandboxIsolation, SandboxRunRequest, SandboxRunResult } from './adapter.ts'
@@ -68,12 +68,28 @@ export class LocalChildProcessAdapter implements SandboxAdapter {
       level: 'reduced',
       summary:
         'Node permission model only (bubblewrap not found or not usable): files and child processes are ' +
-        'blocked, but the network and services on 127.0.0.1 (the database too) stay reachable.',
+        'blocked, but the network and services on 127.0.0.1 (the database too) stay reachable' +
+        (process.getuid?.() === 0
+          ? '.'
+          : ', and the code runs as the server user (it could signal the server).'),
     }
   }
 
   private async bwrap(): Promise<string | null> {
     return this.options.bwrap === 'off' ? null : usableBwrap()
+  }
+
+  /**
+   * Without bwrap, a server running as root still hands the code to uid 65534 (setpriv), so it
+   * cannot signal the server or read root-only files. A non-root server cannot change uid: the
+   * code then runs as the server's own user, which `describeIsolation()` admits.
+   */
+  private async dropRoot(dir: string, command: string[]): Promise<string[]> {
+    const setpriv = findExecutable('setpriv')
+    if (process.getuid?.() !== 0 || !setpriv) return command
+    await chown(dir, 65534, 65534)
+    await chown(path.join(dir, ENTRY), 65534, 65534)
+    return [setpriv, '--reuid=65534', '--regid=65534', '--clear-groups', '--no-new-privs', '--', ...command]
   }
 
   /** The command line for one run: node under prlimit, under bwrap when available. */
@@ -103,7 +119,8 @@ export class LocalChildProcessAdapter implements SandboxAdapter {
     }
     if (!bwrap) {
       if (request.bridgeSocketPath) env[BRIDGE_SOCKET_ENV] = request.bridgeSocketPath
-      return { command: limited[0]!, args: limited.slice(1), env }
+      const command = await this.dropRoot(dir, limited)
+      return { command: command[0]!, args: command.slice(1), env }
     }
     if (request.bridgeSocketPath) env[BRIDGE_SOCKET_ENV] = SANDBOX_SOCKET
     const args = bwrapArgs({ dir, socketPath: request.bridgeSocketPath, env, nodePath, command: limited })
