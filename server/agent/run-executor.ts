@@ -15,6 +15,7 @@ import { resolveModel, type ResolvedModel } from './model.ts'
 import { estimateCostUsd } from './pricing.ts'
 import { loadRunCaller } from './run-caller.ts'
 import { buildRunSystemPrompt } from './system-prompt.ts'
+import { loadExecution } from './execution.ts'
 import { createAgentTools } from './tools/index.ts'
 
 async function resolveRunModel(...args: Parameters<typeof resolveModel>): Promise<ResolvedModel> {
@@ -45,12 +46,12 @@ export function createAgentExecutor(): RunExecutor {
       if (isNotFound(err)) throw new RunFailure('The job is no longer visible to the person it runs as.')
       throw err
     })
-    const tools = createAgentTools({ caller, mode: 'run' })
+    const tools = createAgentTools({ caller, mode: 'run', execution: await loadExecution(caller) })
     const meter = createUsageMeter()
     let failure: unknown = null
     const result = startAgentLoop({
       model: resolved.model,
-      system: buildRunSystemPrompt(caller, view, run.scheduledFor),
+      system: buildRunSystemPrompt(caller, view, run.scheduledFor, new Date(), Object.keys(tools)),
       messages: [{ role: 'user', content: job.instructions }],
       tools,
       maxSteps: RUN_MAX_STEPS,
