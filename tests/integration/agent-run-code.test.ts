@@ -10,6 +10,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { createRunCodeTool } from '#server/agent/tools/run-code.ts'
+import { cliRegistry } from '#server/cli/registered.ts'
 import { usableBwrap } from '#server/sandbox/host-tools.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
@@ -21,6 +22,7 @@ const J = '/_agent-native/jobs'
 const KEY = 'sk-ant-deployment-runcode-0099'
 const PLANTED = 'planted-server-secret-7c1e'
 const bwrap = await usableBwrap()
+const cliOffered = (await cliRegistry().describe()).some((c) => c.name === 'rg' && c.available)
 
 let app: TestApp
 let team: Team
@@ -226,6 +228,38 @@ describe('appAction acts with the caller’s rights, never more', () => {
       expect(after).toMatchObject({ enabled: true, version: 1 })
     }
   })
+})
+
+describe('the cli tool through the agent', () => {
+  it.skipIf(!cliOffered)(
+    'lists the available CLIs and runs one without a shell (skipped when none can run here)',
+    async () => {
+      const marker = `cli-${Math.random().toString(36).slice(2)}`
+      fake.replyWhen(
+        marker,
+        {
+          content: [
+            {
+              type: 'tool_use',
+              name: 'cli',
+              input: { name: 'rg', args: ['-c', 'b'], input: 'a\nb\n$(id)\nbb\n' },
+            },
+          ],
+        },
+        { text: 'Counted.' },
+      )
+      const turn = await sendChat(team.member.client, { message: userText(marker) })
+      const cli = fake.requests[0]!.body.tools.find((t: { name: string }) => t.name === 'cli')
+      expect(cli.description).toMatch(/Available: .*rg \(/)
+      expect(toolParts(turn.reply, 'cli')[0].output).toEqual({
+        ok: true,
+        name: 'rg',
+        stdout: '2\n',
+        stderr: '',
+        exitCode: 0,
+      })
+    },
+  )
 })
 
 describe('the org switch', () => {
