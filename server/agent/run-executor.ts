@@ -46,7 +46,13 @@ export function createAgentExecutor(): RunExecutor {
       if (isNotFound(err)) throw new RunFailure('The job is no longer visible to the person it runs as.')
       throw err
     })
-    const tools = createAgentTools({ caller, mode: 'run', execution: await loadExecution(caller) })
+    // "Now" in a run means now where the job lives: its schedule is read in that zone.
+    const tools = createAgentTools({
+      caller,
+      mode: 'run',
+      timezone: view.timezone,
+      execution: await loadExecution(caller),
+    })
     const meter = createUsageMeter()
     let failure: unknown = null
     const result = startAgentLoop({
