@@ -20,6 +20,8 @@ describe('parseEnv', () => {
     ['SCHEDULER_ENABLED', 'maybe'],
     ['BETTER_AUTH_SECRET', 'short'],
     ['AGENT_MODEL', 'gpt-4'],
+    ['AGENT_NATIVE_SANDBOX', 'bogus'],
+    ['SANDBOX_FETCH_ALLOW', 'http://x/'],
   ])('names %s when it is %s', (name, value) => {
     expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`${name}:`))
   })

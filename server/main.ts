@@ -8,6 +8,7 @@ import { createAgentExecutor } from './agent/run-executor.ts'
 import { env } from './env.ts'
 import { startServer, type RunningServer } from './http/server.ts'
 import { logger } from './lib/logger.ts'
+import { reportSandboxIsolation } from './sandbox/index.ts'
 import { startScheduler } from './scheduler/scheduler.ts'
 
 // Checked by load-env.ts already, so this cannot throw.
@@ -27,6 +28,8 @@ logger.debug(
  * instance. Its runs execute with the agent, passed in here so the scheduler never imports it.
  */
 async function startBackground() {
+  // Says at start-up what agent code is isolated by, and warns when it is less than strong.
+  await reportSandboxIsolation(logger)
   if (!config.SCHEDULER_ENABLED) {
     logger.warn('SCHEDULER_ENABLED=false: this instance serves pages and the API but fires no jobs')
     return []

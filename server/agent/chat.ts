@@ -23,6 +23,7 @@ import {
   updateMessageParts,
 } from '../runs/threads.ts'
 import { toUIMessage } from './threads.ts'
+import { loadExecution } from './execution.ts'
 import { createAgentTools } from './tools/index.ts'
 
 /** Metadata on the streamed reply: which thread it belongs to (a new chat learns its id here). */
@@ -86,10 +87,10 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
   const request = parseInput(ChatRequest, body)
   const resolved = await resolveModel({ kind: 'chat', userId: caller.userId })
   const { threadId, history } = await prepareThread(caller, request)
-  const tools = createAgentTools({ caller, mode: 'chat' })
+  const tools = createAgentTools({ caller, mode: 'chat', execution: await loadExecution(caller) })
   const result = startAgentLoop({
     model: resolved.model,
-    system: buildChatSystemPrompt(caller),
+    system: buildChatSystemPrompt(caller, new Date(), Object.keys(tools)),
     messages: await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true }),
     tools,
     maxSteps: CHAT_MAX_STEPS,

@@ -15,6 +15,7 @@ import { resolveModel, type ResolvedModel } from './model.ts'
 import { estimateCostUsd } from './pricing.ts'
 import { loadRunCaller } from './run-caller.ts'
 import { buildRunSystemPrompt } from './system-prompt.ts'
+import { loadExecution } from './execution.ts'
 import { createAgentTools } from './tools/index.ts'
 import { deploymentRunRefusal } from './quota.ts'
 import { recordRunKeySource } from '../runs/store.ts'
@@ -59,12 +60,13 @@ export function createAgentExecutor(): RunExecutor {
       mode: 'run',
       timezone: view.timezone,
       mayEditJobs: job.agentMayEditJobs,
+      execution: await loadExecution(caller),
     })
     const meter = createUsageMeter()
     let failure: unknown = null
     const result = startAgentLoop({
       model: resolved.model,
-      system: buildRunSystemPrompt(caller, view, run.scheduledFor),
+      system: buildRunSystemPrompt(caller, view, run.scheduledFor, new Date(), Object.keys(tools)),
       messages: [{ role: 'user', content: job.instructions }],
       tools,
       maxSteps: RUN_MAX_STEPS,

@@ -8,8 +8,8 @@ import type { JobView } from '../jobs/service.ts'
 import { readClock } from './tools/clock.ts'
 import { describeTools } from './tools/index.ts'
 
-const TOOLS_GUIDE = `Tools:
-${describeTools()}
+const toolsGuide = (tools?: readonly string[]) => `Tools:
+${describeTools(tools)}
 You act with the person's own permissions: when a tool says 403 or 404, say so plainly; do not
 try to get around it.`
 
@@ -23,11 +23,15 @@ function whoAndWhen(caller: Caller, now: Date) {
 }
 
 /** The system prompt for chat in the app. */
-export function buildChatSystemPrompt(caller: Caller, now: Date = new Date()): string {
+export function buildChatSystemPrompt(
+  caller: Caller,
+  now: Date = new Date(),
+  tools?: readonly string[],
+): string {
   return `You are Clockwork's assistant. Clockwork runs recurring AI jobs on cron schedules.
 ${whoAndWhen(caller, now)}
 
-${TOOLS_GUIDE}
+${toolsGuide(tools)}
 
 After you create or change a job, tell the person its schedule in words with its time zone, as the
 tool's summary gives it (e.g. "every weekday at 07:00 (Europe/Berlin)"), and when it runs next.
@@ -42,13 +46,14 @@ export function buildRunSystemPrompt(
   job: Pick<JobView, 'name' | 'schedule' | 'description'>,
   scheduledFor: Date,
   now: Date = new Date(),
+  tools?: readonly string[],
 ): string {
   return `You are Clockwork's agent, running the scheduled job "${job.name}" unattended.
 Schedule: ${job.description} (cron "${job.schedule}"). This run was scheduled for ${scheduledFor.toISOString()}.
 You run as ${caller.name}, whose instructions follow as the user message.
 ${whoAndWhen(caller, now)}
 
-${TOOLS_GUIDE}
+${toolsGuide(tools)}
 
 Nobody is watching this run: do not ask questions, do the work with the tools you have, and finish
 with a short summary of what you did and found. Deleting jobs is not possible in unattended runs.`

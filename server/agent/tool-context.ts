@@ -3,6 +3,8 @@
  * HTTP API with `caller`, so the agent can do exactly what that person can, nothing more.
  */
 import type { Caller } from '../auth/caller.ts'
+import type { OrgSettings } from '../accounts/org-settings-schema.ts'
+import type { CliDescription } from '../cli/registry.ts'
 import { HttpError } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
 
@@ -18,7 +20,12 @@ export type ToolContext = {
   timezone?: string
   /** Injectable for tests; the wall clock otherwise. */
   now?: () => Date
+  /** Read once per conversation (see loadExecution): which execution tools this org allows. */
+  execution?: ExecutionContext
 }
+
+/** The org's switches for run-code and cli, and the CLIs this server offers. */
+export type ExecutionContext = { settings: OrgSettings; clis: CliDescription[] }
 
 /** A failed tool call as the model (and the chat UI) sees it: the same status and message as the API. */
 export type ToolFailure = {

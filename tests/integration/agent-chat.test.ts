@@ -9,7 +9,11 @@ import { CHAT_MAX_STEPS } from '#server/agent/loop.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { createTeam, type Team } from '#tests/support/team.ts'
+import { cliRegistry } from '#server/cli/registered.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+
+// The cli tool is offered when some registered CLI can run here (installed, and bubblewrap usable).
+const cliOffered = (await cliRegistry().describe()).some((c) => c.available)
 
 const J = '/_agent-native/jobs'
 const DEPLOYMENT_KEY = 'sk-ant-deployment-key-0042'
@@ -77,9 +81,11 @@ describe('chat creates jobs through the manage-jobs tool', () => {
     const [first, second] = fake.requests
     expect(first!.headers['x-api-key']).toBe(DEPLOYMENT_KEY)
     expect(first!.body.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+      ...(cliOffered ? ['cli'] : []),
       'clock',
       'machine_run',
       'manage-jobs',
+      'run-code',
       'workspace',
     ])
     const manage = first!.body.tools.find((t: { name: string }) => t.name === 'manage-jobs')

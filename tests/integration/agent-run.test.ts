@@ -11,7 +11,11 @@ import { startScheduler, type RunningScheduler } from '#server/scheduler/schedul
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { createTeam, type Team } from '#tests/support/team.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import { cliRegistry } from '#server/cli/registered.ts'
 import { queryRows } from '#server/db/sql.ts'
+
+// The cli tool is offered when some registered CLI can run here (installed, and bubblewrap usable).
+const cliOffered = (await cliRegistry().describe()).some((c) => c.available)
 
 const J = '/_agent-native/jobs'
 const KEY = 'sk-ant-deployment-run-0007'
@@ -131,9 +135,11 @@ describe('an unattended run', () => {
     expect(system).toContain('Every weekday at 07:00 (Europe/Berlin)')
     expect(system).toContain(new Date().toISOString().slice(0, 10))
     expect(first!.body.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+      ...(cliOffered ? ['cli'] : []),
       'clock',
       'machine_run',
       'manage-jobs',
+      'run-code',
       'workspace',
     ])
   })

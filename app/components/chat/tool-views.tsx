@@ -5,7 +5,15 @@
  * `satisfies` below fails the typecheck when a tool has no entry here.
  */
 import type { InferUITools } from 'ai'
-import { CalendarClock, Clock, FileText, Laptop, type LucideIcon } from 'lucide-react'
+import {
+  CalendarClock,
+  Clock,
+  FileCode,
+  FileText,
+  Laptop,
+  SquareTerminal,
+  type LucideIcon,
+} from 'lucide-react'
 import { Link } from 'react-router'
 import type { AgentToolName, AgentTools } from '#server/agent/tools/index.ts'
 
@@ -124,8 +132,66 @@ const machineRun: ToolView<'machine_run'> = {
   body: { kind: 'code', of: (output) => [output.stdout, output.stderr].filter(Boolean).join('\n') },
 }
 
+/** A run's code and what it printed, folded under the step's line. */
+function CodeAndOutput({ code, stdout, stderr }: { code?: string; stdout: string; stderr: string }) {
+  const block = 'mt-1 max-h-60 overflow-auto rounded bg-stone-100 p-2 text-xs dark:bg-stone-800'
+  return (
+    <details className="mt-1" data-testid="run-code-details">
+      <summary className="cursor-pointer text-xs text-stone-500">Code and output</summary>
+      {code ? <pre className={block}>{code}</pre> : null}
+      <p className="mt-1 text-xs text-stone-500">stdout</p>
+      <pre className={block} data-testid="run-code-stdout">
+        {stdout || '(empty)'}
+      </pre>
+      {stderr ? (
+        <>
+          <p className="mt-1 text-xs text-stone-500">stderr</p>
+          <pre className={`${block} text-red-700 dark:text-red-400`}>{stderr}</pre>
+        </>
+      ) : null}
+    </details>
+  )
+}
+
+const runCode: ToolView<'run-code'> = {
+  icon: FileCode,
+  tint: 'text-brand-600',
+  running: () => 'Running code…',
+  done: (output, input) => (
+    <div>
+      <span>
+        {output.timedOut
+          ? `Code stopped: time limit reached after ${output.durationMs} ms`
+          : `Ran code: exit ${output.exitCode} in ${output.durationMs} ms`}
+      </span>
+      <CodeAndOutput code={input.code} stdout={output.stdout} stderr={output.stderr} />
+    </div>
+  ),
+  failed: (message) => `Could not run code: ${message}`,
+}
+
+const cli: ToolView<'cli'> = {
+  icon: SquareTerminal,
+  running: (input) => `Running ${[input.name, ...(input.args ?? [])].join(' ')}…`,
+  done: (output, input) => (
+    <div>
+      <span>
+        Ran {[input.name, ...(input.args ?? [])].join(' ')}: exit {output.exitCode ?? 'none (stopped)'}
+      </span>
+      <CodeAndOutput stdout={output.stdout} stderr={output.stderr} />
+    </div>
+  ),
+}
+
 /** Every tool's view, by tool name. */
-export const TOOL_VIEWS = { 'manage-jobs': manageJobs, workspace, clock, machine_run: machineRun } satisfies {
+export const TOOL_VIEWS = {
+  'manage-jobs': manageJobs,
+  workspace,
+  clock,
+  'run-code': runCode,
+  cli,
+  machine_run: machineRun,
+} satisfies {
   [N in AgentToolName]: ToolView<N>
 }
 

@@ -6,14 +6,24 @@
  * app/components/chat/tool-views.tsx, which the type `AgentToolName` keeps in step with this list.
  */
 import type { Tool } from 'ai'
+import { executionToolEnabled } from '../execution.ts'
 import type { ToolContext } from '../tool-context.ts'
+import { CLI_DESCRIPTION, createCliTool } from './cli.ts'
 import { CLOCK_DESCRIPTION, createClockTool } from './clock.ts'
 import { MACHINE_RUN_DESCRIPTION, createMachineRunTool } from './machine-run.ts'
 import { MANAGE_JOBS_DESCRIPTION, createManageJobsTool } from './manage-jobs.ts'
+import { RUN_CODE_DESCRIPTION, createRunCodeTool } from './run-code.ts'
 import { WORKSPACE_DESCRIPTION, createWorkspaceTool } from './workspace.ts'
 
-/** One tool: what the system prompt says about it and how to bind it to a conversation. */
-export type AgentToolEntry = { description: string; create: (ctx: ToolContext) => Tool }
+/**
+ * One tool: what the system prompt says about it, how to bind it to a conversation, and (for
+ * tools an organisation can switch off) whether this conversation gets it at all.
+ */
+export type AgentToolEntry = {
+  description: string
+  create: (ctx: ToolContext) => Tool
+  enabled?: (ctx: ToolContext) => boolean
+}
 
 /** Every tool, by the name the model and the UI see. */
 export const AGENT_TOOLS = {
@@ -21,20 +31,44 @@ export const AGENT_TOOLS = {
   workspace: { description: WORKSPACE_DESCRIPTION, create: createWorkspaceTool },
   clock: { description: CLOCK_DESCRIPTION, create: createClockTool },
   machine_run: { description: MACHINE_RUN_DESCRIPTION, create: createMachineRunTool },
+  'run-code': {
+    description: RUN_CODE_DESCRIPTION,
+    create: createRunCodeTool,
+    enabled: (ctx) => executionToolEnabled('run-code', ctx.execution),
+  },
+  cli: {
+    description: CLI_DESCRIPTION,
+    create: createCliTool,
+    enabled: (ctx) => executionToolEnabled('cli', ctx.execution),
+  },
 } satisfies Record<string, AgentToolEntry>
 
 export type AgentToolName = keyof typeof AGENT_TOOLS
 export type AgentTools = { [K in AgentToolName]: ReturnType<(typeof AGENT_TOOLS)[K]['create']> }
 
-/** The tool set for one conversation, bound to its caller. */
-export function createAgentTools(ctx: ToolContext): AgentTools {
+/** The names of the tools this conversation gets (those its organisation has not switched off). */
+export function enabledToolNames(ctx: ToolContext): AgentToolName[] {
   const names = Object.keys(AGENT_TOOLS) as AgentToolName[]
-  return Object.fromEntries(names.map((name) => [name, AGENT_TOOLS[name].create(ctx)])) as AgentTools
+  return names.filter((name) => {
+    const entry: AgentToolEntry = AGENT_TOOLS[name]
+    return entry.enabled?.(ctx) ?? true
+  })
+}
+
+/**
+ * The tool set for one conversation, bound to its caller. Tools the organisation switched off are
+ * absent (the type lists every tool; a conversation may hold fewer).
+ */
+export function createAgentTools(ctx: ToolContext): AgentTools {
+  return Object.fromEntries(
+    enabledToolNames(ctx).map((name) => [name, AGENT_TOOLS[name].create(ctx)]),
+  ) as AgentTools
 }
 
 /** The tool list of the system prompt, from the same descriptions the model gets with each tool. */
-export function describeTools(): string {
+export function describeTools(names: readonly string[] = Object.keys(AGENT_TOOLS)): string {
   return Object.entries(AGENT_TOOLS)
+    .filter(([name]) => names.includes(name))
     .map(([name, entry]) => `- ${name}: ${entry.description}`)
     .join('\n')
 }

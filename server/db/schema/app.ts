@@ -307,3 +307,15 @@ export const machineRuns = pgTable(
     index('machine_runs_run_idx').on(t.runId),
   ],
 )
+/**
+ * One row per organisation that changed a setting; the settings are validated by `OrgSettings`
+ * (server/accounts/org-settings-schema.ts), and missing keys take their defaults on read.
+ */
+export const orgSettings = pgTable('org_settings', {
+  orgId: text('org_id')
+    .primaryKey()
+    .references(() => organization.id, { onDelete: 'cascade' }),
+  settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+  updatedAt: timestamp('updated_at', tz).notNull().defaultNow(),
+  updatedBy: text('updated_by').references(() => user.id, { onDelete: 'set null' }),
+})

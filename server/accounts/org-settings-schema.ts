@@ -1,0 +1,31 @@
+/**
+ * Per-organisation settings: one zod schema, extended by each feature that needs an org switch.
+ * Stored as jsonb in `org_settings`; keys missing from a stored row take their defaults, so a new
+ * setting needs no migration.
+ */
+import { z } from 'zod'
+
+export const OrgSettings = z.object({
+  runCode: z
+    .boolean()
+    .default(true)
+    .describe('Let the agent run JavaScript in the sandbox (the run-code tool), in chat and job runs'),
+  cli: z
+    .boolean()
+    .default(true)
+    .describe('Let the agent call the command-line tools this server offers (the cli tool)'),
+})
+export type OrgSettings = z.infer<typeof OrgSettings>
+
+/** A PATCH: any subset of the settings; an unknown key is a 400 naming it. */
+export const OrgSettingsPatch = z.strictObject(
+  Object.fromEntries(
+    Object.entries(OrgSettings.shape).map(([k, v]) => [
+      k,
+      (v as z.ZodDefault<z.ZodType>).unwrap().optional(),
+    ]),
+  ) as { [K in keyof OrgSettings]: z.ZodOptional<z.ZodType<OrgSettings[K]>> },
+)
+export type OrgSettingsPatch = z.infer<typeof OrgSettingsPatch>
+
+export const DEFAULT_ORG_SETTINGS: OrgSettings = OrgSettings.parse({})

@@ -1,0 +1,195 @@
+/**
+ * `docker`: one throwaway container per run, driven through the `docker` CLI (no daemon SDK; the
+ * CLI is one binary, dockerode pulls dozens of packages). The container gets no network, a
+ * read-only root with a small tmpfs, the module read-only, the bridge socket, no capabilities,
+ * an unprivileged user and memory/CPU/pids limits. Env values travel in the CLI's environment and
+ * only their names appear on the command line (`-e NAME`), so `ps` never shows them.
+ *
+ * Bridge: socket, not TCP. `--add-host=host.docker.internal:host-gateway` would reach the host
+ * over docker0, but the bridge binds 127.0.0.1 (binding 0.0.0.0 would expose it to the LAN), so
+ * it would be refused, and giving the container a network at all re-opens everything else on the
+ * host and beyond. A bind-mounted Unix socket keeps `--network none` and reaches exactly one door.
+ * The cost: Docker Desktop on macOS cannot share Unix sockets across the VM boundary reliably.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { env } from '../env.ts'
+import type { SandboxAdapter, SandboxIsolation, SandboxRunRequest, SandboxRunResult } from './adapter.ts'
+import { BRIDGE_SOCKET_ENV } from './adapter.ts'
+import { CappedOutput } from './output.ts'
+import { KILL_GRACE_MS } from './process.ts'
+
+export const DOCKER_MODULE_DIR = '/sandbox'
+export const DOCKER_BRIDGE_SOCKET = '/run/agent-native/bridge.sock'
+const ENTRY = 'main.mjs'
+// The variables the container gets whatever the request says: its own tmpfs, not host paths.
+const CONTAINER_ENV = { HOME: '/tmp', TMPDIR: '/tmp', TEMP: '/tmp', TMP: '/tmp' }
+
+export type DockerRunOptions = {
+  name: string
+  image: string
+  /** Host dir holding the module, mounted read-only. */
+  moduleDir: string
+  memory?: string
+  cpus?: string
+  pidsLimit?: number
+}
+
+/** Names passed with `-e NAME`: the request's env (minus PATH: the image's own) plus fixed ones. */
+export function containerEnv(request: SandboxRunRequest): Record<string, string> {
+  const { PATH: _hostPath, ...rest } = request.env
+  return {
+    ...rest,
+    ...CONTAINER_ENV,
+    ...(request.bridgeSocketPath ? { [BRIDGE_SOCKET_ENV]: DOCKER_BRIDGE_SOCKET } : {}),
+  }
+}
+
+/** The exact `docker` argument list for one run. Pure, so a test can pin it. */
+export function dockerRunArgs(request: SandboxRunRequest, options: DockerRunOptions): string[] {
+  const args = [
+    'run',
+    '--rm',
+    '--name',
+    options.name,
+    '--init',
+    '--network',
+    'none',
+    '--read-only',
+    '--tmpfs',
+    '/tmp:rw,nosuid,nodev,size=64m',
+    '--mount',
+    `type=bind,source=${options.moduleDir},target=${DOCKER_MODULE_DIR},readonly`,
+  ]
+  if (request.bridgeSocketPath) {
+    args.push('--mount', `type=bind,source=${request.bridgeSocketPath},target=${DOCKER_BRIDGE_SOCKET}`)
+  }
+  args.push(
+    '--user',
+    '65534:65534',
+    '--cap-drop',
+    'ALL',
+    '--security-opt',
+    'no-new-privileges',
+    '--memory',
+    options.memory ?? '512m',
+    '--cpus',
+    options.cpus ?? '1',
+    '--pids-limit',
+    String(options.pidsLimit ?? 64),
+    '--workdir',
+    '/tmp',
+  )
+  for (const name of Object.keys(containerEnv(request))) args.push('-e', name)
+  args.push(options.image, 'node', `${DOCKER_MODULE_DIR}/${ENTRY}`)
+  return args
+}
+
+export type Spawner = (
+  command: string,
+  args: string[],
+  options: { env: Record<string, string> },
+) => ChildProcess
+
+const realSpawn: Spawner = (command, args, options) =>
+  spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] })
+
+export type DockerAdapterOptions = {
+  image?: string
+  spawner?: Spawner
+  outputLimit?: number
+  memory?: string
+  cpus?: string
+  pidsLimit?: number
+}
+
+export class DockerSandboxAdapter implements SandboxAdapter {
+  readonly id = 'docker'
+
+  constructor(private readonly options: DockerAdapterOptions = {}) {}
+
+  async run(request: SandboxRunRequest): Promise<SandboxRunResult> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'clockwork-docker-'))
+    try {
+      // The container runs as 65534 without a user namespace: it must be able to read the module.
+      await chmod(dir, 0o755)
+      await writeFile(path.join(dir, ENTRY), request.moduleSource, { mode: 0o644 })
+      const name = `clockwork-run-${randomBytes(8).toString('hex')}`
+      const args = dockerRunArgs(request, {
+        name,
+        image: this.options.image ?? env().SANDBOX_DOCKER_IMAGE,
+        moduleDir: dir,
+        memory: this.options.memory,
+        cpus: this.options.cpus,
+        pidsLimit: this.options.pidsLimit,
+      })
+      return await this.spawnRun(args, name, request)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }
+
+  async describeIsolation(): Promise<SandboxIsolation> {
+    return {
+      adapter: this.id,
+      level: 'strong',
+      summary:
+        'A throwaway container: no network, read-only root, no capabilities, unprivileged user, ' +
+        'memory/CPU/pids limits. Shares the host kernel; needs a Docker daemon.',
+    }
+  }
+
+  private spawnRun(args: string[], name: string, request: SandboxRunRequest): Promise<SandboxRunResult> {
+    const spawner = this.options.spawner ?? realSpawn
+    const stdout = new CappedOutput(this.options.outputLimit)
+    const stderr = new CappedOutput(this.options.outputLimit)
+    // The CLI needs PATH and DOCKER_* from the server; the container only gets the names in `-e`.
+    const cliEnv: Record<string, string> = { ...dockerClientEnv(), ...containerEnv(request) }
+    return new Promise((resolve, reject) => {
+      const child = spawner('docker', args, { env: cliEnv })
+      stdout.drain(child.stdout)
+      stderr.drain(child.stderr)
+      let timedOut = false
+      let forceTimer: NodeJS.Timeout | undefined
+      const deadline = setTimeout(() => {
+        timedOut = true
+        // Killing the CLI leaves the container running: only the daemon can stop it.
+        spawner('docker', ['kill', name], { env: dockerClientEnv() }).on('error', () => {})
+        forceTimer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS + 3_000)
+      }, request.timeoutMs)
+      child.on('error', (err) => {
+        clearTimeout(deadline)
+        clearTimeout(forceTimer)
+        reject(err)
+      })
+      child.on('close', (code) => {
+        clearTimeout(deadline)
+        clearTimeout(forceTimer)
+        resolve({
+          stdout: stdout.toString(),
+          stderr: stderr.toString(),
+          exitCode: timedOut ? null : code,
+          timedOut,
+        })
+      })
+    })
+  }
+}
+
+/** What the docker CLI itself needs from the server's environment (never the app's secrets). */
+function dockerClientEnv(): Record<string, string> {
+  const keep = [
+    'PATH',
+    'DOCKER_HOST',
+    'DOCKER_CONFIG',
+    'DOCKER_CONTEXT',
+    'DOCKER_CERT_PATH',
+    'DOCKER_TLS_VERIFY',
+  ]
+  const out: Record<string, string> = {}
+  for (const k of keep) if (process.env[k]) out[k] = process.env[k]!
+  return out
+}

@@ -1,0 +1,130 @@
+/**
+ * `local`: Node's permission model (fs limited to a fresh temp dir; no child processes, workers,
+ * addons) inside bubblewrap when it works here (no network, cleared env, unprivileged uid, only
+ * system dirs read-only plus the temp dir and the bridge socket). Without bubblewrap the code still
+ * runs under the permission model and a scrubbed env, and `describeIsolation()` says the network
+ * and local services stay reachable, so nobody mistakes it for more.
+ */
+import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import type { SandboxAdapter, SandboxIsolation, SandboxRunRequest, SandboxRunResult } from './adapter.ts'
+import { BRIDGE_SOCKET_ENV } from './adapter.ts'
+import { bwrapArgs, SANDBOX_DIR, SANDBOX_SOCKET } from './bwrap-args.ts'
+import { findExecutable, permissionFlag, usableBwrap } from './host-tools.ts'
+import { runProcess } from './process.ts'
+
+export type LocalChildProcessOptions = {
+  /** `auto` (default) uses bwrap when it works here; `off` never does (tests, benchmarks). */
+  bwrap?: 'auto' | 'off'
+  /**
+   * Memory limit in MiB, as RLIMIT_DATA (prlimit --data: private writable memory, i.e. heap and
+   * buffers). Not RLIMIT_AS: on Node 20 touching `Response`/`Headers`/`fetch` instantiates undici's
+   * WebAssembly parser, whose address-space reservation needs more than 8 GiB of RLIMIT_AS.
+   */
+  memoryLimitMb?: number
+  /** Per-stream cap on what is kept of stdout and stderr. */
+  outputLimit?: number
+  /** The node binary; the server's own by default. */
+  nodePath?: string
+}
+
+const ENTRY = 'main.mjs'
+
+export class LocalChildProcessAdapter implements SandboxAdapter {
+  readonly id = 'local-child-process'
+
+  constructor(private readonly options: LocalChildProcessOptions = {}) {}
+
+  async run(request: SandboxRunRequest): Promise<SandboxRunResult> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'clockwork-run-'))
+    try {
+      await writeFile(path.join(dir, ENTRY), request.moduleSource, { mode: 0o600 })
+      const { command, args, env } = await this.plan(dir, request)
+      return await runProcess(command, args, {
+        env,
+        cwd: dir,
+        timeoutMs: request.timeoutMs,
+        outputLimit: this.options.outputLimit,
+      })
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }
+
+  async describeIsolation(): Promise<SandboxIsolation> {
+    const bwrap = await this.bwrap()
+    if (bwrap) {
+      return {
+        adapter: this.id,
+        level: 'strong',
+        summary:
+          'bubblewrap + Node permission model: no network, no host files but system dirs read-only, ' +
+          'writes only in a fresh temp dir, no child processes, cleared env, memory limit.',
+      }
+    }
+    return {
+      adapter: this.id,
+      level: 'reduced',
+      summary:
+        'Node permission model only (bubblewrap not found or not usable): files and child processes are ' +
+        'blocked, but the network and services on 127.0.0.1 (the database too) stay reachable' +
+        (process.getuid?.() === 0
+          ? '.'
+          : ', and the code runs as the server user (it could signal the server).'),
+    }
+  }
+
+  private async bwrap(): Promise<string | null> {
+    return this.options.bwrap === 'off' ? null : usableBwrap()
+  }
+
+  /**
+   * Without bwrap, a server running as root still hands the code to uid 65534 (setpriv), so it
+   * cannot signal the server or read root-only files. A non-root server cannot change uid: the
+   * code then runs as the server's own user, which `describeIsolation()` admits.
+   */
+  private async dropRoot(dir: string, command: string[]): Promise<string[]> {
+    const setpriv = findExecutable('setpriv')
+    if (process.getuid?.() !== 0 || !setpriv) return command
+    await chown(dir, 65534, 65534)
+    await chown(path.join(dir, ENTRY), 65534, 65534)
+    return [setpriv, '--reuid=65534', '--regid=65534', '--clear-groups', '--no-new-privs', '--', ...command]
+  }
+
+  /** The command line for one run: node under prlimit, under bwrap when available. */
+  private async plan(dir: string, request: SandboxRunRequest) {
+    const memoryMb = this.options.memoryLimitMb ?? 512
+    const nodePath = this.options.nodePath ?? process.execPath
+    const bwrap = await this.bwrap()
+    const inside = bwrap ? SANDBOX_DIR : dir
+    const nodeArgs = [
+      permissionFlag(),
+      `--allow-fs-read=${inside}`,
+      `--allow-fs-write=${inside}`,
+      '--disable-warning=ExperimentalWarning',
+      `--max-old-space-size=${Math.max(64, Math.floor(memoryMb / 4))}`,
+      path.join(inside, ENTRY),
+    ]
+    const prlimit = findExecutable('prlimit')
+    const limited = prlimit
+      ? [prlimit, `--data=${memoryMb * 1024 * 1024}`, '--', nodePath, ...nodeArgs]
+      : [nodePath, ...nodeArgs]
+    const env: Record<string, string> = {
+      ...request.env,
+      HOME: inside,
+      TMPDIR: inside,
+      TEMP: inside,
+      TMP: inside,
+    }
+    if (!bwrap) {
+      if (request.bridgeSocketPath) env[BRIDGE_SOCKET_ENV] = request.bridgeSocketPath
+      const command = await this.dropRoot(dir, limited)
+      return { command: command[0]!, args: command.slice(1), env }
+    }
+    if (request.bridgeSocketPath) env[BRIDGE_SOCKET_ENV] = SANDBOX_SOCKET
+    const args = bwrapArgs({ dir, socketPath: request.bridgeSocketPath, env, nodePath, command: limited })
+    // bwrap itself gets an empty env: --clearenv plus --setenv decide what the code sees.
+    return { command: bwrap, args, env: {} }
+  }
+}
