@@ -77,7 +77,12 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
     onSettled: poke,
   })
   await registerInstance(instance, clock.sqlNow(), db)
-  const unlisten = await onJobsChanged(poke, handle)
+  // A change may be a cancelled run: renewing now aborts, within moments, any run no longer held.
+  const unlisten = await onJobsChanged(() => {
+    poke()
+    if (core.inFlight > 0)
+      void core.renewHeldLeases().catch((err) => logger.warn({ err, instance }, 'lease renewal failed'))
+  }, handle)
   let stopped = false
   let lastTickAt: Date | null = null
   const timers = new AbortController()

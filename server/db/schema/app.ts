@@ -91,7 +91,17 @@ export const jobRuns = pgTable(
     scheduledFor: timestamp('scheduled_for', tz).notNull(),
     attempt: integer('attempt').notNull().default(1),
     status: text('status', {
-      enum: ['queued', 'running', 'success', 'error', 'timed_out', 'interrupted', 'skipped', 'missed'],
+      enum: [
+        'queued',
+        'running',
+        'success',
+        'error',
+        'timed_out',
+        'interrupted',
+        'skipped',
+        'missed',
+        'cancelled',
+      ],
     }).notNull(),
     reason: text('reason'),
     /** Earliest time a queued run may start (retries wait for their backoff). */
