@@ -116,6 +116,8 @@ export const jobRuns = pgTable(
     inputTokens: integer('input_tokens'),
     outputTokens: integer('output_tokens'),
     costUsd: numeric('cost_usd', { precision: 12, scale: 6 }),
+    /** `provider:model` the run spoke to (null for runs that never reached a model). */
+    model: text('model'),
     createdAt: timestamp('created_at', tz).notNull().defaultNow(),
   },
   (t) => [
