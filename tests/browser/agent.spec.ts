@@ -86,7 +86,7 @@ test('chat → job created → listed → run now → transcript readable', asyn
   await expect(runRow).toContainText('24 in · 14 out')
   await expect(runRow).toContainText('≈ $0.00028')
   await page
-    .getByRole('button', { name: /^Transcript of the/ })
+    .getByRole('link', { name: /^Transcript of the/ })
     .first()
     .click()
   const transcript = page.getByTestId('transcript')

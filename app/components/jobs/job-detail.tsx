@@ -177,6 +177,7 @@ export function JobDetail({ job, audit, runs, me, form }: Props) {
             <Tabs.Trigger
               key={value}
               value={value}
+              disabled={!hydrated}
               className="-mb-px border-b-2 border-transparent px-3 py-2 text-sm font-medium text-stone-500 hover:text-stone-800 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none data-[state=active]:border-stone-900 data-[state=active]:text-stone-900 dark:hover:text-stone-200 dark:data-[state=active]:border-stone-100 dark:data-[state=active]:text-stone-100"
             >
               {value === 'definition' && dirty ? `${label} •` : label}

@@ -1,0 +1,81 @@
+import { expect, test } from '@playwright/test'
+import { signUp, uniqueEmail } from './helpers.ts'
+
+test('the jobs list shows the latest runs as dots and has a keyboard row menu', async ({ page, baseURL }) => {
+  await signUp(page, 'Dot Dottie', uniqueEmail('dottie'))
+  const created = await page.request.post('/_agent-native/jobs', {
+    headers: { origin: baseURL! },
+    data: { name: 'dots', schedule: '0 7 1 1 *', instructions: 'Count.' },
+  })
+  expect(created.status()).toBe(201)
+  const { job } = await created.json()
+  // The shared server has no model key: each run ends as an error, which is a red dot.
+  for (let i = 0; i < 2; i++) {
+    const run = await page.request.post(`/_agent-native/jobs/${job.id}/run`, {
+      headers: { origin: baseURL! },
+    })
+    expect(run.status()).toBe(202)
+    const id = (await run.json()).run.id
+    await expect
+      .poll(async () => (await (await page.request.get(`/_agent-native/runs/${id}`)).json()).run.status, {
+        timeout: 20_000,
+      })
+      .toBe('error')
+  }
+
+  await page.goto('/jobs')
+  const row = page.getByTestId('job-row-dots')
+  const dots = row.getByTestId('run-dots').getByRole('link')
+  await expect(dots).toHaveCount(2)
+  await expect(dots.first()).toHaveAttribute('data-status', 'error')
+  await expect(dots.first()).toHaveAttribute('href', new RegExp(`/jobs/${job.id}/runs/run_`))
+
+  // Pause and resume from the menu, with the keyboard.
+  const menu = row.getByRole('button', { name: 'Actions for dots' })
+  await menu.focus()
+  await page.keyboard.press('Enter')
+  await page.getByRole('menuitem', { name: 'Pause' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(row.getByRole('switch', { name: 'Enabled: dots' })).not.toBeChecked()
+  await menu.click()
+  await page.getByRole('menuitem', { name: 'Resume' }).click()
+  await expect(row.getByRole('switch', { name: 'Enabled: dots' })).toBeChecked()
+
+  await menu.click()
+  await page.getByRole('menuitem', { name: 'Run now' }).click()
+  await expect(page.getByText('Run of dots queued')).toBeVisible()
+  await expect(row.getByTestId('run-dots').getByRole('link')).toHaveCount(3, { timeout: 20_000 })
+
+  await menu.click()
+  await page.getByRole('menuitem', { name: 'Duplicate' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'dots-copy' })).toBeVisible()
+  await expect(page).toHaveURL(/\?tab=definition$/)
+  await expect(page.getByLabel('Prompt')).toHaveValue('Count.')
+})
+
+test('a light / dark / system theme toggle that is kept and applied before the first paint', async ({
+  page,
+}) => {
+  await page.emulateMedia({ colorScheme: 'light' })
+  await signUp(page, 'Theo Theme', uniqueEmail('theo'))
+  await page.goto('/settings/profile')
+  const isDark = () => page.evaluate(() => document.documentElement.classList.contains('dark'))
+  await expect(page.getByRole('radio', { name: 'System' })).toHaveAttribute('aria-checked', 'true')
+  expect(await isDark()).toBe(false)
+  await page.getByRole('radio', { name: 'Dark' }).click()
+  expect(await isDark()).toBe(true)
+
+  // Applied by the head script, before any app code runs (no light flash).
+  await page.goto('/jobs', { waitUntil: 'commit' })
+  await page.waitForFunction(() => document.body !== null)
+  expect(await isDark()).toBe(true)
+  await page.waitForLoadState('load')
+  await expect(page.locator('body')).toHaveCSS('background-color', /oklch\(0\.14|rgb\(12, 10, 9\)/)
+
+  await page.goto('/settings/profile')
+  await page.getByRole('radio', { name: 'Light' }).click()
+  expect(await isDark()).toBe(false)
+  await page.getByRole('radio', { name: 'System' }).click()
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await expect.poll(isDark).toBe(true)
+})
