@@ -91,3 +91,22 @@ test('a light / dark / system theme toggle that is kept and applied before the f
   await page.emulateMedia({ colorScheme: 'dark' })
   await expect.poll(isDark).toBe(true)
 })
+
+test('on a wide screen the open chat panel pushes the page aside instead of covering it', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await signUp(page, 'Wade Wide', uniqueEmail('wade'))
+  await page.goto('/jobs')
+  await expect(page.getByRole('button', { name: 'Ask the agent' })).toHaveAttribute('data-ready', 'true')
+  await page.keyboard.press('Control+j')
+  const panel = page.getByRole('complementary', { name: 'Agent chat' })
+  await expect(panel).toBeVisible()
+  const panelBox = (await panel.boundingBox())!
+  const header = (await page.locator('#main h1').boundingBox())!
+  const content = (await page.locator('#main > div').boundingBox())!
+  expect(content.x + content.width).toBeLessThanOrEqual(panelBox.x + 1)
+  expect(header.x + header.width).toBeLessThanOrEqual(panelBox.x + 1)
+  const scrolls = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)
+  expect(scrolls).toBe(false)
+})

@@ -26,6 +26,11 @@ export function ChatPanel() {
   const toggle = useRef<HTMLButtonElement>(null)
   const input = useRef<HTMLTextAreaElement>(null)
   const panel = useRef<HTMLElement>(null)
+  // Wide screens make room for the open panel (app.css) instead of covering the page's columns.
+  useEffect(() => {
+    document.documentElement.toggleAttribute('data-chat-open', open)
+    return () => document.documentElement.removeAttribute('data-chat-open')
+  }, [open])
 
   const close = useCallback(() => {
     setOpen(false)
