@@ -185,11 +185,15 @@ export function JobDetail({ job, audit, runs, me, form }: Props) {
           ))}
         </Tabs.List>
         <Tabs.Content value="runs" className="grid gap-6 lg:grid-cols-3">
-          <div className="min-w-0 lg:order-last">
-            <JobSidePanel job={job} />
+          {/* Phones: status, history, details; wide: history left, status and details right. */}
+          <div className="min-w-0 lg:col-start-3 lg:row-start-1">
+            <JobSidePanel job={job} part="status" />
           </div>
-          <div className="min-w-0 lg:col-span-2">
+          <div className="min-w-0 lg:col-span-2 lg:col-start-1 lg:row-span-2 lg:row-start-1">
             <RunHistory jobId={job.id} runs={runs} />
+          </div>
+          <div className="min-w-0 lg:col-start-3 lg:row-start-2">
+            <JobSidePanel job={job} part="details" />
           </div>
         </Tabs.Content>
         <Tabs.Content value="definition" className="min-w-0 lg:max-w-3xl">
