@@ -2,17 +2,21 @@ import './lib/zod-csp.ts'
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router'
 import { Toaster } from 'sonner'
 import type { Route } from './+types/root'
+import '@fontsource-variable/inter'
 import { useNonce } from './lib/nonce.tsx'
 import './app.css'
+import { THEME_SCRIPT } from './lib/theme.ts'
 
 export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce()
   return (
-    <html lang="en">
+    <html lang="en" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
+        {/* Before the first paint: the saved light/dark choice, so the page never flashes. */}
+        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         {/* Styles may be inline under our CSP; an empty nonce keeps the dev-only critical-CSS

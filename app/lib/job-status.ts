@@ -8,6 +8,7 @@ const LAST_STATUS: Record<string, { label: string; tone: StatusTone }> = {
   interrupted: { label: 'Interrupted', tone: 'amber' },
   skipped: { label: 'Skipped', tone: 'neutral' },
   missed: { label: 'Missed', tone: 'neutral' },
+  cancelled: { label: 'Cancelled', tone: 'amber' },
   running: { label: 'Running', tone: 'blue' },
   queued: { label: 'Queued', tone: 'blue' },
 }

@@ -123,7 +123,7 @@ export default function Models({ loaderData }: Route.ComponentProps) {
   const stored = (scope: 'personal' | 'org') =>
     keys.find((k) => k.scope === scope && k.provider === model.provider)?.masked
   return (
-    <div className="max-w-2xl space-y-6">
+    <div className="space-y-6">
       <Card className="p-6">
         <h2 className="font-semibold">Model in use</h2>
         <dl className="mt-3 grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">

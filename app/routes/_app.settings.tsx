@@ -35,7 +35,10 @@ export default function SettingsLayout() {
           </NavLink>
         ))}
       </nav>
-      <Outlet />
+      {/* One width for every settings page. */}
+      <div className="max-w-3xl">
+        <Outlet />
+      </div>
     </>
   )
 }

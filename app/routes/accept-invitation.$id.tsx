@@ -20,7 +20,11 @@ export default function AcceptInvitation({ loaderData: view }: Route.ComponentPr
   const navigation = useNavigation()
   const back = encodeURIComponent(`/accept-invitation/${view.invitationId}`)
   return (
-    <main className="flex min-h-screen items-center justify-center px-4">
+    <main className="flex min-h-screen flex-col items-center justify-center gap-6 px-4">
+      <div className="flex items-center gap-2" data-testid="logo">
+        <img src="/favicon.svg" alt="" className="size-9" />
+        <span className="text-xl font-semibold tracking-tight">Clockwork</span>
+      </div>
       <Card className="w-full max-w-md p-6">
         <h1 className="text-lg font-semibold">You have been invited</h1>
         {view.state === 'signed-out' ? (

@@ -87,7 +87,11 @@ export function createAgentExecutor(): RunExecutor {
         },
       })
       .pipeTo(new WritableStream())
-    const usage = { ...meter.total, costUsd: estimateCostUsd(resolved.choice, meter.total) ?? undefined }
+    const usage = {
+      ...meter.total,
+      costUsd: estimateCostUsd(resolved.choice, meter.total) ?? undefined,
+      model: `${resolved.choice.provider}:${resolved.choice.modelId}`,
+    }
     const parts = (reply as UIMessage | null)?.parts ?? []
     const outcome: RunResult = { transcript: parts.length ? [{ role: 'assistant', parts }] : [], usage }
     if (failure) throw new RunFailure(describeModelError(failure, [resolved.apiKey]), outcome)

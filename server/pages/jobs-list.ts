@@ -2,7 +2,10 @@
 import type { Caller } from '../auth/caller.ts'
 import { badRequest } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
-import { listJobPage, setJobEnabled } from '../jobs/service.ts'
+import { definitionOf } from '../jobs/fields.ts'
+import { createJob, getJob, listJobPage, setJobEnabled } from '../jobs/service.ts'
+import { conflict, HttpError } from '../lib/errors.ts'
+import { listRecentRuns } from '../runs/store.ts'
 import { orRouteError } from './page-errors.ts'
 
 /**
@@ -11,13 +14,43 @@ import { orRouteError } from './page-errors.ts'
  */
 export async function loadJobsList(caller: Caller, query: Record<string, string | undefined>) {
   const page = await orRouteError(listJobPage(caller, query))
-  return { ...page, me: { userId: caller.userId } }
+  // The jobs are the caller's visible ones, so their runs are too: one query for every row's dots.
+  const recent = await listRecentRuns(
+    page.jobs.map((j) => j.id),
+    RECENT_RUNS,
+  )
+  const recentRuns: Record<string, { id: string; status: string; scheduledFor: string }[]> = {}
+  for (const r of recent)
+    (recentRuns[r.jobId] ??= []).push({
+      id: r.id,
+      status: r.status,
+      scheduledFor: r.scheduledFor.toISOString(),
+    })
+  return { ...page, recentRuns, me: { userId: caller.userId } }
 }
 
-/** Row actions of the list: only the enable switch today. */
+/** How many of each job's latest runs the list shows as dots. */
+export const RECENT_RUNS = 5
+
+/** A paused copy named `<name>-copy` (or `-copy-2`, …), to edit before it runs. */
+async function duplicateJob(caller: Caller, id: string) {
+  const job = await getJob(caller, id)
+  for (let n = 1; n <= 5; n++) {
+    const name = `${job.name}-copy${n > 1 ? `-${n}` : ''}`.slice(0, 64)
+    try {
+      return await createJob(caller, { ...definitionOf(job), name, enabled: false })
+    } catch (err) {
+      if (!(err instanceof HttpError && err.status === 409 && err.field === 'name')) throw err
+    }
+  }
+  throw conflict(`Too many copies of ${job.name} already; rename one first`, 'name')
+}
+
+/** Row actions of the list: the enable switch (and pause/resume in the menu), duplicate. */
 export async function handleJobsListAction(caller: Caller, request: Request) {
   const { intent = '', id = '', enabled } = await readForm(request)
   return runIntent(intent, async () => {
+    if (intent === 'duplicate') return { id, job: await duplicateJob(caller, id) }
     if (intent !== 'toggle') throw badRequest(`Unknown intent "${intent}"`, 'intent')
     await setJobEnabled(caller, id, enabled === 'true')
     return { id, enabled: enabled === 'true' }

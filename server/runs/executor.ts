@@ -8,7 +8,7 @@ import type { RunRow, TranscriptMessage } from './schema.ts'
 /** A message the executor produced, stored in the run's thread after the user prompt. */
 export type ExecutorMessage = Pick<TranscriptMessage, 'role' | 'parts'>
 
-export type RunUsage = { inputTokens: number; outputTokens: number; costUsd?: number }
+export type RunUsage = { inputTokens: number; outputTokens: number; costUsd?: number; model?: string }
 
 export type RunContext = {
   run: RunRow

@@ -22,6 +22,7 @@ const row: RunRow = {
   inputTokens: 120,
   outputTokens: 30,
   costUsd: null,
+  model: null,
   createdAt: new Date('2026-01-05T07:00:00.010Z'),
 }
 
@@ -39,7 +40,7 @@ describe('toRun', () => {
       finishedAt: '2026-01-05T07:00:03.512Z',
       durationMs: 3_500,
       error: null,
-      usage: { inputTokens: 120, outputTokens: 30, costUsd: null },
+      usage: { inputTokens: 120, outputTokens: 30, costUsd: null, model: null },
       instance: 'host-1-2-ab',
     })
   })
@@ -48,6 +49,7 @@ describe('toRun', () => {
       inputTokens: 120,
       outputTokens: 30,
       costUsd: 0.00081,
+      model: null,
     })
   })
   it('has no duration for a run that never started', () => {

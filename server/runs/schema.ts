@@ -27,7 +27,13 @@ export type Run = {
   durationMs: number | null
   error: string | null
   /** Tokens the run spent, and its estimated cost in USD (null when the model's price is unknown). */
-  usage: { inputTokens: number | null; outputTokens: number | null; costUsd: number | null }
+  usage: {
+    inputTokens: number | null
+    outputTokens: number | null
+    costUsd: number | null
+    /** `provider:model`, null when the run never reached a model. */
+    model: string | null
+  }
   instance: string | null
 }
 
@@ -60,6 +66,7 @@ export function toRun(row: RunRow): Run {
       outputTokens: row.outputTokens,
       // numeric(12,6) comes back as a string; a few micro-dollars of float error do not matter here.
       costUsd: row.costUsd === null ? null : Number(row.costUsd),
+      model: row.model,
     },
     instance: row.instance,
   }

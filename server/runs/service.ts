@@ -14,7 +14,7 @@ import { logger } from '../lib/logger.ts'
 import { decideOverlap } from './overlap.ts'
 import { notifyJobsChanged } from '../db/signal.ts'
 import { inTransaction } from '../db/sql.ts'
-import { RunListQuery, toRun, type Run, type TranscriptMessage } from './schema.ts'
+import { RunListQuery, toRun, type Run, type RunRow, type TranscriptMessage } from './schema.ts'
 import { findRun, insertRuns, listActiveRuns, listJobRuns } from './store.ts'
 import { readTranscript } from './threads.ts'
 
@@ -23,21 +23,28 @@ import { readTranscript } from './threads.ts'
  * policy (with `overlap: skip` and a run in progress, the request is recorded as skipped) and
  * leaves the schedule alone. The run executes as the job's creator, never as the caller.
  */
-export async function runJobNow(caller: Caller, jobId: string): Promise<Run> {
+export async function runJobNow(
+  caller: Caller,
+  jobId: string,
+  options: { retryOf?: RunRow } = {},
+): Promise<Run> {
   await assertCanEditJob(caller, jobId)
+  const { retryOf } = options
   const run = await inTransaction(getDb(), async (tx) => {
     // The job row lock orders this against claims and starts of the same job.
     const [job] = await tx.select().from(jobs).where(eq(jobs.id, jobId)).for('update')
     if (!job) throw notFound(`No job with id ${jobId}`)
     const decision = decideOverlap(job.overlap, await listActiveRuns([jobId], tx))
-    const requested = `run now by ${caller.name}`
+    const requested = retryOf
+      ? `retry of ${retryOf.id} (${retryOf.status}) by ${caller.name}`
+      : `run now by ${caller.name}`
     const [row] = await insertRuns(
       [
         {
           id: newId('run'),
           jobId,
           orgId: job.orgId,
-          trigger: 'manual',
+          trigger: retryOf ? 'retry' : 'manual',
           scheduledFor: sql`now()`,
           runAsUserId: job.createdBy,
           ...(decision.status === 'skipped'

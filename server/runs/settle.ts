@@ -44,7 +44,7 @@ function guardSql(guard: SettleGuard): SQL {
 
 const usageSql = (usage: RunUsage | undefined) =>
   sql`input_tokens = ${usage?.inputTokens ?? null}, output_tokens = ${usage?.outputTokens ?? null},
-      cost_usd = ${usage?.costUsd ?? null}`
+      cost_usd = ${usage?.costUsd ?? null}, model = ${usage?.model ?? null}`
 
 /** The common case in one statement: the run and its job's state change together. */
 async function settleSuccess(runId: string, usage: RunUsage | undefined, options: SettleOptions, db: Db) {

@@ -187,3 +187,39 @@ export async function countDeploymentKeyRuns(orgId: string, exceptRunId: string 
     )
   return Number(rows[0]?.n ?? 0)
 }
+
+/**
+ * The newest `perJob` final or running runs of each job, newest first, in one statement (a lateral
+ * join walking the (job, scheduled_for, attempt) unique index per job): the jobs list's status dots without a query per row.
+ */
+export async function listRecentRuns(
+  jobIds: string[],
+  perJob: number,
+  db: Db = getDb(),
+): Promise<{ jobId: string; id: string; status: RunRow['status']; scheduledFor: Date }[]> {
+  if (jobIds.length === 0) return []
+  const rows = await queryRows<{
+    job_id: string
+    id: string
+    status: RunRow['status']
+    scheduled_for: unknown
+  }>(
+    db,
+    sql`select j.id as job_id, r.id, r.status, r.scheduled_for
+        from unnest(array[${sql.join(
+          jobIds.map((id) => sql`${id}`),
+          sql`, `,
+        )}]::text[]) as j(id)
+        cross join lateral (
+          select id, status, scheduled_for from job_runs
+          where job_id = j.id and status <> 'queued'
+          order by scheduled_for desc, attempt desc limit ${perJob}
+        ) r`,
+  )
+  return rows.map((r) => ({
+    jobId: r.job_id,
+    id: r.id,
+    status: r.status,
+    scheduledFor: toDate(r.scheduled_for)!,
+  }))
+}

@@ -72,11 +72,16 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
     onSettled: poke,
   })
   await registerInstance(instance, clock.sqlNow(), db)
-  const unlisten = await onJobsChanged(poke, handle)
   let stopped = false
   const timers = new AbortController()
   // The heartbeat rides on the loop's own pending-work read (one statement), once per heartbeatMs.
   let heartbeatDue = true
+  // A change may be a cancelled run: with runs in flight the next tick renews at once, which
+  // aborts any run this instance no longer holds (server/runs/control.ts cancelRun).
+  const unlisten = await onJobsChanged(() => {
+    if (core.inFlight > 0) heartbeatDue = true
+    poke()
+  }, handle)
   let cancelHeartbeatTimer = () => {}
   const armHeartbeat = () => {
     cancelHeartbeatTimer()

@@ -82,9 +82,11 @@ test('chat → job created → listed → run now → transcript readable', asyn
   await page.getByRole('button', { name: 'Run now' }).click()
   await expect(page.getByText('Succeeded').first()).toBeVisible({ timeout: 30_000 })
   // Two model calls of 12 + 7 tokens each, priced as claude-sonnet-4-5 ($3 / $15 per million).
-  await expect(page.getByText('24 in · 14 out · ≈ $0.00028')).toBeVisible()
+  const runRow = page.getByTestId('run-row').first()
+  await expect(runRow).toContainText('24 in · 14 out')
+  await expect(runRow).toContainText('≈ $0.00028')
   await page
-    .getByRole('button', { name: /^Transcript of the/ })
+    .getByRole('link', { name: /^Transcript of the/ })
     .first()
     .click()
   const transcript = page.getByTestId('transcript')

@@ -68,16 +68,23 @@ test('create a job in the form, see it in the list, edit it, pause it, delete it
 
   // Edit the prompt and the schedule on the job page.
   await row.getByRole('link', { name: 'morning-report' }).click()
+  // The page leads with the runs; the edit form is a tab away (and the tab is in the URL).
+  await expect(
+    page.getByRole('table', { name: 'Runs, newest first' }).or(page.getByText('No runs yet')),
+  ).toBeVisible()
+  await page.getByRole('tab', { name: 'Definition' }).click()
+  await expect(page).toHaveURL(/\?tab=definition$/)
   await page.getByLabel('Prompt').fill('Summarise the overnight alerts and page whoever is on call.')
   await page.getByLabel('Schedule', { exact: true }).fill('30 8 * * 1-5')
   await expect(page.getByTestId('schedule-description')).toHaveText('Every weekday at 08:30 (Europe/Berlin)')
   await page.getByRole('button', { name: 'Save changes' }).click()
   await expect(page.getByText('Saved', { exact: true })).toBeVisible()
-  await expect(page.getByTestId('audit-trail')).toContainText('Nina Novak changed schedule, prompt')
   await page.reload()
   await expect(page.getByLabel('Prompt')).toHaveValue(
     'Summarise the overnight alerts and page whoever is on call.',
   )
+  await page.getByRole('tab', { name: 'Audit trail' }).click()
+  await expect(page.getByTestId('audit-trail')).toContainText('Nina Novak changed schedule, prompt')
 
   // Pause on the job page; the list shows it paused; resume from the list's switch.
   await page.getByRole('button', { name: 'Pause' }).click()
@@ -158,6 +165,7 @@ test("a member sees an admin's shared job read-only", async ({ browser }) => {
   await expect(member.getByTestId('state-team-digest')).toHaveText('Enabled')
 
   await row.getByRole('link', { name: 'team-digest' }).click()
+  await member.getByRole('tab', { name: 'Definition' }).click()
   await expect(member.getByTestId('read-only-notice')).toBeVisible()
   await expect(member.getByTestId('instructions')).toHaveText('Post the team digest.')
   await expect(member.getByText('Every Monday at 09:00', { exact: false }).first()).toBeVisible()
@@ -189,6 +197,7 @@ test('an admin who rewrites a shared job’s prompt is told first that it will r
   await joinOrganisation(owner, admin, adminEmail, 'admin')
   await admin.goto('/jobs')
   await admin.getByRole('link', { name: 'weekly-kpis' }).click()
+  await admin.getByRole('tab', { name: 'Definition' }).click()
   await expect(admin.getByTestId('becomes-creator')).toHaveCount(0)
   await admin.getByLabel('Prompt').fill('Collect the KPIs and compare them with last week.')
   await expect(admin.getByTestId('becomes-creator')).toHaveText(
@@ -196,6 +205,7 @@ test('an admin who rewrites a shared job’s prompt is told first that it will r
   )
   await admin.getByRole('button', { name: 'Save changes' }).click()
   await expect(admin.getByText('Saved', { exact: true })).toBeVisible()
+  await admin.getByRole('tab', { name: 'Runs' }).click()
   await expect(admin.getByRole('definition').filter({ hasText: adminEmail })).toBeVisible()
   await ownerContext.close()
   await adminContext.close()
@@ -204,6 +214,8 @@ test('an admin who rewrites a shared job’s prompt is told first that it will r
 test('a concurrent edit shows the 409 message and keeps the text', async ({ page, context }) => {
   await signUp(page, 'Cleo Clash', uniqueEmail('cleo'))
   await createJob(page, { name: 'clash', prompt: 'The first prompt.', schedule: '0 6 * * *' })
+  await page.getByRole('tab', { name: 'Definition' }).click()
+  await expect(page).toHaveURL(/\?tab=definition$/)
   const other = await context.newPage()
   await other.goto(page.url())
   await expect(other.getByLabel('Prompt')).toHaveValue('The first prompt.')

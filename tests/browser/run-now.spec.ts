@@ -27,7 +27,7 @@ const test = base.extend<object, { fake: FakeAnthropic; server: SpawnedServer }>
   baseURL: async ({ server }, use) => use(server.baseUrl),
 })
 
-test('run now from the job page: the run shows up, finishes, and its transcript opens', async ({
+test('run now from the job page: the run shows up, finishes, and its page shows the transcript', async ({
   page,
   baseURL,
 }) => {
@@ -50,10 +50,12 @@ test('run now from the job page: the run shows up, finishes, and its transcript 
   await expect(row).toContainText('Run now')
   await expect(row).toContainText('12 in · 7 out')
 
-  await row.getByRole('button', { name: /Transcript/ }).click()
+  // The row opens the run's own page: its header and transcript.
+  await row.getByRole('link', { name: /^Transcript of the succeeded run/ }).click()
+  await expect(page).toHaveURL(new RegExp(`/jobs/${job.id}/runs/run_`))
   const transcript = page.getByTestId('transcript')
   await expect(transcript).toContainText('Summarise yesterday’s sign-ups.')
   await expect(transcript.locator('strong')).toHaveText('42')
-  await page.keyboard.press('Escape')
-  await expect(transcript).toHaveCount(0)
+  await page.getByRole('link', { name: 'signups' }).click()
+  await expect(page).toHaveURL(new RegExp(`/jobs/${job.id}$`))
 })

@@ -62,6 +62,7 @@ test('edit a job file in the workspace: a broken cron shows inline, a fixed one 
   await page.getByRole('link', { name: 'Open job' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'weekly-digest' })).toBeVisible()
   await expect(page.getByText('Every 30 minutes (Europe/Paris)').first()).toBeVisible()
+  await page.getByRole('tab', { name: 'Definition' }).click()
   await expect(page.getByLabel('Prompt')).toHaveValue('Send the weekly digest.')
 })
 

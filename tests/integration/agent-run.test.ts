@@ -126,7 +126,12 @@ describe('an unattended run', () => {
     const [row] = await queryRows(app.server.db.db, sql`select cost_usd from job_runs where id = ${run.id}`)
     expect(Number(row!.cost_usd)).toBeCloseTo(expected, 9)
     const history = await team.creator.client.get(`${J}/${job.id}/runs`)
-    expect(history.body.runs[0].usage).toEqual({ inputTokens: 250, outputTokens: 50, costUsd: expected })
+    expect(history.body.runs[0].usage).toEqual({
+      inputTokens: 250,
+      outputTokens: 50,
+      costUsd: expected,
+      model: 'anthropic:claude-sonnet-4-5',
+    })
 
     // The system prompt names the job, its schedule in words and the current time; tools are the chat's.
     const [first] = fake.requests
@@ -152,7 +157,12 @@ describe('an unattended run', () => {
       fake.reply({ text: 'ok', usage: { input_tokens: 10, output_tokens: 3 } })
       const { run } = await runNow(job.id)
       expect(fake.requests.at(-1)!.body.model).toBe('claude-unpriced-9')
-      expect(run.usage).toEqual({ inputTokens: 10, outputTokens: 3, costUsd: null })
+      expect(run.usage).toEqual({
+        inputTokens: 10,
+        outputTokens: 3,
+        costUsd: null,
+        model: 'anthropic:claude-unpriced-9',
+      })
     } finally {
       process.env.AGENT_MODEL = 'anthropic:claude-sonnet-4-5'
       resetEnvCache()

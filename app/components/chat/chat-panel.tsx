@@ -37,6 +37,11 @@ function useChat(): ChatState {
 export function ChatProvider({ children }: { children: React.ReactNode }) {
   const [open, setOpen] = useState(false)
   const toggle = useRef<HTMLButtonElement>(null)
+  // Wide screens make room for the open panel (app.css) instead of covering the page's columns.
+  useEffect(() => {
+    document.documentElement.toggleAttribute('data-chat-open', open)
+    return () => document.documentElement.removeAttribute('data-chat-open')
+  }, [open])
   const close = useCallback(() => {
     setOpen(false)
     toggle.current?.focus()

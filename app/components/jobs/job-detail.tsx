@@ -1,6 +1,7 @@
 import { ArrowLeft, Pause, Play } from 'lucide-react'
 import { useEffect, useState } from 'react'
-import { Link, useFetcher } from 'react-router'
+import { Tabs } from 'radix-ui'
+import { Link, useFetcher, useSearchParams } from 'react-router'
 import { toast } from 'sonner'
 import { Button } from '#app/components/ui/button.tsx'
 import { ConfirmDeleteDialog } from '#app/components/ui/confirm-delete-dialog.tsx'
@@ -25,6 +26,15 @@ type Props = {
 }
 type Base = { version: number; draft: JobDraft }
 
+/** The page's sections; runs lead, the definition (the edit form) and the audit trail are a tab away. */
+const TABS = [
+  ['runs', 'Runs'],
+  ['definition', 'Definition'],
+  ['audit', 'Audit trail'],
+] as const
+type Tab = (typeof TABS)[number][0]
+const isTab = (value: string | null): value is Tab => TABS.some(([t]) => t === value)
+
 const savedJob = (data: ActionData | undefined) =>
   data?.ok ? (data.data as { job?: JobLike } | undefined)?.job : undefined
 
@@ -36,6 +46,9 @@ const savedJob = (data: ActionData | undefined) =>
 export function JobDetail({ job, audit, runs, me, form }: Props) {
   const draftOf = (j: JobLike) => draftFrom(j, form.fields)
   const hydrated = useHydrated()
+  const [params, setParams] = useSearchParams()
+  const requested = params.get('tab')
+  const tab: Tab = isTab(requested) ? requested : 'runs'
   const save = useFetcher<ActionData>()
   const toggle = useFetcher<ActionData>()
   const [base, setBase] = useState<Base>(() => ({ version: job.version, draft: draftOf(job) }))
@@ -143,8 +156,47 @@ export function JobDetail({ job, audit, runs, me, form }: Props) {
           </div>
         ) : null}
       </div>
-      <div className="grid gap-6 lg:grid-cols-3">
-        <div className="min-w-0 space-y-6 lg:col-span-2">
+      <Tabs.Root
+        value={tab}
+        onValueChange={(value) =>
+          setParams(
+            (p) => {
+              if (value === 'runs') p.delete('tab')
+              else p.set('tab', value)
+              return p
+            },
+            { replace: true, preventScrollReset: true },
+          )
+        }
+      >
+        <Tabs.List
+          aria-label="Job sections"
+          className="mb-4 flex gap-1 border-b border-stone-200 dark:border-stone-800"
+        >
+          {TABS.map(([value, label]) => (
+            <Tabs.Trigger
+              key={value}
+              value={value}
+              disabled={!hydrated}
+              className="-mb-px border-b-2 border-transparent px-3 py-2 text-sm font-medium text-stone-500 hover:text-stone-800 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none data-[state=active]:border-stone-900 data-[state=active]:text-stone-900 dark:hover:text-stone-200 dark:data-[state=active]:border-stone-100 dark:data-[state=active]:text-stone-100"
+            >
+              {value === 'definition' && dirty ? `${label} •` : label}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        <Tabs.Content value="runs" className="grid gap-6 lg:grid-cols-3">
+          {/* Phones: status, history, details; wide: history left, status and details right. */}
+          <div className="min-w-0 lg:col-start-3 lg:row-start-1">
+            <JobSidePanel job={job} part="status" />
+          </div>
+          <div className="min-w-0 lg:col-span-2 lg:col-start-1 lg:row-span-2 lg:row-start-1">
+            <RunHistory jobId={job.id} runs={runs} />
+          </div>
+          <div className="min-w-0 lg:col-start-3 lg:row-start-2">
+            <JobSidePanel job={job} part="details" />
+          </div>
+        </Tabs.Content>
+        <Tabs.Content value="definition" className="min-w-0 lg:max-w-3xl">
           {job.canEdit ? (
             <JobEditor
               fields={form.fields}
@@ -171,11 +223,11 @@ export function JobDetail({ job, audit, runs, me, form }: Props) {
           ) : (
             <JobReadOnly job={job} fields={form.fields} />
           )}
-          <RunHistory jobId={job.id} runs={runs} />
+        </Tabs.Content>
+        <Tabs.Content value="audit" className="min-w-0 lg:max-w-3xl">
           <AuditTrail entries={audit} labels={form.labels} />
-        </div>
-        <JobSidePanel job={job} />
-      </div>
+        </Tabs.Content>
+      </Tabs.Root>
     </>
   )
 }

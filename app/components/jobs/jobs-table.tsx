@@ -6,16 +6,24 @@ import type { JobListParams } from '#app/lib/job-list-params.ts'
 import { EnableSwitch } from './enable-switch.tsx'
 import { PausedChip, RunStatusChip, ScopeBadge } from './job-chips.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
+import { JobRowMenu } from './job-row-menu.tsx'
+import { RunDots, type RecentRun } from './run-dots.tsx'
 import { SortHeader } from './sort-header.tsx'
 
-type Props = { jobs: JobLike[]; params: JobListParams; meId: string; busy: boolean }
+type Props = {
+  jobs: JobLike[]
+  recentRuns: Record<string, RecentRun[]>
+  params: JobListParams
+  meId: string
+  busy: boolean
+}
 
 const th = 'px-4 py-2.5 font-medium whitespace-nowrap'
 // Below 640 px the table keeps name, (under it) schedule and next run, and the switch: it fits a phone.
 const wide = 'hidden sm:table-cell'
 
 /** The jobs the caller can see, one row each, with the state that matters at a glance. */
-export function JobsTable({ jobs, params, meId, busy }: Props) {
+export function JobsTable({ jobs, recentRuns, params, meId, busy }: Props) {
   return (
     <Card className={cn('overflow-x-auto transition-opacity', busy && 'opacity-60')} aria-busy={busy}>
       <table className="w-full text-left text-sm">
@@ -34,11 +42,19 @@ export function JobsTable({ jobs, params, meId, busy }: Props) {
             <th scope="col" className={cn(th, 'text-right')}>
               Enabled
             </th>
+            <th scope="col" className={th}>
+              <span className="sr-only">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-stone-100 dark:divide-stone-800">
           {jobs.map((job) => (
-            <JobRow key={job.id} job={job} isMine={job.createdBy.id === meId} />
+            <JobRow
+              key={job.id}
+              job={job}
+              recent={recentRuns[job.id] ?? []}
+              isMine={job.createdBy.id === meId}
+            />
           ))}
         </tbody>
       </table>
@@ -46,7 +62,7 @@ export function JobsTable({ jobs, params, meId, busy }: Props) {
   )
 }
 
-function JobRow({ job, isMine }: { job: JobLike; isMine: boolean }) {
+function JobRow({ job, recent, isMine }: { job: JobLike; recent: RecentRun[]; isMine: boolean }) {
   const active = job.enabled && !job.suspendedReason
   return (
     <tr
@@ -94,6 +110,7 @@ function JobRow({ job, isMine }: { job: JobLike; isMine: boolean }) {
         <div className="flex flex-col items-start gap-1">
           <RelativeTime value={job.lastRun} timeZone={job.timezone} empty="Never" />
           <RunStatusChip status={job.lastStatus} error={job.lastError} />
+          <RunDots jobId={job.id} runs={recent} />
         </div>
       </td>
       <td className={cn('px-4 py-3 whitespace-nowrap', wide)}>
@@ -102,6 +119,9 @@ function JobRow({ job, isMine }: { job: JobLike; isMine: boolean }) {
       </td>
       <td className="px-4 py-3 text-right">
         <EnableSwitch job={job} />
+      </td>
+      <td className="px-2 py-3 text-right">
+        <JobRowMenu job={job} />
       </td>
     </tr>
   )

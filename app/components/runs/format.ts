@@ -24,14 +24,6 @@ export function describeTrigger(run: Pick<RunLike, 'trigger' | 'attempt'>): stri
   }
 }
 
-/** "1,234 in · 56 out · ≈ $0.02", or null when the run used no model. No cost for unpriced models. */
-export function describeUsage(usage: RunLike['usage']): string | null {
-  if (usage.inputTokens === null && usage.outputTokens === null) return null
-  const n = (v: number | null) => (v ?? 0).toLocaleString('en-GB')
-  const tokens = `${n(usage.inputTokens)} in · ${n(usage.outputTokens)} out`
-  return typeof usage.costUsd === 'number' ? `${tokens} · ≈ ${formatUsd(usage.costUsd)}` : tokens
-}
-
 /** "$1.24", "$0.02", "$0.00028": cents for real money, two significant digits below a cent. */
 export function formatUsd(usd: number): string {
   return `$${usd >= 0.01 ? usd.toFixed(2) : usd.toLocaleString('en-US', { maximumSignificantDigits: 2 })}`

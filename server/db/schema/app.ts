@@ -94,7 +94,17 @@ export const jobRuns = pgTable(
     scheduledFor: timestamp('scheduled_for', tz).notNull(),
     attempt: integer('attempt').notNull().default(1),
     status: text('status', {
-      enum: ['queued', 'running', 'success', 'error', 'timed_out', 'interrupted', 'skipped', 'missed'],
+      enum: [
+        'queued',
+        'running',
+        'success',
+        'error',
+        'timed_out',
+        'interrupted',
+        'skipped',
+        'missed',
+        'cancelled',
+      ],
     }).notNull(),
     reason: text('reason'),
     /** Earliest time a queued run may start (retries wait for their backoff). */
@@ -111,6 +121,8 @@ export const jobRuns = pgTable(
     inputTokens: integer('input_tokens'),
     outputTokens: integer('output_tokens'),
     costUsd: numeric('cost_usd', { precision: 12, scale: 6 }),
+    /** `provider:model` the run spoke to (null for runs that never reached a model). */
+    model: text('model'),
     createdAt: timestamp('created_at', tz).notNull().defaultNow(),
   },
   (t) => [

@@ -1,0 +1,37 @@
+import { Link } from 'react-router'
+import { describeRunStatus, type StatusTone } from '#app/lib/job-status.ts'
+import { cn } from '#app/lib/cn.ts'
+
+const DOT: Record<StatusTone, string> = {
+  green: 'bg-emerald-500',
+  red: 'bg-red-500',
+  amber: 'bg-amber-500',
+  blue: 'bg-sky-500',
+  brand: 'bg-brand-500',
+  neutral: 'bg-stone-300 dark:bg-stone-600',
+}
+
+export type RecentRun = { id: string; status: string; scheduledFor: string }
+
+/** A job's latest runs as dots, oldest to newest; each links to its run page. */
+export function RunDots({ jobId, runs }: { jobId: string; runs: readonly RecentRun[] }) {
+  if (runs.length === 0) return null
+  return (
+    <ul className="flex items-center gap-1" aria-label="Latest runs, oldest first" data-testid="run-dots">
+      {[...runs].reverse().map((run) => {
+        const { label, tone } = describeRunStatus(run.status)
+        return (
+          <li key={run.id} className="flex">
+            <Link
+              to={`/jobs/${encodeURIComponent(jobId)}/runs/${encodeURIComponent(run.id)}`}
+              title={`${label} · ${new Date(run.scheduledFor).toLocaleString('en-GB')}`}
+              aria-label={label}
+              data-status={run.status}
+              className={cn('block size-2.5 rounded-full', DOT[tone])}
+            />
+          </li>
+        )
+      })}
+    </ul>
+  )
+}

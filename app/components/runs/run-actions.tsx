@@ -1,0 +1,60 @@
+import { RotateCcw, Square } from 'lucide-react'
+import { useState } from 'react'
+import { useNavigate } from 'react-router'
+import { toast } from 'sonner'
+import { Button } from '#app/components/ui/button.tsx'
+import { isActive, type RunLike } from './types.ts'
+
+/** Failed or cancelled: what retry accepts (server/runs/control.ts RETRYABLE_STATUSES). */
+export const canRetry = (run: Pick<RunLike, 'status'>) =>
+  ['error', 'timed_out', 'interrupted', 'cancelled'].includes(run.status)
+
+async function post(runId: string, what: 'cancel' | 'retry'): Promise<RunLike> {
+  const res = await fetch(`/_agent-native/runs/${encodeURIComponent(runId)}/${what}`, {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: '{}',
+  })
+  const body = (await res.json().catch(() => null)) as { run?: RunLike; error?: { message: string } } | null
+  if (!res.ok || !body?.run) throw new Error(body?.error?.message ?? `The server answered ${res.status}`)
+  return body.run
+}
+
+/**
+ * Cancel (queued or running) and Retry (failed or cancelled) for one run; the run-now right is
+ * checked by the server. A retry opens the new run's page.
+ */
+export function RunActions({ run, onChange }: { run: RunLike; onChange: () => void }) {
+  const navigate = useNavigate()
+  const [busy, setBusy] = useState<null | 'cancel' | 'retry'>(null)
+  async function act(what: 'cancel' | 'retry') {
+    setBusy(what)
+    try {
+      const next = await post(run.id, what)
+      if (what === 'cancel') {
+        toast.success('Run cancelled')
+        onChange()
+      } else {
+        toast.success('Retry queued')
+        void navigate(`/jobs/${encodeURIComponent(next.jobId)}/runs/${encodeURIComponent(next.id)}`)
+      }
+    } catch (err) {
+      toast.error(`Could not ${what} the run: ${(err as Error).message}`)
+    } finally {
+      setBusy(null)
+    }
+  }
+  if (isActive(run))
+    return (
+      <Button variant="secondary" size="sm" disabled={busy !== null} onClick={() => void act('cancel')}>
+        <Square className="size-3.5" aria-hidden /> {busy ? 'Cancelling…' : 'Cancel run'}
+      </Button>
+    )
+  if (canRetry(run))
+    return (
+      <Button variant="secondary" size="sm" disabled={busy !== null} onClick={() => void act('retry')}>
+        <RotateCcw className="size-3.5" aria-hidden /> {busy ? 'Retrying…' : 'Retry'}
+      </Button>
+    )
+  return null
+}

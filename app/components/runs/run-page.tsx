@@ -1,0 +1,116 @@
+import { ArrowLeft } from 'lucide-react'
+import { useEffect } from 'react'
+import { Link, useRevalidator } from 'react-router'
+import { MessageParts } from '#app/components/chat/message-parts.tsx'
+import { Badge, Card } from '#app/components/ui/card.tsx'
+import { RelativeTime } from '#app/components/ui/relative-time.tsx'
+import { describeRunStatus } from '#app/lib/job-status.ts'
+import { describeTrigger, formatElapsed, formatUsd } from './format.ts'
+import { RunActions } from './run-actions.tsx'
+import { isActive, type RunLike, type TranscriptEntry } from './types.ts'
+
+const ROLE_LABEL = { user: 'Instructions', assistant: 'Agent', tool: 'Tool', system: 'System' } as const
+
+type Props = {
+  run: RunLike
+  transcript: TranscriptEntry[]
+  job: { id: string; name: string; timezone: string; canEdit: boolean }
+}
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs text-stone-500 dark:text-stone-400">{label}</dt>
+      <dd className="truncate text-sm font-medium">{children}</dd>
+    </div>
+  )
+}
+
+/** Reloads the page's data every 2 s while the run is queued or running (the transcript grows). */
+function useLiveRun(run: RunLike) {
+  const revalidator = useRevalidator()
+  const live = isActive(run)
+  useEffect(() => {
+    if (!live) return
+    const id = setInterval(() => {
+      if (document.visibilityState === 'visible' && revalidator.state === 'idle')
+        void revalidator.revalidate()
+    }, 2_000)
+    return () => clearInterval(id)
+  }, [live, revalidator])
+  return () => void revalidator.revalidate()
+}
+
+/** One run on its own page: header (status, model, tokens, cost, duration), actions, transcript. */
+export function RunPage({ run, transcript, job }: Props) {
+  const refresh = useLiveRun(run)
+  const status = describeRunStatus(run.status)
+  const n = (v: number | null) => (v === null ? '—' : v.toLocaleString('en-GB'))
+  return (
+    <>
+      <Link
+        to={`/jobs/${encodeURIComponent(job.id)}`}
+        className="mb-3 inline-flex items-center gap-1 text-sm text-stone-500 hover:text-stone-800 dark:hover:text-stone-200"
+      >
+        <ArrowLeft className="size-4" aria-hidden /> {job.name}
+      </Link>
+      <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h1 className="flex flex-wrap items-center gap-2 text-2xl font-semibold tracking-tight">
+            Run <Badge tone={status.tone}>{status.label}</Badge>
+          </h1>
+          <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+            {describeTrigger(run)} · {run.trigger === 'manual' ? 'requested' : 'slot'}{' '}
+            <RelativeTime value={run.scheduledFor} timeZone={job.timezone} />
+          </p>
+        </div>
+        {job.canEdit ? <RunActions run={run} onChange={refresh} /> : null}
+      </div>
+      <Card className="mb-4 p-4" data-testid="run-header">
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+          <Fact label="Model">{run.usage.model ?? '—'}</Fact>
+          <Fact label="Input tokens">{n(run.usage.inputTokens)}</Fact>
+          <Fact label="Output tokens">{n(run.usage.outputTokens)}</Fact>
+          <Fact label="Cost">{run.usage.costUsd === null ? '—' : `≈ ${formatUsd(run.usage.costUsd)}`}</Fact>
+          <Fact label="Duration">{run.durationMs === null ? '—' : formatElapsed(run.durationMs)}</Fact>
+          <Fact label="Started">
+            <RelativeTime value={run.startedAt} timeZone={job.timezone} empty="Not yet" />
+          </Fact>
+        </dl>
+        {run.reason ? (
+          <p className="mt-3 text-sm text-stone-600 dark:text-stone-400">Why: {run.reason}</p>
+        ) : null}
+      </Card>
+      {run.error ? (
+        <p
+          role="alert"
+          className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-300"
+        >
+          {run.error}
+        </p>
+      ) : null}
+      <Card className="p-5 text-sm" data-testid="transcript">
+        <h2 className="mb-3 font-semibold">Transcript</h2>
+        {transcript.length === 0 ? (
+          <p className="text-stone-500">
+            {isActive(run) ? 'The run has not written anything yet.' : 'This run has no transcript.'}
+          </p>
+        ) : (
+          <ol className="space-y-4">
+            {transcript.map((message) => (
+              <li key={message.id}>
+                <p className="mb-1 text-xs font-semibold tracking-wide text-stone-500 uppercase">
+                  {ROLE_LABEL[message.role]}
+                </p>
+                <MessageParts parts={message.parts} />
+              </li>
+            ))}
+          </ol>
+        )}
+        {isActive(run) ? (
+          <p className="mt-4 text-stone-500">The run is still going; this page updates by itself.</p>
+        ) : null}
+      </Card>
+    </>
+  )
+}

@@ -1,0 +1,82 @@
+import { Link } from 'react-router'
+import { Badge } from '#app/components/ui/card.tsx'
+import { RelativeTime } from '#app/components/ui/relative-time.tsx'
+import { describeRunStatus } from '#app/lib/job-status.ts'
+import { formatExact } from '#app/lib/time.ts'
+import { describeTrigger, formatElapsed, formatUsd } from './format.ts'
+import { useElapsed } from './use-elapsed.ts'
+import type { RunLike } from './types.ts'
+
+const TH = 'px-2 py-2 text-left text-xs font-medium whitespace-nowrap text-stone-500 dark:text-stone-400'
+const TD = 'px-2 py-2 whitespace-nowrap'
+
+function Duration({ run }: { run: RunLike }) {
+  const elapsed = useElapsed(run.startedAt, run.status === 'running')
+  if (run.durationMs !== null) return <>{formatElapsed(run.durationMs)}</>
+  return elapsed !== null ? <>{formatElapsed(elapsed)} so far</> : <>—</>
+}
+
+function tokens(usage: RunLike['usage']): string {
+  if (usage.inputTokens === null && usage.outputTokens === null) return '—'
+  const n = (v: number | null) => (v ?? 0).toLocaleString('en-GB')
+  return `${n(usage.inputTokens)} in · ${n(usage.outputTokens)} out`
+}
+
+/** A job's runs as a compact table; each row links to the run's own page. */
+export function RunsTable({ jobId, runs, timeZone }: { jobId: string; runs: RunLike[]; timeZone: string }) {
+  return (
+    <div className="-mx-2 overflow-x-auto">
+      <table className="w-full text-sm" aria-label="Runs, newest first">
+        <thead>
+          <tr className="border-b border-stone-200 dark:border-stone-800">
+            <th className={TH}>Status</th>
+            <th className={TH}>Trigger</th>
+            <th className={TH}>Scheduled</th>
+            <th className={TH}>Started</th>
+            <th className={TH}>Duration</th>
+            <th className={TH}>Tokens</th>
+            <th className={TH}>Cost</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-stone-100 dark:divide-stone-800">
+          {runs.map((run) => {
+            const { label, tone } = describeRunStatus(run.status)
+            return (
+              <tr
+                key={run.id}
+                data-testid="run-row"
+                data-status={run.status}
+                className="hover:bg-stone-50 dark:hover:bg-stone-900/60"
+                title={run.error ?? run.reason ?? undefined}
+              >
+                <td className={TD}>
+                  <Link
+                    to={`/jobs/${encodeURIComponent(jobId)}/runs/${encodeURIComponent(run.id)}`}
+                    aria-label={`Transcript of the ${label.toLowerCase()} run from ${formatExact(new Date(run.scheduledFor), { timeZone })}`}
+                    className="rounded focus-visible:ring-2 focus-visible:ring-offset-1 focus-visible:outline-none"
+                  >
+                    <Badge tone={tone}>{label}</Badge>
+                  </Link>
+                </td>
+                <td className={TD}>{describeTrigger(run)}</td>
+                <td className={TD}>
+                  <RelativeTime value={run.scheduledFor} timeZone={timeZone} />
+                </td>
+                <td className={TD}>
+                  <RelativeTime value={run.startedAt} timeZone={timeZone} empty="—" />
+                </td>
+                <td className={TD}>
+                  <Duration run={run} />
+                </td>
+                <td className={TD}>{tokens(run.usage)}</td>
+                <td className={TD}>
+                  {run.usage.costUsd === null ? '—' : `≈ ${formatUsd(run.usage.costUsd)}`}
+                </td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+    </div>
+  )
+}

@@ -1,0 +1,112 @@
+import { expect, test } from '@playwright/test'
+import { signUp, uniqueEmail } from './helpers.ts'
+
+test('the jobs list shows the latest runs as dots and has a keyboard row menu', async ({ page, baseURL }) => {
+  await signUp(page, 'Dot Dottie', uniqueEmail('dottie'))
+  const created = await page.request.post('/_agent-native/jobs', {
+    headers: { origin: baseURL! },
+    data: { name: 'dots', schedule: '0 7 1 1 *', instructions: 'Count.' },
+  })
+  expect(created.status()).toBe(201)
+  const { job } = await created.json()
+  // Each run ends (success or error, whatever the shared server's model says) as a dot.
+  let last = ''
+  for (let i = 0; i < 2; i++) {
+    const run = await page.request.post(`/_agent-native/jobs/${job.id}/run`, {
+      headers: { origin: baseURL! },
+    })
+    expect(run.status()).toBe(202)
+    const id = (await run.json()).run.id
+    await expect
+      .poll(async () => (await (await page.request.get(`/_agent-native/runs/${id}`)).json()).run.status, {
+        timeout: 20_000,
+      })
+      .toMatch(/^(success|error)$/)
+    last = (await (await page.request.get(`/_agent-native/runs/${id}`)).json()).run.status
+  }
+
+  await page.goto('/jobs')
+  const row = page.getByTestId('job-row-dots')
+  const dots = row.getByTestId('run-dots').getByRole('link')
+  await expect(dots).toHaveCount(2)
+  // Oldest first: the newest run is the last dot.
+  await expect(dots.last()).toHaveAttribute('data-status', last)
+  await expect(dots.first()).toHaveAttribute('href', new RegExp(`/jobs/${job.id}/runs/run_`))
+
+  // Pause and resume from the menu, with the keyboard.
+  const menu = row.getByRole('button', { name: 'Actions for dots' })
+  await menu.focus()
+  await page.keyboard.press('Enter')
+  await page.getByRole('menuitem', { name: 'Pause' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(row.getByRole('switch', { name: 'Enabled: dots' })).not.toBeChecked()
+  await menu.click()
+  await page.getByRole('menuitem', { name: 'Resume' }).click()
+  await expect(row.getByRole('switch', { name: 'Enabled: dots' })).toBeChecked()
+
+  await menu.click()
+  await page.getByRole('menuitem', { name: 'Run now' }).click()
+  await expect(page.getByText('Run of dots queued')).toBeVisible()
+  // The list is not live: once the run has finished, a reload shows its dot.
+  await expect
+    .poll(
+      async () => {
+        await page.reload()
+        return row.getByTestId('run-dots').getByRole('link').count()
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(3)
+
+  await menu.click()
+  await page.getByRole('menuitem', { name: 'Duplicate' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'dots-copy' })).toBeVisible()
+  await expect(page).toHaveURL(/\?tab=definition$/)
+  await expect(page.getByLabel('Prompt')).toHaveValue('Count.')
+})
+
+test('a light / dark / system theme toggle that is kept and applied before the first paint', async ({
+  page,
+}) => {
+  await page.emulateMedia({ colorScheme: 'light' })
+  await signUp(page, 'Theo Theme', uniqueEmail('theo'))
+  await page.goto('/settings/profile')
+  const isDark = () => page.evaluate(() => document.documentElement.classList.contains('dark'))
+  await expect(page.getByRole('radio', { name: 'System' })).toHaveAttribute('aria-checked', 'true')
+  expect(await isDark()).toBe(false)
+  await page.getByRole('radio', { name: 'Dark' }).click()
+  expect(await isDark()).toBe(true)
+
+  // Applied by the head script, before any app code runs (no light flash).
+  await page.goto('/jobs', { waitUntil: 'commit' })
+  await page.waitForFunction(() => document.body !== null)
+  expect(await isDark()).toBe(true)
+  await page.waitForLoadState('load')
+  await expect(page.locator('body')).toHaveCSS('background-color', /oklch\(0\.14|rgb\(12, 10, 9\)/)
+
+  await page.goto('/settings/profile')
+  await page.getByRole('radio', { name: 'Light' }).click()
+  expect(await isDark()).toBe(false)
+  await page.getByRole('radio', { name: 'System' }).click()
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await expect.poll(isDark).toBe(true)
+})
+
+test('on a wide screen the open chat panel pushes the page aside instead of covering it', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await signUp(page, 'Wade Wide', uniqueEmail('wade'))
+  await page.goto('/jobs')
+  await expect(page.getByRole('button', { name: 'Ask the agent' })).toHaveAttribute('data-ready', 'true')
+  await page.keyboard.press('Control+j')
+  const panel = page.getByRole('complementary', { name: 'Agent chat' })
+  await expect(panel).toBeVisible()
+  const panelBox = (await panel.boundingBox())!
+  const header = (await page.locator('#main h1').boundingBox())!
+  const content = (await page.locator('#main > div').boundingBox())!
+  expect(content.x + content.width).toBeLessThanOrEqual(panelBox.x + 1)
+  expect(header.x + header.width).toBeLessThanOrEqual(panelBox.x + 1)
+  const scrolls = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)
+  expect(scrolls).toBe(false)
+})

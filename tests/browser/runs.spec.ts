@@ -1,0 +1,118 @@
+import { test as base, expect, type Page } from '@playwright/test'
+import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts'
+import { spawnServer, type SpawnedServer } from '../support/spawn-server.ts'
+import { signUp, uniqueEmail } from './helpers.ts'
+
+// A server of its own whose agent talks to a fake Anthropic API (the shared one has no key).
+const test = base.extend<object, { fake: FakeAnthropic; server: SpawnedServer }>({
+  fake: [
+    async ({}, use) => {
+      const fake = await startFakeAnthropic({ fallback: { text: 'Yesterday: **42** sign-ups.' } })
+      await use(fake)
+      await fake.close()
+    },
+    { scope: 'worker' },
+  ],
+  server: [
+    async ({ fake }, use) => {
+      const server = await spawnServer({
+        ANTHROPIC_API_KEY: 'sk-browser-test',
+        ANTHROPIC_BASE_URL: fake.baseURL,
+      })
+      await use(server)
+      await server.stop()
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ server }, use) => use(server.baseUrl),
+})
+
+async function makeJob(page: Page, baseURL: string, name: string, instructions: string) {
+  const res = await page.request.post('/_agent-native/jobs', {
+    headers: { origin: baseURL },
+    data: { name, schedule: '0 7 1 1 *', instructions },
+  })
+  expect(res.status()).toBe(201)
+  return (await res.json()).job as { id: string }
+}
+
+async function runNow(page: Page, baseURL: string, jobId: string): Promise<string> {
+  const res = await page.request.post(`/_agent-native/jobs/${jobId}/run`, { headers: { origin: baseURL } })
+  expect(res.status()).toBe(202)
+  return (await res.json()).run.id
+}
+
+test('a run has its own page: a deep link shows the header and the transcript with tool steps', async ({
+  page,
+  baseURL,
+  fake,
+}) => {
+  await signUp(page, 'Dana Deep', uniqueEmail('dana'))
+  const token = `DEEP-${Date.now()}`
+  fake.replyWhen(
+    token,
+    {
+      content: [{ type: 'tool_use', name: 'clock', input: {} }],
+      usage: { input_tokens: 100, output_tokens: 20 },
+      stopReason: 'tool_use',
+    },
+    { text: 'It is **time**.', usage: { input_tokens: 50, output_tokens: 10 } },
+  )
+  const job = await makeJob(page, baseURL!, 'deep-link', `Check the clock (${token}).`)
+  const runId = await runNow(page, baseURL!, job.id)
+  await expect
+    .poll(async () => (await (await page.request.get(`/_agent-native/runs/${runId}`)).json()).run.status)
+    .toBe('success')
+
+  await page.goto(`/jobs/${job.id}/runs/${runId}`)
+  await expect(page).toHaveTitle('Run of deep-link · Clockwork')
+  const header = page.getByTestId('run-header')
+  await expect(header).toContainText('anthropic:claude-sonnet-4-5')
+  await expect(header).toContainText('150')
+  await expect(header).toContainText('30')
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Succeeded')
+  const transcript = page.getByTestId('transcript')
+  await expect(transcript).toContainText(`Check the clock (${token}).`)
+  await expect(transcript.locator('strong')).toHaveText('time')
+  await expect(transcript.getByTestId('tool-step').filter({ hasText: 'Checked the time' })).toBeVisible()
+
+  // A run id under another job's URL is not found.
+  const other = await makeJob(page, baseURL!, 'other-job', 'Nothing.')
+  const res = await page.goto(`/jobs/${other.id}/runs/${runId}`)
+  expect(res?.status()).toBe(404)
+})
+
+test('cancel a running run from its page, then retry it', async ({ page, baseURL, fake }) => {
+  await signUp(page, 'Cato Cancel', uniqueEmail('cato'))
+  const token = `HOLD-${Date.now()}`
+  fake.replyWhen(token, { hang: true })
+  const job = await makeJob(page, baseURL!, 'held-open', `Wait (${token}).`)
+  const runId = await runNow(page, baseURL!, job.id)
+  const ours = () => fake.requests.find((r) => JSON.stringify(r.body).includes(token))
+  await expect.poll(() => Boolean(ours())).toBe(true)
+
+  await page.goto(`/jobs/${job.id}`)
+  const row = page.getByTestId('run-row').first()
+  await expect(row).toHaveAttribute('data-status', 'running')
+  await row.getByRole('link', { name: /^Transcript of the running run/ }).click()
+  await expect(page).toHaveURL(new RegExp(`/runs/${runId}$`))
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Running')
+  await page.getByRole('button', { name: 'Cancel run' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Cancelled')
+  await expect(page.getByRole('alert').filter({ hasText: 'Cancelled by Cato Cancel' })).toBeVisible()
+  // The cancel reached the instance running it: the model call was aborted.
+  await expect.poll(() => ours()?.aborted).toBe(true)
+
+  await page.getByRole('button', { name: 'Retry' }).click()
+  await expect(page).not.toHaveURL(new RegExp(`/runs/${runId}$`))
+  await expect(page).toHaveURL(new RegExp(`/jobs/${job.id}/runs/run_`))
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Succeeded', { timeout: 20_000 })
+  await expect(page.getByText(/Retry · attempt 1/)).toBeVisible()
+
+  // The job's history lists both, and the filter narrows it to the cancelled one.
+  await page.getByRole('link', { name: 'held-open' }).click()
+  await expect(page.getByTestId('run-row')).toHaveCount(2)
+  await page.getByLabel('Show runs').selectOption('cancelled')
+  await expect(page.getByTestId('run-row')).toHaveCount(1)
+  await expect(page.getByTestId('run-row')).toHaveAttribute('data-status', 'cancelled')
+})
