@@ -41,11 +41,8 @@ export function innerCommands(base: string, argv: ArgJson[]): Inner[] {
     const text = wordValue(word)
     if (word.type === 'Assignment' || (base === 'env' && ASSIGNMENT.test(text))) continue
     if (text === '--') {
-      if (operandsToSkip > 0) {
-        operandsToSkip = 0
-        i++
-      }
-      return argv.length > i + 1 ? [{ argv: argv.slice(i + 1) }] : []
+      const start = i + 1 + operandsToSkip // `timeout -- 5 cmd`: the duration still comes first
+      return argv.length > start ? [{ argv: argv.slice(start) }] : []
     }
     if (text.startsWith('-') && text.length > 1) {
       if (base === 'command' && /^-[pvV]*[vV]/.test(text)) return [] // a lookup, not a run
