@@ -1,0 +1,71 @@
+/**
+ * What a command in an environment may use. Declared per environment (its definition's `limits`),
+ * bounded by these maximums so a definition cannot grant itself the machine.
+ */
+import { z } from 'zod'
+
+export const ExecLimits = z
+  .object({
+    timeoutSeconds: z.number().int().min(1).max(3600).default(120).describe('Wall-clock limit per command'),
+    cpuSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(3600)
+      .default(120)
+      .describe('CPU-time limit per command (RLIMIT_CPU)'),
+    memoryMb: z.number().int().min(256).max(16384).default(2048).describe('Address-space limit (RLIMIT_AS)'),
+    processes: z.number().int().min(8).max(4096).default(256).describe('Process limit for the sandbox user'),
+    diskMb: z
+      .number()
+      .int()
+      .min(1)
+      .max(102400)
+      .default(1024)
+      .describe('Disk quota of the environment folder'),
+    outputKb: z
+      .number()
+      .int()
+      .min(1)
+      .max(10240)
+      .default(256)
+      .describe('Output kept per stream; the middle is cut'),
+  })
+  .strict()
+export type ExecLimits = z.infer<typeof ExecLimits>
+export const DEFAULT_LIMITS: ExecLimits = ExecLimits.parse({})
+
+/** Hosts commands may reach when the policy names none: the npm and PyPI registries. */
+export const DEFAULT_ALLOWED_HOSTS = ['registry.npmjs.org', 'pypi.org', 'files.pythonhosted.org']
+
+/** Names a secret may be injected under: shell-safe, and never one the sandbox itself sets. */
+export const SECRET_NAME = /^[A-Z_][A-Z0-9_]{0,63}$/
+const RESERVED =
+  /^(PATH|HOME|LANG|PWD|SHELL|USER|TMPDIR|LD_.*|.*_PROXY|NO_PROXY|SANDBOX_RUNTIME|NODE_OPTIONS)$/
+export const isReservedName = (name: string) => RESERVED.test(name)
+
+/** One environment as the executor sees it. */
+export type ExecEnvironment = {
+  /** The environment's folder (absolute). */
+  root: string
+  /** Secret values injected into the command env, by variable name. */
+  secrets?: Record<string, string>
+  /** Hosts the command may reach (sandbox-runtime only; the bwrap fallback has no network). */
+  allowedHosts?: string[]
+  limits?: Partial<ExecLimits>
+}
+
+export type ExecResult = {
+  stdout: string
+  stderr: string
+  /** null when the command was killed (timeout, CPU limit). */
+  exitCode: number | null
+  signal: string | null
+  timedOut: boolean
+  durationMs: number
+  /** Bytes the command wrote to stdout + stderr, before any cut. */
+  bytesOut: number
+  truncated: { stdout: boolean; stderr: boolean }
+  mechanism: 'sandbox-runtime' | 'bwrap'
+  disk: { usedBytes: number; limitBytes: number; overQuota: boolean }
+}
