@@ -3,7 +3,7 @@
  * is not enforced for root, and a root command inside a user namespace keeps capabilities there);
  * otherwise as the server's own, already unprivileged, user.
  */
-import { chmod, chown, mkdir } from 'node:fs/promises'
+import { chmod, chown, mkdir, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 
 /** The uid commands run as when the server runs as root; RLIMIT_NPROC is not enforced for root. */
@@ -35,5 +35,20 @@ export async function prepareFolder(root: string): Promise<{ uid: number; gid: n
     await chown(root, id.uid, id.gid)
   }
   await chmod(root, 0o700)
+  if (id.drop) await assertReachable(dirname(root), id.uid)
   return { uid: id.uid, gid: id.gid }
+}
+
+/** Every folder above an environment must be searchable by the sandbox uid, or bwrap cannot bind it. */
+async function assertReachable(dir: string, uid: number) {
+  for (let current = dir; ; current = dirname(current)) {
+    const info = await stat(current)
+    if (info.uid !== uid && (info.mode & 0o001) === 0) {
+      throw new Error(
+        `environments cannot run under ${dir}: the sandbox user (uid ${uid}) cannot enter ${current}; ` +
+          'allow it (chmod o+x) or set ENVIRONMENTS_DIR to a folder outside it',
+      )
+    }
+    if (current === dirname(current)) return
+  }
 }
