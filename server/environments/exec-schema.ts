@@ -4,34 +4,33 @@
  */
 import { z } from 'zod'
 
-export const ExecLimits = z
-  .object({
-    timeoutSeconds: z.number().int().min(1).max(3600).default(120).describe('Wall-clock limit per command'),
-    cpuSeconds: z
-      .number()
-      .int()
-      .min(1)
-      .max(3600)
-      .default(120)
-      .describe('CPU-time limit per command (RLIMIT_CPU)'),
-    memoryMb: z.number().int().min(256).max(16384).default(2048).describe('Address-space limit (RLIMIT_AS)'),
-    processes: z.number().int().min(8).max(4096).default(256).describe('Process limit for the sandbox user'),
-    diskMb: z
-      .number()
-      .int()
-      .min(1)
-      .max(102400)
-      .default(1024)
-      .describe('Disk quota of the environment folder'),
-    outputKb: z
-      .number()
-      .int()
-      .min(1)
-      .max(10240)
-      .default(256)
-      .describe('Output kept per stream; the middle is cut'),
-  })
-  .strict()
+const LIMIT_FIELDS = {
+  timeoutSeconds: z.number().int().min(1).max(3600).describe('Wall-clock limit per command'),
+  cpuSeconds: z.number().int().min(1).max(3600).describe('CPU-time limit per command (RLIMIT_CPU)'),
+  memoryMb: z.number().int().min(256).max(16384).describe('Address-space limit (RLIMIT_AS)'),
+  processes: z.number().int().min(8).max(4096).describe('Process limit for the sandbox user'),
+  diskMb: z.number().int().min(1).max(102400).describe('Disk quota of the environment folder'),
+  outputKb: z.number().int().min(1).max(10240).describe('Output kept per stream; the middle is cut'),
+}
+
+/** Limits as a definition writes them: any subset, each within its maximum. */
+export const ExecLimitsInput = z.strictObject({
+  timeoutSeconds: LIMIT_FIELDS.timeoutSeconds.optional(),
+  cpuSeconds: LIMIT_FIELDS.cpuSeconds.optional(),
+  memoryMb: LIMIT_FIELDS.memoryMb.optional(),
+  processes: LIMIT_FIELDS.processes.optional(),
+  diskMb: LIMIT_FIELDS.diskMb.optional(),
+  outputKb: LIMIT_FIELDS.outputKb.optional(),
+})
+
+export const ExecLimits = z.strictObject({
+  timeoutSeconds: LIMIT_FIELDS.timeoutSeconds.default(120),
+  cpuSeconds: LIMIT_FIELDS.cpuSeconds.default(120),
+  memoryMb: LIMIT_FIELDS.memoryMb.default(2048),
+  processes: LIMIT_FIELDS.processes.default(256),
+  diskMb: LIMIT_FIELDS.diskMb.default(1024),
+  outputKb: LIMIT_FIELDS.outputKb.default(256),
+})
 export type ExecLimits = z.infer<typeof ExecLimits>
 export const DEFAULT_LIMITS: ExecLimits = ExecLimits.parse({})
 
