@@ -2,6 +2,7 @@
  * Entry point: `npm run dev` and `npm start`. Starts the server, then the
  * background services, and shuts both down cleanly on SIGTERM/SIGINT.
  */
+import { createAgentExecutor } from './agent/run-executor.ts'
 import { env, type Env } from './env.ts'
 import { startServer, type RunningServer } from './http/server.ts'
 import { logger } from './lib/logger.ts'
@@ -15,13 +16,16 @@ try {
   process.exit(1)
 }
 
-/** The scheduler runs in this process, after migrations; SCHEDULER_ENABLED=false makes a web-only instance. */
+/**
+ * The scheduler runs in this process, after migrations; SCHEDULER_ENABLED=false makes a web-only
+ * instance. Its runs execute with the agent, passed in here so the scheduler never imports it.
+ */
 async function startBackground() {
   if (!config.SCHEDULER_ENABLED) {
     logger.warn('SCHEDULER_ENABLED=false: this instance serves pages and the API but fires no jobs')
     return []
   }
-  return [await startScheduler()]
+  return [await startScheduler({ executor: createAgentExecutor() })]
 }
 
 let server: RunningServer | undefined

@@ -1,7 +1,7 @@
 import { streamChat } from '#server/agent/chat.ts'
 import { requireCaller } from '#server/auth/caller.ts'
-import { api, readJsonBody } from '#server/http/respond.ts'
-import { methodNotAllowed } from '#server/jobs/http.ts'
+import { api } from '#server/http/respond.ts'
+import { methodNotAllowed, readJsonBody } from '#server/http/request.ts'
 import type { Route } from './+types/[_agent-native].agent.chat'
 
 export const loader = ({ request }: Route.LoaderArgs) => api(async () => methodNotAllowed(request, ['POST']))

@@ -1,6 +1,6 @@
 import { requireCaller } from '#server/auth/caller.ts'
-import { api, json, readJsonBody } from '#server/http/respond.ts'
-import { methodNotAllowed, readIfMatch, versionHeaders } from '#server/jobs/http.ts'
+import { api, json } from '#server/http/respond.ts'
+import { methodNotAllowed, readIfMatch, readJsonBody, versionHeaders } from '#server/http/request.ts'
 import { deleteJob, getJob, updateJob } from '#server/jobs/service.ts'
 import type { Route } from './+types/[_agent-native].jobs.$id'
 

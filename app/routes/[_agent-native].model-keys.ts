@@ -1,6 +1,6 @@
 import { requireCaller } from '#server/auth/caller.ts'
-import { api, json, readJsonBody } from '#server/http/respond.ts'
-import { methodNotAllowed } from '#server/jobs/http.ts'
+import { api, json } from '#server/http/respond.ts'
+import { methodNotAllowed, readJsonBody } from '#server/http/request.ts'
 import { listModelKeys, removeModelKey, saveModelKey } from '#server/keys/service.ts'
 import type { Route } from './+types/[_agent-native].model-keys'
 

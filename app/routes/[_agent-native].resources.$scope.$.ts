@@ -1,8 +1,8 @@
 import { requireCaller } from '#server/auth/caller.ts'
 import { api, json } from '#server/http/respond.ts'
-import { methodNotAllowed, readIfMatch, readTextBody, versionHeaders } from '#server/jobs/http.ts'
+import { methodNotAllowed, readIfMatch, readTextBody, versionHeaders } from '#server/http/request.ts'
 import { MAX_RESOURCE_BYTES } from '#server/resources/paths.ts'
-import { resourceResponse } from '#server/resources/respond.ts'
+import { resourceResponse } from '#server/http/resource-response.ts'
 import { deleteResource, parseScope, readResource, writeResource } from '#server/resources/service.ts'
 import type { Route } from './+types/[_agent-native].resources.$scope.$'
 

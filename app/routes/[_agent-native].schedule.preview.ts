@@ -1,6 +1,6 @@
 import { requireCaller } from '#server/auth/caller.ts'
 import { api } from '#server/http/respond.ts'
-import { methodNotAllowed } from '#server/jobs/http.ts'
+import { methodNotAllowed } from '#server/http/request.ts'
 import { previewSchedule } from '#server/jobs/service.ts'
 import type { Route } from './+types/[_agent-native].schedule.preview'
 

@@ -6,7 +6,7 @@ import { CopyField } from '#app/components/copy-field.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Badge, Card, EmptyState } from '#app/components/ui/card.tsx'
 import { Field, Input, inputClass } from '#app/components/ui/field.tsx'
-import { handleMembersAction, loadMembersPage } from '#server/accounts/members-page.ts'
+import { handleMembersAction, loadMembersPage } from '#server/pages/settings-members.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import type { Route } from './+types/_app.settings.members'
 

@@ -5,7 +5,7 @@ import { toast } from 'sonner'
 import { Button } from '#app/components/ui/button.tsx'
 import { Badge, Card } from '#app/components/ui/card.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
-import { handleModelsAction, loadModelsPage } from '#server/agent/models-page.ts'
+import { handleModelsAction, loadModelsPage } from '#server/pages/settings-models.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import type { Route } from './+types/_app.settings.models'
 

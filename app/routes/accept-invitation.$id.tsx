@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from 'react-router'
 import { Button, buttonClass } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
-import { acceptInvitationAndRedirect, loadInvitationPage } from '#server/accounts/invitation-page.ts'
+import { acceptInvitationAndRedirect, loadInvitationPage } from '#server/pages/invitation.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import type { Route } from './+types/accept-invitation.$id'
 

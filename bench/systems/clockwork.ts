@@ -4,7 +4,7 @@ import { openDatabase, type DbHandle } from '#server/db/client.ts'
 import { migrateDatabase } from '#server/db/migrate.ts'
 import { selectDueJobs } from '#server/scheduler/claim.ts'
 import { readPendingWork } from '#server/scheduler/pending.ts'
-import { inTransaction, queryRows } from '#server/scheduler/sql.ts'
+import { inTransaction, queryRows } from '#server/db/sql.ts'
 import { median } from '../lib/stats.ts'
 import { createDatabase } from '../lib/pg.ts'
 

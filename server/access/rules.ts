@@ -2,7 +2,7 @@
  * Who may see and change a job: the truth table of shared/DESIGN.md as pure functions. The SQL
  * filter in visibility.ts must agree with {@link canViewJob}; one table (truth-table.ts) tests both.
  */
-import type { Caller } from '../auth/caller.ts'
+import { isOrgAdmin as isAdmin, type Caller } from './caller.ts'
 
 /** The facts about a job that access depends on. `createdBy` is a user id or a `{ id }` (a JobView). */
 export type JobAccessFacts = {
@@ -17,10 +17,8 @@ export type AccessCaller = Pick<Caller, 'userId' | 'orgId' | 'role'>
 const creatorIdOf = (job: JobAccessFacts) =>
   typeof job.createdBy === 'string' ? job.createdBy : job.createdBy.id
 
-const isAdmin = (caller: AccessCaller) => caller.role === 'owner' || caller.role === 'admin'
-
 /** True when the caller wrote the job's current instructions (and so is its creator). */
-export function isJobCreator(caller: AccessCaller, job: JobAccessFacts): boolean {
+function isJobCreator(caller: AccessCaller, job: JobAccessFacts): boolean {
   return creatorIdOf(job) === caller.userId
 }
 

@@ -14,7 +14,7 @@ export function workspaceNameFor(userName: string): string {
 }
 
 /** Every new account starts as owner of a workspace of its own. */
-export async function createPersonalWorkspace(newUser: { id: string; name: string }): Promise<string> {
+async function createPersonalWorkspace(newUser: { id: string; name: string }): Promise<string> {
   const orgId = newId('org')
   await insertOrganizationWithOwner({
     orgId,

@@ -1,6 +1,6 @@
 import type { UIMessage } from 'ai'
 import { describe, expect, it } from 'vitest'
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../lib/errors.ts'
 import { applyApprovalAnswers, declinePendingApprovals, readUserText } from './chat-request.ts'
 
 const pendingDelete = {

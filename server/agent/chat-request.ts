@@ -7,7 +7,7 @@
  */
 import type { UIMessage } from 'ai'
 import { z } from 'zod'
-import { badRequest } from '../http/errors.ts'
+import { badRequest } from '../lib/errors.ts'
 
 /** Longest chat message a person may send, in characters. */
 export const MAX_CHAT_TEXT = 20_000

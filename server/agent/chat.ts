@@ -6,8 +6,8 @@
  */
 import { consumeStream, convertToModelMessages, type UIMessage } from 'ai'
 import type { Caller } from '../auth/caller.ts'
-import { badRequest, notFound } from '../http/errors.ts'
-import { parseInput } from '../http/validate.ts'
+import { badRequest, notFound } from '../lib/errors.ts'
+import { parseInput } from '../lib/validate.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import { applyApprovalAnswers, ChatRequest, declinePendingApprovals, readUserText } from './chat-request.ts'
@@ -21,7 +21,7 @@ import {
   insertThread,
   selectThreadMessages,
   updateMessageParts,
-} from './thread-store.ts'
+} from '../runs/threads.ts'
 import { toUIMessage } from './threads.ts'
 import { createAgentTools } from './tools/index.ts'
 

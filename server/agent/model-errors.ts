@@ -4,10 +4,10 @@
  * transcript or a run's error.
  */
 import { APICallError, RetryError } from 'ai'
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../lib/errors.ts'
 
 /** Replaces every occurrence of each secret in `text` with ••••. */
-export function maskSecrets(text: string, secrets: (string | null | undefined)[]): string {
+function maskSecrets(text: string, secrets: (string | null | undefined)[]): string {
   let out = text
   for (const secret of secrets) if (secret && secret.length >= 4) out = out.split(secret).join('••••')
   return out

@@ -15,7 +15,7 @@ import { createAnthropic } from '@ai-sdk/anthropic'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { LanguageModel } from 'ai'
 import { env, type Env } from '../env.ts'
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../lib/errors.ts'
 import { readStoredKey } from '../keys/service.ts'
 import type { ModelProvider } from '../keys/schema.ts'
 
@@ -74,7 +74,7 @@ export async function resolveModelKey(
 }
 
 /** The message shown when no key is found: it says exactly where to add one. */
-export function describeMissingKey(purpose: ModelPurpose, provider: ModelProvider): string {
+function describeMissingKey(purpose: ModelPurpose, provider: ModelProvider): string {
   const envVar = provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_COMPATIBLE_API_KEY'
   const name = provider === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible'
   const server = `or set ${envVar} in the server's .env (the deployment's key) and restart`

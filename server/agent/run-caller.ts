@@ -4,26 +4,11 @@
  * never from the job's content (invariant 4); someone who left the organisation cannot run.
  */
 import { findMembership, findUser } from '../accounts/store.ts'
-import type { Caller, OrgRole } from '../auth/caller.ts'
-
-function strongestRole(role: string): OrgRole {
-  const roles = role.split(',').map((r) => r.trim())
-  if (roles.includes('owner')) return 'owner'
-  if (roles.includes('admin')) return 'admin'
-  return 'member'
-}
+import { callerFrom, type Caller } from '../access/caller.ts'
 
 /** The caller for a run as `userId` in `orgId`, or null when they are not (or no longer) a member. */
 export async function loadRunCaller(userId: string, orgId: string): Promise<Caller | null> {
   const [user, membership] = await Promise.all([findUser(userId), findMembership(userId, orgId)])
   if (!user || !membership) return null
-  return {
-    userId: user.id,
-    email: user.email,
-    name: user.name,
-    timezone: (user as { timezone?: string | null }).timezone ?? null,
-    orgId: membership.orgId,
-    orgName: membership.orgName,
-    role: strongestRole(membership.role),
-  }
+  return callerFrom(user, membership)
 }

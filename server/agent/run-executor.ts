@@ -5,8 +5,9 @@
  * (text, tool calls and results as UI message parts), the token usage and an estimated cost.
  */
 import type { UIMessage } from 'ai'
-import { RunFailure, type RunExecutor, type RunResult } from '../executor/types.ts'
+import { RunFailure, type RunExecutor, type RunResult } from '../runs/executor.ts'
 import { getJob } from '../jobs/service.ts'
+import { isNotFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { createUsageMeter, RUN_MAX_STEPS, startAgentLoop } from './loop.ts'
 import { describeModelError } from './model-errors.ts'
@@ -24,7 +25,7 @@ async function resolveRunModel(...args: Parameters<typeof resolveModel>): Promis
   }
 }
 
-/** The executor the scheduler uses for every run (see server/scheduler/scheduler.ts). */
+/** The executor main.ts passes to the scheduler for every run. */
 export function createAgentExecutor(): RunExecutor {
   return async ({ run, job, runAsUserId, signal }) => {
     const caller = await loadRunCaller(runAsUserId, job.orgId)
@@ -40,8 +41,9 @@ export function createAgentExecutor(): RunExecutor {
       orgId: job.orgId,
     })
     // Read through the jobs service as the run-as user: the prompt names the schedule in words.
-    const view = await getJob(caller, job.id).catch(() => {
-      throw new RunFailure('The job is no longer visible to the person it runs as.')
+    const view = await getJob(caller, job.id).catch((err: unknown) => {
+      if (isNotFound(err)) throw new RunFailure('The job is no longer visible to the person it runs as.')
+      throw err
     })
     const tools = createAgentTools({ caller, mode: 'run' })
     const meter = createUsageMeter()

@@ -5,8 +5,8 @@
  */
 import type { UIMessage } from 'ai'
 import type { Caller } from '../auth/caller.ts'
-import { notFound } from '../http/errors.ts'
-import { findOwnThread, selectChatThreads, selectThreadMessages, type MessageRow } from './thread-store.ts'
+import { notFound } from '../lib/errors.ts'
+import { findOwnThread, selectChatThreads, selectThreadMessages, type MessageRow } from '../runs/threads.ts'
 
 export type ThreadSummary = { id: string; title: string; createdAt: string; updatedAt: string }
 

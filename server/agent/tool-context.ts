@@ -3,7 +3,7 @@
  * HTTP API with `caller`, so the agent can do exactly what that person can, nothing more.
  */
 import type { Caller } from '../auth/caller.ts'
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
 
 /** `chat`: a person is there to confirm; `run`: an unattended job run (destructive actions refused). */

@@ -15,7 +15,7 @@ import { singleton } from '../lib/singleton.ts'
 import { onMemberRemoved, organizationForNewSession } from '../accounts/service.ts'
 import { resolveAuthSecret } from './secret.ts'
 
-export const AUTH_BASE_PATH = '/_agent-native/auth'
+const AUTH_BASE_PATH = '/_agent-native/auth'
 /** Header the server entry sets from the socket (or trusted proxy) address. */
 export const CLIENT_IP_HEADER = 'x-clockwork-client-ip'
 

@@ -3,28 +3,13 @@
  * resolved from the session cookie, never from request content (invariant 4).
  */
 import { findMembership, listMemberships } from '../accounts/store.ts'
-import { unauthorized } from '../http/errors.ts'
+import { unauthorized } from '../lib/errors.ts'
 import { getAuth } from './auth.ts'
+import { callerFrom, type Caller } from '../access/caller.ts'
 
-export type OrgRole = 'owner' | 'admin' | 'member'
-
-export type Caller = {
-  userId: string
-  email: string
-  name: string
-  timezone: string | null
-  orgId: string
-  orgName: string
-  role: OrgRole
-}
-
-function asRole(role: string): OrgRole {
-  // better-auth allows comma-joined roles; the strongest one counts.
-  const roles = role.split(',').map((r) => r.trim())
-  if (roles.includes('owner')) return 'owner'
-  if (roles.includes('admin')) return 'admin'
-  return 'member'
-}
+// The Caller type lives with the access rules (a lower layer that judges callers); it is
+// re-exported here because this is where callers come from.
+export { isOrgAdmin, type Caller, type OrgRole } from '../access/caller.ts'
 
 /** The signed-in caller, or null without a valid session (or with no organisation left). */
 export async function getCaller(request: Request): Promise<Caller | null> {
@@ -36,15 +21,7 @@ export async function getCaller(request: Request): Promise<Caller | null> {
     (activeOrgId ? await findMembership(user.id, activeOrgId) : undefined) ??
     (await listMemberships(user.id))[0]
   if (!membership) return null
-  return {
-    userId: user.id,
-    email: user.email,
-    name: user.name,
-    timezone: (user as { timezone?: string | null }).timezone ?? null,
-    orgId: membership.orgId,
-    orgName: membership.orgName,
-    role: asRole(membership.role),
-  }
+  return callerFrom(user, membership)
 }
 
 /** The caller, or a 401. */
@@ -53,5 +30,3 @@ export async function requireCaller(request: Request): Promise<Caller> {
   if (!caller) throw unauthorized()
   return caller
 }
-
-export const isOrgAdmin = (caller: Pick<Caller, 'role'>) => caller.role === 'owner' || caller.role === 'admin'

@@ -5,7 +5,6 @@
  */
 import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
-import type { SQL } from 'drizzle-orm'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
@@ -21,8 +20,6 @@ export interface DbHandle {
   kind: DbKind
   /** The connection string, for postgres handles. */
   url?: string
-  /** Runs raw SQL and returns rows, whichever driver is underneath. */
-  rows<T = Record<string, unknown>>(query: SQL, db?: Db): Promise<T[]>
   /** Subscribes to a NOTIFY channel; resolves to an unsubscribe function. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>
   close(): Promise<void>
@@ -47,9 +44,6 @@ function openPostgres(url: string, max: number): DbHandle {
     db,
     kind: 'postgres',
     url,
-    async rows<T>(query: SQL, on: Db = db) {
-      return (await on.execute(query)) as unknown as T[]
-    },
     async listen(channel, onNotify) {
       const sub = await client.listen(channel, onNotify)
       return () => sub.unlisten()
@@ -65,10 +59,6 @@ async function openPglite(dir?: string): Promise<DbHandle> {
   return {
     db,
     kind: 'pglite',
-    async rows<T>(query: SQL, on: Db = db) {
-      const result = (await on.execute(query)) as unknown as { rows: T[] }
-      return result.rows
-    },
     async listen(channel, onNotify) {
       const unsubscribe = await client.listen(channel, onNotify)
       return unsubscribe

@@ -1,5 +1,5 @@
 import { requireCaller } from '../auth/caller.ts'
-import { notFound } from './errors.ts'
+import { notFound } from '../lib/errors.ts'
 import { api } from './respond.ts'
 
 /** Any /_agent-native/ path no route claims: 401 without a session, else a JSON 404. */

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { getDbHandle } from '../db/client.ts'
 import { json } from './respond.ts'
+import { queryRows } from '../db/sql.ts'
 
 const PING_TIMEOUT_MS = 3_000
 
@@ -14,7 +15,7 @@ export async function checkHealth(): Promise<Response> {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('database ping timed out')), PING_TIMEOUT_MS)
     })
-    await Promise.race([handle.rows(sql`select 1`), timeout]).finally(() => clearTimeout(timer))
+    await Promise.race([queryRows(handle.db, sql`select 1`), timeout]).finally(() => clearTimeout(timer))
     return json({ ok: true, db: kind })
   } catch {
     return json(

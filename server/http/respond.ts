@@ -3,7 +3,7 @@
  * and turn every failure into the one error shape.
  */
 import { logger } from '../lib/logger.ts'
-import { HttpError, toErrorBody } from './errors.ts'
+import { HttpError, toErrorBody } from '../lib/errors.ts'
 
 export function json(data: unknown, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers)
@@ -13,7 +13,7 @@ export function json(data: unknown, init: ResponseInit = {}): Response {
 }
 
 /** Maps any thrown value to a JSON error response; unknown errors are logged, never echoed. */
-export function errorResponse(err: unknown): Response {
+function errorResponse(err: unknown): Response {
   if (err instanceof Response) return err
   if (err instanceof HttpError) return json(toErrorBody(err), { status: err.status })
   logger.error({ err }, 'unhandled error in API route')
@@ -28,24 +28,4 @@ export async function api(handler: () => Promise<Response | unknown>): Promise<R
   } catch (err) {
     return errorResponse(err)
   }
-}
-
-/** Reads a JSON body, with a clear 400 for anything that is not a JSON object. */
-export async function readJsonBody(
-  request: Request,
-  maxBytes = 256 * 1024,
-): Promise<Record<string, unknown>> {
-  const text = await request.text()
-  if (Buffer.byteLength(text) > maxBytes)
-    throw new HttpError(413, 'payload_too_large', `Body is over ${maxBytes} bytes`)
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    throw new HttpError(400, 'bad_request', 'Body must be valid JSON', 'body')
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new HttpError(400, 'bad_request', 'Body must be a JSON object', 'body')
-  }
-  return body as Record<string, unknown>
 }

@@ -1,19 +1,5 @@
 /**
- * Cron helpers for job schedules: validation with field-level reasons, next-run math under the DST
- * policy of shared/DESIGN.md, and plain-English descriptions for the UI.
- *
- * Schedules are standard 5-field cron (minute hour day-of-month month day-of-week) plus the macros
- * `@hourly @daily @midnight @weekly @monthly @yearly @annually`. Croner's extensions (`L`, `W`, `#`,
- * `?`, `+`, seconds and year fields) are rejected: a schedule should mean the same thing to anyone
- * who knows crontab, and a job file may outlive this library.
- *
- * This file is the public surface; the parts live in ./cron/: `fields.ts` (field ranges, names,
- * macros), `parse.ts` (parsing and validation), `zones.ts` (time zone checks and wall clocks),
- * `next-runs.ts` (run times and the DST policy) and `describe.ts` (plain English). Import from here.
+ * The cron helpers live in server/cron/ (a leaf every domain may use); this name is kept because
+ * shared/DESIGN.md and older notes point here.
  */
-
-export { describeCron } from './cron/describe.ts'
-export type { CronField } from './cron/fields.ts'
-export { nextRun, nextRuns } from './cron/next-runs.ts'
-export { isValidCron, validateCron, type CronValidation } from './cron/parse.ts'
-export { isValidTimezone } from './cron/zones.ts'
+export * from '../cron/cron.ts'

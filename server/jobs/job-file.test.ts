@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../lib/errors.ts'
 import {
   MAX_JOB_FILE_BYTES,
   parseJobFile,

@@ -5,8 +5,8 @@
  */
 import matter from 'gray-matter'
 import { z } from 'zod'
-import { badRequest, payloadTooLarge } from '../http/errors.ts'
-import { parseInput } from '../http/validate.ts'
+import { badRequest, payloadTooLarge } from '../lib/errors.ts'
+import { parseInput } from '../lib/validate.ts'
 import {
   CatchUp,
   DEFINITION_KEYS,

@@ -6,8 +6,8 @@ import { and, eq } from 'drizzle-orm'
 import { jobsVisibleTo } from '../access/visibility.ts'
 import type { Caller } from '../auth/caller.ts'
 import { jobs } from '../db/schema/index.ts'
-import { forbidden, notFound } from '../http/errors.ts'
-import { parseInput } from '../http/validate.ts'
+import { forbidden, notFound } from '../lib/errors.ts'
+import { parseInput } from '../lib/validate.ts'
 import { z } from 'zod'
 import { parseJobFile, renderJobFile } from './job-file.ts'
 import { JOB_DEFAULTS, JobName } from './schema.ts'
@@ -20,7 +20,7 @@ export type JobScope = 'personal' | 'shared'
 const FileName = z.object({ name: JobName })
 
 /** The job named `name` in the caller's `scope`: their own personal one, or their organisation's shared one. */
-export async function findJobByName(caller: Caller, scope: JobScope, name: string): Promise<JobView | null> {
+async function findJobByName(caller: Caller, scope: JobScope, name: string): Promise<JobView | null> {
   parseInput(FileName, { name })
   const mine = scope === 'personal' ? eq(jobs.createdBy, caller.userId) : undefined
   const where = and(jobsVisibleTo(caller), eq(jobs.scope, scope), eq(jobs.name, name), mine)!

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Caller } from '../auth/caller.ts'
-import { HttpError } from '../http/errors.ts'
-import { nextRun } from './cron.ts'
+import { HttpError } from '../lib/errors.ts'
+import { nextRun } from '../cron/cron.ts'
 import { planJobChange, type JobChangeContext } from './plan-change.ts'
 import type { JobRow } from './store.ts'
 

@@ -5,9 +5,9 @@
  */
 import type { Caller } from '../auth/caller.ts'
 import { canUseSharedKey } from '../access/rules.ts'
-import { HttpError, badRequest } from '../http/errors.ts'
+import { HttpError, badRequest } from '../lib/errors.ts'
 import { auditActionFor, diffDefinition, summarizeChanges, type AuditAction } from './audit.ts'
-import { nextRun } from './cron.ts'
+import { nextRun } from '../cron/cron.ts'
 import type { JobDefinition, JobUpdateInput } from './schema.ts'
 import type { AuditChanges, JobRow, NewJobRow } from './store.ts'
 

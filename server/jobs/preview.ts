@@ -2,7 +2,7 @@
  * The live schedule preview behind the job forms: is it valid, what does it say in English, and
  * when would it fire next. Pure, and never throws on bad input: a preview answers, it does not fail.
  */
-import { describeCron, nextRuns } from './cron.ts'
+import { describeCron, nextRuns } from '../cron/cron.ts'
 import { Schedule, Timezone } from './schema.ts'
 
 export type SchedulePreview =

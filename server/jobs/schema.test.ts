@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { HttpError } from '../http/errors.ts'
-import { parseInput } from '../http/validate.ts'
-import { validateCron } from './cron.ts'
+import { HttpError } from '../lib/errors.ts'
+import { parseInput } from '../lib/validate.ts'
+import { validateCron } from '../cron/cron.ts'
 import {
   CatchUp,
   Enabled,

@@ -8,7 +8,7 @@
  * {@link JobCreateInput} only.
  */
 import { z } from 'zod'
-import { isValidTimezone, validateCron } from './cron.ts'
+import { isValidTimezone, validateCron } from '../cron/cron.ts'
 
 /** What a job gets when its creator does not say (timezone is the service's call: user zone, else UTC). */
 export const JOB_DEFAULTS = {

@@ -3,9 +3,10 @@
  * passes the visibility condition in; this file only reads and writes rows.
  */
 import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm'
-import { getDb, getDbHandle, type Db } from '../db/client.ts'
+import { getDb, type Db } from '../db/client.ts'
 import { jobAudit, jobRuns, jobs, user } from '../db/schema/index.ts'
 import type { JobListQuery } from './schema.ts'
+import { queryRows } from '../db/sql.ts'
 
 export type JobRow = typeof jobs.$inferSelect
 export type NewJobRow = typeof jobs.$inferInsert
@@ -23,7 +24,7 @@ export type AuditRecord = {
 }
 
 /** Statuses that count as "failing" in a list filter. */
-export const FAILING_STATUSES = ['error', 'timed_out', 'interrupted'] as const
+const FAILING_STATUSES = ['error', 'timed_out', 'interrupted'] as const
 
 const recordColumns = { job: jobs, creatorEmail: user.email, creatorName: user.name }
 const toRecord = (r: { job: JobRow; creatorEmail: string; creatorName: string }): JobRecord => ({
@@ -121,7 +122,7 @@ export async function selectAuditRecords(jobId: string, db: Db = getDb()): Promi
 
 /** The database clock (the scheduler's clock too, so next runs are computed on one timeline). */
 export async function readDatabaseNow(db: Db = getDb()): Promise<Date> {
-  const [row] = await getDbHandle().rows<{ now: Date | string }>(sql`select now() as now`, db)
+  const [row] = await queryRows<{ now: Date | string }>(db, sql`select now() as now`)
   return new Date(row!.now)
 }
 

@@ -4,7 +4,7 @@
  */
 import type { Caller } from '../auth/caller.ts'
 import { canEditJob } from '../access/rules.ts'
-import { describeCron } from './cron.ts'
+import { describeCron } from '../cron/cron.ts'
 import type { JobFileView } from './job-file.ts'
 import type { JobRecord } from './store.ts'
 

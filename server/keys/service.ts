@@ -3,8 +3,8 @@
  * to call a model. Nothing here ever returns a key to a caller; summaries show the last 4 only.
  */
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
-import { forbidden, notFound } from '../http/errors.ts'
-import { parseInput } from '../http/validate.ts'
+import { forbidden, notFound } from '../lib/errors.ts'
+import { parseInput } from '../lib/validate.ts'
 import { logger } from '../lib/logger.ts'
 import { decryptSecret, encryptSecret } from './crypto.ts'
 import {

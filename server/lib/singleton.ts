@@ -10,9 +10,3 @@ export function singleton<T>(name: string, create: () => T): T {
   if (!store.__clockwork.has(name)) store.__clockwork.set(name, create())
   return store.__clockwork.get(name) as T
 }
-
-/** Replaces a singleton (tests and shutdown). */
-export function resetSingleton(name: string): void {
-  const store = globalThis as unknown as { __clockwork?: Map<string, unknown> }
-  store.__clockwork?.delete(name)
-}

@@ -1,8 +1,8 @@
 /** Server side of the job page (app/routes/_app.jobs.$id.tsx). */
 import { redirect } from 'react-router'
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
-import { badRequest } from '../http/errors.ts'
-import { readForm, runIntent } from '../http/forms.ts'
+import { badRequest } from '../lib/errors.ts'
+import { readForm, runIntent } from './forms.ts'
 import { deleteJob, getJob, listJobAudit, setJobEnabled, updateJob } from '../jobs/service.ts'
 import { toUpdateInput } from './jobs-form.ts'
 import { loadRunHistory } from './run-history.ts'

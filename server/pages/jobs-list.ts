@@ -1,7 +1,7 @@
 /** Server side of the jobs list page (app/routes/_app.jobs._index.tsx). */
 import type { Caller } from '../auth/caller.ts'
-import { badRequest } from '../http/errors.ts'
-import { readForm, runIntent } from '../http/forms.ts'
+import { badRequest } from '../lib/errors.ts'
+import { readForm, runIntent } from './forms.ts'
 import { listJobs, setJobEnabled } from '../jobs/service.ts'
 import { orRouteError } from './page-errors.ts'
 

@@ -1,7 +1,7 @@
 /** Server side of the new-job page (app/routes/_app.jobs.new.tsx). */
 import { redirect } from 'react-router'
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
-import { readForm, runIntent } from '../http/forms.ts'
+import { readForm, runIntent } from './forms.ts'
 import { createJob } from '../jobs/service.ts'
 import { toCreateInput } from './jobs-form.ts'
 

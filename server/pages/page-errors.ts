@@ -1,5 +1,5 @@
 import { data } from 'react-router'
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../lib/errors.ts'
 
 /**
  * For page loaders: a service's HttpError becomes a route error response (404, 403, …) with its

@@ -1,9 +1,9 @@
 /** Server side of the profile settings page (app/routes/_app.settings.profile.tsx). */
 import { setUserTimezone } from '../accounts/store.ts'
 import type { Caller } from '../auth/caller.ts'
-import { badRequest } from '../http/errors.ts'
-import { readForm, runIntent } from '../http/forms.ts'
-import { isValidTimezone } from '../jobs/cron.ts'
+import { badRequest } from '../lib/errors.ts'
+import { readForm, runIntent } from './forms.ts'
+import { isValidTimezone } from '../cron/cron.ts'
 
 /** The caller's saved zone (null: none yet, the page offers the browser's). */
 export function loadProfile(caller: Caller) {

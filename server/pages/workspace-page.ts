@@ -1,8 +1,8 @@
 /** Server side of the workspace page (app/routes/_app.workspace.tsx). */
 import { redirect } from 'react-router'
 import type { Caller } from '../auth/caller.ts'
-import { HttpError, badRequest } from '../http/errors.ts'
-import { readForm, runIntent } from '../http/forms.ts'
+import { HttpError, badRequest } from '../lib/errors.ts'
+import { readForm, runIntent } from './forms.ts'
 import {
   deleteResource,
   listResources,
@@ -32,7 +32,7 @@ const openFile = (scope: string, path: string) =>
   redirect(`/workspace?${new URLSearchParams({ scope, path })}`)
 
 /** A new job file starts paused, so a half-written prompt never fires by surprise. */
-export function jobFileTemplate(timezone: string) {
+function jobFileTemplate(timezone: string) {
   return [
     '---',
     'schedule: "0 9 * * 1-5"',

@@ -4,8 +4,8 @@
  * so the page can tell which text a verdict is for.
  */
 import type { Caller } from '../auth/caller.ts'
-import { HttpError } from '../http/errors.ts'
-import { describeCron } from '../jobs/cron.ts'
+import { HttpError } from '../lib/errors.ts'
+import { describeCron } from '../cron/cron.ts'
 import { parseJobFile } from '../jobs/job-file.ts'
 import { readJobFile } from '../jobs/service.ts'
 import { parseResourcePath, parseScope } from '../resources/paths.ts'

@@ -5,7 +5,7 @@
  */
 import type { Caller } from '../auth/caller.ts'
 import { getDb } from '../db/client.ts'
-import { badRequest, conflict, notFound, payloadTooLarge } from '../http/errors.ts'
+import { badRequest, conflict, notFound, payloadTooLarge } from '../lib/errors.ts'
 import { isUniqueViolation } from '../jobs/store.ts'
 import { newId } from '../lib/ids.ts'
 import { MAX_RESOURCE_BYTES, contentTypeFor, type ResourceScope } from './paths.ts'

@@ -2,16 +2,15 @@
  * Workspace paths: what a file may be called, and which paths are job files. Checked before any
  * query, so a bad path is a 400 naming `path` and never reaches the database.
  */
-import { badRequest } from '../http/errors.ts'
+import { badRequest } from '../lib/errors.ts'
 
-export const MAX_PATH_LENGTH = 512
+const MAX_PATH_LENGTH = 512
 /** Largest workspace file, in UTF-8 bytes. Job files have their own, smaller limit (64 KiB). */
 export const MAX_RESOURCE_BYTES = 1024 * 1024
 /** The folder job files live in; nothing else may be stored there. */
-export const JOBS_FOLDER = 'jobs'
+const JOBS_FOLDER = 'jobs'
 
 export type ResourceScope = 'personal' | 'shared'
-export const RESOURCE_SCOPES: readonly ResourceScope[] = ['personal', 'shared']
 
 /** Checks the scope part of a resource URL. @throws HttpError 400 `scope`. */
 export function parseScope(scope: unknown): ResourceScope {

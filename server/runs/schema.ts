@@ -9,13 +9,11 @@ export type RunRow = typeof jobRuns.$inferSelect
 export type RunTrigger = RunRow['trigger']
 export type RunStatus = RunRow['status']
 
-/** Statuses a run never leaves. Everything else (queued, running) is still in flight. */
-export const FINAL_STATUSES = ['success', 'error', 'timed_out', 'interrupted', 'skipped', 'missed'] as const
 /** Final statuses that count as a failed run (towards retries and the auto-pause). */
 export const FAILED_STATUSES = ['error', 'timed_out', 'interrupted'] as const
 export type FailedStatus = (typeof FAILED_STATUSES)[number]
 
-/** The public Run shape (issue 4): dates are ISO strings, `usage` is null-filled for runs that never ran. */
+/** The public Run shape: dates are ISO strings, `usage` is null-filled for runs that never ran. */
 export type Run = {
   id: string
   jobId: string

@@ -6,17 +6,17 @@ import { eq, sql } from 'drizzle-orm'
 import type { Caller } from '../auth/caller.ts'
 import { getDb } from '../db/client.ts'
 import { jobs } from '../db/schema/app.ts'
-import { badRequest, notFound } from '../http/errors.ts'
-import { parseInput } from '../http/validate.ts'
+import { badRequest, isNotFound, notFound } from '../lib/errors.ts'
+import { parseInput } from '../lib/validate.ts'
 import { assertCanEditJob, getJob } from '../jobs/service.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
-import { decideOverlap } from '../scheduler/overlap.ts'
-import { notifyJobsChanged } from '../scheduler/signal.ts'
-import { inTransaction } from '../scheduler/sql.ts'
+import { decideOverlap } from './overlap.ts'
+import { notifyJobsChanged } from '../db/signal.ts'
+import { inTransaction } from '../db/sql.ts'
 import { RunListQuery, toRun, type Run, type TranscriptMessage } from './schema.ts'
 import { findRun, insertRuns, listActiveRuns, listJobRuns } from './store.ts'
-import { readTranscript } from './transcript.ts'
+import { readTranscript } from './threads.ts'
 
 /**
  * Queues a manual run of a job the caller may edit (403/404 otherwise). It obeys the job's overlap
@@ -83,8 +83,10 @@ export async function getRunWithTranscript(
   if (!run) throw notFound(`No run with id ${runId}`)
   try {
     await getJob(caller, run.jobId)
-  } catch {
-    throw notFound(`No run with id ${runId}`)
+  } catch (err) {
+    // Only "job not visible" means "run not visible"; anything else (the database) surfaces.
+    if (isNotFound(err)) throw notFound(`No run with id ${runId}`)
+    throw err
   }
   return { run: toRun(run), transcript: run.threadId ? await readTranscript(run.threadId) : [] }
 }

@@ -6,16 +6,10 @@
 import { sql, type SQL } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { newId } from '../lib/ids.ts'
-import { formatDuration } from '../scheduler/format.ts'
-import {
-  AUTO_PAUSE_AFTER,
-  autoPauseReason,
-  canRetry,
-  RETRY_BACKOFF_MS,
-  retryDelayMs,
-} from '../scheduler/policy.ts'
-import { inTransaction, plusMs, queryRows } from '../scheduler/sql.ts'
-import type { RunUsage } from '../executor/types.ts'
+import { formatDuration } from './format.ts'
+import { AUTO_PAUSE_AFTER, autoPauseReason, canRetry, RETRY_BACKOFF_MS, retryDelayMs } from './policy.ts'
+import { inTransaction, plusMs, queryRows } from '../db/sql.ts'
+import type { RunUsage } from './executor.ts'
 import type { FailedStatus, RunRow } from './schema.ts'
 import { fromRawRun, insertRuns } from './store.ts'
 

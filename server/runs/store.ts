@@ -7,7 +7,7 @@ import { and, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from '
 import type { PgInsertValue } from 'drizzle-orm/pg-core'
 import { getDb, type Db } from '../db/client.ts'
 import { jobRuns } from '../db/schema/app.ts'
-import { plusMs, queryRows, toDate } from '../scheduler/sql.ts'
+import { plusMs, queryRows, toDate } from '../db/sql.ts'
 import type { RunRow } from './schema.ts'
 
 /** A row to insert; columns may be SQL (e.g. `now() + interval`). */
@@ -154,10 +154,6 @@ export async function listActiveRuns(jobIds: string[], db: Db = getDb()) {
     .where(
       and(inArray(jobRuns.jobId, jobIds), or(eq(jobRuns.status, 'queued'), eq(jobRuns.status, 'running'))),
     )
-}
-
-export async function setRunThread(runId: string, threadId: string, db: Db = getDb()): Promise<void> {
-  await db.update(jobRuns).set({ threadId }).where(eq(jobRuns.id, runId))
 }
 
 const runColumns = Object.entries(getTableColumns(jobRuns))

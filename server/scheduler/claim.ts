@@ -6,15 +6,22 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import type { RunJob } from '../executor/types.ts'
 import { newId } from '../lib/ids.ts'
-import type { RunRow } from '../runs/schema.ts'
+import {
+  recordRunStarts,
+  selectRunJob,
+  toRunJob,
+  type RunJob,
+  type RunJobRow,
+  type RunStart,
+  type StartedRun,
+} from '../runs/run-job.ts'
 import { insertSlotRuns, listActiveRuns, type SlotRow } from '../runs/store.ts'
-import { withThreads } from './threads.ts'
-import { decideOverlap } from './overlap.ts'
-import { memoizeNextRun } from './next-run-memo.ts'
-import { planSlots, type NextRunFn } from './policy.ts'
-import { inTransaction, queryRows, toDate } from './sql.ts'
+import { withRunThreads } from '../runs/threads.ts'
+import { decideOverlap } from '../runs/overlap.ts'
+import { memoizeNextRun } from '../runs/next-run-memo.ts'
+import { planSlots, type NextRunFn } from '../runs/policy.ts'
+import { inTransaction, queryRows, toDate } from '../db/sql.ts'
 
 export type ClaimOptions = {
   now: SQL
@@ -27,17 +34,7 @@ export type ClaimOptions = {
   next?: NextRunFn
 }
 
-/** A run this instance started, with what its executor needs to know about the job. */
-export type StartedRun = { run: RunRow; job: RunJob }
-
-type DueRow = {
-  id: string
-  org_id: string
-  name: string
-  instructions: string
-  run_as: 'creator' | 'shared'
-  created_by: string
-  timeout_minutes: number
+type DueRow = RunJobRow & {
   schedule: string
   timezone: string
   catch_up: 'latest' | 'skip'
@@ -51,13 +48,13 @@ type DueRow = {
  * Reads only through the partial index jobs_due_idx (invariant 3). Exported for the benchmark.
  */
 export const selectDueJobs = (now: SQL, limit: number) =>
-  sql`select id, org_id, name, instructions, run_as, created_by, timeout_minutes, schedule, timezone,
-        catch_up, overlap, next_run_at, ${now} as now
-      from jobs
-      where enabled and suspended_reason is null and next_run_at <= ${now}
-      order by next_run_at
-      limit ${limit}
-      for update skip locked`
+  selectRunJob(
+    sql`schedule, timezone, catch_up, overlap, next_run_at, ${now} as now`,
+    sql`where enabled and suspended_reason is null and next_run_at <= ${now}
+        order by next_run_at
+        limit ${limit}
+        for update skip locked`,
+  )
 
 /** Claims up to `limit` due jobs; returns how many were locked and the runs started here. */
 export async function claimDueJobs(
@@ -77,7 +74,7 @@ export async function claimDueJobs(
     for (const run of active) activeByJob.set(run.jobId, [...(activeByJob.get(run.jobId) ?? []), run])
     let capacity = options.capacity
     const rows: SlotRow[] = []
-    const moves: { id: string; next_run_at: string | null; started: boolean }[] = []
+    const moves: RunStart[] = []
     const jobs = new Map<string, RunJob>()
     for (const job of due) {
       jobs.set(job.id, toRunJob(job))
@@ -109,34 +106,14 @@ export async function claimDueJobs(
         }
         rows.push(row)
       }
-      moves.push({ id: job.id, next_run_at: plan.nextRunAt?.toISOString() ?? null, started })
+      moves.push({ id: job.id, nextRunAt: plan.nextRunAt ?? null, started })
     }
     const inserted = await insertSlotRuns(rows, { now: options.now, leaseMs: options.leaseMs }, tx)
-    await queryRows(
-      tx,
-      sql`update jobs j set next_run_at = u.next_run_at, state_updated_at = ${options.now},
-            last_run_at = case when u.started then ${options.now} else j.last_run_at end,
-            last_status = case when u.started then 'running' else j.last_status end
-          from jsonb_to_recordset(${JSON.stringify(moves)}::jsonb)
-            as u(id text, next_run_at timestamptz, started boolean)
-          where j.id = u.id`,
-    )
+    await recordRunStarts(moves, options.now, tx)
     const started = inserted
       .filter((run) => run.status === 'running')
       .map((run) => ({ run, job: jobs.get(run.jobId)! }))
     // Threads are written here, in bulk, so a started run goes straight to its executor.
-    return { claimed: due.length, started: await withThreads(started, tx) }
+    return { claimed: due.length, started: await withRunThreads(started, tx) }
   })
-}
-
-function toRunJob(job: DueRow): RunJob {
-  return {
-    id: job.id,
-    orgId: job.org_id,
-    name: job.name,
-    instructions: job.instructions,
-    runAs: job.run_as,
-    createdBy: job.created_by,
-    timeoutMinutes: job.timeout_minutes,
-  }
 }

@@ -4,15 +4,16 @@
  * scheduler.ts calls it in a loop; tests call it directly with a manual clock.
  */
 import type { Db } from '../db/client.ts'
-import type { RunExecutor } from '../executor/types.ts'
-import { claimDueJobs, type StartedRun } from './claim.ts'
+import type { RunExecutor } from '../runs/executor.ts'
+import type { StartedRun } from '../runs/run-job.ts'
+import { claimDueJobs } from './claim.ts'
 import { databaseClock, sleep, type Clock } from './clock.ts'
 import { renewLeases } from '../runs/store.ts'
 import { readPendingWork } from './pending.ts'
 import { reapExpiredLeases } from './reaper.ts'
 import { executeRun, type AbortCause } from './runner.ts'
 import { startQueuedRuns } from './start-queued.ts'
-import type { NextRunFn } from './policy.ts'
+import type { NextRunFn } from '../runs/policy.ts'
 
 export type CoreOptions = {
   /** Where runs record their outcome. */

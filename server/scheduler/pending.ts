@@ -4,7 +4,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import { queryRows, toDate } from './sql.ts'
+import { queryRows, toDate } from '../db/sql.ts'
 
 export type PendingWork = {
   /** The database clock. */

@@ -4,7 +4,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import { queryRows } from './sql.ts'
+import { queryRows } from '../db/sql.ts'
 
 const BATCH = 1_000
 

@@ -5,12 +5,12 @@
  */
 import type { SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import { RunFailure, type ExecutorMessage, type RunExecutor } from '../executor/types.ts'
+import { RunFailure, type ExecutorMessage, type RunExecutor } from '../runs/executor.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import { settleRun, type RunOutcome } from '../runs/settle.ts'
-import { appendTranscript, createRunThreads } from '../runs/transcript.ts'
-import type { StartedRun } from './claim.ts'
+import { appendTranscript, createRunThreads } from '../runs/threads.ts'
+import type { StartedRun } from '../runs/run-job.ts'
 import type { Clock } from './clock.ts'
 
 /** Why a run's signal was aborted by the scheduler (the executor sees it as `signal.reason`). */

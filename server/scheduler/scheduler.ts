@@ -3,10 +3,9 @@
  * 30 s, woken early by onJobsChanged and by settled runs), heartbeat the instance and the leases
  * of its runs, prune old history. Started by the server entry, never at import.
  */
-import { createAgentExecutor } from '../agent/run-executor.ts'
 import { getDbHandle, openDatabase, type DbHandle } from '../db/client.ts'
 import { env } from '../env.ts'
-import type { RunExecutor } from '../executor/types.ts'
+import type { RunExecutor } from '../runs/executor.ts'
 import { logger } from '../lib/logger.ts'
 import { databaseClock, sleep } from './clock.ts'
 import { createSchedulerCore, type CoreOptions, type SchedulerCore } from './core.ts'
@@ -18,13 +17,14 @@ import {
   registerInstance,
 } from './instances.ts'
 import { deleteOldRuns } from './retention.ts'
-import { onJobsChanged } from './signal.ts'
+import { onJobsChanged } from '../db/signal.ts'
 
 export type SchedulerOptions = Partial<Omit<CoreOptions, 'db' | 'instance' | 'onSettled'>> & {
   /** The database (default: the process's handle). Tests open one per instance. */
   handle?: DbHandle
   instanceId?: string
-  executor?: RunExecutor
+  /** Executes each run. The server entry passes the agent's; the scheduler never picks one itself. */
+  executor: RunExecutor
   /** Lease renewal and instance heartbeat interval (default leaseMs / 4). */
   heartbeatMs?: number
   /** The longest sleep between ticks (default 30 s). */
@@ -45,7 +45,7 @@ export type RunningScheduler = {
 
 const RETENTION_EVERY_MS = 60 * 60_000
 
-export async function startScheduler(options: SchedulerOptions = {}): Promise<RunningScheduler> {
+export async function startScheduler(options: SchedulerOptions): Promise<RunningScheduler> {
   const config = env()
   const handle = options.handle ?? getDbHandle()
   const { db } = handle
@@ -72,7 +72,7 @@ export async function startScheduler(options: SchedulerOptions = {}): Promise<Ru
     instance,
     clock,
     leaseMs,
-    executor: options.executor ?? createAgentExecutor(),
+    executor: options.executor,
     concurrency: options.concurrency ?? config.SCHEDULER_CONCURRENCY,
     onSettled: poke,
   })

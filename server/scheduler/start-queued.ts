@@ -5,24 +5,13 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
-import type { RunJob } from '../executor/types.ts'
+import { recordRunStarts, selectRunJob, toRunJob, type RunJobRow, type StartedRun } from '../runs/run-job.ts'
 import type { RunRow } from '../runs/schema.ts'
 import { fromRawRun, markRunsRunning, markRunsSkipped } from '../runs/store.ts'
-import type { StartedRun } from './claim.ts'
-import { inList, inTransaction, queryRows } from './sql.ts'
-import { withThreads } from './threads.ts'
+import { inList, inTransaction, queryRows } from '../db/sql.ts'
+import { withRunThreads } from '../runs/threads.ts'
 
-type JobRow = {
-  id: string
-  org_id: string
-  name: string
-  instructions: string
-  run_as: 'creator' | 'shared'
-  created_by: string
-  timeout_minutes: number
-  enabled: boolean
-  suspended_reason: string | null
-}
+type JobRow = RunJobRow & { enabled: boolean; suspended_reason: string | null }
 
 /**
  * Ready queued runs of jobs with nothing running, oldest first, in the order of job_runs_ready_idx
@@ -55,9 +44,10 @@ export async function startQueuedRuns(
   return inTransaction(db, async (tx) => {
     const jobs = await queryRows<JobRow>(
       tx,
-      sql`select id, org_id, name, instructions, run_as, created_by, timeout_minutes, enabled, suspended_reason
-          from jobs where id in ${inList(candidates.map((c) => c.jobId))}
-          for update skip locked`,
+      selectRunJob(
+        sql`enabled, suspended_reason`,
+        sql`where id in ${inList(candidates.map((c) => c.jobId))} for update skip locked`,
+      ),
     )
     if (jobs.length === 0) return []
     // Re-read under the locks: another instance may have started one of these meanwhile.
@@ -76,14 +66,12 @@ export async function startQueuedRuns(
       options,
       tx,
     )
-    if (started.length > 0) {
-      await queryRows(
-        tx,
-        sql`update jobs set last_run_at = ${now}, last_status = 'running', state_updated_at = ${now}
-            where id in ${inList(started.map((r) => r.jobId))}`,
-      )
-    }
-    return withThreads(
+    await recordRunStarts(
+      started.map((r) => ({ id: r.jobId, started: true })),
+      now,
+      tx,
+    )
+    return withRunThreads(
       started.map((run: RunRow) => ({ run, job: toRunJob(byId.get(run.jobId)!) })),
       tx,
     )
@@ -91,15 +79,3 @@ export async function startQueuedRuns(
 }
 
 const isPaused = (job: JobRow | undefined) => !job || !job.enabled || job.suspended_reason !== null
-
-function toRunJob(job: JobRow): RunJob {
-  return {
-    id: job.id,
-    orgId: job.org_id,
-    name: job.name,
-    instructions: job.instructions,
-    runAs: job.run_as,
-    createdBy: job.created_by,
-    timeoutMinutes: job.timeout_minutes,
-  }
-}

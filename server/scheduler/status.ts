@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { INSTANCE_STALE_MS } from './instances.ts'
-import { queryRows, toDate } from './sql.ts'
+import { queryRows, toDate } from '../db/sql.ts'
 
 export type SchedulerStatus = {
   /** Instances that heartbeat within the last 90 s and have not stopped. */

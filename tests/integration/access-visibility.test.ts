@@ -19,6 +19,7 @@ import { getDb } from '#server/db/client.ts'
 import { jobs, member, organization, user } from '#server/db/schema/index.ts'
 import { listJobs } from '#server/jobs/service.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/support/database.ts'
+import { queryRows } from '#server/db/sql.ts'
 
 let database: TestDatabase
 
@@ -94,17 +95,21 @@ describe('jobsVisibleTo agrees with canViewJob', () => {
 describe('listing cost', () => {
   it("filters in Postgres through the org index, not by loading other organisations' jobs", async () => {
     // 3000 jobs in org B; org A's list should not scan them.
-    await database.handle.rows(sql`
+    await queryRows(
+      database.handle.db,
+      sql`
       insert into jobs (id, org_id, scope, name, created_by, schedule, instructions)
       select 'bulk_' || g, ${TABLE_IDS.orgB}, 'shared', 'bulk-' || g, ${TABLE_IDS.users.outsider}, '0 7 * * *', 'x'
-      from generate_series(1, 3000) g`)
-    await database.handle.rows(sql`analyze jobs`)
+      from generate_series(1, 3000) g`,
+    )
+    await queryRows(database.handle.db, sql`analyze jobs`)
     const query = getDb()
       .select({ id: jobs.id })
       .from(jobs)
       .where(jobsVisibleTo(tableCaller('member')))
       .toSQL()
-    const plan = await database.handle.rows<{ 'QUERY PLAN': string }>(
+    const plan = await queryRows<{ 'QUERY PLAN': string }>(
+      database.handle.db,
       sql`explain ${sql.raw(inline(query.sql, query.params))}`,
     )
     expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index|Bitmap/)

@@ -3,40 +3,35 @@
  * for admins only, and the precedence rules deciding whose key a chat or a run spends.
  */
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { resolveModel, resolveModelKey, NoModelKeyError } from '#server/agent/model.ts'
 import { getDbHandle } from '#server/db/client.ts'
 import { env } from '#server/env.ts'
-import { createTeam, type Team } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import type { Team } from '#tests/support/team.ts'
+import { withTeamApp } from '#tests/support/team-app.ts'
+import { queryRows } from '#server/db/sql.ts'
 
 const K = '/_agent-native/model-keys'
 const PERSONAL = 'sk-ant-personal-PLANTED-1111'
 const ORG = 'sk-ant-org-PLANTED-2222'
 
-let app: TestApp
-let team: Team
+const suite = withTeamApp()
 
-beforeAll(async () => {
-  app = await startTestApp()
-  team = await createTeam(app)
-})
-afterAll(() => app?.close())
-
-const putKey = (who: keyof Team & string, body: object) => team[who as 'owner'].client.request('PUT', K, body)
+const putKey = (who: keyof Team & string, body: object) =>
+  suite.team[who as 'owner'].client.request('PUT', K, body)
 
 describe('stored model keys', () => {
   it('are write-only: saved, listed and returned masked to the last 4 characters', async () => {
     const saved = await putKey('creator', { scope: 'personal', apiKey: PERSONAL })
     expect(saved.status).toBe(200)
     expect(saved.body.key).toMatchObject({ scope: 'personal', provider: 'anthropic', masked: '••••1111' })
-    const listed = await team.creator.client.get(K)
+    const listed = await suite.team.creator.client.get(K)
     expect(listed.body.keys).toEqual([expect.objectContaining({ scope: 'personal', masked: '••••1111' })])
     expect(JSON.stringify(saved.body) + JSON.stringify(listed.body)).not.toContain('PLANTED')
   })
 
   it('are encrypted at rest', async () => {
-    const rows = await getDbHandle().rows(sql`select secret, last4 from model_keys`)
+    const rows = await queryRows(getDbHandle().db, sql`select secret, last4 from model_keys`)
     expect(rows.length).toBeGreaterThan(0)
     for (const row of rows) {
       expect(String(row.secret)).not.toContain('PLANTED')
@@ -50,7 +45,7 @@ describe('stored model keys', () => {
     const ok = await putKey('admin', { scope: 'org', apiKey: ORG })
     expect(ok.status).toBe(200)
     // Every member sees that an org key exists, masked.
-    const seen = await team.member.client.get(K)
+    const seen = await suite.team.member.client.get(K)
     expect(seen.body.keys).toEqual([expect.objectContaining({ scope: 'org', masked: '••••2222' })])
   })
 
@@ -60,16 +55,16 @@ describe('stored model keys', () => {
     expect(bad.body.error.field).toBe('apiKey')
     await putKey('owner', { scope: 'personal', apiKey: 'sk-first-key-0001' })
     await putKey('owner', { scope: 'personal', apiKey: 'sk-second-key-0002' })
-    const listed = await team.owner.client.get(K)
+    const listed = await suite.team.owner.client.get(K)
     expect(listed.body.keys.filter((k: { scope: string }) => k.scope === 'personal')).toEqual([
       expect.objectContaining({ masked: '••••0002' }),
     ])
   })
 
   it('can be removed (404 when there is none)', async () => {
-    const first = await team.owner.client.request('DELETE', K, { scope: 'personal' })
+    const first = await suite.team.owner.client.request('DELETE', K, { scope: 'personal' })
     expect(first.status).toBe(204)
-    const again = await team.owner.client.request('DELETE', K, { scope: 'personal' })
+    const again = await suite.team.owner.client.request('DELETE', K, { scope: 'personal' })
     expect(again.status).toBe(404)
   })
 })
@@ -81,27 +76,27 @@ describe('whose key a call spends', () => {
     (await resolveModelKey(...args))?.source ?? null
 
   it('chat: the caller’s own key, else the deployment’s, never the organisation’s', async () => {
-    expect(await key({ kind: 'chat', userId: team.creator.id }, 'anthropic', without)).toBe('personal')
-    expect(await key({ kind: 'chat', userId: team.member.id }, 'anthropic', withDeployment)).toBe(
+    expect(await key({ kind: 'chat', userId: suite.team.creator.id }, 'anthropic', without)).toBe('personal')
+    expect(await key({ kind: 'chat', userId: suite.team.member.id }, 'anthropic', withDeployment)).toBe(
       'deployment',
     )
-    expect(await key({ kind: 'chat', userId: team.member.id }, 'anthropic', without)).toBeNull()
+    expect(await key({ kind: 'chat', userId: suite.team.member.id }, 'anthropic', without)).toBeNull()
   })
 
   it('runAs creator: the creator’s key, else the deployment’s', async () => {
-    const creatorRun = { kind: 'run' as const, runAs: 'creator' as const, orgId: team.orgId }
-    expect(await key({ ...creatorRun, userId: team.creator.id }, 'anthropic', withDeployment)).toBe(
+    const creatorRun = { kind: 'run' as const, runAs: 'creator' as const, orgId: suite.team.orgId }
+    expect(await key({ ...creatorRun, userId: suite.team.creator.id }, 'anthropic', withDeployment)).toBe(
       'personal',
     )
-    expect(await key({ ...creatorRun, userId: team.member.id }, 'anthropic', withDeployment)).toBe(
+    expect(await key({ ...creatorRun, userId: suite.team.member.id }, 'anthropic', withDeployment)).toBe(
       'deployment',
     )
   })
 
   it('runAs shared: the organisation’s key, else the deployment’s', async () => {
-    const shared = { kind: 'run' as const, runAs: 'shared' as const, userId: team.creator.id }
-    expect(await key({ ...shared, orgId: team.orgId }, 'anthropic', without)).toBe('org')
-    expect(await key({ ...shared, orgId: team.outsiderOrgId }, 'anthropic', withDeployment)).toBe(
+    const shared = { kind: 'run' as const, runAs: 'shared' as const, userId: suite.team.creator.id }
+    expect(await key({ ...shared, orgId: suite.team.orgId }, 'anthropic', without)).toBe('org')
+    expect(await key({ ...shared, orgId: suite.team.outsiderOrgId }, 'anthropic', withDeployment)).toBe(
       'deployment',
     )
   })
@@ -112,11 +107,11 @@ describe('whose key a call spends', () => {
       AGENT_MODEL: 'openai-compatible:llama3.2',
       OPENAI_COMPATIBLE_API_KEY: undefined,
     }
-    const missing = await resolveModel({ kind: 'chat', userId: team.member.id }, local).catch((e) => e)
+    const missing = await resolveModel({ kind: 'chat', userId: suite.team.member.id }, local).catch((e) => e)
     expect(missing).toBeInstanceOf(NoModelKeyError)
     expect(missing.message).toMatch(/OPENAI_COMPATIBLE_BASE_URL is not set/)
     const resolved = await resolveModel(
-      { kind: 'chat', userId: team.member.id },
+      { kind: 'chat', userId: suite.team.member.id },
       { ...local, OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:11434/v1' },
     )
     expect(resolved).toMatchObject({
@@ -127,7 +122,7 @@ describe('whose key a call spends', () => {
   })
 
   it('with no key at all, says exactly where to add one', async () => {
-    const err = await resolveModel({ kind: 'chat', userId: team.member.id }, without).catch((e) => e)
+    const err = await resolveModel({ kind: 'chat', userId: suite.team.member.id }, without).catch((e) => e)
     expect(err).toBeInstanceOf(NoModelKeyError)
     expect(err.status).toBe(503)
     expect(err.message).toMatch(/Settings → Models/)

@@ -6,10 +6,12 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { resetEnvCache } from '#server/env.ts'
+import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { createTeam, type Team } from '#tests/support/team.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import { queryRows } from '#server/db/sql.ts'
 
 const J = '/_agent-native/jobs'
 const KEY = 'sk-ant-deployment-run-0007'
@@ -29,7 +31,7 @@ beforeAll(async () => {
     },
   })
   team = await createTeam(app)
-  scheduler = await startScheduler({ handle: app.server.db, graceMs: 1_000 })
+  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
 })
 afterAll(async () => {
   await scheduler?.stop()
@@ -117,7 +119,7 @@ describe('an unattended run', () => {
     // Cost: claude-sonnet-4-5 at $3 / $15 per million tokens, stored and in the Run JSON.
     const expected = (250 * 3 + 50 * 15) / 1e6
     expect(run.usage.costUsd).toBeCloseTo(expected, 9)
-    const [row] = await app.server.db.rows(sql`select cost_usd from job_runs where id = ${run.id}`)
+    const [row] = await queryRows(app.server.db.db, sql`select cost_usd from job_runs where id = ${run.id}`)
     expect(Number(row!.cost_usd)).toBeCloseTo(expected, 9)
     const history = await team.creator.client.get(`${J}/${job.id}/runs`)
     expect(history.body.runs[0].usage).toEqual({ inputTokens: 250, outputTokens: 50, costUsd: expected })

@@ -8,11 +8,13 @@ import { sql } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { logger } from '#server/lib/logger.ts'
+import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { sendChat, userText } from '#tests/support/agent-chat.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { createTeam, type Team } from '#tests/support/team.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import { queryRows } from '#server/db/sql.ts'
 
 const J = '/_agent-native/jobs'
 const CREATOR_KEY = 'sk-ant-PLANTEDcreator-9f3a7c'
@@ -36,7 +38,7 @@ beforeAll(async () => {
   // No deployment key: only stored keys can be spent.
   app = await startTestApp({ env: { ANTHROPIC_API_KEY: '', ANTHROPIC_BASE_URL: fake.baseURL } })
   team = await createTeam(app)
-  scheduler = await startScheduler({ handle: app.server.db, graceMs: 1_000 })
+  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
 })
 afterAll(async () => {
   logger.level = 'silent'
@@ -165,7 +167,7 @@ describe('with stored keys', () => {
     expect(String(page.body).includes('d2e8'), 'the page shows the masked org key').toBe(true)
 
     const dump = async (table: string) =>
-      JSON.stringify(await app.server.db.rows(sql.raw(`select * from ${table}`)))
+      JSON.stringify(await queryRows(app.server.db.db, sql.raw(`select * from ${table}`)))
     const stored = await Promise.all(
       ['agent_messages', 'agent_threads', 'job_runs', 'jobs', 'job_audit', 'resources', 'model_keys'].map(
         dump,

@@ -2,7 +2,7 @@
  * The truth table of shared/DESIGN.md over real HTTP: every route × every caller × both job kinds,
  * expected statuses taken from server/access/truth-table.ts. Adding a route is one line in ROUTES.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   CALLER_KINDS,
   JOB_KINDS,
@@ -12,8 +12,7 @@ import {
   type TruthRow,
 } from '#server/access/truth-table.ts'
 import type { ApiClient, ApiResponse } from '#tests/support/api-client.ts'
-import { createTeam, type Team } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import { withTeamApp } from '#tests/support/team-app.ts'
 
 /** A job made by the team's "creator" for one cell, with its file path and an edited file text. */
 type Fixture = { id: string; name: string; scope: JobKind; version: number; file: string; editedFile: string }
@@ -101,24 +100,21 @@ const ROUTES: RouteCase[] = [
     success: 204,
     send: (c, job) => c.delete(`${R}/${job.scope}/jobs/${job.name}.md`),
   },
-  // Issue 4 (scheduler) hook: add one line per run route here, e.g.
-  //   { route: 'POST /jobs/:id/run', need: 'edit', success: 202, send: (c, job) => c.post(`${J}/${job.id}/run`) },
-  //   { route: 'GET /jobs/:id/runs', need: 'view', success: 200, send: (c, job) => c.get(`${J}/${job.id}/runs`) },
+  {
+    route: 'POST /jobs/:id/run',
+    need: 'edit',
+    success: 202,
+    send: (c, job) => c.post(`${J}/${job.id}/run`),
+  },
+  { route: 'GET /jobs/:id/runs', need: 'view', success: 200, send: (c, job) => c.get(`${J}/${job.id}/runs`) },
 ]
 
-let app: TestApp
-let team: Team
+const suite = withTeamApp()
 let counter = 0
-
-beforeAll(async () => {
-  app = await startTestApp()
-  team = await createTeam(app)
-})
-afterAll(() => app?.close())
 
 async function makeJob(scope: JobKind): Promise<Fixture> {
   const name = `cell-${scope}-${++counter}`
-  const client = team.creator.client
+  const client = suite.team.creator.client
   const res = await client.post(J, { name, scope, schedule: '0 7 * * *', instructions: 'Post the numbers.' })
   expect(res.status, JSON.stringify(res.body)).toBe(201)
   const file = await client.get(`${R}/${scope}/jobs/${name}.md`)
@@ -146,7 +142,7 @@ describe('the truth table over HTTP', () => {
     '%s',
     async (_, cell: RouteCase & { row: TruthRow }) => {
       const job = await makeJob(cell.row.job)
-      const res = await cell.send(team[cell.row.caller].client, job)
+      const res = await cell.send(suite.team[cell.row.caller].client, job)
       const status = cell.outcome ? cell.outcome(res, job) : res.status
       const expected = expectedStatus(cell.row, cell.need, cell.success)
       expect(status, `${cell.route} answered ${res.status} ${JSON.stringify(res.body)}`).toBe(expected)
@@ -155,7 +151,7 @@ describe('the truth table over HTTP', () => {
       }
       if (cell.need === 'edit' && status !== cell.success) {
         // A refused write changed nothing.
-        const after = await team.creator.client.get(`${J}/${job.id}`)
+        const after = await suite.team.creator.client.get(`${J}/${job.id}`)
         expect(after.status).toBe(200)
         expect(after.body.job).toMatchObject({ version: job.version, schedule: '0 7 * * *', enabled: true })
       }

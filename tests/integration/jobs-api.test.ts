@@ -4,30 +4,23 @@
  * as a full replace that never touches run state.
  */
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { setUserTimezone } from '#server/accounts/store.ts'
 import { getDbHandle } from '#server/db/client.ts'
-import { nextRun } from '#server/jobs/cron.ts'
-import { onJobsChanged } from '#server/scheduler/signal.ts'
-import { createTeam, type Team } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import { nextRun } from '#server/cron/cron.ts'
+import { onJobsChanged } from '#server/db/signal.ts'
+import { withTeamApp } from '#tests/support/team-app.ts'
+import { queryRows } from '#server/db/sql.ts'
 
 const J = '/_agent-native/jobs'
 const R = '/_agent-native/resources'
 
-let app: TestApp
-let team: Team
+const suite = withTeamApp()
 let counter = 0
-
-beforeAll(async () => {
-  app = await startTestApp()
-  team = await createTeam(app)
-})
-afterAll(() => app?.close())
 
 type Who = 'owner' | 'admin' | 'member' | 'creator' | 'outsider'
 async function create(who: Who, body: Record<string, unknown> = {}) {
-  const res = await team[who].client.post(J, {
+  const res = await suite.team[who].client.post(J, {
     name: `job-${++counter}`,
     schedule: '0 7 * * *',
     instructions: 'Post the numbers.',
@@ -37,11 +30,11 @@ async function create(who: Who, body: Record<string, unknown> = {}) {
   expect(res.status, JSON.stringify(res.body)).toBe(201)
   return res.body.job
 }
-const exec = (query: ReturnType<typeof sql>) => getDbHandle().rows(query)
+const exec = (query: ReturnType<typeof sql>) => queryRows(getDbHandle().db, query)
 
 describe('the Job shape', () => {
   it('has exactly the contract fields, with identity from the session and an ETag', async () => {
-    const res = await team.creator.client.post(J, {
+    const res = await suite.team.creator.client.post(J, {
       name: 'shape',
       schedule: '0 7 * * 1-5',
       instructions: 'Summarise sign-ups.',
@@ -83,8 +76,12 @@ describe('the Job shape', () => {
     expect(job).toMatchObject({
       name: 'shape',
       scope: 'personal',
-      orgId: team.orgId,
-      createdBy: { id: team.creator.id, email: team.creator.email, name: team.creator.name },
+      orgId: suite.team.orgId,
+      createdBy: {
+        id: suite.team.creator.id,
+        email: suite.team.creator.email,
+        name: suite.team.creator.name,
+      },
       enabled: true,
       runAs: 'creator',
       extra: { channel: '#growth' },
@@ -101,13 +98,13 @@ describe('the Job shape', () => {
     expect(job.nextRun).toBe(
       nextRun('0 7 * * 1-5', { after: new Date(job.createdAt), timezone: 'Europe/Berlin' })!.toISOString(),
     )
-    const got = await team.creator.client.get(`${J}/${job.id}`)
+    const got = await suite.team.creator.client.get(`${J}/${job.id}`)
     expect(got.body.job).toEqual(job)
     expect(got.headers.get('etag')).toBe('"1"')
   })
 
   it("defaults the timezone to the creator's setting, else UTC; a disabled job has no next run", async () => {
-    await setUserTimezone(team.member.id, 'America/Santiago')
+    await setUserTimezone(suite.team.member.id, 'America/Santiago')
     expect((await create('member')).timezone).toBe('America/Santiago')
     expect((await create('admin', { enabled: false })).timezone).toBe('UTC')
     expect((await create('admin', { enabled: false })).nextRun).toBeNull()
@@ -117,7 +114,7 @@ describe('the Job shape', () => {
 describe('versions and If-Match', () => {
   it('bumps the version on every change, answers 409 to a stale If-Match, accepts ETag forms', async () => {
     const job = await create('creator')
-    const first = await team.creator.client.patch(
+    const first = await suite.team.creator.client.patch(
       `${J}/${job.id}`,
       { schedule: '0 8 * * *' },
       { 'if-match': '"1"' },
@@ -126,7 +123,7 @@ describe('versions and If-Match', () => {
     expect(first.body.job.version).toBe(2)
     expect(first.headers.get('etag')).toBe('"2"')
 
-    const stale = await team.admin.client.patch(
+    const stale = await suite.team.admin.client.patch(
       `${J}/${job.id}`,
       { schedule: '0 9 * * *' },
       { 'if-match': '"1"' },
@@ -135,44 +132,58 @@ describe('versions and If-Match', () => {
     expect(stale.body.error).toMatchObject({ code: 'conflict', field: 'version' })
     expect(stale.body.error.message).toMatch(/Someone else changed this job.*version 1.*version 2.*Reload/)
 
-    const plain = await team.admin.client.patch(`${J}/${job.id}`, { retries: 1 }, { 'if-match': '2' })
+    const plain = await suite.team.admin.client.patch(`${J}/${job.id}`, { retries: 1 }, { 'if-match': '2' })
     expect(plain.status).toBe(200)
-    const weak = await team.admin.client.patch(`${J}/${job.id}`, { retries: 0 }, { 'if-match': 'W/"3"' })
+    const weak = await suite.team.admin.client.patch(
+      `${J}/${job.id}`,
+      { retries: 0 },
+      { 'if-match': 'W/"3"' },
+    )
     expect(weak.status).toBe(200)
     expect(weak.body.job.version).toBe(4)
-    const wildcard = await team.admin.client.patch(`${J}/${job.id}`, { retries: 2 }, { 'if-match': '*' })
+    const wildcard = await suite.team.admin.client.patch(
+      `${J}/${job.id}`,
+      { retries: 2 },
+      { 'if-match': '*' },
+    )
     expect(wildcard.status).toBe(200)
   })
 
   it('a change that changes nothing keeps the version and writes no audit entry', async () => {
     const job = await create('creator')
-    const same = await team.creator.client.patch(`${J}/${job.id}`, { schedule: '0 7 * * *', enabled: true })
+    const same = await suite.team.creator.client.patch(`${J}/${job.id}`, {
+      schedule: '0 7 * * *',
+      enabled: true,
+    })
     expect(same.status).toBe(200)
     expect(same.body.job.version).toBe(1)
-    expect((await team.creator.client.get(`${J}/${job.id}/audit`)).body.entries).toHaveLength(1)
+    expect((await suite.team.creator.client.get(`${J}/${job.id}/audit`)).body.entries).toHaveLength(1)
   })
 
   it('DELETE honours If-Match too', async () => {
     const job = await create('creator')
     expect(
-      (await team.creator.client.request('DELETE', `${J}/${job.id}`, undefined, { 'if-match': '"2"' }))
+      (await suite.team.creator.client.request('DELETE', `${J}/${job.id}`, undefined, { 'if-match': '"2"' }))
         .status,
     ).toBe(409)
     expect(
-      (await team.creator.client.request('DELETE', `${J}/${job.id}`, undefined, { 'if-match': '"1"' }))
+      (await suite.team.creator.client.request('DELETE', `${J}/${job.id}`, undefined, { 'if-match': '"1"' }))
         .status,
     ).toBe(204)
-    expect((await team.creator.client.get(`${J}/${job.id}`)).status).toBe(404)
+    expect((await suite.team.creator.client.get(`${J}/${job.id}`)).status).toBe(404)
   })
 })
 
 describe('the audit trail', () => {
   it('records who changed what, from and to, newest first; the trail outlives the job', async () => {
     const job = await create('creator')
-    await team.creator.client.patch(`${J}/${job.id}`, { schedule: '*/15 * * * *', timezone: 'Asia/Tokyo' })
-    await team.admin.client.patch(`${J}/${job.id}`, { enabled: false })
-    await team.owner.client.patch(`${J}/${job.id}`, { enabled: true })
-    const res = await team.member.client.get(`${J}/${job.id}/audit`)
+    await suite.team.creator.client.patch(`${J}/${job.id}`, {
+      schedule: '*/15 * * * *',
+      timezone: 'Asia/Tokyo',
+    })
+    await suite.team.admin.client.patch(`${J}/${job.id}`, { enabled: false })
+    await suite.team.owner.client.patch(`${J}/${job.id}`, { enabled: true })
+    const res = await suite.team.member.client.get(`${J}/${job.id}/audit`)
     expect(res.status).toBe(200)
     const entries = res.body.entries
     expect(entries.map((e: { action: string }) => e.action)).toEqual([
@@ -181,7 +192,11 @@ describe('the audit trail', () => {
       'update',
       'create',
     ])
-    expect(entries[0].actor).toEqual({ id: team.owner.id, email: team.owner.email, name: team.owner.name })
+    expect(entries[0].actor).toEqual({
+      id: suite.team.owner.id,
+      email: suite.team.owner.email,
+      name: suite.team.owner.name,
+    })
     expect(entries[1].changes).toEqual({ enabled: { from: true, to: false } })
     expect(entries[2].changes).toEqual({
       schedule: { from: '0 7 * * *', to: '*/15 * * * *' },
@@ -190,38 +205,40 @@ describe('the audit trail', () => {
     expect(entries[3].changes.instructions).toEqual({ from: null, to: 'Post the numbers.' })
     expect(new Date(entries[0].at).getTime()).toBeGreaterThanOrEqual(new Date(entries[3].at).getTime())
 
-    await team.admin.client.delete(`${J}/${job.id}`)
+    await suite.team.admin.client.delete(`${J}/${job.id}`)
     const rows = await exec(sql`select action, actor_id from job_audit where job_id = ${job.id} order by id`)
     expect(rows.map((r) => r.action)).toEqual(['create', 'update', 'disable', 'enable', 'delete'])
-    expect(rows.at(-1)?.actor_id).toBe(team.admin.id)
-    expect((await team.member.client.get(`${J}/${job.id}/audit`)).status).toBe(404)
+    expect(rows.at(-1)?.actor_id).toBe(suite.team.admin.id)
+    expect((await suite.team.member.client.get(`${J}/${job.id}/audit`)).status).toBe(404)
   })
 })
 
 describe('the editor becomes the creator', () => {
   it("when an admin rewrites a member's instructions; recorded, and the member loses edit rights", async () => {
     const job = await create('creator')
-    const res = await team.admin.client.patch(`${J}/${job.id}`, { instructions: 'Post the numbers to #ops.' })
+    const res = await suite.team.admin.client.patch(`${J}/${job.id}`, {
+      instructions: 'Post the numbers to #ops.',
+    })
     expect(res.status).toBe(200)
     expect(res.body.job.createdBy).toEqual({
-      id: team.admin.id,
-      email: team.admin.email,
-      name: team.admin.name,
+      id: suite.team.admin.id,
+      email: suite.team.admin.email,
+      name: suite.team.admin.name,
     })
-    const [latest] = (await team.admin.client.get(`${J}/${job.id}/audit`)).body.entries
-    expect(latest.changes.createdBy).toEqual({ from: team.creator.id, to: team.admin.id })
+    const [latest] = (await suite.team.admin.client.get(`${J}/${job.id}/audit`)).body.entries
+    expect(latest.changes.createdBy).toEqual({ from: suite.team.creator.id, to: suite.team.admin.id })
     expect(latest.note).toMatch(/Adam Admin .* became the job's creator/)
-    const former = await team.creator.client.get(`${J}/${job.id}`)
+    const former = await suite.team.creator.client.get(`${J}/${job.id}`)
     expect(former.body.job.canEdit).toBe(false)
-    expect((await team.creator.client.patch(`${J}/${job.id}`, { enabled: false })).status).toBe(403)
+    expect((await suite.team.creator.client.patch(`${J}/${job.id}`, { enabled: false })).status).toBe(403)
   })
 
   it('not when an admin changes only the schedule, nor when the creator edits', async () => {
     const job = await create('creator')
-    const res = await team.admin.client.patch(`${J}/${job.id}`, { schedule: '0 6 * * *' })
-    expect(res.body.job.createdBy.id).toBe(team.creator.id)
-    const own = await team.creator.client.patch(`${J}/${job.id}`, { instructions: 'New words.' })
-    expect(own.body.job.createdBy.id).toBe(team.creator.id)
+    const res = await suite.team.admin.client.patch(`${J}/${job.id}`, { schedule: '0 6 * * *' })
+    expect(res.body.job.createdBy.id).toBe(suite.team.creator.id)
+    const own = await suite.team.creator.client.patch(`${J}/${job.id}`, { instructions: 'New words.' })
+    expect(own.body.job.createdBy.id).toBe(suite.team.creator.id)
   })
 })
 
@@ -231,11 +248,11 @@ describe('pause and resume', () => {
     // The scheduler suspended it after repeated failures, long ago.
     await exec(sql`update jobs set suspended_reason = 'Failed 10 times in a row', consecutive_failures = 10,
       next_run_at = '2020-01-01T06:30:00Z', last_status = 'error' where id = ${job.id}`)
-    const paused = await team.creator.client.get(`${J}?status=paused`)
+    const paused = await suite.team.creator.client.get(`${J}?status=paused`)
     expect(paused.body.jobs.map((j: { id: string }) => j.id)).toContain(job.id)
 
     const before = new Date()
-    const res = await team.creator.client.patch(`${J}/${job.id}`, { enabled: true })
+    const res = await suite.team.creator.client.patch(`${J}/${job.id}`, { enabled: true })
     expect(res.status).toBe(200)
     expect(res.body.job).toMatchObject({ enabled: true, suspendedReason: null, version: 2 })
     const expected = nextRun('30 6 * * *', { after: before, timezone: 'Europe/London' })!
@@ -243,7 +260,7 @@ describe('pause and resume', () => {
     const [row] = await exec(sql`select consecutive_failures, last_status from jobs where id = ${job.id}`)
     // Resuming resets the failure count but leaves the rest of the run state to the scheduler.
     expect(row).toEqual({ consecutive_failures: 0, last_status: 'error' })
-    const [entry] = (await team.creator.client.get(`${J}/${job.id}/audit`)).body.entries
+    const [entry] = (await suite.team.creator.client.get(`${J}/${job.id}/audit`)).body.entries
     expect(entry).toMatchObject({
       action: 'enable',
       changes: { suspendedReason: { from: 'Failed 10 times in a row', to: null } },
@@ -252,9 +269,9 @@ describe('pause and resume', () => {
 
   it('pausing clears the next run; resuming a long-paused job schedules from now', async () => {
     const job = await create('creator', { schedule: '*/5 * * * *' })
-    const off = await team.creator.client.patch(`${J}/${job.id}`, { enabled: false })
+    const off = await suite.team.creator.client.patch(`${J}/${job.id}`, { enabled: false })
     expect(off.body.job).toMatchObject({ enabled: false, nextRun: null })
-    const on = await team.creator.client.patch(`${J}/${job.id}`, { enabled: true })
+    const on = await suite.team.creator.client.patch(`${J}/${job.id}`, { enabled: true })
     const next = new Date(on.body.job.nextRun).getTime()
     expect(next).toBeGreaterThan(Date.now() - 1000)
     expect(next).toBeLessThanOrEqual(Date.now() + 5 * 60_000)
@@ -276,7 +293,7 @@ describe('pause and resume', () => {
 describe('names are unique per scope', () => {
   it('409 for a second personal job of the same name; fine shared, and for another person', async () => {
     await create('creator', { name: 'weekly', scope: 'personal' })
-    const dup = await team.creator.client.post(J, {
+    const dup = await suite.team.creator.client.post(J, {
       name: 'weekly',
       scope: 'personal',
       schedule: '0 7 * * *',
@@ -287,7 +304,7 @@ describe('names are unique per scope', () => {
     expect(dup.body.error.message).toMatch(/"weekly" is already the name of one of your personal jobs/)
     await create('creator', { name: 'weekly', scope: 'shared' })
     await create('member', { name: 'weekly', scope: 'personal' })
-    const sharedDup = await team.admin.client.post(J, {
+    const sharedDup = await suite.team.admin.client.post(J, {
       name: 'weekly',
       scope: 'shared',
       schedule: '0 7 * * *',
@@ -306,9 +323,9 @@ describe('list filters', () => {
     const c = await create('admin', { name: 'filter-gamma', enabled: false })
     await exec(sql`update jobs set last_status = 'timed_out' where id = ${b.id}`)
     await exec(sql`insert into job_runs (id, job_id, org_id, trigger, scheduled_for, status)
-      values ('run_filter', ${a.id}, ${team.orgId}, 'manual', now(), 'running')`)
+      values ('run_filter', ${a.id}, ${suite.team.orgId}, 'manual', now(), 'running')`)
     const ids = async (query: string) =>
-      (await team.admin.client.get(`${J}?${query}`)).body.jobs
+      (await suite.team.admin.client.get(`${J}?${query}`)).body.jobs
         .map((j: { name: string }) => j.name)
         .filter((n: string) => n.startsWith('filter-'))
     expect(await ids('q=filter')).toEqual(['filter-alpha', 'filter-beta', 'filter-gamma'])
@@ -347,12 +364,12 @@ describe('job files', () => {
       'channel: "#ops"',
       'lastStatus: error', // managed: ignored
       'nextRun: 2031-01-01T00:00:00Z', // managed: ignored
-      `createdBy: ${team.creator.email}`,
+      `createdBy: ${suite.team.creator.email}`,
       '---',
       'New instructions.',
       '',
     ].join('\n')
-    const res = await team.creator.client.put(`${R}/shared/jobs/file-replace.md`, text)
+    const res = await suite.team.creator.client.put(`${R}/shared/jobs/file-replace.md`, text)
     expect(res.status).toBe(200)
     expect(res.headers.get('etag')).toBe('"2"')
     expect(res.body.job).toMatchObject({
@@ -367,11 +384,14 @@ describe('job files', () => {
       version: 2,
     })
     expect(res.body.resource).toMatchObject({ path: 'jobs/file-replace.md', scope: 'shared', version: 2 })
-    const [entry] = (await team.creator.client.get(`${J}/${job.id}/audit`)).body.entries
+    const [entry] = (await suite.team.creator.client.get(`${J}/${job.id}/audit`)).body.entries
     expect(entry.note).toBe('Saved as shared/jobs/file-replace.md')
 
     // The rendered file reads back as the same definition: saving it again changes nothing.
-    const again = await team.creator.client.put(`${R}/shared/jobs/file-replace.md`, res.body.resource.content)
+    const again = await suite.team.creator.client.put(
+      `${R}/shared/jobs/file-replace.md`,
+      res.body.resource.content,
+    )
     expect(again.status).toBe(200)
     expect(again.body.job.version).toBe(2)
   })
@@ -381,8 +401,9 @@ describe('job files', () => {
     await exec(
       sql`update jobs set suspended_reason = 'Its creator left', next_run_at = null where id = ${job.id}`,
     )
-    const text = (await team.creator.client.get(`${R}/shared/jobs/file-suspended.md`)).body.resource.content
-    const res = await team.creator.client.put(
+    const text = (await suite.team.creator.client.get(`${R}/shared/jobs/file-suspended.md`)).body.resource
+      .content
+    const res = await suite.team.creator.client.put(
       `${R}/shared/jobs/file-suspended.md`,
       text.replace('Post the numbers.', 'Fixed.'),
     )
@@ -394,7 +415,7 @@ describe('job files', () => {
   })
 
   it('a new job file creates a job owned by the caller (201), and DELETE removes it', async () => {
-    const res = await team.member.client.put(
+    const res = await suite.team.member.client.put(
       `${R}/personal/jobs/from-file.md`,
       '---\nschedule: "@daily"\n---\nHello.\n',
     )
@@ -402,9 +423,9 @@ describe('job files', () => {
     expect(res.body.job).toMatchObject({
       name: 'from-file',
       scope: 'personal',
-      createdBy: { id: team.member.id },
+      createdBy: { id: suite.team.member.id },
     })
-    expect((await team.member.client.delete(`${R}/personal/jobs/from-file.md`)).status).toBe(204)
-    expect((await team.member.client.get(`${J}/${res.body.job.id}`)).status).toBe(404)
+    expect((await suite.team.member.client.delete(`${R}/personal/jobs/from-file.md`)).status).toBe(204)
+    expect((await suite.team.member.client.get(`${J}/${res.body.job.id}`)).status).toBe(404)
   })
 })

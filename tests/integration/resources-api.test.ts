@@ -2,25 +2,17 @@
  * The workspace API: the tree, plain files in personal and shared scope, versions, formats, and
  * who may write what (shared files: every member; personal files: their owner only).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTeam, type Team } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import { describe, expect, it } from 'vitest'
+import { withTeamApp } from '#tests/support/team-app.ts'
 
 const R = '/_agent-native/resources'
 const J = '/_agent-native/jobs'
 
-let app: TestApp
-let team: Team
-
-beforeAll(async () => {
-  app = await startTestApp()
-  team = await createTeam(app)
-})
-afterAll(() => app?.close())
+const suite = withTeamApp()
 
 describe('plain files', () => {
   it('PUT creates (201), replaces (200, new version), and a same-content PUT changes nothing', async () => {
-    const c = team.member.client
+    const c = suite.team.member.client
     const created = await c.put(`${R}/personal/notes/ideas.md`, '# Ideas\n')
     expect(created.status).toBe(201)
     expect(created.headers.get('etag')).toBe('"1"')
@@ -42,7 +34,7 @@ describe('plain files', () => {
   })
 
   it('GET answers JSON { resource } by default and the raw text for Accept: text/*', async () => {
-    const c = team.member.client
+    const c = suite.team.member.client
     await c.put(`${R}/personal/data/report.csv`, 'a,b\n1,2\n')
     const asJson = await c.get(`${R}/personal/data/report.csv`)
     expect(asJson.status).toBe(200)
@@ -55,14 +47,14 @@ describe('plain files', () => {
   })
 
   it('HTML is never served as HTML', async () => {
-    const c = team.member.client
+    const c = suite.team.member.client
     await c.put(`${R}/personal/page.html`, '<script>alert(1)</script>')
     const raw = await c.request('GET', `${R}/personal/page.html`, undefined, { accept: 'text/html' })
     expect(raw.headers.get('content-type')).toBe('text/plain; charset=utf-8')
   })
 
   it('DELETE removes a file (204), then it is a 404', async () => {
-    const c = team.member.client
+    const c = suite.team.member.client
     await c.put(`${R}/personal/tmp.txt`, 'bye')
     expect((await c.delete(`${R}/personal/tmp.txt`)).status).toBe(204)
     expect((await c.get(`${R}/personal/tmp.txt`)).status).toBe(404)
@@ -71,41 +63,49 @@ describe('plain files', () => {
 
 describe('who may read and write', () => {
   it("personal files are their owner's alone: the same path means each person's own file", async () => {
-    await team.creator.client.put(`${R}/personal/diary.md`, 'secret')
+    await suite.team.creator.client.put(`${R}/personal/diary.md`, 'secret')
     for (const who of ['owner', 'admin', 'member', 'outsider'] as const) {
-      expect((await team[who].client.get(`${R}/personal/diary.md`)).status).toBe(404)
-      expect((await team[who].client.delete(`${R}/personal/diary.md`)).status).toBe(404)
+      expect((await suite.team[who].client.get(`${R}/personal/diary.md`)).status).toBe(404)
+      expect((await suite.team[who].client.delete(`${R}/personal/diary.md`)).status).toBe(404)
     }
-    expect((await team.creator.client.get(`${R}/personal/diary.md`)).body.resource.content).toBe('secret')
+    expect((await suite.team.creator.client.get(`${R}/personal/diary.md`)).body.resource.content).toBe(
+      'secret',
+    )
   })
 
   it('shared files: every member reads and writes them; other organisations see nothing', async () => {
-    const put = await team.member.client.put(`${R}/shared/team/handbook.md`, 'v1')
+    const put = await suite.team.member.client.put(`${R}/shared/team/handbook.md`, 'v1')
     expect(put.status).toBe(201)
-    expect((await team.owner.client.get(`${R}/shared/team/handbook.md`)).body.resource.content).toBe('v1')
-    const edit = await team.creator.client.put(`${R}/shared/team/handbook.md`, 'v2', { 'if-match': '"1"' })
+    expect((await suite.team.owner.client.get(`${R}/shared/team/handbook.md`)).body.resource.content).toBe(
+      'v1',
+    )
+    const edit = await suite.team.creator.client.put(`${R}/shared/team/handbook.md`, 'v2', {
+      'if-match': '"1"',
+    })
     expect(edit.status).toBe(200)
-    expect((await team.admin.client.get(`${R}/shared/team/handbook.md`)).body.resource).toMatchObject({
+    expect((await suite.team.admin.client.get(`${R}/shared/team/handbook.md`)).body.resource).toMatchObject({
       content: 'v2',
       version: 2,
       canEdit: true,
     })
-    expect((await team.outsider.client.get(`${R}/shared/team/handbook.md`)).status).toBe(404)
-    expect((await team.outsider.client.delete(`${R}/shared/team/handbook.md`)).status).toBe(404)
+    expect((await suite.team.outsider.client.get(`${R}/shared/team/handbook.md`)).status).toBe(404)
+    expect((await suite.team.outsider.client.delete(`${R}/shared/team/handbook.md`)).status).toBe(404)
     // The outsider's own shared folder is their organisation's, apart from ours.
-    expect((await team.outsider.client.put(`${R}/shared/team/handbook.md`, 'theirs')).status).toBe(201)
-    expect((await team.member.client.get(`${R}/shared/team/handbook.md`)).body.resource.content).toBe('v2')
+    expect((await suite.team.outsider.client.put(`${R}/shared/team/handbook.md`, 'theirs')).status).toBe(201)
+    expect((await suite.team.member.client.get(`${R}/shared/team/handbook.md`)).body.resource.content).toBe(
+      'v2',
+    )
   })
 })
 
 describe('the tree', () => {
   it('lists personal and shared files and job files, filtered by prefix, only what the caller may see', async () => {
-    const c = team.admin.client
+    const c = suite.team.admin.client
     await c.put(`${R}/personal/tree/a.md`, 'a')
     await c.put(`${R}/shared/tree/b.md`, 'bb')
     await c.post(J, { name: 'tree-job', scope: 'shared', schedule: '0 7 * * *', instructions: 'Go.' })
     await c.post(J, { name: 'tree-mine', scope: 'personal', schedule: '0 7 * * *', instructions: 'Go.' })
-    await team.creator.client.post(J, {
+    await suite.team.creator.client.post(J, {
       name: 'tree-hidden',
       scope: 'personal',
       schedule: '0 7 * * *',
@@ -143,8 +143,8 @@ describe('the tree', () => {
   })
 
   it('needs a session', async () => {
-    expect((await app.client().get(R)).status).toBe(401)
-    expect((await app.client().get(`${R}/shared/x.md`)).status).toBe(401)
-    expect((await app.client().put(`${R}/shared/x.md`, 'x')).status).toBe(401)
+    expect((await suite.app.client().get(R)).status).toBe(401)
+    expect((await suite.app.client().get(`${R}/shared/x.md`)).status).toBe(401)
+    expect((await suite.app.client().put(`${R}/shared/x.md`, 'x')).status).toBe(401)
   })
 })

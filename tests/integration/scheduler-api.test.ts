@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createModelExecutor } from '#server/executor/minimal.ts'
+import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { createTeam, type Team } from '#tests/support/team.ts'
@@ -22,7 +22,7 @@ beforeAll(async () => {
   team = await createTeam(app)
   scheduler = await startScheduler({
     handle: app.server.db,
-    executor: createModelExecutor({ maxRetries: 0 }),
+    executor: createAgentExecutor(),
     graceMs: 1_000,
   })
 })
@@ -81,7 +81,7 @@ it('run now: 202 with the Run, executes with the transcript, and leaves the sche
   expect(run).toMatchObject({ status: 'success', error: null, usage: { inputTokens: 12, outputTokens: 7 } })
   expect(run.instance).toBe(scheduler.instanceId)
   expect(run.durationMs).toBe(Date.parse(run.finishedAt) - Date.parse(run.startedAt))
-  expect(transcript.map((m: any) => [m.role, m.parts[0].text])).toEqual([
+  expect(transcript.map((m: any) => [m.role, m.parts.find((p: any) => p.type === 'text').text])).toEqual([
     ['user', 'Instructions for run-now'],
     ['assistant', 'All done.'],
   ])

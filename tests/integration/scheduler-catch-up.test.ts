@@ -3,35 +3,21 @@
  * downtime `catchUp: latest` runs only the latest slot and records the rest as missed,
  * `catchUp: skip` runs none; disabled jobs produce nothing.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { createSchedulerCore } from '#server/scheduler/core.ts'
-import { LATE_GRACE_MS, MAX_MISSED_ROWS } from '#server/scheduler/policy.ts'
+import { LATE_GRACE_MS, MAX_MISSED_ROWS } from '#server/runs/policy.ts'
 import { ManualClock } from '#tests/support/clock.ts'
-import { createSchedulerDatabase, type SchedulerTestDatabase } from '#tests/support/scheduler-db.ts'
+import { withSchedulerDatabase } from '#tests/support/scheduler-suite.ts'
 import { succeed } from '#tests/support/fake-executor.ts'
-import {
-  createOwner,
-  insertJob,
-  resetJobs,
-  jobState,
-  runsOf,
-  type Owner,
-} from '#tests/support/scheduler-fixtures.ts'
+import { insertJob, jobState, runsOf } from '#tests/support/scheduler-fixtures.ts'
 
-let database: SchedulerTestDatabase
-let owner: Owner
+const suite = withSchedulerDatabase()
 let clock: ManualClock
-beforeAll(async () => {
-  database = await createSchedulerDatabase()
-  owner = await createOwner(database.handle.db)
-})
-afterAll(() => database?.drop())
-beforeEach(() => resetJobs(database.handle.db))
 beforeEach(() => {
   clock = new ManualClock('2026-05-04T06:59:59.500Z')
 })
 
-const db = () => database.handle.db
+const db = suite.db
 const core = () => createSchedulerCore({ db: db(), instance: 'test-a', executor: succeed, clock })
 
 async function tickAndFinish(c = core()) {
@@ -42,7 +28,7 @@ async function tickAndFinish(c = core()) {
 
 describe('on time', () => {
   it('fires a slot once at its time, records it, and moves next_run_at to the following slot', async () => {
-    const id = await insertJob(db(), owner, { schedule: '0 7 * * *' }, clock.now())
+    const id = await insertJob(db(), suite.owner, { schedule: '0 7 * * *' }, clock.now())
     const c = core()
     expect((await tickAndFinish(c)).claimed).toBe(0)
     await clock.set('2026-05-04T07:00:00.020Z')
@@ -69,7 +55,7 @@ describe('on time', () => {
   })
 
   it('says how long to sleep: until the next due time', async () => {
-    await insertJob(db(), owner, { schedule: '0 7 * * *' }, clock.now())
+    await insertJob(db(), suite.owner, { schedule: '0 7 * * *' }, clock.now())
     const result = await core().tick()
     expect(result.sleepMs).toBeLessThanOrEqual(500)
     expect(result.sleepMs).toBeGreaterThan(0)
@@ -80,7 +66,7 @@ describe('catchUp: latest', () => {
   it('runs only the latest missed slot, as a catch-up, and records the others as missed with a reason', async () => {
     const id = await insertJob(
       db(),
-      owner,
+      suite.owner,
       { schedule: '0 * * * *', catchUp: 'latest' },
       new Date('2026-05-04T01:30:00Z'),
     )
@@ -100,7 +86,7 @@ describe('catchUp: latest', () => {
   })
 
   it('after a very long outage writes at most the last 100 missed slots and says older ones are not listed', async () => {
-    const id = await insertJob(db(), owner, { schedule: '* * * * *' }, new Date('2026-04-01T00:00:00Z'))
+    const id = await insertJob(db(), suite.owner, { schedule: '* * * * *' }, new Date('2026-04-01T00:00:00Z'))
     clock = new ManualClock('2026-05-04T06:10:30Z')
     await tickAndFinish()
     const runs = await runsOf(db(), id)
@@ -117,7 +103,7 @@ describe('catchUp: skip', () => {
   it('runs none of the slots missed during downtime, records them all, and resumes at the next slot', async () => {
     const id = await insertJob(
       db(),
-      owner,
+      suite.owner,
       { schedule: '0 * * * *', catchUp: 'skip' },
       new Date('2026-05-04T03:30:00Z'),
     )
@@ -134,7 +120,7 @@ describe('catchUp: skip', () => {
   })
 
   it('still runs a slot that is only a little late (within the grace period)', async () => {
-    const id = await insertJob(db(), owner, { schedule: '0 7 * * *', catchUp: 'skip' }, clock.now())
+    const id = await insertJob(db(), suite.owner, { schedule: '0 7 * * *', catchUp: 'skip' }, clock.now())
     await clock.set(new Date(Date.parse('2026-05-04T07:00:00Z') + LATE_GRACE_MS - 1_000))
     await tickAndFinish()
     expect((await runsOf(db(), id)).map((r) => r.status)).toEqual(['success'])
@@ -145,13 +131,13 @@ describe('disabled and suspended jobs', () => {
   it('produce no runs, however overdue', async () => {
     const off = await insertJob(
       db(),
-      owner,
+      suite.owner,
       { schedule: '* * * * *', enabled: false },
       new Date('2026-05-04T05:00:00Z'),
     )
     const suspended = await insertJob(
       db(),
-      owner,
+      suite.owner,
       { schedule: '* * * * *', suspendedReason: 'creator left' },
       new Date('2026-05-04T05:00:00Z'),
     )

@@ -4,22 +4,15 @@
  * asks for. Fixed-time jobs run once (first occurrence; first instant after a gap); interval jobs
  * follow real time (shared/DESIGN.md).
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { createSchedulerCore } from '#server/scheduler/core.ts'
 import { ManualClock } from '#tests/support/clock.ts'
-import { createSchedulerDatabase, type SchedulerTestDatabase } from '#tests/support/scheduler-db.ts'
+import { withSchedulerDatabase } from '#tests/support/scheduler-suite.ts'
 import { succeed } from '#tests/support/fake-executor.ts'
-import { createOwner, insertJob, resetJobs, runsOf, type Owner } from '#tests/support/scheduler-fixtures.ts'
+import { insertJob, runsOf } from '#tests/support/scheduler-fixtures.ts'
 
-let database: SchedulerTestDatabase
-let owner: Owner
-beforeAll(async () => {
-  database = await createSchedulerDatabase()
-  owner = await createOwner(database.handle.db)
-})
-afterAll(() => database?.drop())
-beforeEach(() => resetJobs(database.handle.db))
-const db = () => database.handle.db
+const suite = withSchedulerDatabase()
+const db = suite.db
 const zone = 'Europe/Berlin'
 
 /** Runs the scheduler from `from` to `to`, sleeping exactly as long as each tick says. */
@@ -58,13 +51,13 @@ const INTERVAL = '*/30 0-4 * * *'
 it('spring forward (02:00 → 03:00): 02:30 runs once at 03:00; the interval job skips 02:00 and 02:30', async () => {
   const fixed = await insertJob(
     db(),
-    owner,
+    suite.owner,
     { schedule: '30 2 * * *', timezone: zone },
     new Date('2026-03-27T22:30:00Z'),
   )
   const interval = await insertJob(
     db(),
-    owner,
+    suite.owner,
     { schedule: INTERVAL, timezone: zone },
     new Date('2026-03-27T22:30:00Z'),
   )
@@ -90,13 +83,13 @@ it('spring forward (02:00 → 03:00): 02:30 runs once at 03:00; the interval job
 it('fall back (03:00 → 02:00): 02:30 runs once, at its first occurrence; the interval job runs both passes', async () => {
   const fixed = await insertJob(
     db(),
-    owner,
+    suite.owner,
     { schedule: '30 2 * * *', timezone: zone },
     new Date('2026-10-23T21:30:00Z'),
   )
   const interval = await insertJob(
     db(),
-    owner,
+    suite.owner,
     { schedule: INTERVAL, timezone: zone },
     new Date('2026-10-23T21:30:00Z'),
   )

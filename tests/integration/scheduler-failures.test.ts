@@ -2,50 +2,27 @@
  * Failure policies with a manual clock: retries with backoff (30 s, 1 min, …), timeouts, lapsed
  * leases, the auto-pause after 10 failed runs in a row, and re-enabling without a burst.
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { setJobEnabled } from '#server/jobs/service.ts'
 import { createSchedulerCore } from '#server/scheduler/core.ts'
-import { AUTO_PAUSE_AFTER } from '#server/scheduler/policy.ts'
+import { AUTO_PAUSE_AFTER } from '#server/runs/policy.ts'
 import { ManualClock } from '#tests/support/clock.ts'
-import { createSchedulerDatabase, type SchedulerTestDatabase } from '#tests/support/scheduler-db.ts'
+import { manualCore, withSchedulerDatabase } from '#tests/support/scheduler-suite.ts'
 import { fail, gated, hang, succeed } from '#tests/support/fake-executor.ts'
-import {
-  createOwner,
-  insertJob,
-  jobState,
-  resetJobs,
-  runsOf,
-  type Owner,
-} from '#tests/support/scheduler-fixtures.ts'
-import type { RunExecutor } from '#server/executor/types.ts'
+import { insertJob, jobState, runsOf } from '#tests/support/scheduler-fixtures.ts'
+import type { RunExecutor } from '#server/runs/executor.ts'
 
-let database: SchedulerTestDatabase
-let owner: Owner
-beforeAll(async () => {
-  database = await createSchedulerDatabase()
-  owner = await createOwner(database.handle.db)
-})
-afterAll(() => database?.drop())
-beforeEach(() => resetJobs(database.handle.db))
-const db = () => database.handle.db
-const DAY = 86_400_000
+const suite = withSchedulerDatabase()
+const db = suite.db
 
-function setup(start: string | Date, executor: RunExecutor, leaseMs = DAY) {
-  const clock = new ManualClock(start)
-  const core = createSchedulerCore({ db: db(), instance: 'test-a', executor, clock, leaseMs })
-  const tick = async () => {
-    const result = await core.tick()
-    await core.idle()
-    return result
-  }
-  return { clock, core, tick }
-}
+const setup = (start: string | Date, executor: RunExecutor, leaseMs?: number) =>
+  manualCore(db(), start, executor, { leaseMs })
 
 it('retries a failed run after 30 s, then 1 min, and stops when the retries are used up', async () => {
   const { clock, tick } = setup('2026-07-01T07:00:00.005Z', fail('the API said no'))
   const id = await insertJob(
     db(),
-    owner,
+    suite.owner,
     { schedule: '0 7 * * *', retries: 2 },
     new Date('2026-07-01T06:00:00Z'),
   )
@@ -90,7 +67,7 @@ it('a retry that succeeds resets the failure count', async () => {
   const { clock, tick } = setup('2026-07-01T07:00:00.005Z', flaky)
   const id = await insertJob(
     db(),
-    owner,
+    suite.owner,
     { schedule: '0 7 * * *', retries: 1 },
     new Date('2026-07-01T06:00:00Z'),
   )
@@ -110,7 +87,7 @@ it('stops a run past timeoutMinutes: timed_out, the executor is aborted, and it 
   const { clock, core } = setup('2026-07-01T07:00:00.005Z', gate.executor)
   const id = await insertJob(
     db(),
-    owner,
+    suite.owner,
     { schedule: '0 7 * * *', timeoutMinutes: 3 },
     new Date('2026-07-01T06:00:00Z'),
   )
@@ -143,7 +120,7 @@ it('a run whose lease lapsed becomes interrupted (with a reason) and is retried'
   })
   const id = await insertJob(
     db(),
-    owner,
+    suite.owner,
     { schedule: '0 7 * * *', retries: 1 },
     new Date('2026-07-01T06:00:00Z'),
   )
@@ -176,7 +153,7 @@ it(`pauses a job after ${AUTO_PAUSE_AFTER} failed runs in a row; re-enabling res
   // The jobs service computes the next run from the real database clock, so this test lives in the past.
   const start = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60 * 60_000)
   const { clock, tick } = setup(start, fail('bad credentials'))
-  const id = await insertJob(db(), owner, { schedule: '* * * * *', scope: 'shared' }, start)
+  const id = await insertJob(db(), suite.owner, { schedule: '* * * * *', scope: 'shared' }, start)
   for (let i = 0; i < AUTO_PAUSE_AFTER + 2; i++) {
     await clock.advance(60_000)
     await tick()
@@ -193,7 +170,7 @@ it(`pauses a job after ${AUTO_PAUSE_AFTER} failed runs in a row; re-enabling res
   )
   expect(job.enabled).toBe(true)
 
-  await setJobEnabled(owner.caller, id, true)
+  await setJobEnabled(suite.owner.caller, id, true)
   job = await jobState(db(), id)
   expect(job.suspendedReason).toBeNull()
   expect(job.nextRunAt!.getTime()).toBeGreaterThan(Date.now() - 1_000)

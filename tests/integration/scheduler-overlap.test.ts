@@ -3,43 +3,18 @@
  * recorded `skipped` (overlap: skip), or queued behind it, at most one (overlap: queue). A queued
  * run of a job that was paused meanwhile is skipped too.
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { createSchedulerCore } from '#server/scheduler/core.ts'
 import { ManualClock, settle } from '#tests/support/clock.ts'
-import { createSchedulerDatabase, type SchedulerTestDatabase } from '#tests/support/scheduler-db.ts'
+import { manualCore, withSchedulerDatabase } from '#tests/support/scheduler-suite.ts'
 import { gated, ok } from '#tests/support/fake-executor.ts'
-import {
-  createOwner,
-  insertJob,
-  resetJobs,
-  runsOf,
-  setJob,
-  type Owner,
-} from '#tests/support/scheduler-fixtures.ts'
+import { insertJob, runsOf, setJob } from '#tests/support/scheduler-fixtures.ts'
 
-let database: SchedulerTestDatabase
-let owner: Owner
-beforeAll(async () => {
-  database = await createSchedulerDatabase()
-  owner = await createOwner(database.handle.db)
-})
-afterAll(() => database?.drop())
-beforeEach(() => resetJobs(database.handle.db))
-const db = () => database.handle.db
-// Leases are renewed by the shell's heartbeat, which these core-only tests do not run.
-const DAY = 86_400_000
-
+const suite = withSchedulerDatabase()
+const db = suite.db
 function setup(start: string) {
-  const clock = new ManualClock(start)
   const gate = gated()
-  const core = createSchedulerCore({
-    db: db(),
-    instance: 'test-a',
-    executor: gate.executor,
-    clock,
-    leaseMs: DAY,
-  })
-  return { clock, gate, core }
+  return { ...manualCore(db(), start, gate.executor), gate }
 }
 const summary = (runs: Awaited<ReturnType<typeof runsOf>>) =>
   runs.map((r) => [r.scheduledFor.toISOString().slice(11, 16), r.status])
@@ -48,7 +23,7 @@ it('overlap: skip records the slot as skipped, with a reason, while the previous
   const { clock, gate, core } = setup('2026-06-01T08:00:00.010Z')
   const id = await insertJob(
     db(),
-    owner,
+    suite.owner,
     { schedule: '* * * * *', overlap: 'skip' },
     new Date('2026-06-01T07:59:30Z'),
   )
@@ -77,7 +52,7 @@ it('overlap: queue runs the next slot right after the running one, keeps at most
   const { clock, gate, core } = setup('2026-06-01T09:00:00.010Z')
   const id = await insertJob(
     db(),
-    owner,
+    suite.owner,
     { schedule: '* * * * *', overlap: 'queue' },
     new Date('2026-06-01T08:59:30Z'),
   )
@@ -119,7 +94,7 @@ it('a queued run whose job was paused before it could start is skipped, not run'
   const { clock, gate, core } = setup('2026-06-01T10:00:00.010Z')
   const id = await insertJob(
     db(),
-    owner,
+    suite.owner,
     { schedule: '* * * * *', overlap: 'queue' },
     new Date('2026-06-01T09:59:30Z'),
   )
@@ -150,10 +125,10 @@ it('a slot that finds every worker busy waits as queued and starts when one free
     executor: gate.executor,
     clock,
     concurrency: 1,
-    leaseMs: DAY,
+    leaseMs: 86_400_000,
   })
-  const a = await insertJob(db(), owner, { schedule: '0 11 * * *' }, new Date('2026-06-01T10:59:00Z'))
-  const b = await insertJob(db(), owner, { schedule: '0 11 * * *' }, new Date('2026-06-01T10:59:00Z'))
+  const a = await insertJob(db(), suite.owner, { schedule: '0 11 * * *' }, new Date('2026-06-01T10:59:00Z'))
+  const b = await insertJob(db(), suite.owner, { schedule: '0 11 * * *' }, new Date('2026-06-01T10:59:00Z'))
   expect((await core.tick()).claimed).toBe(2)
   const statuses = async () => [(await runsOf(db(), a))[0]!.status, (await runsOf(db(), b))[0]!.status].sort()
   expect(await statuses()).toEqual(['queued', 'running'])

@@ -3,7 +3,7 @@
  * in-process wake-up instead of LISTEN/NOTIFY). A run-now request wakes it and the run completes.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createModelExecutor } from '#server/executor/minimal.ts'
+import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
@@ -20,7 +20,7 @@ beforeAll(async () => {
   expect(app.server.db.kind).toBe('pglite')
   scheduler = await startScheduler({
     handle: app.server.db,
-    executor: createModelExecutor({ maxRetries: 0 }),
+    executor: createAgentExecutor(),
     graceMs: 1_000,
   })
 })
@@ -48,7 +48,10 @@ it('runs a job on PGlite: run now wakes the scheduler in-process and the run suc
     await new Promise((r) => setTimeout(r, 25))
   }
   expect(body.run.status).toBe('success')
-  expect(body.transcript.map((m: any) => m.parts[0].text)).toEqual(['Hello?', 'Done on PGlite.'])
+  expect(body.transcript.map((m: any) => m.parts.find((p: any) => p.type === 'text').text)).toEqual([
+    'Hello?',
+    'Done on PGlite.',
+  ])
   const status = await client.get('/_agent-native/scheduler/status')
   expect(status.body.instances.map((i: any) => i.id)).toEqual([scheduler.instanceId])
 })

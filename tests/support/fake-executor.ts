@@ -2,7 +2,7 @@
  * Executors for scheduler tests: succeed, fail, or wait at a gate the test opens, so a test
  * decides exactly when each run ends.
  */
-import type { RunContext, RunExecutor, RunResult } from '#server/executor/types.ts'
+import type { RunContext, RunExecutor, RunResult } from '#server/runs/executor.ts'
 
 export const ok = (text = 'done'): RunResult => ({
   transcript: [{ role: 'assistant', parts: [{ type: 'text', text }] }],

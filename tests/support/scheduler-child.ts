@@ -8,7 +8,7 @@
  *   CHILD_GRACE_MS      SIGTERM grace period          CHILD_BACKOFF_MS retry backoff
  */
 import { openDatabase, setCurrentDatabase } from '#server/db/client.ts'
-import type { RunExecutor } from '#server/executor/types.ts'
+import type { RunExecutor } from '#server/runs/executor.ts'
 import { startScheduler } from '#server/scheduler/scheduler.ts'
 import { hang, ok } from './fake-executor.ts'
 

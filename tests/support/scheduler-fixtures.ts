@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { Caller } from '#server/auth/caller.ts'
 import type { Db } from '#server/db/client.ts'
 import { jobRuns, jobs, member, organization, user } from '#server/db/schema/index.ts'
-import { nextRun } from '#server/jobs/cron.ts'
+import { nextRun } from '#server/cron/cron.ts'
 import { newId } from '#server/lib/ids.ts'
 
 export type Owner = { userId: string; orgId: string; caller: Caller }

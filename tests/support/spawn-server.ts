@@ -1,16 +1,17 @@
 /**
  * The production server (`npm start`'s entry) in a child process over a fresh database, with
- * extra environment: for browser tests that need a server configured unlike the shared one
- * (scheduler off, a fake model provider). Needs `npm run build` first.
+ * extra environment: the browser tests' shared server (global-setup.ts) and the ones that need a
+ * server configured unlike it (scheduler off, a fake model provider). Needs `npm run build` first.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createEmptyDatabase, freePort, startPostgresServer } from './postgres-server.ts'
 
-export type SpawnedServer = { baseUrl: string; stop(): Promise<void> }
+export type SpawnedServer = { baseUrl: string; databaseUrl: string; stop(): Promise<void> }
+type PostgresServer = { url: string; stop(): Promise<void> }
 
 /** The shared browser-test Postgres (from the global setup), else TEST_DATABASE_URL/DATABASE_URL or embedded. */
-async function postgresServerUrl(): Promise<{ url: string; stop(): Promise<void> }> {
+async function postgresServerUrl(): Promise<PostgresServer> {
   const shared = process.env.E2E_DATABASE_URL
   if (shared) {
     const url = new URL(shared)
@@ -20,8 +21,12 @@ async function postgresServerUrl(): Promise<{ url: string; stop(): Promise<void>
   return startPostgresServer()
 }
 
-export async function spawnServer(env: Record<string, string>): Promise<SpawnedServer> {
-  const postgres = await postgresServerUrl()
+/** Starts the server with `env` on top of the test defaults; `postgres` (stopped with it) hosts its database. */
+export async function spawnServer(
+  env: Record<string, string>,
+  given?: PostgresServer,
+): Promise<SpawnedServer> {
+  const postgres = given ?? (await postgresServerUrl())
   const database = await createEmptyDatabase(postgres.url)
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
@@ -43,6 +48,7 @@ export async function spawnServer(env: Record<string, string>): Promise<SpawnedS
   await waitForHealth(baseUrl, child)
   return {
     baseUrl,
+    databaseUrl: database.url,
     stop: async () => {
       if (child.exitCode === null) {
         child.kill('SIGTERM')

@@ -4,7 +4,7 @@
  */
 import { tool } from 'ai'
 import { z } from 'zod'
-import { isValidTimezone } from '../../jobs/cron.ts'
+import { isValidTimezone } from '../../cron/cron.ts'
 import type { ToolContext } from '../tool-context.ts'
 
 const ClockInput = z.object({

@@ -10,7 +10,7 @@
  */
 import { tool } from 'ai'
 import type { Caller } from '../../auth/caller.ts'
-import { badRequest, forbidden, notFound } from '../../http/errors.ts'
+import { badRequest, forbidden, notFound } from '../../lib/errors.ts'
 import { createJob, deleteJob, getJob, listJobs, updateJob, type JobView } from '../../jobs/service.ts'
 import { toToolFailure, type ToolContext, type ToolFailure } from '../tool-context.ts'
 import { ManageJobsInput, UPDATE_FIELDS } from './manage-jobs-input.ts'

@@ -6,7 +6,7 @@
  */
 import { tool } from 'ai'
 import { z } from 'zod'
-import { badRequest } from '../../http/errors.ts'
+import { badRequest } from '../../lib/errors.ts'
 import { listResources, readResource, writeResource } from '../../resources/service.ts'
 import { toToolFailure, type ToolContext } from '../tool-context.ts'
 

@@ -6,21 +6,21 @@
 import { isAPIError } from 'better-auth/api'
 import { and, asc, eq, gt } from 'drizzle-orm'
 import { z } from 'zod'
-import { getAuth } from '../auth/auth.ts'
-import { isOrgAdmin, type Caller } from '../auth/caller.ts'
+import { getAuth } from './auth.ts'
+import { isOrgAdmin, type Caller } from './caller.ts'
 import { getDb } from '../db/client.ts'
 import { invitation, member, user } from '../db/schema/index.ts'
-import { HttpError, forbidden } from '../http/errors.ts'
-import { parseInput } from '../http/validate.ts'
+import { HttpError, forbidden } from '../lib/errors.ts'
+import { parseInput } from '../lib/validate.ts'
 
-export const RoleInput = z.enum(['member', 'admin', 'owner']).describe('Organisation role')
-export const InviteInput = z.object({
+const RoleInput = z.enum(['member', 'admin', 'owner']).describe('Organisation role')
+const InviteInput = z.object({
   email: z.email('Enter a valid email address').describe('Who to invite'),
   role: RoleInput.default('member'),
 })
-export const UpdateRoleInput = z.object({ memberId: z.string().min(1), role: RoleInput })
-export const RemoveMemberInput = z.object({ memberId: z.string().min(1) })
-export const CancelInvitationInput = z.object({ invitationId: z.string().min(1) })
+const UpdateRoleInput = z.object({ memberId: z.string().min(1), role: RoleInput })
+const RemoveMemberInput = z.object({ memberId: z.string().min(1) })
+const CancelInvitationInput = z.object({ invitationId: z.string().min(1) })
 
 export async function listMembersAndInvitations(caller: Caller) {
   const db = getDb()

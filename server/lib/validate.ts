@@ -22,7 +22,7 @@ export function parseInput<S extends z.ZodType>(schema: S, data: unknown): z.out
 }
 
 /** The field and reason of one zod issue, in the words a caller sees. */
-export function describeIssue(issue: z.core.$ZodIssue): { field: string | undefined; message: string } {
+function describeIssue(issue: z.core.$ZodIssue): { field: string | undefined; message: string } {
   const path = issue.path.map(String)
   if (issue.code === 'unrecognized_keys') {
     // zod reports unknown keys on the parent object; the caller wants to know which key.

@@ -3,7 +3,7 @@
  * retry backoff, and when a failing job pauses itself. No I/O, no clock: the caller passes
  * "now" (the database clock) and gets a plan back.
  */
-import { nextRun } from '../jobs/cron.ts'
+import { nextRun } from '../cron/cron.ts'
 import { formatDuration } from './format.ts'
 
 /** Backoff before retry n (the n-th entry; later retries reuse the last): shared/DESIGN.md. */

@@ -1,4 +1,4 @@
-import { HttpError } from './errors.ts'
+import { HttpError } from '../lib/errors.ts'
 
 export type ActionResult<T = unknown> =
   | { ok: true; intent: string; data?: T }

@@ -4,11 +4,11 @@
  */
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
 import { env } from '../env.ts'
-import { badRequest } from '../http/errors.ts'
-import { readForm, runIntent } from '../http/forms.ts'
+import { badRequest } from '../lib/errors.ts'
+import { readForm, runIntent } from './forms.ts'
 import { listModelKeys, removeModelKey, saveModelKey } from '../keys/service.ts'
-import { readModelChoice, resolveModelKey, type KeySource, type ModelPurpose } from './model.ts'
-import { findPrice } from './pricing.ts'
+import { readModelChoice, resolveModelKey, type KeySource, type ModelPurpose } from '../agent/model.ts'
+import { findPrice } from '../agent/pricing.ts'
 
 async function sourceFor(
   purpose: ModelPurpose,

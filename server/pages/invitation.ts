@@ -1,7 +1,7 @@
 import { redirect } from 'react-router'
 import { getCaller } from '../auth/caller.ts'
-import { HttpError } from '../http/errors.ts'
-import { acceptInvitation, getInvitationForAcceptance } from './members.ts'
+import { HttpError } from '../lib/errors.ts'
+import { acceptInvitation, getInvitationForAcceptance } from '../auth/members.ts'
 
 export type InvitationView =
   | { state: 'signed-out'; invitationId: string }

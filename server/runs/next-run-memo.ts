@@ -1,4 +1,4 @@
-import { nextRun } from '../jobs/cron.ts'
+import { nextRun } from '../cron/cron.ts'
 import type { NextRunFn } from './policy.ts'
 
 /**

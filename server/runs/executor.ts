@@ -1,19 +1,9 @@
 /**
- * The contract between the scheduler and whatever executes a run. The minimal executor in
- * this folder makes one model call; the agent issue replaces it behind this same type.
+ * The contract between the scheduler and whatever executes a run. The server entry passes the
+ * agent's executor (agent/run-executor.ts) to the scheduler; tests pass fakes.
  */
-import type { RunRow, TranscriptMessage } from '../runs/schema.ts'
-
-/** What an executor needs to know about the job it runs (definition columns, read-only). */
-export type RunJob = {
-  id: string
-  orgId: string
-  name: string
-  instructions: string
-  runAs: 'creator' | 'shared'
-  createdBy: string
-  timeoutMinutes: number
-}
+import type { RunJob } from './run-job.ts'
+import type { RunRow, TranscriptMessage } from './schema.ts'
 
 /** A message the executor produced, stored in the run's thread after the user prompt. */
 export type ExecutorMessage = Pick<TranscriptMessage, 'role' | 'parts'>

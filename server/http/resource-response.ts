@@ -1,7 +1,7 @@
 /** How a workspace file is answered over HTTP: JSON by default, raw text when the client asks. */
-import { json } from '../http/respond.ts'
-import { versionHeaders } from '../jobs/http.ts'
-import type { ResourceView } from './files.ts'
+import { json } from './respond.ts'
+import { versionHeaders } from './request.ts'
+import type { ResourceView } from '../resources/files.ts'
 
 /** True when the client prefers text (e.g. `Accept: text/markdown`) over JSON. */
 function wantsRawText(request: Request): boolean {

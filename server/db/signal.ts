@@ -5,10 +5,11 @@
  */
 import { EventEmitter } from 'node:events'
 import { sql } from 'drizzle-orm'
-import { getDbHandle, type Db, type DbHandle } from '../db/client.ts'
+import { getDbHandle, type Db, type DbHandle } from './client.ts'
 import { singleton } from '../lib/singleton.ts'
+import { queryRows } from './sql.ts'
 
-export const JOBS_CHANGED_CHANNEL = 'clockwork_jobs_changed'
+const JOBS_CHANGED_CHANNEL = 'clockwork_jobs_changed'
 
 const local = singleton('jobs-changed-emitter', () => new EventEmitter().setMaxListeners(100))
 
@@ -16,7 +17,8 @@ const local = singleton('jobs-changed-emitter', () => new EventEmitter().setMaxL
 export async function notifyJobsChanged(db?: Db): Promise<void> {
   const handle = getDbHandle()
   local.emit('changed')
-  if (handle.kind === 'postgres') await handle.rows(sql`select pg_notify(${JOBS_CHANGED_CHANNEL}, '')`, db)
+  if (handle.kind === 'postgres')
+    await queryRows(db ?? handle.db, sql`select pg_notify(${JOBS_CHANGED_CHANNEL}, '')`)
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Caller } from '../auth/caller.ts'
-import { listMemberships } from './store.ts'
+import { listMemberships } from '../accounts/store.ts'
 
 /** What the app layout shows about the caller: who, where, and where else they could be. */
 export async function getLayoutData(caller: Caller) {

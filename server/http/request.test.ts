@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { HttpError } from '../http/errors.ts'
-import { readIfMatch, readTextBody } from './http.ts'
+import { HttpError } from '../lib/errors.ts'
+import { readIfMatch, readJsonBody, readTextBody } from './request.ts'
 
 const withIfMatch = (value?: string) =>
   new Request('http://x/', value === undefined ? {} : { headers: { 'if-match': value } })
@@ -38,5 +38,39 @@ describe('readTextBody', () => {
     const err = await readTextBody(put(new Uint8Array([0xff, 0xfe, 0x00])), 100).catch((e) => e)
     expect(err).toBeInstanceOf(HttpError)
     expect(err).toMatchObject({ status: 400, field: 'body' })
+  })
+})
+
+describe('readJsonBody', () => {
+  const post = (body: BodyInit) =>
+    new Request('http://x/', { method: 'POST', body, duplex: 'half' } as RequestInit)
+
+  it('reads a JSON object', async () => {
+    expect(await readJsonBody(post('{"name":"digest"}'))).toEqual({ name: 'digest' })
+  })
+
+  it.each(['', 'not json', '[1,2]', 'null', '"text"'])(
+    'refuses %j with a 400 naming the body',
+    async (text) => {
+      await expect(readJsonBody(post(text))).rejects.toMatchObject({ status: 400, field: 'body' })
+    },
+  )
+
+  it('stops reading a stream once it passes the limit (413), without waiting for the rest', async () => {
+    let pulled = 0
+    let closed = false
+    // An endless body: a reader that buffered everything before checking would never return.
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++
+        controller.enqueue(new Uint8Array(1024).fill(0x20))
+      },
+      cancel() {
+        closed = true
+      },
+    })
+    await expect(readJsonBody(post(endless), 4096)).rejects.toMatchObject({ status: 413 })
+    expect(closed).toBe(true)
+    expect(pulled).toBeLessThan(20 * 1024)
   })
 })

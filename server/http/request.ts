@@ -1,9 +1,9 @@
 /**
- * HTTP details of the jobs and resources API that do not belong in a route module: versions in
- * If-Match/ETag headers, JSON 405s, and reading a text body with a size limit.
+ * HTTP details of the API that do not belong in a route module: versions in If-Match/ETag
+ * headers, JSON 405s, and reading a body (text or JSON) that stops at its size limit.
  */
-import { HttpError, badRequest, payloadTooLarge, toErrorBody } from '../http/errors.ts'
-import { json } from '../http/respond.ts'
+import { HttpError, badRequest, payloadTooLarge, toErrorBody } from '../lib/errors.ts'
+import { json } from './respond.ts'
 
 /**
  * The version in an `If-Match` header, or undefined when there is none (or it is `*`). Accepts
@@ -63,6 +63,27 @@ export async function readTextBody(request: Request, maxBytes: number): Promise<
   } catch {
     throw badRequest('The body must be UTF-8 text', 'body')
   }
+}
+
+/**
+ * Reads a JSON object body through {@link readTextBody} (so an oversize body is refused while it
+ * streams in, never buffered whole): 413 past `maxBytes`, 400 for anything but a JSON object.
+ */
+export async function readJsonBody(
+  request: Request,
+  maxBytes = 256 * 1024,
+): Promise<Record<string, unknown>> {
+  const text = await readTextBody(request, maxBytes)
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    throw badRequest('Body must be valid JSON', 'body')
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw badRequest('Body must be a JSON object', 'body')
+  }
+  return body as Record<string, unknown>
 }
 
 // Answering before the client has sent its whole body breaks keep-alive connections (the next

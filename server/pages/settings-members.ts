@@ -1,16 +1,16 @@
 import { appUrl } from '../auth/auth.ts'
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
-import { badRequest } from '../http/errors.ts'
-import { readForm, runIntent } from '../http/forms.ts'
+import { badRequest } from '../lib/errors.ts'
+import { readForm, runIntent } from './forms.ts'
 import {
   cancelInvitation,
   inviteMember,
   listMembersAndInvitations,
   removeMember,
   updateMemberRole,
-} from './members.ts'
+} from '../auth/members.ts'
 
-export const invitationLink = (invitationId: string) => `${appUrl()}/accept-invitation/${invitationId}`
+const invitationLink = (invitationId: string) => `${appUrl()}/accept-invitation/${invitationId}`
 
 export async function loadMembersPage(caller: Caller) {
   const { members, invitations } = await listMembersAndInvitations(caller)

@@ -1,6 +1,9 @@
-/** Small SQL helpers shared by the scheduler's stores. */
+/**
+ * The one raw-SQL runner ({@link queryRows}) and small helpers for hand-written statements. Typed
+ * queries go through drizzle; raw SQL goes through here, whichever driver is underneath.
+ */
 import { sql, type SQL } from 'drizzle-orm'
-import type { Db } from '../db/client.ts'
+import type { Db } from './client.ts'
 
 /** Raw rows from `db.execute`, whichever driver (postgres.js answers an array, PGlite `{ rows }`). */
 export async function queryRows<T = Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {

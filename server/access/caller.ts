@@ -1,0 +1,38 @@
+/** The caller: who is asking, in which organisation, with which role (resolved by auth/caller.ts). */
+export type OrgRole = 'owner' | 'admin' | 'member'
+
+export type Caller = {
+  userId: string
+  email: string
+  name: string
+  timezone: string | null
+  orgId: string
+  orgName: string
+  role: OrgRole
+}
+
+export const isOrgAdmin = (caller: Pick<Caller, 'role'>) => caller.role === 'owner' || caller.role === 'admin'
+
+/** A member's role as better-auth stores it (possibly comma-joined): the strongest one counts. */
+function strongestRole(role: string): OrgRole {
+  const roles = role.split(',').map((r) => r.trim())
+  if (roles.includes('owner')) return 'owner'
+  if (roles.includes('admin')) return 'admin'
+  return 'member'
+}
+
+/** A caller from a user row and one of their memberships (the session's or a run's). */
+export function callerFrom(
+  user: { id: string; email: string; name: string; timezone?: string | null },
+  membership: { orgId: string; orgName: string; role: string },
+): Caller {
+  return {
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    timezone: user.timezone ?? null,
+    orgId: membership.orgId,
+    orgName: membership.orgName,
+    role: strongestRole(membership.role),
+  }
+}

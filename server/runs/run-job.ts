@@ -1,0 +1,74 @@
+/**
+ * The job as a run sees it. Both ways a run starts (the claim of a due slot, the start of a queued
+ * run) read the job with {@link selectRunJob} and map it with {@link toRunJob}, and write the job's
+ * run state with {@link recordRunStarts}: one place to change when a job gains a field runs need.
+ */
+import { sql, type SQL } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { queryRows } from '../db/sql.ts'
+import type { RunRow } from './schema.ts'
+
+/** What an executor needs to know about the job it runs (definition columns, read-only). */
+export type RunJob = {
+  id: string
+  orgId: string
+  name: string
+  instructions: string
+  runAs: 'creator' | 'shared'
+  createdBy: string
+  timeoutMinutes: number
+}
+
+/** A run this instance started, with what its executor needs to know about the job. */
+export type StartedRun = { run: RunRow; job: RunJob }
+
+/** A raw jobs row as {@link selectRunJob} returns it, before {@link toRunJob}. */
+export type RunJobRow = {
+  id: string
+  org_id: string
+  name: string
+  instructions: string
+  run_as: 'creator' | 'shared'
+  created_by: string
+  timeout_minutes: number
+}
+
+/** `select <RunJob columns>, <extra> from jobs <rest>`: `rest` holds the where, order and locks. */
+export const selectRunJob = (extra: SQL, rest: SQL) =>
+  sql`select id, org_id, name, instructions, run_as, created_by, timeout_minutes, ${extra} from jobs ${rest}`
+
+export function toRunJob(row: RunJobRow): RunJob {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    name: row.name,
+    instructions: row.instructions,
+    runAs: row.run_as,
+    createdBy: row.created_by,
+    timeoutMinutes: row.timeout_minutes,
+  }
+}
+
+/** One job's run-state change: `started` marks a run of it running now; `nextRunAt` (when given) moves its next slot. */
+export type RunStart = { id: string; started: boolean; nextRunAt?: Date | null }
+
+/** Writes the run state of jobs whose runs start (and, for the claim, their next slot) in one statement. */
+export async function recordRunStarts(starts: RunStart[], now: SQL, db: Db): Promise<void> {
+  if (starts.length === 0) return
+  const rows = starts.map((s) => ({
+    id: s.id,
+    started: s.started,
+    advance: s.nextRunAt !== undefined,
+    next_run_at: s.nextRunAt?.toISOString() ?? null,
+  }))
+  await queryRows(
+    db,
+    sql`update jobs j set state_updated_at = ${now},
+          next_run_at = case when u.advance then u.next_run_at else j.next_run_at end,
+          last_run_at = case when u.started then ${now} else j.last_run_at end,
+          last_status = case when u.started then 'running' else j.last_status end
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+          as u(id text, started boolean, advance boolean, next_run_at timestamptz)
+        where j.id = u.id`,
+  )
+}

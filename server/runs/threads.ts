@@ -1,0 +1,192 @@
+/**
+ * The one home of agent-thread storage (`agent_threads`, `agent_messages`): chat threads and run
+ * transcripts alike. A message row holds one AI SDK UI message: its role and parts (text, tool
+ * calls with inputs and results). A run's thread (kind 'run') starts with the job's instructions
+ * as its first user message, then whatever the executor produced.
+ */
+import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import { getDb, type Db } from '../db/client.ts'
+import { agentMessages, agentThreads } from '../db/schema/app.ts'
+import { queryRows } from '../db/sql.ts'
+import { newId } from '../lib/ids.ts'
+import type { ExecutorMessage } from './executor.ts'
+import type { StartedRun } from './run-job.ts'
+import type { TranscriptMessage } from './schema.ts'
+
+export type ThreadRow = typeof agentThreads.$inferSelect
+export type MessageRow = typeof agentMessages.$inferSelect
+
+export async function insertThread(
+  input: { id: string; orgId: string; userId: string; kind: 'chat' | 'run'; title: string | null },
+  db: Db = getDb(),
+): Promise<ThreadRow> {
+  const [row] = await db.insert(agentThreads).values(input).returning()
+  return row!
+}
+
+/** The thread if it belongs to `userId` in `orgId` and is of `kind`; nobody else's. */
+export async function findOwnThread(
+  owner: { userId: string; orgId: string; kind: 'chat' | 'run' },
+  id: string,
+  db: Db = getDb(),
+): Promise<ThreadRow | undefined> {
+  const rows = await db
+    .select()
+    .from(agentThreads)
+    .where(
+      and(
+        eq(agentThreads.id, id),
+        eq(agentThreads.userId, owner.userId),
+        eq(agentThreads.orgId, owner.orgId),
+        eq(agentThreads.kind, owner.kind),
+      ),
+    )
+  return rows[0]
+}
+
+/** A person's chat threads in one organisation, most recently active first. */
+export async function selectChatThreads(
+  owner: { userId: string; orgId: string },
+  limit: number,
+  db: Db = getDb(),
+): Promise<ThreadRow[]> {
+  return db
+    .select()
+    .from(agentThreads)
+    .where(
+      and(
+        eq(agentThreads.userId, owner.userId),
+        eq(agentThreads.orgId, owner.orgId),
+        eq(agentThreads.kind, 'chat'),
+      ),
+    )
+    .orderBy(desc(agentThreads.updatedAt))
+    .limit(limit)
+}
+
+export async function selectThreadMessages(threadId: string, db: Db = getDb()): Promise<MessageRow[]> {
+  return db
+    .select()
+    .from(agentMessages)
+    .where(eq(agentMessages.threadId, threadId))
+    .orderBy(asc(agentMessages.seq))
+}
+
+/** Appends a message after the thread's last one and marks the thread active. */
+export async function appendThreadMessage(
+  input: { id: string; threadId: string; role: MessageRow['role']; parts: unknown[] },
+  db: Db = getDb(),
+): Promise<void> {
+  await db.insert(agentMessages).values({
+    ...input,
+    seq: sql`(select coalesce(max(seq), -1) + 1 from agent_messages where thread_id = ${input.threadId})`,
+  })
+  await touchThread(input.threadId, db)
+}
+
+/** Replaces the parts of a stored message (an assistant message continued after a confirmation). */
+export async function updateMessageParts(
+  threadId: string,
+  id: string,
+  parts: unknown[],
+  db: Db = getDb(),
+): Promise<boolean> {
+  const rows = await db
+    .update(agentMessages)
+    .set({ parts })
+    .where(and(eq(agentMessages.id, id), eq(agentMessages.threadId, threadId)))
+    .returning({ id: agentMessages.id })
+  await touchThread(threadId, db)
+  return rows.length > 0
+}
+
+async function touchThread(threadId: string, db: Db) {
+  await db
+    .update(agentThreads)
+    .set({ updatedAt: sql`now()` })
+    .where(eq(agentThreads.id, threadId))
+}
+
+export type NewRunThread = {
+  threadId: string
+  runId: string
+  orgId: string
+  userId: string
+  title: string
+  instructions: string
+}
+
+/**
+ * Creates the threads of runs that are starting, each with its prompt as the first message, and
+ * links them to their runs: one statement for any number of runs (the claim does a batch at once).
+ */
+export async function createRunThreads(threads: NewRunThread[], db: Db = getDb()): Promise<void> {
+  if (threads.length === 0) return
+  const rows = JSON.stringify(
+    threads.map((t) => ({
+      thread_id: t.threadId,
+      run_id: t.runId,
+      message_id: newId('msg'),
+      org_id: t.orgId,
+      user_id: t.userId,
+      title: t.title,
+      parts: [{ type: 'text', text: t.instructions }],
+    })),
+  )
+  await queryRows(
+    db,
+    sql`with x as (
+          select * from jsonb_to_recordset(${rows}::jsonb) as x(thread_id text, run_id text, message_id text,
+            org_id text, user_id text, title text, parts jsonb)
+        ), t as (
+          insert into agent_threads (id, org_id, user_id, kind, title)
+          select thread_id, org_id, user_id, 'run', title from x
+        ), m as (
+          insert into agent_messages (id, thread_id, seq, role, parts)
+          select message_id, thread_id, 0, 'user', parts from x
+        )
+        update job_runs set thread_id = x.thread_id from x where job_runs.id = x.run_id`,
+  )
+}
+
+/** Appends messages after the thread's last one. */
+export async function appendTranscript(
+  threadId: string,
+  messages: ExecutorMessage[],
+  db: Db = getDb(),
+): Promise<void> {
+  if (messages.length === 0) return
+  const rows = JSON.stringify(
+    messages.map((m, i) => ({ id: newId('msg'), n: i + 1, role: m.role, parts: m.parts })),
+  )
+  await queryRows(
+    db,
+    sql`insert into agent_messages (id, thread_id, seq, role, parts)
+        select x.id, ${threadId}, base.seq + x.n, x.role, x.parts
+        from jsonb_to_recordset(${rows}::jsonb) as x(id text, n int, role text, parts jsonb),
+          (select coalesce(max(seq), -1) as seq from agent_messages where thread_id = ${threadId}) as base`,
+  )
+}
+
+/** The thread's messages in order. */
+export async function readTranscript(threadId: string, db: Db = getDb()): Promise<TranscriptMessage[]> {
+  const rows = await selectThreadMessages(threadId, db)
+  return rows.map((m) => ({ id: m.id, role: m.role, parts: m.parts, createdAt: m.createdAt.toISOString() }))
+}
+
+/**
+ * Gives runs that are starting their threads (kind 'run', the instructions as the first message),
+ * in one statement inside the transaction that starts them; returns the runs with `threadId` set.
+ */
+export async function withRunThreads(started: StartedRun[], tx: Db): Promise<StartedRun[]> {
+  const threads = started.map(({ run, job }) => ({
+    threadId: newId('thr'),
+    runId: run.id,
+    orgId: job.orgId,
+    userId: run.runAsUserId ?? job.createdBy,
+    title: job.name,
+    instructions: job.instructions,
+  }))
+  await createRunThreads(threads, tx)
+  return started.map((s, i) => ({ ...s, run: { ...s.run, threadId: threads[i]!.threadId } }))
+}
