@@ -1,43 +1,7 @@
 /**
- * The shape of a job as the pages use it: the server's JobView (server/jobs/service.ts), seen
- * from the browser. Kept structural so loader data fits without importing server code.
+ * The shape of a job as the pages use it: the server's own types, imported as types only (erased
+ * at build time, so no server code reaches the browser).
  */
-type When = string | Date
-
-export type Person = { id: string; email: string; name: string }
-
-export type JobLike = {
-  id: string
-  name: string
-  scope: 'personal' | 'shared'
-  orgId: string
-  createdBy: Person
-  schedule: string
-  timezone: string
-  enabled: boolean
-  runAs: 'creator' | 'shared'
-  instructions: string
-  description: string
-  catchUp: 'latest' | 'skip'
-  overlap: 'skip' | 'queue'
-  retries: number
-  timeoutMinutes: number
-  nextRun: When | null
-  lastRun: When | null
-  lastStatus: string | null
-  lastError: string | null
-  suspendedReason: string | null
-  version: number
-  createdAt: When
-  updatedAt: When
-  canEdit: boolean
-}
-
-export type AuditEntry = {
-  id: string | number
-  action: string
-  actor: Person | null
-  changes: Record<string, { from: unknown; to: unknown }> | null
-  note: string | null
-  at: When
-}
+export type { JobView as JobLike } from '#server/jobs/views.ts'
+export type { JobAuditEntry as AuditEntry } from '#server/jobs/service.ts'
+export type { JobFormField, JobFormKey, JobFormSpec } from '#server/jobs/fields.ts'

@@ -1,5 +1,5 @@
 import { JobDetail } from '#app/components/jobs/job-detail.tsx'
-import { PageError } from '#app/components/jobs/page-error.tsx'
+import { PageError } from '#app/components/ui/page-error.tsx'
 import { requirePageCaller } from '#server/http/pages.ts'
 import { handleJobPageAction, loadJobPage } from '#server/pages/jobs-detail.ts'
 import type { Route } from './+types/_app.jobs.$id'
@@ -15,9 +15,9 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function Job({ loaderData }: Route.ComponentProps) {
-  const { job, audit, runs, me } = loaderData
+  const { job, audit, runs, me, form } = loaderData
   // Keyed by id: moving to another job starts a fresh editor, never carrying a draft across.
-  return <JobDetail key={job.id} job={job} audit={audit} runs={runs} me={me} />
+  return <JobDetail key={job.id} job={job} audit={audit} runs={runs} me={me} form={form} />
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -1,7 +1,7 @@
 import { ArrowLeft } from 'lucide-react'
 import { Link } from 'react-router'
 import { NewJobForm } from '#app/components/jobs/new-job-form.tsx'
-import { PageError } from '#app/components/jobs/page-error.tsx'
+import { PageError } from '#app/components/ui/page-error.tsx'
 import { PageHeader } from '#app/components/ui/card.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
@@ -34,6 +34,7 @@ export default function NewJob({ loaderData, actionData }: Route.ComponentProps)
       <NewJobForm
         defaultTimezone={loaderData.defaultTimezone}
         canUseSharedKey={loaderData.canUseSharedKey}
+        form={loaderData.form}
         result={actionData as ActionData | undefined}
       />
     </div>

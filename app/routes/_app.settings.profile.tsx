@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useFetcher } from 'react-router'
 import { toast } from 'sonner'
-import { PageError } from '#app/components/jobs/page-error.tsx'
+import { PageError } from '#app/components/ui/page-error.tsx'
 import { TimezonePicker } from '#app/components/jobs/timezone-picker.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'

@@ -1,6 +1,6 @@
 import { FilePlus2, FileSearch, FolderTree, Plus } from 'lucide-react'
 import { useLocation, type ShouldRevalidateFunctionArgs } from 'react-router'
-import { PageError } from '#app/components/jobs/page-error.tsx'
+import { PageError } from '#app/components/ui/page-error.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card, EmptyState, PageHeader } from '#app/components/ui/card.tsx'
 import { CreateDialog } from '#app/components/workspace/create-dialog.tsx'

@@ -6,14 +6,10 @@
 import type { Caller } from '../auth/caller.ts'
 import type { JobView } from '../jobs/service.ts'
 import { readClock } from './tools/clock.ts'
+import { describeTools } from './tools/index.ts'
 
 const TOOLS_GUIDE = `Tools:
-- manage-jobs: create, list, update and delete scheduled jobs. A job is a prompt you run on a cron
-  schedule ("0 7 * * 1-5" = weekdays at 07:00) in an IANA time zone (default: the person's zone).
-  Choose a short slug name (e.g. "morning-digest"). Create never replaces an existing job: on a
-  name conflict, tell the person and suggest another name.
-- workspace: list, read and write files (notes, reports) in the person's workspace or the shared one.
-- clock: the current time in any zone.
+${describeTools()}
 You act with the person's own permissions: when a tool says 403 or 404, say so plainly; do not
 try to get around it.`
 

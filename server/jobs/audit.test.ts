@@ -1,3 +1,4 @@
+import { JOB_DEFAULTS, JOB_FIELD_KEYS } from './fields.ts'
 import { describe, expect, it } from 'vitest'
 import { auditActionFor, canonicalJson, creationChanges, summarizeForAudit } from './audit.ts'
 import { escapeLike } from './store.ts'
@@ -27,31 +28,11 @@ describe('audit helpers', () => {
       scope: 'shared',
       schedule: '0 7 * * *',
       timezone: 'UTC',
-      enabled: true,
-      runAs: 'creator',
+      ...JOB_DEFAULTS,
       instructions: 'Go',
-      catchUp: 'latest',
-      overlap: 'skip',
-      retries: 0,
-      timeoutMinutes: 10,
       extra: {},
     })
-    expect(Object.keys(changes).sort()).toEqual(
-      [
-        'name',
-        'scope',
-        'schedule',
-        'timezone',
-        'enabled',
-        'runAs',
-        'instructions',
-        'catchUp',
-        'overlap',
-        'retries',
-        'timeoutMinutes',
-        'extra',
-      ].sort(),
-    )
+    expect(Object.keys(changes).sort()).toEqual(['name', 'scope', ...JOB_FIELD_KEYS].sort())
     expect(changes.name).toEqual({ from: null, to: 'daily' })
   })
 

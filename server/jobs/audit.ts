@@ -2,25 +2,14 @@
  * How job changes are written down in the audit trail: which definition fields changed, from what
  * to what, and under which action name. Pure, so the rules are unit-tested without a database.
  */
-import type { JobDefinition } from './schema.ts'
+import { JOB_FIELD_KEYS, type JobDefinition } from './fields.ts'
 import type { AuditChanges } from './store.ts'
 
 /** The audit actions a job can have. */
 export type AuditAction = 'create' | 'update' | 'enable' | 'disable' | 'delete'
 
-/** Every field a person writes, in the order the trail lists them. */
-export const DEFINITION_FIELDS = [
-  'schedule',
-  'timezone',
-  'enabled',
-  'runAs',
-  'instructions',
-  'catchUp',
-  'overlap',
-  'retries',
-  'timeoutMinutes',
-  'extra',
-] as const satisfies readonly (keyof JobDefinition)[]
+/** Every field a person writes, in the order the trail lists them (the registry's order). */
+export const DEFINITION_FIELDS = JOB_FIELD_KEYS
 
 /**
  * Long texts are kept whole up to this many characters per side; past it, the head is kept with a

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { HttpError } from '../lib/errors.ts'
+import { JOB_DEFAULTS } from './fields.ts'
 import {
   MAX_JOB_FILE_BYTES,
   parseJobFile,
@@ -271,14 +272,9 @@ describe('parseJobFile', () => {
 
 describe('renderJobFile', () => {
   const base: JobFileView = {
+    ...JOB_DEFAULTS,
     schedule: '0 7 * * 1-5',
     timezone: 'Europe/Berlin',
-    enabled: true,
-    runAs: 'creator',
-    catchUp: 'latest',
-    overlap: 'skip',
-    retries: 0,
-    timeoutMinutes: 10,
     instructions: 'Summarise yesterday’s sign-ups and post the numbers.',
     extra: {},
     createdByEmail: 'ana@example.com',

@@ -7,26 +7,18 @@ import matter from 'gray-matter'
 import { z } from 'zod'
 import { badRequest, payloadTooLarge } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
+import { JobName, isPlainObject, toJsonValue, type JsonValue } from './field-schemas.ts'
 import {
-  CatchUp,
+  CLEARABLE_KEYS,
   DEFINITION_KEYS,
-  Enabled,
   IDENTITY_KEYS,
-  Instructions,
-  JobName,
+  JOB_FIELDS,
+  JOB_FIELD_KEYS,
   MANAGED_KEYS,
-  Overlap,
   RESERVED_KEYS,
-  Retries,
-  RunAs,
-  Schedule,
-  TimeoutMinutes,
-  Timezone,
-  isPlainObject,
-  toJsonValue,
   type JobDefinition,
-  type JsonValue,
-} from './schema.ts'
+  type JobFieldKey,
+} from './fields.ts'
 
 /** Largest job file accepted, in UTF-8 bytes. */
 export const MAX_JOB_FILE_BYTES = 64 * 1024
@@ -38,15 +30,11 @@ export type JobFileTruth = { createdByEmail: string; orgId: string }
  * The definition a job file sets. Keys the file leaves out are absent (never `undefined`-valued),
  * so the service can spread them over its defaults.
  */
-export type ParsedJobFile = Pick<JobDefinition, 'schedule' | 'instructions'> &
-  Partial<
-    Pick<
-      JobDefinition,
-      'timezone' | 'enabled' | 'runAs' | 'catchUp' | 'overlap' | 'retries' | 'timeoutMinutes'
-    >
-  > & {
-    extra: Record<string, JsonValue>
-  }
+type Required = {
+  [K in JobFieldKey]: (typeof JOB_FIELDS)[K] extends { required: true } ? K : never
+}[JobFieldKey]
+export type ParsedJobFile = Pick<JobDefinition, Required> &
+  Partial<Omit<JobDefinition, Required | 'extra'>> & { extra: Record<string, JsonValue> }
 
 /** A job as its file shows it: the definition plus identity and run state. */
 export type JobFileView = JobDefinition & {
@@ -62,17 +50,15 @@ export type JobFileView = JobDefinition & {
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === null ? undefined : v), schema.optional())
 
-const FileFields = z.object({
-  schedule: Schedule,
-  timezone: optional(Timezone),
-  enabled: optional(Enabled),
-  runAs: optional(RunAs),
-  catchUp: optional(CatchUp),
-  overlap: optional(Overlap),
-  retries: optional(Retries),
-  timeoutMinutes: optional(TimeoutMinutes),
-  instructions: Instructions,
-})
+// Frontmatter and body fields from the registry; required ones stay required.
+const FileFields = z.object(
+  Object.fromEntries(
+    JOB_FIELD_KEYS.filter((key) => JOB_FIELDS[key].file !== 'extra').map((key) => {
+      const spec: { schema: z.ZodType; required?: true } = JOB_FIELDS[key]
+      return [key, spec.required ? spec.schema : optional(spec.schema)]
+    }),
+  ),
+)
 
 const definitionKeys: ReadonlySet<string> = new Set(DEFINITION_KEYS)
 const identityKeys: ReadonlySet<string> = new Set(IDENTITY_KEYS)
@@ -118,14 +104,23 @@ export function parseJobFile(text: string, ctx: { name: string; truth: JobFileTr
     } else extra.push([key, value])
   }
 
-  const parsed = parseInput(FileFields, { ...fields, instructions: data.body })
+  const parsed = parseInput(FileFields, { ...fields, instructions: data.body }) as Omit<
+    ParsedJobFile,
+    'extra'
+  >
   const json = toJsonValue(Object.fromEntries(extra))
   if (!json.ok) {
     const field = json.path.join('.')
     throw badRequest(`${field}: ${json.message}`, field)
   }
   const given = Object.entries(parsed).filter(([, value]) => value !== undefined)
-  return { ...(Object.fromEntries(given) as typeof parsed), extra: json.value as Record<string, JsonValue> }
+  // A left-out optional field ("no limit") is unset, as the renderer leaves an unset one out.
+  const unset = CLEARABLE_KEYS.filter((key) => parsed[key as keyof typeof parsed] === undefined)
+  return {
+    ...Object.fromEntries(unset.map((key) => [key, null])),
+    ...(Object.fromEntries(given) as typeof parsed),
+    extra: json.value as Record<string, JsonValue>,
+  }
 }
 
 /** Splits the file into its YAML mapping and body, with 400s that point at the line. */
@@ -200,7 +195,8 @@ export function renderJobFile(job: JobFileView): string {
     ['nextRun', job.nextRun],
   ]
   const data = Object.fromEntries([
-    ...DEFINITION_KEYS.filter((key) => key !== 'schedule').map((key) => [key, job[key]]),
+    // An unset optional field (null) is left out, as the parser reads a missing key.
+    ...DEFINITION_KEYS.filter((key) => key !== 'schedule' && job[key] !== null).map((key) => [key, job[key]]),
     ...Object.entries(job.extra).filter(([key]) => !RESERVED_KEYS.has(key)),
     ['createdBy', job.createdByEmail],
     ['orgId', job.orgId],

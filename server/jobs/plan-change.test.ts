@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Caller } from '../auth/caller.ts'
 import { HttpError } from '../lib/errors.ts'
 import { nextRun } from '../cron/cron.ts'
+import { JOB_DEFAULTS } from './fields.ts'
 import { planJobChange, type JobChangeContext } from './plan-change.ts'
 import type { JobRow } from './store.ts'
 
@@ -23,15 +24,10 @@ const job = (over: Partial<JobRow> = {}): JobRow => ({
   scope: 'shared',
   name: 'daily',
   createdBy: 'cleo',
+  ...JOB_DEFAULTS,
   schedule: '0 7 * * *',
   timezone: 'Europe/Berlin',
-  enabled: true,
-  runAs: 'creator',
   instructions: 'Post the numbers.',
-  catchUp: 'latest',
-  overlap: 'skip',
-  retries: 0,
-  timeoutMinutes: 10,
   extra: { team: 'growth', tags: ['a'] },
   version: 4,
   createdAt: new Date('2026-01-01T00:00:00Z'),

@@ -8,7 +8,8 @@ import { canUseSharedKey } from '../access/rules.ts'
 import { HttpError, badRequest } from '../lib/errors.ts'
 import { auditActionFor, diffDefinition, summarizeChanges, type AuditAction } from './audit.ts'
 import { nextRun } from '../cron/cron.ts'
-import type { JobDefinition, JobUpdateInput } from './schema.ts'
+import { definitionOf, type JobDefinition } from './fields.ts'
+import type { JobUpdateInput } from './schema.ts'
 import type { AuditChanges, JobRow, NewJobRow } from './store.ts'
 
 export type JobChangePlan = {
@@ -31,34 +32,6 @@ export type JobChangeContext = {
    * file always says `enabled`, so saving one should not silently resume a suspended job.
    */
   liftsSuspension: boolean
-}
-
-/** The definition fields of a stored job. */
-export function definitionOf(job: JobRow): JobDefinition {
-  const {
-    schedule,
-    timezone,
-    enabled,
-    runAs,
-    instructions,
-    catchUp,
-    overlap,
-    retries,
-    timeoutMinutes,
-    extra,
-  } = job
-  return {
-    schedule,
-    timezone,
-    enabled,
-    runAs,
-    instructions,
-    catchUp,
-    overlap,
-    retries,
-    timeoutMinutes,
-    extra,
-  }
 }
 
 /**

@@ -1,248 +1,63 @@
 /**
  * Zod schemas for every job input. The UI's form action, the HTTP API, the job file and the
- * agent's manage-jobs tool all validate with these (invariant 5), and the `.describe()` texts
- * double as the agent's tool documentation.
- *
- * Field schemas carry no defaults: zod applies a default even inside `.partial()`, which would
- * make a PATCH silently reset fields. Defaults live in {@link JOB_DEFAULTS} and in
- * {@link JobCreateInput} only.
+ * agent's manage-jobs tool all validate with these (invariant 5). Create and update derive from
+ * the field registry (fields.ts); defaults apply on create only, so a PATCH never resets a field.
  */
 import { z } from 'zod'
-import { isValidTimezone, validateCron } from '../cron/cron.ts'
+import { JobName, Scope } from './field-schemas.ts'
+import { JOB_FIELDS, JOB_FIELD_KEYS, type JobFieldKey } from './fields.ts'
 
-/** What a job gets when its creator does not say (timezone is the service's call: user zone, else UTC). */
-export const JOB_DEFAULTS = {
-  enabled: true,
-  runAs: 'creator',
-  catchUp: 'latest',
-  overlap: 'skip',
-  retries: 0,
-  timeoutMinutes: 10,
-} as const
+export * from './field-schemas.ts'
+export {
+  DEFINITION_KEYS,
+  Extra,
+  IDENTITY_KEYS,
+  JOB_DEFAULTS,
+  MANAGED_KEYS,
+  RESERVED_KEYS,
+  type JobDefinition,
+} from './fields.ts'
 
-/** Definition keys a person writes, in the order the job file shows them. */
-export const DEFINITION_KEYS = [
-  'schedule',
-  'timezone',
-  'enabled',
-  'runAs',
-  'catchUp',
-  'overlap',
-  'retries',
-  'timeoutMinutes',
-] as const
-/** Set by the server from the session (invariant 4); a file may repeat them but not change them. */
-export const IDENTITY_KEYS = ['createdBy', 'orgId'] as const
-/** Written by the scheduler only; read-only in a job file. */
-export const MANAGED_KEYS = ['lastRun', 'lastStatus', 'lastError', 'nextRun'] as const
-/** Keys `extra` may not use: they would collide with a real field when the file is rendered. */
-export const RESERVED_KEYS: ReadonlySet<string> = new Set([
-  ...DEFINITION_KEYS,
-  ...IDENTITY_KEYS,
-  ...MANAGED_KEYS,
-  'instructions',
-])
+type Spec<K extends JobFieldKey> = (typeof JOB_FIELDS)[K]
+type CreateShape = {
+  [K in JobFieldKey]: Spec<K> extends { required: true }
+    ? Spec<K>['schema']
+    : Spec<K> extends { default: unknown }
+      ? z.ZodDefault<Spec<K>['schema']>
+      : z.ZodOptional<Spec<K>['schema']>
+}
+type UpdateShape = { [K in JobFieldKey]: z.ZodOptional<Spec<K>['schema']> }
 
-/** Instructions are capped well below the 64 KiB job file limit for ASCII text. */
-export const MAX_INSTRUCTIONS = 60_000
-// Enough for any honest metadata; a YAML alias bomb expands far past it.
-const MAX_EXTRA_NODES = 10_000
-const MAX_EXTRA_DEPTH = 32
-
-export const JobName = z
-  .string({ error: 'must be a string' })
-  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, {
-    error: 'must be a slug of 1–63 lowercase letters, digits and dashes, not starting with a dash',
-  })
-  .describe(
-    'Unique name of the job in its scope, a slug like "daily-signups"; also its file name jobs/<name>.md',
-  )
-
-export const Schedule = z
-  .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a cron expression string') })
-  .trim()
-  .superRefine((expr, ctx) => {
-    const result = validateCron(expr)
-    // The validator's expression-level reasons start with "schedule …"; the field name is prefixed anyway.
-    if (result.ok) return
-    ctx.addIssue({ code: 'custom', message: result.message.replace(/^schedule /, ''), input: expr })
-  })
-  .describe(
-    'Standard 5-field cron expression "minute hour day-of-month month day-of-week", e.g. "0 7 * * 1-5" ' +
-      'for weekdays at 07:00, or one of @hourly @daily @weekly @monthly @yearly',
-  )
-
-export const Timezone = z
-  .string({ error: 'must be an IANA time zone name' })
-  .trim()
-  .refine(isValidTimezone, {
-    error: (iss) => `unknown time zone ${JSON.stringify(iss.input)} (use an IANA name like Europe/Berlin)`,
-  })
-  .describe(
-    'IANA time zone the schedule is read in, e.g. "Europe/Berlin"; defaults to the creator\'s zone, else UTC',
-  )
-
-export const Instructions = z
-  .string({ error: 'must be a string' })
-  .trim()
-  .min(1, { error: 'must not be empty' })
-  .max(MAX_INSTRUCTIONS, { error: `must be at most ${MAX_INSTRUCTIONS} characters` })
-  // Postgres text cannot hold U+0000; refusing it here turns a would-be 500 into a 400.
-  .refine((text) => !text.includes('\u0000'), { error: 'must not contain NUL characters' })
-  .describe('The prompt the agent runs on every fire, in plain language or Markdown')
-
-export const Enabled = z
-  .boolean({ error: 'must be true or false' })
-  .describe('false pauses the job without deleting it')
-
-export const Scope = z
-  .enum(['personal', 'shared'], { error: 'must be "personal" or "shared"' })
-  .describe('personal: only its creator sees and runs it; shared: every member of the organisation sees it')
-
-export const RunAs = z
-  .enum(['creator', 'shared'], { error: 'must be "creator" or "shared"' })
-  .describe(
-    'Whose identity and model key a run uses: creator (whoever wrote the current instructions) or shared ' +
-      "(the organisation's key; shared jobs only, set by admins and owners)",
-  )
-
-export const CatchUp = z
-  .enum(['latest', 'skip'], { error: 'must be "latest" or "skip"' })
-  .describe('After downtime: latest runs the most recent missed slot once, skip runs none (default latest)')
-
-export const Overlap = z
-  .enum(['skip', 'queue'], { error: 'must be "skip" or "queue"' })
-  .describe('When a slot comes while the previous run is still going: skip it or queue it (default skip)')
-
-const intBetween = (min: number, max: number) =>
-  z
-    .number({ error: `must be a whole number from ${min} to ${max}` })
-    .int({ error: `must be a whole number from ${min} to ${max}` })
-    .min(min, { error: `must be at least ${min}` })
-    .max(max, { error: `must be at most ${max}` })
-
-export const Retries = intBetween(0, 5).describe(
-  'How many times a failed run is retried, with backoff 30 s, 1 min, 5 min, 15 min, 60 min (0–5, default 0)',
-)
-
-export const TimeoutMinutes = intBetween(1, 60).describe(
-  'Minutes a run may take before it is stopped as timed out (1–60, default 10)',
-)
-
-/** A JSON value as stored in Postgres jsonb. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
-
-/** Where and why a value cannot be stored as JSON. */
-export type JsonProblem = { path: (string | number)[]; message: string }
-
-/**
- * Copies `value` into plain JSON, turning Dates (YAML's unquoted timestamps) into ISO strings, or
- * says where it cannot. Bounded by node count and depth, so YAML aliases that share or cycle
- * references cannot blow up the walk or the stored row.
- */
-export function toJsonValue(value: unknown): { ok: true; value: JsonValue } | ({ ok: false } & JsonProblem) {
-  let nodes = 0
-  const copy = (v: unknown, path: (string | number)[]): JsonValue => {
-    if (++nodes > MAX_EXTRA_NODES)
-      throw new NotJson(path.slice(0, 1), `is too large (over ${MAX_EXTRA_NODES} values)`)
-    if (path.length > MAX_EXTRA_DEPTH) {
-      throw new NotJson(path.slice(0, 1), `is nested too deeply (over ${MAX_EXTRA_DEPTH} levels)`)
-    }
-    // jsonb rejects U+0000 in strings and keys, so say so here rather than fail on insert.
-    if (typeof v === 'string' && v.includes('\u0000'))
-      throw new NotJson(path, 'must not contain NUL characters')
-    if (v === null || typeof v === 'string' || typeof v === 'boolean') return v
-    if (typeof v === 'number') {
-      if (Number.isFinite(v)) return v
-      throw new NotJson(path, 'must be a finite number')
-    }
-    if (v instanceof Date) {
-      if (!Number.isNaN(v.getTime())) return v.toISOString()
-      throw new NotJson(path, 'is not a valid date')
-    }
-    if (Array.isArray(v)) return v.map((item, i) => copy(item, [...path, i]))
-    // fromEntries defines own properties, so a "__proto__" key stays plain data.
-    if (isPlainObject(v)) {
-      const nul = Object.keys(v).find((k) => k.includes('\u0000'))
-      if (nul !== undefined) throw new NotJson([...path, nul], 'must not contain NUL characters')
-      return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, copy(item, [...path, k])]))
-    }
-    throw new NotJson(path, 'must be a string, number, boolean, null, list or mapping')
+function createShape(): CreateShape {
+  const shape: Record<string, z.ZodType> = {}
+  for (const key of JOB_FIELD_KEYS) {
+    const spec: { schema: z.ZodType; required?: true; default?: unknown } = JOB_FIELDS[key]
+    shape[key] = spec.required
+      ? spec.schema
+      : 'default' in spec
+        ? spec.schema.default(spec.default as never)
+        : spec.schema.optional()
   }
-  try {
-    return { ok: true, value: copy(value, []) }
-  } catch (err) {
-    if (err instanceof NotJson) return { ok: false, path: err.path, message: err.message }
-    throw err
-  }
+  return shape as CreateShape
 }
 
-class NotJson extends Error {
-  constructor(
-    readonly path: (string | number)[],
-    message: string,
-  ) {
-    super(message)
-  }
+function updateShape(): UpdateShape {
+  return Object.fromEntries(
+    JOB_FIELD_KEYS.map((key) => [key, JOB_FIELDS[key].schema.optional()]),
+  ) as UpdateShape
 }
-
-/** True for `{}`-like objects (including null-prototype ones), false for Dates, Buffers, arrays. */
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== 'object' || v === null) return false
-  const proto = Object.getPrototypeOf(v)
-  return proto === Object.prototype || proto === null
-}
-
-export const Extra = z
-  .record(z.string(), z.unknown())
-  .superRefine((extra, ctx) => {
-    const reserved = Object.keys(extra).find((key) => RESERVED_KEYS.has(key))
-    if (reserved !== undefined) {
-      ctx.addIssue({ code: 'custom', path: [reserved], message: 'is a reserved key, not an extra one' })
-      return
-    }
-    const json = toJsonValue(extra)
-    if (!json.ok) ctx.addIssue({ code: 'custom', path: json.path, message: json.message })
-  })
-  .describe('Other frontmatter keys of the job file, kept as they are (any JSON values)')
 
 /** Input to create a job (POST /jobs, the agent tool, a new job file). Unknown keys are rejected. */
 export const JobCreateInput = z
-  .strictObject({
-    name: JobName,
-    schedule: Schedule,
-    instructions: Instructions,
-    timezone: Timezone.optional(),
-    enabled: Enabled.default(JOB_DEFAULTS.enabled),
-    scope: Scope.default('personal'),
-    runAs: RunAs.default(JOB_DEFAULTS.runAs),
-    catchUp: CatchUp.default(JOB_DEFAULTS.catchUp),
-    overlap: Overlap.default(JOB_DEFAULTS.overlap),
-    retries: Retries.default(JOB_DEFAULTS.retries),
-    timeoutMinutes: TimeoutMinutes.default(JOB_DEFAULTS.timeoutMinutes),
-    extra: Extra.default({}),
-  })
+  .strictObject({ name: JobName, ...createShape(), scope: Scope.default('personal') })
   .describe('Create a recurring job that runs the instructions on the cron schedule')
 export type JobCreateInput = z.infer<typeof JobCreateInput>
 
 /** Input to change a job (PATCH /jobs/:id, the agent tool). Only the keys sent change. */
 export const JobUpdateInput = z
-  .strictObject({
-    schedule: Schedule.optional(),
-    timezone: Timezone.optional(),
-    enabled: Enabled.optional(),
-    runAs: RunAs.optional(),
-    instructions: Instructions.optional(),
-    catchUp: CatchUp.optional(),
-    overlap: Overlap.optional(),
-    retries: Retries.optional(),
-    timeoutMinutes: TimeoutMinutes.optional(),
-    extra: Extra.optional(),
-  })
+  .strictObject(updateShape())
   .refine((input) => Object.values(input).some((v) => v !== undefined), {
-    error:
-      'Nothing to update: send at least one of schedule, timezone, enabled, runAs, instructions, ' +
-      'catchUp, overlap, retries, timeoutMinutes, extra',
+    error: `Nothing to update: send at least one of ${JOB_FIELD_KEYS.join(', ')}`,
   })
   .describe('Change some fields of an existing job; fields left out keep their value')
 export type JobUpdateInput = z.infer<typeof JobUpdateInput>
@@ -278,17 +93,3 @@ export const JobListQuery = z
   })
   .describe('Filters for listing jobs')
 export type JobListQuery = z.infer<typeof JobListQuery>
-
-/** Everything a person writes about a job, as stored (invariant 1: no run state here). */
-export type JobDefinition = {
-  schedule: string
-  timezone: string
-  enabled: boolean
-  runAs: z.infer<typeof RunAs>
-  catchUp: z.infer<typeof CatchUp>
-  overlap: z.infer<typeof Overlap>
-  retries: number
-  timeoutMinutes: number
-  instructions: string
-  extra: Record<string, unknown>
-}

@@ -5,6 +5,7 @@
 import type { Caller } from '../auth/caller.ts'
 import { canEditJob } from '../access/rules.ts'
 import { describeCron } from '../cron/cron.ts'
+import { definitionOf, type JobDefinition } from './fields.ts'
 import type { JobFileView } from './job-file.ts'
 import type { JobRecord } from './store.ts'
 
@@ -15,18 +16,8 @@ export type JobView = {
   scope: 'personal' | 'shared'
   orgId: string
   createdBy: { id: string; email: string; name: string }
-  schedule: string
-  timezone: string
-  enabled: boolean
-  runAs: 'creator' | 'shared'
-  instructions: string
-  extra: Record<string, unknown>
   /** The schedule in plain English, with its zone: "Every weekday at 07:00 (Europe/Berlin)". */
   description: string
-  catchUp: 'latest' | 'skip'
-  overlap: 'skip' | 'queue'
-  retries: number
-  timeoutMinutes: number
   nextRun: string | null
   lastRun: string | null
   lastStatus: string | null
@@ -39,7 +30,7 @@ export type JobView = {
   updatedAt: string
   /** Whether the caller may update, pause, run or delete it. */
   canEdit: boolean
-}
+} & JobDefinition
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null)
 
@@ -51,17 +42,8 @@ export function toJobView(record: JobRecord, caller: Caller): JobView {
     scope: record.scope,
     orgId: record.orgId,
     createdBy: { id: record.createdBy, email: record.creatorEmail, name: record.creatorName },
-    schedule: record.schedule,
-    timezone: record.timezone,
-    enabled: record.enabled,
-    runAs: record.runAs,
-    instructions: record.instructions,
-    extra: record.extra,
+    ...definitionOf(record),
     description: describeCron(record.schedule, { timezone: record.timezone }),
-    catchUp: record.catchUp,
-    overlap: record.overlap,
-    retries: record.retries,
-    timeoutMinutes: record.timeoutMinutes,
     nextRun: iso(record.nextRunAt),
     lastRun: iso(record.lastRunAt),
     lastStatus: record.lastStatus,

@@ -3,13 +3,14 @@ import { redirect } from 'react-router'
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
 import { badRequest } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
+import { jobFormSpec } from '../jobs/fields.ts'
 import { deleteJob, getJob, listJobAudit, setJobEnabled, updateJob } from '../jobs/service.ts'
 import { toUpdateInput } from './jobs-form.ts'
 import { loadRunHistory } from './run-history.ts'
 import { orRouteError } from './page-errors.ts'
 
 /**
- * The job, its audit trail and its newest runs (server/pages/run-history.ts; the run-history
+ * The job, its audit trail, its newest runs, the form's fields (jobs/fields.ts) (server/pages/run-history.ts; the run-history
  * component owns their shape).
  */
 export async function loadJobPage(caller: Caller, id: string) {
@@ -20,6 +21,7 @@ export async function loadJobPage(caller: Caller, id: string) {
     audit,
     runs: await orRouteError(loadRunHistory(caller, id)),
     me: { userId: caller.userId, isAdmin: isOrgAdmin(caller) },
+    form: jobFormSpec(),
   }
 }
 

@@ -3,28 +3,21 @@
  * numbers become numbers, "true"/"false" become booleans, and absent or empty optional fields stay
  * absent. Whether the values are valid is the service's zod schema's call (invariant 5).
  */
-const NUMBER_FIELDS = new Set(['retries', 'timeoutMinutes'])
-const BOOLEAN_FIELDS = new Set(['enabled'])
-const CREATE_FIELDS = [
-  'name',
-  'scope',
-  'instructions',
-  'schedule',
-  'timezone',
-  'enabled',
-  'runAs',
-  'catchUp',
-  'overlap',
-  'retries',
-  'timeoutMinutes',
-] as const
-const UPDATE_FIELDS = CREATE_FIELDS.filter((f) => f !== 'name' && f !== 'scope')
+import { CLEARABLE_KEYS, FORM_KINDS, JOB_FIELD_KEYS } from '../jobs/fields.ts'
+
+// Extra keys are edited in the job file, not the form.
+const UPDATE_FIELDS = JOB_FIELD_KEYS.filter((key) => FORM_KINDS[key] !== 'json')
+const CREATE_FIELDS = ['name', 'scope', ...UPDATE_FIELDS]
+
+// Optional fields that default to null ("no limit"): an emptied input clears them.
+const CLEARABLE = new Set(CLEARABLE_KEYS)
 
 function convert(key: string, value: string): unknown {
+  if (CLEARABLE.has(key) && value.trim() === '') return null
   // A number field with letters in it stays a string, so zod names it ("must be a whole number").
-  if (NUMBER_FIELDS.has(key))
+  if (FORM_KINDS[key] === 'number')
     return value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value
-  if (BOOLEAN_FIELDS.has(key))
+  if (FORM_KINDS[key] === 'boolean')
     return value === 'true' || value === 'on' ? true : value === 'false' ? false : value
   return value
 }
@@ -34,7 +27,7 @@ function pick(fields: Record<string, string>, keys: readonly string[], keepEmpty
   for (const key of keys) {
     const value = fields[key]
     if (value === undefined) continue
-    if (value === '' && !keepEmpty.has(key)) continue
+    if (value === '' && !keepEmpty.has(key) && !CLEARABLE.has(key)) continue
     out[key] = convert(key, value)
   }
   return out

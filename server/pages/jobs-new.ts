@@ -2,12 +2,16 @@
 import { redirect } from 'react-router'
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
 import { readForm, runIntent } from './forms.ts'
+import { jobFormSpec } from '../jobs/fields.ts'
 import { createJob } from '../jobs/service.ts'
 import { toCreateInput } from './jobs-form.ts'
 
-/** Defaults for the form: the caller's zone (null means "use the browser's") and who may pick runAs. */
+/**
+ * Defaults for the form: the caller's zone (null means "use the browser's"), who may pick runAs, and
+ * the form's fields from the job-field registry.
+ */
 export function loadNewJobPage(caller: Caller) {
-  return { defaultTimezone: caller.timezone, canUseSharedKey: isOrgAdmin(caller) }
+  return { defaultTimezone: caller.timezone, canUseSharedKey: isOrgAdmin(caller), form: jobFormSpec() }
 }
 
 /** Creates the job and opens it; on a bad input, answers the error as data for the form. */

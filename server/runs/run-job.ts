@@ -3,50 +3,43 @@
  * run) read the job with {@link selectRunJob} and map it with {@link toRunJob}, and write the job's
  * run state with {@link recordRunStarts}: one place to change when a job gains a field runs need.
  */
-import { sql, type SQL } from 'drizzle-orm'
+import { getTableColumns, sql, type SQL } from 'drizzle-orm'
+import { jobs } from '../db/schema/app.ts'
+import { RUN_KEYS, type JobDefinition, type JobRunKey } from '../jobs/fields.ts'
 import type { Db } from '../db/client.ts'
 import { queryRows } from '../db/sql.ts'
 import type { RunRow } from './schema.ts'
 
-/** What an executor needs to know about the job it runs (definition columns, read-only). */
-export type RunJob = {
-  id: string
-  orgId: string
-  name: string
-  instructions: string
-  runAs: 'creator' | 'shared'
-  createdBy: string
-  timeoutMinutes: number
-}
+/** What an executor needs to know about the job it runs: its identity plus the fields the job-field
+ * registry marks `run: true` (definition columns, read-only). */
+export type RunJob = { id: string; orgId: string; name: string; createdBy: string } & Pick<
+  JobDefinition,
+  JobRunKey
+>
 
 /** A run this instance started, with what its executor needs to know about the job. */
 export type StartedRun = { run: RunRow; job: RunJob }
 
-/** A raw jobs row as {@link selectRunJob} returns it, before {@link toRunJob}. */
-export type RunJobRow = {
-  id: string
-  org_id: string
-  name: string
-  instructions: string
-  run_as: 'creator' | 'shared'
-  created_by: string
-  timeout_minutes: number
-}
+/** A raw jobs row as {@link selectRunJob} returns it, before {@link toRunJob}: identity columns by
+ * their SQL names, the registry's run fields already under their field names. */
+export type RunJobRow = { id: string; org_id: string; name: string; created_by: string } & Pick<
+  JobDefinition,
+  JobRunKey
+>
+
+const columns = getTableColumns(jobs)
+const runFieldList = sql.join(
+  RUN_KEYS.map((key) => sql`${sql.identifier(columns[key].name)} as ${sql.identifier(key)}`),
+  sql`, `,
+)
 
 /** `select <RunJob columns>, <extra> from jobs <rest>`: `rest` holds the where, order and locks. */
 export const selectRunJob = (extra: SQL, rest: SQL) =>
-  sql`select id, org_id, name, instructions, run_as, created_by, timeout_minutes, ${extra} from jobs ${rest}`
+  sql`select id, org_id, name, created_by, ${runFieldList}, ${extra} from jobs ${rest}`
 
 export function toRunJob(row: RunJobRow): RunJob {
-  return {
-    id: row.id,
-    orgId: row.org_id,
-    name: row.name,
-    instructions: row.instructions,
-    runAs: row.run_as,
-    createdBy: row.created_by,
-    timeoutMinutes: row.timeout_minutes,
-  }
+  const fields = Object.fromEntries(RUN_KEYS.map((key) => [key, row[key]])) as Pick<JobDefinition, JobRunKey>
+  return { id: row.id, orgId: row.org_id, name: row.name, createdBy: row.created_by, ...fields }
 }
 
 /** One job's run-state change: `started` marks a run of it running now; `nextRunAt` (when given) moves its next slot. */

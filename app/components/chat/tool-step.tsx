@@ -1,133 +1,93 @@
-import { Ban, CalendarClock, Check, Clock, FileText, Loader2, TriangleAlert } from 'lucide-react'
-import { Link } from 'react-router'
+import { Ban, Check, Loader2, TriangleAlert } from 'lucide-react'
 import { Button } from '#app/components/ui/button.tsx'
-import type { ClockOutput, ManageJobsInput, ManageJobsOutput, ToolPart, WorkspaceOutput } from './types.ts'
+import { Markdown } from './markdown.tsx'
+import { toolView, type ApprovalView, type ToolView } from './tool-views.tsx'
+import type { ToolPart } from './types.ts'
 
-const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1)
+type Answer = (id: string, approved: boolean) => void
 
-const VERBS: Record<string, string> = {
-  create: 'Creating',
-  update: 'Updating',
-  list: 'Listing',
-  delete: 'Deleting',
-}
-
-/** "Created job <morning-digest>, every weekday at 07:00 (Europe/Berlin)", the name linking to the job. */
-function JobResult({ output }: { output: ManageJobsOutput }) {
-  if (!output.ok) {
-    return (
-      <span className="text-red-700 dark:text-red-400">
-        Could not {output.action} the job: {output.error.message}
-        {output.error.status ? ` (${output.error.status})` : ''}
-      </span>
-    )
-  }
-  if (output.action === 'list') {
-    return (
-      <details>
-        <summary className="cursor-pointer">Looked up jobs: {output.summary}</summary>
-        <ul className="mt-1 space-y-0.5 pl-4">
-          {output.jobs.map((job) => (
-            <li key={job.id}>
-              <Link to={job.url} className="font-medium underline-offset-2 hover:underline">
-                {job.name}
-              </Link>{' '}
-              <span className="text-stone-500">{lowerFirst(job.description)}</span>
-            </li>
-          ))}
-        </ul>
-      </details>
-    )
-  }
-  if (output.action === 'delete')
-    return (
-      <span>
-        Deleted job <em>{output.job.name}</em>
-      </span>
-    )
+/** What any tool's approval card says when its view does not say more. */
+export function approvalFor(name: string, view: ToolView | undefined, input: unknown): ApprovalView {
   return (
-    <span>
-      {output.action === 'create' ? 'Created' : 'Updated'} job{' '}
-      <Link to={output.job.url} className="font-medium italic underline underline-offset-2">
-        {output.job.name}
-      </Link>
-      , {lowerFirst(output.job.description)}
-      {output.job.enabled ? '' : ' (paused)'}
-    </span>
+    view?.approval?.(input as never) ?? {
+      title: `Allow ${name}?`,
+      body: 'The agent wants to use this tool and waits for your answer.',
+      confirm: 'Allow',
+      cancel: 'Deny',
+      what: name,
+    }
   )
 }
 
-/** The confirmation a delete waits for; the person's answer goes back to the server with their next request. */
-function ConfirmDelete({
-  part,
+/** The confirmation a call waits for; the person's answer goes back with their next request. */
+export function ApprovalCard({
+  approval,
+  id,
   onAnswer,
 }: {
-  part: ToolPart
-  onAnswer?: (id: string, approved: boolean) => void
+  approval: ApprovalView
+  id: string
+  onAnswer?: Answer
 }) {
-  const input = (part.input ?? {}) as ManageJobsInput
-  const target = input.name ?? input.id ?? 'this job'
   return (
     <div
       role="group"
-      aria-label={`Confirm deleting ${target}`}
+      aria-label={approval.title}
+      data-testid="tool-approval"
       className="rounded-lg border border-amber-300 bg-amber-50 p-3 dark:border-amber-800 dark:bg-amber-950"
     >
-      <p className="font-medium">Delete job {target}?</p>
-      <p className="mt-0.5 text-stone-600 dark:text-stone-400">This removes the job and its run history.</p>
+      <p className="font-medium">{approval.title}</p>
+      <p className="mt-0.5 text-stone-600 dark:text-stone-400">{approval.body}</p>
       <div className="mt-2 flex gap-2">
-        <Button
-          size="sm"
-          variant="danger"
-          onClick={() => onAnswer?.(part.approval!.id, true)}
-          disabled={!onAnswer}
-        >
-          Delete job
+        <Button size="sm" variant="danger" onClick={() => onAnswer?.(id, true)} disabled={!onAnswer}>
+          {approval.confirm}
         </Button>
-        <Button
-          size="sm"
-          variant="secondary"
-          onClick={() => onAnswer?.(part.approval!.id, false)}
-          disabled={!onAnswer}
-        >
-          Keep it
+        <Button size="sm" variant="secondary" onClick={() => onAnswer?.(id, false)} disabled={!onAnswer}>
+          {approval.cancel}
         </Button>
       </div>
     </div>
   )
 }
 
-function describeOther(name: string, part: ToolPart): string {
-  const output = part.output as WorkspaceOutput | ClockOutput | undefined
-  if (!output) return name === 'clock' ? 'Checking the time…' : `Using ${name}…`
-  if (!output.ok) return `${name} failed: ${output.error.message}`
-  if (name === 'clock' && 'local' in output) return `Checked the time: ${output.local} (${output.timezone})`
-  return 'summary' in output ? output.summary : `Used ${name}`
+/** The folded details of a result, shown as its view says (JSON, code, Markdown or a diff). */
+function StepBody({ kind, text }: { kind: NonNullable<ToolView['body']>['kind']; text: string }) {
+  return (
+    <details className="mt-1">
+      <summary className="cursor-pointer text-xs text-stone-500">Details</summary>
+      {kind === 'markdown' ? (
+        <Markdown text={text} />
+      ) : (
+        <pre className="mt-1 max-h-60 overflow-auto rounded bg-stone-100 p-2 text-xs dark:bg-stone-800">
+          {text}
+        </pre>
+      )}
+    </details>
+  )
 }
 
 /**
- * One tool call of the agent, as a readable step: what it is doing, what came of it (with a link
- * to a job it made), or the confirmation it is waiting for.
+ * One tool call of the agent, as a readable step: what it is doing, what came of it, or the
+ * confirmation it is waiting for. How each tool reads comes from its view (tool-views.tsx).
  */
-export function ToolStep({
-  part,
-  onAnswer,
-}: {
-  part: ToolPart
-  onAnswer?: (id: string, approved: boolean) => void
-}) {
+export function ToolStep({ part, onAnswer }: { part: ToolPart; onAnswer?: Answer }) {
   const name = part.type.replace(/^tool-/, '')
-  const input = (part.input ?? {}) as ManageJobsInput
+  const view = toolView(name)
+  const input = (part.input ?? {}) as never
+  const Icon = view?.icon ?? Check
   let icon = <Loader2 className="size-3.5 animate-spin" aria-hidden />
   let body: React.ReactNode
   if (part.state === 'approval-requested' && part.approval)
-    return <ConfirmDelete part={part} onAnswer={onAnswer} />
+    return (
+      <ApprovalCard approval={approvalFor(name, view, input)} id={part.approval.id} onAnswer={onAnswer} />
+    )
+  const failure = part.output as { ok?: boolean; error?: { status?: number; message: string } } | undefined
   if (
     part.state === 'output-denied' ||
     (part.state === 'approval-responded' && part.approval?.approved === false)
   ) {
     icon = <Ban className="size-3.5" aria-hidden />
-    body = `Not done: ${input.action ?? name} ${input.name ?? ''} was not confirmed`.replace(/\s+/g, ' ')
+    body = `Not done: ${approvalFor(name, view, input).what} was not confirmed`.replace(/\s+/g, ' ')
   } else if (part.state === 'output-error') {
     icon = <TriangleAlert className="size-3.5 text-red-600" aria-hidden />
     body = (
@@ -135,30 +95,27 @@ export function ToolStep({
         {name} failed: {part.errorText}
       </span>
     )
-  } else if (part.state === 'output-available') {
-    const failed = (part.output as { ok?: boolean } | undefined)?.ok === false
-    icon = failed ? (
-      <TriangleAlert className="size-3.5 text-red-600" aria-hidden />
-    ) : name === 'manage-jobs' ? (
-      <CalendarClock className="size-3.5 text-brand-600" aria-hidden />
-    ) : name === 'clock' ? (
-      <Clock className="size-3.5" aria-hidden />
-    ) : name === 'workspace' ? (
-      <FileText className="size-3.5" aria-hidden />
-    ) : (
-      <Check className="size-3.5" aria-hidden />
+  } else if (part.state === 'output-available' && failure?.ok === false) {
+    icon = <TriangleAlert className="size-3.5 text-red-600" aria-hidden />
+    const message = failure.error?.message ?? 'unknown error'
+    body = (
+      <span className="text-red-700 dark:text-red-400">
+        {view?.failed?.(message, failure.error?.status, input) ?? `${name} failed: ${message}`}
+      </span>
     )
-    body =
-      name === 'manage-jobs' ? (
-        <JobResult output={part.output as ManageJobsOutput} />
-      ) : (
-        describeOther(name, part)
-      )
+  } else if (part.state === 'output-available') {
+    icon = <Icon className={`size-3.5 ${view?.tint ?? ''}`} aria-hidden />
+    const output = part.output as never
+    body = view ? (
+      <>
+        {view.done(output, input)}
+        {view.body ? <StepBody kind={view.body.kind} text={view.body.of(output)} /> : null}
+      </>
+    ) : (
+      `Used ${name}`
+    )
   } else {
-    body =
-      name === 'manage-jobs'
-        ? `${VERBS[input.action ?? ''] ?? 'Working on'} job${input.name ? ` ${input.name}` : 's'}…`
-        : describeOther(name, part)
+    body = view ? view.running(input) : `Using ${name}…`
   }
   return (
     <div

@@ -1,31 +1,4 @@
-/**
- * What the agent's tools return, as the chat panel reads it (server/agent/tools/*). Structural
- * copies, so browser code never imports server modules; every field is read defensively.
- */
-
-export type ToolFailure = { ok: false; error: { status: number; code: string; message: string } }
-
-export type JobBrief = {
-  id: string
-  name: string
-  scope: 'personal' | 'shared'
-  description: string
-  enabled: boolean
-  nextRun: string | null
-  url: string
-}
-
-export type ManageJobsOutput =
-  | { ok: true; action: 'create' | 'update'; summary: string; job: JobBrief }
-  | { ok: true; action: 'list'; summary: string; jobs: JobBrief[] }
-  | { ok: true; action: 'delete'; summary: string; job: Pick<JobBrief, 'id' | 'name' | 'scope'> }
-  | (ToolFailure & { action: string })
-
-export type ManageJobsInput = { action?: string; name?: string; id?: string; scope?: string }
-
-export type WorkspaceOutput = { ok: true; action: string; summary: string } | ToolFailure
-
-export type ClockOutput = { ok: true; local: string; timezone: string } | ToolFailure
+/** Types the chat panel reads; what each tool returns comes from the server (tool-views.tsx). */
 
 /** A tool part of an AI SDK UI message (type "tool-<name>"), as far as the panel needs it. */
 export type ToolPart = {

@@ -1,7 +1,7 @@
 import { ScrollText } from 'lucide-react'
 import { Card } from '#app/components/ui/card.tsx'
 import type { AuditEntry } from '#app/lib/job-types.ts'
-import { RelativeTime } from './relative-time.tsx'
+import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 
 const VERBS: Record<string, string> = {
   create: 'created the job',
@@ -11,24 +11,13 @@ const VERBS: Record<string, string> = {
   delete: 'deleted the job',
 }
 
-const LABELS: Record<string, string> = {
-  schedule: 'schedule',
-  timezone: 'time zone',
-  enabled: 'enabled',
-  runAs: 'runs as',
-  instructions: 'prompt',
-  catchUp: 'catch-up',
-  overlap: 'overlap',
-  retries: 'retries',
-  timeoutMinutes: 'timeout',
-  extra: 'extra keys',
-  name: 'name',
-  scope: 'scope',
-  createdBy: 'creator',
-}
+type Labels = Record<string, string>
 
-/** Who changed what, and when: newest first, every field with its old and new value. */
-export function AuditTrail({ entries }: { entries: readonly AuditEntry[] }) {
+/**
+ * Who changed what, and when: newest first, every field with its old and new value, named as the
+ * job-field registry names it (`labels`, sent by the loader).
+ */
+export function AuditTrail({ entries, labels }: { entries: readonly AuditEntry[]; labels: Labels }) {
   const newestFirst = [...entries].sort((a, b) => new Date(b.at).getTime() - new Date(a.at).getTime())
   return (
     <Card className="p-5">
@@ -43,7 +32,7 @@ export function AuditTrail({ entries }: { entries: readonly AuditEntry[] }) {
           data-testid="audit-trail"
         >
           {newestFirst.map((entry) => (
-            <AuditItem key={entry.id} entry={entry} />
+            <AuditItem key={entry.id} entry={entry} labels={labels} />
           ))}
         </ol>
       )}
@@ -51,10 +40,10 @@ export function AuditTrail({ entries }: { entries: readonly AuditEntry[] }) {
   )
 }
 
-function AuditItem({ entry }: { entry: AuditEntry }) {
+function AuditItem({ entry, labels }: { entry: AuditEntry; labels: Labels }) {
   const changes = Object.entries(entry.changes ?? {})
   const verb = VERBS[entry.action] ?? entry.action
-  const fields = entry.action === 'update' ? changes.map(([f]) => LABELS[f] ?? f).join(', ') : ''
+  const fields = entry.action === 'update' ? changes.map(([f]) => labels[f] ?? f).join(', ') : ''
   return (
     <li className="relative text-sm">
       <span
@@ -74,10 +63,10 @@ function AuditItem({ entry }: { entry: AuditEntry }) {
         entry.action === 'create' ? (
           <details className="mt-1">
             <summary className="cursor-pointer text-xs text-stone-500">Initial settings</summary>
-            <ChangeList changes={changes} created />
+            <ChangeList changes={changes} labels={labels} created />
           </details>
         ) : (
-          <ChangeList changes={changes} />
+          <ChangeList changes={changes} labels={labels} />
         )
       ) : null}
     </li>
@@ -86,16 +75,18 @@ function AuditItem({ entry }: { entry: AuditEntry }) {
 
 function ChangeList({
   changes,
+  labels,
   created,
 }: {
   changes: [string, { from: unknown; to: unknown }][]
+  labels: Labels
   created?: boolean
 }) {
   return (
     <dl className="mt-1.5 space-y-1 text-xs">
       {changes.map(([field, { from, to }]) => (
         <div key={field} className="flex flex-wrap items-baseline gap-x-2">
-          <dt className="w-20 shrink-0 text-stone-500">{LABELS[field] ?? field}</dt>
+          <dt className="w-20 shrink-0 text-stone-500">{labels[field] ?? field}</dt>
           <dd className="min-w-0 flex-1">
             {isLong(from) || isLong(to) ? (
               <LongChange from={from} to={to} created={created} />

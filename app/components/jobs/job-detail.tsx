@@ -3,20 +3,26 @@ import { useEffect, useState } from 'react'
 import { Link, useFetcher } from 'react-router'
 import { toast } from 'sonner'
 import { Button } from '#app/components/ui/button.tsx'
+import { ConfirmDeleteDialog } from '#app/components/ui/confirm-delete-dialog.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
-import type { AuditEntry, JobLike } from '#app/lib/job-types.ts'
+import type { AuditEntry, JobFormSpec, JobLike } from '#app/lib/job-types.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
 import { useConfirmLeave } from '#app/lib/use-confirm-leave.ts'
 import { AuditTrail } from './audit-trail.tsx'
-import { DeleteJobDialog } from './delete-job-dialog.tsx'
 import { PausedChip, ScopeBadge } from './job-chips.tsx'
-import { changedFields, draftOf, type JobDraft } from './job-draft.ts'
+import { changedFields, draftOf as draftFrom, type JobDraft } from './job-draft.ts'
 import { JobEditor } from './job-editor.tsx'
 import { JobReadOnly } from './job-readonly.tsx'
 import { JobSidePanel } from './job-side-panel.tsx'
 import { RunHistory } from './run-history.tsx'
 
-type Props = { job: JobLike; audit: AuditEntry[]; runs: unknown[]; me: { userId: string; isAdmin: boolean } }
+type Props = {
+  job: JobLike
+  audit: AuditEntry[]
+  runs: unknown[]
+  me: { userId: string; isAdmin: boolean }
+  form: JobFormSpec
+}
 type Base = { version: number; draft: JobDraft }
 
 const savedJob = (data: ActionData | undefined) =>
@@ -27,7 +33,8 @@ const savedJob = (data: ActionData | undefined) =>
  * as If-Match, so a save never overwrites someone else's change unseen: a 409 keeps the text
  * and explains. Its own saves and pauses move the base forward.
  */
-export function JobDetail({ job, audit, runs, me }: Props) {
+export function JobDetail({ job, audit, runs, me, form }: Props) {
+  const draftOf = (j: JobLike) => draftFrom(j, form.fields)
   const hydrated = useHydrated()
   const save = useFetcher<ActionData>()
   const toggle = useFetcher<ActionData>()
@@ -122,7 +129,17 @@ export function JobDetail({ job, audit, runs, me }: Props) {
               )}
               {showResume ? 'Resume' : 'Pause'}
             </Button>
-            <DeleteJobDialog name={job.name} />
+            <ConfirmDeleteDialog
+              trigger={{ variant: 'secondary', text: 'Delete', className: 'text-red-700 dark:text-red-400' }}
+              title={`Delete “${job.name}”?`}
+              description={
+                <>
+                  The job stops running and its file <code>jobs/{job.name}.md</code> goes away. Its audit
+                  trail is kept. This cannot be undone.
+                </>
+              }
+              confirm="Delete job"
+            />
           </div>
         ) : null}
       </div>
@@ -130,6 +147,7 @@ export function JobDetail({ job, audit, runs, me }: Props) {
         <div className="min-w-0 space-y-6 lg:col-span-2">
           {job.canEdit ? (
             <JobEditor
+              fields={form.fields}
               draft={draft}
               setDraft={setDraft}
               dirty={dirty}
@@ -151,10 +169,10 @@ export function JobDetail({ job, audit, runs, me }: Props) {
               }}
             />
           ) : (
-            <JobReadOnly job={job} />
+            <JobReadOnly job={job} fields={form.fields} />
           )}
           <RunHistory jobId={job.id} runs={runs} />
-          <AuditTrail entries={audit} />
+          <AuditTrail entries={audit} labels={form.labels} />
         </div>
         <JobSidePanel job={job} />
       </div>

@@ -1,39 +1,27 @@
-import type { JobLike } from '#app/lib/job-types.ts'
+import type { JobFormField, JobFormKey, JobLike } from '#app/lib/job-types.ts'
 
 /**
- * What the job forms edit, as strings and enums straight from the inputs. The server's zod
- * schema decides what is valid; the forms only hold the text so it is never lost.
+ * What the job forms edit, as the text of their inputs, one entry per form field the loader sends
+ * (server/jobs/fields.ts). The server's zod schema decides what is valid; the forms only hold the
+ * text so it is never lost.
  */
-export type JobDraft = {
-  instructions: string
-  schedule: string
-  timezone: string
-  runAs: 'creator' | 'shared'
-  catchUp: 'latest' | 'skip'
-  overlap: 'skip' | 'queue'
-  retries: string
-  timeoutMinutes: string
+export type JobDraft = Record<JobFormKey, string>
+
+/** The draft a new job starts from: each field's initial text. */
+export function initialDraft(fields: readonly JobFormField[]): JobDraft {
+  return Object.fromEntries(fields.map((f) => [f.key, f.initial])) as JobDraft
 }
 
 /** The draft of an existing job, as it is stored. */
-export function draftOf(job: JobLike): JobDraft {
-  return {
-    instructions: job.instructions,
-    schedule: job.schedule,
-    timezone: job.timezone,
-    runAs: job.runAs,
-    catchUp: job.catchUp,
-    overlap: job.overlap,
-    retries: String(job.retries),
-    timeoutMinutes: String(job.timeoutMinutes),
-  }
+export function draftOf(job: JobLike, fields: readonly JobFormField[]): JobDraft {
+  return Object.fromEntries(fields.map((f) => [f.key, String(job[f.key] ?? '')])) as JobDraft
 }
 
 /** The fields of `draft` that differ from `base`: what a save sends (and all it may change). */
 export function changedFields(base: JobDraft, draft: JobDraft): Partial<JobDraft> {
   const out: Partial<JobDraft> = {}
-  for (const key of Object.keys(draft) as (keyof JobDraft)[]) {
-    if (draft[key] !== base[key]) Object.assign(out, { [key]: draft[key] })
+  for (const key of Object.keys(draft) as JobFormKey[]) {
+    if (draft[key] !== base[key]) out[key] = draft[key]
   }
   return out
 }

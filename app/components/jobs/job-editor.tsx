@@ -1,28 +1,18 @@
-import { AlertCircle, AlertTriangle, RotateCcw } from 'lucide-react'
+import { AlertTriangle, RotateCcw } from 'lucide-react'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { cn } from '#app/lib/cn.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
 import { fieldError, formLevelError, type ActionData } from '#app/lib/action-errors.ts'
-import { AdvancedFields, InstructionsField, RunAsField, TimezoneField } from './job-fields.tsx'
+import type { JobFormField } from '#app/lib/job-types.ts'
+import { FormAlert, InstructionsField, RunAsField, WhenFields } from './job-fields.tsx'
 import type { JobDraft } from './job-draft.ts'
-import { ScheduleField } from './schedule-field.tsx'
 
 export const CONFLICT_MESSAGE =
   'Someone else changed this job while you were editing. Your text is kept below; reload to see their version, then re-apply.'
 
-const SHOWN_FIELDS = [
-  'instructions',
-  'schedule',
-  'timezone',
-  'runAs',
-  'catchUp',
-  'overlap',
-  'retries',
-  'timeoutMinutes',
-]
-
 type Props = {
+  fields: readonly JobFormField[]
   draft: JobDraft
   setDraft: (update: (d: JobDraft) => JobDraft) => void
   dirty: boolean
@@ -44,10 +34,14 @@ export function JobEditor(props: Props) {
   const { draft, setDraft, dirty, saving, result, conflict } = props
   // Controlled inputs: inert until the script runs, so text typed earlier is not reset.
   const hydrated = useHydrated()
-  const set = <K extends keyof JobDraft>(key: K, value: JobDraft[K]) =>
-    setDraft((d) => ({ ...d, [key]: value }))
+  const set = (key: keyof JobDraft, value: string) => setDraft((d) => ({ ...d, [key]: value }))
   const errorFor = (field: string) => (conflict ? null : fieldError(result, field))
-  const general = conflict ? null : formLevelError(result, SHOWN_FIELDS)
+  const general = conflict
+    ? null
+    : formLevelError(
+        result,
+        props.fields.map((f) => f.key),
+      )
   return (
     <form
       className="space-y-5"
@@ -70,12 +64,7 @@ export function JobEditor(props: Props) {
             </Button>
           </div>
         ) : general ? (
-          <p
-            role="alert"
-            className="flex items-center gap-2 rounded-lg bg-red-50 px-4 py-3 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
-          >
-            <AlertCircle className="size-4 shrink-0" aria-hidden /> {general.message}
-          </p>
+          <FormAlert message={general.message} />
         ) : null}
         <Card className="space-y-5 p-6">
           <h2 className="font-semibold">What it does</h2>
@@ -88,14 +77,7 @@ export function JobEditor(props: Props) {
         </Card>
         <Card className="space-y-5 p-6">
           <h2 className="font-semibold">When it runs</h2>
-          <ScheduleField
-            value={draft.schedule}
-            onChange={(v) => set('schedule', v)}
-            timezone={draft.timezone}
-            error={errorFor('schedule')}
-          />
-          <TimezoneField draft={draft} set={set} errorFor={errorFor} />
-          <AdvancedFields draft={draft} set={set} errorFor={errorFor} />
+          <WhenFields fields={props.fields} draft={draft} set={set} errorFor={errorFor} />
         </Card>
         <div
           className={cn(

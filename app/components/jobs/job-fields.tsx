@@ -1,11 +1,14 @@
-import { ChevronRight } from 'lucide-react'
+import { AlertCircle, ChevronRight } from 'lucide-react'
 import { Field, inputClass } from '#app/components/ui/field.tsx'
 import { cn } from '#app/lib/cn.ts'
+import type { JobFormField, JobFormKey } from '#app/lib/job-types.ts'
 import type { JobDraft } from './job-draft.ts'
+import { ScheduleField } from './schedule-field.tsx'
 import { TimezonePicker } from './timezone-picker.tsx'
 
-type SetDraft = <K extends keyof JobDraft>(key: K, value: JobDraft[K]) => void
+type SetDraft = (key: JobFormKey, value: string) => void
 type ErrorFor = (field: string) => string | null
+type FieldProps = { draft: JobDraft; set: SetDraft; errorFor: ErrorFor }
 
 /**
  * The prompt the agent runs: a roomy monospace textarea that keeps Markdown readable. Controlled
@@ -90,7 +93,7 @@ export function RunAsField({ draft, set, errorFor }: { draft: JobDraft; set: Set
           id={id}
           name="runAs"
           value={draft.runAs}
-          onChange={(e) => set('runAs', e.target.value as JobDraft['runAs'])}
+          onChange={(e) => set('runAs', e.target.value)}
           aria-invalid={invalid}
           aria-describedby={describedBy}
           className={inputClass}
@@ -103,91 +106,93 @@ export function RunAsField({ draft, set, errorFor }: { draft: JobDraft; set: Set
   )
 }
 
-/** Catch-up, overlap, retries and timeout: sensible defaults, tucked away until needed. */
+/** One registry field with a generic widget (select or number), as the loader describes it. */
+function GenericField({ field, draft, set, errorFor }: FieldProps & { field: JobFormField }) {
+  if (field.widget === 'custom') return null
+  const hint = field.widget === 'number' ? field.hint : undefined
+  return (
+    <Field label={field.label} error={errorFor(field.key)} hint={hint}>
+      {({ id, describedBy, invalid }) => {
+        const common = {
+          id,
+          name: field.key,
+          value: draft[field.key],
+          onChange: (e: { target: { value: string } }) => set(field.key, e.target.value),
+          'aria-invalid': invalid,
+          'aria-describedby': describedBy,
+          className: inputClass,
+        }
+        return field.widget === 'select' ? (
+          <select {...common}>
+            {field.options.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <input {...common} type="number" min={field.min} max={field.max} step={field.step} />
+        )
+      }}
+    </Field>
+  )
+}
+
+/** The advanced fields (catch-up, overlap, retries, timeout…): sensible defaults, tucked away until needed. */
 export function AdvancedFields({
+  fields,
   draft,
   set,
   errorFor,
-  defaultOpen,
-}: {
-  draft: JobDraft
-  set: SetDraft
-  errorFor: ErrorFor
-  defaultOpen?: boolean
-}) {
-  const open = defaultOpen || ['catchUp', 'overlap', 'retries', 'timeoutMinutes'].some((f) => errorFor(f))
+}: FieldProps & { fields: readonly JobFormField[] }) {
+  const advanced = fields.filter((f) => f.section === 'advanced' && f.widget !== 'custom')
+  const open = advanced.some((f) => errorFor(f.key))
   return (
     <details open={open} className="group rounded-lg border border-stone-200 dark:border-stone-800">
       <summary className="flex cursor-pointer items-center gap-2 px-4 py-2.5 text-sm font-medium select-none">
         <ChevronRight className="size-4 transition-transform group-open:rotate-90" aria-hidden /> Advanced
-        <span className="font-normal text-stone-500">catch-up, overlap, retries, timeout</span>
+        <span className="font-normal text-stone-500">
+          {advanced.map((f) => (f.widget === 'custom' ? '' : f.label.toLowerCase())).join(', ')}
+        </span>
       </summary>
       <div className="grid gap-4 border-t border-stone-200 px-4 py-4 sm:grid-cols-2 dark:border-stone-800">
-        <Field label="After downtime" error={errorFor('catchUp')}>
-          {({ id, describedBy, invalid }) => (
-            <select
-              id={id}
-              name="catchUp"
-              value={draft.catchUp}
-              onChange={(e) => set('catchUp', e.target.value as JobDraft['catchUp'])}
-              aria-invalid={invalid}
-              aria-describedby={describedBy}
-              className={inputClass}
-            >
-              <option value="latest">Run the latest missed slot once</option>
-              <option value="skip">Skip missed slots</option>
-            </select>
-          )}
-        </Field>
-        <Field label="If still running" error={errorFor('overlap')}>
-          {({ id, describedBy, invalid }) => (
-            <select
-              id={id}
-              name="overlap"
-              value={draft.overlap}
-              onChange={(e) => set('overlap', e.target.value as JobDraft['overlap'])}
-              aria-invalid={invalid}
-              aria-describedby={describedBy}
-              className={inputClass}
-            >
-              <option value="skip">Skip the new slot</option>
-              <option value="queue">Queue it after the running one</option>
-            </select>
-          )}
-        </Field>
-        <Field label="Retries" error={errorFor('retries')} hint="0–5, backoff 30 s, 1, 5, 15, 60 min">
-          {({ id, describedBy, invalid }) => (
-            <input
-              id={id}
-              name="retries"
-              type="number"
-              min={0}
-              max={5}
-              value={draft.retries}
-              onChange={(e) => set('retries', e.target.value)}
-              aria-invalid={invalid}
-              aria-describedby={describedBy}
-              className={inputClass}
-            />
-          )}
-        </Field>
-        <Field label="Timeout (minutes)" error={errorFor('timeoutMinutes')} hint="1–60">
-          {({ id, describedBy, invalid }) => (
-            <input
-              id={id}
-              name="timeoutMinutes"
-              type="number"
-              min={1}
-              max={60}
-              value={draft.timeoutMinutes}
-              onChange={(e) => set('timeoutMinutes', e.target.value)}
-              aria-invalid={invalid}
-              aria-describedby={describedBy}
-              className={inputClass}
-            />
-          )}
-        </Field>
+        {advanced.map((field) => (
+          <GenericField key={field.key} field={field} draft={draft} set={set} errorFor={errorFor} />
+        ))}
       </div>
     </details>
+  )
+}
+
+/** "When it runs": schedule, time zone and the advanced fields, shared by the new-job form and the editor. */
+export function WhenFields({
+  fields,
+  draft,
+  set,
+  errorFor,
+}: FieldProps & { fields: readonly JobFormField[] }) {
+  return (
+    <>
+      <ScheduleField
+        value={draft.schedule}
+        onChange={(v) => set('schedule', v)}
+        timezone={draft.timezone}
+        error={errorFor('schedule')}
+      />
+      <TimezoneField draft={draft} set={set} errorFor={errorFor} />
+      <AdvancedFields fields={fields} draft={draft} set={set} errorFor={errorFor} />
+    </>
+  )
+}
+
+/** A form-level error (one no field claims), above the form. */
+export function FormAlert({ message }: { message: string }) {
+  return (
+    <p
+      role="alert"
+      className="flex items-center gap-2 rounded-lg bg-red-50 px-4 py-3 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
+    >
+      <AlertCircle className="size-4 shrink-0" aria-hidden /> {message}
+    </p>
   )
 }

@@ -1,6 +1,6 @@
 import { Eye } from 'lucide-react'
 import { Card } from '#app/components/ui/card.tsx'
-import type { JobLike } from '#app/lib/job-types.ts'
+import type { JobFormField, JobLike } from '#app/lib/job-types.ts'
 
 function Item({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -15,7 +15,7 @@ function Item({ label, children }: { label: string; children: React.ReactNode })
  * The definition for someone who may see but not change the job: plain text, no inert form
  * that would only fail on save.
  */
-export function JobReadOnly({ job }: { job: JobLike }) {
+export function JobReadOnly({ job, fields }: { job: JobLike; fields: readonly JobFormField[] }) {
   return (
     <Card className="p-6">
       <p
@@ -39,12 +39,15 @@ export function JobReadOnly({ job }: { job: JobLike }) {
         </Item>
         <Item label="Time zone">{job.timezone}</Item>
         <div className="grid gap-5 sm:grid-cols-2">
-          <Item label="After downtime">
-            {job.catchUp === 'latest' ? 'Run the latest missed slot once' : 'Skip missed slots'}
-          </Item>
-          <Item label="If still running">{job.overlap === 'skip' ? 'Skip the new slot' : 'Queue it'}</Item>
-          <Item label="Retries">{job.retries}</Item>
-          <Item label="Timeout">{job.timeoutMinutes} min</Item>
+          {fields.map((f) =>
+            f.widget === 'custom' ? null : (
+              <Item key={f.key} label={f.label}>
+                {f.widget === 'select'
+                  ? (f.options.find(([value]) => value === job[f.key])?.[1] ?? String(job[f.key]))
+                  : String(job[f.key] ?? '—')}
+              </Item>
+            ),
+          )}
         </div>
       </dl>
     </Card>

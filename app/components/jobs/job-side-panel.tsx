@@ -1,7 +1,7 @@
 import { Card } from '#app/components/ui/card.tsx'
 import type { JobLike } from '#app/lib/job-types.ts'
 import { PausedChip, RunStatusChip, ScopeBadge } from './job-chips.tsx'
-import { RelativeTime } from './relative-time.tsx'
+import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (

@@ -5,7 +5,7 @@ import type { JobLike } from '#app/lib/job-types.ts'
 import type { JobListParams } from '#app/lib/job-list-params.ts'
 import { EnableSwitch } from './enable-switch.tsx'
 import { PausedChip, RunStatusChip, ScopeBadge } from './job-chips.tsx'
-import { RelativeTime } from './relative-time.tsx'
+import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { SortHeader } from './sort-header.tsx'
 
 type Props = { jobs: JobLike[]; params: JobListParams; meId: string; busy: boolean }

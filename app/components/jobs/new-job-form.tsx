@@ -1,4 +1,3 @@
-import { AlertCircle } from 'lucide-react'
 import { useState } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
 import { Button, buttonClass } from '#app/components/ui/button.tsx'
@@ -7,63 +6,38 @@ import { Field, Input } from '#app/components/ui/field.tsx'
 import { fieldError, formLevelError, type ActionData } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
 import { browserTimeZone } from '#app/lib/time.ts'
-import { AdvancedFields, InstructionsField, RunAsField, TimezoneField } from './job-fields.tsx'
-import type { JobDraft } from './job-draft.ts'
-import { ScheduleField } from './schedule-field.tsx'
+import type { JobFormSpec } from '#app/lib/job-types.ts'
+import { FormAlert, InstructionsField, RunAsField, WhenFields } from './job-fields.tsx'
+import { initialDraft, type JobDraft } from './job-draft.ts'
 import { ScopeField } from './scope-field.tsx'
 
-type Props = { defaultTimezone: string | null; canUseSharedKey: boolean; result: ActionData | undefined }
-
-const SHOWN_FIELDS = [
-  'name',
-  'scope',
-  'instructions',
-  'schedule',
-  'timezone',
-  'runAs',
-  'catchUp',
-  'overlap',
-  'retries',
-  'timeoutMinutes',
-]
+type Props = {
+  defaultTimezone: string | null
+  canUseSharedKey: boolean
+  form: JobFormSpec
+  result: ActionData | undefined
+}
 
 /**
  * The new-job form. A server error leaves everything typed as it was (nothing remounts), with
  * the message next to the field it names. Name and prompt are plain inputs, so text typed before
  * the script loads is kept; the schedule controls need the script and wait for it.
  */
-export function NewJobForm({ defaultTimezone, canUseSharedKey, result }: Props) {
+export function NewJobForm({ defaultTimezone, canUseSharedKey, form, result }: Props) {
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting'
   const [scope, setScope] = useState<'personal' | 'shared'>('personal')
-  const [draft, setDraft] = useState<JobDraft>({
-    instructions: '', // uncontrolled: see InstructionsField
-    schedule: '0 9 * * *',
-    // Empty means "not picked": the person's saved zone, else the browser's (known after hydration).
-    timezone: '',
-    runAs: 'creator',
-    catchUp: 'latest',
-    overlap: 'skip',
-    retries: '0',
-    timeoutMinutes: '10',
-  })
+  // Instructions stay uncontrolled (see InstructionsField); an empty zone means "not picked".
+  const [draft, setDraft] = useState<JobDraft>(() => initialDraft(form.fields))
   const hydrated = useHydrated()
   const zone = draft.timezone || defaultTimezone || (hydrated ? browserTimeZone() : 'UTC')
   const shown = { ...draft, timezone: zone }
-  const set = <K extends keyof JobDraft>(key: K, value: JobDraft[K]) =>
-    setDraft((d) => ({ ...d, [key]: value }))
+  const set = (key: keyof JobDraft, value: string) => setDraft((d) => ({ ...d, [key]: value }))
   const errorFor = (field: string) => fieldError(result, field)
-  const general = formLevelError(result, SHOWN_FIELDS)
+  const general = formLevelError(result, ['name', 'scope', ...form.fields.map((f) => f.key)])
   return (
     <Form method="post" className="space-y-6">
-      {general ? (
-        <p
-          role="alert"
-          className="flex items-center gap-2 rounded-lg bg-red-50 px-4 py-3 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
-        >
-          <AlertCircle className="size-4 shrink-0" aria-hidden /> {general.message}
-        </p>
-      ) : null}
+      {general ? <FormAlert message={general.message} /> : null}
       <Card className="space-y-5 p-6">
         <h2 className="font-semibold">What it does</h2>
         <Field
@@ -98,14 +72,7 @@ export function NewJobForm({ defaultTimezone, canUseSharedKey, result }: Props) 
       <Card className="p-6">
         <fieldset disabled={!hydrated} className="space-y-5">
           <legend className="mb-5 font-semibold">When it runs</legend>
-          <ScheduleField
-            value={draft.schedule}
-            onChange={(v) => set('schedule', v)}
-            timezone={zone}
-            error={errorFor('schedule')}
-          />
-          <TimezoneField draft={shown} set={set} errorFor={errorFor} />
-          <AdvancedFields draft={draft} set={set} errorFor={errorFor} />
+          <WhenFields fields={form.fields} draft={shown} set={set} errorFor={errorFor} />
         </fieldset>
       </Card>
       <div className="flex items-center justify-end gap-3">

@@ -1,6 +1,6 @@
 import { FileText } from 'lucide-react'
 import { useEffect, useState } from 'react'
-import { RelativeTime } from '#app/components/jobs/relative-time.tsx'
+import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { Badge } from '#app/components/ui/card.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { describeRunStatus } from '#app/lib/job-status.ts'

@@ -1,31 +1,12 @@
 /**
- * A run as the pages see it: the API's Run (server/runs/schema.ts), structurally, so components
- * never import server code.
+ * A run as the pages see it: the API's own types, imported as types only (erased at build time).
  */
-export type RunLike = {
-  id: string
-  jobId: string
-  trigger: 'schedule' | 'manual' | 'retry' | 'catch-up'
-  scheduledFor: string
-  status: 'queued' | 'running' | 'success' | 'error' | 'timed_out' | 'interrupted' | 'skipped' | 'missed'
-  reason: string | null
-  attempt: number
-  startedAt: string | null
-  finishedAt: string | null
-  durationMs: number | null
-  error: string | null
-  usage: { inputTokens: number | null; outputTokens: number | null; costUsd?: number | null }
-  instance: string | null
-}
+import type { RunHistoryPageSize } from '#server/pages/run-history.ts'
+import type { Run } from '#server/runs/schema.ts'
 
-export type TranscriptEntry = {
-  id: string
-  role: 'system' | 'user' | 'assistant' | 'tool'
-  parts: unknown[]
-  createdAt: string
-}
+export type { Run as RunLike, TranscriptMessage as TranscriptEntry } from '#server/runs/schema.ts'
 
-/** The first page of history, as the job page's loader hands it over (loosely typed there). */
-export const RUN_PAGE_SIZE = 20
+/** The loader's page size (server/pages/run-history.ts); its type fails the build if the two drift. */
+export const RUN_PAGE_SIZE: RunHistoryPageSize = 20
 
-export const isActive = (run: Pick<RunLike, 'status'>) => run.status === 'queued' || run.status === 'running'
+export const isActive = (run: Pick<Run, 'status'>) => run.status === 'queued' || run.status === 'running'

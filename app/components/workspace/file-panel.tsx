@@ -4,12 +4,12 @@ import { Link, useFetcher } from 'react-router'
 import { toast } from 'sonner'
 import { Badge } from '#app/components/ui/card.tsx'
 import { Button, buttonClass } from '#app/components/ui/button.tsx'
+import { ConfirmDeleteDialog } from '#app/components/ui/confirm-delete-dialog.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
 import { isJobFilePath, lineOfError } from '#app/lib/job-file-lines.ts'
 import { hashText } from '#app/lib/text-hash.ts'
 import { useConfirmLeave } from '#app/lib/use-confirm-leave.ts'
-import { DeleteFileDialog } from './delete-file-dialog.tsx'
 import { FileStatus, type Verdict } from './file-status.tsx'
 
 const CodeEditor = lazy(() => import('./code-editor.tsx'))
@@ -107,7 +107,17 @@ export function FilePanel({ file }: { file: OpenFile }) {
           ) : null}
           {file.canEdit ? (
             <>
-              <DeleteFileDialog scope={file.scope} path={file.path} isJob={isJob} />
+              <ConfirmDeleteDialog
+                trigger={{ variant: 'ghost', label: `Delete ${file.path}` }}
+                title={`Delete ${file.path}?`}
+                description={
+                  isJob
+                    ? 'This is a job file: deleting it deletes the job, which stops running. Its audit trail is kept.'
+                    : `The file is removed from the ${file.scope} workspace. This cannot be undone.`
+                }
+                confirm="Delete"
+                fields={{ scope: file.scope, path: file.path }}
+              />
               <Button
                 size="sm"
                 onClick={onSave}

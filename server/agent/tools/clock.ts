@@ -29,11 +29,14 @@ export function readClock(now: Date, timezone: string) {
   }
 }
 
+/** What the model and the system prompt read about the tool. */
+export const CLOCK_DESCRIPTION =
+  "Current date and time in the person's time zone (or the given one). Use it before turning " +
+  'relative times ("tomorrow at 9", "in an hour") into a schedule.'
+
 export function createClockTool(ctx: ToolContext) {
   return tool({
-    description:
-      "Current date and time in the person's time zone (or the given one). Use it before turning " +
-      'relative times ("tomorrow at 9", "in an hour") into a schedule.',
+    description: CLOCK_DESCRIPTION,
     inputSchema: ClockInput,
     execute: async ({ timezone }) => {
       const zone = timezone?.trim() || ctx.caller.timezone || 'UTC'

@@ -1,19 +1,38 @@
 /**
- * The agent's tools, one file each. Chat and unattended runs get the same set; the mode in the
- * context decides what needs a person (see manage-jobs).
+ * The agent's tool registry: one line per tool, each written in its own file (or in its domain,
+ * for tools from the execution domains) with a description the model reads in the tool list and
+ * in the system prompt. Chat and unattended runs get the same set; the mode in the context decides
+ * what needs a person (see manage-jobs). The chat renders each tool's steps from its entry in
+ * app/components/chat/tool-views.tsx, which the type `AgentToolName` keeps in step with this list.
  */
+import type { Tool } from 'ai'
 import type { ToolContext } from '../tool-context.ts'
-import { createClockTool } from './clock.ts'
-import { createManageJobsTool } from './manage-jobs.ts'
-import { createWorkspaceTool } from './workspace.ts'
+import { CLOCK_DESCRIPTION, createClockTool } from './clock.ts'
+import { MANAGE_JOBS_DESCRIPTION, createManageJobsTool } from './manage-jobs.ts'
+import { WORKSPACE_DESCRIPTION, createWorkspaceTool } from './workspace.ts'
 
-/** The tool set for one conversation, bound to its caller. Names are what the model and UI see. */
-export function createAgentTools(ctx: ToolContext) {
-  return {
-    'manage-jobs': createManageJobsTool(ctx),
-    workspace: createWorkspaceTool(ctx),
-    clock: createClockTool(ctx),
-  }
+/** One tool: what the system prompt says about it and how to bind it to a conversation. */
+export type AgentToolEntry = { description: string; create: (ctx: ToolContext) => Tool }
+
+/** Every tool, by the name the model and the UI see. */
+export const AGENT_TOOLS = {
+  'manage-jobs': { description: MANAGE_JOBS_DESCRIPTION, create: createManageJobsTool },
+  workspace: { description: WORKSPACE_DESCRIPTION, create: createWorkspaceTool },
+  clock: { description: CLOCK_DESCRIPTION, create: createClockTool },
+} satisfies Record<string, AgentToolEntry>
+
+export type AgentToolName = keyof typeof AGENT_TOOLS
+export type AgentTools = { [K in AgentToolName]: ReturnType<(typeof AGENT_TOOLS)[K]['create']> }
+
+/** The tool set for one conversation, bound to its caller. */
+export function createAgentTools(ctx: ToolContext): AgentTools {
+  const names = Object.keys(AGENT_TOOLS) as AgentToolName[]
+  return Object.fromEntries(names.map((name) => [name, AGENT_TOOLS[name].create(ctx)])) as AgentTools
 }
 
-export type AgentTools = ReturnType<typeof createAgentTools>
+/** The tool list of the system prompt, from the same descriptions the model gets with each tool. */
+export function describeTools(): string {
+  return Object.entries(AGENT_TOOLS)
+    .map(([name, entry]) => `- ${name}: ${entry.description}`)
+    .join('\n')
+}

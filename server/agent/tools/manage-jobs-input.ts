@@ -1,14 +1,33 @@
 /**
- * The manage-jobs tool's input. Field docs come from the jobs schemas (one contract: invariant 5);
- * the values are checked by the jobs service with those same schemas (JobCreateInput,
- * JobUpdateInput), so the model gets the API's own messages ("schedule: hour: 25 is out of range").
+ * The manage-jobs tool's input. The job fields it may set and their docs come from the field
+ * registry (jobs/fields.ts, `tool: true`); the values are checked by the jobs service with the
+ * API's own schemas, so the model gets the API's messages ("schedule: hour: 25 is out of range").
  * Types here stay loose on purpose: a strict tool schema would reject bad input before the service
  * could explain what is wrong with it.
  */
 import { z } from 'zod'
-import { Enabled, Instructions, JobName, RunAs, Schedule, Scope, Timezone } from '../../jobs/schema.ts'
+import { JobName, Scope } from '../../jobs/field-schemas.ts'
+import { JOB_FIELDS, TOOL_KEYS } from '../../jobs/fields.ts'
 
 const doc = (schema: z.ZodType, extra = '') => `${schema.description ?? ''}${extra}`
+
+// Enums keep their values (the model needs to see them); other kinds stay loose.
+function looseField(key: (typeof TOOL_KEYS)[number]): z.ZodType {
+  const spec: { schema: z.ZodType; kind: string; required?: true; default?: unknown } = JOB_FIELDS[key]
+  const base =
+    spec.schema instanceof z.ZodEnum
+      ? z.enum(spec.schema.options as [string, ...string[]])
+      : spec.kind === 'number'
+        ? z.number()
+        : spec.kind === 'boolean'
+          ? z.boolean()
+          : z.string()
+  return (spec.default === null ? base.nullable() : base)
+    .optional()
+    .describe(doc(spec.schema, spec.required ? '. Required for create' : ''))
+}
+
+type ToolFields = { [K in (typeof TOOL_KEYS)[number]]?: unknown }
 
 export const ManageJobsInput = z.object({
   action: z
@@ -33,14 +52,13 @@ export const ManageJobsInput = z.object({
         '. create: default personal. update/delete: which job when a personal and a shared one share the name',
       ),
     ),
-  schedule: z.string().optional().describe(doc(Schedule, '. Required for create')),
-  timezone: z.string().optional().describe(doc(Timezone)),
-  instructions: z.string().optional().describe(doc(Instructions, '. Required for create')),
-  runAs: z.enum(['creator', 'shared']).optional().describe(doc(RunAs)),
-  enabled: z.boolean().optional().describe(doc(Enabled)),
+  ...(Object.fromEntries(TOOL_KEYS.map((key) => [key, looseField(key)])) as Record<
+    keyof ToolFields,
+    z.ZodOptional<z.ZodUnknown>
+  >),
   query: z.string().optional().describe('list: only jobs whose name or instructions contain this text'),
 })
 export type ManageJobsInput = z.infer<typeof ManageJobsInput>
 
-/** The definition fields an update may carry (scope, name and id only select the job). */
-export const UPDATE_FIELDS = ['schedule', 'timezone', 'instructions', 'runAs', 'enabled'] as const
+/** The definition fields a create or update may carry (scope, name and id only select the job). */
+export const UPDATE_FIELDS = TOOL_KEYS

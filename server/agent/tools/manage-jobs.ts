@@ -86,12 +86,15 @@ async function findTarget(caller: Caller, input: ManageJobsInput): Promise<JobVi
   return matches[0]!
 }
 
+/** The job fields the model gave (left-out ones stay absent, so defaults and PATCH semantics hold). */
+const pickFields = (input: ManageJobsInput) =>
+  Object.fromEntries(UPDATE_FIELDS.filter((k) => input[k] !== undefined).map((k) => [k, input[k]]))
+
 async function runAction(ctx: ToolContext, input: ManageJobsInput): Promise<ManageJobsResult> {
   const { caller } = ctx
   switch (input.action) {
     case 'create': {
-      const { name, schedule, instructions, scope, runAs, timezone, enabled } = input
-      const job = await createJob(caller, { name, schedule, instructions, scope, runAs, timezone, enabled })
+      const job = await createJob(caller, { name: input.name, scope: input.scope, ...pickFields(input) })
       return { ok: true, action: 'create', summary: summariseJob('Created', job), job: toBrief(job) }
     }
     case 'list': {
@@ -101,10 +104,7 @@ async function runAction(ctx: ToolContext, input: ManageJobsInput): Promise<Mana
     }
     case 'update': {
       const target = await findTarget(caller, input)
-      const patch = Object.fromEntries(
-        UPDATE_FIELDS.filter((k) => input[k] !== undefined).map((k) => [k, input[k]]),
-      )
-      const job = await updateJob(caller, target.id, patch)
+      const job = await updateJob(caller, target.id, pickFields(input))
       return { ok: true, action: 'update', summary: summariseJob('Updated', job), job: toBrief(job) }
     }
     case 'delete': {
@@ -122,12 +122,16 @@ async function runAction(ctx: ToolContext, input: ManageJobsInput): Promise<Mana
   }
 }
 
+/** What the model and the system prompt read about the tool. */
+export const MANAGE_JOBS_DESCRIPTION =
+  'Create, list, update or delete scheduled jobs (a prompt the agent runs on a cron schedule "0 7 * * 1-5" ' +
+  "in an IANA time zone, default the person's), with the person's own rights. Choose a short slug name " +
+  '(e.g. "morning-digest"). Results describe the schedule in words with its time zone: repeat that to the ' +
+  'person. Create never replaces an existing job: on a name conflict, tell the person and suggest another name.'
+
 export function createManageJobsTool(ctx: ToolContext) {
   return tool({
-    description:
-      'Create, list, update or delete scheduled jobs (a prompt the agent runs on a cron schedule), with ' +
-      "the person's own rights. Results describe the schedule in words with its time zone: repeat that " +
-      'to the person. Create never replaces an existing job: on a name conflict, pick another name or ask.',
+    description: MANAGE_JOBS_DESCRIPTION,
     inputSchema: ManageJobsInput,
     // Chat only: the person answers the confirmation in their next request. Runs refuse delete instead.
     needsApproval: (input) => ctx.mode === 'chat' && input.action === 'delete',

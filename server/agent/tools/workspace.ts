@@ -78,11 +78,14 @@ async function runAction(ctx: ToolContext, input: WorkspaceInput) {
   }
 }
 
+/** What the model and the system prompt read about the tool. */
+export const WORKSPACE_DESCRIPTION =
+  "List, read and write files in the person's workspace (notes, reports, data) and the organisation's " +
+  'shared folder. Use it to keep results of job runs. Job files under jobs/ are read-only here.'
+
 export function createWorkspaceTool(ctx: ToolContext) {
   return tool({
-    description:
-      "List, read and write files in the person's workspace (notes, reports, data) and the organisation's " +
-      'shared folder. Use it to keep results of job runs. Job files under jobs/ are read-only here.',
+    description: WORKSPACE_DESCRIPTION,
     inputSchema: WorkspaceInput,
     execute: async (input) => {
       try {

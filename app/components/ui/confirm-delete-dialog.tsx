@@ -5,8 +5,21 @@ import { Button } from '#app/components/ui/button.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
 
-/** Deletes a workspace file after a confirmation; deleting a job file deletes the job. */
-export function DeleteFileDialog({ scope, path, isJob }: { scope: string; path: string; isJob: boolean }) {
+type Props = {
+  /** The trigger: a labelled "Delete" button, or an icon-only one named by `label`. */
+  trigger: { variant: 'secondary' | 'ghost'; text?: string; label?: string; className?: string }
+  title: React.ReactNode
+  description: React.ReactNode
+  confirm: string
+  /** Posted to the page's action with `intent: 'delete'`. */
+  fields?: Record<string, string>
+}
+
+/**
+ * Delete, after saying plainly what goes away: the page's action does the delete (and redirects
+ * when the thing shown is gone); its error shows in the dialog.
+ */
+export function ConfirmDeleteDialog({ trigger, title, description, confirm, fields = {} }: Props) {
   const fetcher = useFetcher<ActionData>()
   // The dialog needs the script; until then the button is honest about doing nothing.
   const hydrated = useHydrated()
@@ -15,18 +28,22 @@ export function DeleteFileDialog({ scope, path, isJob }: { scope: string; path: 
   return (
     <AlertDialog.Root>
       <AlertDialog.Trigger asChild>
-        <Button variant="ghost" size="sm" aria-label={`Delete ${path}`} disabled={!hydrated}>
-          <Trash2 className="size-4" aria-hidden />
+        <Button
+          variant={trigger.variant}
+          size={trigger.text ? undefined : 'sm'}
+          className={trigger.className}
+          aria-label={trigger.label}
+          disabled={!hydrated}
+        >
+          <Trash2 className="size-4" aria-hidden /> {trigger.text}
         </Button>
       </AlertDialog.Trigger>
       <AlertDialog.Portal>
-        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-stone-950/40" />
+        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-stone-950/40 backdrop-blur-[1px]" />
         <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-xl border border-stone-200 bg-white p-6 shadow-xl dark:border-stone-700 dark:bg-stone-900">
-          <AlertDialog.Title className="text-lg font-semibold">Delete {path}?</AlertDialog.Title>
+          <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>
           <AlertDialog.Description className="mt-2 text-sm text-stone-600 dark:text-stone-400">
-            {isJob
-              ? 'This is a job file: deleting it deletes the job, which stops running. Its audit trail is kept.'
-              : `The file is removed from the ${scope} workspace. This cannot be undone.`}
+            {description}
           </AlertDialog.Description>
           {error ? (
             <p role="alert" className="mt-3 text-sm text-red-600">
@@ -40,9 +57,9 @@ export function DeleteFileDialog({ scope, path, isJob }: { scope: string; path: 
             <Button
               variant="danger"
               disabled={busy}
-              onClick={() => void fetcher.submit({ intent: 'delete', scope, path }, { method: 'post' })}
+              onClick={() => void fetcher.submit({ intent: 'delete', ...fields }, { method: 'post' })}
             >
-              {busy ? 'Deleting…' : 'Delete'}
+              {busy ? 'Deleting…' : confirm}
             </Button>
           </div>
         </AlertDialog.Content>

@@ -1,0 +1,126 @@
+/**
+ * How the chat shows each agent tool: its icon, the line it shows while running and when done,
+ * an optional body (json, code or markdown, folded under the line), and the approval card for
+ * calls that wait for a person. One entry per tool in server/agent/tools/index.ts; the
+ * `satisfies` below fails the typecheck when a tool has no entry here.
+ */
+import type { InferUITools } from 'ai'
+import { CalendarClock, Clock, FileText, type LucideIcon } from 'lucide-react'
+import { Link } from 'react-router'
+import type { AgentToolName, AgentTools } from '#server/agent/tools/index.ts'
+
+type ToolIO = InferUITools<AgentTools>
+type Input<N extends AgentToolName> = Partial<ToolIO[N]['input']>
+type Output<N extends AgentToolName> = ToolIO[N]['output']
+/** A failed call, as every tool reports it (server/agent/tool-context.ts). */
+type Failure = { ok: false; error: { status: number; message: string } }
+
+/** What the approval card says; the person's answer goes back with their next request. */
+export type ApprovalView = {
+  title: string
+  body: string
+  confirm: string
+  cancel: string
+  /** The action's name in "Not done: … was not confirmed". */
+  what: string
+}
+
+export type ToolView<N extends AgentToolName = AgentToolName> = {
+  icon: LucideIcon
+  /** Extra classes for the icon once done (e.g. a colour). */
+  tint?: string
+  /** The line while the call runs. */
+  running: (input: Input<N>) => string
+  /** The line (or richer node) once it succeeded. */
+  done: (output: Exclude<Output<N>, Failure>, input: Input<N>) => React.ReactNode
+  /** The line when the server refused the call; default "<tool> failed: <message>". */
+  failed?: (message: string, status: number | undefined, input: Input<N>) => string
+  /** Details folded under the line, and how to show them. */
+  body?: { kind: 'json' | 'code' | 'markdown' | 'diff'; of: (output: Exclude<Output<N>, Failure>) => string }
+  /** For calls that wait for a person: what the card asks. */
+  approval?: (input: Input<N>) => ApprovalView
+}
+
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1)
+const VERBS: Record<string, string> = {
+  create: 'Creating',
+  update: 'Updating',
+  list: 'Listing',
+  delete: 'Deleting',
+}
+
+const manageJobs: ToolView<'manage-jobs'> = {
+  icon: CalendarClock,
+  tint: 'text-brand-600',
+  failed: (message, status, input) =>
+    `Could not ${input.action} the job: ${message}${status ? ` (${status})` : ''}`,
+  running: (input) =>
+    `${VERBS[input.action ?? ''] ?? 'Working on'} job${input.name ? ` ${input.name}` : 's'}…`,
+  done: (output) => {
+    if (output.action === 'list') {
+      return (
+        <details>
+          <summary className="cursor-pointer">Looked up jobs: {output.summary}</summary>
+          <ul className="mt-1 space-y-0.5 pl-4">
+            {output.jobs.map((job) => (
+              <li key={job.id}>
+                <Link to={job.url} className="font-medium underline-offset-2 hover:underline">
+                  {job.name}
+                </Link>{' '}
+                <span className="text-stone-500">{lowerFirst(job.description)}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )
+    }
+    if (output.action === 'delete')
+      return (
+        <span>
+          Deleted job <em>{output.job.name}</em>
+        </span>
+      )
+    return (
+      <span>
+        {output.action === 'create' ? 'Created' : 'Updated'} job{' '}
+        <Link to={output.job.url} className="font-medium italic underline underline-offset-2">
+          {output.job.name}
+        </Link>
+        , {lowerFirst(output.job.description)}
+        {output.job.enabled ? '' : ' (paused)'}
+      </span>
+    )
+  },
+  approval: (input) => {
+    const target = input.name ?? input.id ?? 'this job'
+    return {
+      title: `Delete job ${target}?`,
+      body: 'This removes the job and its run history.',
+      confirm: 'Delete job',
+      cancel: 'Keep it',
+      what: `${input.action ?? 'delete'} ${input.name ?? ''}`,
+    }
+  },
+}
+
+const workspace: ToolView<'workspace'> = {
+  icon: FileText,
+  running: () => 'Using workspace…',
+  done: (output) => output.summary,
+}
+
+const clock: ToolView<'clock'> = {
+  icon: Clock,
+  running: () => 'Checking the time…',
+  done: (output) => `Checked the time: ${output.local} (${output.timezone})`,
+}
+
+/** Every tool's view, by tool name. */
+export const TOOL_VIEWS = { 'manage-jobs': manageJobs, workspace, clock } satisfies {
+  [N in AgentToolName]: ToolView<N>
+}
+
+/** The view of a tool by the name in its message part; undefined for a tool this build does not know. */
+export function toolView(name: string): ToolView | undefined {
+  return (TOOL_VIEWS as Record<string, ToolView>)[name]
+}

@@ -1,0 +1,267 @@
+/**
+ * The job-field registry: every field a person writes about a job, declared once. The API
+ * schemas (schema.ts), the job file (job-file.ts), the audit diff (audit.ts), the change plan,
+ * the form (sent down by the page loaders) and the agent tool's input all derive from it, so a
+ * new field is one entry here plus its column (README: "Add a job field").
+ */
+import { z } from 'zod'
+import {
+  CatchUp,
+  Enabled,
+  Instructions,
+  Overlap,
+  Retries,
+  RunAs,
+  Schedule,
+  TimeoutMinutes,
+  Timezone,
+  toJsonValue,
+} from './field-schemas.ts'
+
+/** How a field is edited on the job forms. `custom` fields have their own widget (job-fields.tsx). */
+export type FormWidget =
+  | { widget: 'custom' }
+  | { widget: 'select'; label: string; options: readonly (readonly [value: string, label: string])[] }
+  | { widget: 'number'; label: string; min?: number; max?: number; step?: number; hint?: string }
+
+/** What the registry says about one field. */
+export type FieldSpec = {
+  schema: z.ZodType
+  /** The value a new job gets when its creator leaves it out; none means required (or, for timezone, the service's call). */
+  default?: unknown
+  /** On create: must be given. */
+  required?: true
+  /** Where the job file keeps it: a frontmatter key, the Markdown body, or the other keys. */
+  file: 'frontmatter' | 'body' | 'extra'
+  /** How the form sends it (all form values are text). */
+  kind: 'text' | 'number' | 'boolean' | 'json'
+  /** Its name in the audit trail. */
+  audit: string
+  /** On the create and edit forms, with the text the new-job form starts from; absent = not on the forms. */
+  form?: FormWidget & { initial: string; section: 'main' | 'when' | 'advanced' }
+  /** Whether a run reads it (the run's view of the job, see runs/executor types). */
+  run: boolean
+  /** Whether the agent's manage-jobs tool may set it. */
+  tool: boolean
+}
+
+// Keys `extra` may not use; filled below from the registry and the server-set keys.
+const reserved = new Set<string>()
+
+export const Extra = z
+  .record(z.string(), z.unknown())
+  .superRefine((extra, ctx) => {
+    const key = Object.keys(extra).find((k) => reserved.has(k))
+    if (key !== undefined) {
+      ctx.addIssue({ code: 'custom', path: [key], message: 'is a reserved key, not an extra one' })
+      return
+    }
+    const json = toJsonValue(extra)
+    if (!json.ok) ctx.addIssue({ code: 'custom', path: json.path, message: json.message })
+  })
+  .describe('Other frontmatter keys of the job file, kept as they are (any JSON values)')
+
+/** Every definition field, in the order the file, the trail and the API list them. */
+export const JOB_FIELDS = {
+  schedule: {
+    schema: Schedule,
+    required: true,
+    file: 'frontmatter',
+    kind: 'text',
+    audit: 'schedule',
+    form: { widget: 'custom', initial: '0 9 * * *', section: 'when' },
+    run: true,
+    tool: true,
+  },
+  timezone: {
+    schema: Timezone,
+    file: 'frontmatter',
+    kind: 'text',
+    audit: 'time zone',
+    // Empty means "not picked": the person's saved zone, else the browser's.
+    form: { widget: 'custom', initial: '', section: 'when' },
+    run: true,
+    tool: true,
+  },
+  enabled: {
+    schema: Enabled,
+    default: true,
+    file: 'frontmatter',
+    kind: 'boolean',
+    audit: 'enabled',
+    run: false,
+    tool: true,
+  },
+  runAs: {
+    schema: RunAs,
+    default: 'creator',
+    file: 'frontmatter',
+    kind: 'text',
+    audit: 'runs as',
+    form: { widget: 'custom', initial: 'creator', section: 'main' },
+    run: true,
+    tool: true,
+  },
+  instructions: {
+    schema: Instructions,
+    required: true,
+    file: 'body',
+    kind: 'text',
+    audit: 'prompt',
+    form: { widget: 'custom', initial: '', section: 'main' },
+    run: true,
+    tool: true,
+  },
+  catchUp: {
+    schema: CatchUp,
+    default: 'latest',
+    file: 'frontmatter',
+    kind: 'text',
+    audit: 'catch-up',
+    form: {
+      widget: 'select',
+      label: 'After downtime',
+      options: [
+        ['latest', 'Run the latest missed slot once'],
+        ['skip', 'Skip missed slots'],
+      ],
+      initial: 'latest',
+      section: 'advanced',
+    },
+    run: false,
+    tool: false,
+  },
+  overlap: {
+    schema: Overlap,
+    default: 'skip',
+    file: 'frontmatter',
+    kind: 'text',
+    audit: 'overlap',
+    form: {
+      widget: 'select',
+      label: 'If still running',
+      options: [
+        ['skip', 'Skip the new slot'],
+        ['queue', 'Queue it after the running one'],
+      ],
+      initial: 'skip',
+      section: 'advanced',
+    },
+    run: false,
+    tool: false,
+  },
+  retries: {
+    schema: Retries,
+    default: 0,
+    file: 'frontmatter',
+    kind: 'number',
+    audit: 'retries',
+    form: {
+      widget: 'number',
+      label: 'Retries',
+      min: 0,
+      max: 5,
+      hint: '0–5, backoff 30 s, 1, 5, 15, 60 min',
+      initial: '0',
+      section: 'advanced',
+    },
+    run: true,
+    tool: false,
+  },
+  timeoutMinutes: {
+    schema: TimeoutMinutes,
+    default: 10,
+    file: 'frontmatter',
+    kind: 'number',
+    audit: 'timeout',
+    form: {
+      widget: 'number',
+      label: 'Timeout (minutes)',
+      min: 1,
+      max: 60,
+      hint: '1–60',
+      initial: '10',
+      section: 'advanced',
+    },
+    run: true,
+    tool: false,
+  },
+  extra: {
+    schema: Extra,
+    default: {},
+    file: 'extra',
+    kind: 'json',
+    audit: 'extra keys',
+    run: false,
+    tool: false,
+  },
+} as const satisfies Record<string, FieldSpec>
+
+export type JobFieldKey = keyof typeof JOB_FIELDS
+type Spec<K extends JobFieldKey> = (typeof JOB_FIELDS)[K]
+
+/** Everything a person writes about a job, as stored (invariant 1: no run state here). */
+export type JobDefinition = { [K in JobFieldKey]: z.output<Spec<K>['schema']> }
+
+/** The keys of the registry, in order. */
+export const JOB_FIELD_KEYS = Object.keys(JOB_FIELDS) as JobFieldKey[]
+/** One field's entry, widened to the common shape (for code that walks every field). */
+export const specOf = (key: JobFieldKey): FieldSpec => JOB_FIELDS[key]
+const keysWhere = (test: (spec: FieldSpec) => boolean) => JOB_FIELD_KEYS.filter((key) => test(specOf(key)))
+
+/** Frontmatter keys a person writes, in the order the job file shows them. */
+export const DEFINITION_KEYS = keysWhere((s) => s.file === 'frontmatter')
+/** Set by the server from the session (invariant 4); a file may repeat them but not change them. */
+export const IDENTITY_KEYS = ['createdBy', 'orgId'] as const
+/** Written by the scheduler only; read-only in a job file. */
+export const MANAGED_KEYS = ['lastRun', 'lastStatus', 'lastError', 'nextRun'] as const
+for (const key of [...DEFINITION_KEYS, ...IDENTITY_KEYS, ...MANAGED_KEYS, 'instructions']) reserved.add(key)
+/** Keys `extra` may not use: they would collide with a real field when the file is rendered. */
+export const RESERVED_KEYS: ReadonlySet<string> = reserved
+
+type DefaultKey = { [K in JobFieldKey]: Spec<K> extends { default: unknown } ? K : never }[JobFieldKey]
+/** What a job gets when its creator does not say (timezone is the service's call: user zone, else UTC). */
+export const JOB_DEFAULTS = Object.fromEntries(
+  keysWhere((s) => 'default' in s && s.kind !== 'json').map((k) => [k, specOf(k).default]),
+) as { [K in Exclude<DefaultKey, 'extra'>]: Spec<K>['default'] }
+
+/** The definition fields of a stored job (or of anything that carries them). */
+export function definitionOf(job: JobDefinition): JobDefinition {
+  return Object.fromEntries(JOB_FIELD_KEYS.map((key) => [key, job[key]])) as JobDefinition
+}
+
+/** Optional fields whose default is null ("no limit"): left out of a file, or emptied in a form, they are unset. */
+export const CLEARABLE_KEYS: readonly string[] = keysWhere((s) => s.default === null)
+
+/** The fields a run reads, for the run's view of the job (runs/executor types and selectRunJob). */
+export type JobRunKey = { [K in JobFieldKey]: Spec<K> extends { run: true } ? K : never }[JobFieldKey]
+export const RUN_KEYS = keysWhere((s) => s.run) as JobRunKey[]
+/** The fields the agent's manage-jobs tool may set on create and update. */
+export const TOOL_KEYS = keysWhere((s) => s.tool)
+
+/** The fields the job forms edit. */
+export type JobFormKey = { [K in JobFieldKey]: Spec<K> extends { form: object } ? K : never }[JobFieldKey]
+/** One form field as the page loaders send it down. */
+export type JobFormField = FormWidget & {
+  key: JobFormKey
+  initial: string
+  section: 'main' | 'when' | 'advanced'
+}
+/** The form's fields and the audit trail's names, for the job pages. */
+export type JobFormSpec = { fields: JobFormField[]; labels: Record<string, string> }
+
+/** What the new-job and job pages need to render the form and the trail. */
+export function jobFormSpec(): JobFormSpec {
+  const fields = JOB_FIELD_KEYS.flatMap((key) => {
+    const spec = specOf(key)
+    return spec.form ? [{ key: key as JobFormKey, ...spec.form }] : []
+  })
+  const labels: Record<string, string> = { name: 'name', scope: 'scope', createdBy: 'creator' }
+  for (const key of JOB_FIELD_KEYS) labels[key] = JOB_FIELDS[key].audit
+  return { fields, labels }
+}
+
+/** How form text becomes input for each field ("number", "boolean"); other fields stay text. */
+export const FORM_KINDS: Record<string, FieldSpec['kind']> = Object.fromEntries(
+  JOB_FIELD_KEYS.map((key) => [key, JOB_FIELDS[key].kind]),
+)
