@@ -5,8 +5,8 @@
  */
 import matter from 'gray-matter'
 import { z } from 'zod'
-import { badRequest, payloadTooLarge } from '../http/errors.ts'
-import { describeIssue } from '../http/validate.ts'
+import { badRequest, HttpError, payloadTooLarge } from '../lib/errors.ts'
+import { parseInput } from '../lib/validate.ts'
 import { DEFAULT_ALLOWED_HOSTS, ExecLimitsInput, isReservedName, SECRET_NAME } from './exec-schema.ts'
 import { CommandPolicy } from './policy-schema.ts'
 
@@ -105,11 +105,13 @@ export function parseEnvironmentFile(text: string): EnvironmentDefinition {
   }
   if ('instructions' in data)
     throw badRequest('instructions: write them below the frontmatter', 'instructions')
-  const result = EnvironmentDefinition.safeParse({ ...data, instructions: body.trim() })
-  if (result.success) return result.data
-  const { field, message } = describeIssue(result.error.issues[0]!)
-  const line = field ? lineOf(lines, field.split('.')) : undefined
-  throw badRequest(`${line ? `Line ${line}: ` : ''}${field ? `${field}: ` : ''}${message}`, field)
+  try {
+    return parseInput(EnvironmentDefinition, { ...data, instructions: body.trim() })
+  } catch (err) {
+    if (!(err instanceof HttpError) || !err.field) throw err
+    const line = lineOf(lines, err.field.split('.'))
+    throw line ? badRequest(`Line ${line}: ${err.message}`, err.field) : err
+  }
 }
 
 /** The line (1-based) where a nested key is written, following the path through indentation. */

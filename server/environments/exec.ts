@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { newId } from '../lib/ids.ts'
-import { serviceUnavailable } from '../http/errors.ts'
+import { HttpError } from '../lib/errors.ts'
 import {
   DEFAULT_ALLOWED_HOSTS,
   DEFAULT_LIMITS,
@@ -46,7 +46,7 @@ export async function runCommand(
 ): Promise<ExecResult> {
   const mechanism = opts.mechanism ?? (await currentMechanism())
   if (mechanism.kind === 'none')
-    throw serviceUnavailable(`execution is unavailable on this server: ${mechanism.why}`)
+    throw new HttpError(503, 'unavailable', `execution is unavailable on this server: ${mechanism.why}`)
   const limits = { ...DEFAULT_LIMITS, ...env.limits }
   const diskLimit = limits.diskMb * 1024 * 1024
   const used = await currentUsage(env.root)

@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { constants } from 'node:fs'
 import { lstat, open, readdir } from 'node:fs/promises'
 import picomatch from 'picomatch'
-import { badRequest } from '../http/errors.ts'
+import { badRequest } from '../lib/errors.ts'
 import { type FileContext, type ListDirectoryInput, type SearchFilesInput } from './files-schema.ts'
 import { checkRelativePath, handlePath, openForRead, type Opened } from './paths.ts'
 

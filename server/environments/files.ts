@@ -2,7 +2,7 @@
  * The file tools of an environment: write, read and edit, every path confined by paths.ts.
  * Listing and search live in files-list.ts.
  */
-import { badRequest } from '../http/errors.ts'
+import { badRequest } from '../lib/errors.ts'
 import {
   type EditFileInput,
   type FileContext,

@@ -11,7 +11,7 @@
 import { constants, existsSync } from 'node:fs'
 import { type FileHandle, mkdir, open, readlink, realpath, unlink } from 'node:fs/promises'
 import { join, posix, sep } from 'node:path'
-import { badRequest, notFound } from '../http/errors.ts'
+import { badRequest, notFound } from '../lib/errors.ts'
 
 export const MAX_PATH_LENGTH = 1024
 const HAS_PROC_FD = existsSync('/proc/self/fd')

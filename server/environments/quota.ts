@@ -6,7 +6,7 @@
  */
 import { lstat, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { HttpError } from '../http/errors.ts'
+import { HttpError } from '../lib/errors.ts'
 
 const usage = new Map<string, number>()
 
