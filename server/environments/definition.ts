@@ -7,7 +7,8 @@ import matter from 'gray-matter'
 import { z } from 'zod'
 import { badRequest, HttpError, payloadTooLarge } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
-import { DEFAULT_ALLOWED_HOSTS, ExecLimitsInput, isReservedName, SECRET_NAME } from './exec-schema.ts'
+import { SecretName } from '../keys/secrets-schema.ts'
+import { DEFAULT_ALLOWED_HOSTS, ExecLimitsInput } from './exec-schema.ts'
 import { CommandPolicy } from './policy-schema.ts'
 
 export const MAX_DEFINITION_BYTES = 64 * 1024
@@ -39,11 +40,6 @@ export const EnvironmentPolicy = CommandPolicy.extend({
     .describe('Hosts commands may reach (default: the npm and PyPI registries); [] for none'),
 })
 export type EnvironmentPolicy = z.infer<typeof EnvironmentPolicy>
-
-const SecretName = z
-  .string()
-  .regex(SECRET_NAME, { error: 'must be an environment variable name like GITHUB_TOKEN' })
-  .refine((name) => !isReservedName(name), { error: 'is set by the sandbox itself; choose another name' })
 
 const nullAsMissing = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === null ? undefined : value), schema)

@@ -37,12 +37,6 @@ export const DEFAULT_LIMITS: ExecLimits = ExecLimits.parse({})
 /** Hosts commands may reach when the policy names none: the npm and PyPI registries. */
 export const DEFAULT_ALLOWED_HOSTS = ['registry.npmjs.org', 'pypi.org', 'files.pythonhosted.org']
 
-/** Names a secret may be injected under: shell-safe, and never one the sandbox itself sets. */
-export const SECRET_NAME = /^[A-Z_][A-Z0-9_]{0,63}$/
-const RESERVED =
-  /^(PATH|HOME|LANG|PWD|SHELL|USER|TMPDIR|LD_.*|.*_PROXY|NO_PROXY|SANDBOX_RUNTIME|NODE_OPTIONS)$/
-export const isReservedName = (name: string) => RESERVED.test(name)
-
 /** One environment as the executor sees it. */
 export type ExecEnvironment = {
   /** The environment's folder (absolute). */
