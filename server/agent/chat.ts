@@ -86,7 +86,7 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
   const request = parseInput(ChatRequest, body)
   const resolved = await resolveModel({ kind: 'chat', userId: caller.userId })
   const { threadId, history } = await prepareThread(caller, request)
-  const tools = createAgentTools({ caller, mode: 'chat' })
+  const tools = createAgentTools({ caller, mode: 'chat', threadId })
   const result = startAgentLoop({
     model: resolved.model,
     system: buildChatSystemPrompt(caller),

@@ -14,6 +14,11 @@ export type ToolContext = {
   mode: AgentMode
   /** Injectable for tests; the wall clock otherwise. */
   now?: () => Date
+  /** The chat thread or job run the conversation belongs to (recorded in environments' audit). */
+  threadId?: string
+  runId?: string
+  /** The job's environment in a run: the default of the environment tools (else `scratch`). */
+  environment?: string | null
 }
 
 /** A failed tool call as the model (and the chat UI) sees it: the same status and message as the API. */

@@ -8,6 +8,20 @@
 import type { Tool } from 'ai'
 import type { ToolContext } from '../tool-context.ts'
 import { CLOCK_DESCRIPTION, createClockTool } from './clock.ts'
+import {
+  createEditFileTool,
+  createListDirectoryTool,
+  createReadFileTool,
+  createRunCommandTool,
+  createSearchFilesTool,
+  createWriteFileTool,
+  EDIT_FILE_DESCRIPTION,
+  LIST_DIRECTORY_DESCRIPTION,
+  READ_FILE_DESCRIPTION,
+  RUN_COMMAND_DESCRIPTION,
+  SEARCH_FILES_DESCRIPTION,
+  WRITE_FILE_DESCRIPTION,
+} from './environment.ts'
 import { MANAGE_JOBS_DESCRIPTION, createManageJobsTool } from './manage-jobs.ts'
 import { WORKSPACE_DESCRIPTION, createWorkspaceTool } from './workspace.ts'
 
@@ -19,6 +33,12 @@ export const AGENT_TOOLS = {
   'manage-jobs': { description: MANAGE_JOBS_DESCRIPTION, create: createManageJobsTool },
   workspace: { description: WORKSPACE_DESCRIPTION, create: createWorkspaceTool },
   clock: { description: CLOCK_DESCRIPTION, create: createClockTool },
+  write_file: { description: WRITE_FILE_DESCRIPTION, create: createWriteFileTool },
+  read_file: { description: READ_FILE_DESCRIPTION, create: createReadFileTool },
+  edit_file: { description: EDIT_FILE_DESCRIPTION, create: createEditFileTool },
+  list_directory: { description: LIST_DIRECTORY_DESCRIPTION, create: createListDirectoryTool },
+  search_files: { description: SEARCH_FILES_DESCRIPTION, create: createSearchFilesTool },
+  run_command: { description: RUN_COMMAND_DESCRIPTION, create: createRunCommandTool },
 } satisfies Record<string, AgentToolEntry>
 
 export type AgentToolName = keyof typeof AGENT_TOOLS
