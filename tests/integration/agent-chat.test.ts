@@ -78,8 +78,14 @@ describe('chat creates jobs through the manage-jobs tool', () => {
     expect(first!.headers['x-api-key']).toBe(DEPLOYMENT_KEY)
     expect(first!.body.tools.map((t: { name: string }) => t.name).sort()).toEqual([
       'clock',
+      'edit_file',
+      'list_directory',
       'manage-jobs',
+      'read_file',
+      'run_command',
+      'search_files',
       'workspace',
+      'write_file',
     ])
     const manage = first!.body.tools.find((t: { name: string }) => t.name === 'manage-jobs')
     expect(manage.input_schema.properties.schedule.description).toMatch(/5-field cron expression/)

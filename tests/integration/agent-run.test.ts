@@ -132,8 +132,14 @@ describe('an unattended run', () => {
     expect(system).toContain(new Date().toISOString().slice(0, 10))
     expect(first!.body.tools.map((t: { name: string }) => t.name).sort()).toEqual([
       'clock',
+      'edit_file',
+      'list_directory',
       'manage-jobs',
+      'read_file',
+      'run_command',
+      'search_files',
       'workspace',
+      'write_file',
     ])
   })
 
