@@ -8,6 +8,7 @@ import { z } from 'zod'
 import {
   CatchUp,
   Enabled,
+  EnvironmentRef,
   Instructions,
   Overlap,
   Retries,
@@ -185,6 +186,15 @@ export const JOB_FIELDS = {
     },
     run: true,
     tool: false,
+  },
+  environment: {
+    schema: EnvironmentRef,
+    default: null,
+    file: 'frontmatter',
+    kind: 'text',
+    audit: 'environment',
+    run: true,
+    tool: true,
   },
   extra: {
     schema: Extra,

@@ -125,6 +125,7 @@ describe('JobCreateInput', () => {
       overlap: 'skip',
       retries: 0,
       timeoutMinutes: 10,
+      environment: null,
       extra: {},
     })
   })
@@ -140,6 +141,7 @@ describe('JobCreateInput', () => {
       overlap: 'queue',
       retries: 3,
       timeoutMinutes: 30,
+      environment: 'reports',
       extra: { owner: 'growth', tags: ['a', 'b'], nested: { deep: [1, null, true] } },
     }
     expect(parseInput(JobCreateInput, full)).toEqual(full)

@@ -205,9 +205,11 @@ describe('commands the policy marks ask', () => {
       schedule: '0 7 * * 1-5',
       timezone: 'Europe/Berlin',
       instructions: 'Print the year.',
+      environment: 'asky', // the job field: its runs work there by default
     })
     expect(job.status).toBe(201)
-    fake.reply(toolUse('run_command', { environment: 'asky', command: 'date +%Y' }), { text: 'Could not.' })
+    expect(job.body.job.environment).toBe('asky')
+    fake.reply(toolUse('run_command', { command: 'date +%Y' }), { text: 'Could not.' })
     const started = await c.post(`/_agent-native/jobs/${job.body.job.id}/run`)
     let run: any
     for (let i = 0; i < 400; i++) {

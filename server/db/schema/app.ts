@@ -48,6 +48,8 @@ export const jobs = pgTable(
       .default('skip'),
     retries: integer('retries').notNull().default(0),
     timeoutMinutes: integer('timeout_minutes').notNull().default(10),
+    /** The environment runs work in (environments/<name>.md); null: a scratch folder. */
+    environment: text('environment'),
     /** Unknown frontmatter keys, kept so a job file round-trips. */
     extra: jsonb('extra').$type<Record<string, unknown>>().notNull().default({}),
     version: integer('version').notNull().default(1),
