@@ -7,5 +7,10 @@ export default {
     v8_middleware: true,
     v8_splitRouteModules: true,
     v8_trailingSlashAwareDataRequests: true,
+    // Not yet, said explicitly (which also silences the warning on every start): loaders read
+    // request.url for sign-in redirects and would see `.data` URLs, and the custom server loads
+    // the dev build with ssrLoadModule. Both are changes to make with the v8 upgrade itself.
+    v8_passThroughRequests: false,
+    v8_viteEnvironmentApi: false,
   },
 } satisfies Config

@@ -6,6 +6,7 @@ export default defineConfig({
     include: [
       'server/**/*.test.ts',
       'app/**/*.test.ts',
+      'config/**/*.test.ts',
       'tests/integration/**/*.test.ts',
       'tests/architecture/**/*.test.ts',
     ],

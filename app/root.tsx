@@ -29,14 +29,22 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const title = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : 'Something went wrong'
-  const detail = isRouteErrorResponse(error)
-    ? error.status === 404
-      ? 'That page does not exist.'
-      : String(error.data ?? '')
-    : 'An unexpected error happened. Try again, and if it keeps happening, check the server log.'
+  const notFound = isRouteErrorResponse(error) && error.status === 404
+  // statusText is empty for responses thrown with data(); never show a made-up reason phrase.
+  const title = notFound
+    ? 'Page not found'
+    : isRouteErrorResponse(error)
+      ? `Error ${error.status}`
+      : 'Something went wrong'
+  const detail = notFound
+    ? 'There is no page at this address. Check the link, or start again from your jobs.'
+    : isRouteErrorResponse(error)
+      ? String(error.data ?? '')
+      : 'An unexpected error happened. Try again, and if it keeps happening, check the server log.'
   return (
     <main className="mx-auto max-w-lg px-6 py-24 text-center">
+      <title>{`${title} · Clockwork`}</title>
+      <img src="/favicon.svg" alt="" className="mx-auto mb-6 size-10" />
       <h1 className="text-2xl font-semibold">{title}</h1>
       <p className="mt-3 text-stone-600 dark:text-stone-400">{detail}</p>
       <a href="/jobs" className="mt-6 inline-block text-brand-700 underline dark:text-brand-400">

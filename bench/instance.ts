@@ -7,6 +7,9 @@
  *   BENCH_QUEUES       pgboss: "single" or "b:1000" (b0 … b999)
  *   BENCH_BOSS_TUNED   pgboss: 1 = cron checked every second (default config otherwise)
  *   BENCH_CRONTAB      graphile: crontab file
+ *   BENCH_EXECUTOR     clockwork: "noop" (default) or "agent" (the real agent executor; point
+ *                      ANTHROPIC_BASE_URL at a fake model server)
+ *   BENCH_LEASE_MS     clockwork: lease TTL      BENCH_GRACE_MS   clockwork: SIGTERM grace
  */
 import { readFileSync } from 'node:fs'
 import type { Fire } from './lib/children.ts'
@@ -25,6 +28,7 @@ const minuteOf = (ms: number) => ms - (ms % 60_000)
 async function startClockwork(): Promise<() => Promise<void>> {
   const { openDatabase, setCurrentDatabase } = await import('#server/db/client.ts')
   const { startScheduler } = await import('#server/scheduler/scheduler.ts')
+  const { createAgentExecutor } = await import('#server/agent/run-executor.ts')
   const handle = await openDatabase({ url, poolSize: pool })
   setCurrentDatabase(handle)
   const scheduler = await startScheduler({
@@ -32,11 +36,15 @@ async function startClockwork(): Promise<() => Promise<void>> {
     instanceId: instance,
     concurrency,
     claimBatch: env.BENCH_CLAIM_BATCH ? Number(env.BENCH_CLAIM_BATCH) : undefined,
-    graceMs: 5_000,
-    executor: async ({ run }) => {
-      emit({ slot: run.scheduledFor.getTime(), recorded: run.createdAt.getTime(), started: Date.now() })
-      return { transcript: [], usage: { inputTokens: 0, outputTokens: 0 } }
-    },
+    graceMs: Number(env.BENCH_GRACE_MS ?? 5_000),
+    leaseMs: env.BENCH_LEASE_MS ? Number(env.BENCH_LEASE_MS) : undefined,
+    executor:
+      env.BENCH_EXECUTOR === 'agent'
+        ? createAgentExecutor()
+        : async ({ run }) => {
+            emit({ slot: run.scheduledFor.getTime(), recorded: run.createdAt.getTime(), started: Date.now() })
+            return { transcript: [], usage: { inputTokens: 0, outputTokens: 0 } }
+          },
   })
   return async () => {
     await scheduler.stop()

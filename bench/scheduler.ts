@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
+import { queryRows } from '#server/db/sql.ts'
 import { Fleet, type Fire } from './lib/children.ts'
 import { closeAdmin, describeMachine, dropDatabase, transactionCount } from './lib/pg.ts'
 import { ms, summarize, table } from './lib/stats.ts'
@@ -24,6 +25,10 @@ const BOSS_BURST = quick ? 30 : 1_000
 const SINGLE_MINUTES = quick ? 1 : 3
 const IDLE_SECONDS = quick ? 20 : 75
 const SIZES = quick ? [1_000, 10_000] : [1_000, 100_000, 1_000_000]
+/** Stored jobs (none due during the window) in the idle measurement. */
+const IDLE_SIZES = quick ? [1_000, 10_000] : [1_000, 100_000]
+/** One-off slots for Clockwork's one-job start latency (a minute schedule gives one sample a minute). */
+const START_SAMPLES = quick ? 10 : 60
 const CONCURRENCY = 32
 const TZ = 'Europe/Berlin'
 const SYSTEMS = ['clockwork', 'pgboss', 'graphile'] as const
@@ -56,6 +61,20 @@ async function main() {
   // Setup: one database per system and phase, so each one's queries can be counted apart.
   const cw = await prepareClockwork('bench_cw')
   const cwIdle = await prepareClockwork('bench_cw_idle')
+  const cwIdleSized = []
+  for (const size of IDLE_SIZES) {
+    const db = await prepareClockwork(`bench_cw_idle_${size}`)
+    // Due some time in the next 1–30 days: stored, enabled, and not due during the window.
+    await insertJobs(db, {
+      prefix: 'idle',
+      count: size,
+      schedule: '0 7 * * *',
+      timezone: TZ,
+      nextRunAt: sql`now() + interval '1 day' + random() * interval '29 days'`,
+    })
+    await db.handle.db.execute(sql`analyze jobs`)
+    cwIdleSized.push({ size, db })
+  }
   await insertJobs(cw, {
     prefix: 'single',
     count: 1,
@@ -97,9 +116,13 @@ async function main() {
   const bossBurstPrep = preparePgBoss('bench_boss_burst', bossQueues, { cron: '* * * * *', tz: TZ })
   const phaseAEnd = nextMinute(readyAt + 5_000) + (SINGLE_MINUTES - 1) * 60_000 + 8_000
   await sleep(phaseAEnd - Date.now())
-  await single.stop()
   const singleFires = single.fires.filter((f) => f.slot > readyAt)
   log(`phase A done: ${singleFires.length} fires`)
+  // Clockwork's start latency with more samples: the same job, re-armed for a slot 1.5 s ahead
+  // (a whole second, as cron slots are) and woken by NOTIFY, as an edit would.
+  const startFires = await sampleStarts(cw, single)
+  log(`phase A: ${startFires.length} one-off starts sampled`)
+  await single.stop()
 
   // Phase B: a burst per system, each at its own minute.
   const bursts: Record<System, { count: number; fires: Fire[] }> = {} as never
@@ -179,6 +202,9 @@ async function main() {
   ] as const) {
     await idle.start(system, name, env)
   }
+  for (const { size, db } of cwIdleSized) {
+    await idle.start('clockwork', `cw-idle-${size}`, { BENCH_DB_URL: db.url, BENCH_POOL: '3' })
+  }
   await idle.ready()
   await sleep(5_000)
   const idleDbs = {
@@ -186,6 +212,12 @@ async function main() {
     pgboss: 'bench_boss_idle',
     'pgboss (default config)': 'bench_boss_idle_default',
     graphile: 'bench_gw_idle',
+    ...Object.fromEntries(
+      IDLE_SIZES.map((size) => [
+        `clockwork, ${size.toLocaleString('en-GB')} stored jobs`,
+        `bench_cw_idle_${size}`,
+      ]),
+    ),
   }
   const idleStart = { at: Date.now(), counts: await countAll(idleDbs) }
   log(`idle: measuring for ${IDLE_SECONDS} s`)
@@ -205,11 +237,24 @@ async function main() {
   const idleRates = Object.fromEntries(
     Object.keys(idleDbs).map((k) => [k, (idleEnd.counts[k]! - idleStart.counts[k]!) / idleSeconds]),
   )
-  const report = { machine, quick, singleFires, bursts, cwScale, bossScale, gwScale, idleRates, idleSeconds }
+  const report = {
+    machine,
+    quick,
+    singleFires,
+    startFires,
+    bursts,
+    cwScale,
+    bossScale,
+    gwScale,
+    idleRates,
+    idleSeconds,
+  }
   writeFileSync('bench/results.json', `${JSON.stringify(summaryOf(report), null, 2)}\n`)
   printReport(report)
 
+  for (const { db } of cwIdleSized) await db.handle.close()
   for (const name of [
+    ...IDLE_SIZES.map((size) => `bench_cw_idle_${size}`),
     'bench_cw',
     'bench_cw_idle',
     'bench_cw_burst',
@@ -244,6 +289,25 @@ async function burst(system: System, count: number, setup: (fleet: Fleet) => Pro
   return { count, fires }
 }
 
+async function sampleStarts(cw: Awaited<ReturnType<typeof prepareClockwork>>, fleet: Fleet): Promise<Fire[]> {
+  const slots = new Set<number>()
+  for (let i = 0; i < START_SAMPLES; i++) {
+    const [row] = await queryRows<{ at: Date | string }>(
+      cw.handle.db,
+      sql`update jobs set next_run_at = date_trunc('second', now()) + interval '1.5 second'
+          returning next_run_at as at`,
+    )
+    slots.add(new Date(row!.at).getTime())
+    await notifySchedulers(cw)
+    await sleep(2_500)
+  }
+  // Put the minute schedule back, so the fleet's last fires are ordinary ones.
+  await cw.handle.db.execute(
+    sql`update jobs set next_run_at = date_trunc('minute', now()) + interval '1 minute'`,
+  )
+  return fleet.fires.filter((f) => f.system === 'clockwork' && slots.has(f.slot))
+}
+
 async function countAll(dbs: Record<string, string>) {
   const out: Record<string, number> = {}
   for (const [key, db] of Object.entries(dbs)) out[key] = await transactionCount(db)
@@ -254,6 +318,7 @@ type Report = {
   machine: Awaited<ReturnType<typeof describeMachine>>
   quick: boolean
   singleFires: Fire[]
+  startFires: Fire[]
   bursts: Record<System, { count: number; fires: Fire[] }>
   cwScale: Awaited<ReturnType<typeof timeDueSelection>>
   bossScale: Awaited<ReturnType<typeof pgbossCronPass>>
@@ -291,6 +356,7 @@ function summaryOf(r: Report) {
         ]
       }),
     ),
+    clockworkOneOffStarts: lateness(r.startFires),
     dueSelection: { clockwork: r.cwScale, pgboss: r.bossScale, graphile: r.gwScale },
     idleTransactionsPerSecond: r.idleRates,
     idleSeconds: r.idleSeconds,
@@ -330,6 +396,7 @@ function printReport(r: Report) {
       ],
       [
         ...SYSTEMS.map((sys) => row(sys, `1 job, ${SINGLE_MINUTES} min`, s.single[sys]!)),
+        row('clockwork', `1 job, ${START_SAMPLES} one-off slots`, s.clockworkOneOffStarts),
         ...SYSTEMS.map((sys) => {
           const b = s.bursts[sys]!
           return row(sys, `${b.count} jobs, same minute`, b, `${b.fired}/${b.count} fired`)

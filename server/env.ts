@@ -2,6 +2,7 @@
  * Every environment variable Clockwork reads, parsed once at start-up. A bad value
  * stops the process with a message naming the variable (see `.env.example`).
  */
+import path from 'node:path'
 import { z } from 'zod'
 
 const bool = z
@@ -9,6 +10,8 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes')
 
 const EnvSchema = z.object({
+  /** Read by server/lib/load-env.ts before anything else; listed here so it is documented and checked. */
+  ENV_FILE: z.string().min(1).default('.env'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -33,7 +36,10 @@ const EnvSchema = z.object({
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(25),
   RUN_HISTORY_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
-  ANTHROPIC_BASE_URL: z.url().optional(),
+  ANTHROPIC_BASE_URL: z
+    .url()
+    .regex(/\/v1\/?$/, 'must end in /v1 (the provider appends /messages)')
+    .optional(),
   OPENAI_COMPATIBLE_BASE_URL: z.url().optional(),
   OPENAI_COMPATIBLE_API_KEY: z.string().min(1).optional(),
   AGENT_MODEL: z
@@ -44,14 +50,48 @@ const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>
 
-/** Parses an environment; throws one Error listing every bad variable by name. */
+/**
+ * Variables only required in some configurations. Checked on the raw values, beside the schema,
+ * so one run reports every problem (zod skips refinements while any field is invalid).
+ */
+function missingTogether(source: Record<string, string | undefined>): string[] {
+  const problems: string[] = []
+  if (source.NODE_ENV === 'production' && !source.BETTER_AUTH_SECRET) {
+    problems.push(
+      'BETTER_AUTH_SECRET: required in production (32+ characters, e.g. `openssl rand -base64 32`)',
+    )
+  }
+  if (source.AGENT_MODEL?.startsWith('openai-compatible:') && !source.OPENAI_COMPATIBLE_BASE_URL) {
+    problems.push(`OPENAI_COMPATIBLE_BASE_URL: required when AGENT_MODEL is ${source.AGENT_MODEL}`)
+  }
+  return problems
+}
+
+/** A bad environment: one readable line per problem, each naming its variable. */
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  ${p}`).join('\n')}`)
+    this.name = 'EnvError'
+  }
+}
+
+/** Parses an environment; throws an EnvError listing every bad variable by name. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
   // Empty strings mean "unset", as in most .env tooling.
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''))
   const result = EnvSchema.safeParse(cleaned)
-  if (result.success) return result.data
-  const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
-  throw new Error(`Invalid environment:\n${lines.join('\n')}`)
+  const problems = [
+    ...(result.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? []),
+    ...missingTogether(cleaned),
+  ]
+  if (result.success && problems.length === 0) return result.data
+  throw new EnvError(problems)
+}
+
+/** Which env file the server entry reads: ENV_FILE (`off` for none), else `.env` in the working directory. */
+export function envFilePath(source: Record<string, string | undefined> = process.env): string | null {
+  const chosen = source.ENV_FILE || '.env'
+  return chosen === 'off' ? null : path.resolve(chosen)
 }
 
 let cached: Env | undefined

@@ -2,19 +2,25 @@
  * Entry point: `npm run dev` and `npm start`. Starts the server, then the
  * background services, and shuts both down cleanly on SIGTERM/SIGINT.
  */
+// First, before any module reads the environment: loads .env and exits on a bad environment.
+import { loadedEnvFile } from './lib/load-env.ts'
 import { createAgentExecutor } from './agent/run-executor.ts'
-import { env, type Env } from './env.ts'
+import { env } from './env.ts'
 import { startServer, type RunningServer } from './http/server.ts'
 import { logger } from './lib/logger.ts'
 import { startScheduler } from './scheduler/scheduler.ts'
 
-let config: Env
-try {
-  config = env()
-} catch (err) {
-  console.error((err as Error).message)
-  process.exit(1)
-}
+// Checked by load-env.ts already, so this cannot throw.
+const config = env()
+if (loadedEnvFile) logger.info(`read environment from ${loadedEnvFile}`)
+logger.debug(
+  {
+    model: config.AGENT_MODEL,
+    database: config.DATABASE_URL ? 'postgres' : 'pglite',
+    scheduler: config.SCHEDULER_ENABLED,
+  },
+  'configuration',
+)
 
 /**
  * The scheduler runs in this process, after migrations; SCHEDULER_ENABLED=false makes a web-only

@@ -1,3 +1,4 @@
+import { LoaderCircle } from 'lucide-react'
 import { useState } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
@@ -39,11 +40,12 @@ export function AuthForm({ mode }: { mode: Mode }) {
             timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
           } as Parameters<typeof authClient.signUp.email>[0])
         : await authClient.signIn.email({ email, password })
-    setPending(false)
     if (result.error) {
+      setPending(false)
       setError(result.error.message ?? 'That did not work. Check your details and try again.')
       return
     }
+    // Still pending: the button keeps saying so until the next page replaces this one.
     // A full navigation, so every loader sees the new session cookie.
     void navigate(redirectTo, { replace: true })
   }
@@ -88,7 +90,16 @@ export function AuthForm({ mode }: { mode: Mode }) {
           </p>
         ) : null}
         <Button type="submit" className="w-full" disabled={pending || !hydrated}>
-          {pending ? 'Please wait…' : isSignUp ? 'Create account' : 'Sign in'}
+          {pending ? (
+            <>
+              <LoaderCircle className="size-4 animate-spin" aria-hidden />
+              {isSignUp ? 'Creating your account…' : 'Signing in…'}
+            </>
+          ) : isSignUp ? (
+            'Create account'
+          ) : (
+            'Sign in'
+          )}
         </Button>
       </form>
       <p className="mt-6 text-center text-sm text-stone-600 dark:text-stone-400">

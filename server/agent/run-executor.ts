@@ -45,7 +45,14 @@ export function createAgentExecutor(): RunExecutor {
       if (isNotFound(err)) throw new RunFailure('The job is no longer visible to the person it runs as.')
       throw err
     })
-    const tools = createAgentTools({ caller, mode: 'run', runId: run.id, environment: job.environment })
+    // "Now" in a run means now where the job lives: its schedule is read in that zone.
+    const tools = createAgentTools({
+      caller,
+      mode: 'run',
+      timezone: view.timezone,
+      runId: run.id,
+      environment: job.environment,
+    })
     const meter = createUsageMeter()
     let failure: unknown = null
     const result = startAgentLoop({

@@ -12,6 +12,8 @@ export type AgentMode = 'chat' | 'run'
 export type ToolContext = {
   caller: Caller
   mode: AgentMode
+  /** The zone times are told in when the model names none: the job's in a run, else the person's. */
+  timezone?: string
   /** Injectable for tests; the wall clock otherwise. */
   now?: () => Date
   /** The chat thread or job run the conversation belongs to (recorded in environments' audit). */

@@ -63,8 +63,10 @@ export async function startServer(
     app.all('/{*splat}', createRequestHandler({ build, mode: 'production' }))
   } else {
     const vite = await withoutForeignExitHandlers(() =>
-      import('vite').then(({ createServer: createVite }) =>
-        createVite({ server: { middlewareMode: true, hmr: { server: httpServer } } }),
+      withoutKnownViteNoise(() =>
+        import('vite').then(({ createServer: createVite }) =>
+          createVite({ server: { middlewareMode: true, hmr: { server: httpServer } } }),
+        ),
       ),
     )
     closeVite = () => vite.close()
@@ -85,7 +87,8 @@ export async function startServer(
   const address = httpServer.address()
   const port = typeof address === 'object' && address ? address.port : config.PORT
   const background = await startBackground()
-  logger.info({ port, db: db.kind, mode: config.NODE_ENV }, 'clockwork listening')
+  // The URL alone at the end of the line, so terminals make it clickable.
+  logger.info({ port, db: db.kind, mode: config.NODE_ENV }, `Clockwork is ready at ${openUrl(config, port)}`)
 
   return {
     port,
@@ -100,6 +103,14 @@ export async function startServer(
   }
 }
 
+/** Where to point a browser: APP_URL when set (auth only accepts that origin), else this machine. */
+function openUrl(config: Env, port: number): string {
+  if (config.APP_URL) return config.APP_URL
+  const wildcard = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(config.HOST)
+  const host = wildcard ? 'localhost' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST
+  return `http://${host}:${port}`
+}
+
 /** Stops taking connections, lets in-flight requests finish, drops idle keep-alives. */
 function stopAccepting(server: Server): Promise<void> {
   return new Promise((resolve) => {
@@ -108,6 +119,24 @@ function stopAccepting(server: Server): Promise<void> {
     // Streams (chat) may hold a socket; give them a moment, then cut.
     setTimeout(() => server.closeAllConnections(), 2_000).unref()
   })
+}
+
+/**
+ * React Router 7.18's internal Vite servers pass `envFile: false`, which Vite 8 deprecates with a
+ * warning on every start that no setting of ours can silence (it is theirs). Only that exact line
+ * is dropped, and only while Vite starts.
+ */
+async function withoutKnownViteNoise<T>(start: () => Promise<T>): Promise<T> {
+  const warn = console.warn
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args[0].includes('The `envFile` option is deprecated')) return
+    warn(...args)
+  }
+  try {
+    return await start()
+  } finally {
+    console.warn = warn
+  }
 }
 
 /**

@@ -22,6 +22,22 @@ export const JobName = z
     'Unique name of the job in its scope, a slug like "daily-signups"; also its file name jobs/<name>.md',
   )
 
+/**
+ * The job name a person most likely meant by `text`: "Weekly Report!" → `weekly-report`. Accents
+ * lose their marks, anything else that is not a letter or digit becomes one dash. The result
+ * still goes through {@link JobName} (it is empty when `text` had no letter or digit).
+ */
+export function toJobName(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+/, '')
+    .slice(0, 63)
+    .replace(/-+$/, '')
+}
+
 export const Schedule = z
   .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a cron expression string') })
   .trim()

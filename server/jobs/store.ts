@@ -89,8 +89,16 @@ export async function updateJobRow(id: string, values: Partial<NewJobRow>, db: D
   await db.update(jobs).set(values).where(eq(jobs.id, id))
 }
 
+/**
+ * Deletes a job; its runs go by cascade, and so do their transcripts (the runs' agent threads and,
+ * by cascade, their messages), which nothing else points to and no page could show any more.
+ */
 export async function deleteJobRow(id: string, db: Db = getDb()): Promise<void> {
-  await db.delete(jobs).where(eq(jobs.id, id))
+  await db.execute(sql`with transcripts as (
+      delete from agent_threads where id in (
+        select thread_id from job_runs where job_id = ${id} and thread_id is not null)
+    )
+    delete from jobs where id = ${id}`)
 }
 
 export async function insertAuditRow(row: typeof jobAudit.$inferInsert, db: Db = getDb()): Promise<void> {

@@ -1,7 +1,10 @@
 /** Server side of the workspace page (app/routes/_app.workspace.tsx). */
 import { redirect } from 'react-router'
 import type { Caller } from '../auth/caller.ts'
+import { z } from 'zod'
+import { JobName, toJobName } from '../jobs/field-schemas.ts'
 import { HttpError, badRequest } from '../lib/errors.ts'
+import { parseInput } from '../lib/validate.ts'
 import { readForm, runIntent } from './forms.ts'
 import {
   deleteResource,
@@ -64,8 +67,11 @@ export async function handleWorkspaceAction(caller: Caller, request: Request) {
         return { resource }
       }
       case 'create-job': {
-        const name = (fields.name ?? '').trim()
-        if (!name) throw badRequest('name: is required', 'name')
+        // People type a title ("Weekly Report!"); the job's name is its slug, under the one name rule.
+        const typed = (fields.name ?? '').trim()
+        if (!typed) throw badRequest('name: is required', 'name')
+        if (!toJobName(typed)) throw badRequest('name: needs at least one letter or digit', 'name')
+        const { name } = parseInput(z.object({ name: JobName }), { name: toJobName(typed) })
         const scope = parseScope(fields.scope)
         const path = `jobs/${name}.md`
         await assertAbsent(caller, scope, path, 'name')

@@ -8,6 +8,7 @@ import { getDb, type Db } from '../db/client.ts'
 import { newId } from '../lib/ids.ts'
 import { formatDuration } from './format.ts'
 import { AUTO_PAUSE_AFTER, autoPauseReason, canRetry, RETRY_BACKOFF_MS, retryDelayMs } from './policy.ts'
+import { toPostgresText } from '../db/text.ts'
 import { inTransaction, plusMs, queryRows } from '../db/sql.ts'
 import type { RunUsage } from './executor.ts'
 import type { FailedStatus, RunRow } from './schema.ts'
@@ -29,9 +30,10 @@ export async function settleRun(
   options: SettleOptions,
   db: Db = getDb(),
 ): Promise<RunRow | null> {
-  return outcome.status === 'success'
-    ? settleSuccess(runId, outcome.usage, options, db)
-    : inTransaction(db, (tx) => settleFailure(runId, outcome, options, tx))
+  if (outcome.status === 'success') return settleSuccess(runId, outcome.usage, options, db)
+  // Error texts can quote model output; a NUL in one must not keep the run from settling.
+  const failure = { ...outcome, error: toPostgresText(outcome.error), reason: toPostgresText(outcome.reason) }
+  return inTransaction(db, (tx) => settleFailure(runId, failure, options, tx))
 }
 
 function guardSql(guard: SettleGuard): SQL {

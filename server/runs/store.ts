@@ -31,6 +31,8 @@ export type SlotRow = {
   runAsUserId: string
   /** The instance starting it (running rows). */
   instance?: string
+  /** Its transcript's thread (running rows; the caller creates the thread in the same transaction). */
+  threadId?: string
 }
 
 /**
@@ -49,14 +51,15 @@ export async function insertSlotRuns(
   const inserted = await queryRows(
     db,
     sql`insert into job_runs (id, job_id, org_id, trigger, scheduled_for, attempt, status, reason, run_as_user_id,
-          instance, started_at, lease_expires_at, finished_at)
+          instance, thread_id, started_at, lease_expires_at, finished_at)
         select x."id", x."jobId", x."orgId", x."trigger", x."scheduledFor", 1, x."status", x."reason",
-          x."runAsUserId", x."instance",
+          x."runAsUserId", x."instance", x."threadId",
           case when x."status" = 'running' then ${now} end,
           case when x."status" = 'running' then ${plusMs(now, options.leaseMs)} end,
           case when x."status" in ('skipped', 'missed') then ${now} end
         from jsonb_to_recordset(${json}::jsonb) as x("id" text, "jobId" text, "orgId" text, "trigger" text,
-          "scheduledFor" timestamptz, "status" text, "reason" text, "runAsUserId" text, "instance" text)
+          "scheduledFor" timestamptz, "status" text, "reason" text, "runAsUserId" text, "instance" text,
+          "threadId" text)
         on conflict do nothing
         returning *`,
   )
@@ -89,23 +92,28 @@ export async function listJobRuns(
     .limit(options.limit)
 }
 
-/** Marks queued runs as running on `instance` with a fresh lease. Only still-queued rows move. */
+/**
+ * Marks queued runs as running on `instance` with a fresh lease, each as the person given: the
+ * caller read that person and the job's instructions together, under the job's row lock, so a
+ * run never executes one person's prompt as another (invariant 4). Only still-queued rows move.
+ */
 export async function markRunsRunning(
-  ids: string[],
+  starts: { id: string; runAsUserId: string }[],
   options: { instance: string; now: SQL; leaseMs: number },
   db: Db = getDb(),
 ): Promise<RunRow[]> {
-  if (ids.length === 0) return []
-  return db
-    .update(jobRuns)
-    .set({
-      status: 'running',
-      instance: options.instance,
-      startedAt: options.now,
-      leaseExpiresAt: plusMs(options.now, options.leaseMs),
-    })
-    .where(and(inArray(jobRuns.id, ids), eq(jobRuns.status, 'queued')))
-    .returning()
+  if (starts.length === 0) return []
+  const rows = await queryRows(
+    db,
+    sql`update job_runs r set status = 'running', instance = ${options.instance},
+          started_at = ${options.now}, lease_expires_at = ${plusMs(options.now, options.leaseMs)},
+          run_as_user_id = x.run_as
+        from jsonb_to_recordset(${JSON.stringify(starts.map((s) => ({ id: s.id, run_as: s.runAsUserId })))}::jsonb)
+          as x(id text, run_as text)
+        where r.id = x.id and r.status = 'queued'
+        returning r.*`,
+  )
+  return rows.map(fromRawRun)
 }
 
 /** Marks queued runs as skipped (their job was paused before they could start). */
@@ -120,19 +128,6 @@ export async function markRunsSkipped(
     .set({ status: 'skipped', reason: options.reason, finishedAt: options.now })
     .where(and(inArray(jobRuns.id, ids), eq(jobRuns.status, 'queued')))
     .returning({ id: jobRuns.id })
-}
-
-/** Extends the leases of this instance's running runs; returns the ids still held. */
-export async function renewLeases(
-  options: { instance: string; now: SQL; leaseMs: number },
-  db: Db = getDb(),
-): Promise<string[]> {
-  const rows = await db
-    .update(jobRuns)
-    .set({ leaseExpiresAt: plusMs(options.now, options.leaseMs) })
-    .where(and(eq(jobRuns.instance, options.instance), eq(jobRuns.status, 'running')))
-    .returning({ id: jobRuns.id })
-  return rows.map((r) => r.id)
 }
 
 /** Running runs whose lease lapsed before `now`: their instance died or lost the database. */

@@ -2,12 +2,14 @@
  * The one home of agent-thread storage (`agent_threads`, `agent_messages`): chat threads and run
  * transcripts alike. A message row holds one AI SDK UI message: its role and parts (text, tool
  * calls with inputs and results). A run's thread (kind 'run') starts with the job's instructions
- * as its first user message, then whatever the executor produced.
+ * as its first user message, then whatever the executor produced. Every write passes its text
+ * through toPostgresJson/Text: model output may hold U+0000 or a lone surrogate, which Postgres rejects.
  */
 import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { agentMessages, agentThreads } from '../db/schema/app.ts'
 import { queryRows } from '../db/sql.ts'
+import { toPostgresJson, toPostgresText } from '../db/text.ts'
 import { newId } from '../lib/ids.ts'
 import type { ExecutorMessage } from './executor.ts'
 import type { StartedRun } from './run-job.ts'
@@ -20,7 +22,11 @@ export async function insertThread(
   input: { id: string; orgId: string; userId: string; kind: 'chat' | 'run'; title: string | null },
   db: Db = getDb(),
 ): Promise<ThreadRow> {
-  const [row] = await db.insert(agentThreads).values(input).returning()
+  const title = input.title === null ? null : toPostgresText(input.title)
+  const [row] = await db
+    .insert(agentThreads)
+    .values({ ...input, title })
+    .returning()
   return row!
 }
 
@@ -79,6 +85,7 @@ export async function appendThreadMessage(
 ): Promise<void> {
   await db.insert(agentMessages).values({
     ...input,
+    parts: toPostgresJson(input.parts),
     seq: sql`(select coalesce(max(seq), -1) + 1 from agent_messages where thread_id = ${input.threadId})`,
   })
   await touchThread(input.threadId, db)
@@ -93,7 +100,7 @@ export async function updateMessageParts(
 ): Promise<boolean> {
   const rows = await db
     .update(agentMessages)
-    .set({ parts })
+    .set({ parts: toPostgresJson(parts) })
     .where(and(eq(agentMessages.id, id), eq(agentMessages.threadId, threadId)))
     .returning({ id: agentMessages.id })
   await touchThread(threadId, db)
@@ -129,8 +136,8 @@ export async function createRunThreads(threads: NewRunThread[], db: Db = getDb()
       message_id: newId('msg'),
       org_id: t.orgId,
       user_id: t.userId,
-      title: t.title,
-      parts: [{ type: 'text', text: t.instructions }],
+      title: toPostgresText(t.title),
+      parts: [{ type: 'text', text: toPostgresText(t.instructions) }],
     })),
   )
   await queryRows(
@@ -157,7 +164,7 @@ export async function appendTranscript(
 ): Promise<void> {
   if (messages.length === 0) return
   const rows = JSON.stringify(
-    messages.map((m, i) => ({ id: newId('msg'), n: i + 1, role: m.role, parts: m.parts })),
+    messages.map((m, i) => ({ id: newId('msg'), n: i + 1, role: m.role, parts: toPostgresJson(m.parts) })),
   )
   await queryRows(
     db,

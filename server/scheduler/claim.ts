@@ -17,7 +17,7 @@ import {
   type StartedRun,
 } from '../runs/run-job.ts'
 import { insertSlotRuns, listActiveRuns, type SlotRow } from '../runs/store.ts'
-import { withRunThreads } from '../runs/threads.ts'
+import { createRunThreads } from '../runs/threads.ts'
 import { decideOverlap } from '../runs/overlap.ts'
 import { memoizeNextRun } from '../runs/next-run-memo.ts'
 import { planSlots, type NextRunFn } from '../runs/policy.ts'
@@ -102,18 +102,30 @@ export async function claimDueJobs(
         else if (capacity > 0) {
           capacity--
           started = true
-          Object.assign(row, { status: 'running', instance: options.instance })
+          Object.assign(row, { status: 'running', instance: options.instance, threadId: newId('thr') })
         }
         rows.push(row)
       }
       moves.push({ id: job.id, nextRunAt: plan.nextRunAt ?? null, started })
     }
-    const inserted = await insertSlotRuns(rows, { now: options.now, leaseMs: options.leaseMs }, tx)
-    await recordRunStarts(moves, options.now, tx)
+    // The writes go out together (postgres.js pipelines a transaction's statements that are not
+    // awaited one by one): a single round trip between the locks and the executors. Each started
+    // run's thread (its prompt as the first message) is written here too, so it starts at once.
+    const threads = rows
+      .filter((r) => r.threadId)
+      .map((r) => {
+        const job = jobs.get(r.jobId)!
+        const thread = { threadId: r.threadId!, runId: r.id, orgId: r.orgId, userId: r.runAsUserId }
+        return { ...thread, title: job.name, instructions: job.instructions }
+      })
+    const [inserted] = await Promise.all([
+      insertSlotRuns(rows, { now: options.now, leaseMs: options.leaseMs }, tx),
+      recordRunStarts(moves, options.now, tx),
+      createRunThreads(threads, tx),
+    ])
     const started = inserted
       .filter((run) => run.status === 'running')
       .map((run) => ({ run, job: jobs.get(run.jobId)! }))
-    // Threads are written here, in bulk, so a started run goes straight to its executor.
-    return { claimed: due.length, started: await withRunThreads(started, tx) }
+    return { claimed: due.length, started }
   })
 }

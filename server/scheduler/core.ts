@@ -8,7 +8,6 @@ import type { RunExecutor } from '../runs/executor.ts'
 import type { StartedRun } from '../runs/run-job.ts'
 import { claimDueJobs } from './claim.ts'
 import { databaseClock, sleep, type Clock } from './clock.ts'
-import { renewLeases } from '../runs/store.ts'
 import { readPendingWork } from './pending.ts'
 import { reapExpiredLeases } from './reaper.ts'
 import { executeRun, type AbortCause } from './runner.ts'
@@ -31,8 +30,9 @@ export type CoreOptions = {
   /** How long a run stays ours without a heartbeat. */
   leaseMs?: number
   /**
-   * Jobs locked per claim transaction (default 1,000). Bigger batches record a burst sooner (bench/RESULTS.md)
-   * but hold their row locks longer; after long downtime each job may add up to 100 missed rows.
+   * Jobs locked per claim transaction (default 2,000: well past any concurrency cap, so a burst is
+   * recorded in a few transactions; see bench/RESULTS.md). Bigger batches record a burst sooner but
+   * hold their row locks longer; after long downtime each job may add up to 100 missed rows.
    */
   claimBatch?: number
   backoffMs?: readonly number[]
@@ -62,7 +62,7 @@ export function createSchedulerCore(options: CoreOptions) {
   const clock = options.clock ?? databaseClock
   const concurrency = options.concurrency ?? 8
   const leaseMs = options.leaseMs ?? 60_000
-  const claimBatch = options.claimBatch ?? 1_000
+  const claimBatch = options.claimBatch ?? 2_000
   const flights = new Map<string, { controller: AbortController; done: Promise<void> }>()
   let claiming = true
 
@@ -80,13 +80,32 @@ export function createSchedulerCore(options: CoreOptions) {
     }
   }
 
-  async function tick(): Promise<TickResult> {
-    const pending = await readPendingWork(clock.sqlNow(), loopDb)
+  /** The pending-work read, with the heartbeat folded in when asked; aborts runs it no longer holds. */
+  async function readPending(heartbeat: boolean) {
+    const runIds = [...flights.keys()]
+    const beat = heartbeat ? { instance, runIds, leaseMs } : undefined
+    const pending = await readPendingWork(clock.sqlNow(), loopDb, beat)
+    if (pending.held) {
+      const held = new Set(pending.held)
+      const lost: AbortCause = { kind: 'lease-lost' }
+      for (const id of runIds) if (!held.has(id)) flights.get(id)?.controller.abort(lost)
+    }
+    return pending
+  }
+
+  /**
+   * One round of work. With `heartbeat`, the same first statement marks this instance alive and
+   * renews the leases of exactly the runs executing here (none other: a row left `running` by a
+   * run that could not settle must lapse and be reaped).
+   */
+  async function tick(request: { heartbeat?: boolean } = {}): Promise<TickResult> {
+    const pending = await readPending(request.heartbeat ?? false)
     const now = pending.now.getTime()
     const result: TickResult = { reaped: 0, started: 0, claimed: 0, at: pending.now, sleepMs: 0 }
     if (pending.nextLeaseAt && pending.nextLeaseAt.getTime() < now) {
       const reaped = await reapExpiredLeases(
         { now: () => clock.sqlNow(), backoffMs: options.backoffMs },
+        // The loop's own pool: runs' statements on the main pool must not delay reaping.
         loopDb,
       )
       result.reaped = reaped.length
@@ -140,20 +159,14 @@ export function createSchedulerCore(options: CoreOptions) {
     await all()
   }
 
-  /** Extends the leases of this instance's runs; aborts any it no longer holds (they were reaped). */
-  async function renewHeldLeases(): Promise<void> {
-    const before = [...flights.keys()]
-    if (before.length === 0) return
-    const held = new Set(await renewLeases({ instance, now: clock.sqlNow(), leaseMs }, db))
-    const lost: AbortCause = { kind: 'lease-lost' }
-    for (const id of before) if (!held.has(id)) flights.get(id)?.controller.abort(lost)
-  }
+  /** The heartbeat alone (during the shutdown grace period, when ticks have stopped). */
+  const heartbeat = async () => void (await readPending(true))
 
   return {
     instance,
     tick,
     shutdown,
-    renewHeldLeases,
+    heartbeat,
     /** Resolves when every run started so far has settled (tests). */
     idle: async () => {
       while (flights.size > 0) await Promise.all([...flights.values()].map((f) => f.done))

@@ -1,37 +1,28 @@
 /**
- * Scheduler instances announce themselves in `scheduler_instances` and heartbeat there, so the
- * status API and the layout banner can tell whether any scheduler is alive.
+ * Scheduler instances announce themselves in `scheduler_instances` and heartbeat there (the
+ * heartbeat itself is folded into the loop's pending-work read, see pending.ts), so the status API and the layout banner can tell whether any scheduler is alive.
  */
-import os from 'node:os'
 import { eq, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { schedulerInstances } from '../db/schema/app.ts'
+import { newId } from '../lib/ids.ts'
 
 /** A scheduler not seen for this long is considered gone (the banner's threshold). */
 export const INSTANCE_STALE_MS = 90_000
 
-/** A readable, unique instance id: host, pid and a random tail (a pid can repeat across restarts). */
+/**
+ * An opaque, unique instance id. It is shown to every signed-in person (status API, run errors),
+ * so it says nothing about the machine; the start-up log line pairs it with hostname and pid.
+ */
 export function makeInstanceId(): string {
-  return `${os.hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`
+  return newId('sch')
 }
 
 export async function registerInstance(id: string, now: SQL, db: Db): Promise<void> {
   await db
     .insert(schedulerInstances)
-    .values({ id, hostname: os.hostname(), pid: process.pid, startedAt: now, lastSeenAt: now })
+    .values({ id, startedAt: now, lastSeenAt: now })
     .onConflictDoUpdate({ target: schedulerInstances.id, set: { lastSeenAt: now, stoppedAt: null } })
-}
-
-export async function heartbeatInstance(
-  id: string,
-  lastTickAt: Date | null,
-  now: SQL,
-  db: Db,
-): Promise<void> {
-  await db
-    .update(schedulerInstances)
-    .set({ lastSeenAt: now, ...(lastTickAt ? { lastTickAt } : {}) })
-    .where(eq(schedulerInstances.id, id))
 }
 
 export async function markInstanceStopped(id: string, now: SQL, db: Db): Promise<void> {

@@ -9,25 +9,34 @@ import type { RunRow } from '../runs/schema.ts'
 import { settleRun } from '../runs/settle.ts'
 import { findExpiredLeases } from '../runs/store.ts'
 
+/** Settles at once; the loop's pool has two connections. */
+const REAP_PARALLEL = 2
+
 export async function reapExpiredLeases(
   options: { now: () => SQL; backoffMs?: readonly number[]; limit?: number },
   db: Db,
 ): Promise<RunRow[]> {
   const expired = await findExpiredLeases(options.now(), options.limit ?? 100, db)
+  // A killed instance leaves all its runs lapsing together: settle them two at a time (each settle
+  // is its own short transaction), so the last is marked soon after its lease.
   const reaped: RunRow[] = []
-  for (const run of expired) {
-    const now = options.now()
-    const settled = await settleRun(
-      run.id,
-      {
-        status: 'interrupted',
-        error: `The instance running it (${run.instance}) stopped renewing its lease: it was killed, crashed or lost the database`,
-        reason: `its instance ${run.instance} stopped responding (lease expired)`,
-      },
-      { guard: { leaseExpiredBefore: now }, now, backoffMs: options.backoffMs },
-      db,
-    )
-    if (settled) reaped.push(settled)
+  const queue = [...expired]
+  const worker = async () => {
+    for (let run = queue.shift(); run; run = queue.shift()) {
+      const now = options.now()
+      const settled = await settleRun(
+        run.id,
+        {
+          status: 'interrupted',
+          error: `The instance running it (${run.instance}) stopped renewing its lease: it was killed, crashed or lost the database`,
+          reason: `its instance ${run.instance} stopped responding (lease expired)`,
+        },
+        { guard: { leaseExpiredBefore: now }, now, backoffMs: options.backoffMs },
+        db,
+      )
+      if (settled) reaped.push(settled)
+    }
   }
+  await Promise.all(Array.from({ length: REAP_PARALLEL }, worker))
   return reaped
 }

@@ -3,7 +3,6 @@
  * under the job's timeout, store the transcript and settle. The lease is renewed elsewhere
  * (one heartbeat for all of an instance's runs); this only reacts when it is aborted.
  */
-import type { SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { RunFailure, type ExecutorMessage, type RunExecutor } from '../runs/executor.ts'
 import { newId } from '../lib/ids.ts'
@@ -24,10 +23,19 @@ export type RunnerDeps = {
   backoffMs?: readonly number[]
 }
 
-/** Runs to completion and settles; never throws (a failure to settle leaves the lease to lapse). */
+/**
+ * Runs to completion and always settles, in `finally`: a transcript that cannot be stored makes the
+ * run `error` with the reason rather than leaving it `running`. Never throws; if even the settle
+ * fails (database gone), the run leaves this instance's in-flight set, so its lease is no longer
+ * renewed and the reaper settles it within the lease TTL.
+ */
 export async function executeRun(deps: RunnerDeps, started: StartedRun, controller: AbortController) {
   const { run, job } = started
-  const now = (): SQL => deps.clock.sqlNow()
+  let outcome: RunOutcome = {
+    status: 'error',
+    error: 'The run could not be started',
+    reason: 'the scheduler could not prepare the run',
+  }
   try {
     const threadId = run.threadId ?? newId('thr')
     if (!run.threadId) {
@@ -46,17 +54,40 @@ export async function executeRun(deps: RunnerDeps, started: StartedRun, controll
         deps.db,
       )
     }
-    const { outcome, transcript } = await callExecutor(deps, started, threadId, controller)
-    await appendTranscript(threadId, transcript, deps.db)
-    const settled = await settleRun(
-      run.id,
-      outcome,
-      { guard: { instance: deps.instance }, now: now(), backoffMs: deps.backoffMs },
-      deps.db,
-    )
-    if (!settled) logger.warn({ runId: run.id }, 'run was settled elsewhere (lease lost); result dropped')
+    const result = await callExecutor(deps, started, threadId, controller)
+    outcome = result.outcome
+    try {
+      await appendTranscript(threadId, result.transcript, deps.db)
+    } catch (err) {
+      logger.error({ err, runId: run.id }, 'could not store a run transcript')
+      outcome = {
+        status: 'error',
+        error: `The run finished but its transcript could not be stored: ${describe(err)}`,
+        reason: 'the transcript could not be stored',
+        usage: outcome.usage,
+      }
+    }
   } catch (err) {
-    logger.error({ err, runId: run.id }, 'could not record a run; its lease will lapse and it will be reaped')
+    logger.error({ err, runId: run.id }, 'could not prepare a run')
+    outcome = { ...outcome, error: `The run could not be started: ${describe(err)}` } as RunOutcome
+  } finally {
+    await settle(deps, run.id, outcome)
+  }
+}
+
+const describe = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500)
+
+async function settle(deps: RunnerDeps, runId: string, outcome: RunOutcome) {
+  try {
+    const options = {
+      guard: { instance: deps.instance },
+      now: deps.clock.sqlNow(),
+      backoffMs: deps.backoffMs,
+    }
+    const settled = await settleRun(runId, outcome, options, deps.db)
+    if (!settled) logger.warn({ runId }, 'run was settled elsewhere (lease lost); result dropped')
+  } catch (err) {
+    logger.error({ err, runId }, 'could not settle a run; its lease will lapse and the reaper will settle it')
   }
 }
 

@@ -1,21 +1,16 @@
 /**
  * The scheduler's timer shell: loop `core.tick()`, sleep until the next due time (capped at
- * 30 s, woken early by onJobsChanged and by settled runs), heartbeat the instance and the leases
- * of its runs, prune old history. Started by the server entry, never at import.
+ * 30 s, woken early by onJobsChanged and by settled runs), fold the heartbeat (instance alive,
+ * leases of its runs) into a tick's first statement every heartbeatMs, prune old history. Started by the server entry, never at import.
  */
+import os from 'node:os'
 import { getDbHandle, openDatabase, type DbHandle } from '../db/client.ts'
 import { env } from '../env.ts'
 import type { RunExecutor } from '../runs/executor.ts'
 import { logger } from '../lib/logger.ts'
 import { databaseClock, sleep } from './clock.ts'
 import { createSchedulerCore, type CoreOptions, type SchedulerCore } from './core.ts'
-import {
-  heartbeatInstance,
-  makeInstanceId,
-  markInstanceStopped,
-  pruneInstances,
-  registerInstance,
-} from './instances.ts'
+import { makeInstanceId, markInstanceStopped, pruneInstances, registerInstance } from './instances.ts'
 import { deleteOldRuns } from './retention.ts'
 import { onJobsChanged } from '../db/signal.ts'
 
@@ -79,16 +74,26 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
   await registerInstance(instance, clock.sqlNow(), db)
   const unlisten = await onJobsChanged(poke, handle)
   let stopped = false
-  let lastTickAt: Date | null = null
   const timers = new AbortController()
+  // The heartbeat rides on the loop's own pending-work read (one statement), once per heartbeatMs.
+  let heartbeatDue = true
+  let cancelHeartbeatTimer = () => {}
+  const armHeartbeat = () => {
+    cancelHeartbeatTimer()
+    cancelHeartbeatTimer = clock.setTimer(() => {
+      heartbeatDue = true
+      poke()
+    }, heartbeatMs)
+  }
 
   const loop = (async () => {
     for (let failures = 0; !stopped;) {
       poked = false
       let sleepMs: number
+      const heartbeat = heartbeatDue
+      heartbeatDue = false
       try {
-        const result = await core.tick()
-        lastTickAt = result.at
+        const result = await core.tick({ heartbeat })
         failures = 0
         sleepMs = result.sleepMs
       } catch (err) {
@@ -96,16 +101,13 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
         sleepMs = Math.min(1000 * 2 ** failures, maxSleepMs)
         logger.error({ err, instance, retryInMs: sleepMs }, 'scheduler tick failed')
       }
+      if (heartbeat) armHeartbeat()
       if (stopped || poked) continue
       wake = new AbortController()
       await sleep(clock, Math.min(sleepMs, maxSleepMs), wake.signal)
     }
   })()
 
-  async function beat() {
-    await core.renewHeldLeases()
-    await heartbeatInstance(instance, lastTickAt, clock.sqlNow(), db)
-  }
   const every = (ms: number, fn: () => Promise<unknown>, what: string, firstMs = ms) =>
     (async () => {
       for (let wait = firstMs; !timers.signal.aborted; wait = ms) {
@@ -114,7 +116,6 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
           await fn().catch((err) => logger.error({ err, instance }, `${what} failed`))
       }
     })()
-  const heartbeat = every(heartbeatMs, beat, 'scheduler heartbeat')
   const retentionDays = options.retentionDays ?? config.RUN_HISTORY_DAYS
   const retention = every(
     RETENTION_EVERY_MS,
@@ -127,8 +128,14 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
     // Soon after start too: a server restarted more often than hourly would otherwise never prune.
     60_000,
   )
+  // The instance id is opaque (the status API shows it); where it runs is only logged.
   logger.info(
-    { instance, concurrency: options.concurrency ?? config.SCHEDULER_CONCURRENCY },
+    {
+      instance,
+      hostname: os.hostname(),
+      pid: process.pid,
+      concurrency: options.concurrency ?? config.SCHEDULER_CONCURRENCY,
+    },
     'scheduler started',
   )
 
@@ -138,11 +145,13 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
       stopped = true
       poke()
       await loop
+      cancelHeartbeatTimer()
       await unlisten().catch((err) => logger.warn({ err }, 'could not unlisten'))
       // Leases keep being renewed during the grace period, so nobody reaps runs still finishing.
+      const graceBeat = every(heartbeatMs, core.heartbeat, 'scheduler heartbeat')
       await core.shutdown(graceMs)
       timers.abort()
-      await Promise.all([heartbeat, retention])
+      await Promise.all([graceBeat, retention])
       await markInstanceStopped(instance, clock.sqlNow(), db).catch((err) =>
         logger.warn({ err, instance }, 'could not mark the scheduler instance stopped'),
       )

@@ -38,7 +38,7 @@ export async function startQueuedRuns(
   const { now, capacity } = options
   if (capacity <= 0) return []
   const candidates = firstPerJob(
-    (await queryRows(db, readyQueued(now, sql`true`, capacity * 2))).map(fromRawRun),
+    (await queryRows(db, readyQueued(now, sql`true`, capacity * 4))).map(fromRawRun),
   )
   if (candidates.length === 0) return []
   return inTransaction(db, async (tx) => {
@@ -46,7 +46,9 @@ export async function startQueuedRuns(
       tx,
       selectRunJob(
         sql`enabled, suspended_reason`,
-        sql`where id in ${inList(candidates.map((c) => c.jobId))} for update skip locked`,
+        // Lock only as many jobs as we can start: instances draining one backlog together then
+        // take different jobs from the same candidates instead of one locking them all.
+        sql`where id in ${inList(candidates.map((c) => c.jobId))} limit ${capacity} for update skip locked`,
       ),
     )
     if (jobs.length === 0) return []
@@ -61,8 +63,10 @@ export async function startQueuedRuns(
       tx,
     )
     const toStart = runs.filter((r) => !paused.includes(r)).slice(0, capacity)
+    // Identity and instructions both come from the job row read above, under its lock: a run
+    // queued before an edit runs the current prompt as its current author, never the old author.
     const started = await markRunsRunning(
-      toStart.map((r) => r.id),
+      toStart.map((r) => ({ id: r.id, runAsUserId: byId.get(r.jobId)!.created_by })),
       options,
       tx,
     )

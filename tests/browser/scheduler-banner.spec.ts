@@ -23,3 +23,50 @@ test('with no scheduler running, every page warns that scheduled jobs will not f
   await page.getByRole('link', { name: 'Settings' }).click()
   await expect(banner).toBeVisible()
 })
+
+test('run now with no scheduler running says the run will wait, in the answer and on screen', async ({
+  page,
+  baseURL,
+}) => {
+  await signUp(page, 'Quinn Queue', uniqueEmail('quinn'))
+  const createJob = async (name: string) => {
+    const created = await page.request.post('/_agent-native/jobs', {
+      headers: { origin: baseURL! },
+      data: { name, schedule: '0 7 * * 1-5', instructions: 'Say hello.' },
+    })
+    expect(created.status()).toBe(201)
+    return (await created.json()).job as { id: string }
+  }
+  const job = await createJob('waiting-api')
+
+  const answer = await page.request.post(`/_agent-native/jobs/${job.id}/run`, {
+    headers: { origin: baseURL! },
+  })
+  expect(answer.status()).toBe(202)
+  const body = await answer.json()
+  expect(body.run.status).toBe('queued')
+  expect(body.notice).toMatch(/No scheduler is running/)
+
+  // Another job, so its overlap policy does not skip the click's run behind the queued one.
+  await page.goto(`/jobs/${(await createJob('waiting-ui')).id}`)
+  await page.getByRole('button', { name: 'Run now', exact: true }).click()
+  await expect(page.getByText(/Run queued\. No scheduler is running, so this run waits/)).toBeVisible()
+  await expect(page.getByText('it starts within seconds')).toHaveCount(0)
+})
+
+test('the banner says how much of the organisation’s own work is waiting', async ({ page, baseURL }) => {
+  await signUp(page, 'Quinn Queue', uniqueEmail('quinn'))
+  const banner = page.getByRole('alert').filter({ hasText: 'Scheduled jobs will not fire' })
+  await expect(banner).toBeVisible()
+  await expect(banner).not.toContainText('In this organisation')
+  const headers = { origin: baseURL! }
+  const created = await page.request.post('/_agent-native/jobs', {
+    data: { name: 'waits-for-a-scheduler', schedule: '0 7 * * *', instructions: 'Wait.' },
+    headers,
+  })
+  expect(created.status()).toBe(201)
+  const { job } = await created.json()
+  expect((await page.request.post(`/_agent-native/jobs/${job.id}/run`, { headers })).status()).toBe(202)
+  await page.reload()
+  await expect(banner).toContainText('In this organisation, 1 run is queued and waiting.')
+})

@@ -106,3 +106,22 @@ test('+ File creates a plain file that saves; a member sees shared job files rea
   await ownerContext.close()
   await memberContext.close()
 })
+
+test('a scheduled task named like a title gets the slug of that title as its job name', async ({ page }) => {
+  await signUp(page, 'Tess Title', uniqueEmail('tess'))
+  await page.goto('/workspace')
+  await page.getByRole('button', { name: 'Scheduled task' }).click()
+  const dialog = page.getByRole('dialog')
+  await dialog.getByLabel('Name').fill('Weekly Report!')
+  await dialog.getByRole('button', { name: 'Create' }).click()
+  await expect(page).toHaveURL(/scope=personal&path=jobs%2Fweekly-report\.md/)
+  await expect(page.getByRole('link', { name: 'weekly-report.md' })).toHaveAttribute('aria-current', 'page')
+  await expect(page.getByTestId('file-verdict')).toContainText('Valid job file')
+
+  // Nothing to make a slug of: the job-name rule answers, not a file-name rule.
+  await page.getByRole('button', { name: 'Scheduled task' }).click()
+  await page.getByRole('dialog').getByLabel('Name').fill('!!!')
+  await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click()
+  await expect(page.getByRole('dialog')).toContainText('needs at least one letter or digit')
+  await expect(page.getByRole('dialog')).not.toContainText('underscores')
+})

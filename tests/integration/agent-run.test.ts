@@ -194,6 +194,14 @@ describe('an unattended run', () => {
     })
   })
 
+  it('tells the time in the job’s zone, not the person’s', async () => {
+    const job = await createJob('tokyo-morning', { timezone: 'Asia/Tokyo' })
+    fake.reply(toolUse('clock', {}), { text: 'It is morning in Tokyo.' })
+    const { transcript } = await runNow(job.id)
+    const step = transcript[1].parts.find((p: { type: string }) => p.type === 'tool-clock')
+    expect(step.output).toMatchObject({ ok: true, timezone: 'Asia/Tokyo', utcOffset: '+09:00' })
+  })
+
   it('fails with the provider’s reason and keeps what it spent when the model call fails', async () => {
     const job = await createJob('flaky')
     fake.reply(toolUse('clock', {}), {

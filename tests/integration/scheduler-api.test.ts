@@ -4,6 +4,7 @@
  * file's managed keys agreeing with the history. A scheduler runs in-process against a fake
  * Anthropic server.
  */
+import os from 'node:os'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createAgentExecutor } from '#server/agent/run-executor.ts'
@@ -152,11 +153,71 @@ it('lists a job’s runs newest first and pages with ?before=; one run is 404 to
   expect((await team.creator.client.get('/_agent-native/runs/run_doesnotexist')).status).toBe(404)
 })
 
-it('scheduler status lists the live instance, its last tick and the counts', async () => {
+it('scheduler status lists the live instance and the counts', async () => {
   const res = await team.member.client.get('/_agent-native/scheduler/status')
   expect(res.status).toBe(200)
   expect(res.body.instances.map((i: any) => i.id)).toEqual([scheduler.instanceId])
   expect(res.body).toMatchObject({ dueBacklog: 0, queued: 0 })
   expect(typeof res.body.running).toBe('number')
   expect((await app.client().get('/_agent-native/scheduler/status')).status).toBe(401)
+})
+
+it('scheduler status counts only the caller’s organisation; instances are opaque ids with last seen', async () => {
+  const created = await team.outsider.client.post('/_agent-native/jobs', {
+    name: 'elsewhere',
+    schedule: '0 7 * * *',
+    instructions: 'Another organisation’s work.',
+  })
+  expect(created.status).toBe(201)
+  const jobId = created.body.job.id
+  // Another organisation's waiting and running work (not due for a day, leased for a day).
+  await app.server.db.db.execute(sql`
+    insert into job_runs (id, job_id, org_id, trigger, scheduled_for, status, not_before, instance, started_at, lease_expires_at)
+    values ('run_status_queued', ${jobId}, ${team.outsiderOrgId}, 'manual', now(), 'queued', now() + interval '1 day', null, null, null),
+      ('run_status_running', ${jobId}, ${team.outsiderOrgId}, 'schedule', now() - interval '1 minute', 'running', null,
+        'sch_elsewhere', now(), now() + interval '1 day')`)
+  try {
+    const mine = await team.member.client.get('/_agent-native/scheduler/status')
+    expect(mine.body).toMatchObject({ dueBacklog: 0, queued: 0, running: 0 })
+    const theirs = await team.outsider.client.get('/_agent-native/scheduler/status')
+    expect(theirs.body).toMatchObject({ dueBacklog: 0, queued: 1, running: 1 })
+    for (const instance of mine.body.instances) {
+      expect(Object.keys(instance).sort()).toEqual(['id', 'lastSeenAt'])
+      expect(instance.id).toMatch(/^sch_[a-z0-9]+$/)
+      expect(instance.id).not.toContain(os.hostname())
+      expect(instance.id).not.toContain(String(process.pid))
+      expect(Date.parse(instance.lastSeenAt)).toBeGreaterThan(Date.now() - 90_000)
+    }
+  } finally {
+    await app.server.db.db.execute(
+      sql`delete from job_runs where id in ('run_status_queued', 'run_status_running')`,
+    )
+  }
+})
+
+it('deleting a job deletes its runs and their transcripts (agent threads and messages)', async () => {
+  const job = await createJob('short-lived')
+  const queued = await team.creator.client.post(`/_agent-native/jobs/${job.id}/run`)
+  expect(queued.status).toBe(202)
+  await waitForRun(queued.body.run.id)
+  const count = async (
+    table: 'agent_threads' | 'agent_messages' | 'job_runs',
+    where: ReturnType<typeof sql>,
+  ) => {
+    const rows = (await app.server.db.db.execute(
+      sql`select count(*)::int as n from ${sql.raw(table)} where ${where}`,
+    )) as unknown as { n: number }[]
+    return rows[0]!.n
+  }
+  const threadOf = sql`id in (select thread_id from job_runs where job_id = ${job.id})`
+  const [thread] = (await app.server.db.db.execute(
+    sql`select thread_id from job_runs where job_id = ${job.id}`,
+  )) as unknown as { thread_id: string }[]
+  expect(thread!.thread_id).toBeTruthy()
+  expect(await count('agent_threads', threadOf)).toBe(1)
+
+  expect((await team.creator.client.delete(`/_agent-native/jobs/${job.id}`)).status).toBe(204)
+  expect(await count('job_runs', sql`job_id = ${job.id}`)).toBe(0)
+  expect(await count('agent_threads', sql`id = ${thread!.thread_id}`)).toBe(0)
+  expect(await count('agent_messages', sql`thread_id = ${thread!.thread_id}`)).toBe(0)
 })

@@ -49,6 +49,8 @@ export async function startFakeAnthropic(
      */
     control?: boolean
     port?: number
+    /** Waits this long before answering each request (a model takes seconds; the chaos bench needs runs in flight). */
+    delayMs?: number
   } = {},
 ): Promise<FakeAnthropic> {
   const queue: (FakeReply | ((request: FakeRequest) => FakeReply))[] = []
@@ -78,6 +80,7 @@ export async function startFakeAnthropic(
       return sendError(res, 401, 'authentication_error', 'invalid x-api-key')
     }
     const next = takeMatched(request) ?? queue.shift() ?? fallback
+    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs))
     const reply = typeof next === 'function' ? next(request) : next
     if ('hang' in reply) return
     if ('status' in reply) return sendError(res, reply.status, reply.errorType ?? 'api_error', reply.message)

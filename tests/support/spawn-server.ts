@@ -41,6 +41,8 @@ export async function spawnServer(
       BETTER_AUTH_SECRET: 'spawned-test-secret-spawned-test-secret',
       AUTH_RATE_LIMIT: 'false',
       LOG_LEVEL: 'warn',
+      // A developer's .env must not change the server under test.
+      ENV_FILE: 'off',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

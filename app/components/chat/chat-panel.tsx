@@ -1,6 +1,6 @@
 import type { UIMessage } from 'ai'
 import { History, MessageSquarePlus, Sparkles, X } from 'lucide-react'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
 import { Button } from '#app/components/ui/button.tsx'
 import { cn } from '#app/lib/cn.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
@@ -12,21 +12,31 @@ type Session = { key: string; threadId: string | null; messages: UIMessage<ChatM
 
 const freshSession = (): Session => ({ key: `new-${Date.now()}`, threadId: null, messages: [] })
 
-/**
- * The agent chat panel in the app layout: a toggle button (and Ctrl/⌘+J) opens a side panel,
- * Escape closes it and focus returns to the toggle. Earlier chats can be reopened from History.
- */
-export function ChatPanel() {
-  const [open, setOpen] = useState(false)
-  const [view, setView] = useState<'chat' | 'history'>('chat')
-  const [session, setSession] = useState<Session>(freshSession)
-  const [loadError, setLoadError] = useState<string | null>(null)
-  // The shortcut works once the page is interactive; tests can tell by data-ready.
-  const ready = useHydrated()
-  const toggle = useRef<HTMLButtonElement>(null)
-  const input = useRef<HTMLTextAreaElement>(null)
-  const panel = useRef<HTMLElement>(null)
+/** Whether the panel is open, shared by the header's toggle and the panel itself. */
+type ChatState = {
+  open: boolean
+  setOpen: (open: boolean) => void
+  /** Closes the panel and gives the focus back to the toggle. */
+  close: () => void
+  toggle: React.RefObject<HTMLButtonElement | null>
+}
 
+const ChatContext = createContext<ChatState | null>(null)
+
+function useChat(): ChatState {
+  const state = useContext(ChatContext)
+  if (!state) throw new Error('ChatToggle and ChatPanel need a ChatProvider around them')
+  return state
+}
+
+/**
+ * The agent chat in the app layout: the toggle sits in the page header (so it never covers the
+ * page), the panel after the page. Ctrl/⌘+J toggles it, Escape closes it and focus returns to the
+ * toggle. Earlier chats can be reopened from History.
+ */
+export function ChatProvider({ children }: { children: React.ReactNode }) {
+  const [open, setOpen] = useState(false)
+  const toggle = useRef<HTMLButtonElement>(null)
   const close = useCallback(() => {
     setOpen(false)
     toggle.current?.focus()
@@ -45,6 +55,39 @@ export function ChatPanel() {
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
   }, [])
+
+  const state = useMemo(() => ({ open, setOpen, close, toggle }), [open, close])
+  return <ChatContext.Provider value={state}>{children}</ChatContext.Provider>
+}
+
+export function ChatToggle() {
+  const { open, setOpen, close, toggle } = useChat()
+  // The shortcut works once the page is interactive; tests can tell by data-ready.
+  const ready = useHydrated()
+  return (
+    <Button
+      ref={toggle}
+      onClick={() => (open ? close() : setOpen(true))}
+      aria-expanded={open}
+      aria-controls="agent-chat"
+      aria-keyshortcuts="Control+J Meta+J"
+      data-ready={ready || undefined}
+      title="Ask the agent (Ctrl+J or ⌘J)"
+      size="sm"
+      className="rounded-full"
+    >
+      <Sparkles className="size-4" aria-hidden /> Ask the agent
+    </Button>
+  )
+}
+
+export function ChatPanel() {
+  const { open, close } = useChat()
+  const [view, setView] = useState<'chat' | 'history'>('chat')
+  const [session, setSession] = useState<Session>(freshSession)
+  const [loadError, setLoadError] = useState<string | null>(null)
+  const input = useRef<HTMLTextAreaElement>(null)
+  const panel = useRef<HTMLElement>(null)
 
   useEffect(() => {
     if (open && view === 'chat') input.current?.focus()
@@ -65,77 +108,63 @@ export function ChatPanel() {
   }
 
   return (
-    <>
-      <Button
-        ref={toggle}
-        onClick={() => (open ? close() : setOpen(true))}
-        aria-expanded={open}
-        aria-controls="agent-chat"
-        aria-keyshortcuts="Control+J Meta+J"
-        data-ready={ready || undefined}
-        title="Ask the agent (Ctrl+J or ⌘J)"
-        className={cn('fixed right-5 bottom-5 z-30 rounded-full shadow-lg', open && 'hidden')}
-      >
-        <Sparkles className="size-4" aria-hidden /> Ask the agent
-      </Button>
-      <aside
-        id="agent-chat"
-        ref={panel}
-        aria-label="Agent chat"
-        hidden={!open}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation()
-            close()
-          }
-        }}
-        className="fixed inset-y-0 right-0 z-40 flex w-full flex-col border-l border-stone-200 bg-white shadow-2xl sm:w-[28rem] dark:border-stone-800 dark:bg-stone-950 [&[hidden]]:hidden"
-      >
-        <header className="flex items-center gap-1 border-b border-stone-200 px-3 py-2 dark:border-stone-800">
-          <h2 className="flex flex-1 items-center gap-2 text-sm font-semibold">
-            <Sparkles className="size-4 text-brand-600" aria-hidden /> Agent
-          </h2>
-          <Button
-            variant="ghost"
-            size="sm"
-            onClick={() => {
-              setSession(freshSession())
-              setView('chat')
-            }}
-          >
-            <MessageSquarePlus className="size-4" aria-hidden /> New chat
-          </Button>
-          <Button
-            variant="ghost"
-            size="sm"
-            aria-pressed={view === 'history'}
-            onClick={() => setView((v) => (v === 'history' ? 'chat' : 'history'))}
-          >
-            <History className="size-4" aria-hidden /> History
-          </Button>
-          <Button variant="ghost" size="sm" onClick={close} aria-label="Close chat (Escape)">
-            <X className="size-4" aria-hidden />
-          </Button>
-        </header>
-        {loadError ? (
-          <p role="alert" className="px-4 pt-3 text-sm text-red-700">
-            {loadError}
-          </p>
-        ) : null}
-        {open && view === 'history' ? (
-          <ThreadList currentId={session.threadId} onOpen={(id) => void openThread(id)} />
-        ) : null}
-        <div className={cn('flex min-h-0 flex-1 flex-col', view === 'history' && 'hidden')}>
-          <ChatSession
-            key={session.key}
-            sessionKey={session.key}
-            threadId={session.threadId}
-            initialMessages={session.messages}
-            onThread={onThread}
-            inputRef={input}
-          />
-        </div>
-      </aside>
-    </>
+    <aside
+      id="agent-chat"
+      ref={panel}
+      aria-label="Agent chat"
+      hidden={!open}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation()
+          close()
+        }
+      }}
+      className="fixed inset-y-0 right-0 z-40 flex w-full flex-col border-l border-stone-200 bg-white shadow-2xl sm:w-[28rem] dark:border-stone-800 dark:bg-stone-950 [&[hidden]]:hidden"
+    >
+      <header className="flex items-center gap-1 border-b border-stone-200 px-3 py-2 dark:border-stone-800">
+        <h2 className="flex flex-1 items-center gap-2 text-sm font-semibold">
+          <Sparkles className="size-4 text-brand-600" aria-hidden /> Agent
+        </h2>
+        <Button
+          variant="ghost"
+          size="sm"
+          onClick={() => {
+            setSession(freshSession())
+            setView('chat')
+          }}
+        >
+          <MessageSquarePlus className="size-4" aria-hidden /> New chat
+        </Button>
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-pressed={view === 'history'}
+          onClick={() => setView((v) => (v === 'history' ? 'chat' : 'history'))}
+        >
+          <History className="size-4" aria-hidden /> History
+        </Button>
+        <Button variant="ghost" size="sm" onClick={close} aria-label="Close chat (Escape)">
+          <X className="size-4" aria-hidden />
+        </Button>
+      </header>
+      {loadError ? (
+        <p role="alert" className="px-4 pt-3 text-sm text-red-700">
+          {loadError}
+        </p>
+      ) : null}
+      {open && view === 'history' ? (
+        <ThreadList currentId={session.threadId} onOpen={(id) => void openThread(id)} />
+      ) : null}
+      <div className={cn('flex min-h-0 flex-1 flex-col', view === 'history' && 'hidden')}>
+        <ChatSession
+          key={session.key}
+          sessionKey={session.key}
+          threadId={session.threadId}
+          initialMessages={session.messages}
+          onThread={onThread}
+          inputRef={input}
+        />
+      </div>
+    </aside>
   )
 }

@@ -11,6 +11,8 @@ import { SortHeader } from './sort-header.tsx'
 type Props = { jobs: JobLike[]; params: JobListParams; meId: string; busy: boolean }
 
 const th = 'px-4 py-2.5 font-medium whitespace-nowrap'
+// Below 640 px the table keeps name, (under it) schedule and next run, and the switch: it fits a phone.
+const wide = 'hidden sm:table-cell'
 
 /** The jobs the caller can see, one row each, with the state that matters at a glance. */
 export function JobsTable({ jobs, params, meId, busy }: Props) {
@@ -21,12 +23,12 @@ export function JobsTable({ jobs, params, meId, busy }: Props) {
         <thead className="border-b border-stone-200 text-xs text-stone-500 uppercase dark:border-stone-800">
           <tr>
             <SortHeader label="Name" column="name" params={params} />
-            <th scope="col" className={th}>
+            <th scope="col" className={cn(th, wide)}>
               Schedule
             </th>
-            <SortHeader label="Next run" column="next" params={params} />
-            <SortHeader label="Last run" column="last" params={params} />
-            <th scope="col" className={th}>
+            <SortHeader label="Next run" column="next" params={params} className={wide} />
+            <SortHeader label="Last run" column="last" params={params} className={wide} />
+            <th scope="col" className={cn(th, wide)}>
               Owner
             </th>
             <th scope="col" className={cn(th, 'text-right')}>
@@ -64,28 +66,37 @@ function JobRow({ job, isMine }: { job: JobLike; isMine: boolean }) {
         <p className="mt-0.5 line-clamp-1 max-w-72 text-xs text-stone-500 dark:text-stone-400">
           {job.instructions}
         </p>
+        <p className="mt-1 text-xs text-stone-600 sm:hidden dark:text-stone-400">
+          {job.description}
+          {active ? (
+            <>
+              {' · next '}
+              <RelativeTime value={job.nextRun} timeZone={job.timezone} />
+            </>
+          ) : null}
+        </p>
         <div className="mt-1 max-w-80">
           <PausedChip enabled={job.enabled} suspendedReason={job.suspendedReason} />
         </div>
       </td>
-      <td className="px-4 py-3">
+      <td className={cn('px-4 py-3', wide)}>
         <div>{job.description}</div>
         <code className="text-xs text-stone-500 dark:text-stone-400">{job.schedule}</code>
       </td>
-      <td className="px-4 py-3 whitespace-nowrap">
+      <td className={cn('px-4 py-3 whitespace-nowrap', wide)}>
         {active ? (
           <RelativeTime value={job.nextRun} timeZone={job.timezone} />
         ) : (
           <span className="text-stone-400 dark:text-stone-500">Paused</span>
         )}
       </td>
-      <td className="px-4 py-3 whitespace-nowrap">
+      <td className={cn('px-4 py-3 whitespace-nowrap', wide)}>
         <div className="flex flex-col items-start gap-1">
           <RelativeTime value={job.lastRun} timeZone={job.timezone} empty="Never" />
           <RunStatusChip status={job.lastStatus} error={job.lastError} />
         </div>
       </td>
-      <td className="px-4 py-3 whitespace-nowrap">
+      <td className={cn('px-4 py-3 whitespace-nowrap', wide)}>
         <span title={job.createdBy.email}>{job.createdBy.name}</span>
         {isMine ? <span className="ml-1 text-xs text-stone-500">(you)</span> : null}
       </td>

@@ -4,7 +4,7 @@ import { Field, inputClass } from '#app/components/ui/field.tsx'
 import { cn } from '#app/lib/cn.ts'
 import { presetFor, SCHEDULE_PRESETS } from '#app/lib/schedule-presets.ts'
 import { useSchedulePreview } from '#app/lib/use-schedule-preview.ts'
-import { SchedulePreviewPanel } from './schedule-preview.tsx'
+import { SCHEDULE_PREVIEW_ERROR_ID, SchedulePreviewPanel } from './schedule-preview.tsx'
 
 type Props = { value: string; onChange: (cron: string) => void; timezone: string; error?: string | null }
 
@@ -19,6 +19,12 @@ export function ScheduleField({ value, onChange, timezone, error }: Props) {
   const input = useRef<HTMLInputElement>(null)
   const preview = useSchedulePreview(value, timezone)
   const preset = presetFor(value)
+  // An invalid schedule is explained once: by the live preview when it has judged this very text
+  // (the server's answer to a submit would say the same), else under the field.
+  const shown =
+    preview.state === 'done' ? preview.preview : preview.state === 'checking' ? preview.last : null
+  const previewError = shown?.valid === false
+  const fieldError = previewError ? null : error
   return (
     <div className="space-y-3">
       <ToggleGroup.Root
@@ -43,7 +49,7 @@ export function ScheduleField({ value, onChange, timezone, error }: Props) {
       </ToggleGroup.Root>
       <Field
         label="Schedule"
-        error={error}
+        error={fieldError}
         hint={
           <>
             Cron: minute hour day-of-month month day-of-week, e.g. <code>30 8 * * 1-5</code>, or @hourly,
@@ -61,8 +67,8 @@ export function ScheduleField({ value, onChange, timezone, error }: Props) {
             autoComplete="off"
             value={value}
             onChange={(e) => onChange(e.target.value)}
-            aria-invalid={invalid}
-            aria-describedby={describedBy}
+            aria-invalid={invalid || previewError}
+            aria-describedby={previewError ? SCHEDULE_PREVIEW_ERROR_ID : describedBy}
             className={cn(inputClass, 'font-mono')}
           />
         )}

@@ -2,6 +2,9 @@ import { AlertCircle, CalendarClock, Loader2 } from 'lucide-react'
 import { browserTimeZone, formatExact } from '#app/lib/time.ts'
 import type { PreviewState, SchedulePreview } from '#app/lib/use-schedule-preview.ts'
 
+/** The invalid-schedule message, which the schedule input points at (one form per page). */
+export const SCHEDULE_PREVIEW_ERROR_ID = 'schedule-preview-error'
+
 /**
  * What a schedule means, live: its description and next five fire times in the job's zone (and
  * in the viewer's, when that differs). A polite live region, so screen readers hear the result.
@@ -45,6 +48,7 @@ function PreviewBody({
   if (!preview.valid) {
     return (
       <p
+        id={SCHEDULE_PREVIEW_ERROR_ID}
         className="flex items-start gap-2 text-red-700 dark:text-red-400"
         data-testid="schedule-preview-error"
       >

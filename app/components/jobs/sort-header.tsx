@@ -1,5 +1,6 @@
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react'
 import { Link, useSearchParams } from 'react-router'
+import { cn } from '#app/lib/cn.ts'
 import { withParams, type JobListParams, type JobSort } from '#app/lib/job-list-params.ts'
 
 /** A column header that sorts the list by its column (a second click reverses the order). */
@@ -7,10 +8,12 @@ export function SortHeader({
   label,
   column,
   params,
+  className,
 }: {
   label: string
   column: JobSort
   params: JobListParams
+  className?: string
 }) {
   const [searchParams] = useSearchParams()
   const active = params.sort === column
@@ -20,7 +23,7 @@ export function SortHeader({
     <th
       scope="col"
       aria-sort={active ? (params.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
-      className="px-4 py-2.5 font-medium whitespace-nowrap"
+      className={cn('px-4 py-2.5 font-medium whitespace-nowrap', className)}
     >
       <Link
         to={withParams(searchParams, {

@@ -6,7 +6,8 @@ import type { RunLike } from './types.ts'
 
 /**
  * Queues a manual run (POST /_agent-native/jobs/:id/run). The job's overlap policy applies, so
- * the answer may be a skipped run: the toast says why.
+ * the answer may be a skipped run: the toast says why. With no scheduler alive the run stays
+ * queued, and the toast says that too.
  */
 export function RunNowButton({ jobId, onQueued }: { jobId: string; onQueued: () => void }) {
   const [busy, setBusy] = useState(false)
@@ -20,10 +21,12 @@ export function RunNowButton({ jobId, onQueued }: { jobId: string; onQueued: () 
       })
       const body = (await res.json().catch(() => null)) as {
         run?: RunLike
+        notice?: string
         error?: { message: string }
       } | null
       if (!res.ok || !body?.run) throw new Error(body?.error?.message ?? `The server answered ${res.status}`)
       if (body.run.status === 'skipped') toast.warning(`Not run: ${body.run.reason ?? 'skipped'}`)
+      else if (body.notice) toast.warning(`Run queued. ${body.notice}`, { duration: 15_000 })
       else toast.success('Run queued: it starts within seconds')
       onQueued()
     } catch (err) {

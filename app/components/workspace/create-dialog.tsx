@@ -15,8 +15,9 @@ const COPY = {
     description:
       'Creates jobs/<name>.md from a template. It starts paused; enable it once the prompt is ready.',
     label: 'Name',
-    placeholder: 'daily-signups',
-    hint: 'Lowercase letters, digits and dashes.',
+    placeholder: 'Daily sign-ups',
+    // The server makes the slug (server/jobs/field-schemas.ts toJobName), so one rule decides.
+    hint: 'Any name: it is saved as a slug, e.g. “Weekly Report!” becomes weekly-report.',
     field: 'name',
     intent: 'create-job',
   },
@@ -76,7 +77,7 @@ export function CreateDialog({
                   placeholder={copy.placeholder}
                   aria-invalid={invalid}
                   aria-describedby={describedBy}
-                  className="font-mono"
+                  className={kind === 'file' ? 'font-mono' : undefined}
                 />
               )}
             </Field>

@@ -1,6 +1,6 @@
 /**
- * The clock tool: the current time in the caller's zone (or another one), so "tomorrow at 9" or
- * "every weekday morning" resolve against the real date and the right zone.
+ * The clock tool: the current time in the caller's zone (in a run, the job's) or another one, so
+ * "tomorrow at 9" or "every weekday morning" resolve against the real date and the right zone.
  */
 import { tool } from 'ai'
 import { z } from 'zod'
@@ -11,7 +11,9 @@ const ClockInput = z.object({
   timezone: z
     .string()
     .optional()
-    .describe("IANA time zone to tell the time in, e.g. Europe/Berlin; defaults to the person's own zone"),
+    .describe(
+      "IANA time zone to tell the time in, e.g. Europe/Berlin; defaults to the job's zone in a run, else the person's",
+    ),
 })
 
 /** The current time as the model needs it: ISO instant, local wall time, weekday, zone and offset. */
@@ -39,7 +41,7 @@ export function createClockTool(ctx: ToolContext) {
     description: CLOCK_DESCRIPTION,
     inputSchema: ClockInput,
     execute: async ({ timezone }) => {
-      const zone = timezone?.trim() || ctx.caller.timezone || 'UTC'
+      const zone = timezone?.trim() || ctx.timezone || ctx.caller.timezone || 'UTC'
       if (!isValidTimezone(zone)) {
         return {
           ok: false as const,

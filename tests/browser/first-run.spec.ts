@@ -1,0 +1,101 @@
+/**
+ * What a new user meets on a first run: `.env` is read by the dev server and the production server
+ * alike, and a fresh dev server (no Vite cache) does not reload the page under them. Each test
+ * starts its own server from the real entry (server/main.ts). The dev-server tests run in this one
+ * file, in order, because they share Vite's cache folder.
+ */
+import { rmSync, mkdtempSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { expect, test, type Page } from '@playwright/test'
+import { startServerProcess, type ServerProcess } from '../support/server-process.ts'
+import { uniqueEmail } from './helpers.ts'
+
+// A dev server compiles every page on first visit: slow on a busy machine, so generous bounds.
+test.setTimeout(240_000)
+
+async function signUpAt(page: Page, baseUrl: string) {
+  await page.goto(`${baseUrl}/sign-up`)
+  await page.getByLabel('Name').fill('Ada')
+  await page.getByLabel('Email').fill(uniqueEmail('ada'))
+  await page.getByLabel('Password').fill('password1234')
+  // Enabled once hydrated: clicking as soon as a person could.
+  const submit = page.getByRole('button', { name: 'Create account' })
+  await expect(submit).toBeEnabled({ timeout: 120_000 })
+  await submit.click()
+  await expect(page).toHaveURL(/\/jobs$/, { timeout: 60_000 })
+}
+
+function writeEnvFile(lines: string[]): string {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'clockwork-dotenv-')), '.env')
+  writeFileSync(file, lines.join('\n') + '\n')
+  return file
+}
+
+for (const mode of ['production', 'development'] as const) {
+  test(`the ${mode} server reads LOG_LEVEL and AGENT_MODEL from the env file`, async ({ page }) => {
+    const file = writeEnvFile(['LOG_LEVEL=debug', 'AGENT_MODEL=anthropic:claude-from-dotenv'])
+    // Whatever the test runner has, the file must be the only source of these two.
+    const server = await startServerProcess(mode, {
+      ENV_FILE: file,
+      LOG_LEVEL: undefined,
+      AGENT_MODEL: undefined,
+    })
+    try {
+      expect(server.output()).toContain(`read environment from ${file}`)
+      // The debug line only appears when the logger saw LOG_LEVEL=debug.
+      expect(server.output()).toMatch(/configuration/)
+      expect(server.output()).toMatch(/DEBUG|"level":20/)
+      await signUpAt(page, server.baseUrl)
+      await page.goto(`${server.baseUrl}/settings/models`)
+      await expect(page.getByText('claude-from-dotenv').first()).toBeVisible()
+    } finally {
+      await server.stop()
+    }
+  })
+}
+
+test('a fresh dev server does not reload the page during sign-up or the first visit of each page', async ({
+  page,
+}) => {
+  // What `npm install && npm run dev` starts from: no pre-bundled dependencies yet.
+  rmSync('node_modules/.vite', { recursive: true, force: true })
+  const server: ServerProcess = await startServerProcess('development')
+  try {
+    let loads = 0
+    page.on('load', () => loads++)
+    const signUps: number[] = []
+    page.on('response', (res) => {
+      if (res.url().endsWith('/_agent-native/auth/sign-up/email')) signUps.push(res.status())
+    })
+
+    await signUpAt(page, server.baseUrl)
+    expect(signUps).toEqual([200])
+
+    const created = await page.request.post(`${server.baseUrl}/_agent-native/jobs`, {
+      headers: { origin: server.baseUrl },
+      data: { name: 'digest', schedule: '0 7 * * 1-5', instructions: 'Summarise the day.' },
+    })
+    expect(created.status()).toBe(201)
+    const { job } = await created.json()
+    const pages = [
+      '/jobs',
+      '/jobs/new',
+      `/jobs/${job.id}`,
+      '/workspace',
+      '/settings/profile',
+      '/settings/members',
+      '/settings/models',
+    ]
+    for (const url of pages) {
+      await page.goto(`${server.baseUrl}${url}`)
+      await expect(page.locator('main')).toBeVisible()
+    }
+    // A re-optimisation reloads a few seconds after the visit that found the new dependency.
+    await page.waitForTimeout(5_000)
+    expect(loads, 'one page load per visit: any more is Vite reloading the page').toBe(1 + pages.length)
+    expect(server.output()).not.toMatch(/optimized dependencies changed|reloading/i)
+  } finally {
+    await server.stop()
+  }
+})

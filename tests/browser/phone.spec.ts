@@ -1,0 +1,96 @@
+/**
+ * At phone size (390×844, an iPhone 12–15) every page fits the screen with no sideways scroll,
+ * the navigation is a menu that opens and navigates, and the agent's button covers nothing.
+ */
+import { expect, test, type Page } from '@playwright/test'
+import { signUp, uniqueEmail } from './helpers.ts'
+
+test.describe.configure({ timeout: 120_000 })
+test.use({ viewport: { width: 390, height: 844 } })
+
+async function createJob(page: Page, baseURL: string) {
+  const res = await page.request.post('/_agent-native/jobs', {
+    headers: { origin: baseURL },
+    data: { name: 'morning-digest', schedule: '0 7 * * 1-5', instructions: 'Summarise the night’s alerts.' },
+  })
+  expect(res.status()).toBe(201)
+  return (await res.json()).job.id as string
+}
+
+/** Boxes inside the page that scroll sideways themselves (a table cut off at the screen's edge). */
+async function sidewaysScrollers(page: Page) {
+  return page.locator('main').evaluate((main) =>
+    [main, ...main.querySelectorAll('*')]
+      .filter((el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 3).join('.')}`),
+  )
+}
+
+/** How far the page reaches past the viewport's right edge (0 when it fits). */
+async function overflow(page: Page) {
+  return page.evaluate(() => {
+    const doc = document.documentElement
+    return Math.max(doc.scrollWidth, document.body.scrollWidth) - doc.clientWidth
+  })
+}
+
+test('every page fits 390 px with no horizontal scroll', async ({ page, baseURL }) => {
+  await signUp(page, 'Pia Phone', uniqueEmail('pia'))
+  const jobId = await createJob(page, baseURL!)
+  const pages = [
+    '/jobs',
+    '/jobs/new',
+    `/jobs/${jobId}`,
+    '/workspace',
+    '/settings/profile',
+    '/settings/members',
+    '/settings/models',
+  ]
+  for (const url of pages) {
+    await page.goto(url)
+    await expect(page.locator('main')).toBeVisible()
+    expect(await overflow(page), `${url} scrolls sideways`).toBe(0)
+    expect(await sidewaysScrollers(page), `${url} has boxes cut off at the edge`).toEqual([])
+  }
+})
+
+test('the navigation is a menu that opens and navigates', async ({ page }) => {
+  await signUp(page, 'Max Menu', uniqueEmail('max'))
+  const menuButton = page.getByRole('button', { name: 'Menu' })
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden()
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'false')
+
+  await menuButton.click()
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  await expect(nav).toBeVisible()
+  await nav.getByRole('link', { name: 'Workspace' }).click()
+  await expect(page).toHaveURL(/\/workspace$/)
+  await expect(nav).toBeHidden()
+
+  // Escape closes it too, and focus returns to the button.
+  await menuButton.click()
+  await expect(nav).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(nav).toBeHidden()
+  await expect(menuButton).toBeFocused()
+
+  await menuButton.click()
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click()
+  await expect(page).toHaveURL(/\/settings/)
+})
+
+test('the agent button sits in the header and covers nothing', async ({ page }) => {
+  await signUp(page, 'Ada Agent', uniqueEmail('ada'))
+  await page.goto('/jobs/new')
+  const ask = page.getByRole('button', { name: /Ask the agent/ })
+  const header = page.getByRole('banner')
+  await expect(header.getByRole('button', { name: /Ask the agent/ })).toBeVisible()
+  // The form's own button, scrolled into view at the bottom of the screen, is not under it.
+  const create = page.getByRole('button', { name: 'Create job' })
+  await create.scrollIntoViewIfNeeded()
+  const [a, c] = [await ask.boundingBox(), await create.boundingBox()]
+  const overlaps =
+    a && c && a.x < c.x + c.width && c.x < a.x + a.width && a.y < c.y + c.height && c.y < a.y + a.height
+  expect(overlaps).toBeFalsy()
+})

@@ -1,0 +1,96 @@
+/**
+ * The server entry (`npm run dev` / `npm start`: server/main.ts) in a child process whose output
+ * the test reads: for tests about start-up itself (configuration, .env, the dev server).
+ * Production mode needs `npm run build` first.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { createEmptyDatabase, freePort, startPostgresServer } from './postgres-server.ts'
+
+/** Environment overrides; `undefined` removes a variable the test process has. */
+export type EnvOverrides = Record<string, string | undefined>
+
+export type EntryProcess = {
+  child: ChildProcess
+  /** stdout and stderr so far, interleaved. */
+  output(): string
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>
+}
+
+/** Spawns server/main.ts with the test's environment plus `env`; .env is not read unless ENV_FILE says. */
+export function spawnEntry(env: EnvOverrides): EntryProcess {
+  const merged: Record<string, string | undefined> = {
+    ...process.env,
+    ENV_FILE: 'off',
+    FORCE_COLOR: '0',
+    ...env,
+  }
+  for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key]
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: merged,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let text = ''
+  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()))
+  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()))
+  const exited = once(child, 'exit').then(([code]) => code as number | null)
+  return { child, output: () => text, exited }
+}
+
+export type ServerProcess = EntryProcess & { baseUrl: string; stop(): Promise<void> }
+
+/** A server over a fresh database, healthy before this resolves. */
+export async function startServerProcess(
+  mode: 'development' | 'production',
+  env: EnvOverrides = {},
+): Promise<ServerProcess> {
+  const shared = process.env.E2E_DATABASE_URL
+  const postgres = shared
+    ? { url: Object.assign(new URL(shared), { pathname: '/postgres' }).toString(), stop: async () => {} }
+    : await startPostgresServer()
+  const database = await createEmptyDatabase(postgres.url)
+  const port = await freePort()
+  const baseUrl = `http://127.0.0.1:${port}`
+  const entry = spawnEntry({
+    NODE_ENV: mode,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    APP_URL: baseUrl,
+    DATABASE_URL: database.url,
+    BETTER_AUTH_SECRET: 'server-process-secret-server-process-secret',
+    AUTH_RATE_LIMIT: 'false',
+    ...env,
+  })
+  const stop = async () => {
+    if (entry.child.exitCode === null) {
+      entry.child.kill('SIGTERM')
+      await entry.exited
+    }
+    await database.drop()
+    await postgres.stop()
+  }
+  try {
+    await waitForHealth(baseUrl, entry)
+  } catch (err) {
+    await stop()
+    throw err
+  }
+  return { ...entry, baseUrl, stop }
+}
+
+async function waitForHealth(baseUrl: string, entry: EntryProcess) {
+  const deadline = Date.now() + 120_000
+  while (Date.now() < deadline) {
+    if (entry.child.exitCode !== null) {
+      throw new Error(`server exited with ${entry.child.exitCode} during start-up:\n${entry.output()}`)
+    }
+    try {
+      if ((await fetch(`${baseUrl}/_agent-native/health`)).ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error(`server did not become healthy within 120 s:\n${entry.output()}`)
+}
