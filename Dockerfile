@@ -16,12 +16,14 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:22-slim
-ENV NODE_ENV=production PORT=3000 PGLITE_DIR=/data/pglite
+# V8's heap is sized for a 512 MiB machine: without a limit it grows to ~700 MB under load and
+# keeps it (see README, "Memory"). Raise it with the machine (about half its memory), e.g. with
+# `docker run -e NODE_OPTIONS=--max-old-space-size=512` on 1 GiB.
+ENV NODE_ENV=production PORT=3000 PGLITE_DIR=/data/pglite NODE_OPTIONS=--max-old-space-size=256
 WORKDIR /app
 COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/build ./build
-COPY --chown=node:node package.json tsconfig.json ./
-COPY --chown=node:node server ./server
+COPY --chown=node:node package.json ./
 COPY --chown=node:node drizzle ./drizzle
 COPY --chown=node:node public ./public
 RUN mkdir -p /data && chown node:node /data
@@ -29,5 +31,7 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/_agent-native/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# Migrations run first (also safe with several instances: they take an advisory lock), then the server.
-CMD ["sh", "-c", "node --import tsx server/db/migrate-cli.ts && exec node --import tsx server/main.ts"]
+# One plain node process running the compiled server (npm run build bundles it): no npm, sh or
+# tsx in front of it. It applies pending migrations at start (under an advisory lock, so several
+# instances may start at once); `node build/migrate.js` does only that, for release commands.
+CMD ["node", "build/server-main.js"]

@@ -1,24 +1,29 @@
+import './lib/zod-csp.ts'
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router'
 import { Toaster } from 'sonner'
 import type { Route } from './+types/root'
+import { useNonce } from './lib/nonce.tsx'
 import './app.css'
 
 export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce()
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
-        <Links />
+        {/* Styles may be inline under our CSP; an empty nonce keeps the dev-only critical-CSS
+            <style> from taking the script nonce, which the browser would then see mismatched. */}
+        <Links nonce="" />
       </head>
       <body className="min-h-screen">
         {children}
         <Toaster richColors closeButton position="bottom-right" />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   )

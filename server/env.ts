@@ -30,6 +30,12 @@ const EnvSchema = z.object({
     .default('false')
     .refine((v) => /^(true|false|\d+|[\w.:/, -]+)$/.test(v), 'must be true, false, a hop count or addresses'),
   AUTH_RATE_LIMIT: bool.optional(),
+  /** Who may create an account: anyone (`open`), or invited emails and the very first person. */
+  SIGNUP: z.enum(['open', 'invite-only']).default('open'),
+  /** Per organisation: jobs that may be enabled at once. */
+  ORG_MAX_ENABLED_JOBS: z.coerce.number().int().min(1).max(1_000_000).default(200),
+  /** Per organisation: runs per rolling 24 hours that may use the deployment's model key. */
+  ORG_MAX_DEPLOYMENT_KEY_RUNS_PER_DAY: z.coerce.number().int().min(0).max(10_000_000).default(2000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SCHEDULER_ENABLED: bool.default(true),
   SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),

@@ -46,4 +46,11 @@ describe('jobs list URL state', () => {
     expect(withParams(params, { filter: null })).toBe('?q=x')
     expect(withParams(params, { sort: 'next' })).toBe('?q=x&filter=shared&sort=next')
   })
+
+  it('goes back to the first page when anything but the page changes', () => {
+    const paged = new URLSearchParams('filter=shared&cursor=abc')
+    expect(withParams(paged, { sort: 'last' })).toBe('?filter=shared&sort=last')
+    expect(withParams(paged, { cursor: 'def' })).toBe('?filter=shared&cursor=def')
+    expect(withParams(paged, { cursor: null })).toBe('?filter=shared')
+  })
 })

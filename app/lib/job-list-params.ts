@@ -64,9 +64,13 @@ export function sortJobs<T extends Sortable>(jobs: readonly T[], sort: JobSort, 
   })
 }
 
-/** A copy of `params` with some keys set (or removed when the value is empty or the default). */
+/**
+ * A copy of `params` with some keys set (or removed when the value is empty or the default). Any
+ * change but the page itself goes back to the first page: a cursor belongs to one filter and sort.
+ */
 export function withParams(params: URLSearchParams, changes: Record<string, string | null>): string {
   const next = new URLSearchParams(params)
+  if (!('cursor' in changes)) next.delete('cursor')
   for (const [key, value] of Object.entries(changes)) {
     if (value === null || value === '') next.delete(key)
     else next.set(key, value)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatExact, formatRelative, listTimeZones } from './time.ts'
+import { cachedFormatterCount, formatExact, formatRelative, listTimeZones } from './time.ts'
 
 describe('time formatting', () => {
   const now = new Date('2026-03-01T12:00:00Z')
@@ -20,5 +20,14 @@ describe('time formatting', () => {
     expect(zones[0]).toBe('UTC')
     expect(zones.filter((z) => z === 'UTC')).toHaveLength(1)
     expect(zones).toContain('Europe/Berlin')
+  })
+  it('keeps a bounded number of formatters whatever zone spellings it is given', () => {
+    const zone = 'europe/berlin'
+    const at = new Date('2026-03-01T06:00:00Z')
+    for (let i = 0; i < 1_000; i++) {
+      const casing = [...zone].map((c, k) => ((i >> k) & 1 ? c.toUpperCase() : c)).join('')
+      expect(formatExact(at, { timeZone: casing })).toMatch(/07:00$/)
+    }
+    expect(cachedFormatterCount()).toBeLessThanOrEqual(200)
   })
 })

@@ -13,10 +13,31 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 1],
 ]
 
+/**
+ * Intl formatters cost ~0.1–0.4 ms to build and a server render of a list formats a few hundred
+ * times, so they are shared. The cache is bounded: zone names arrive from data, and every distinct
+ * string (`europe/berlin`, `EUROPE/berlin`, …) would otherwise keep its own formatter forever.
+ */
+const MAX_FORMATTERS = 200
+const formatters = new Map<string, Intl.DateTimeFormat | Intl.RelativeTimeFormat>()
+
+function shared<T extends Intl.DateTimeFormat | Intl.RelativeTimeFormat>(key: string, create: () => T): T {
+  let format = formatters.get(key) as T | undefined
+  if (!format) {
+    format = create()
+    if (formatters.size >= MAX_FORMATTERS) formatters.delete(formatters.keys().next().value!)
+    formatters.set(key, format)
+  }
+  return format
+}
+
+/** How many formatters are cached (for the test of the bound). */
+export const cachedFormatterCount = () => formatters.size
+
 /** "in 3 hours", "5 minutes ago", "now": the largest unit that fits, rounded. */
 export function formatRelative(date: Date, now: Date, locale?: string): string {
   const seconds = (date.getTime() - now.getTime()) / 1000
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })
+  const format = shared(`relative|${locale}`, () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }))
   if (Math.abs(seconds) < 45) return format.format(0, 'second')
   for (const [unit, size] of UNITS) {
     if (Math.abs(seconds) >= size * 0.9 || unit === 'second') {
@@ -28,16 +49,22 @@ export function formatRelative(date: Date, now: Date, locale?: string): string {
 
 /** "Mon 24 Nov 2026, 09:00" in the given zone (the job's, or the viewer's when omitted). */
 export function formatExact(date: Date, options: { timeZone?: string; locale?: string } = {}): string {
-  return new Intl.DateTimeFormat(options.locale ?? 'en-GB', {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZone: options.timeZone,
-  }).format(date)
+  const { locale = 'en-GB', timeZone } = options
+  const format = shared(
+    `exact|${locale}|${timeZone}`,
+    () =>
+      new Intl.DateTimeFormat(locale, {
+        weekday: 'short',
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+        timeZone,
+      }),
+  )
+  return format.format(date)
 }
 
 /** "GMT+1", "GMT-5": the zone's offset at `at`, for labels next to zone names. */

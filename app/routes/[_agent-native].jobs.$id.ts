@@ -1,14 +1,15 @@
 import { requireCaller } from '#server/auth/caller.ts'
+import { conditionalJson } from '#server/http/conditional.ts'
 import { api, json } from '#server/http/respond.ts'
 import { methodNotAllowed, readIfMatch, readJsonBody, versionHeaders } from '#server/http/request.ts'
 import { deleteJob, getJob, updateJob } from '#server/jobs/service.ts'
 import type { Route } from './+types/[_agent-native].jobs.$id'
 
-// GET /_agent-native/jobs/:id → { job }, ETag "<version>"
+// GET /_agent-native/jobs/:id → { job }, ETag "<version>.<digest>" (If-None-Match → 304)
 export const loader = ({ request, params }: Route.LoaderArgs) =>
   api(async () => {
     const job = await getJob(await requireCaller(request), params.id)
-    return json({ job }, { headers: versionHeaders(job.version) })
+    return conditionalJson(request, { job }, { version: job.version })
   })
 
 // PATCH (If-Match: <version> optional) → { job }; DELETE → 204

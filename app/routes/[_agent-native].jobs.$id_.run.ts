@@ -1,3 +1,4 @@
+import { checkRunNowQuota } from '#server/agent/quota.ts'
 import { requireCaller } from '#server/auth/caller.ts'
 import { api, json } from '#server/http/respond.ts'
 import { methodNotAllowed } from '#server/http/request.ts'
@@ -11,6 +12,7 @@ export const action = ({ request, params }: Route.ActionArgs) =>
   api(async () => {
     if (request.method !== 'POST') return methodNotAllowed(request, ['POST'])
     const caller = await requireCaller(request)
+    await checkRunNowQuota(caller, params.id)
     const run = await runJobNow(caller, params.id)
     const notice = run.status === 'queued' ? await queuedRunNotice(caller.orgId) : null
     return json(notice ? { run, notice } : { run }, { status: 202 })

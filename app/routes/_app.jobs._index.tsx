@@ -7,6 +7,7 @@ import { JobsToolbar } from '#app/components/jobs/jobs-toolbar.tsx'
 import { PageError } from '#app/components/ui/page-error.tsx'
 import { buttonClass } from '#app/components/ui/button.tsx'
 import { EmptyState, PageHeader } from '#app/components/ui/card.tsx'
+import { Pager } from '#app/components/ui/pager.tsx'
 import { readJobListParams, sortJobs, toListQuery } from '#app/lib/job-list-params.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import { handleJobsListAction, loadJobsList } from '#server/pages/jobs-list.ts'
@@ -15,7 +16,14 @@ import type { Route } from './+types/_app.jobs._index'
 export const meta = () => [{ title: 'Jobs · Clockwork' }]
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const query = toListQuery(readJobListParams(new URL(request.url).searchParams))
+  const search = new URL(request.url).searchParams
+  const params = readJobListParams(search)
+  const query = {
+    ...toListQuery(params),
+    sort: params.sort,
+    dir: params.dir,
+    cursor: search.get('cursor') ?? '',
+  }
   return loadJobsList(await requirePageCaller(request), query)
 }
 
@@ -71,12 +79,20 @@ export default function Jobs({ loaderData }: Route.ComponentProps) {
               </Link>
             </EmptyState>
           ) : (
-            <JobsTable
-              jobs={jobs}
-              params={params}
-              meId={loaderData.me.userId}
-              busy={navigation.state === 'loading' && navigation.location.pathname === '/jobs'}
-            />
+            <>
+              <JobsTable
+                jobs={jobs}
+                params={params}
+                meId={loaderData.me.userId}
+                busy={navigation.state === 'loading' && navigation.location.pathname === '/jobs'}
+              />
+              <Pager
+                shown={jobs.length}
+                total={loaderData.total}
+                nextCursor={loaderData.nextCursor}
+                noun="jobs"
+              />
+            </>
           )}
         </>
       )}

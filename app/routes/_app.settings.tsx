@@ -8,6 +8,7 @@ const tabs = [
   { to: '/settings/members', label: 'Members' },
   { to: '/settings/profile', label: 'Profile' },
   { to: '/settings/models', label: 'Models' },
+  { to: '/settings/usage', label: 'Usage' },
 ]
 
 export default function SettingsLayout() {

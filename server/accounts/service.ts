@@ -1,6 +1,9 @@
 import { newId } from '../lib/ids.ts'
+import { forbidden } from '../lib/errors.ts'
 import {
   findUser,
+  hasNoUsers,
+  hasOpenInvitation,
   insertOrganizationWithOwner,
   listMemberships,
   suspendJobsOfDepartedMember,
@@ -47,4 +50,17 @@ export async function onMemberRemoved(orgId: string, userId: string): Promise<vo
     userId,
     'Paused: its creator left the organisation. An admin can take it over.',
   )
+}
+
+/**
+ * Whether this email may create an account: always with `SIGNUP=open`; with `invite-only`, when
+ * someone invited it, or when the instance has no account yet (its first person sets it up).
+ *
+ * @throws HttpError 403 when sign-up is closed to this email.
+ */
+export async function checkSignUpAllowed(email: unknown, mode: 'open' | 'invite-only'): Promise<void> {
+  if (mode === 'open') return
+  if (typeof email === 'string' && (await hasOpenInvitation(email.trim()))) return
+  if (await hasNoUsers()) return
+  throw forbidden('Sign-up on this instance is by invitation only: ask an admin to invite your email')
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
-import { jobs, member, organization, user } from '../db/schema/index.ts'
+import { invitation, jobs, member, organization, user } from '../db/schema/index.ts'
+import { invalidateCallers } from '../access/caller-cache.ts'
 
 export type MembershipRow = { orgId: string; orgName: string; orgSlug: string; role: string }
 
@@ -63,7 +64,8 @@ export async function suspendJobsOfDepartedMember(
 ): Promise<number> {
   const rows = await db
     .update(jobs)
-    .set({ suspendedReason: reason, stateUpdatedAt: sql`now()` })
+    // No next run while paused: the scheduler skips it anyway, and the page should not promise one.
+    .set({ suspendedReason: reason, nextRunAt: null, stateUpdatedAt: sql`now()` })
     .where(and(eq(jobs.orgId, orgId), eq(jobs.createdBy, userId)))
     .returning({ id: jobs.id })
   return rows.length
@@ -74,4 +76,27 @@ export async function setUserTimezone(userId: string, timezone: string | null, d
     .update(user)
     .set({ timezone, updatedAt: sql`now()` })
     .where(eq(user.id, userId))
+  invalidateCallers()
+}
+
+/** True when no account exists yet (the first person may always sign up). */
+export async function hasNoUsers(db: Db = getDb()): Promise<boolean> {
+  const rows = await db.select({ id: user.id }).from(user).limit(1)
+  return rows.length === 0
+}
+
+/** True when someone invited this email and the invitation is still open. */
+export async function hasOpenInvitation(email: string, db: Db = getDb()): Promise<boolean> {
+  const rows = await db
+    .select({ id: invitation.id })
+    .from(invitation)
+    .where(
+      and(
+        sql`lower(${invitation.email}) = lower(${email})`,
+        eq(invitation.status, 'pending'),
+        sql`${invitation.expiresAt} > now()`,
+      ),
+    )
+    .limit(1)
+  return rows.length > 0
 }

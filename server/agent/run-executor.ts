@@ -16,6 +16,8 @@ import { estimateCostUsd } from './pricing.ts'
 import { loadRunCaller } from './run-caller.ts'
 import { buildRunSystemPrompt } from './system-prompt.ts'
 import { createAgentTools } from './tools/index.ts'
+import { deploymentRunRefusal } from './quota.ts'
+import { recordRunKeySource } from '../runs/store.ts'
 
 async function resolveRunModel(...args: Parameters<typeof resolveModel>): Promise<ResolvedModel> {
   try {
@@ -40,6 +42,12 @@ export function createAgentExecutor(): RunExecutor {
       userId: caller.userId,
       orgId: job.orgId,
     })
+    // A refused run spends nothing, so it is not recorded as using the key (nor counted).
+    if (resolved.keySource === 'deployment') {
+      const refusal = await deploymentRunRefusal(job.orgId, run.id)
+      if (refusal) throw new RunFailure(refusal)
+    }
+    await recordRunKeySource(run.id, resolved.keySource)
     // Read through the jobs service as the run-as user: the prompt names the schedule in words.
     const view = await getJob(caller, job.id).catch((err: unknown) => {
       if (isNotFound(err)) throw new RunFailure('The job is no longer visible to the person it runs as.')
@@ -52,6 +60,7 @@ export function createAgentExecutor(): RunExecutor {
       timezone: view.timezone,
       runId: run.id,
       environment: job.environment,
+      mayEditJobs: job.agentMayEditJobs,
     })
     const meter = createUsageMeter()
     let failure: unknown = null

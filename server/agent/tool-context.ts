@@ -12,6 +12,8 @@ export type AgentMode = 'chat' | 'run'
 export type ToolContext = {
   caller: Caller
   mode: AgentMode
+  /** In a run: whether the job opted in to its runs creating and changing jobs (`agentMayEditJobs`). */
+  mayEditJobs?: boolean
   /** The zone times are told in when the model names none: the job's in a run, else the person's. */
   timezone?: string
   /** Injectable for tests; the wall clock otherwise. */

@@ -6,14 +6,17 @@
  */
 import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
+import { APIError, createAuthMiddleware } from 'better-auth/api'
 import { organization } from 'better-auth/plugins'
 import { getDb } from '../db/client.ts'
 import * as schema from '../db/schema/index.ts'
 import { env } from '../env.ts'
 import { logger } from '../lib/logger.ts'
 import { singleton } from '../lib/singleton.ts'
-import { onMemberRemoved, organizationForNewSession } from '../accounts/service.ts'
+import { checkSignUpAllowed, onMemberRemoved, organizationForNewSession } from '../accounts/service.ts'
+import { HttpError, toErrorBody } from '../lib/errors.ts'
 import { resolveAuthSecret } from './secret.ts'
+import { checkUserFields } from './user-fields.ts'
 
 const AUTH_BASE_PATH = '/_agent-native/auth'
 /** Header the server entry sets from the socket (or trusted proxy) address. */
@@ -24,21 +27,27 @@ export function appUrl(): string {
   return config.APP_URL ?? `http://localhost:${config.PORT}`
 }
 
-function createAuth() {
-  const config = env()
+/** The origins the app's own pages are served from: state changes must come from one of them. */
+export function trustedOrigins(): string[] {
   const base = new URL(appUrl())
   // localhost and 127.0.0.1 are different origins to a browser; accept both locally.
   const localTwin =
     base.hostname === 'localhost' ? '127.0.0.1' : base.hostname === '127.0.0.1' ? 'localhost' : null
-  const trustedOrigins = [base.origin]
-  if (localTwin) trustedOrigins.push(`${base.protocol}//${localTwin}${base.port ? `:${base.port}` : ''}`)
+  const origins = [base.origin]
+  if (localTwin) origins.push(`${base.protocol}//${localTwin}${base.port ? `:${base.port}` : ''}`)
+  return origins
+}
+
+function createAuth() {
+  const config = env()
+  const base = new URL(appUrl())
 
   return betterAuth({
     appName: 'Clockwork',
     baseURL: base.origin,
     basePath: AUTH_BASE_PATH,
     secret: resolveAuthSecret(),
-    trustedOrigins,
+    trustedOrigins: trustedOrigins(),
     telemetry: { enabled: false },
     // One structured log for the whole server, instead of better-auth's coloured console lines.
     logger: { log: (level, message) => logger[level === 'debug' ? 'debug' : level]({ auth: true }, message) },
@@ -51,6 +60,8 @@ function createAuth() {
       enabled: config.AUTH_RATE_LIMIT ?? config.NODE_ENV === 'production',
       window: 60,
       max: 100,
+      // In the database, so a limit holds across every instance (in memory, each would count alone).
+      storage: 'database',
       customRules: {
         '/sign-in/email': { window: 10, max: 5 },
         '/sign-up/email': { window: 60, max: 10 },
@@ -60,7 +71,38 @@ function createAuth() {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       useSecureCookies: base.protocol === 'https:',
     },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== '/sign-up/email' && ctx.path !== '/update-user') return
+        const body = (ctx.body ?? {}) as Record<string, unknown>
+        const invalid = checkUserFields(body)
+        if (invalid) return refusal(invalid)
+        if (ctx.path === '/sign-up/email') {
+          try {
+            await checkSignUpAllowed(body.email, config.SIGNUP)
+          } catch (err) {
+            if (err instanceof HttpError) return refusal(err)
+            throw err
+          }
+        }
+      }),
+      // better-auth's organization plugin has a hook for removal but none for leaving; both must
+      // pause the departed creator's jobs, so leaving is caught here, after it succeeded.
+      after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== '/organization/leave') return
+        const left = ctx.context.returned as { organizationId?: unknown; userId?: unknown } | undefined
+        if (typeof left?.organizationId === 'string' && typeof left.userId === 'string') {
+          await onMemberRemoved(left.organizationId, left.userId)
+        }
+      }),
+    },
     databaseHooks: {
+      // The same checks for any other path that writes a user (a backstop; the hook above answers
+      // the HTTP calls in our error shape).
+      user: {
+        create: { before: async (data) => void rejectInvalidUser(data) },
+        update: { before: async (data) => void rejectInvalidUser(data) },
+      },
       session: {
         create: {
           before: async (session) => {
@@ -82,6 +124,19 @@ function createAuth() {
       }),
     ],
   })
+}
+
+/** A 4xx in the one error shape, answered by a before-hook instead of the endpoint. */
+function refusal(err: HttpError): Response {
+  return new Response(JSON.stringify(toErrorBody(err)), {
+    status: err.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+  })
+}
+
+function rejectInvalidUser(data: { name?: unknown; timezone?: unknown }) {
+  const invalid = checkUserFields(data)
+  if (invalid) throw new APIError('BAD_REQUEST', { message: invalid.message, code: invalid.code })
 }
 
 export type Auth = ReturnType<typeof createAuth>

@@ -1,3 +1,4 @@
+import { BoundedCache } from '../lib/lru.ts'
 import { DAYS, MONTHS } from './fields.ts'
 import { parseCron, type ParsedCron } from './parse.ts'
 import { isValidTimezone } from './zones.ts'
@@ -15,12 +16,20 @@ import { isValidTimezone } from './zones.ts'
  * feeds labels that must render whatever was typed.
  */
 export function describeCron(expr: string, options: { timezone?: string } = {}): string {
-  const parsed = parseCron(expr)
-  if (!parsed.ok) return `Invalid schedule: ${parsed.message}`
-  const text = phrase(parsed.cron) ?? `Cron: ${parsed.cron.pattern}`
+  const text =
+    typeof expr === 'string' && expr.length <= 200 ? phrases.getOrCreate(expr, describe) : describe(expr)
   const { timezone } = options
   if (timezone === undefined) return text
   return isValidTimezone(timezone) ? `${text} (${timezone})` : `${text} (unknown timezone "${timezone}")`
+}
+
+// Every job view describes its schedule: phrase each distinct expression once (bounded: user input).
+const phrases = new BoundedCache<string, string>(5_000)
+
+function describe(expr: string): string {
+  const parsed = parseCron(expr)
+  if (!parsed.ok) return `Invalid schedule: ${parsed.message}`
+  return phrase(parsed.cron) ?? `Cron: ${parsed.cron.pattern}`
 }
 
 /** Either clock times ("09:00 and 17:00") or a sentence-opening interval ("Every 5 minutes"). */

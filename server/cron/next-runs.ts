@@ -1,6 +1,7 @@
 import { Cron } from 'croner'
 import { parseCron, type ParsedCron } from './parse.ts'
-import { isValidTimezone, wallClock } from './zones.ts'
+import { BoundedCache } from '../lib/lru.ts'
+import { canonicalZone, wallClock } from './zones.ts'
 
 /**
  * Next runs and the DST policy: croner finds the runs of interval jobs; fixed-time jobs are placed
@@ -38,11 +39,24 @@ export function nextRuns(expr: string, options: { after: Date; timezone?: string
   if (!(after instanceof Date) || Number.isNaN(after.getTime())) {
     throw new RangeError('after must be a valid Date')
   }
-  if (!isValidTimezone(timezone)) throw new RangeError(`Unknown timezone "${timezone}"`)
+  const zone = canonicalZone(timezone)
+  if (!zone) throw new RangeError(`Unknown timezone "${timezone}"`)
   const cron = parseOrThrow(expr)
-  if (cron.fixedTime) return fixedTimeRuns(cron.pattern, timezone, after.getTime(), count)
+  if (cron.fixedTime) return fixedTimeRuns(cron.pattern, zone, after.getTime(), count)
   // Croner 11's own DST handling is the policy for interval jobs (checked by the tests).
-  return new Cron(cron.pattern, { mode: '5-part', timezone, paused: true }).nextRuns(count, after)
+  return cronFor(cron.pattern, zone).nextRuns(count, after)
+}
+
+// Croner parses its pattern again for every instance; a paused instance holds no timer and
+// nextRuns(count, after) does not change it, so one per (pattern, canonical zone) is reused.
+// Only canonical zones reach croner: it keeps an unbounded formatter per zone string itself.
+const crons = new BoundedCache<string, Cron>(2_000)
+function cronFor(pattern: string, zone: string | 0): Cron {
+  return crons.getOrCreate(`${pattern}\u0000${zone}`, () =>
+    zone === 0
+      ? new Cron(pattern, { mode: '5-part', utcOffset: 0, paused: true })
+      : new Cron(pattern, { mode: '5-part', timezone: zone, paused: true }),
+  )
 }
 
 /** The first run strictly after `after`, or null if the schedule has none. See {@link nextRuns}. */
@@ -59,7 +73,7 @@ export function nextRun(expr: string, options: { after: Date; timezone?: string 
  */
 function fixedTimeRuns(pattern: string, zone: string, after: number, count: number): Date[] {
   // A zero UTC offset rather than timezone 'UTC': the same wall clock, without croner's Intl calls.
-  const wallCron = new Cron(pattern, { mode: '5-part', utcOffset: 0, paused: true })
+  const wallCron = cronFor(pattern, 0)
   const runs: Date[] = []
   // Start a day back in wall time: a run pushed out of a gap lands later than its wall time says, so
   // it may still be after `after` (offsets never jump by a day or more); the filter drops the rest.

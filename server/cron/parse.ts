@@ -1,4 +1,5 @@
 import { Cron } from 'croner'
+import { BoundedCache } from '../lib/lru.ts'
 import { FIELDS, MACROS, MONTH_DAYS, MONTHS, type CronField, type FieldSpec } from './fields.ts'
 
 /**
@@ -110,9 +111,25 @@ function badItemReason(spec: FieldSpec, item: string): string {
   return `${item} is not valid (use ${spec.min}–${spec.max}${hint}, *, ranges like 1-5, lists like 1,3 or steps like */5)`
 }
 
-/** A schedule's fields and croner pattern, or why it is invalid. Never throws. */
+// Parsing (ours and croner's check) is the costly part of describing or placing a schedule, and
+// a deployment has few distinct schedules: parse each once. Bounded, since the strings are user input.
+const parsedSchedules = new BoundedCache<string, ParseResult>(5_000)
+
+/**
+ * A schedule's fields and croner pattern, or why it is invalid. Never throws. Results are shared
+ * (cached per expression): treat them as read-only.
+ */
 export function parseCron(expr: unknown): ParseResult {
   if (typeof expr !== 'string') return fail('expression', String(expr), 'schedule must be a string')
+  // Real schedules are short; an odd long string is parsed without taking cache room.
+  if (expr.length > 200) return parseUncached(expr)
+  return parsedSchedules.getOrCreate(expr, parseUncached)
+}
+
+/** How many parsed schedules are cached (for the test of the bound). */
+export const parsedScheduleCount = () => parsedSchedules.size
+
+function parseUncached(expr: string): ParseResult {
   const trimmed = expr.trim()
   if (trimmed === '') return fail('expression', expr, 'schedule is empty')
   let pattern = trimmed

@@ -1,4 +1,5 @@
 /** Time zone checks and wall-clock reads, sharing one Intl.DateTimeFormat per zone. */
+import { BoundedCache } from '../lib/lru.ts'
 
 /**
  * True for an IANA time zone name the runtime knows (`UTC`, `Europe/Berlin`, links such as
@@ -9,8 +10,14 @@ export function isValidTimezone(zone: string): boolean {
   return typeof zone === 'string' && /^[A-Za-z]/.test(zone) && formatterFor(zone) !== null
 }
 
-// Building an Intl.DateTimeFormat costs about 0.4 ms, so keep one per valid zone (a bounded set).
-const formatters = new Map<string, Intl.DateTimeFormat>()
+// Building an Intl.DateTimeFormat costs about 0.4 ms, so one is kept per zone. Intl accepts any
+// letter casing ("europe/BERLIN") and link names, so a zone is first resolved to its canonical
+// name, and only canonical zones get a formatter (a few hundred at most). The spellings seen are
+// remembered in a bounded cache: 20,000 casings of one zone cost 2,000 small entries, not 20,000
+// formatters (an unbounded Map of formatters once grew the heap by over a gigabyte that way).
+type Zone = { canonical: string; format: Intl.DateTimeFormat } | null
+const spellings = new BoundedCache<string, Zone>(2_000)
+const canonicalZones = new BoundedCache<string, Intl.DateTimeFormat>(1_000)
 const WALL_CLOCK: Intl.DateTimeFormatOptions = {
   hourCycle: 'h23',
   year: 'numeric',
@@ -21,17 +28,36 @@ const WALL_CLOCK: Intl.DateTimeFormatOptions = {
   second: 'numeric',
 }
 
-function formatterFor(zone: string): Intl.DateTimeFormat | null {
-  let format = formatters.get(zone)
-  if (format) return format
+function resolveZone(zone: string): Zone {
+  let canonical: string
   try {
-    format = new Intl.DateTimeFormat('en-US', { ...WALL_CLOCK, timeZone: zone })
+    canonical = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone
   } catch {
     return null
   }
-  formatters.set(zone, format)
-  return format
+  const format = canonicalZones.getOrCreate(
+    canonical,
+    () => new Intl.DateTimeFormat('en-US', { ...WALL_CLOCK, timeZone: canonical }),
+  )
+  return { canonical, format }
 }
+
+function zoneFor(zone: string): Zone {
+  if (typeof zone !== 'string' || zone.length > 100) return null
+  return spellings.getOrCreate(zone, resolveZone)
+}
+
+function formatterFor(zone: string): Intl.DateTimeFormat | null {
+  return zoneFor(zone)?.format ?? null
+}
+
+/** The runtime's canonical name for a valid zone (`europe/berlin` → `Europe/Berlin`), else null. */
+export function canonicalZone(zone: string): string | null {
+  return zoneFor(zone)?.canonical ?? null
+}
+
+/** How many zone spellings and canonical zones are cached (for the tests of the bounds). */
+export const zoneCacheSizes = () => ({ spellings: spellings.size, canonical: canonicalZones.size })
 
 /** The wall-clock time in `zone` at `instant`, written as if it were a UTC timestamp. */
 export function wallClock(zone: string, instant: number): number {

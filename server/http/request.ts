@@ -14,7 +14,8 @@ import { json } from './respond.ts'
 export function readIfMatch(request: Request): number | undefined {
   const header = request.headers.get('if-match')?.trim()
   if (!header || header === '*') return undefined
-  const match = /^(?:W\/)?(?:"(\d{1,9})"|(\d{1,9}))$/.exec(header)
+  // A job read's ETag is "<version>.<digest>" (http/conditional.ts): the version is what counts.
+  const match = /^(?:W\/)?(?:"(\d{1,9})(?:\.[\w-]{1,40})?"|(\d{1,9}))$/.exec(header)
   if (!match) throw badRequest('If-Match: must be the version you last read, e.g. "3"', 'If-Match')
   return Number(match[1] ?? match[2])
 }

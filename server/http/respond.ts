@@ -9,7 +9,10 @@ export function json(data: unknown, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers)
   headers.set('content-type', 'application/json; charset=utf-8')
   headers.set('cache-control', 'no-store')
-  return new Response(JSON.stringify(data), { ...init, headers })
+  const body = JSON.stringify(data)
+  // A known length lets the compressor skip small answers (it cannot tell from a stream).
+  headers.set('content-length', String(Buffer.byteLength(body)))
+  return new Response(body, { ...init, headers })
 }
 
 /** Maps any thrown value to a JSON error response; unknown errors are logged, never echoed. */

@@ -5,14 +5,20 @@
  */
 import { createServer, type Server } from 'node:http'
 import path from 'node:path'
-import { createRequestHandler } from '@react-router/express'
-import express from 'express'
+import express, { type ErrorRequestHandler } from 'express'
 import type { ServerBuild } from 'react-router'
 import { CLIENT_IP_HEADER } from '../auth/auth.ts'
+import { invalidateCallers } from '../access/caller-cache.ts'
 import { openDatabase, setCurrentDatabase, type DbHandle } from '../db/client.ts'
 import { migrateDatabase } from '../db/migrate.ts'
 import type { Env } from '../env.ts'
 import { logger } from '../lib/logger.ts'
+import { limitBodies } from './body-limit.ts'
+import { internalError, toErrorBody } from '../lib/errors.ts'
+import { rejectCrossSite } from './csrf.ts'
+import { reactRouterHandler, rejectMalformedPaths } from './react-router.ts'
+import { securityHeaders } from './security-headers.ts'
+import { compressResponses } from './compression.ts'
 
 export type BackgroundService = { name: string; stop(): Promise<void> }
 
@@ -50,17 +56,36 @@ export async function startServer(
     req.headers[CLIENT_IP_HEADER] = req.ip ?? 'unknown'
     next()
   })
+  const production = config.NODE_ENV === 'production'
+  const https = (config.APP_URL ?? '').startsWith('https:')
+  app.use(securityHeaders({ https, development: !production }))
+  app.use(rejectMalformedPaths)
+  // Before anything reads a body: refuse oversize bodies, then forged state changes.
+  app.use(limitBodies())
+  app.use(rejectCrossSite())
+  // Callers are cached for a few seconds (auth/caller-cache.ts); a write may change who someone
+  // is (sign-out, a role, an organisation), so it starts a new generation as it begins and ends.
+  app.use((req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next()
+    invalidateCallers()
+    res.on('finish', invalidateCallers)
+    res.on('close', invalidateCallers)
+    next()
+  })
+  app.use(compressResponses())
 
   const httpServer = createServer(app)
-  const production = config.NODE_ENV === 'production'
   let closeVite = async () => {}
 
   if (production) {
     const client = path.resolve('build/client')
     app.use('/assets', express.static(path.join(client, 'assets'), { immutable: true, maxAge: '1y' }))
-    app.use(express.static(client, { maxAge: '1h' }))
+    // Other static files (favicon, fonts) all have an extension; pages, the API and React Router's
+    // `.data` requests skip the file-system lookup express.static would make for every request.
+    const files = express.static(client, { maxAge: '1h' })
+    app.use((req, res, next) => (/\.(?!data$)\w+$/.test(req.path) ? files(req, res, next) : next()))
     const build = (await import(path.resolve('build/server/index.js'))) as ServerBuild
-    app.all('/{*splat}', createRequestHandler({ build, mode: 'production' }))
+    app.all('/{*splat}', reactRouterHandler(build, 'production'))
   } else {
     const vite = await withoutForeignExitHandlers(() =>
       withoutKnownViteNoise(() =>
@@ -73,12 +98,14 @@ export async function startServer(
     app.use(vite.middlewares)
     app.all(
       '/{*splat}',
-      createRequestHandler({
-        build: () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>,
-        mode: 'development',
-      }),
+      reactRouterHandler(
+        () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>,
+        'development',
+      ),
     )
   }
+
+  app.use(answerUnhandled)
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject)
@@ -101,6 +128,13 @@ export async function startServer(
       setCurrentDatabase(undefined)
     },
   }
+}
+
+/** The last resort: a JSON 500 (never an HTML stack page) for anything a route let escape. */
+const answerUnhandled: ErrorRequestHandler = (err, req, res, _next) => {
+  logger.error({ err, path: req.path }, 'unhandled error in request')
+  if (res.headersSent) return void req.socket.destroy()
+  res.status(500).set('cache-control', 'no-store').json(toErrorBody(internalError()))
 }
 
 /** Where to point a browser: APP_URL when set (auth only accepts that origin), else this machine. */

@@ -7,7 +7,7 @@
 import { z } from 'zod'
 import { isValidTimezone, validateCron } from '../cron/cron.ts'
 
-/** Instructions are capped well below the 64 KiB job file limit for ASCII text. */
+/** Instructions are capped so that even in three-byte characters they fit the 256 KiB job file limit. */
 export const MAX_INSTRUCTIONS = 60_000
 // Enough for any honest metadata; a YAML alias bomb expands far past it.
 const MAX_EXTRA_NODES = 10_000
@@ -70,6 +70,13 @@ export const Instructions = z
   // Postgres text cannot hold U+0000; refusing it here turns a would-be 500 into a 400.
   .refine((text) => !text.includes('\u0000'), { error: 'must not contain NUL characters' })
   .describe('The prompt the agent runs on every fire, in plain language or Markdown')
+
+export const AgentMayEditJobs = z
+  .boolean({ error: 'must be true or false' })
+  .describe(
+    "true lets this job's own unattended runs create and change jobs (set by the job's creator or an admin); " +
+      'otherwise they may only read jobs',
+  )
 
 export const Enabled = z
   .boolean({ error: 'must be true or false' })

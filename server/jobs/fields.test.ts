@@ -16,6 +16,7 @@ const SAMPLE_DEFINITION: JobDefinition = {
   retries: 3,
   timeoutMinutes: 25,
   environment: 'reports',
+  agentMayEditJobs: true,
   extra: { owner: 'growth', tags: ['a', 'b'] },
 }
 const identity = { createdByEmail: 'ana@example.com', orgId: 'org_1' }

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import {
+  AgentMayEditJobs,
   CatchUp,
   Enabled,
   EnvironmentRef,
@@ -195,6 +196,16 @@ export const JOB_FIELDS = {
     audit: 'environment',
     run: true,
     tool: true,
+  },
+  agentMayEditJobs: {
+    schema: AgentMayEditJobs,
+    default: false,
+    file: 'frontmatter',
+    kind: 'boolean',
+    audit: 'agent may edit jobs',
+    // The run decides from it what its tools may do; the agent itself may never set it.
+    run: true,
+    tool: false,
   },
   extra: {
     schema: Extra,

@@ -88,14 +88,16 @@ describe('parseJobFile', () => {
     })
   })
 
-  it('accepts exactly 64 KiB, counted in UTF-8 bytes', () => {
-    const head = file(ok, '')
-    const room = MAX_JOB_FILE_BYTES - Buffer.byteLength(head)
-    // Two-byte characters keep the body under the instructions' character limit.
-    const body = 'é'.repeat(Math.floor(room / 2)) + 'x'.repeat(room % 2)
-    expect(Buffer.byteLength(head + body)).toBe(MAX_JOB_FILE_BYTES)
-    expect(parseJobFile(head + body, ctx).instructions).toBe(body)
-    expect(httpError(() => parseJobFile(`${head}${body}x`, ctx)).status).toBe(413)
+  it('accepts exactly the limit (256 KiB), counted in UTF-8 bytes', () => {
+    // Three-byte characters keep the body under the instructions' character limit; a padding key
+    // in the frontmatter fills the rest.
+    const body = '漢'.repeat(50_000)
+    const empty = file(`${ok}\npad: ""`, body)
+    const pad = 'x'.repeat(MAX_JOB_FILE_BYTES - Buffer.byteLength(empty))
+    const exact = file(`${ok}\npad: "${pad}"`, body)
+    expect(Buffer.byteLength(exact)).toBe(MAX_JOB_FILE_BYTES)
+    expect(parseJobFile(exact, ctx).instructions).toBe(body)
+    expect(httpError(() => parseJobFile(file(`${ok}\npad: "${pad}x"`, body), ctx)).status).toBe(413)
   })
 
   it('keeps a "__proto__" key as data without touching prototypes', () => {
@@ -125,14 +127,14 @@ describe('parseJobFile', () => {
     string | undefined,
     RegExp,
   ][] = [
-    ['an oversize file', file(ok, 'x'.repeat(MAX_JOB_FILE_BYTES)), {}, 413, undefined, /65536/],
+    ['an oversize file', file(ok, 'x'.repeat(MAX_JOB_FILE_BYTES)), {}, 413, undefined, /262144/],
     [
-      'a file over 64 KiB in bytes, not characters',
-      file(ok, 'é'.repeat(33_000)),
+      'a file over 256 KiB in bytes, not characters',
+      file(`${ok}\npad: "${'é'.repeat(45_000)}"`, '漢'.repeat(60_000)),
       {},
       413,
       undefined,
-      /64 KiB/,
+      /256 KiB/,
     ],
     ['an upper-case name', file(ok), { name: 'Daily' }, 400, 'name', /^name: must be a slug/],
     ['an empty name', file(ok), { name: '' }, 400, 'name', /^name: /],
@@ -306,6 +308,7 @@ describe('renderJobFile', () => {
         'overlap: skip',
         'retries: 0',
         'timeoutMinutes: 10',
+        'agentMayEditJobs: false',
         'owner: growth',
         'tags:',
         '  - a',

@@ -6,6 +6,7 @@
 import matter from 'gray-matter'
 import { z } from 'zod'
 import { badRequest, payloadTooLarge } from '../lib/errors.ts'
+import { BODY_LIMITS } from '../lib/limits.ts'
 import { parseInput } from '../lib/validate.ts'
 import { JobName, isPlainObject, toJsonValue, type JsonValue } from './field-schemas.ts'
 import {
@@ -20,8 +21,32 @@ import {
   type JobFieldKey,
 } from './fields.ts'
 
-/** Largest job file accepted, in UTF-8 bytes. */
-export const MAX_JOB_FILE_BYTES = 64 * 1024
+/** Largest job file accepted, in UTF-8 bytes: the same as a JSON body, so the API and files agree. */
+export const MAX_JOB_FILE_BYTES = BODY_LIMITS.jobFile
+
+/**
+ * Room kept in a job's file for what the server writes into it later (creator's email, run state,
+ * a shortened last error): a job is saved only while its file is this much under the limit, so
+ * any job's file can always be saved back unchanged.
+ */
+const SERVER_FIELDS_ROOM = 8 * 1024
+const MAX_LAST_ERROR_IN_FILE = 500
+
+/**
+ * Refuses a job whose file would leave too little room under the file limit (for example a large
+ * `extra`, which YAML writes bigger than JSON).
+ *
+ * @throws HttpError 413
+ */
+export function checkJobFileSize(job: JobFileView): void {
+  const bytes = Buffer.byteLength(renderJobFile(job), 'utf8')
+  const limit = MAX_JOB_FILE_BYTES - SERVER_FIELDS_ROOM
+  if (bytes > limit) {
+    throw payloadTooLarge(
+      `The job's file would be ${bytes} bytes; a job file may be at most ${limit} (shorten the instructions or extra)`,
+    )
+  }
+}
 
 /** Who the server says owns the job: the stored creator and org, or the caller's for a new file. */
 export type JobFileTruth = { createdByEmail: string; orgId: string }
@@ -88,7 +113,9 @@ const MATTER_OPTIONS = {
 export function parseJobFile(text: string, ctx: { name: string; truth: JobFileTruth | null }): ParsedJobFile {
   const bytes = Buffer.byteLength(text, 'utf8')
   if (bytes > MAX_JOB_FILE_BYTES) {
-    throw payloadTooLarge(`The job file is ${bytes} bytes; the limit is ${MAX_JOB_FILE_BYTES} (64 KiB)`)
+    throw payloadTooLarge(
+      `The job file is ${bytes} bytes; the limit is ${MAX_JOB_FILE_BYTES} (${MAX_JOB_FILE_BYTES / 1024} KiB)`,
+    )
   }
   parseInput(z.object({ name: JobName }), { name: ctx.name })
 
@@ -179,6 +206,9 @@ function checkIdentity(key: (typeof IDENTITY_KEYS)[number], value: unknown, trut
     throw badRequest(`${key}: is set by the server and must be ${expected}; remove it to keep it`, key)
 }
 
+const shorten = (text: string | null, max: number) =>
+  text && text.length > max ? `${text.slice(0, max).replace(/[\ud800-\udbff]$/, '')}…` : text
+
 // js-yaml 3 folds long strings at 80 columns and writes anchors for repeated objects by default.
 const DUMP_OPTIONS = { language: 'yaml', lineWidth: -1, noRefs: true }
 
@@ -191,7 +221,8 @@ export function renderJobFile(job: JobFileView): string {
   const managed: [string, unknown][] = [
     ['lastRun', job.lastRun],
     ['lastStatus', job.lastStatus],
-    ['lastError', job.lastError],
+    // Only a glimpse: the run history has it all, and the file must stay under its limit.
+    ['lastError', shorten(job.lastError, MAX_LAST_ERROR_IN_FILE)],
     ['nextRun', job.nextRun],
   ]
   const data = Object.fromEntries([

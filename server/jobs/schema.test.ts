@@ -126,6 +126,7 @@ describe('JobCreateInput', () => {
       retries: 0,
       timeoutMinutes: 10,
       environment: null,
+      agentMayEditJobs: false,
       extra: {},
     })
   })
@@ -142,6 +143,7 @@ describe('JobCreateInput', () => {
       retries: 3,
       timeoutMinutes: 30,
       environment: 'reports',
+      agentMayEditJobs: true,
       extra: { owner: 'growth', tags: ['a', 'b'], nested: { deep: [1, null, true] } },
     }
     expect(parseInput(JobCreateInput, full)).toEqual(full)

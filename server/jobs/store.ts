@@ -2,7 +2,21 @@
  * SQL for jobs and their audit trail. No rules here: the service decides who may do what and
  * passes the visibility condition in; this file only reads and writes rows.
  */
-import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, not, or, sql, type SQL } from 'drizzle-orm'
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  ilike,
+  inArray,
+  isNotNull,
+  isNull,
+  ne,
+  not,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { jobAudit, jobRuns, jobs, user } from '../db/schema/index.ts'
 import type { JobListQuery } from './schema.ts'
@@ -105,8 +119,15 @@ export async function insertAuditRow(row: typeof jobAudit.$inferInsert, db: Db =
   await db.insert(jobAudit).values(row)
 }
 
-/** A job's audit trail, newest first, with each actor's public details (null if unknown). */
-export async function selectAuditRecords(jobId: string, db: Db = getDb()): Promise<AuditRecord[]> {
+/**
+ * A job's audit trail, newest first, with each actor's public details (null if unknown); with
+ * `page`, at most `limit` entries older than entry `beforeId`.
+ */
+export async function selectAuditRecords(
+  jobId: string,
+  db: Db = getDb(),
+  page: { limit?: number; beforeId?: number } = {},
+): Promise<AuditRecord[]> {
   const rows = await db
     .select({
       id: jobAudit.id,
@@ -120,8 +141,17 @@ export async function selectAuditRecords(jobId: string, db: Db = getDb()): Promi
     })
     .from(jobAudit)
     .leftJoin(user, eq(user.id, jobAudit.actorId))
-    .where(eq(jobAudit.jobId, jobId))
+    .where(
+      and(
+        eq(jobAudit.jobId, jobId),
+        // Compared with the stored row itself, so microseconds cannot split a page.
+        page.beforeId === undefined
+          ? undefined
+          : sql`(${jobAudit.at}, ${jobAudit.id}) < (select a.at, a.id from job_audit a where a.id = ${page.beforeId})`,
+      ),
+    )
     .orderBy(desc(jobAudit.at), desc(jobAudit.id))
+    .limit(page.limit ?? 100_000)
   return rows.map(({ actorId, actorEmail, actorName, ...entry }) => ({
     ...entry,
     actor: actorId && actorEmail ? { id: actorId, email: actorEmail, name: actorName ?? actorEmail } : null,
@@ -141,4 +171,24 @@ export function isUniqueViolation(err: unknown): boolean {
     e = e.cause as typeof e
   }
   return false
+}
+
+/** Jobs of an organisation that are enabled and not paused by the system, other than `exceptId`. */
+export async function countEnabledJobs(
+  orgId: string,
+  exceptId: string | null,
+  db: Db = getDb(),
+): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(jobs)
+    .where(
+      and(
+        eq(jobs.orgId, orgId),
+        eq(jobs.enabled, true),
+        isNull(jobs.suspendedReason),
+        exceptId ? ne(jobs.id, exceptId) : undefined,
+      ),
+    )
+  return Number(rows[0]?.n ?? 0)
 }

@@ -29,7 +29,9 @@ import {
   updateJobRow,
   type JobRecord,
 } from './store.ts'
-import { toJobView, type JobView } from './views.ts'
+import { toJobFileView, toJobView, type JobView } from './views.ts'
+import { checkJobFileSize } from './job-file.ts'
+import { checkEnabledJobQuota } from './quota.ts'
 
 export type WriteOptions = {
   /** The version the caller last saw; a different stored version is a 409. */
@@ -68,6 +70,7 @@ export async function createJobFrom(
   try {
     view = await getDb().transaction(async (tx) => {
       const now = await readDatabaseNow(tx)
+      if (definition.enabled) await checkEnabledJobQuota(caller.orgId, null, tx)
       const nextRunAt = definition.enabled ? nextRun(definition.schedule, { after: now, timezone }) : null
       // Identity and organisation come from the session, never from the input (invariant 4).
       const row = { id, orgId: caller.orgId, createdBy: caller.userId, name, scope, timezone, ...definition }
@@ -83,7 +86,9 @@ export async function createJobFrom(
         },
         tx,
       )
-      return toJobView(await mustFind(id, tx), caller)
+      const created = toJobView(await mustFind(id, tx), caller)
+      checkJobFileSize(toJobFileView(created))
+      return created
     })
   } catch (err) {
     if (!isUniqueViolation(err)) throw err
@@ -115,6 +120,10 @@ export async function changeJobFrom(
       liftsSuspension: options.liftsSuspension ?? true,
     })
     if (!plan) return { view: toJobView(job, caller), changed: false }
+    const wasActive = job.enabled && job.suspendedReason === null
+    const suspended = plan.set.suspendedReason === undefined ? job.suspendedReason : plan.set.suspendedReason
+    const willBeActive = (plan.set.enabled ?? job.enabled) && suspended === null
+    if (willBeActive && !wasActive) await checkEnabledJobQuota(job.orgId, id, tx)
     await updateJobRow(id, plan.set, tx)
     const note = [plan.note, options.note].filter(Boolean).join('; ') || null
     await insertAuditRow(
@@ -128,7 +137,9 @@ export async function changeJobFrom(
       },
       tx,
     )
-    return { view: toJobView(await mustFind(id, tx), caller), changed: true }
+    const changedView = toJobView(await mustFind(id, tx), caller)
+    checkJobFileSize(toJobFileView(changedView))
+    return { view: changedView, changed: true }
   })
   if (changed) await signalJobsChanged()
   return view

@@ -21,6 +21,7 @@ export const forbidden = (message = 'You may not do that') => new HttpError(403,
 export const notFound = (message = 'Not found') => new HttpError(404, 'not_found', message)
 export const conflict = (message: string, field?: string) => new HttpError(409, 'conflict', message, field)
 export const payloadTooLarge = (message: string) => new HttpError(413, 'payload_too_large', message)
+export const internalError = () => new HttpError(500, 'internal', 'Something went wrong on our side')
 
 /** True for a 404 HttpError ("not visible to you"); a database outage or a bug is never this. */
 export const isNotFound = (err: unknown): err is HttpError => err instanceof HttpError && err.status === 404

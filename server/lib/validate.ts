@@ -4,17 +4,28 @@
  */
 import type { z } from 'zod'
 import { badRequest } from './errors.ts'
+import { findUnstorableText } from './text.ts'
 
 /**
  * Parses `data` with `schema` and returns the parsed output.
  *
  * @throws HttpError 400 `bad_request` whose `field` is the first issue's path joined by `.`
  *   (for example `schedule` or `extra.owner`) and whose message is human, prefixed by that field:
- *   `"schedule: hour: 25 is out of range (0–23)"`.
+ *   `"schedule: hour: 25 is out of range (0–23)"`. Also 400, naming the path, for any string in
+ *   the parsed value that PostgreSQL cannot store (U+0000 or an unpaired surrogate).
  */
 export function parseInput<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
   const result = schema.safeParse(data)
-  if (result.success) return result.data
+  if (result.success) {
+    // Text PostgreSQL cannot store (NUL, lone surrogates) would fail later as a 500, perhaps
+    // half-written; refuse it here, naming where it is.
+    const unstorable = findUnstorableText(result.data)
+    if (unstorable) {
+      const field = unstorable.path.length ? unstorable.path.join('.') : undefined
+      throw badRequest(field ? `${field}: ${unstorable.reason}` : `Input ${unstorable.reason}`, field)
+    }
+    return result.data
+  }
   const issue = result.error.issues[0]
   if (!issue) throw badRequest('Invalid input')
   const { field, message } = describeIssue(issue)

@@ -2,13 +2,16 @@
 import type { Caller } from '../auth/caller.ts'
 import { badRequest } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
-import { listJobs, setJobEnabled } from '../jobs/service.ts'
+import { listJobPage, setJobEnabled } from '../jobs/service.ts'
 import { orRouteError } from './page-errors.ts'
 
-/** The visible jobs for a list query (`{ scope, q, status }`, validated by the service). */
+/**
+ * One page of the visible jobs for a list query (`{ scope, q, status, sort, dir, cursor }`,
+ * validated by the service), with the total and the next page's cursor.
+ */
 export async function loadJobsList(caller: Caller, query: Record<string, string | undefined>) {
-  const jobs = await orRouteError(listJobs(caller, query))
-  return { jobs, me: { userId: caller.userId } }
+  const page = await orRouteError(listJobPage(caller, query))
+  return { ...page, me: { userId: caller.userId } }
 }
 
 /** Row actions of the list: only the enable switch today. */

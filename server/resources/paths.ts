@@ -3,10 +3,11 @@
  * query, so a bad path is a 400 naming `path` and never reaches the database.
  */
 import { badRequest } from '../lib/errors.ts'
+import { BODY_LIMITS } from '../lib/limits.ts'
 
 const MAX_PATH_LENGTH = 512
-/** Largest workspace file, in UTF-8 bytes. Job files have their own, smaller limit (64 KiB). */
-export const MAX_RESOURCE_BYTES = 1024 * 1024
+/** Largest workspace file, in UTF-8 bytes. Job files have their own, smaller limit (256 KiB). */
+export const MAX_RESOURCE_BYTES = BODY_LIMITS.workspaceFile
 /** The folder job files live in; nothing else may be stored there. */
 const JOBS_FOLDER = 'jobs'
 

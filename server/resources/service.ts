@@ -94,7 +94,7 @@ export async function readResource(
 
 /**
  * Creates or replaces a file. A job file creates or replaces its job through the jobs service
- * (64 KiB limit, 403 on a shared job the caller may not edit). With `ifMatch`, the file must exist
+ * (256 KiB limit, 403 on a shared job the caller may not edit). With `ifMatch`, the file must exist
  * at that version. `job` is set for job files.
  */
 export async function writeResource(

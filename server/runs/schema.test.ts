@@ -12,6 +12,7 @@ const row: RunRow = {
   reason: null,
   notBefore: null,
   runAsUserId: 'usr_1',
+  keySource: null,
   threadId: 'thr_1',
   instance: 'host-1-2-ab',
   leaseExpiresAt: null,

@@ -3,7 +3,7 @@
  * history. Guards in the WHERE clauses (status, owner) make every transition happen at most
  * once, whichever instance gets there first.
  */
-import { and, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, getTableColumns, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm'
 import type { PgInsertValue } from 'drizzle-orm/pg-core'
 import { getDb, type Db } from '../db/client.ts'
 import { jobRuns } from '../db/schema/app.ts'
@@ -161,4 +161,29 @@ export function fromRawRun(raw: Record<string, unknown>): RunRow {
     row[key] = column.columnType === 'PgTimestamp' ? toDate(value) : (value ?? null)
   }
   return row as RunRow
+}
+
+/** Records whose model key a run spends, once its executor has resolved it. */
+export async function recordRunKeySource(
+  runId: string,
+  keySource: NonNullable<RunRow['keySource']>,
+  db: Db = getDb(),
+): Promise<void> {
+  await db.update(jobRuns).set({ keySource }).where(eq(jobRuns.id, runId))
+}
+
+/** Runs of an organisation that spent the deployment's key in the last 24 hours (database clock). */
+export async function countDeploymentKeyRuns(orgId: string, exceptRunId: string | null, db: Db = getDb()) {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(jobRuns)
+    .where(
+      and(
+        eq(jobRuns.orgId, orgId),
+        eq(jobRuns.keySource, 'deployment'),
+        sql`${jobRuns.startedAt} > now() - interval '24 hours'`,
+        exceptRunId ? ne(jobRuns.id, exceptRunId) : undefined,
+      ),
+    )
+  return Number(rows[0]?.n ?? 0)
 }

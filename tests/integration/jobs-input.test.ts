@@ -155,10 +155,10 @@ const CASES: BadCase[] = [
   ['file empty body', putJob(jobFile('schedule: "0 7 * * *"', '')), 400, 'instructions'],
   ['file bad name', putJob(jobFile('schedule: "0 7 * * *"'), 'Bad_Name'), 400, 'name'],
   ['file JavaScript frontmatter', putJob('---js\n{ schedule: "0 7 * * *" }\n---\nGo.\n'), 400, 'frontmatter'],
-  ['file over 64 KiB', putJob(jobFile('schedule: "0 7 * * *"', big(65 * 1024))), 413],
+  ['file over 256 KiB', putJob(jobFile('schedule: "0 7 * * *"', big(257 * 1024))), 413],
   [
-    'file over 64 KiB on an existing job',
-    putExistingJob(jobFile('schedule: "0 7 * * *"', big(65 * 1024))),
+    'file over 256 KiB on an existing job',
+    putExistingJob(jobFile('schedule: "0 7 * * *"', big(257 * 1024))),
     413,
   ],
   ['file bad cron on an existing job', putExistingJob(jobFile('schedule: "0 7 * *"')), 400, 'schedule'],

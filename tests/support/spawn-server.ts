@@ -7,8 +7,18 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createEmptyDatabase, freePort, startPostgresServer } from './postgres-server.ts'
 
-export type SpawnedServer = { baseUrl: string; databaseUrl: string; stop(): Promise<void> }
+export type SpawnedServer = { baseUrl: string; databaseUrl: string; pid: number; stop(): Promise<void> }
 type PostgresServer = { url: string; stop(): Promise<void> }
+
+/**
+ * Which server entry to run: the TypeScript source through tsx (default), or the compiled
+ * bundle `npm run build` writes (what `npm start`, the Dockerfile and the systemd unit run).
+ */
+export type ServerEntry = 'source' | 'compiled'
+const ENTRY_ARGS: Record<ServerEntry, string[]> = {
+  source: ['--import', 'tsx', 'server/main.ts'],
+  compiled: ['build/server-main.js'],
+}
 
 /** The shared browser-test Postgres (from the global setup), else TEST_DATABASE_URL/DATABASE_URL or embedded. */
 async function postgresServerUrl(): Promise<PostgresServer> {
@@ -21,16 +31,23 @@ async function postgresServerUrl(): Promise<PostgresServer> {
   return startPostgresServer()
 }
 
-/** Starts the server with `env` on top of the test defaults; `postgres` (stopped with it) hosts its database. */
+/**
+ * Starts the server with `env` on top of the test defaults; `postgres` (stopped with it) hosts its
+ * database. With `env.DATABASE_URL` it joins that database instead (another instance of the same
+ * deployment) and leaves it in place on stop.
+ */
 export async function spawnServer(
   env: Record<string, string>,
   given?: PostgresServer,
+  entry: ServerEntry = 'source',
 ): Promise<SpawnedServer> {
-  const postgres = given ?? (await postgresServerUrl())
-  const database = await createEmptyDatabase(postgres.url)
+  const postgres = env.DATABASE_URL ? null : (given ?? (await postgresServerUrl()))
+  const database = postgres
+    ? await createEmptyDatabase(postgres.url)
+    : { url: env.DATABASE_URL!, drop: async () => {} }
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ENTRY_ARGS[entry], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -51,13 +68,14 @@ export async function spawnServer(
   return {
     baseUrl,
     databaseUrl: database.url,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode === null) {
         child.kill('SIGTERM')
         await once(child, 'exit')
       }
       await database.drop()
-      await postgres.stop()
+      await postgres?.stop()
     },
   }
 }

@@ -92,6 +92,12 @@ const pickFields = (input: ManageJobsInput) =>
 
 async function runAction(ctx: ToolContext, input: ManageJobsInput): Promise<ManageJobsResult> {
   const { caller } = ctx
+  if (ctx.mode === 'run' && !ctx.mayEditJobs && (input.action === 'create' || input.action === 'update')) {
+    throw forbidden(
+      'Unattended runs may read jobs but not create or change them, unless the job running has ' +
+        'agentMayEditJobs: true (its creator or an admin can set it). Say in your reply what should change.',
+    )
+  }
   switch (input.action) {
     case 'create': {
       const job = await createJob(caller, { name: input.name, scope: input.scope, ...pickFields(input) })

@@ -50,6 +50,8 @@ export const jobs = pgTable(
     timeoutMinutes: integer('timeout_minutes').notNull().default(10),
     /** The environment runs work in (environments/<name>.md); null: a scratch folder. */
     environment: text('environment'),
+    /** Whether the job's unattended runs may create and change jobs (not only read them). */
+    agentMayEditJobs: boolean('agent_may_edit_jobs').notNull().default(false),
     /** Unknown frontmatter keys, kept so a job file round-trips. */
     extra: jsonb('extra').$type<Record<string, unknown>>().notNull().default({}),
     version: integer('version').notNull().default(1),
@@ -99,6 +101,8 @@ export const jobRuns = pgTable(
     /** Earliest time a queued run may start (retries wait for their backoff). */
     notBefore: timestamp('not_before', tz),
     runAsUserId: text('run_as_user_id'),
+    /** Whose model key the run spent (personal, org, deployment), known once it started. */
+    keySource: text('key_source', { enum: ['personal', 'org', 'deployment', 'none'] }),
     threadId: text('thread_id'),
     instance: text('instance'),
     leaseExpiresAt: timestamp('lease_expires_at', tz),
@@ -119,6 +123,10 @@ export const jobRuns = pgTable(
       .on(t.status, t.leaseExpiresAt)
       .where(sql`${t.status} in ('queued', 'running')`),
     index('job_runs_created_idx').on(t.createdAt),
+    // The per-organisation count of runs on the deployment's key in the last 24 h (quotas).
+    index('job_runs_deployment_key_idx')
+      .on(t.orgId, t.startedAt)
+      .where(sql`${t.keySource} = 'deployment'`),
     // The scheduler's "next queued run that may start" reads this in order and stops at the first
     // hit, so a backlog of queued runs costs each tick O(1), not O(backlog).
     index('job_runs_ready_idx')

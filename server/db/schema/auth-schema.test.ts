@@ -9,6 +9,7 @@ import * as authSchema from './auth.ts'
 const expected = getAuthTables({
   plugins: [organizationPlugin()],
   user: { additionalFields: { timezone: { type: 'string', required: false } } },
+  rateLimit: { storage: 'database' },
 })
 
 describe('auth tables match better-auth', () => {

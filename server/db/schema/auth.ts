@@ -3,7 +3,7 @@
  * better-auth's field names so its drizzle adapter can map them; a drift test
  * (tests/integration/auth-schema.test.ts) compares them with `getAuthTables()`.
  */
-import { boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -114,3 +114,14 @@ export const invitation = pgTable(
   },
   (t) => [index('invitation_org_idx').on(t.organizationId), index('invitation_email_idx').on(t.email)],
 )
+
+/**
+ * better-auth's rate-limit counters (sign-in attempts and the like), kept in the database so every
+ * instance counts against the same window. `last_request` is milliseconds since the epoch.
+ */
+export const rateLimit = pgTable('rate_limit', {
+  id: text('id').primaryKey(),
+  key: text('key').notNull().unique(),
+  count: integer('count').notNull(),
+  lastRequest: bigint('last_request', { mode: 'number' }).notNull(),
+})

@@ -1,0 +1,89 @@
+/**
+ * The production server as the web benchmark drives it: `node build/server-main.js` (what the
+ * Dockerfile and systemd unit run) in a child process, with its RSS read from /proc.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+
+export type BenchServer = {
+  baseUrl: string
+  pid: number
+  child: ChildProcess
+  /** Milliseconds from spawn to the first healthy /health answer. */
+  bootMs: number
+  /** Resident set size of the server process, in MiB. */
+  rssMb(): number
+  stop(): Promise<void>
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer()
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const address = server.address()
+  server.close()
+  return typeof address === 'object' && address ? address.port : 0
+}
+
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN)
+  return kb / 1024
+}
+
+export async function startBenchServer(options: {
+  nodeFlags: string[]
+  /** Extra environment; `undefined` removes an inherited variable (e.g. DATABASE_URL for PGlite). */
+  env: Record<string, string | undefined>
+  /** Turns the node command into `sh` arguments that start it somewhere else (a cgroup). */
+  wrap?: (command: string[]) => string[]
+}): Promise<BenchServer> {
+  const port = await freePort()
+  const baseUrl = `http://127.0.0.1:${port}`
+  const started = Date.now()
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    APP_URL: baseUrl,
+    BETTER_AUTH_SECRET: 'bench-web-secret-bench-web-secret-0123',
+    AUTH_RATE_LIMIT: 'false',
+    LOG_LEVEL: 'warn',
+    ...options.env,
+  }
+  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key]
+  const command = [process.execPath, ...options.nodeFlags, 'build/server-main.js']
+  const [file, ...argv] = options.wrap ? ['sh', ...options.wrap(command)] : command
+  const child = spawn(file!, argv, {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  })
+  const deadline = Date.now() + 120_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} during start-up`)
+    if (Date.now() > deadline) throw new Error('server did not become healthy within 120 s')
+    const ok = await fetch(`${baseUrl}/_agent-native/health`).then(
+      (r) => r.ok,
+      () => false,
+    )
+    if (ok) break
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  const bootMs = Date.now() - started
+  const pid = child.pid!
+  return {
+    baseUrl,
+    pid,
+    child,
+    bootMs,
+    rssMb: () => rssMb(pid),
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      child.kill('SIGTERM')
+      await once(child, 'exit')
+    },
+  }
+}

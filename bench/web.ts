@@ -1,0 +1,241 @@
+/**
+ * `npm run bench:web` (run `npm run build` first: it measures the built server, as production runs
+ * it). Starts `node build/server-main.js` on a fresh database (the machine's Postgres, or PGlite
+ * with --pglite), signs up two people, seeds 100 and 1,000 jobs through the API, and drives the API
+ * and the pages with autocannon at each concurrency for a fixed time. Prints req/s, latency
+ * percentiles, bytes per response (as a browser would get it: with Accept-Encoding), each route's
+ * throughput as a ratio to /health in the same run, and the server's RSS: idle, peak, at the end of
+ * the load and after a rest. See bench/RESULTS.md.
+ *
+ *   --duration S       seconds per route and concurrency (default 10)
+ *   --connections L    concurrencies, comma-separated (default 10,50)
+ *   --rounds N         repeat the whole load N times (memory soak: does RSS climb?)
+ *   --rest S           seconds of rest after each round before RSS is read again (default 30)
+ *   --routes L         only these routes (names as printed), comma-separated
+ *   --pglite           the embedded database instead of Postgres
+ *   --node-flags=…     extra node flags for the server, e.g. --node-flags=--max-old-space-size=256
+ *   --memory-max M     run the server in a cgroup with memory.max = M MiB (needs a writable
+ *                      cgroup v2 tree); reports OOM kills
+ *   --cpu-prof         profile the server during the load (not start-up or seeding); prints the
+ *                      top self-time functions
+ *   --heap-snapshots   heap snapshots idle and after each round's rest; prints what grew
+ */
+import './lib/quiet.ts'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { createMemoryCgroup, type MemoryCgroup } from './lib/cgroup.ts'
+import { createDatabase, describeMachine, dropDatabase, closeAdmin } from './lib/pg.ts'
+import { heapGroups, heapGrowth, topSelfTime } from './lib/profiles.ts'
+import { startProfiler, type Profiler } from './lib/inspector.ts'
+import { seedPerson } from './lib/seed-web.ts'
+import { freePort, startBenchServer } from './lib/server.ts'
+import { table } from './lib/stats.ts'
+import { load, responseBytes, type Route } from './lib/load.ts'
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10,50' },
+    rounds: { type: 'string', default: '1' },
+    rest: { type: 'string', default: '30' },
+    routes: { type: 'string' },
+    pglite: { type: 'boolean', default: false },
+    'node-flags': { type: 'string', default: '' },
+    'memory-max': { type: 'string' },
+    'cpu-prof': { type: 'boolean', default: false },
+    'heap-snapshots': { type: 'boolean', default: false },
+  },
+})
+const duration = Number(args.duration)
+const concurrencies = args.connections.split(',').map(Number)
+const rounds = Number(args.rounds)
+const restSeconds = Number(args.rest)
+const outDir = path.resolve('bench/out', `web-${new Date().toISOString().replace(/[:.]/g, '-')}`)
+mkdirSync(outDir, { recursive: true })
+const t0 = Date.now()
+const log = (message: string) => console.log(`[${Math.round((Date.now() - t0) / 1000)} s] ${message}`)
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const mb = (v: number) => `${Math.round(v)} MB`
+let stopping = false
+
+async function main() {
+  const machine = await describeMachine()
+  log(`machine: ${machine.cpu}, ${machine.memoryGb} GB, ${machine.node}, load ${machine.loadAverage}`)
+  const dbName = 'bench_web'
+  const pgliteDir = args.pglite ? mkdtempSync(path.join(os.tmpdir(), 'clockwork-bench-pglite-')) : ''
+  const databaseEnv = args.pglite
+    ? { DATABASE_URL: undefined, PGLITE_DIR: pgliteDir }
+    : { DATABASE_URL: await createDatabase(dbName) }
+  const inspectPort = await freePort()
+  const nodeFlags = [
+    ...args['node-flags'].split(' ').filter(Boolean),
+    ...(args['cpu-prof'] ? [`--inspect=127.0.0.1:${inspectPort}`] : []),
+    ...(args['heap-snapshots'] ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${outDir}`] : []),
+  ]
+  let cgroup: MemoryCgroup | undefined
+  if (args['memory-max']) {
+    cgroup = createMemoryCgroup(`clockwork-bench-${process.pid}`, Number(args['memory-max']))
+    log(`server runs in ${cgroup.dir} with a ${args['memory-max']} MiB limit`)
+  }
+  const server = await startBenchServer({ nodeFlags, env: databaseEnv, wrap: cgroup?.wrap })
+  server.child.on('exit', (code, signal) => {
+    if (!stopping) log(`SERVER DIED: exit ${code} signal ${signal}`)
+  })
+  log(`server up in ${server.bootMs} ms (${args.pglite ? 'PGlite' : 'Postgres'}), RSS ${mb(server.rssMb())}`)
+  const result: Record<string, unknown> = { machine, args, bootMs: server.bootMs, bootRssMb: server.rssMb() }
+
+  try {
+    const small = await seedPerson(server.baseUrl, 'small', 100)
+    const large = await seedPerson(server.baseUrl, 'large', 1_000)
+    log(`seeded 100 + 1,000 jobs`)
+    const all: Route[] = [
+      { name: 'health', path: '/_agent-native/health' },
+      { name: 'api jobs (100)', path: '/_agent-native/jobs', cookie: small.cookie },
+      { name: 'api jobs (1,000)', path: '/_agent-native/jobs', cookie: large.cookie },
+      { name: 'api job', path: `/_agent-native/jobs/${small.jobIds[7]}`, cookie: small.cookie },
+      { name: 'page /jobs (100)', path: '/jobs', cookie: small.cookie },
+      { name: 'page /jobs (1,000)', path: '/jobs', cookie: large.cookie },
+      { name: 'page job', path: `/jobs/${small.jobIds[7]}`, cookie: small.cookie },
+    ]
+    const wanted = args.routes?.split(',').map((r) => r.trim())
+    const routes = all.filter((r) => r.name === 'health' || !wanted || wanted.includes(r.name))
+    const bytes = new Map<string, number>()
+    for (const route of routes) bytes.set(route.name, await responseBytes(server.baseUrl, route))
+
+    await sleep(5_000)
+    const idleRss = server.rssMb()
+    log(`idle RSS ${mb(idleRss)}`)
+    const snapshots = args['heap-snapshots'] ? [await snapshot(server, 'idle')] : []
+    const roundResults = []
+    let profiler: Profiler | undefined
+    if (args['cpu-prof']) profiler = await startProfiler(inspectPort)
+    for (let round = 1; round <= rounds; round++) {
+      let peak = 0
+      const sampler = setInterval(() => (peak = Math.max(peak, server.rssMb())), 250)
+      const rows: string[][] = []
+      const measured = []
+      for (const connections of concurrencies) {
+        let healthRps = NaN
+        for (const route of routes) {
+          const r = await load(server.baseUrl, route, connections, duration)
+          await drained(server.baseUrl)
+          if (route.name === 'health') healthRps = r.rps
+          measured.push({ route: route.name, connections, ...r, bytes: bytes.get(route.name) })
+          rows.push([
+            route.name,
+            String(connections),
+            r.rps.toFixed(0),
+            `${(r.rps / healthRps).toFixed(2)}`,
+            `${r.p50} ms`,
+            `${r.p99} ms`,
+            `${r.max} ms`,
+            String(bytes.get(route.name)),
+            r.failures ? `${r.failures} failed` : '',
+          ])
+        }
+      }
+      clearInterval(sampler)
+      const endRss = server.rssMb()
+      await sleep(restSeconds * 1000)
+      const restRss = server.rssMb()
+      console.log(`\nRound ${round} of ${rounds} (${duration} s per row, Accept-Encoding: gzip, br)\n`)
+      console.log(
+        table(['route', 'conc', 'req/s', '÷ health', 'p50', 'p99', 'max', 'bytes/resp', 'errors'], rows),
+      )
+      const answered = measured.reduce((n, m) => n + m.total, 0)
+      const failed = measured.reduce((n, m) => n + m.failures, 0)
+      console.log(`\nRequests answered: ${answered}; failed (non-2xx, errors, timeouts): ${failed}`)
+      console.log(
+        `RSS: idle ${mb(idleRss)}, peak ${mb(peak)}, end of load ${mb(endRss)}, ${restSeconds} s later ${mb(restRss)}`,
+      )
+      roundResults.push({ round, measured, rss: { idle: idleRss, peak, end: endRss, rest: restRss } })
+      if (args['heap-snapshots']) snapshots.push(await snapshot(server, `round-${round}`))
+    }
+    result.rounds = roundResults
+    if (profiler) writeFileSync(path.join(outDir, 'load.cpuprofile'), JSON.stringify(await profiler.stop()))
+    if (snapshots.length > 1) printHeapGrowth(snapshots)
+  } finally {
+    stopping = true
+    if (cgroup) {
+      const { peakMb, oomKills } = cgroup.stats()
+      console.log(`\ncgroup (${args['memory-max']} MiB limit): peak ${mb(peakMb)}, OOM kills ${oomKills}`)
+      result.cgroup = { limitMb: Number(args['memory-max']), peakMb, oomKills }
+    }
+    await server.stop()
+    cgroup?.remove()
+    if (args.pglite) rmSync(pgliteDir, { recursive: true, force: true })
+    else await dropDatabase(dbName)
+    await closeAdmin()
+  }
+  if (args['cpu-prof']) printProfile()
+  writeFileSync(path.join(outDir, 'results.json'), `${JSON.stringify(result, null, 2)}\n`)
+  log(
+    `figures in ${path.relative(process.cwd(), outDir)}/results.json; load now ${os.loadavg()[0]!.toFixed(2)}`,
+  )
+}
+
+/** Waits until requests cut off at the end of a row are done, so they do not slow the next row. */
+async function drained(baseUrl: string) {
+  await sleep(1_000)
+  for (let i = 0; i < 60; i++) {
+    const started = Date.now()
+    await fetch(`${baseUrl}/_agent-native/health`).catch(() => undefined)
+    if (Date.now() - started < 50) return
+    await sleep(500)
+  }
+}
+
+/** Asks the server for a heap snapshot (SIGUSR2) and waits until the file is complete. */
+async function snapshot(server: { pid: number; baseUrl: string }, label: string): Promise<string> {
+  const before = new Set(readdirSync(outDir))
+  process.kill(server.pid, 'SIGUSR2')
+  for (;;) {
+    await sleep(1_000)
+    const file = readdirSync(outDir).find((f) => f.endsWith('.heapsnapshot') && !before.has(f))
+    if (!file) continue
+    // The server writes it synchronously: once it answers /health again the file is complete.
+    while (
+      !(await fetch(`${server.baseUrl}/_agent-native/health`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
+      await sleep(500)
+    }
+    log(`heap snapshot ${label}: ${file}`)
+    return path.join(outDir, file)
+  }
+}
+
+function printHeapGrowth(files: string[]) {
+  const first = heapGroups(files[0]!)
+  for (const file of files.slice(1)) {
+    const growth = heapGrowth(first, heapGroups(file))
+    console.log(
+      `\nHeap (live, after GC): idle ${mb(growth.beforeMb)} → ${path.basename(file)} ${mb(growth.afterMb)}`,
+    )
+    console.log(
+      table(
+        ['grew', 'objects', 'bytes'],
+        growth.grew.map((g) => [g.key, String(g.count), String(g.bytes)]),
+      ),
+    )
+  }
+}
+
+function printProfile() {
+  const file = readdirSync(outDir).find((f) => f.endsWith('.cpuprofile'))
+  if (!file) return console.log('no CPU profile written')
+  const { busyMs, entries } = topSelfTime(path.join(outDir, file), 20)
+  console.log(`\nCPU profile: ${Math.round(busyMs)} ms busy; top self time\n`)
+  console.log(
+    table(
+      ['function', 'where', 'self ms', 'share of busy'],
+      entries.map((e) => [e.name, e.where, e.ms.toFixed(0), `${(e.share * 100).toFixed(1)}%`]),
+    ),
+  )
+}
+
+await main()

@@ -1,0 +1,61 @@
+/**
+ * The per-organisation budget of runs on the deployment's model key
+ * (`ORG_MAX_DEPLOYMENT_KEY_RUNS_PER_DAY`, a rolling 24 hours): runs that would spend it past the
+ * limit fail with the reason, Run now answers 429, and admins can see the usage.
+ */
+import { isOrgAdmin, type Caller } from '../auth/caller.ts'
+import { env } from '../env.ts'
+import { countEnabledJobs } from '../jobs/store.ts'
+import { getJob } from '../jobs/service.ts'
+import { HttpError, forbidden } from '../lib/errors.ts'
+import { countDeploymentKeyRuns } from '../runs/store.ts'
+import { readModelChoice, resolveModelKey } from './model.ts'
+
+const limitMessage = (limit: number) =>
+  `This organisation has used its ${limit} runs on the deployment's model key in the last 24 hours. ` +
+  'Add an organisation or personal key under Settings → Models, or ask the operator to raise ' +
+  'ORG_MAX_DEPLOYMENT_KEY_RUNS_PER_DAY.'
+
+/** The reason a run on the deployment's key may not start now, or null when it may. */
+export async function deploymentRunRefusal(
+  orgId: string,
+  exceptRunId: string | null,
+): Promise<string | null> {
+  const limit = env().ORG_MAX_DEPLOYMENT_KEY_RUNS_PER_DAY
+  const used = await countDeploymentKeyRuns(orgId, exceptRunId)
+  return used >= limit ? limitMessage(limit) : null
+}
+
+/**
+ * Refuses Run now when the job would spend the deployment's key and the organisation's budget
+ * is used up.
+ *
+ * @throws HttpError 429 `quota_exceeded`
+ */
+export async function checkRunNowQuota(caller: Caller, jobId: string): Promise<void> {
+  const job = await getJob(caller, jobId)
+  const purpose = { kind: 'run' as const, runAs: job.runAs, userId: job.createdBy.id, orgId: job.orgId }
+  const key = await resolveModelKey(purpose, readModelChoice().provider)
+  if (key?.source !== 'deployment') return
+  const refusal = await deploymentRunRefusal(job.orgId, null)
+  if (refusal) throw new HttpError(429, 'quota_exceeded', refusal)
+}
+
+export type OrgUsage = {
+  enabledJobs: { used: number; limit: number }
+  deploymentKeyRuns: { used: number; limit: number; windowHours: 24 }
+}
+
+/** The caller's organisation against its limits; for admins and owners. @throws HttpError 403 */
+export async function getOrgUsage(caller: Caller): Promise<OrgUsage> {
+  if (!isOrgAdmin(caller)) throw forbidden("Only the organisation's admins and owners see its usage")
+  const config = env()
+  const [enabled, runs] = await Promise.all([
+    countEnabledJobs(caller.orgId, null),
+    countDeploymentKeyRuns(caller.orgId, null),
+  ])
+  return {
+    enabledJobs: { used: enabled, limit: config.ORG_MAX_ENABLED_JOBS },
+    deploymentKeyRuns: { used: runs, limit: config.ORG_MAX_DEPLOYMENT_KEY_RUNS_PER_DAY, windowHours: 24 },
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The user fields people type (name, time zone), checked wherever better-auth writes them:
+ * sign-up and update-user. A 500 KB name was embedded in every job view, and `Mars/Olympus` broke
+ * chat and that user's runs, before these checks.
+ */
+import { badRequest, type HttpError } from '../lib/errors.ts'
+import { isValidTimezone } from '../cron/zones.ts'
+import { notPlainLine } from '../lib/text.ts'
+
+export const MAX_USER_NAME = 100
+
+/** The first problem with the given user fields, or null. Absent fields are not checked. */
+export function checkUserFields(fields: { name?: unknown; timezone?: unknown }): HttpError | null {
+  if (fields.name !== undefined) {
+    const name = fields.name
+    if (typeof name !== 'string' || name.trim() === '') return badRequest('name: is required', 'name')
+    if (name.length > MAX_USER_NAME)
+      return badRequest(`name: must be at most ${MAX_USER_NAME} characters`, 'name')
+    const unsafe = notPlainLine(name)
+    if (unsafe) return badRequest(`name: ${unsafe}`, 'name')
+  }
+  if (fields.timezone !== undefined && fields.timezone !== null && fields.timezone !== '') {
+    const zone = fields.timezone
+    if (typeof zone !== 'string' || zone.length > 64 || !isValidTimezone(zone)) {
+      return badRequest(
+        `timezone: unknown time zone ${JSON.stringify(String(zone).slice(0, 64))} (use an IANA name like Europe/Berlin)`,
+        'timezone',
+      )
+    }
+  }
+  return null
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { findUnstorableText, notPlainLine, storableText, unstorableText } from './text.ts'
+
+describe('text PostgreSQL cannot store', () => {
+  it.each([
+    ['plain', null],
+    ['emoji 😀 and CJK 漢字', null],
+    ['a\u0000b', /NUL/],
+    ['lone high \ud800 here', /unpaired surrogate/],
+    ['lone low \udc00', /unpaired surrogate/],
+    ['\ud83d', /unpaired surrogate/],
+  ])('%j', (text, reason) => {
+    const found = unstorableText(text)
+    if (reason === null) expect(found).toBeNull()
+    else expect(found).toMatch(reason)
+  })
+
+  it('cleans what must be kept anyway', () => {
+    expect(storableText('a\u0000b\ud800c😀')).toBe('ab\ufffdc😀')
+  })
+
+  it('finds the first bad string in JSON, keys included', () => {
+    expect(findUnstorableText({ extra: { a: ['ok', 'b\u0000'] } })).toMatchObject({
+      path: ['extra', 'a', '1'],
+    })
+    expect(findUnstorableText({ extra: { ['k\ud800']: 1 } })).toMatchObject({
+      path: ['extra'],
+      reason: expect.stringMatching(/key/),
+    })
+    expect(findUnstorableText({ a: { b: 'fine' }, n: 1, z: null })).toBeNull()
+  })
+
+  it('one-line fields refuse control characters', () => {
+    expect(notPlainLine('Ana\nLima')).toMatch(/one line/)
+    expect(notPlainLine('Ana Lima')).toBeNull()
+  })
+})

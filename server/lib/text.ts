@@ -1,0 +1,54 @@
+/**
+ * Text that PostgreSQL cannot store: U+0000 (NUL) and unpaired UTF-16 surrogates (which have no
+ * UTF-8 form). People's input with these is refused with a 400 naming the field; text we must keep
+ * whatever it holds (model output, transcripts) is cleaned instead.
+ */
+
+const NUL = '\u0000'
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g')
+// C0 and C1 control characters, for one-line fields such as names.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+
+/** Why `text` cannot be stored as PostgreSQL text, or null when it can. */
+export function unstorableText(text: string): string | null {
+  if (text.includes(NUL)) return 'must not contain the NUL character (U+0000)'
+  if (LONE_SURROGATE.test(text)) return 'must be valid Unicode (it has an unpaired surrogate)'
+  return null
+}
+
+/** Why `text` is not one line of plain text (no control characters, storable), or null. */
+export function notPlainLine(text: string): string | null {
+  if (CONTROL.test(text)) return 'must be one line of plain text (no control characters)'
+  return unstorableText(text)
+}
+
+/** `text` with NULs dropped and lone surrogates replaced by U+FFFD, so PostgreSQL takes it. */
+export function storableText(text: string): string {
+  return text.replaceAll(NUL, '').replace(LONE_SURROGATES, '\ufffd')
+}
+
+/**
+ * The first string inside a value (keys included) that PostgreSQL cannot store: its path (like
+ * `['extra', 'notes', '2']`; a bad key names the object holding it) and the reason; or null.
+ */
+export function findUnstorableText(
+  value: unknown,
+  path: string[] = [],
+): { path: string[]; reason: string } | null {
+  if (typeof value === 'string') {
+    const reason = unstorableText(value)
+    return reason ? { path, reason } : null
+  }
+  if (value === null || typeof value !== 'object') return null
+  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value)
+  for (const [key, inner] of entries) {
+    const keyReason = unstorableText(key)
+    if (keyReason) return { path, reason: `has a key that ${keyReason}` }
+    const found = findUnstorableText(inner, [...path, key])
+    if (found) return found
+  }
+  return null
+}

@@ -1,0 +1,173 @@
+/**
+ * Security review, finding 7: anyone could spend the operator's model budget (a stranger made 500
+ * every-minute jobs in 6 s). Now each organisation has a limit on enabled jobs and on runs per
+ * rolling 24 h that use the deployment's key, answered with clear JSON, and admins see the usage.
+ * Unattended runs may read jobs but change them only when the job opts in (`agentMayEditJobs`).
+ */
+import { sql } from 'drizzle-orm'
+import { queryRows } from '#server/db/sql.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAgentExecutor } from '#server/agent/run-executor.ts'
+import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
+import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { snapshotTables } from '#tests/support/snapshot.ts'
+import { createTeam, type Team } from '#tests/support/team.ts'
+import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+
+const J = '/_agent-native/jobs'
+const USAGE = '/_agent-native/usage'
+const KEY = 'sk-ant-deployment-quota-01'
+
+let app: TestApp
+let team: Team
+let fake: FakeAnthropic
+let scheduler: RunningScheduler
+
+beforeAll(async () => {
+  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
+  app = await startTestApp({
+    env: {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: fake.baseURL,
+      ORG_MAX_ENABLED_JOBS: '3',
+      ORG_MAX_DEPLOYMENT_KEY_RUNS_PER_DAY: '2',
+    },
+  })
+  team = await createTeam(app)
+  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
+})
+afterAll(async () => {
+  await scheduler?.stop()
+  await app?.close()
+  await fake?.close()
+})
+
+const job = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  schedule: '* * * * *',
+  instructions: `Do ${name}.`,
+  scope: 'shared',
+  ...extra,
+})
+
+async function runNow(jobId: string) {
+  const res = await team.admin.client.post(`${J}/${jobId}/run`)
+  if (res.status !== 202) return { status: res.status, body: res.body }
+  for (let i = 0; i < 400; i++) {
+    const got = await team.admin.client.get(`/_agent-native/runs/${res.body.run.id}`)
+    if (!['queued', 'running'].includes(got.body.run.status)) return { status: 202, body: got.body }
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  throw new Error('the run did not finish')
+}
+
+describe('enabled jobs per organisation', () => {
+  const ids: string[] = []
+
+  it('takes jobs up to the limit, then answers 403 quota_exceeded and writes nothing', async () => {
+    for (const name of ['q1', 'q2', 'q3']) {
+      const res = await team.admin.client.post(J, job(name))
+      expect(res.status, JSON.stringify(res.body)).toBe(201)
+      ids.push(res.body.job.id)
+    }
+    const before = await snapshotTables(app.server.db)
+    const over = await team.member.client.post(J, job('q4'))
+    expect(over.status).toBe(403)
+    expect(over.body).toMatchObject({
+      error: { code: 'quota_exceeded', message: expect.stringMatching(/3 enabled jobs/) },
+    })
+    expect(await snapshotTables(app.server.db)).toEqual(before)
+  })
+
+  it('still takes a paused job, but not enabling it; pausing another makes room', async () => {
+    const paused = await team.member.client.post(J, job('q5', { enabled: false }))
+    expect(paused.status).toBe(201)
+    const enable = await team.member.client.patch(`${J}/${paused.body.job.id}`, { enabled: true })
+    expect(enable.status).toBe(403)
+    expect(enable.body.error.code).toBe('quota_exceeded')
+    expect((await team.admin.client.patch(`${J}/${ids[2]}`, { enabled: false })).status).toBe(200)
+    expect((await team.member.client.patch(`${J}/${paused.body.job.id}`, { enabled: true })).status).toBe(200)
+  })
+
+  it('does not count other organisations', async () => {
+    expect((await team.outsider.client.post(J, job('elsewhere'))).status).toBe(201)
+  })
+})
+
+describe('runs on the deployment key per organisation', () => {
+  it('runs up to the limit, then refuses Run now with 429', async () => {
+    const made = await team.admin.client.post(J, job('spender', { enabled: false }))
+    const id = made.body.job.id
+    expect((await runNow(id)).body.run.status).toBe('success')
+    expect((await runNow(id)).body.run.status).toBe('success')
+    const third = await runNow(id)
+    expect(third.status).toBe(429)
+    expect(third.body).toMatchObject({
+      error: { code: 'quota_exceeded', message: expect.stringMatching(/deployment/) },
+    })
+  })
+
+  it('shows admins the usage, and members nothing', async () => {
+    const usage = await team.admin.client.get(USAGE)
+    expect(usage.status).toBe(200)
+    expect(usage.body.usage).toMatchObject({
+      enabledJobs: { used: 3, limit: 3 },
+      deploymentKeyRuns: { used: 2, limit: 2 },
+    })
+    expect((await team.member.client.get(USAGE)).status).toBe(403)
+    const other = await team.outsider.client.get(USAGE)
+    expect(other.body.usage.deploymentKeyRuns.used).toBe(0)
+  })
+})
+
+describe('unattended runs and job changes', () => {
+  const toolUse = (input: Record<string, unknown>) => ({
+    content: [{ type: 'tool_use' as const, name: 'manage-jobs', input }],
+    usage: { input_tokens: 10, output_tokens: 5 },
+  })
+
+  it('may read jobs but not create or change them unless the job opts in', async () => {
+    const made = await team.outsider.client.post(J, job('reader', { enabled: false }))
+    expect(made.status).toBe(201)
+    const id = made.body.job.id
+    const count = async () =>
+      Number(
+        (await queryRows<{ n: number }>(app.server.db.db, sql`select count(*)::int as n from jobs`))[0]!.n,
+      )
+    const runOnce = async () => {
+      fake.replyWhen(
+        'Do reader.',
+        toolUse({ action: 'create', name: 'spawned', schedule: '0 7 * * *', instructions: 'x' }),
+        { text: 'Done.' },
+      )
+      const queued = await team.outsider.client.post(`${J}/${id}/run`)
+      expect(queued.status).toBe(202)
+      for (let i = 0; i < 400; i++) {
+        const got = await team.outsider.client.get(`/_agent-native/runs/${queued.body.run.id}`)
+        if (!['queued', 'running'].includes(got.body.run.status))
+          return got.body.transcript[1].parts.find((p: { type: string }) => p.type === 'tool-manage-jobs')
+        await new Promise((r) => setTimeout(r, 25))
+      }
+      throw new Error('the run did not finish')
+    }
+    const before = await count()
+    const refused = await runOnce()
+    expect(refused.output).toMatchObject({ ok: false, error: { status: 403 } })
+    expect(refused.output.error.message).toMatch(/agentMayEditJobs/)
+    expect(await count()).toBe(before)
+
+    expect((await team.outsider.client.patch(`${J}/${id}`, { agentMayEditJobs: true })).status).toBe(200)
+    const allowed = await runOnce()
+    expect(allowed.output).toMatchObject({ ok: true, action: 'create' })
+    expect(await count()).toBe(before + 1)
+  })
+
+  it('only admins and the creator may set agentMayEditJobs', async () => {
+    const made = await team.creator.client.post(J, job('opt-in', { enabled: false }))
+    const id = made.body.job.id
+    expect((await team.member.client.patch(`${J}/${id}`, { agentMayEditJobs: true })).status).toBe(403)
+    const byCreator = await team.creator.client.patch(`${J}/${id}`, { agentMayEditJobs: true })
+    expect(byCreator.status, JSON.stringify(byCreator.body)).toBe(200)
+    expect(byCreator.body.job.agentMayEditJobs).toBe(true)
+  })
+})
