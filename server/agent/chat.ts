@@ -87,7 +87,7 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
   const request = parseInput(ChatRequest, body)
   const resolved = await resolveModel({ kind: 'chat', userId: caller.userId })
   const { threadId, history } = await prepareThread(caller, request)
-  const tools = createAgentTools({ caller, mode: 'chat', execution: await loadExecution(caller) })
+  const tools = createAgentTools({ caller, mode: 'chat', threadId, execution: await loadExecution(caller) })
   const result = startAgentLoop({
     model: resolved.model,
     system: buildChatSystemPrompt(caller, new Date(), Object.keys(tools)),

@@ -59,6 +59,8 @@ export function createAgentExecutor(): RunExecutor {
       caller,
       mode: 'run',
       timezone: view.timezone,
+      runId: run.id,
+      environment: job.environment,
       mayEditJobs: job.agentMayEditJobs,
       execution: await loadExecution(caller),
     })

@@ -22,6 +22,11 @@ export type ToolContext = {
   now?: () => Date
   /** Read once per conversation (see loadExecution): which execution tools this org allows. */
   execution?: ExecutionContext
+  /** The chat thread or job run the conversation belongs to (recorded in environments' audit). */
+  threadId?: string
+  runId?: string
+  /** The job's environment in a run: the default of the environment tools (else `scratch`). */
+  environment?: string | null
 }
 
 /** The org's switches for run-code and cli, and the CLIs this server offers. */

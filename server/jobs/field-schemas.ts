@@ -116,6 +116,14 @@ export const TimeoutMinutes = intBetween(1, 60).describe(
   'Minutes a run may take before it is stopped as timed out (1–60, default 10)',
 )
 
+export const EnvironmentRef = z
+  .string({ error: 'must be an environment name' })
+  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { error: 'must be an environment name like "scratch" or "reports"' })
+  .nullable()
+  .describe(
+    'The environment (environments/<name>.md) whose folder runs of this job work in; null: a scratch folder',
+  )
+
 /** A JSON value as stored in Postgres jsonb. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }
 

@@ -9,6 +9,7 @@ import {
   AgentMayEditJobs,
   CatchUp,
   Enabled,
+  EnvironmentRef,
   Instructions,
   Overlap,
   Retries,
@@ -186,6 +187,15 @@ export const JOB_FIELDS = {
     },
     run: true,
     tool: false,
+  },
+  environment: {
+    schema: EnvironmentRef,
+    default: null,
+    file: 'frontmatter',
+    kind: 'text',
+    audit: 'environment',
+    run: true,
+    tool: true,
   },
   agentMayEditJobs: {
     schema: AgentMayEditJobs,

@@ -53,6 +53,7 @@ describe('parseJobFile', () => {
       overlap: 'queue',
       retries: 2,
       timeoutMinutes: 15,
+      environment: null,
       instructions: 'Summarise.\n\nThen post.',
       // An unquoted YAML date becomes a Date; it is kept as an ISO string so it fits JSON.
       extra: { owner: 'growth', tags: ['metrics', 'daily'], reviewed: '2024-01-02T00:00:00.000Z' },
@@ -61,7 +62,7 @@ describe('parseJobFile', () => {
 
   it('leaves absent and empty keys out, for the service to default', () => {
     const parsed = parseJobFile(file(`${ok}\ntimezone:\nenabled: ~`), ctx)
-    expect(Object.keys(parsed).sort()).toEqual(['extra', 'instructions', 'schedule'])
+    expect(Object.keys(parsed).sort()).toEqual(['environment', 'extra', 'instructions', 'schedule'])
   })
 
   it('ignores managed keys, whatever they hold', () => {
@@ -81,6 +82,7 @@ describe('parseJobFile', () => {
     const text = `\uFEFF---\r\n${ok}\r\nowner: growth\r\n---\r\nLine one.\r\nLine two.\r\n`
     expect(parseJobFile(text, ctx)).toEqual({
       schedule: '0 7 * * 1-5',
+      environment: null,
       instructions: 'Line one.\r\nLine two.',
       extra: { owner: 'growth' },
     })

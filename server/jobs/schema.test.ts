@@ -125,6 +125,7 @@ describe('JobCreateInput', () => {
       overlap: 'skip',
       retries: 0,
       timeoutMinutes: 10,
+      environment: null,
       agentMayEditJobs: false,
       extra: {},
     })
@@ -141,6 +142,7 @@ describe('JobCreateInput', () => {
       overlap: 'queue',
       retries: 3,
       timeoutMinutes: 30,
+      environment: 'reports',
       agentMayEditJobs: true,
       extra: { owner: 'growth', tags: ['a', 'b'], nested: { deep: [1, null, true] } },
     }

@@ -83,10 +83,16 @@ describe('chat creates jobs through the manage-jobs tool', () => {
     expect(first!.body.tools.map((t: { name: string }) => t.name).sort()).toEqual([
       ...(cliOffered ? ['cli'] : []),
       'clock',
+      'edit_file',
+      'list_directory',
       'machine_run',
       'manage-jobs',
+      'read_file',
       'run-code',
+      'run_command',
+      'search_files',
       'workspace',
+      'write_file',
     ])
     const manage = first!.body.tools.find((t: { name: string }) => t.name === 'manage-jobs')
     expect(manage.input_schema.properties.schedule.description).toMatch(/5-field cron expression/)

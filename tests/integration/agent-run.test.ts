@@ -142,10 +142,16 @@ describe('an unattended run', () => {
     expect(first!.body.tools.map((t: { name: string }) => t.name).sort()).toEqual([
       ...(cliOffered ? ['cli'] : []),
       'clock',
+      'edit_file',
+      'list_directory',
       'machine_run',
       'manage-jobs',
+      'read_file',
       'run-code',
+      'run_command',
+      'search_files',
       'workspace',
+      'write_file',
     ])
   })
 

@@ -11,6 +11,9 @@ import {
   FileCode,
   FileText,
   Laptop,
+  FilePen,
+  FolderTree,
+  Search,
   SquareTerminal,
   type LucideIcon,
 } from 'lucide-react'
@@ -183,6 +186,63 @@ const cli: ToolView<'cli'> = {
   ),
 }
 
+const writeFileView: ToolView<'write_file'> = {
+  icon: FilePen,
+  running: (input) => `Writing ${input.path ?? 'a file'}…`,
+  done: (output) => `Wrote ${output.path} (${output.bytes} bytes) in ${output.environment}`,
+}
+
+const readFileView: ToolView<'read_file'> = {
+  icon: FileText,
+  running: (input) => `Reading ${input.path ?? 'a file'}…`,
+  done: (output) =>
+    `Read ${output.path} (lines ${output.startLine}–${output.endLine} of ${output.totalLines})`,
+  body: { kind: 'code', of: (output) => output.content },
+}
+
+const editFileView: ToolView<'edit_file'> = {
+  icon: FilePen,
+  running: (input) => `Editing ${input.path ?? 'a file'}…`,
+  done: (output) => `Edited ${output.path} at line ${output.line}`,
+}
+
+const listDirectoryView: ToolView<'list_directory'> = {
+  icon: FolderTree,
+  running: (input) => `Listing ${input.path || 'the environment'}…`,
+  done: (output) => `Listed ${output.entries.length} entries in ${output.path}`,
+  body: {
+    kind: 'code',
+    of: (output) =>
+      output.entries.map((e) => `${e.path}${e.type === 'folder' ? '/' : ''}  ${e.size}`).join('\n'),
+  },
+}
+
+const searchFilesView: ToolView<'search_files'> = {
+  icon: Search,
+  running: (input) => `Searching for ${input.pattern ?? '…'}…`,
+  done: (output) => `${output.matches} matches`,
+  body: { kind: 'code', of: (output) => output.output },
+}
+
+const runCommandView: ToolView<'run_command'> = {
+  icon: SquareTerminal,
+  running: (input) => `Running ${input.command ?? 'a command'}…`,
+  done: (output) =>
+    `Ran in ${output.environment}: exit ${output.exitCode ?? 'killed'} (${output.durationMs} ms)`,
+  body: {
+    kind: 'code',
+    of: (output) =>
+      [output.stdout, output.stderr && `--- stderr ---\n${output.stderr}`].filter(Boolean).join('\n'),
+  },
+  approval: (input) => ({
+    title: 'Run this command?',
+    body: `The environment's policy asks before running:\n${input.command ?? ''}`,
+    confirm: 'Run once',
+    cancel: 'Deny',
+    what: `run ${input.command ?? 'the command'}`,
+  }),
+}
+
 /** Every tool's view, by tool name. */
 export const TOOL_VIEWS = {
   'manage-jobs': manageJobs,
@@ -191,6 +251,12 @@ export const TOOL_VIEWS = {
   'run-code': runCode,
   cli,
   machine_run: machineRun,
+  write_file: writeFileView,
+  read_file: readFileView,
+  edit_file: editFileView,
+  list_directory: listDirectoryView,
+  search_files: searchFilesView,
+  run_command: runCommandView,
 } satisfies {
   [N in AgentToolName]: ToolView<N>
 }

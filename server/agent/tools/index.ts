@@ -11,6 +11,20 @@ import type { ToolContext } from '../tool-context.ts'
 import { CLI_DESCRIPTION, createCliTool } from './cli.ts'
 import { CLOCK_DESCRIPTION, createClockTool } from './clock.ts'
 import { MACHINE_RUN_DESCRIPTION, createMachineRunTool } from './machine-run.ts'
+import {
+  createEditFileTool,
+  createListDirectoryTool,
+  createReadFileTool,
+  createRunCommandTool,
+  createSearchFilesTool,
+  createWriteFileTool,
+  EDIT_FILE_DESCRIPTION,
+  LIST_DIRECTORY_DESCRIPTION,
+  READ_FILE_DESCRIPTION,
+  RUN_COMMAND_DESCRIPTION,
+  SEARCH_FILES_DESCRIPTION,
+  WRITE_FILE_DESCRIPTION,
+} from './environment.ts'
 import { MANAGE_JOBS_DESCRIPTION, createManageJobsTool } from './manage-jobs.ts'
 import { RUN_CODE_DESCRIPTION, createRunCodeTool } from './run-code.ts'
 import { WORKSPACE_DESCRIPTION, createWorkspaceTool } from './workspace.ts'
@@ -41,6 +55,12 @@ export const AGENT_TOOLS = {
     create: createCliTool,
     enabled: (ctx) => executionToolEnabled('cli', ctx.execution),
   },
+  write_file: { description: WRITE_FILE_DESCRIPTION, create: createWriteFileTool },
+  read_file: { description: READ_FILE_DESCRIPTION, create: createReadFileTool },
+  edit_file: { description: EDIT_FILE_DESCRIPTION, create: createEditFileTool },
+  list_directory: { description: LIST_DIRECTORY_DESCRIPTION, create: createListDirectoryTool },
+  search_files: { description: SEARCH_FILES_DESCRIPTION, create: createSearchFilesTool },
+  run_command: { description: RUN_COMMAND_DESCRIPTION, create: createRunCommandTool },
 } satisfies Record<string, AgentToolEntry>
 
 export type AgentToolName = keyof typeof AGENT_TOOLS

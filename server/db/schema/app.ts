@@ -49,6 +49,8 @@ export const jobs = pgTable(
       .default('skip'),
     retries: integer('retries').notNull().default(0),
     timeoutMinutes: integer('timeout_minutes').notNull().default(10),
+    /** The environment runs work in (environments/<name>.md); null: a scratch folder. */
+    environment: text('environment'),
     /** Whether the job's unattended runs may create and change jobs (not only read them). */
     agentMayEditJobs: boolean('agent_may_edit_jobs').notNull().default(false),
     /** Unknown frontmatter keys, kept so a job file round-trips. */

@@ -1,2 +1,3 @@
 export * from './auth.ts'
 export * from './app.ts'
+export * from './environments.ts'

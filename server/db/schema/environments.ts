@@ -1,0 +1,87 @@
+/**
+ * Environments' tables: the environment record (whose, where its folder lives), its audit trail,
+ * and stored secrets (encrypted like model keys, per user or per org).
+ */
+import { sql } from 'drizzle-orm'
+import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { organization, user } from './auth.ts'
+
+const tz = { withTimezone: true } as const
+
+export const environments = pgTable(
+  'environments',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organization.id, { onDelete: 'cascade' }),
+    scope: text('scope', { enum: ['personal', 'shared'] }).notNull(),
+    /** Who created it: the owner of a personal environment. */
+    createdBy: text('created_by')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The host whose disk holds the folder (its hostname): commands run only there. */
+    instanceId: text('instance_id').notNull(),
+    /** The folder, relative to ENVIRONMENTS_DIR. */
+    dir: text('dir').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+    createdAt: timestamp('created_at', tz).notNull().defaultNow(),
+    lastActivityAt: timestamp('last_activity_at', tz).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('environments_shared_uq')
+      .on(t.orgId, t.name)
+      .where(sql`${t.scope} = 'shared'`),
+    uniqueIndex('environments_personal_uq')
+      .on(t.orgId, t.createdBy, t.name)
+      .where(sql`${t.scope} = 'personal'`),
+  ],
+)
+
+export const environmentAudit = pgTable(
+  'environment_audit',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    // No foreign key: the trail outlives a deleted environment.
+    environmentId: text('environment_id').notNull(),
+    orgId: text('org_id').notNull(),
+    actorId: text('actor_id'),
+    runId: text('run_id'),
+    threadId: text('thread_id'),
+    kind: text('kind', { enum: ['command', 'write'] }).notNull(),
+    /** The command line or the written path (secret values redacted). */
+    subject: text('subject').notNull(),
+    decision: text('decision', { enum: ['allowed', 'approved', 'denied'] }).notNull(),
+    rule: text('rule'),
+    reason: text('reason'),
+    exitCode: integer('exit_code'),
+    durationMs: integer('duration_ms'),
+    bytesOut: bigint('bytes_out', { mode: 'number' }),
+    at: timestamp('at', tz).notNull().defaultNow(),
+  },
+  (t) => [index('environment_audit_env_idx').on(t.environmentId, t.at)],
+)
+
+export const secrets = pgTable(
+  'secrets',
+  {
+    id: text('id').primaryKey(),
+    /** Exactly one of orgId / userId is set: an org secret or a personal one. */
+    orgId: text('org_id').references(() => organization.id, { onDelete: 'cascade' }),
+    userId: text('user_id').references(() => user.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** AES-256-GCM: base64 of iv | tag | ciphertext. */
+    secret: text('secret').notNull(),
+    createdAt: timestamp('created_at', tz).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', tz).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('secrets_org_uq')
+      .on(t.orgId, t.name)
+      .where(sql`${t.userId} is null`),
+    uniqueIndex('secrets_user_uq')
+      .on(t.userId, t.name)
+      .where(sql`${t.orgId} is null`),
+  ],
+)

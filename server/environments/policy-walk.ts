@@ -1,0 +1,196 @@
+/**
+ * Turns a command line into the list of things the policy must judge: every simple command the
+ * shell could run (after `;`, `&&`, `||`, pipes and newlines, inside `$(…)`, backticks, process
+ * substitutions, subshells, functions, `sh -c`/`eval` strings, here-docs fed to a shell, and behind
+ * wrappers like `env`, `xargs` or `find -exec`), plus the built-in verdicts those commands earn.
+ */
+import { parse } from 'unbash'
+import { type BuiltinHit, builtinDenies } from './policy-builtin.ts'
+import {
+  type ArgJson,
+  basename,
+  commandNamesIn,
+  DOWNLOADERS,
+  fetchesCode,
+  INTERPRETERS,
+  isStatic,
+  type Json,
+  SHELLS,
+  splitSuffix,
+  wordValue,
+  type WordJson,
+} from './policy-words.ts'
+import { innerCommands, isWrapper } from './policy-wrappers.ts'
+
+/** One thing to judge: a simple command matched against patterns, or a built-in verdict on it. */
+export type Check = { command: string; forms: string[]; builtin?: BuiltinHit }
+
+/** How deep `sh -c "bash -c '…'"` may nest before the line is refused outright. */
+const MAX_DEPTH = 6
+
+type Ctx = { depth: number; pipeIndex: number; upstream: string[] }
+
+const ask = (rule: string, reason: string): BuiltinHit => ({
+  decision: 'ask',
+  rule: `builtin:${rule}`,
+  reason,
+})
+const INLINE_REASON = 'inline code cannot be checked; write it to a file and run the file'
+
+/** How each interpreter takes code on its command line (`python3 -c`, `node -e`, `perl -ne`…). */
+const INLINE_CODE_FLAGS: Record<string, RegExp> = {
+  python: /^-[A-Za-z]*c$/,
+  node: /^(-[ep]|-pe|--eval|--print)(=.*)?$/,
+  nodejs: /^(-[ep]|-pe|--eval|--print)(=.*)?$/,
+  bun: /^(-e|--eval|--print)(=.*)?$/,
+  perl: /^-[A-Za-z]*[eE]/,
+  ruby: /^-[A-Za-z]*e$/,
+  php: /^-[A-Za-z]*r$/,
+  deno: /^eval$/,
+  lua: /^-e$/,
+  Rscript: /^-e$/,
+}
+
+export class ParseFailure extends Error {}
+
+/** All checks for a command line. @throws ParseFailure when the line is not valid shell. */
+export function collectChecks(line: string): Check[] {
+  const checks: Check[] = []
+  walkScript(line, { depth: 0, pipeIndex: 0, upstream: [] }, checks)
+  return checks
+}
+
+function walkScript(source: string, ctx: Ctx, checks: Check[]) {
+  if (ctx.depth > MAX_DEPTH) throw new ParseFailure(`nested more than ${MAX_DEPTH} levels deep`)
+  const tree = JSON.parse(JSON.stringify(parse(source))) as Json
+  walk(tree, ctx, checks)
+}
+
+function walk(node: unknown, ctx: Ctx, checks: Check[]): void {
+  if (Array.isArray(node)) {
+    for (const child of node) walk(child, ctx, checks)
+    return
+  }
+  if (!node || typeof node !== 'object') return
+  const json = node as Json
+  const errors = json.errors as { message: string }[] | undefined
+  if (errors?.length) throw new ParseFailure(errors.map((e) => e.message).join('; '))
+  const fresh: Ctx = { depth: ctx.depth, pipeIndex: 0, upstream: [] }
+  if (json.type === 'Pipeline') {
+    const stages = json.commands as Json[]
+    stages.forEach((stage, i) =>
+      walk(stage, { ...ctx, pipeIndex: i, upstream: commandNamesIn(stages.slice(0, i)) }, checks),
+    )
+    return
+  }
+  if (json.type === 'Command') {
+    const { args, redirects } = splitSuffix(json.suffix as Json[])
+    const prefixRedirects = (json.prefix as Json[]).filter((p) => p.type !== 'Assignment')
+    if (json.name)
+      judgeArgv([json.name as WordJson, ...args], [...prefixRedirects, ...redirects], ctx, checks)
+    // Substitutions anywhere in the words run before the command: judge them on their own.
+    for (const key of ['name', 'prefix', 'suffix']) walk(json[key], fresh, checks)
+    return
+  }
+  if (json.type === 'Function') {
+    const name = wordValue(json.name as WordJson)
+    if (commandNamesIn(json.body).includes(name)) {
+      checks.push({
+        command: `${name}()`,
+        forms: [],
+        builtin: { decision: 'deny', rule: 'builtin:fork-bomb', reason: `function ${name} calls itself` },
+      })
+    }
+  }
+  for (const [key, value] of Object.entries(json)) if (key !== 'type') walk(value, ctx, checks)
+}
+
+/** Judges one argv (a simple command or what a wrapper runs), then what it runs in turn. */
+function judgeArgv(argv: ArgJson[], redirects: Json[], ctx: Ctx, checks: Check[]) {
+  const [nameWord, ...args] = argv
+  if (!nameWord) return
+  const display = argv.map(wordValue).join(' ')
+  if (!isStatic(nameWord)) {
+    checks.push({
+      command: display,
+      forms: [],
+      builtin: ask('dynamic-command', 'the command name is computed'),
+    })
+    return
+  }
+  const name = wordValue(nameWord)
+  const base = basename(name)
+  const rest = args.map(wordValue).join(' ')
+  const forms = [...new Set([`${base} ${rest}`, `${name} ${rest}`].map(normalise))]
+  checks.push({ command: normalise(display), forms })
+  for (const hit of builtinDenies(base, args, redirects))
+    checks.push({ command: normalise(display), forms, builtin: hit })
+  const flag = (hit: BuiltinHit) => checks.push({ command: normalise(display), forms: [], builtin: hit })
+  const inner = { ...ctx, depth: ctx.depth + 1 }
+
+  const runsCode = SHELLS.has(base) || INTERPRETERS.has(family(base))
+  if (runsCode || base === 'eval' || base === 'source' || base === '.') {
+    if (args.some(fetchesCode)) flag(deny('download-exec', `${base} would run code fetched from the network`))
+  }
+  if (base === 'eval') {
+    flag(ask('eval', 'eval runs a string as code'))
+    if (args.every(isStatic)) walkScript(rest, inner, checks)
+    return
+  }
+  if (runsCode) judgeInterpreter(base, args, redirects, ctx, checks, flag)
+  if (isWrapper(base)) {
+    for (const found of innerCommands(base, argv)) {
+      if ('argv' in found) judgeArgv(found.argv, [], ctx, checks)
+      else {
+        flag(ask('inline-code', `${base} -S splits a string into a command; ${INLINE_REASON}`))
+        if (isStatic(found.code)) walkScript(wordValue(found.code), inner, checks)
+      }
+    }
+  }
+}
+
+/** Shells and language interpreters: inline code, code on stdin, code piped in from a download. */
+function judgeInterpreter(
+  base: string,
+  args: ArgJson[],
+  redirects: Json[],
+  ctx: Ctx,
+  checks: Check[],
+  flag: (hit: BuiltinHit) => void,
+) {
+  const shell = SHELLS.has(base)
+  const values = args.map(wordValue)
+  const inlineFlag = shell ? /^-[A-Za-z]*c[A-Za-z]*$/ : INLINE_CODE_FLAGS[family(base)]
+  const codeFlag = inlineFlag ? values.findIndex((v) => inlineFlag.test(v)) : -1
+  const inner = { ...ctx, depth: ctx.depth + 1 }
+  if (codeFlag >= 0) {
+    flag(ask('inline-code', `${base} ${values[codeFlag]}: ${INLINE_REASON}`))
+    const code = shell ? args.slice(codeFlag + 1).find((a) => !wordValue(a).startsWith('-')) : undefined
+    if (code && isStatic(code)) walkScript(wordValue(code), inner, checks)
+    return
+  }
+  const script = values.find((v) => !v.startsWith('-') || v === '-')
+  if (script !== undefined && script !== '-') return // runs a file: judged by what the file is
+  const heredoc = redirects.find((r) => r.type === 'HereDoc' || r.type === 'HereString')
+  if (heredoc) {
+    flag(ask('stdin-code', `${base} reads code from a here-document; ${INLINE_REASON}`))
+    const body = heredoc.type === 'HereDoc' ? (heredoc.body as { text: string }).text : ''
+    const target = heredoc.target as WordJson | undefined
+    if (shell) walkScript(heredoc.type === 'HereDoc' ? body : target ? wordValue(target) : '', inner, checks)
+    return
+  }
+  if (ctx.pipeIndex > 0) {
+    if (ctx.upstream.some((n) => DOWNLOADERS.has(n))) {
+      flag(deny('download-exec', `piping a download into ${base} runs code fetched from the network`))
+    } else flag(ask('pipe-to-shell', `piping into ${base} runs whatever arrives as code`))
+  }
+}
+
+function deny(rule: string, reason: string): BuiltinHit {
+  return { decision: 'deny', rule: `builtin:${rule}`, reason }
+}
+
+/** `python3.11` → `python`, `lua5.4` → `lua`: versioned names behave like the family. */
+const family = (base: string) => base.replace(/[\d.]+$/, '')
+
+const normalise = (text: string) => text.replace(/\s+/g, ' ').trim()

@@ -1,0 +1,60 @@
+/** SQL for environments and their audit trail. */
+import { and, desc, eq, sql } from 'drizzle-orm'
+import { getDb, type Db } from '../db/client.ts'
+import { environmentAudit, environments } from '../db/schema/environments.ts'
+
+export type EnvironmentRow = typeof environments.$inferSelect
+export type AuditRow = typeof environmentAudit.$inferSelect
+export type AuditInsert = typeof environmentAudit.$inferInsert
+
+export async function findEnvironment(
+  key: { orgId: string; scope: 'personal' | 'shared'; name: string; createdBy?: string },
+  db: Db = getDb(),
+): Promise<EnvironmentRow | undefined> {
+  const filters = [
+    eq(environments.orgId, key.orgId),
+    eq(environments.scope, key.scope),
+    eq(environments.name, key.name),
+  ]
+  if (key.scope === 'personal' && key.createdBy) filters.push(eq(environments.createdBy, key.createdBy))
+  const [row] = await db
+    .select()
+    .from(environments)
+    .where(and(...filters))
+  return row
+}
+
+export async function findEnvironmentById(id: string, db: Db = getDb()) {
+  const [row] = await db.select().from(environments).where(eq(environments.id, id))
+  return row
+}
+
+/** Inserts the record unless one exists (two first uses racing); returns the stored row. */
+export async function insertEnvironment(row: typeof environments.$inferInsert, db: Db = getDb()) {
+  await db.insert(environments).values(row).onConflictDoNothing()
+  return findEnvironment({ orgId: row.orgId, scope: row.scope, name: row.name, createdBy: row.createdBy }, db)
+}
+
+export async function touchEnvironment(id: string, sizeBytes: number | undefined, db: Db = getDb()) {
+  await db
+    .update(environments)
+    .set({ lastActivityAt: sql`now()`, ...(sizeBytes === undefined ? {} : { sizeBytes }) })
+    .where(eq(environments.id, id))
+}
+
+export async function insertAudit(row: AuditInsert, db: Db = getDb()) {
+  await db.insert(environmentAudit).values(row)
+}
+
+export async function selectAudit(
+  environmentId: string,
+  limit: number,
+  db: Db = getDb(),
+): Promise<AuditRow[]> {
+  return db
+    .select()
+    .from(environmentAudit)
+    .where(eq(environmentAudit.environmentId, environmentId))
+    .orderBy(desc(environmentAudit.at), desc(environmentAudit.id))
+    .limit(limit)
+}

@@ -1,0 +1,37 @@
+/**
+ * Stored secrets for environments: write-only values injected into commands by name. A value goes
+ * in through {@link SecretInput} and never comes back out; summaries carry the name and dates only.
+ */
+import { z } from 'zod'
+
+export const SecretScope = z
+  .enum(['personal', 'org'], { error: 'must be "personal" or "org"' })
+  .describe("personal: yours; org: the organisation's (admins and owners change them)")
+export type SecretScope = z.infer<typeof SecretScope>
+
+export const SecretName = z
+  .string({ error: 'is required' })
+  .regex(/^[A-Z_][A-Z0-9_]{0,63}$/, { error: 'must be an environment variable name like GITHUB_TOKEN' })
+  .refine(
+    (name) =>
+      !/^(PATH|HOME|LANG|PWD|SHELL|USER|TMPDIR|LD_.*|.*_PROXY|NO_PROXY|SANDBOX_RUNTIME|NODE_OPTIONS)$/.test(
+        name,
+      ),
+    {
+      error: 'is set by the sandbox itself; choose another name',
+    },
+  )
+  .describe('The variable name commands see, e.g. GITHUB_TOKEN')
+
+/** Secrets shorter than this would make redaction shred ordinary output. */
+export const MIN_SECRET_LENGTH = 4
+
+export const SecretValue = z.strictObject({
+  value: z
+    .string({ error: 'is required' })
+    .min(MIN_SECRET_LENGTH, { error: `must be at least ${MIN_SECRET_LENGTH} characters` })
+    .max(8192, { error: 'must be at most 8192 characters' })
+    .describe('The value; stored encrypted and never shown again'),
+})
+
+export type SecretSummary = { scope: SecretScope; name: string; updatedAt: string }

@@ -1,0 +1,90 @@
+/**
+ * Stored secrets: people save and remove them (admins for the org), never read them back. Only the
+ * environments' executor gets values, decrypted, to inject into a command's env at run time.
+ */
+import { isOrgAdmin, type Caller } from '../access/caller.ts'
+import { forbidden, notFound } from '../lib/errors.ts'
+import { logger } from '../lib/logger.ts'
+import { parseInput } from '../lib/validate.ts'
+import { decryptSecret, encryptSecret } from './crypto.ts'
+import { SecretName, SecretScope, SecretValue, type SecretSummary } from './secrets-schema.ts'
+import { deleteSecretRow, selectSecrets, upsertSecret } from './secrets-store.ts'
+import type { KeyOwner } from './store.ts'
+
+function ownerOf(caller: Caller, scope: unknown): { owner: KeyOwner; scope: SecretScope } {
+  const parsed = parseInput(SecretScope, scope)
+  if (parsed === 'personal') return { owner: { userId: caller.userId }, scope: parsed }
+  if (!isOrgAdmin(caller)) throw forbidden("Only the organisation's admins and owners may change its secrets")
+  return { owner: { orgId: caller.orgId }, scope: parsed }
+}
+
+const summary = (scope: SecretScope, row: { name: string; updatedAt: Date }): SecretSummary => ({
+  scope,
+  name: row.name,
+  updatedAt: row.updatedAt.toISOString(),
+})
+
+/** Names (never values) of the caller's secrets and their organisation's. */
+export async function listSecrets(caller: Caller): Promise<SecretSummary[]> {
+  const [personal, org] = await Promise.all([
+    selectSecrets({ userId: caller.userId }),
+    selectSecrets({ orgId: caller.orgId }),
+  ])
+  return [...personal.map((r) => summary('personal', r)), ...org.map((r) => summary('org', r))]
+}
+
+/** One secret's summary; 404 when none is stored. Every member may see that an org secret exists. */
+export async function getSecret(caller: Caller, scope: unknown, name: unknown): Promise<SecretSummary> {
+  const parsedScope = parseInput(SecretScope, scope)
+  const parsedName = parseInput(SecretName, name)
+  const owner: KeyOwner = parsedScope === 'personal' ? { userId: caller.userId } : { orgId: caller.orgId }
+  const [row] = await selectSecrets(owner, [parsedName])
+  if (!row) throw notFound(`No ${parsedScope} secret named ${parsedName}`)
+  return summary(parsedScope, row)
+}
+
+export async function saveSecret(caller: Caller, scope: unknown, name: unknown, body: unknown) {
+  const { owner, scope: parsedScope } = ownerOf(caller, scope)
+  const parsedName = parseInput(SecretName, name)
+  const { value } = parseInput(SecretValue, body)
+  await upsertSecret(owner, parsedName, encryptSecret(value))
+  logger.info(
+    { userId: caller.userId, orgId: caller.orgId, scope: parsedScope, name: parsedName },
+    'secret saved',
+  )
+  return { scope: parsedScope, name: parsedName, updatedAt: new Date().toISOString() }
+}
+
+export async function removeSecret(caller: Caller, scope: unknown, name: unknown): Promise<void> {
+  const { owner, scope: parsedScope } = ownerOf(caller, scope)
+  const parsedName = parseInput(SecretName, name)
+  if (!(await deleteSecretRow(owner, parsedName)))
+    throw notFound(`No ${parsedScope} secret named ${parsedName}`)
+  logger.info(
+    { userId: caller.userId, orgId: caller.orgId, scope: parsedScope, name: parsedName },
+    'secret removed',
+  )
+}
+
+/**
+ * Values for `names`, looked up in each owner in turn (the first that has it wins). A name no owner
+ * has is reported missing; a value that no longer decrypts (the app secret changed) likewise.
+ */
+export async function resolveSecretValues(
+  owners: KeyOwner[],
+  names: string[],
+): Promise<{ values: Record<string, string>; missing: string[] }> {
+  const values: Record<string, string> = {}
+  for (const owner of owners) {
+    const wanted = names.filter((n) => !(n in values))
+    if (wanted.length === 0) break
+    for (const row of await selectSecrets(owner, wanted)) {
+      try {
+        values[row.name] = decryptSecret(row.secret)
+      } catch {
+        logger.warn({ secretId: row.id }, 'a stored secret cannot be decrypted (app secret changed?)')
+      }
+    }
+  }
+  return { values, missing: names.filter((n) => !(n in values)) }
+}
