@@ -17,7 +17,10 @@ export default function SettingsLayout() {
   return (
     <>
       <PageHeader title="Settings" description="Your organisation, its people, and your own preferences." />
-      <nav aria-label="Settings" className="mb-6 flex gap-1 border-b border-stone-200 dark:border-stone-800">
+      <nav
+        aria-label="Settings"
+        className="mb-6 flex flex-wrap gap-x-1 border-b border-stone-200 dark:border-stone-800"
+      >
         {tabs.map((tab) => (
           <NavLink
             key={tab.to}

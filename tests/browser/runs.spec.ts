@@ -76,6 +76,17 @@ test('a run has its own page: a deep link shows the header and the transcript wi
   await expect(transcript.locator('strong')).toHaveText('time')
   await expect(transcript.getByTestId('tool-step').filter({ hasText: 'Checked the time' })).toBeVisible()
 
+  // At phone size the run page fits the screen: nothing reaches past its right edge.
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.goto(`/jobs/${job.id}/runs/${runId}`)
+  await expect(page.getByTestId('run-header')).toBeVisible()
+  const overflow = await page.evaluate(() => {
+    const doc = document.documentElement
+    return Math.max(doc.scrollWidth, document.body.scrollWidth) - doc.clientWidth
+  })
+  expect(overflow, 'the run page scrolls sideways at 390 px').toBe(0)
+  await page.setViewportSize({ width: 1280, height: 800 })
+
   // A run id under another job's URL is not found.
   const other = await makeJob(page, baseURL!, 'other-job', 'Nothing.')
   const res = await page.goto(`/jobs/${other.id}/runs/${runId}`)
