@@ -20,9 +20,13 @@ function runtimePackages(file: string): string[] {
   const specifiers = [...text.matchAll(/^import (?!type )(?:[^'"]*? from )?['"]([^'"]+)['"]/gm)].map(
     (m) => m[1] ?? '',
   )
-  return specifiers
-    .filter((s) => !s.startsWith('.') && !s.startsWith('#') && !s.startsWith('node:'))
-    .map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : (s.split('/')[0] ?? s)))
+  return (
+    specifiers
+      .filter((s) => !s.startsWith('.') && !s.startsWith('#') && !s.startsWith('node:'))
+      // Font packages are CSS: Vite's CSS pipeline serves them, dependency pre-bundling never sees them.
+      .filter((s) => !s.startsWith('@fontsource'))
+      .map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : (s.split('/')[0] ?? s)))
+  )
 }
 
 describe('client dependencies for Vite', () => {

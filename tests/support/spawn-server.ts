@@ -3,6 +3,7 @@
  * extra environment: the browser tests' shared server (global-setup.ts) and the ones that need a
  * server configured unlike it (scheduler off, a fake model provider). Needs `npm run build` first.
  */
+import { existsSync } from 'node:fs'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createEmptyDatabase, freePort, startPostgresServer } from './postgres-server.ts'
@@ -41,6 +42,9 @@ export async function spawnServer(
   given?: PostgresServer,
   entry: ServerEntry = 'source',
 ): Promise<SpawnedServer> {
+  if (entry === 'compiled' && !existsSync(ENTRY_ARGS.compiled[0]!)) {
+    throw new Error('The compiled server is missing: run `npm run build` first (`npm test` does)')
+  }
   const postgres = env.DATABASE_URL ? null : (given ?? (await postgresServerUrl()))
   const database = postgres
     ? await createEmptyDatabase(postgres.url)

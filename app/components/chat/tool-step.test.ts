@@ -24,7 +24,11 @@ describe('tool steps', () => {
   })
 
   it('asks with a generic card for every other tool that waits for approval', () => {
-    for (const name of [...Object.keys(TOOL_VIEWS).filter((n) => n !== 'manage-jobs'), 'run-code']) {
+    // Tools with a card of their own (manage-jobs delete, run_command) are checked by name below.
+    const generic = Object.entries(TOOL_VIEWS)
+      .filter(([, view]) => !('approval' in view))
+      .map(([name]) => name)
+    for (const name of [...generic, 'web_fetch']) {
       const html = render(waiting(name, { path: 'x' }))
       expect(html, name).toContain('data-testid="tool-approval"')
       expect(html, name).toContain(`Allow ${name}?`)
@@ -32,6 +36,14 @@ describe('tool steps', () => {
       expect(html, name).toContain('>Deny<')
       expect(html, name).not.toContain('Delete job')
     }
+  })
+
+  it('asks with the command itself before an environment runs one its policy marks ask', () => {
+    const html = render(waiting('run_command', { command: 'npm publish' }))
+    expect(html).toContain('data-testid="tool-approval"')
+    expect(html).toContain('Run this command?')
+    expect(html).toContain('npm publish')
+    expect(html).toContain('>Run once<')
   })
 
   it('shows a done step with the tool’s line, and a plain line for a tool it does not know', () => {
