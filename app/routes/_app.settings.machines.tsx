@@ -27,7 +27,7 @@ type Data = Route.ComponentProps['loaderData']
 function connectCommand(origin: string, token: string) {
   return (
     `curl -fsSL ${origin}/_agent-native/machines/client.mjs -o clockwork-machine.mjs && ` +
-    `node clockwork-machine.mjs --server ${origin} --token ${token} --dir ~/work/repo --id laptop --label "My laptop"`
+    `node clockwork-machine.mjs --server ${origin} --token ${token} --dir . --id laptop --label "My laptop"`
   )
 }
 

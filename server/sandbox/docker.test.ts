@@ -4,6 +4,8 @@
  */
 import { execFileSync, type ChildProcess } from 'node:child_process'
 import { EventEmitter } from 'node:events'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import type { SandboxRunRequest } from './adapter.ts'
@@ -15,14 +17,14 @@ const request: SandboxRunRequest = {
   env: { PATH: '/usr/bin', HOME: '/home/x', TMPDIR: '/tmp', LANG: 'C.UTF-8', TOKEN_LIKE: 'value-9a7' },
   timeoutMs: 1_000,
   bridgePort: 0,
-  bridgeSocketPath: '/tmp/clockwork-bridge-abc/bridge.sock',
+  bridgeSocketPath: join(tmpdir(), 'clockwork-bridge-abc', 'bridge.sock'),
 }
 
 describe('dockerRunArgs', () => {
   const args = dockerRunArgs(request, {
     name: 'clockwork-run-1',
     image: 'node:22-slim',
-    moduleDir: '/tmp/mod',
+    moduleDir: join(tmpdir(), 'mod'),
   })
 
   it('pins the isolation flags', () => {
@@ -38,9 +40,9 @@ describe('dockerRunArgs', () => {
       '--tmpfs',
       '/tmp:rw,nosuid,nodev,size=64m',
       '--mount',
-      'type=bind,source=/tmp/mod,target=/sandbox,readonly',
+      `type=bind,source=${join(tmpdir(), 'mod')},target=/sandbox,readonly`,
       '--mount',
-      'type=bind,source=/tmp/clockwork-bridge-abc/bridge.sock,target=/run/agent-native/bridge.sock',
+      `type=bind,source=${request.bridgeSocketPath},target=/run/agent-native/bridge.sock`,
       '--user',
       '65534:65534',
       '--cap-drop',

@@ -1,31 +1,6 @@
-import { test as base, expect, type Page } from '@playwright/test'
-import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts'
-import { spawnServer, type SpawnedServer } from '../support/spawn-server.ts'
+import { expect, type Page } from '@playwright/test'
+import { test } from './agent-server.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
-
-// A server of its own whose agent talks to a fake Anthropic API (the shared one has no key).
-const test = base.extend<object, { fake: FakeAnthropic; server: SpawnedServer }>({
-  fake: [
-    async ({}, use) => {
-      const fake = await startFakeAnthropic({ fallback: { text: 'Yesterday: **42** sign-ups.' } })
-      await use(fake)
-      await fake.close()
-    },
-    { scope: 'worker' },
-  ],
-  server: [
-    async ({ fake }, use) => {
-      const server = await spawnServer({
-        ANTHROPIC_API_KEY: 'sk-browser-test',
-        ANTHROPIC_BASE_URL: fake.baseURL,
-      })
-      await use(server)
-      await server.stop()
-    },
-    { scope: 'worker' },
-  ],
-  baseURL: async ({ server }, use) => use(server.baseUrl),
-})
 
 async function makeJob(page: Page, baseURL: string, name: string, instructions: string) {
   const res = await page.request.post('/_agent-native/jobs', {
