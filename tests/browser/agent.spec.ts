@@ -80,7 +80,7 @@ test('chat → job created → listed → run now → transcript readable', asyn
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible()
   await expect(page.getByText('Every weekday at 07:00 (Europe/Berlin)').first()).toBeVisible()
   await page.getByRole('button', { name: 'Run now' }).click()
-  await expect(page.getByText('Succeeded').first()).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByText('Succeeded').filter({ visible: true }).first()).toBeVisible({ timeout: 30_000 })
   // Two model calls of 12 + 7 tokens each, priced as claude-sonnet-4-5 ($3 / $15 per million).
   const runRow = page.getByTestId('run-row').first()
   await expect(runRow).toContainText('24 in · 14 out')
