@@ -9,7 +9,9 @@
  */
 import { spawn } from 'node:child_process'
 import { lookup } from 'node:dns/promises'
-import { realpath } from 'node:fs/promises'
+import { chmod, mkdtemp, realpath, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { badRequest, forbidden } from '../lib/errors.ts'
 import { assertPublicAddress, OutboundRefused } from '../lib/outbound.ts'
@@ -82,6 +84,22 @@ export async function checkGitUrl(url: string, localRoot: string | undefined, fi
   }
 }
 
+let configFile: Promise<string> | undefined
+/**
+ * git 2.39 honours `safe.directory` only from system or global files (not -c nor GIT_CONFIG_*):
+ * a file:// repository owned by another uid needs it. One readable file per process holds it.
+ */
+function globalConfig(): Promise<string> {
+  configFile ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'clockwork-git-'))
+    await chmod(dir, 0o755)
+    const file = join(dir, 'config')
+    await writeFile(file, '[safe]\n\tdirectory = *\n', { mode: 0o644 })
+    return file
+  })()
+  return configFile
+}
+
 /** Clones `req.url` into `req.dir`. @throws HttpError 400 with git's (redacted) output on failure. */
 export async function cloneRepo(req: CloneRequest, redact: (text: string) => string): Promise<void> {
   await checkGitUrl(req.url, req.localRoot, req.field)
@@ -91,7 +109,6 @@ export async function cloneRepo(req: CloneRequest, redact: (text: string) => str
     ['protocol.https.allow', 'always'],
     ['protocol.file.allow', 'always'],
     ['credential.helper', ''],
-    ['safe.directory', '*'],
   ]
   if (req.token) {
     const basic = Buffer.from(`x-access-token:${req.token}`).toString('base64')
@@ -103,7 +120,7 @@ export async function cloneRepo(req: CloneRequest, redact: (text: string) => str
     LANG: 'C.UTF-8',
     GIT_TERMINAL_PROMPT: '0',
     GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_GLOBAL: await globalConfig(),
     GIT_CONFIG_COUNT: String(config.length),
   }
   config.forEach(([key, value], i) => {

@@ -57,6 +57,8 @@ export type SetupContext = {
   env: ExecEnvironment & { secrets: Record<string, string> }
   owner: { uid: number; gid: number }
   opts?: ExecOptions
+  /** Variables the first step starts with (e.g. PACKAGE_MANAGER). */
+  initialExports?: Record<string, string>
   onProgress?: (steps: StepRecord[]) => Promise<void> | void
 }
 
@@ -66,7 +68,8 @@ export async function runSetup(setup: Setup, ctx: SetupContext): Promise<SetupRu
   await mkdir(join(root, STATE_DIR), { recursive: true })
   await chown(join(root, STATE_DIR), ctx.owner.uid, ctx.owner.gid)
   const steps: StepRecord[] = []
-  let state: ShellState = { cwd: root, exports: '' }
+  const initial = Object.entries(ctx.initialExports ?? {}).map(([k, v]) => `export ${k}=${quote(v)}`)
+  let state: ShellState = { cwd: root, exports: initial.join('\n') }
   const report = () => ctx.onProgress?.(structuredClone(steps))
 
   const runStep = async (record: StepRecord, from: ShellState): Promise<ShellState | undefined> => {
