@@ -1,8 +1,8 @@
 /**
  * Registers the check the workspace runs before storing `environments/<name>.md`: the name is a slug
  * and the file parses as a definition (400 naming the field and its line otherwise). Imported for
- * its effect by every module that writes workspace files above this layer (the resources route,
- * the workspace page, the agent's workspace tool), so no write path skips it.
+ * its effect by every module that writes workspace files above this layer (http/workspace-files.ts
+ * for the resources route, the workspace page, the agent's workspace tool), so no write path skips it.
  */
 import { badRequest } from '../lib/errors.ts'
 import { registerFileValidator } from '../resources/validators.ts'

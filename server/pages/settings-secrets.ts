@@ -2,9 +2,12 @@
  * Settings → Secrets: names (never values) of the person's secrets and their organisation's, and
  * the forms that add, replace and delete them through the keys service (org ones: admins only).
  */
+import { z } from 'zod'
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
+import { SecretName } from '../keys/secrets-schema.ts'
 import { listSecrets, removeSecret, saveSecret } from '../keys/secrets-service.ts'
 import { badRequest } from '../lib/errors.ts'
+import { parseInput } from '../lib/validate.ts'
 import { readForm, runIntent } from './forms.ts'
 
 export async function loadSecretsPage(caller: Caller) {
@@ -16,8 +19,11 @@ export async function handleSecretsAction(caller: Caller, request: Request) {
   const { intent = '', scope, name, value } = await readForm(request)
   return runIntent(intent, async () => {
     switch (intent) {
-      case 'save':
-        return { secret: await saveSecret(caller, scope, (name ?? '').trim(), { value }) }
+      case 'save': {
+        // Checked here first so a bad name is reported next to the Name field.
+        const checked = parseInput(z.object({ name: SecretName }), { name: (name ?? '').trim() })
+        return { secret: await saveSecret(caller, scope, checked.name, { value }) }
+      }
       case 'delete':
         await removeSecret(caller, scope, name)
         return { secret: null }
