@@ -5,6 +5,7 @@ import { buttonClass } from '#app/components/ui/button.tsx'
 import { Badge, Card, EmptyState, PageHeader } from '#app/components/ui/card.tsx'
 import { PageError } from '#app/components/ui/page-error.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
+import { TableHead } from '#app/components/ui/table-head.tsx'
 import { cn } from '#app/lib/cn.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import { loadEnvironmentsList } from '#server/pages/environments-page.ts'
@@ -18,8 +19,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 type Environment = Route.ComponentProps['loaderData']['environments'][number]
 
-const th = 'px-4 py-2.5 font-medium whitespace-nowrap'
 const wide = 'hidden sm:table-cell'
+const COLUMNS = [
+  { label: 'Name' },
+  { label: 'Scope' },
+  { label: 'Status' },
+  { label: 'Size', className: cn(wide, 'text-right') },
+  { label: 'Last activity', className: wide },
+  { label: 'Definition', className: wide },
+]
 
 function Row({ environment: e }: { environment: Environment }) {
   return (
@@ -91,28 +99,7 @@ export default function Environments({ loaderData }: Route.ComponentProps) {
       <Card className={cn('overflow-x-auto transition-opacity', busy && 'opacity-60')} aria-busy={busy}>
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Environments ({environments.length})</caption>
-          <thead className="border-b border-stone-200 text-xs text-stone-500 uppercase dark:border-stone-800">
-            <tr>
-              <th scope="col" className={th}>
-                Name
-              </th>
-              <th scope="col" className={th}>
-                Scope
-              </th>
-              <th scope="col" className={th}>
-                Status
-              </th>
-              <th scope="col" className={cn(th, wide, 'text-right')}>
-                Size
-              </th>
-              <th scope="col" className={cn(th, wide)}>
-                Last activity
-              </th>
-              <th scope="col" className={cn(th, wide)}>
-                Definition
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={COLUMNS} />
           <tbody className="divide-y divide-stone-100 dark:divide-stone-800">
             {environments.map((e) => (
               <Row key={`${e.scope}/${e.name}`} environment={e} />

@@ -2,6 +2,7 @@ import { ScrollText } from 'lucide-react'
 import { Badge, Card } from '#app/components/ui/card.tsx'
 import { Pager } from '#app/components/ui/pager.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
+import { TableHead } from '#app/components/ui/table-head.tsx'
 import { cn } from '#app/lib/cn.ts'
 import type { getAuditPage } from '#server/environments/browse.ts'
 import { formatBytes } from './environment-chips.tsx'
@@ -9,9 +10,16 @@ import { formatBytes } from './environment-chips.tsx'
 type Page = Awaited<ReturnType<typeof getAuditPage>>
 type Section = { ok: true; data: Page } | { ok: false; message: string } | null
 
-const th = 'px-3 py-2 font-medium whitespace-nowrap'
 const wide = 'hidden md:table-cell'
 const TONES = { allowed: 'green', approved: 'amber', denied: 'red' } as const
+const COLUMNS = [
+  { label: 'When' },
+  { label: 'Who', className: wide },
+  { label: 'What' },
+  { label: 'Decision' },
+  { label: 'Exit', className: wide },
+  { label: 'Time · output', className: cn(wide, 'text-right') },
+]
 
 /** Every command and file write in the environment, by anyone, newest first, a page at a time. */
 export function AuditLog({ audit }: { audit: Section }) {
@@ -32,28 +40,7 @@ export function AuditLog({ audit }: { audit: Section }) {
         <div className="overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid="audit-log">
             <caption className="sr-only">Audit log ({audit.data.total} entries)</caption>
-            <thead className="border-b border-stone-200 text-xs text-stone-500 uppercase dark:border-stone-800">
-              <tr>
-                <th scope="col" className={th}>
-                  When
-                </th>
-                <th scope="col" className={cn(th, wide)}>
-                  Who
-                </th>
-                <th scope="col" className={th}>
-                  What
-                </th>
-                <th scope="col" className={th}>
-                  Decision
-                </th>
-                <th scope="col" className={cn(th, wide)}>
-                  Exit
-                </th>
-                <th scope="col" className={cn(th, wide, 'text-right')}>
-                  Time · output
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={COLUMNS} cell="px-3 py-2" />
             <tbody className="divide-y divide-stone-100 dark:divide-stone-800">
               {audit.data.entries.map((e) => (
                 <tr key={e.id} className="align-top">
@@ -66,13 +53,17 @@ export function AuditLog({ audit }: { audit: Section }) {
                     {e.threadId ? <span className="block text-xs text-stone-500">chat</span> : null}
                   </td>
                   <td className="max-w-md px-3 py-2">
-                    <span className="mr-1.5 text-xs text-stone-500">{e.kind === 'write' ? 'wrote' : '$'}</span>
+                    <span className="mr-1.5 text-xs text-stone-500">
+                      {e.kind === 'write' ? 'wrote' : '$'}
+                    </span>
                     <code className="font-mono text-xs break-all">{e.subject}</code>
                     {e.reason ? <p className="mt-1 text-xs text-stone-500">{e.reason}</p> : null}
                   </td>
                   <td className="px-3 py-2">
                     <Badge tone={TONES[e.decision]}>{e.decision}</Badge>
-                    {e.rule ? <span className="block pt-1 font-mono text-xs text-stone-500">{e.rule}</span> : null}
+                    {e.rule ? (
+                      <span className="block pt-1 font-mono text-xs text-stone-500">{e.rule}</span>
+                    ) : null}
                   </td>
                   <td className={cn('px-3 py-2 tabular-nums', wide)}>{e.exitCode ?? '—'}</td>
                   <td className={cn('px-3 py-2 text-right whitespace-nowrap tabular-nums', wide)}>
