@@ -3,8 +3,11 @@ export type TreeFile<E> = { kind: 'file'; name: string; path: string; entry: E }
 export type TreeFolder<E> = { kind: 'folder'; name: string; path: string; children: TreeNode<E>[] }
 export type TreeNode<E> = TreeFile<E> | TreeFolder<E>
 
-/** Folders first, then files, each alphabetical; `jobs/` always shows, even when empty. */
-export function buildFileTree<E extends { path: string }>(entries: readonly E[]): TreeNode<E>[] {
+/** Folders first, then files, each alphabetical; `folders` (default `jobs/`) show even when empty. */
+export function buildFileTree<E extends { path: string }>(
+  entries: readonly E[],
+  folders: readonly string[] = ['jobs'],
+): TreeNode<E>[] {
   const root: TreeFolder<E> = { kind: 'folder', name: '', path: '', children: [] }
   const folderAt = (parts: string[]): TreeFolder<E> => {
     let folder = root
@@ -19,7 +22,7 @@ export function buildFileTree<E extends { path: string }>(entries: readonly E[])
     })
     return folder
   }
-  folderAt(['jobs'])
+  for (const folder of folders) folderAt(folder.split('/').filter(Boolean))
   for (const entry of entries) {
     const parts = entry.path.split('/').filter(Boolean)
     const name = parts.pop()

@@ -27,3 +27,8 @@ export function isJobFilePath(path: string): boolean {
 export function jobNameOf(path: string): string {
   return path.replace(/^jobs\//, '').replace(/\.md$/, '')
 }
+
+/** The environment an `environments/<name>.md` path defines, or null for any other file. */
+export function environmentNameOf(path: string): string | null {
+  return /^environments\/([a-z0-9][a-z0-9-]*)\.md$/.exec(path)?.[1] ?? null
+}

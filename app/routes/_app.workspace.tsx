@@ -1,4 +1,4 @@
-import { FilePlus2, FileSearch, FolderTree, Plus } from 'lucide-react'
+import { Boxes, FilePlus2, FileSearch, FolderTree, Plus } from 'lucide-react'
 import { useLocation, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { PageError } from '#app/components/ui/page-error.tsx'
 import { Button } from '#app/components/ui/button.tsx'
@@ -38,6 +38,15 @@ export default function Workspace({ loaderData }: Route.ComponentProps) {
         trigger={(disabled) => (
           <Button disabled={disabled}>
             <Plus className="size-4" aria-hidden /> Scheduled task
+          </Button>
+        )}
+      />
+      <CreateDialog
+        key={`environment${location.search}`}
+        kind="environment"
+        trigger={(disabled) => (
+          <Button variant="secondary" disabled={disabled}>
+            <Boxes className="size-4" aria-hidden /> Environment
           </Button>
         )}
       />

@@ -13,6 +13,7 @@ import {
   readResource,
   writeResource,
 } from '../resources/service.ts'
+import { EnvironmentName, environmentTemplate } from '../environments/definition.ts'
 import { orRouteError } from './page-errors.ts'
 import { validateWorkspaceFile } from './workspace-validate.ts'
 
@@ -48,7 +49,7 @@ function jobFileTemplate(timezone: string) {
   ].join('\n')
 }
 
-/** validate (no save), save (If-Match), create-job, create-file, delete. */
+/** validate (no save), save (If-Match), create-job, create-environment, create-file, delete. */
 export async function handleWorkspaceAction(caller: Caller, request: Request) {
   const { intent = '', ...fields } = await readForm(request)
   if (intent === 'validate') return runIntent(intent, () => validateWorkspaceFile(caller, fields))
@@ -67,15 +68,19 @@ export async function handleWorkspaceAction(caller: Caller, request: Request) {
         return { resource }
       }
       case 'create-job': {
-        // People type a title ("Weekly Report!"); the job's name is its slug, under the one name rule.
-        const typed = (fields.name ?? '').trim()
-        if (!typed) throw badRequest('name: is required', 'name')
-        if (!toJobName(typed)) throw badRequest('name: needs at least one letter or digit', 'name')
-        const { name } = parseInput(z.object({ name: JobName }), { name: toJobName(typed) })
+        const name = slugOf(fields.name, JobName)
         const scope = parseScope(fields.scope)
         const path = `jobs/${name}.md`
         await assertAbsent(caller, scope, path, 'name')
         await writeResource(caller, scope, path, jobFileTemplate(caller.timezone ?? 'UTC'))
+        return { open: { scope, path } }
+      }
+      case 'create-environment': {
+        const name = slugOf(fields.name, EnvironmentName)
+        const scope = parseScope(fields.scope)
+        const path = `environments/${name}.md`
+        await assertAbsent(caller, scope, path, 'name')
+        await writeResource(caller, scope, path, environmentTemplate(name))
         return { open: { scope, path } }
       }
       case 'create-file': {
@@ -96,6 +101,14 @@ export async function handleWorkspaceAction(caller: Caller, request: Request) {
     return result.data.open ? openFile(result.data.open.scope, result.data.open.path) : redirect('/workspace')
   }
   return result
+}
+
+/** People type a title ("Weekly Report!"); the name is its slug, checked by the name's own rule. */
+function slugOf(typed: string | undefined, rule: z.ZodType<string>): string {
+  const title = (typed ?? '').trim()
+  if (!title) throw badRequest('name: is required', 'name')
+  if (!toJobName(title)) throw badRequest('name: needs at least one letter or digit', 'name')
+  return parseInput(z.object({ name: rule }), { name: toJobName(title) }).name
 }
 
 /** Creating never overwrites: an existing file is a 409 naming the field the person typed. */

@@ -9,12 +9,18 @@ import { describeCron } from '../cron/cron.ts'
 import { parseJobFile } from '../jobs/job-file.ts'
 import { readJobFile } from '../jobs/service.ts'
 import { parseResourcePath, parseScope } from '../resources/paths.ts'
+import { validateFileContent } from '../resources/validators.ts'
+// Registers the environments/<name>.md check, so definitions are validated as you type too.
+import '../environments/file-validator.ts'
 
 export type FileVerdict =
   | { token: string; valid: true; description: string | null }
   | { token: string; valid: false; message: string; field?: string }
 
-/** The verdict on `text` as the file at `scope`/`path`; plain files are always valid. */
+/**
+ * The verdict on `text` as the file at `scope`/`path`: job files as the jobs service parses them,
+ * other files by the workspace's registered checks (environment definitions); the rest are valid.
+ */
 export async function validateWorkspaceFile(
   caller: Caller,
   fields: { scope?: string; path?: string; content?: string; token?: string },
@@ -23,7 +29,10 @@ export async function validateWorkspaceFile(
   try {
     const scope = parseScope(fields.scope)
     const target = parseResourcePath(fields.path)
-    if (target.kind === 'file') return { token, valid: true, description: null }
+    if (target.kind === 'file') {
+      validateFileContent(target.path, fields.content ?? '')
+      return { token, valid: true, description: null }
+    }
     const existing = await readJobFile(caller, scope, target.name).catch((err: unknown) => {
       if (err instanceof HttpError && err.status === 404) return null
       throw err

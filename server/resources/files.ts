@@ -17,6 +17,7 @@ import {
   type ResourceOwner,
   type ResourceRow,
 } from './store.ts'
+import { validateFileContent } from './validators.ts'
 
 /** A workspace file as callers get it. */
 export type ResourceView = {
@@ -75,6 +76,7 @@ export async function writeFile(
   opts: { ifMatch?: number } = {},
 ): Promise<{ resource: ResourceView; created: boolean }> {
   checkContent(content)
+  validateFileContent(path, content)
   const owner = ownerFor(caller, scope)
   try {
     return await getDb().transaction(async (tx) => {

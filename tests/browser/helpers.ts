@@ -12,5 +12,6 @@ export async function signUp(page: Page, name: string, email: string, password =
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password').fill(password)
   await page.getByRole('button', { name: 'Create account' }).click()
-  await expect(page).toHaveURL(/\/jobs/)
+  // Sign-up hashes a password and makes an organisation: slow on a loaded machine.
+  await expect(page).toHaveURL(/\/jobs/, { timeout: 30_000 })
 }

@@ -7,7 +7,7 @@ import { Field, Input, inputClass } from '#app/components/ui/field.tsx'
 import { stripFieldPrefix, type ActionData } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
 
-type Kind = 'job' | 'file'
+type Kind = 'job' | 'environment' | 'file'
 
 const COPY = {
   job: {
@@ -21,6 +21,16 @@ const COPY = {
     field: 'name',
     intent: 'create-job',
   },
+  environment: {
+    title: 'New environment',
+    description:
+      'Creates environments/<name>.md from a template: provider, command policy, secrets, limits and instructions for the agent.',
+    label: 'Name',
+    placeholder: 'data-scripts',
+    hint: 'Any name: it is saved as a slug, e.g. “Data Scripts” becomes data-scripts.',
+    field: 'name',
+    intent: 'create-environment',
+  },
   file: {
     title: 'New file',
     description: 'An empty text file the agent and your team can read and edit.',
@@ -33,7 +43,7 @@ const COPY = {
 } as const
 
 /**
- * "+ Scheduled task" and "+ File": ask the name and where, then open the new file. `trigger` gets
+ * "+ Scheduled task", "+ Environment" and "+ File": ask the name and where, then open the new file. `trigger` gets
  * `disabled` until the script runs (the dialog needs it).
  */
 export function CreateDialog({

@@ -1,4 +1,4 @@
-import { CalendarClock, Eye, Save } from 'lucide-react'
+import { Boxes, CalendarClock, Eye, Save } from 'lucide-react'
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react'
 import { Link, useFetcher } from 'react-router'
 import { toast } from 'sonner'
@@ -7,7 +7,7 @@ import { Button, buttonClass } from '#app/components/ui/button.tsx'
 import { ConfirmDeleteDialog } from '#app/components/ui/confirm-delete-dialog.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
-import { isJobFilePath, lineOfError } from '#app/lib/job-file-lines.ts'
+import { environmentNameOf, isJobFilePath, lineOfError } from '#app/lib/job-file-lines.ts'
 import { hashText } from '#app/lib/text-hash.ts'
 import { useConfirmLeave } from '#app/lib/use-confirm-leave.ts'
 import { FileStatus, type Verdict } from './file-status.tsx'
@@ -38,6 +38,8 @@ export function FilePanel({ file }: { file: OpenFile }) {
   const [handled, setHandled] = useState<ActionData>()
   const dirty = draft !== base.content
   const isJob = isJobFilePath(file.path)
+  const environment = environmentNameOf(file.path)
+  const validated = isJob ? 'job file' : environment ? 'environment definition' : null
   const hydrated = useHydrated()
 
   if (save.state === 'idle' && save.data && save.data !== handled) {
@@ -60,7 +62,7 @@ export function FilePanel({ file }: { file: OpenFile }) {
   const token = hashText(draft)
   const submitValidation = validator.submit
   useEffect(() => {
-    if (!isJob || !file.canEdit) return
+    if (!validated || !file.canEdit) return
     const timer = setTimeout(() => {
       void submitValidation(
         { intent: 'validate', scope: file.scope, path: file.path, content: draft, token },
@@ -68,9 +70,9 @@ export function FilePanel({ file }: { file: OpenFile }) {
       )
     }, VALIDATE_DEBOUNCE_MS)
     return () => clearTimeout(timer)
-  }, [draft, token, isJob, file.canEdit, file.scope, file.path, submitValidation])
+  }, [draft, token, validated, file.canEdit, file.scope, file.path, submitValidation])
   const verdict = validator.data?.ok ? (validator.data.data as Verdict) : null
-  const checking = isJob && file.canEdit && verdict?.token !== token
+  const checking = Boolean(validated) && file.canEdit && verdict?.token !== token
   const line = verdict && !verdict.valid ? lineOfError(draft, verdict) : null
   const errorKey = verdict && !verdict.valid && line ? `${line}\n${verdict.message}` : ''
   const errorLine = useMemo(() => {
@@ -98,11 +100,20 @@ export function FilePanel({ file }: { file: OpenFile }) {
           {file.path}
         </h2>
         {isJob ? <Badge tone="brand">Job file</Badge> : null}
+        {environment ? <Badge tone="blue">Environment</Badge> : null}
         {dirty ? <Badge tone="amber">Unsaved</Badge> : null}
         <div className="ml-auto flex items-center gap-1">
           {file.jobId ? (
             <Link to={`/jobs/${file.jobId}`} className={buttonClass('ghost', 'sm')}>
               <CalendarClock className="size-4" aria-hidden /> Open job
+            </Link>
+          ) : null}
+          {environment ? (
+            <Link
+              to={`/environments/${environment}?scope=${file.scope}`}
+              className={buttonClass('ghost', 'sm')}
+            >
+              <Boxes className="size-4" aria-hidden /> Open environment
             </Link>
           ) : null}
           {file.canEdit ? (
@@ -164,7 +175,7 @@ export function FilePanel({ file }: { file: OpenFile }) {
         )}
       </div>
       <FileStatus
-        isJob={isJob && file.canEdit}
+        validated={file.canEdit ? validated : null}
         checking={checking}
         verdict={verdict}
         errorLine={line}

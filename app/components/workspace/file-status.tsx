@@ -5,9 +5,12 @@ export type Verdict =
   | { token: string; valid: true; description: string | null }
   | { token: string; valid: false; message: string; field?: string }
 
-/** Below the editor: is this job file valid (checked as you type), and what went wrong saving. */
+/**
+ * Below the editor: is this job file or environment definition (`validated` names which) valid,
+ * checked as you type, and what went wrong saving.
+ */
 export function FileStatus({
-  isJob,
+  validated,
   checking,
   verdict,
   errorLine,
@@ -15,7 +18,7 @@ export function FileStatus({
   conflict,
   onLoadLatest,
 }: {
-  isJob: boolean
+  validated: string | null
   checking: boolean
   verdict: Verdict | null
   errorLine: number | null
@@ -23,10 +26,10 @@ export function FileStatus({
   conflict: string | null
   onLoadLatest: () => void
 }) {
-  if (!isJob && !saveError && !conflict) return null
+  if (!validated && !saveError && !conflict) return null
   return (
     <div className="space-y-2 border-t border-stone-200 px-4 py-2.5 text-sm dark:border-stone-800">
-      {isJob ? (
+      {validated ? (
         <div
           role="status"
           aria-live="polite"
@@ -39,7 +42,7 @@ export function FileStatus({
             </span>
           ) : verdict?.valid ? (
             <span className="flex items-center gap-2 text-emerald-700 dark:text-emerald-400">
-              <CheckCircle2 className="size-4 shrink-0" aria-hidden /> Valid job file
+              <CheckCircle2 className="size-4 shrink-0" aria-hidden /> Valid {validated}
               {verdict.description ? <span className="text-stone-500">· {verdict.description}</span> : null}
             </span>
           ) : verdict ? (

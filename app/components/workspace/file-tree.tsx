@@ -6,25 +6,35 @@ import { buildFileTree, type TreeNode } from '#app/lib/file-tree.ts'
 export type TreeEntry = { path: string; kind: 'file' | 'job'; canEdit: boolean; jobId?: string }
 type Selected = { scope: string; path: string } | null
 
-/** One workspace (Personal or Shared) as a folder tree; every file is a link that opens it. */
+type HrefOf = (scope: string, path: string) => string
+const workspaceHref: HrefOf = (scope, path) => `/workspace?${new URLSearchParams({ scope, path })}`
+
+/**
+ * One workspace (Personal or Shared) as a folder tree; every file is a link that opens it. The
+ * environment page reuses it for an environment's files (`hrefOf`, and its `folders`, empty ones too).
+ */
 export function FileTreeSection({
   scope,
   title,
   entries,
   selected,
+  folders,
+  hrefOf = workspaceHref,
 }: {
   scope: 'personal' | 'shared'
   title: string
   entries: readonly TreeEntry[]
   selected: Selected
+  folders?: readonly string[]
+  hrefOf?: HrefOf
 }) {
-  const nodes = buildFileTree(entries)
+  const nodes = buildFileTree(entries, folders)
   return (
     <section aria-label={`${title} files`}>
       <h2 className="px-2 pb-1 text-xs font-semibold tracking-wide text-stone-500 uppercase">{title}</h2>
       <ul role="list" className="text-sm">
         {nodes.map((node) => (
-          <TreeItem key={node.path} node={node} scope={scope} selected={selected} depth={0} />
+          <TreeItem key={node.path} node={node} scope={scope} selected={selected} depth={0} hrefOf={hrefOf} />
         ))}
       </ul>
     </section>
@@ -36,11 +46,13 @@ function TreeItem({
   scope,
   selected,
   depth,
+  hrefOf,
 }: {
   node: TreeNode<TreeEntry>
   scope: string
   selected: Selected
   depth: number
+  hrefOf: HrefOf
 }) {
   const pad = { paddingLeft: `${0.5 + depth * 0.9}rem` }
   if (node.kind === 'folder') {
@@ -68,7 +80,14 @@ function TreeItem({
           ) : (
             <ul role="list">
               {node.children.map((child) => (
-                <TreeItem key={child.path} node={child} scope={scope} selected={selected} depth={depth + 1} />
+                <TreeItem
+                  key={child.path}
+                  node={child}
+                  scope={scope}
+                  selected={selected}
+                  depth={depth + 1}
+                  hrefOf={hrefOf}
+                />
               ))}
             </ul>
           )}
@@ -81,7 +100,7 @@ function TreeItem({
   return (
     <li>
       <Link
-        to={`/workspace?${new URLSearchParams({ scope, path: node.path })}`}
+        to={hrefOf(scope, node.path)}
         aria-current={active ? 'page' : undefined}
         style={{ paddingLeft: `${1.4 + depth * 0.9}rem` }}
         className={cn(

@@ -1,0 +1,89 @@
+import { ScrollText } from 'lucide-react'
+import { Badge, Card } from '#app/components/ui/card.tsx'
+import { Pager } from '#app/components/ui/pager.tsx'
+import { RelativeTime } from '#app/components/ui/relative-time.tsx'
+import { TableHead } from '#app/components/ui/table-head.tsx'
+import { cn } from '#app/lib/cn.ts'
+import type { getAuditPage } from '#server/environments/browse.ts'
+import { formatBytes } from './environment-chips.tsx'
+
+type Page = Awaited<ReturnType<typeof getAuditPage>>
+type Section = { ok: true; data: Page } | { ok: false; message: string } | null
+
+const wide = 'hidden md:table-cell'
+const TONES = { allowed: 'green', approved: 'amber', denied: 'red' } as const
+const COLUMNS = [
+  { label: 'When' },
+  { label: 'Who', className: wide },
+  { label: 'What' },
+  { label: 'Decision' },
+  { label: 'Exit', className: wide },
+  { label: 'Time · output', className: cn(wide, 'text-right') },
+]
+
+/** Every command and file write in the environment, by anyone, newest first, a page at a time. */
+export function AuditLog({ audit }: { audit: Section }) {
+  return (
+    <Card className="overflow-hidden">
+      <h2 className="flex items-center gap-2 border-b border-stone-200 px-5 py-3 font-semibold dark:border-stone-800">
+        <ScrollText className="size-4 text-stone-500" aria-hidden /> Audit log
+      </h2>
+      {!audit || (audit.ok && audit.data.entries.length === 0) ? (
+        <p className="px-5 py-6 text-sm text-stone-500">
+          Nothing yet. Every command and file write, by the agent or a person, is recorded here.
+        </p>
+      ) : !audit.ok ? (
+        <p role="alert" className="px-5 py-6 text-sm text-red-700 dark:text-red-400">
+          {audit.message}
+        </p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm" data-testid="audit-log">
+            <caption className="sr-only">Audit log ({audit.data.total} entries)</caption>
+            <TableHead columns={COLUMNS} cell="px-3 py-2" />
+            <tbody className="divide-y divide-stone-100 dark:divide-stone-800">
+              {audit.data.entries.map((e) => (
+                <tr key={e.id} className="align-top">
+                  <td className="px-3 py-2 whitespace-nowrap">
+                    <RelativeTime value={e.at} />
+                  </td>
+                  <td className={cn('px-3 py-2', wide)}>
+                    {e.actor?.name ?? 'someone removed'}
+                    {e.runId ? <span className="block text-xs text-stone-500">job run</span> : null}
+                    {e.threadId ? <span className="block text-xs text-stone-500">chat</span> : null}
+                  </td>
+                  <td className="max-w-md px-3 py-2">
+                    <span className="mr-1.5 text-xs text-stone-500">
+                      {e.kind === 'write' ? 'wrote' : '$'}
+                    </span>
+                    <code className="font-mono text-xs break-all">{e.subject}</code>
+                    {e.reason ? <p className="mt-1 text-xs text-stone-500">{e.reason}</p> : null}
+                  </td>
+                  <td className="px-3 py-2">
+                    <Badge tone={TONES[e.decision]}>{e.decision}</Badge>
+                    {e.rule ? (
+                      <span className="block pt-1 font-mono text-xs text-stone-500">{e.rule}</span>
+                    ) : null}
+                  </td>
+                  <td className={cn('px-3 py-2 tabular-nums', wide)}>{e.exitCode ?? '—'}</td>
+                  <td className={cn('px-3 py-2 text-right whitespace-nowrap tabular-nums', wide)}>
+                    {e.durationMs !== null ? `${e.durationMs} ms` : '—'}
+                    {e.bytesOut !== null ? ` · ${formatBytes(e.bytesOut)}` : ''}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <div className="px-5 pb-4">
+            <Pager
+              shown={audit.data.entries.length}
+              total={audit.data.total}
+              nextCursor={audit.data.nextCursor}
+              noun="entries"
+            />
+          </div>
+        </div>
+      )}
+    </Card>
+  )
+}

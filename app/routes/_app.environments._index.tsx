@@ -1,0 +1,116 @@
+import { Boxes, FileText, Plus } from 'lucide-react'
+import { Link, useNavigation } from 'react-router'
+import { environmentHref, formatBytes, StatusBadge } from '#app/components/environments/environment-chips.tsx'
+import { buttonClass } from '#app/components/ui/button.tsx'
+import { Badge, Card, EmptyState, PageHeader } from '#app/components/ui/card.tsx'
+import { PageError } from '#app/components/ui/page-error.tsx'
+import { RelativeTime } from '#app/components/ui/relative-time.tsx'
+import { TableHead } from '#app/components/ui/table-head.tsx'
+import { cn } from '#app/lib/cn.ts'
+import { requirePageCaller } from '#server/http/pages.ts'
+import { loadEnvironmentsList } from '#server/pages/environments-page.ts'
+import type { Route } from './+types/_app.environments._index'
+
+export const meta = () => [{ title: 'Environments · Clockwork' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  return loadEnvironmentsList(await requirePageCaller(request))
+}
+
+type Environment = Route.ComponentProps['loaderData']['environments'][number]
+
+const wide = 'hidden sm:table-cell'
+const COLUMNS = [
+  { label: 'Name' },
+  { label: 'Scope' },
+  { label: 'Status' },
+  { label: 'Size', className: cn(wide, 'text-right') },
+  { label: 'Last activity', className: wide },
+  { label: 'Definition', className: wide },
+]
+
+function Row({ environment: e }: { environment: Environment }) {
+  return (
+    <tr data-testid={`environment-${e.scope}-${e.name}`}>
+      <td className="px-4 py-3">
+        <Link to={environmentHref(e)} className="font-medium text-stone-900 hover:underline dark:text-white">
+          {e.name}
+        </Link>
+        {e.shadowed ? (
+          <p className="text-xs text-amber-700 dark:text-amber-400">
+            Hidden by your personal {e.name}: the agent uses yours
+          </p>
+        ) : null}
+      </td>
+      <td className="px-4 py-3">
+        <Badge tone={e.scope === 'shared' ? 'blue' : 'neutral'}>
+          {e.scope === 'shared' ? 'Shared' : 'Personal'}
+        </Badge>
+      </td>
+      <td className="px-4 py-3">
+        <StatusBadge status={e.status} />
+      </td>
+      <td className={cn('px-4 py-3 text-right tabular-nums', wide)}>{formatBytes(e.sizeBytes)}</td>
+      <td className={cn('px-4 py-3', wide)}>
+        <RelativeTime value={e.lastActivityAt} empty="never used" />
+      </td>
+      <td className={cn('px-4 py-3', wide)}>
+        {e.definitionPath ? (
+          <Link
+            to={`/workspace?${new URLSearchParams({ scope: e.scope, path: e.definitionPath })}`}
+            className="inline-flex items-center gap-1 font-mono text-xs text-stone-600 hover:underline dark:text-stone-400"
+          >
+            <FileText className="size-3.5" aria-hidden />
+            {e.definitionPath}
+          </Link>
+        ) : (
+          <span className="text-xs text-stone-500">{e.name === 'scratch' ? 'built in' : 'none'}</span>
+        )}
+      </td>
+    </tr>
+  )
+}
+
+export default function Environments({ loaderData }: Route.ComponentProps) {
+  const { environments } = loaderData
+  const busy = useNavigation().state === 'loading'
+  const onlyScratch = environments.every((e) => e.name === 'scratch' && !e.id)
+  const create = (
+    <Link to="/workspace" className={buttonClass()}>
+      <Plus className="size-4" aria-hidden /> New environment
+    </Link>
+  )
+  return (
+    <>
+      <PageHeader
+        title="Environments"
+        description="Working folders where the agent (and you) write files and run commands, under each one's policy."
+        actions={create}
+      />
+      {onlyScratch ? (
+        <div className="mb-4">
+          <EmptyState icon={<Boxes className="size-8" />} title="No environments defined yet">
+            Everyone has a personal <code>scratch</code> environment. For a project of its own, use{' '}
+            <strong>+ Environment</strong> in the workspace: it writes{' '}
+            <code>environments/&lt;name&gt;.md</code> with its policy, secrets and limits.
+          </EmptyState>
+        </div>
+      ) : null}
+      <Card className={cn('overflow-x-auto transition-opacity', busy && 'opacity-60')} aria-busy={busy}>
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">Environments ({environments.length})</caption>
+          <TableHead columns={COLUMNS} />
+          <tbody className="divide-y divide-stone-100 dark:divide-stone-800">
+            {environments.map((e) => (
+              <Row key={`${e.scope}/${e.name}`} environment={e} />
+            ))}
+          </tbody>
+        </table>
+      </Card>
+    </>
+  )
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <PageError error={error} what="list of environments" />
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { HttpError } from '../lib/errors.ts'
+import { hasFileValidator, validateFileContent } from '../resources/validators.ts'
+import { environmentTemplate } from './definition.ts'
+import { definitionNameOf } from './file-validator.ts'
+
+const refusal = (path: string, text: string) => {
+  try {
+    validateFileContent(path, text)
+    return null
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err
+    return { status: err.status, field: err.field, message: err.message }
+  }
+}
+
+describe('the environments/<name>.md check the workspace runs on write', () => {
+  it('is registered for the environments/ folder once the module is loaded', () => {
+    expect(hasFileValidator('environments/x.md')).toBe(true)
+    expect(hasFileValidator('notes/x.md')).toBe(false)
+  })
+
+  it('accepts the template and refuses a bad field with its line', () => {
+    expect(refusal('environments/tools.md', environmentTemplate('tools'))).toBeNull()
+    expect(refusal('environments/tools.md', '---\nprovider: docker\n---\n')).toMatchObject({
+      status: 400,
+      field: 'provider',
+      message: expect.stringMatching(/^Line 2: provider:/),
+    })
+  })
+
+  it('refuses a name that is not a slug, and leaves other files alone', () => {
+    expect(refusal('environments/My Env.md', '')).toMatchObject({ status: 400, field: 'path' })
+    expect(refusal('environments/notes/todo.md', '---\nprovider: docker\n---\n')).toBeNull()
+    expect(definitionNameOf('environments/a.md')).toBe('a')
+    expect(definitionNameOf('environments/a/b.md')).toBeNull()
+  })
+})

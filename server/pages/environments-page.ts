@@ -1,0 +1,58 @@
+/**
+ * Server side of the Environments pages (app/routes/_app.environments.*): the list, and one
+ * environment with its files, the file opened in the viewer, a page of its audit trail and the
+ * command box. Each section that can fail on its own (a folder on another instance, a secret not
+ * stored yet) reports why as data, so the rest of the page still shows.
+ */
+import type { Caller } from '../auth/caller.ts'
+import {
+  getAuditPage,
+  getEnvironment,
+  listEnvironmentFiles,
+  listEnvironments,
+  readEnvironmentFile,
+  runPersonCommand,
+} from '../environments/browse.ts'
+import { HttpError } from '../lib/errors.ts'
+import { readForm, runIntent } from './forms.ts'
+import { orRouteError } from './page-errors.ts'
+
+export async function loadEnvironmentsList(caller: Caller) {
+  return { environments: await orRouteError(listEnvironments(caller)) }
+}
+
+/** A section's data, or the message saying why it cannot be shown (a 4xx; a 5xx still throws). */
+async function section<T>(work: Promise<T>): Promise<{ ok: true; data: T } | { ok: false; message: string }> {
+  try {
+    return { ok: true, data: await work }
+  } catch (err) {
+    if (err instanceof HttpError && err.status < 500) return { ok: false, message: err.message }
+    throw err
+  }
+}
+
+/** `?scope=` picks the workspace, `?file=` opens a file, `?cursor=` pages the audit trail. */
+export async function loadEnvironmentPage(caller: Caller, name: string, url: URL) {
+  const scope = url.searchParams.get('scope') ?? undefined
+  const environment = await orRouteError(getEnvironment(caller, name, { scope }))
+  const where = { scope: environment.scope }
+  const selected = url.searchParams.get('file')
+  const cursor = url.searchParams.get('cursor')
+  const [files, file, audit] = await Promise.all([
+    section(listEnvironmentFiles(caller, name, where)),
+    selected ? section(readEnvironmentFile(caller, name, { ...where, path: selected })) : null,
+    environment.id
+      ? section(getAuditPage(caller, environment.id, { limit: '25', ...(cursor ? { before: cursor } : {}) }))
+      : null,
+  ])
+  return { environment, files, selected, file, audit }
+}
+
+/** The command box (intent `run`); the answer is the command's output, or why it was refused. */
+export async function handleEnvironmentAction(caller: Caller, name: string, request: Request) {
+  const { intent = '', scope, ...fields } = await readForm(request)
+  return runIntent(intent, async () => {
+    if (intent !== 'run') throw new HttpError(400, 'bad_request', `Unknown intent "${intent}"`, 'intent')
+    return runPersonCommand(caller, name, { command: fields.command ?? '' }, { scope })
+  })
+}

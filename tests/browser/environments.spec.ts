@@ -1,0 +1,107 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { expect as baseExpect, test as base } from '@playwright/test'
+import { spawnServer, type SpawnedServer } from '../support/spawn-server.ts'
+import { signUp, uniqueEmail } from './helpers.ts'
+
+/**
+ * A server of its own whose environments live in a fresh folder the sandbox user can enter (the
+ * shared server's default, under the checkout, may not be).
+ */
+const test = base.extend<object, { server: SpawnedServer }>({
+  server: [
+    async ({}, use) => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-e2e-envs-'))
+      chmodSync(dir, 0o711)
+      const server = await spawnServer({ ENVIRONMENTS_DIR: path.join(dir, 'environments') })
+      await use(server)
+      await server.stop()
+      rmSync(dir, { recursive: true, force: true })
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ server }, use) => use(server.baseUrl),
+})
+
+// A whole story of page loads and sandboxed commands; a busy machine needs more than 60 s, and a
+// command's first run (the sandbox starting) more than the default 10 s per step.
+test.describe.configure({ timeout: 180_000 })
+const expect = baseExpect.configure({ timeout: 30_000 })
+
+test('create an environment from the template, run a command, read its output, file and audit row', async ({
+  page,
+}) => {
+  await signUp(page, 'Eva Engineer', uniqueEmail('eva'))
+  await page.getByRole('link', { name: 'Workspace' }).click()
+  await page.getByRole('button', { name: 'Environment' }).click()
+  const dialog = page.getByRole('dialog')
+  await dialog.getByLabel('Name').fill('Data Scripts')
+  await dialog.getByRole('button', { name: 'Create' }).click()
+  await expect(page).toHaveURL(/path=environments%2Fdata-scripts\.md/)
+  await expect(page.getByTestId('file-verdict')).toContainText('Valid environment definition')
+  await expect(page.locator('.cm-content')).toContainText('provider: local')
+
+  await page.getByRole('link', { name: 'Open environment' }).click()
+  await expect(page.getByRole('heading', { name: 'data-scripts' })).toBeVisible()
+  await expect(page.getByText('Not started', { exact: true })).toBeVisible()
+  await expect(page.getByText('Nothing yet.')).toBeVisible()
+
+  // The command box, from the keyboard: type, Enter.
+  const command = page.getByLabel('Command')
+  await command.fill('echo hello > hi.txt && cat hi.txt')
+  await command.press('Enter')
+  await expect(page.getByTestId('command-stdout')).toHaveText('hello')
+  await expect(page.getByTestId('command-result')).toContainText('Exit 0')
+  const audit = page.getByTestId('audit-log')
+  await expect(audit).toContainText('echo hello > hi.txt && cat hi.txt')
+  await expect(audit.getByText('allowed', { exact: true })).toBeVisible()
+  await expect(audit).toContainText('Eva Engineer')
+
+  // The file it wrote, in the tree and the read-only viewer.
+  await page.getByRole('link', { name: 'hi.txt' }).click()
+  await expect(page).toHaveURL(/file=hi\.txt/)
+  await expect(page.locator('.cm-content')).toHaveText('hello')
+
+  // What the policy denies is refused, with the reason, and audited.
+  await command.fill('sudo ls')
+  await command.press('Enter')
+  await expect(page.getByRole('alert').filter({ hasText: 'sudo' })).toBeVisible()
+  await expect(audit.getByText('denied', { exact: true })).toBeVisible()
+
+  await page.getByRole('link', { name: 'Environments', exact: true }).first().click()
+  const row = page.getByTestId('environment-personal-data-scripts')
+  await expect(row.getByText('Ready')).toBeVisible()
+  await expect(row.getByRole('link', { name: 'environments/data-scripts.md' })).toBeVisible()
+})
+
+test('Settings → Secrets: add, replace and delete a secret; the value is never shown', async ({ page }) => {
+  await signUp(page, 'Sam Secret', uniqueEmail('sam'))
+  await page.goto('/settings/secrets')
+  await expect(page.getByText('No secrets yet')).toBeVisible()
+
+  await page.getByLabel('Name').fill('api_token')
+  await page.getByLabel('Value').fill('tok-first-value-1234')
+  await page.getByRole('button', { name: 'Add secret' }).click()
+  const row = page.getByTestId('secret-API_TOKEN')
+  await expect(row).toContainText('Personal')
+  await expect(page.getByLabel('Value')).toHaveValue('')
+  await expect(page.locator('body')).not.toContainText('tok-first-value-1234')
+
+  await page.getByLabel('Name').fill('API_TOKEN')
+  await page.getByLabel('Value').fill('tok-second-value-5678')
+  await page.getByRole('button', { name: 'Replace secret' }).click()
+  await expect(page.getByText('Saved API_TOKEN').first()).toBeVisible()
+  await expect(page.getByTestId('secret-API_TOKEN')).toHaveCount(1)
+
+  // A bad name is refused next to the field.
+  await page.getByLabel('Name').fill('PATH')
+  await page.getByLabel('Value').fill('whatever-value')
+  await page.getByRole('button', { name: 'Add secret' }).click()
+  await expect(page.getByRole('alert').filter({ hasText: 'set by the sandbox' })).toBeVisible()
+
+  await row.getByRole('button', { name: 'Delete personal secret API_TOKEN' }).click()
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click()
+  await expect(page.getByTestId('secret-API_TOKEN')).toHaveCount(0)
+  await expect(page.getByText('No secrets yet')).toBeVisible()
+})
