@@ -24,7 +24,8 @@ export async function readOrgBudget(orgId: string, db: Db = getDb()): Promise<Or
   return { monthlyBudgetUsd: budget, spentUsd, reached: budget !== null && spentUsd >= budget }
 }
 
-export const usd = (n: number) => `$${n < 1 ? n.toFixed(4) : n.toFixed(2)}`
+/** Dollars as people read them: cents, or four decimals below one cent. */
+export const usd = (n: number) => `$${n.toFixed(n > 0 && n < 0.01 ? 4 : 2)}`
 
 /** Why runs on the organisation's key may not start now, or null when they may. */
 export async function orgBudgetRefusal(orgId: string, db: Db = getDb()): Promise<string | null> {
@@ -35,4 +36,12 @@ export async function orgBudgetRefusal(orgId: string, db: Db = getDb()): Promise
     `is reached (${usd(budget.spentUsd)} spent this month). Runs on the organisation's key resume when an ` +
     'admin raises the budget under Settings → Usage.'
   )
+}
+
+/** The layout's banner: the budget and the spend while runs on the org key are paused, else null. */
+export async function readBudgetPause(
+  orgId: string,
+): Promise<{ monthlyBudgetUsd: number; spentUsd: number } | null> {
+  const budget = await readOrgBudget(orgId)
+  return budget.reached ? { monthlyBudgetUsd: budget.monthlyBudgetUsd!, spentUsd: budget.spentUsd } : null
 }
