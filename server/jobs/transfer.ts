@@ -4,14 +4,14 @@
  * job runs with their identity (and, for `runAs: creator`, their key); each job gets an audit
  * entry in the same transaction. A job paused because its creator left resumes with the new owner.
  */
-import { and, eq } from 'drizzle-orm'
+import { and, asc, count, eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { findMembership, findUser } from '../accounts/store.ts'
 import { isOrgAdmin, type Caller } from '../access/caller.ts'
 import { jobsVisibleTo } from '../access/visibility.ts'
 import { nextRun } from '../cron/cron.ts'
 import { getDb, type Db } from '../db/client.ts'
-import { jobs } from '../db/schema/index.ts'
+import { jobs, member, user } from '../db/schema/index.ts'
 import { badRequest, forbidden, notFound } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
 import { parseInput } from '../lib/validate.ts'
@@ -63,6 +63,7 @@ export async function transferMemberJobs(
 ): Promise<{ transferred: JobView[] }> {
   const { toUserId } = parseInput(TransferInput, input)
   mustBeAdmin(caller)
+  if (!fromUserId) throw badRequest('fromUserId: must name whose jobs to transfer', 'fromUserId')
   if (toUserId === fromUserId)
     throw badRequest('toUserId: must be someone other than the current owner', 'toUserId')
   const transferred = await getDb().transaction(async (tx) => {
@@ -81,6 +82,34 @@ export async function transferMemberJobs(
   })
   if (transferred.length) await signalJobsChanged()
   return { transferred: transferred.map((record) => toJobView(record, caller)) }
+}
+
+export type Person = { userId: string; name: string; email: string }
+
+/** Who a job can be handed to: the organisation's members, for admins (others get an empty list). */
+export async function listTransferTargets(caller: Caller, db: Db = getDb()): Promise<Person[]> {
+  if (!isOrgAdmin(caller)) return []
+  return db
+    .select({ userId: user.id, name: user.name, email: user.email })
+    .from(member)
+    .innerJoin(user, eq(user.id, member.userId))
+    .where(eq(member.organizationId, caller.orgId))
+    .orderBy(asc(user.name))
+}
+
+/** Everyone who owns shared jobs here, members or not, with how many: the "from" of a bulk transfer. */
+export async function listSharedJobOwners(
+  caller: Caller,
+  db: Db = getDb(),
+): Promise<(Person & { jobs: number })[]> {
+  if (!isOrgAdmin(caller)) return []
+  return db
+    .select({ userId: user.id, name: user.name, email: user.email, jobs: count(jobs.id) })
+    .from(jobs)
+    .innerJoin(user, eq(user.id, jobs.createdBy))
+    .where(and(eq(jobs.orgId, caller.orgId), eq(jobs.scope, 'shared')))
+    .groupBy(user.id, user.name, user.email)
+    .orderBy(asc(user.name))
 }
 
 function mustBeAdmin(caller: Caller) {
