@@ -24,6 +24,8 @@ const EnvSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   PGLITE_DIR: z.string().min(1).default('.data/pglite'),
   ENVIRONMENTS_DIR: z.string().min(1).default('.data/environments'),
+  ENVIRONMENT_SNAPSHOTS_DIR: z.string().min(1).default('.data/environment-snapshots'),
+  ENVIRONMENT_LOCAL_ROOT: z.string().min(1).optional(),
   BETTER_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   TRUST_PROXY: z
     .string()

@@ -1,4 +1,4 @@
-import { CalendarClock, FolderTree, Menu, Settings, X } from 'lucide-react'
+import { BookOpen, CalendarClock, FolderTree, Menu, Settings, X } from 'lucide-react'
 import { Dialog } from 'radix-ui'
 import { useState } from 'react'
 import { NavLink } from 'react-router'
@@ -11,6 +11,7 @@ export type NavProps = { user: { name: string; email: string }; org: Org; orgs: 
 const links = [
   { to: '/jobs', label: 'Jobs', icon: CalendarClock },
   { to: '/workspace', label: 'Workspace', icon: FolderTree },
+  { to: '/skills', label: 'Skills', icon: BookOpen },
   { to: '/settings', label: 'Settings', icon: Settings },
 ]
 

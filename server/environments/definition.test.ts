@@ -60,3 +60,80 @@ describe('parseEnvironmentFile', () => {
     expect(fails('---\nprovider: local\n')).toMatchObject({ field: 'frontmatter', message: /not closed/ })
   })
 })
+
+describe('how the working tree is made (source, setup, scripts, skills, lifecycle)', () => {
+  const full = [
+    '---',
+    'source: { type: git, url: https://github.com/acme/app, ref: main, secret: GH_TOKEN }',
+    'packageManager: pnpm',
+    'setup:',
+    '  - npm ci',
+    '  - [npm run build, npm run typecheck]',
+    'scripts: { test: npm test }',
+    'skills:',
+    '  - { kind: file, path: .hints.md, content: "Prefer pnpm." }',
+    '  - { kind: git, repo: acme/skills, secret: GH_TOKEN }',
+    '  - kind: mcp',
+    '    name: docs',
+    '    config: { url: "https://docs.example.com/mcp", headers: { Authorization: { bearer: DOCS_TOKEN } } }',
+    '  - reviewer',
+    'secrets: [GH_TOKEN, DOCS_TOKEN]',
+    'lifecycle: { snapshot: after-setup, snapshotMaxAge: 12h }',
+    '---',
+    'Body.',
+  ].join('\n')
+
+  it('reads every part, with a shallow clone by default', () => {
+    const parsed = parseEnvironmentFile(full)
+    expect(parsed.source).toEqual({
+      type: 'git',
+      url: 'https://github.com/acme/app',
+      ref: 'main',
+      depth: 1,
+      secret: 'GH_TOKEN',
+    })
+    expect(parsed.setup).toEqual(['npm ci', ['npm run build', 'npm run typecheck']])
+    expect(parsed.scripts).toEqual({ test: 'npm test' })
+    expect(parsed.skills).toHaveLength(4)
+    expect(parsed.skills[3]).toBe('reviewer')
+    expect(parsed.lifecycle).toEqual({ snapshot: 'after-setup', snapshotMaxAge: '12h' })
+    expect(parsed.packageManager).toBe('pnpm')
+  })
+
+  it('defaults to no source, no setup, auto package manager and a 24 h snapshot', () => {
+    const parsed = parseEnvironmentFile('notes')
+    expect(parsed).toMatchObject({
+      source: { type: 'none' },
+      setup: [],
+      scripts: {},
+      skills: [],
+      packageManager: 'auto',
+      lifecycle: { snapshot: 'after-setup', snapshotMaxAge: '24h' },
+    })
+  })
+
+  it.each([
+    [
+      '---\nsource: { type: git, url: "https://user:pw@github.com/a/b" }\n---\n',
+      'source.url',
+      /Line 2: source.url: must carry no credentials/,
+    ],
+    ['---\nsource: { type: git, url: "ssh://github.com/a/b" }\n---\n', 'source.url', /https/],
+    ['---\nsource: { type: svn }\n---\n', 'source.type', /Line 2: .*none, git or local/],
+    ['---\npackageManager: maven\n---\n', 'packageManager', /Line 2: .*npm/],
+    ['---\nsetup:\n  - npm ci\n  - [""]\n---\n', 'setup.1.0', /Line 4: setup.1.0:/],
+    ['---\nlifecycle:\n  snapshotMaxAge: forever\n---\n', 'lifecycle.snapshotMaxAge', /Line 3: .*24h/],
+    [
+      '---\nsecrets: [A_TOKEN]\nskills:\n  - kind: file\n    path: a.md\n    content: x\n  - kind: git\n    repo: acme/skills\n    secret: GH_TOKEN\n---\n',
+      'skills.1.secret',
+      /Line 9: skills.1.secret: GH_TOKEN must also be listed in secrets/,
+    ],
+    [
+      '---\nskills:\n  - { kind: file, path: ../out.md, content: x }\n---\n',
+      'skills.0.path',
+      /Line 3: skills.0.path: must be a relative path/,
+    ],
+  ])('refuses %j naming %s', (text, field, message) => {
+    expect(fails(text)).toMatchObject({ status: 400, field, message })
+  })
+})

@@ -1,7 +1,8 @@
 /**
  * The environment definition `environments/<name>.md` in the resources workspace: YAML frontmatter
- * (`provider`, `policy`, `secrets`, `limits`; the next issue adds source, setup, scripts, skills)
- * and a body of instructions for the agent. Errors name the field and point at its line.
+ * (`provider`, `policy`, `secrets`, `limits`, and how its working tree is made: `source`,
+ * `packageManager`, `setup`, `scripts`, `skills`, `lifecycle`, see definition-parts.ts) and a body
+ * of instructions for the agent. Errors name the field and point at its line.
  */
 import matter from 'gray-matter'
 import { z } from 'zod'
@@ -10,6 +11,15 @@ import { parseInput } from '../lib/validate.ts'
 import { SecretName } from '../keys/secrets-schema.ts'
 import { DEFAULT_ALLOWED_HOSTS, ExecLimitsInput } from './exec-schema.ts'
 import { CommandPolicy } from './policy-schema.ts'
+import {
+  Lifecycle,
+  PackageManager,
+  referencedSecrets,
+  Scripts,
+  Setup,
+  Skill,
+  Source,
+} from './definition-parts.ts'
 
 export const MAX_DEFINITION_BYTES = 64 * 1024
 export const ENVIRONMENTS_FOLDER = 'environments'
@@ -44,19 +54,37 @@ export type EnvironmentPolicy = z.infer<typeof EnvironmentPolicy>
 const nullAsMissing = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === null ? undefined : value), schema)
 
-export const EnvironmentDefinition = z.strictObject({
-  provider: nullAsMissing(
-    z
-      .enum(['local'], { error: 'must be "local" (docker and connected machines come later)' })
-      .default('local'),
-  ),
-  policy: nullAsMissing(EnvironmentPolicy.default(EnvironmentPolicy.parse({}))),
-  secrets: nullAsMissing(
-    z.array(SecretName).max(50).default([]).describe('Names of stored secrets injected into commands'),
-  ),
-  limits: nullAsMissing(ExecLimitsInput.default({})),
-  instructions: z.string().max(MAX_DEFINITION_BYTES).describe('The body: what the agent should know here'),
-})
+export const EnvironmentDefinition = z
+  .strictObject({
+    provider: nullAsMissing(
+      z
+        .enum(['local'], { error: 'must be "local" (docker and connected machines come later)' })
+        .default('local'),
+    ),
+    policy: nullAsMissing(EnvironmentPolicy.default(EnvironmentPolicy.parse({}))),
+    secrets: nullAsMissing(
+      z.array(SecretName).max(50).default([]).describe('Names of stored secrets injected into commands'),
+    ),
+    limits: nullAsMissing(ExecLimitsInput.default({})),
+    source: nullAsMissing(Source),
+    packageManager: nullAsMissing(PackageManager),
+    setup: nullAsMissing(Setup),
+    scripts: nullAsMissing(Scripts),
+    skills: nullAsMissing(z.array(Skill).max(50).default([])),
+    lifecycle: nullAsMissing(Lifecycle),
+    instructions: z.string().max(MAX_DEFINITION_BYTES).describe('The body: what the agent should know here'),
+  })
+  .superRefine((def, ctx) => {
+    for (const ref of referencedSecrets(def)) {
+      if (!def.secrets.includes(ref.name)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ref.path.split('.'),
+          message: `${ref.name} must also be listed in secrets`,
+        })
+      }
+    }
+  })
 export type EnvironmentDefinition = z.infer<typeof EnvironmentDefinition>
 
 const MATTER_OPTIONS = {
@@ -116,7 +144,15 @@ function lineOf(lines: string[], path: string[]): number | undefined {
   let indent = -1
   let found: number | undefined
   for (const key of path) {
-    if (/^\d+$/.test(key)) continue // array index: keep the parent's line
+    if (/^\d+$/.test(key)) {
+      // A block list item ("- …" under the parent); a flow list [a, b] keeps the parent's line.
+      const item = nthItem(lines, from, indent, Number(key))
+      if (item === undefined) continue
+      found = item + 1
+      from = item
+      indent = /^\s*/.exec(lines[item]!)![0].length - 1 // the item's own keys sit right after "- "
+      continue
+    }
     const index = lines.findIndex((line, i) => {
       if (i < from) return false
       const match = /^(\s*)(?:-\s+)?([A-Za-z0-9_]+)\s*:/.exec(line)
@@ -128,6 +164,26 @@ function lineOf(lines: string[], path: string[]): number | undefined {
     indent = /^\s*/.exec(lines[index]!)![0].length
   }
   return found
+}
+
+/** The index of the n-th "- " item of the block list starting at `from`, deeper than `indent`. */
+function nthItem(lines: string[], from: number, indent: number, n: number): number | undefined {
+  let itemIndent: number | undefined
+  let seen = -1
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i]!
+    if (line.trim() === '' || line.trim().startsWith('#')) continue
+    const depth = /^\s*/.exec(line)![0].length
+    if (depth <= indent && itemIndent === undefined) return undefined
+    if (itemIndent !== undefined && depth < itemIndent) return undefined
+    if (!/^\s*-(\s|$)/.test(line)) {
+      if (itemIndent === undefined) return undefined
+      continue
+    }
+    itemIndent ??= depth
+    if (depth === itemIndent && ++seen === n) return i
+  }
+  return undefined
 }
 
 /** The file a new environment starts from ("+ Environment"). */

@@ -23,6 +23,7 @@ import type { FileContext } from './files-schema.ts'
 import { prepareFolder } from './identity.ts'
 import { mergePolicies } from './policy.ts'
 import { makeRedactor } from './redact.ts'
+import { prepareTree } from './tree.ts'
 import {
   type EnvironmentRow,
   findEnvironment,
@@ -47,6 +48,7 @@ export type OpenEnvironment = {
 }
 
 const environmentsDir = () => resolve(appEnv().ENVIRONMENTS_DIR)
+const execOptions = () => ({ dataDir: resolve('.data'), environmentsDir: environmentsDir() })
 
 async function readDefinition(caller: Caller, name: string) {
   for (const scope of ['personal', 'shared'] as const) {
@@ -121,7 +123,10 @@ async function open(
   }
   const quotaBytes = (definition.limits.diskMb ?? 1024) * 1024 * 1024
   const redact = makeRedactor(Object.values(values))
-  return { row, definition, root, secrets: values, files: { root, owner, quotaBytes, redact } }
+  const files = { root, owner, quotaBytes, redact }
+  // Build (or restore) the tree for this definition and project its instructions and skills.
+  if (canEditJob(caller, facts(row))) await prepareTree(caller, row, definition, files, values, execOptions())
+  return { row, definition, root, secrets: values, files }
 }
 
 /** Runs a command under the environment's policy and audits it. */
@@ -165,7 +170,7 @@ export async function runInEnvironment(
           durationMs: e.durationMs,
           bytesOut: e.bytesOut,
         }),
-      execOptions: { dataDir: resolve('.data'), environmentsDir: environmentsDir() },
+      execOptions: execOptions(),
     },
   )
   await touchEnvironment(row.id, outcome.status === 'ran' ? outcome.result.disk.usedBytes : undefined)
@@ -199,4 +204,11 @@ export async function getAudit(caller: Caller, id: string, limit = 200) {
   if (!row || !canViewJob(caller, facts(row))) throw notFound('No such environment')
   const rows = await selectAudit(id, Math.min(Math.max(limit, 1), 1000))
   return rows.map((r) => ({ ...r, at: r.at.toISOString() }))
+}
+
+/** The last bootstrap or restore of an environment the caller can see (null before the first). */
+export async function getBootstrap(caller: Caller, id: string) {
+  const row = await findEnvironmentById(id)
+  if (!row || !canViewJob(caller, facts(row))) throw notFound('No such environment')
+  return row.bootstrap ?? null
 }

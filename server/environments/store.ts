@@ -58,3 +58,17 @@ export async function selectAudit(
     .orderBy(desc(environmentAudit.at), desc(environmentAudit.id))
     .limit(limit)
 }
+
+/** Stores the lifecycle columns: the bootstrap record, the built hash, the snapshot's hash and time. */
+export async function updateLifecycle(
+  id: string,
+  set: {
+    bootstrap?: unknown
+    definitionHash?: string | null
+    snapshotHash?: string | null
+    snapshotAt?: Date | null
+  },
+  db: Db = getDb(),
+) {
+  await db.update(environments).set(set).where(eq(environments.id, id))
+}

@@ -90,7 +90,9 @@ describe('chat creates jobs through the manage-jobs tool', () => {
       'read_file',
       'run-code',
       'run_command',
+      'run_script',
       'search_files',
+      'skills',
       'workspace',
       'write_file',
     ])

@@ -149,7 +149,9 @@ describe('an unattended run', () => {
       'read_file',
       'run-code',
       'run_command',
+      'run_script',
       'search_files',
+      'skills',
       'workspace',
       'write_file',
     ])

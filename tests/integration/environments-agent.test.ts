@@ -154,7 +154,11 @@ describe('secrets', () => {
     )
     const audit = await c.get(`/_agent-native/environments/${env!.id}/audit`)
     expect(audit.status).toBe(200)
-    expect(audit.body.entries[0]).toMatchObject({ kind: 'command', decision: 'allowed', exitCode: 0 })
+    // Newest first: the file the command wrote (kind change), then the command itself.
+    expect(audit.body.entries.slice(0, 2)).toMatchObject([
+      { kind: 'change', subject: 'out.txt', rule: 'create' },
+      { kind: 'command', decision: 'allowed', exitCode: 0 },
+    ])
     for (const text of [
       JSON.stringify(thread.body),
       JSON.stringify(audit.body),

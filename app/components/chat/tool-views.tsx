@@ -224,16 +224,26 @@ const searchFilesView: ToolView<'search_files'> = {
   body: { kind: 'code', of: (output) => output.output },
 }
 
+/** The compact "files changed" part of a command's step: `+ created`, `~ changed`, `- deleted`. */
+type FileChange = { type: 'create' | 'change' | 'delete'; path: string }
+const MARK = { create: '+', change: '~', delete: '-' } as const
+const filesChanged = (files: FileChange[] | undefined) =>
+  files && files.length > 0
+    ? `--- files changed (${files.length}) ---\n${files.map((f) => `${MARK[f.type]} ${f.path}`).join('\n')}`
+    : ''
+const changedNote = (files: FileChange[] | undefined) =>
+  files && files.length > 0 ? ` · ${files.length} file${files.length === 1 ? '' : 's'} changed` : ''
+const commandBody = (output: { stdout: string; stderr: string; files?: FileChange[] }) =>
+  [output.stdout, output.stderr && `--- stderr ---\n${output.stderr}`, filesChanged(output.files)]
+    .filter(Boolean)
+    .join('\n')
+
 const runCommandView: ToolView<'run_command'> = {
   icon: SquareTerminal,
   running: (input) => `Running ${input.command ?? 'a command'}…`,
   done: (output) =>
-    `Ran in ${output.environment}: exit ${output.exitCode ?? 'killed'} (${output.durationMs} ms)`,
-  body: {
-    kind: 'code',
-    of: (output) =>
-      [output.stdout, output.stderr && `--- stderr ---\n${output.stderr}`].filter(Boolean).join('\n'),
-  },
+    `Ran in ${output.environment}: exit ${output.exitCode ?? 'killed'} (${output.durationMs} ms)${changedNote(output.files)}`,
+  body: { kind: 'code', of: commandBody },
   approval: (input) => ({
     title: 'Run this command?',
     body: `The environment's policy asks before running:\n${input.command ?? ''}`,
@@ -241,6 +251,32 @@ const runCommandView: ToolView<'run_command'> = {
     cancel: 'Deny',
     what: `run ${input.command ?? 'the command'}`,
   }),
+}
+
+const runScriptView: ToolView<'run_script'> = {
+  icon: SquareTerminal,
+  running: (input) => `Running script ${input.name ?? ''}…`,
+  done: (output) =>
+    `Ran script ${output.script} in ${output.environment}: exit ${output.exitCode ?? 'killed'} (${output.durationMs} ms)${changedNote(output.files)}`,
+  body: { kind: 'code', of: commandBody },
+  approval: (input) => ({
+    title: 'Run this script?',
+    body: `The environment's policy asks before running the script ${input.name ?? ''}`,
+    confirm: 'Run once',
+    cancel: 'Deny',
+    what: `run the script ${input.name ?? ''}`,
+  }),
+}
+
+const skillsView: ToolView<'skills'> = {
+  icon: FileText,
+  running: (input) =>
+    input.action === 'list' ? 'Listing skills…' : `Asking to ${input.action ?? 'decide'} a skill…`,
+  done: (output) => `${output.skills.length} skills`,
+  body: {
+    kind: 'code',
+    of: (output) => output.skills.map((s) => `${s.name}  ${s.status}  ${s.description}`).join('\n'),
+  },
 }
 
 /** Every tool's view, by tool name. */
@@ -257,6 +293,8 @@ export const TOOL_VIEWS = {
   list_directory: listDirectoryView,
   search_files: searchFilesView,
   run_command: runCommandView,
+  run_script: runScriptView,
+  skills: skillsView,
 } satisfies {
   [N in AgentToolName]: ToolView<N>
 }

@@ -20,7 +20,15 @@ import {
   writeFile,
 } from '../../environments/files.ts'
 import { listDirectory, searchFiles } from '../../environments/files-list.ts'
-import { auditWrite, openEnvironment, runInEnvironment } from '../../environments/service.ts'
+import {
+  auditWrite,
+  type OpenEnvironment,
+  openEnvironment,
+  runInEnvironment,
+} from '../../environments/service.ts'
+import { afterWrite, watchWhile } from '../../environments/activity.ts'
+import type { SkillView } from '../../environments/skills.ts'
+import { badRequest } from '../../lib/errors.ts'
 import { toToolFailure, type ToolContext } from '../tool-context.ts'
 
 const environment = z
@@ -63,7 +71,8 @@ export function createWriteFileTool(ctx: ToolContext) {
         const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'use')
         const result = await writeFile(opened.files, input)
         await auditWrite(ctx.caller, opened, result.path, result.bytes, origin(ctx))
-        return { ok: true as const, environment: opened.row.name, ...result }
+        const skill = await afterWrite(ctx.caller, opened, result.path)
+        return { ok: true as const, environment: opened.row.name, ...result, ...skillNote(skill) }
       }),
   })
 }
@@ -93,7 +102,8 @@ export function createEditFileTool(ctx: ToolContext) {
         const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'use')
         const result = await editFile(opened.files, input)
         await auditWrite(ctx.caller, opened, result.path, result.bytes, origin(ctx))
-        return { ok: true as const, environment: opened.row.name, ...result }
+        const skill = await afterWrite(ctx.caller, opened, result.path)
+        return { ok: true as const, environment: opened.row.name, ...result, ...skillNote(skill) }
       }),
   })
 }
@@ -158,36 +168,106 @@ export function createRunCommandTool(ctx: ToolContext) {
       wrap('run_command', async () => {
         const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'use')
         // In chat, execute only follows an approval when needsApproval asked for one.
-        const outcome = await runInEnvironment(
-          ctx.caller,
-          opened,
-          {
-            command: input.command,
-            timeoutSeconds: input.timeoutSeconds,
-            mode: ctx.mode,
-            approved: ctx.mode === 'chat',
-          },
-          origin(ctx),
+        return runWatched(ctx, opened, input.command, input.timeoutSeconds)
+      }),
+  })
+}
+
+/** What the agent is told when a file it wrote is a self-made skill. */
+function skillNote(skill: SkillView | undefined) {
+  return skill
+    ? {
+        skill: {
+          name: skill.name,
+          status: skill.status,
+          note: 'A person must approve it on the Skills page',
+        },
+      }
+    : {}
+}
+
+/** Runs a command (run_command, run_script) while watching the folder: the result lists changed files. */
+async function runWatched(
+  ctx: ToolContext,
+  opened: OpenEnvironment,
+  command: string,
+  timeoutSeconds?: number,
+) {
+  const {
+    result: outcome,
+    files,
+    skills,
+  } = await watchWhile(ctx.caller, opened, origin(ctx), () =>
+    runInEnvironment(
+      ctx.caller,
+      opened,
+      { command, timeoutSeconds, mode: ctx.mode, approved: ctx.mode === 'chat' },
+      origin(ctx),
+    ),
+  )
+  if (outcome.status !== 'ran') {
+    const reason = outcome.status === 'denied' ? outcome.reason : `needs approval: ${outcome.reason}`
+    return {
+      ok: false as const,
+      error: { status: 403, code: 'denied', message: reason },
+      rule: outcome.rule,
+    }
+  }
+  const { result } = outcome
+  return {
+    ok: true as const,
+    environment: opened.row.name,
+    exitCode: result.exitCode,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    durationMs: result.durationMs,
+    timedOut: result.timedOut,
+    decision: outcome.decision,
+    files,
+    ...(skills.length > 0 ? { skills: skills.map((s) => ({ name: s.name, status: s.status })) } : {}),
+  }
+}
+
+const RunScriptInput = z.strictObject({
+  environment,
+  name: z.string().min(1).max(64).describe('A script named in the definition\'s `scripts`, e.g. "test"'),
+})
+
+export const RUN_SCRIPT_DESCRIPTION =
+  "Run one of the environment's named scripts (its definition's `scripts`, e.g. test), under the same policy as run_command."
+export function createRunScriptTool(ctx: ToolContext) {
+  const scriptOf = async (input: z.infer<typeof RunScriptInput>) => {
+    const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'use')
+    const command = opened.definition.scripts[input.name]
+    if (!command) {
+      const known = Object.keys(opened.definition.scripts)
+      throw badRequest(
+        `name: no script ${input.name} in ${opened.row.name}; ${known.length ? `scripts: ${known.join(', ')}` : 'it defines no scripts'}`,
+        'name',
+      )
+    }
+    return { opened, command }
+  }
+  return tool({
+    description: RUN_SCRIPT_DESCRIPTION,
+    inputSchema: RunScriptInput,
+    needsApproval: async (input) => {
+      if (ctx.mode !== 'chat') return false
+      try {
+        const { opened, command } = await scriptOf(input)
+        const { commands, default: fallback } = opened.definition.policy
+        return (
+          decideCommand(mergePolicies(undefined, { commands, default: fallback }), command).decision === 'ask'
         )
-        if (outcome.status !== 'ran') {
-          const reason = outcome.status === 'denied' ? outcome.reason : `needs approval: ${outcome.reason}`
-          return {
-            ok: false as const,
-            error: { status: 403, code: 'denied', message: reason },
-            rule: outcome.rule,
-          }
-        }
-        const { result } = outcome
-        return {
-          ok: true as const,
-          environment: opened.row.name,
-          exitCode: result.exitCode,
-          stdout: result.stdout,
-          stderr: result.stderr,
-          durationMs: result.durationMs,
-          timedOut: result.timedOut,
-          decision: outcome.decision,
-        }
+      } catch {
+        return false
+      }
+    },
+    execute: (input) =>
+      wrap('run_script', async () => {
+        const { opened, command } = await scriptOf(input)
+        const ran = await runWatched(ctx, opened, command)
+        return ran.ok ? { script: input.name, command, ...ran } : ran
       }),
   })
 }

@@ -22,11 +22,14 @@ import {
   LIST_DIRECTORY_DESCRIPTION,
   READ_FILE_DESCRIPTION,
   RUN_COMMAND_DESCRIPTION,
+  RUN_SCRIPT_DESCRIPTION,
+  createRunScriptTool,
   SEARCH_FILES_DESCRIPTION,
   WRITE_FILE_DESCRIPTION,
 } from './environment.ts'
 import { MANAGE_JOBS_DESCRIPTION, createManageJobsTool } from './manage-jobs.ts'
 import { RUN_CODE_DESCRIPTION, createRunCodeTool } from './run-code.ts'
+import { SKILLS_DESCRIPTION, createSkillsTool } from './skills.ts'
 import { WORKSPACE_DESCRIPTION, createWorkspaceTool } from './workspace.ts'
 
 /**
@@ -61,6 +64,8 @@ export const AGENT_TOOLS = {
   list_directory: { description: LIST_DIRECTORY_DESCRIPTION, create: createListDirectoryTool },
   search_files: { description: SEARCH_FILES_DESCRIPTION, create: createSearchFilesTool },
   run_command: { description: RUN_COMMAND_DESCRIPTION, create: createRunCommandTool },
+  run_script: { description: RUN_SCRIPT_DESCRIPTION, create: createRunScriptTool },
+  skills: { description: SKILLS_DESCRIPTION, create: createSkillsTool },
 } satisfies Record<string, AgentToolEntry>
 
 export type AgentToolName = keyof typeof AGENT_TOOLS

@@ -3,7 +3,7 @@
  * and stored secrets (encrypted like model keys, per user or per org).
  */
 import { sql } from 'drizzle-orm'
-import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { organization, user } from './auth.ts'
 
 const tz = { withTimezone: true } as const
@@ -28,6 +28,13 @@ export const environments = pgTable(
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
     createdAt: timestamp('created_at', tz).notNull().defaultNow(),
     lastActivityAt: timestamp('last_activity_at', tz).notNull().defaultNow(),
+    /** Hash of what builds the tree (source, setup, packageManager, skills, provider) when it was built. */
+    definitionHash: text('definition_hash'),
+    /** The last bootstrap or restore: status, phase, steps with their output tails (lifecycle.ts). */
+    bootstrap: jsonb('bootstrap'),
+    /** The snapshot on disk (ENVIRONMENT_SNAPSHOTS_DIR/<id>.tar.gz): which definition, when. */
+    snapshotHash: text('snapshot_hash'),
+    snapshotAt: timestamp('snapshot_at', tz),
   },
   (t) => [
     uniqueIndex('environments_shared_uq')
@@ -49,7 +56,8 @@ export const environmentAudit = pgTable(
     actorId: text('actor_id'),
     runId: text('run_id'),
     threadId: text('thread_id'),
-    kind: text('kind', { enum: ['command', 'write'] }).notNull(),
+    /** `change`: a file created, changed or deleted while the environment was in use (rule: the type). */
+    kind: text('kind', { enum: ['command', 'write', 'change'] }).notNull(),
     /** The command line or the written path (secret values redacted). */
     subject: text('subject').notNull(),
     decision: text('decision', { enum: ['allowed', 'approved', 'denied'] }).notNull(),
@@ -84,4 +92,46 @@ export const secrets = pgTable(
       .on(t.userId, t.name)
       .where(sql`${t.orgId} is null`),
   ],
+)
+
+/**
+ * Self-made skills: `skills/<name>/SKILL.md` the agent wrote in an environment or the workspace.
+ * Pending until a person approves; only approved ones can be attached (`skills: [name]`).
+ */
+export const skills = pgTable(
+  'skills',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organization.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    content: text('content').notNull(),
+    status: text('status', { enum: ['pending_approval', 'approved', 'rejected'] }).notNull(),
+    /** Who wrote it (the person whose agent wrote the file). */
+    createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+    /** Where it was written: `environment:<id>` or `workspace`. */
+    origin: text('origin').notNull(),
+    decidedBy: text('decided_by'),
+    decidedAt: timestamp('decided_at', tz),
+    createdAt: timestamp('created_at', tz).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', tz).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('skills_org_name_uq').on(t.orgId, t.name)],
+)
+
+export const skillAudit = pgTable(
+  'skill_audit',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    skillId: text('skill_id').notNull(),
+    orgId: text('org_id').notNull(),
+    actorId: text('actor_id'),
+    /** proposed, edited (back to pending), approved, rejected, or refused (the agent tried to approve). */
+    action: text('action', { enum: ['proposed', 'edited', 'approved', 'rejected', 'refused'] }).notNull(),
+    via: text('via', { enum: ['person', 'agent'] }).notNull(),
+    at: timestamp('at', tz).notNull().defaultNow(),
+  },
+  (t) => [index('skill_audit_skill_idx').on(t.skillId, t.at)],
 )

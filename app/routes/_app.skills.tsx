@@ -1,0 +1,89 @@
+import { BookOpen } from 'lucide-react'
+import { useFetcher } from 'react-router'
+import { Button } from '#app/components/ui/button.tsx'
+import { Badge, Card, EmptyState } from '#app/components/ui/card.tsx'
+import { RelativeTime } from '#app/components/ui/relative-time.tsx'
+import { useHydrated } from '#app/lib/hydrated.ts'
+import { requirePageCaller } from '#server/http/pages.ts'
+import { handleSkillsAction, loadSkillsPage } from '#server/pages/skills.ts'
+import type { Route } from './+types/_app.skills'
+
+export const meta = () => [{ title: 'Skills · Clockwork' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  return loadSkillsPage(await requirePageCaller(request))
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return handleSkillsAction(await requirePageCaller(request), request)
+}
+
+type Skill = Route.ComponentProps['loaderData']['skills'][number]
+
+const TONE = { pending_approval: 'amber', approved: 'green', rejected: 'red' } as const
+const LABEL = { pending_approval: 'Pending approval', approved: 'Approved', rejected: 'Rejected' } as const
+
+function SkillCard({ skill, canDecide }: { skill: Skill; canDecide: boolean }) {
+  const fetcher = useFetcher<typeof action>()
+  const hydrated = useHydrated()
+  const error = fetcher.data && !fetcher.data.ok ? fetcher.data.error.message : null
+  return (
+    <Card className="p-4" data-testid={`skill-${skill.name}`}>
+      <div className="flex flex-wrap items-center gap-2">
+        <h2 className="font-semibold">{skill.name}</h2>
+        <Badge tone={TONE[skill.status]}>{LABEL[skill.status]}</Badge>
+        <span className="text-xs text-stone-500">
+          changed <RelativeTime value={skill.updatedAt} />
+        </span>
+      </div>
+      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{skill.description}</p>
+      <pre className="mt-3 max-h-64 overflow-auto rounded-lg bg-stone-100 p-3 text-xs whitespace-pre-wrap dark:bg-stone-800">
+        {skill.content}
+      </pre>
+      {canDecide && skill.status === 'pending_approval' ? (
+        <fetcher.Form method="post" className="mt-3 flex gap-2">
+          <input type="hidden" name="id" value={skill.id} />
+          <input type="hidden" name="updatedAt" value={skill.updatedAt} />
+          <Button name="intent" value="approve" disabled={!hydrated || fetcher.state !== 'idle'}>
+            Approve
+          </Button>
+          <Button
+            name="intent"
+            value="reject"
+            variant="secondary"
+            disabled={!hydrated || fetcher.state !== 'idle'}
+          >
+            Reject
+          </Button>
+        </fetcher.Form>
+      ) : null}
+      {error ? (
+        <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      ) : null}
+    </Card>
+  )
+}
+
+export default function SkillsPage({ loaderData }: Route.ComponentProps) {
+  const { skills, canDecide } = loaderData
+  return (
+    <div className="mx-auto max-w-4xl space-y-4 p-4 sm:p-6">
+      <div>
+        <h1 className="text-xl font-semibold">Skills</h1>
+        <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+          Skills the agent wrote (skills/&lt;name&gt;/SKILL.md). Each waits for an admin&apos;s approval
+          before an environment or job can attach it; editing an approved skill sends it back here.
+        </p>
+      </div>
+      {skills.length === 0 ? (
+        <EmptyState icon={<BookOpen className="size-6" aria-hidden />} title="No skills yet">
+          When the agent writes a skill, it appears here for review.
+        </EmptyState>
+      ) : (
+        skills.map((skill) => <SkillCard key={skill.id} skill={skill} canDecide={canDecide} />)
+      )}
+    </div>
+  )
+}

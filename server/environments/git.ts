@@ -1,0 +1,139 @@
+/**
+ * Cloning for environment sources and git skills. git runs as the sandbox uid (the clone is owned
+ * by it, like everything commands write), with no system or global configuration, hooks off,
+ * no terminal prompt and only https and file transports. A token from a named secret is handed to
+ * git as an `http.extraHeader` through GIT_CONFIG_* variables: git keeps it in memory and never
+ * writes it to `.git/config`, and it never appears in a URL. file:// URLs are only accepted under
+ * ENVIRONMENT_LOCAL_ROOT (the same allowlisted root as `local` sources); an https host must resolve
+ * to public addresses only.
+ */
+import { spawn } from 'node:child_process'
+import { lookup } from 'node:dns/promises'
+import { chmod, mkdtemp, realpath, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { badRequest, forbidden } from '../lib/errors.ts'
+import { assertPublicAddress, OutboundRefused } from '../lib/outbound.ts'
+import { dropPrivileges } from './identity.ts'
+import { isInside } from './paths.ts'
+
+export type CloneRequest = {
+  url: string
+  /** Target folder (must not exist, or be empty). */
+  dir: string
+  /** Where git runs (an existing folder owned by the sandbox uid). */
+  cwd: string
+  ref?: string
+  depth: number | 'full'
+  token?: string
+  /** ENVIRONMENT_LOCAL_ROOT, when set. */
+  localRoot?: string
+  field: string
+}
+
+export type Spawned = { code: number | null; output: string }
+
+/** Runs argv as the sandbox uid with `env` only; output (stdout + stderr) capped at 64 KiB. */
+export function spawnAsSandbox(argv: string[], cwd: string, env: Record<string, string>): Promise<Spawned> {
+  const full = [...dropPrivileges(), ...argv]
+  return new Promise((resolve, reject) => {
+    const child = spawn(full[0]!, full.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    const take = (chunk: Buffer) => {
+      if (output.length < 65_536) output += chunk.toString('utf8')
+    }
+    child.stdout.on('data', take)
+    child.stderr.on('data', take)
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, output }))
+  })
+}
+
+/** "owner/name" means GitHub; anything else is a URL already validated by the definition schema. */
+export const repoUrl = (repo: string) =>
+  /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repo) ? `https://github.com/${repo}` : repo
+
+/** The folder name of a repository: its last path segment without `.git`. */
+export const repoFolder = (repo: string) =>
+  repoUrl(repo)
+    .replace(/\/+$/, '')
+    .split('/')
+    .pop()!
+    .replace(/\.git$/, '')
+    .replace(/[^A-Za-z0-9_.-]/g, '-') || 'repo'
+
+/** Checks where a URL may lead. @throws HttpError 400/403 naming `field`. */
+export async function checkGitUrl(url: string, localRoot: string | undefined, field: string) {
+  const parsed = new URL(url)
+  if (parsed.protocol === 'file:') {
+    if (!localRoot) throw forbidden(`${field}: file:// sources need ENVIRONMENT_LOCAL_ROOT on this server`)
+    const path = await realpath(fileURLToPath(parsed)).catch(() => {
+      throw badRequest(`${field}: ${url} does not exist`, field)
+    })
+    if (!isInside(await realpath(localRoot), path))
+      throw forbidden(`${field}: ${url} is outside ENVIRONMENT_LOCAL_ROOT`)
+    return
+  }
+  try {
+    const addresses = await lookup(parsed.hostname, { all: true })
+    for (const { address } of addresses) assertPublicAddress(address)
+  } catch (err) {
+    if (err instanceof OutboundRefused) throw forbidden(`${field}: ${parsed.hostname} is not a public host`)
+    throw badRequest(`${field}: ${parsed.hostname} cannot be resolved`, field)
+  }
+}
+
+let configFile: Promise<string> | undefined
+/**
+ * git 2.39 honours `safe.directory` only from system or global files (not -c nor GIT_CONFIG_*):
+ * a file:// repository owned by another uid needs it. One readable file per process holds it.
+ */
+function globalConfig(): Promise<string> {
+  configFile ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'clockwork-git-'))
+    await chmod(dir, 0o755)
+    const file = join(dir, 'config')
+    await writeFile(file, '[safe]\n\tdirectory = *\n', { mode: 0o644 })
+    return file
+  })()
+  return configFile
+}
+
+/** Clones `req.url` into `req.dir`. @throws HttpError 400 with git's (redacted) output on failure. */
+export async function cloneRepo(req: CloneRequest, redact: (text: string) => string): Promise<void> {
+  await checkGitUrl(req.url, req.localRoot, req.field)
+  const config: [string, string][] = [
+    ['core.hooksPath', '/dev/null'],
+    ['protocol.allow', 'never'],
+    ['protocol.https.allow', 'always'],
+    ['protocol.file.allow', 'always'],
+    ['credential.helper', ''],
+  ]
+  if (req.token) {
+    const basic = Buffer.from(`x-access-token:${req.token}`).toString('base64')
+    config.push(['http.extraHeader', `Authorization: Basic ${basic}`])
+  }
+  const env: Record<string, string> = {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    HOME: req.cwd,
+    LANG: 'C.UTF-8',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: await globalConfig(),
+    GIT_CONFIG_COUNT: String(config.length),
+  }
+  config.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key
+    env[`GIT_CONFIG_VALUE_${i}`] = value
+  })
+  const args = ['git', 'clone', '--quiet', '--no-tags']
+  if (req.depth !== 'full') args.push(`--depth=${req.depth}`, '--single-branch')
+  if (req.ref) args.push('--branch', req.ref)
+  args.push('--', req.url, req.dir)
+  const result = await spawnAsSandbox(args, req.cwd, env)
+  if (result.code !== 0) {
+    const why = redact(result.output.trim()).slice(-2000)
+    throw badRequest(`${req.field}: git clone of ${req.url} failed: ${why}`, req.field)
+  }
+}
