@@ -15,9 +15,19 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function Job({ loaderData }: Route.ComponentProps) {
-  const { job, audit, runs, me, form } = loaderData
+  const { job, audit, runs, me, form, transferTargets } = loaderData
   // Keyed by id: moving to another job starts a fresh editor, never carrying a draft across.
-  return <JobDetail key={job.id} job={job} audit={audit} runs={runs} me={me} form={form} />
+  return (
+    <JobDetail
+      key={job.id}
+      job={job}
+      audit={audit}
+      runs={runs}
+      me={me}
+      form={form}
+      transferTargets={transferTargets}
+    />
+  )
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

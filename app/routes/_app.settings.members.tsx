@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react'
 import { useFetcher } from 'react-router'
 import { toast } from 'sonner'
 import { CopyField } from '#app/components/copy-field.tsx'
+import { TransferJobsCard } from '#app/components/members/transfer-jobs.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Badge, Card, EmptyState } from '#app/components/ui/card.tsx'
 import { Field, Input, inputClass } from '#app/components/ui/field.tsx'
@@ -162,7 +163,7 @@ function MemberRow({
 }
 
 export default function Members({ loaderData }: Route.ComponentProps) {
-  const { me, members, invitations } = loaderData
+  const { me, members, invitations, jobOwners } = loaderData
   const cancel = useFetcher<typeof action>()
   return (
     <div className="space-y-6">
@@ -190,6 +191,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
           </tbody>
         </table>
       </Card>
+      {me.canManage ? <TransferJobsCard owners={jobOwners} members={members} /> : null}
       {me.canManage ? (
         <section aria-labelledby="pending-heading">
           <h2 id="pending-heading" className="mb-3 font-semibold">

@@ -1,12 +1,27 @@
+import { useEffect } from 'react'
+import { Link, useFetcher } from 'react-router'
+import { toast } from 'sonner'
+import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
+import { Field, Input } from '#app/components/ui/field.tsx'
+import { UsageTables } from '#app/components/usage/usage-tables.tsx'
+import { UsageChart } from '#app/components/usage/usage-chart.tsx'
+import { formatUsd } from '#app/components/runs/format.ts'
+import { fieldError, type ActionData } from '#app/lib/action-errors.ts'
+import { cn } from '#app/lib/cn.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
-import { loadUsagePage } from '#server/pages/settings-usage.ts'
+import { loadUsagePage, saveUsagePage } from '#server/pages/settings-usage.ts'
+import type { OrgBudget } from '#server/runs/budget.ts'
 import type { Route } from './+types/_app.settings.usage'
 
 export const meta = () => [{ title: 'Usage · Clockwork' }]
 
 export async function loader({ request }: Route.LoaderArgs) {
-  return loadUsagePage(await requirePageCaller(request))
+  return loadUsagePage(await requirePageCaller(request), request)
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return saveUsagePage(await requirePageCaller(request), request)
 }
 
 function Meter({ label, used, limit, hint }: { label: string; used: number; limit: number; hint: string }) {
@@ -39,12 +54,72 @@ function Meter({ label, used, limit, hint }: { label: string; used: number; limi
   )
 }
 
-export default function Usage({ loaderData }: Route.ComponentProps) {
-  const { usage, orgName } = loaderData
+/** The monthly budget for runs on the organisation's key: spend against it, and the form to change it. */
+function BudgetCard({ budget }: { budget: OrgBudget }) {
+  const fetcher = useFetcher<ActionData>()
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data) return
+    if (fetcher.data.ok) toast.success('Monthly budget saved')
+  }, [fetcher.state, fetcher.data])
+  const error = fieldError(fetcher.data, 'monthlyBudgetUsd')
+  const limit = budget.monthlyBudgetUsd
   return (
-    <Card className="max-w-xl p-6">
-      <h2 className="font-semibold">Usage of {orgName}</h2>
-      {usage ? (
+    <Card className="p-6">
+      <h2 className="font-semibold">Monthly budget</h2>
+      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
+        What runs on the organisation&apos;s model key may cost per calendar month (UTC). Once it is reached
+        those runs are skipped, with the reason in their history, until you raise it.
+      </p>
+      <p className="mt-4 text-sm tabular-nums">
+        {formatUsd(budget.spentUsd)} spent on the organisation&apos;s key this month
+        {limit === null ? ' · no budget set' : ` of ${formatUsd(limit)}`}
+        {budget.reached ? (
+          <strong className="ml-2 font-semibold text-red-700 dark:text-red-400">Reached: runs paused</strong>
+        ) : null}
+      </p>
+      <fetcher.Form method="post" className="mt-4 flex flex-wrap items-end gap-3">
+        <input type="hidden" name="intent" value="budget" />
+        <div className="w-48">
+          <Field label="Budget (USD per month)" error={error} hint="Empty: no budget">
+            {({ id, describedBy, invalid }) => (
+              <Input
+                id={id}
+                name="monthlyBudgetUsd"
+                inputMode="decimal"
+                defaultValue={limit ?? ''}
+                aria-describedby={describedBy}
+                aria-invalid={invalid}
+              />
+            )}
+          </Field>
+        </div>
+        <Button type="submit" disabled={fetcher.state !== 'idle'}>
+          Save budget
+        </Button>
+      </fetcher.Form>
+    </Card>
+  )
+}
+
+const WINDOWS = [7, 30, 90] as const
+
+export default function Usage({ loaderData }: Route.ComponentProps) {
+  const { usage, orgName, overview } = loaderData
+  if (!usage || !overview) {
+    return (
+      <Card className="max-w-xl p-6">
+        <h2 className="font-semibold">Usage of {orgName}</h2>
+        <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
+          Only the organisation&apos;s admins and owners see its usage.
+        </p>
+      </Card>
+    )
+  }
+  const { report, budget } = overview
+  return (
+    <div className="space-y-6">
+      <Card className="max-w-xl p-6">
+        <h2 className="font-semibold">Usage of {orgName}</h2>
         <div className="mt-5 space-y-5">
           <Meter
             label="Enabled jobs"
@@ -59,11 +134,30 @@ export default function Usage({ loaderData }: Route.ComponentProps) {
             hint="Runs past the limit fail with the reason; an organisation or personal key (Settings → Models) is not counted."
           />
         </div>
-      ) : (
-        <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
-          Only the organisation&apos;s admins and owners see its usage.
-        </p>
-      )}
-    </Card>
+      </Card>
+      <BudgetCard budget={budget} />
+      <Card className="p-6">
+        <nav aria-label="Period" className="mb-4 flex gap-2 text-sm">
+          {WINDOWS.map((days) => (
+            <Link
+              key={days}
+              to={`?days=${days}`}
+              aria-current={report.days === days ? 'page' : undefined}
+              className={cn(
+                'rounded-md px-2.5 py-1',
+                report.days === days
+                  ? 'bg-stone-200 font-medium dark:bg-stone-800'
+                  : 'text-stone-600 hover:bg-stone-100 dark:text-stone-400 dark:hover:bg-stone-800',
+              )}
+            >
+              {days} days
+            </Link>
+          ))}
+          <span className="ml-auto self-center text-xs text-stone-500">Days in {report.timezone}</span>
+        </nav>
+        <UsageChart days={report.byDay} />
+      </Card>
+      <UsageTables report={report} />
+    </div>
   )
 }

@@ -2,6 +2,8 @@ import { Outlet } from 'react-router'
 import { Brand, PhoneMenu, Sidebar } from '#app/components/app-nav.tsx'
 import { ChatPanel, ChatProvider, ChatToggle } from '#app/components/chat/chat-panel.tsx'
 import { SchedulerBanner } from '#app/components/scheduler-banner.tsx'
+import { BudgetBanner } from '#app/components/budget-banner.tsx'
+import { readBudgetPause } from '#server/runs/budget.ts'
 import { getLayoutData } from '#server/pages/layout.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import { getSchedulerWarning } from '#server/scheduler/status.ts'
@@ -9,15 +11,16 @@ import type { Route } from './+types/_app'
 
 export async function loader({ request }: Route.LoaderArgs) {
   const caller = await requirePageCaller(request)
-  const [layout, schedulerWarning] = await Promise.all([
+  const [layout, schedulerWarning, budgetPause] = await Promise.all([
     getLayoutData(caller),
     getSchedulerWarning(caller.orgId),
+    readBudgetPause(caller.orgId),
   ])
-  return { ...layout, schedulerWarning }
+  return { ...layout, schedulerWarning, budgetPause }
 }
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
-  const { user, org, orgs, schedulerWarning } = loaderData
+  const { user, org, orgs, schedulerWarning, budgetPause } = loaderData
   const navProps = { user, org, orgs }
   return (
     <ChatProvider>
@@ -40,6 +43,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
           <main id="main" className="min-w-0 flex-1 px-4 py-6 md:px-8 md:py-8">
             <div className="mx-auto max-w-6xl">
               <SchedulerBanner warning={schedulerWarning} />
+              <BudgetBanner pause={budgetPause} canRaise={org.role !== 'member'} />
               <Outlet />
             </div>
           </main>

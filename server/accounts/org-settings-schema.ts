@@ -14,6 +14,15 @@ export const OrgSettings = z.object({
     .boolean()
     .default(true)
     .describe('Let the agent call the command-line tools this server offers (the cli tool)'),
+  monthlyBudgetUsd: z
+    .number({ error: 'must be an amount in US dollars, like 50, or null for no budget' })
+    .positive({ error: 'must be more than 0 (null: no budget)' })
+    .max(10_000_000, { error: 'must be at most 10000000' })
+    .nullable()
+    .default(null)
+    .describe(
+      "What runs on the organisation's model key may cost per calendar month (UTC), in US dollars; once reached, those runs are skipped until an admin raises it. null: no budget",
+    ),
 })
 export type OrgSettings = z.infer<typeof OrgSettings>
 

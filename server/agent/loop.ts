@@ -21,6 +21,8 @@ export type AgentLoopInput = {
   maxSteps: number
   signal: AbortSignal
   onStepFinish?: (step: StepResult<AgentTools>) => void
+  /** Checked after each step (after onStepFinish): true stops the loop before the next one. */
+  stopAfterStep?: () => boolean
   onError?: (error: unknown) => void
 }
 
@@ -31,7 +33,9 @@ export function startAgentLoop(input: AgentLoopInput) {
     system: input.system,
     messages: input.messages,
     tools: input.tools,
-    stopWhen: stepCountIs(input.maxSteps),
+    stopWhen: input.stopAfterStep
+      ? [stepCountIs(input.maxSteps), input.stopAfterStep]
+      : stepCountIs(input.maxSteps),
     abortSignal: input.signal,
     // Signs approval requests so a confirmation can only answer a request this server issued.
     experimental_toolApprovalSecret: deriveKey(undefined, 'tool approvals v1'),

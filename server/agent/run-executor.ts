@@ -5,7 +5,7 @@
  * (text, tool calls and results as UI message parts), the token usage and an estimated cost.
  */
 import type { UIMessage } from 'ai'
-import { RunFailure, type RunExecutor, type RunResult } from '../runs/executor.ts'
+import { RunFailure, RunSkipped, type RunExecutor, type RunResult } from '../runs/executor.ts'
 import { getJob } from '../jobs/service.ts'
 import { isNotFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
@@ -19,6 +19,8 @@ import { loadExecution } from './execution.ts'
 import { createAgentTools } from './tools/index.ts'
 import { deploymentRunRefusal } from './quota.ts'
 import { recordRunKeySource } from '../runs/store.ts'
+import { orgBudgetRefusal } from '../runs/budget.ts'
+import { createCostCap } from './budget.ts'
 
 async function resolveRunModel(...args: Parameters<typeof resolveModel>): Promise<ResolvedModel> {
   try {
@@ -48,6 +50,11 @@ export function createAgentExecutor(): RunExecutor {
       const refusal = await deploymentRunRefusal(job.orgId, run.id)
       if (refusal) throw new RunFailure(refusal)
     }
+    // The org's monthly budget pauses runs on its key: skipped with the reason, never silently.
+    if (resolved.keySource === 'org') {
+      const paused = await orgBudgetRefusal(job.orgId)
+      if (paused) throw new RunSkipped(paused)
+    }
     await recordRunKeySource(run.id, resolved.keySource)
     // Read through the jobs service as the run-as user: the prompt names the schedule in words.
     const view = await getJob(caller, job.id).catch((err: unknown) => {
@@ -65,6 +72,7 @@ export function createAgentExecutor(): RunExecutor {
       execution: await loadExecution(caller),
     })
     const meter = createUsageMeter()
+    const cap = createCostCap(resolved.choice, job.maxCostUsd)
     let failure: unknown = null
     const result = startAgentLoop({
       model: resolved.model,
@@ -73,7 +81,11 @@ export function createAgentExecutor(): RunExecutor {
       tools,
       maxSteps: RUN_MAX_STEPS,
       signal,
-      onStepFinish: (step) => meter.add(step),
+      onStepFinish: (step) => {
+        meter.add(step)
+        cap.record(step)
+      },
+      stopAfterStep: cap.crossed,
       onError: (err) => (failure ??= err),
     })
     let reply: UIMessage | null = null
@@ -96,6 +108,8 @@ export function createAgentExecutor(): RunExecutor {
     }
     const parts = (reply as UIMessage | null)?.parts ?? []
     const outcome: RunResult = { transcript: parts.length ? [{ role: 'assistant', parts }] : [], usage }
+    const overCap = cap.failure()
+    if (overCap) throw new RunFailure(overCap, outcome)
     if (failure) throw new RunFailure(describeModelError(failure, [resolved.apiKey]), outcome)
     return outcome
   }

@@ -116,6 +116,15 @@ export const TimeoutMinutes = intBetween(1, 60).describe(
   'Minutes a run may take before it is stopped as timed out (1–60, default 10)',
 )
 
+export const MaxCostUsd = z
+  .number({ error: 'must be an amount in US dollars, like 0.5' })
+  .positive({ error: 'must be more than 0' })
+  .max(10_000, { error: 'must be at most 10000' })
+  .nullable()
+  .describe(
+    'The most one run may cost in US dollars (estimated from its tokens); a run that goes over it is stopped after the step that crossed it and recorded as an error. null: no cap',
+  )
+
 export const EnvironmentRef = z
   .string({ error: 'must be an environment name' })
   .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { error: 'must be an environment name like "scratch" or "reports"' })

@@ -15,6 +15,7 @@ const SAMPLE_DEFINITION: JobDefinition = {
   overlap: 'queue',
   retries: 3,
   timeoutMinutes: 25,
+  maxCostUsd: 0.25,
   environment: 'reports',
   agentMayEditJobs: true,
   extra: { owner: 'growth', tags: ['a', 'b'] },

@@ -53,6 +53,7 @@ describe('parseJobFile', () => {
       overlap: 'queue',
       retries: 2,
       timeoutMinutes: 15,
+      maxCostUsd: null,
       environment: null,
       instructions: 'Summarise.\n\nThen post.',
       // An unquoted YAML date becomes a Date; it is kept as an ISO string so it fits JSON.
@@ -62,7 +63,13 @@ describe('parseJobFile', () => {
 
   it('leaves absent and empty keys out, for the service to default', () => {
     const parsed = parseJobFile(file(`${ok}\ntimezone:\nenabled: ~`), ctx)
-    expect(Object.keys(parsed).sort()).toEqual(['environment', 'extra', 'instructions', 'schedule'])
+    expect(Object.keys(parsed).sort()).toEqual([
+      'environment',
+      'extra',
+      'instructions',
+      'maxCostUsd',
+      'schedule',
+    ])
   })
 
   it('ignores managed keys, whatever they hold', () => {
@@ -82,6 +89,7 @@ describe('parseJobFile', () => {
     const text = `\uFEFF---\r\n${ok}\r\nowner: growth\r\n---\r\nLine one.\r\nLine two.\r\n`
     expect(parseJobFile(text, ctx)).toEqual({
       schedule: '0 7 * * 1-5',
+      maxCostUsd: null,
       environment: null,
       instructions: 'Line one.\r\nLine two.',
       extra: { owner: 'growth' },

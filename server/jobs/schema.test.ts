@@ -19,6 +19,7 @@ import {
   Schedule,
   Scope,
   TimeoutMinutes,
+  MaxCostUsd,
   Timezone,
   toJsonValue,
 } from './schema.ts'
@@ -60,6 +61,8 @@ describe('field schemas', () => {
     ['retries', Retries, 5, 5],
     ['timeoutMinutes', TimeoutMinutes, 1, 1],
     ['timeoutMinutes', TimeoutMinutes, 60, 60],
+    ['maxCostUsd', MaxCostUsd, 0.05, 0.05],
+    ['maxCostUsd', MaxCostUsd, null, null],
   ]
   it.each(valid)('%s accepts %j', (name, schema, input, output) => {
     expect(field(name, schema)(input)).toEqual({ [name]: output })
@@ -96,6 +99,8 @@ describe('field schemas', () => {
     ['retries', Retries, '2', /whole number from 0 to 5/],
     ['timeoutMinutes', TimeoutMinutes, 0, /at least 1/],
     ['timeoutMinutes', TimeoutMinutes, 61, /at most 60/],
+    ['maxCostUsd', MaxCostUsd, 0, /more than 0/],
+    ['maxCostUsd', MaxCostUsd, '1', /amount in US dollars/],
   ]
   it.each(invalid)('%s rejects %j', (name, schema, input, message) => {
     const err = httpError(() => field(name, schema)(input))
@@ -125,6 +130,7 @@ describe('JobCreateInput', () => {
       overlap: 'skip',
       retries: 0,
       timeoutMinutes: 10,
+      maxCostUsd: null,
       environment: null,
       agentMayEditJobs: false,
       extra: {},
@@ -142,6 +148,7 @@ describe('JobCreateInput', () => {
       overlap: 'queue',
       retries: 3,
       timeoutMinutes: 30,
+      maxCostUsd: 1.5,
       environment: 'reports',
       agentMayEditJobs: true,
       extra: { owner: 'growth', tags: ['a', 'b'], nested: { deep: [1, null, true] } },
@@ -188,6 +195,7 @@ describe('JobUpdateInput', () => {
     ['empty instructions', { instructions: '  ' }, 'instructions', /must not be empty/],
     ['enabled as a string', { enabled: 'false' }, 'enabled', /true or false/],
     ['timeout too long', { timeoutMinutes: 120 }, 'timeoutMinutes', /at most 60/],
+    ['a negative cost cap', { maxCostUsd: -1 }, 'maxCostUsd', /more than 0/],
   ]
   it.each(bad)('rejects %s', (_, input, fieldName, message) => {
     const err = httpError(() => parseInput(JobUpdateInput, input))

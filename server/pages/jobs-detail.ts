@@ -6,6 +6,7 @@ import { readForm, runIntent } from './forms.ts'
 import { jobFormSpec } from '../jobs/fields.ts'
 import { deleteJob, getJob, listJobAudit, setJobEnabled, updateJob } from '../jobs/service.ts'
 import { toUpdateInput } from './jobs-form.ts'
+import { listTransferTargets, transferJob } from '../jobs/transfer.ts'
 import { loadRunHistory } from './run-history.ts'
 import { orRouteError } from './page-errors.ts'
 
@@ -22,6 +23,8 @@ export async function loadJobPage(caller: Caller, id: string) {
     runs: await orRouteError(loadRunHistory(caller, id)),
     me: { userId: caller.userId, isAdmin: isOrgAdmin(caller) },
     form: jobFormSpec(),
+    // Admins may hand a shared job to another member (jobs/transfer.ts).
+    transferTargets: job.scope === 'shared' ? await listTransferTargets(caller) : [],
   }
 }
 
@@ -31,7 +34,7 @@ function versionOf(fields: Record<string, string>): number | undefined {
   return fields.version && Number.isInteger(n) ? n : undefined
 }
 
-/** Save, pause/resume and delete, each with the version the person saw (409 if it moved on). */
+/** Save, pause/resume, transfer and delete, each with the version the person saw (409 if it moved on). */
 export async function handleJobPageAction(caller: Caller, id: string, request: Request) {
   const { intent = '', ...fields } = await readForm(request)
   const ifMatch = versionOf(fields)
@@ -41,6 +44,8 @@ export async function handleJobPageAction(caller: Caller, id: string, request: R
         return { job: await updateJob(caller, id, toUpdateInput(fields), { ifMatch }) }
       case 'toggle':
         return { job: await setJobEnabled(caller, id, fields.enabled === 'true', { ifMatch }) }
+      case 'transfer':
+        return { job: await transferJob(caller, id, { toUserId: fields.toUserId }) }
       case 'delete': {
         const job = await getJob(caller, id)
         await deleteJob(caller, id)

@@ -2,6 +2,7 @@ import { appUrl } from '../auth/auth.ts'
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
 import { badRequest } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
+import { listSharedJobOwners, transferMemberJobs } from '../jobs/transfer.ts'
 import {
   cancelInvitation,
   inviteMember,
@@ -13,8 +14,12 @@ import {
 const invitationLink = (invitationId: string) => `${appUrl()}/accept-invitation/${invitationId}`
 
 export async function loadMembersPage(caller: Caller) {
-  const { members, invitations } = await listMembersAndInvitations(caller)
+  const [{ members, invitations }, jobOwners] = await Promise.all([
+    listMembersAndInvitations(caller),
+    listSharedJobOwners(caller),
+  ])
   return {
+    jobOwners,
     me: { userId: caller.userId, role: caller.role, canManage: isOrgAdmin(caller) },
     members,
     invitations: invitations.map((i) => ({ ...i, link: invitationLink(i.id) })),
@@ -35,6 +40,8 @@ export async function handleMembersAction(caller: Caller, request: Request) {
         return updateMemberRole(caller, headers, fields)
       case 'remove':
         return removeMember(caller, headers, fields)
+      case 'transfer-jobs':
+        return transferMemberJobs(caller, fields.fromUserId ?? '', { toUserId: fields.toUserId })
       case 'cancel-invitation':
         return cancelInvitation(caller, headers, fields)
       default:

@@ -40,3 +40,14 @@ export class RunFailure extends Error {
     this.name = 'RunFailure'
   }
 }
+
+/**
+ * The run must not start: a pause nobody fixes by retrying (the organisation's monthly budget is
+ * reached). Recorded `skipped` with the message as its reason; no retry, no auto-pause count.
+ */
+export class RunSkipped extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'RunSkipped'
+  }
+}

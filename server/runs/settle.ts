@@ -17,6 +17,7 @@ import { fromRawRun, insertRuns } from './store.ts'
 export type RunOutcome =
   | { status: 'success'; usage?: RunUsage }
   | { status: FailedStatus; error: string; reason: string; usage?: RunUsage }
+  | { status: 'skipped'; reason: string; usage?: undefined }
 
 /** Who may settle: the instance holding the run, or anyone once its lease lapsed (the reaper). */
 export type SettleGuard = { instance: string } | { leaseExpiredBefore: SQL }
@@ -31,6 +32,7 @@ export async function settleRun(
   db: Db = getDb(),
 ): Promise<RunRow | null> {
   if (outcome.status === 'success') return settleSuccess(runId, outcome.usage, options, db)
+  if (outcome.status === 'skipped') return settleSkipped(runId, outcome.reason, options, db)
   // Error texts can quote model output; a NUL in one must not keep the run from settling.
   const failure = { ...outcome, error: toPostgresText(outcome.error), reason: toPostgresText(outcome.reason) }
   return inTransaction(db, (tx) => settleFailure(runId, failure, options, tx))
@@ -59,6 +61,26 @@ async function settleSuccess(runId: string, usage: RunUsage | undefined, options
         ), j as (
           update jobs set last_run_at = r.started_at, last_status = 'success', last_error = null,
             consecutive_failures = 0, state_updated_at = ${now}
+          from r where jobs.id = r.job_id
+          returning jobs.id
+        )
+        select r.* from r`,
+  )
+  return raw ? fromRawRun(raw) : null
+}
+
+/** A run its executor would not start: final `skipped` with the reason; the failure count stays. */
+async function settleSkipped(runId: string, reason: string, options: SettleOptions, db: Db) {
+  const { now } = options
+  const [raw] = await queryRows(
+    db,
+    sql`with r as (
+          update job_runs set status = 'skipped', finished_at = ${now}, reason = ${toPostgresText(reason)},
+            lease_expires_at = null
+          where id = ${runId} and status = 'running' and ${guardSql(options.guard)}
+          returning *
+        ), j as (
+          update jobs set last_status = 'skipped', last_error = null, state_updated_at = ${now}
           from r where jobs.id = r.job_id
           returning jobs.id
         )

@@ -4,7 +4,7 @@
  * (one heartbeat for all of an instance's runs); this only reacts when it is aborted.
  */
 import type { Db } from '../db/client.ts'
-import { RunFailure, type ExecutorMessage, type RunExecutor } from '../runs/executor.ts'
+import { RunFailure, RunSkipped, type ExecutorMessage, type RunExecutor } from '../runs/executor.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import { settleRun, type RunOutcome } from '../runs/settle.ts'
@@ -130,6 +130,8 @@ async function callExecutor(
       return { outcome: interrupted(controller.signal.reason, deps.instance), transcript: [] }
     return { outcome: { status: 'success', usage: result.usage }, transcript: result.transcript }
   } catch (err) {
+    if (err instanceof RunSkipped)
+      return { outcome: { status: 'skipped', reason: err.message }, transcript: [] }
     const partial = err instanceof RunFailure ? err.partial : {}
     const error = err instanceof Error ? err.message : String(err)
     return {

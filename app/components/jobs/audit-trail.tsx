@@ -6,6 +6,7 @@ import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 const VERBS: Record<string, string> = {
   create: 'created the job',
   update: 'changed',
+  transfer: 'transferred the job',
   enable: 'resumed the job',
   disable: 'paused the job',
   delete: 'deleted the job',

@@ -15,6 +15,8 @@ import { changedFields, draftOf as draftFrom, type JobDraft } from './job-draft.
 import { JobEditor } from './job-editor.tsx'
 import { JobReadOnly } from './job-readonly.tsx'
 import { JobSidePanel } from './job-side-panel.tsx'
+import { TransferOwner } from './transfer-owner.tsx'
+import type { Person } from '#server/jobs/transfer.ts'
 import { RunHistory } from './run-history.tsx'
 
 type Props = {
@@ -23,6 +25,8 @@ type Props = {
   runs: unknown[]
   me: { userId: string; isAdmin: boolean }
   form: JobFormSpec
+  /** Members an admin may hand this shared job to (empty: no transfer control). */
+  transferTargets?: readonly Person[]
 }
 type Base = { version: number; draft: JobDraft }
 
@@ -43,7 +47,7 @@ const savedJob = (data: ActionData | undefined) =>
  * as If-Match, so a save never overwrites someone else's change unseen: a 409 keeps the text
  * and explains. Its own saves and pauses move the base forward.
  */
-export function JobDetail({ job, audit, runs, me, form }: Props) {
+export function JobDetail({ job, audit, runs, me, form, transferTargets = [] }: Props) {
   const draftOf = (j: JobLike) => draftFrom(j, form.fields)
   const hydrated = useHydrated()
   const [params, setParams] = useSearchParams()
@@ -194,6 +198,9 @@ export function JobDetail({ job, audit, runs, me, form }: Props) {
           </div>
           <div className="min-w-0 lg:col-start-3 lg:row-start-2">
             <JobSidePanel job={job} part="details" />
+            <div className="mt-4">
+              <TransferOwner owner={job.createdBy} targets={transferTargets} />
+            </div>
           </div>
         </Tabs.Content>
         <Tabs.Content value="definition" className="min-w-0 lg:max-w-3xl">

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm'
 import {
   bigint,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -49,6 +50,8 @@ export const jobs = pgTable(
       .default('skip'),
     retries: integer('retries').notNull().default(0),
     timeoutMinutes: integer('timeout_minutes').notNull().default(10),
+    /** The most one run may cost (USD, estimated from tokens); null: no cap. */
+    maxCostUsd: doublePrecision('max_cost_usd'),
     /** The environment runs work in (environments/<name>.md); null: a scratch folder. */
     environment: text('environment'),
     /** Whether the job's unattended runs may create and change jobs (not only read them). */

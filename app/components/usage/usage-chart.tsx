@@ -1,0 +1,155 @@
+import { useId, useState } from 'react'
+import type { UsageByDay } from '#server/runs/usage.ts'
+import { formatUsd } from '#app/components/runs/format.ts'
+import { cn } from '#app/lib/cn.ts'
+
+type Metric = 'cost' | 'tokens'
+
+const METRICS: Record<
+  Metric,
+  { label: string; value: (d: UsageByDay) => number; format: (n: number) => string }
+> = {
+  cost: { label: 'Cost', value: (d) => d.costUsd, format: (n) => formatUsd(n) },
+  tokens: {
+    label: 'Tokens',
+    value: (d) => d.inputTokens + d.outputTokens,
+    format: (n) => new Intl.NumberFormat('en-US', { notation: 'compact' }).format(n),
+  },
+}
+
+const HEIGHT = 160
+const BAR_GAP = 0.2
+
+/** "2026-11-30" → "30 Nov" (the day is already the caller's day: no zone conversion here). */
+function dayLabel(day: string, style: 'short' | 'long' = 'short') {
+  const [y, m, d] = day.split('-').map(Number)
+  return new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    ...(style === 'long' ? { weekday: 'short', year: 'numeric' } : {}),
+    timeZone: 'UTC',
+  }).format(new Date(Date.UTC(y!, m! - 1, d!)))
+}
+
+/**
+ * Cost (or tokens) per day as SVG bars. Hand-rolled rather than a chart library: one series of at
+ * most 90 bars. Screen readers get a summary on the figure, a title per bar and the same numbers
+ * as a table; each bar is also reachable with the keyboard.
+ */
+export function UsageChart({ days }: { days: readonly UsageByDay[] }) {
+  const [metric, setMetric] = useState<Metric>('cost')
+  const [active, setActive] = useState<number | null>(null)
+  const titleId = useId()
+  const { value, format, label } = METRICS[metric]
+  const values = days.map(value)
+  const max = Math.max(...values, 0)
+  const total = values.reduce((a, b) => a + b, 0)
+  const width = Math.max(days.length, 1) * 20
+  const barWidth = 20 * (1 - BAR_GAP)
+  const shown = active === null ? null : days[active]
+  return (
+    <figure aria-labelledby={titleId}>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <figcaption id={titleId} className="font-semibold">
+          {label} per day, last {days.length} days: {format(total)}
+        </figcaption>
+        <div
+          role="group"
+          aria-label="Show"
+          className="inline-flex rounded-md border border-stone-300 dark:border-stone-700"
+        >
+          {(Object.keys(METRICS) as Metric[]).map((m) => (
+            <button
+              key={m}
+              type="button"
+              aria-pressed={metric === m}
+              onClick={() => setMetric(m)}
+              className={cn(
+                'px-3 py-1 text-sm first:rounded-l-md last:rounded-r-md',
+                metric === m
+                  ? 'bg-brand-600 text-white dark:bg-brand-500 dark:text-stone-950'
+                  : 'hover:bg-stone-100 dark:hover:bg-stone-800',
+              )}
+            >
+              {METRICS[m].label}
+            </button>
+          ))}
+        </div>
+      </div>
+      <p className="mt-1 h-5 text-sm tabular-nums text-stone-600 dark:text-stone-400" aria-live="polite">
+        {shown ? `${dayLabel(shown.day, 'long')}: ${format(value(shown))} · ${shown.runs} runs` : ''}
+      </p>
+      <svg
+        viewBox={`0 0 ${width} ${HEIGHT}`}
+        preserveAspectRatio="none"
+        className="mt-2 h-40 w-full overflow-visible"
+        role="list"
+        aria-label={`${label} per day`}
+        data-testid="usage-chart"
+      >
+        <line x1={0} x2={width} y1={HEIGHT} y2={HEIGHT} className="stroke-stone-300 dark:stroke-stone-700" />
+        {days.map((d, i) => {
+          const v = values[i]!
+          // A day with some use gets at least a sliver, so it never looks like a day with none.
+          const h = max > 0 ? Math.max((v / max) * HEIGHT, v > 0 ? 2 : 0) : 0
+          const text = `${dayLabel(d.day, 'long')}: ${format(v)}, ${d.runs} runs`
+          return (
+            <g
+              key={d.day}
+              role="listitem"
+              aria-label={text}
+              tabIndex={0}
+              onFocus={() => setActive(i)}
+              onBlur={() => setActive(null)}
+              onMouseEnter={() => setActive(i)}
+              onMouseLeave={() => setActive(null)}
+              className="outline-none"
+            >
+              <title>{text}</title>
+              {/* The full-height hit area keeps hovering a zero day possible. */}
+              <rect x={i * 20} y={0} width={20} height={HEIGHT} className="fill-transparent" />
+              <rect
+                x={i * 20 + (20 - barWidth) / 2}
+                y={HEIGHT - h}
+                width={barWidth}
+                height={h}
+                rx={1.5}
+                data-value={v}
+                className={active === i ? 'fill-brand-700 dark:fill-brand-300' : 'fill-brand-500'}
+              />
+            </g>
+          )
+        })}
+      </svg>
+      <div className="mt-1 flex justify-between text-xs text-stone-500" aria-hidden>
+        <span>{days[0] ? dayLabel(days[0].day) : ''}</span>
+        <span>{days.at(-1) ? dayLabel(days.at(-1)!.day) : ''}</span>
+      </div>
+      <details className="mt-3 text-sm">
+        <summary className="cursor-pointer text-stone-600 dark:text-stone-400">Show as a table</summary>
+        <table className="mt-2 w-full text-left tabular-nums">
+          <thead>
+            <tr className="text-stone-500">
+              <th className="py-1 font-medium">Day</th>
+              <th className="py-1 font-medium">Runs</th>
+              <th className="py-1 font-medium">Tokens in / out</th>
+              <th className="py-1 font-medium">Cost</th>
+            </tr>
+          </thead>
+          <tbody>
+            {days.map((d) => (
+              <tr key={d.day} className="border-t border-stone-100 dark:border-stone-800">
+                <td className="py-1">{dayLabel(d.day, 'long')}</td>
+                <td className="py-1">{d.runs}</td>
+                <td className="py-1">
+                  {d.inputTokens.toLocaleString('en-US')} / {d.outputTokens.toLocaleString('en-US')}
+                </td>
+                <td className="py-1">{formatUsd(d.costUsd)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </figure>
+  )
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "jobs" ADD COLUMN "max_cost_usd" double precision;

@@ -1,0 +1,43 @@
+/**
+ * A job's cost cap per run (`maxCostUsd`): after every agent step the run's tokens so far are
+ * priced, and once they cost more than the cap the loop stops before the next step. A model
+ * without a known price has no cost, so its runs cannot be capped (README decisions log).
+ */
+import { estimateCostUsd } from './pricing.ts'
+import type { ModelChoice } from './model.ts'
+import { usd } from '../runs/budget.ts'
+
+type StepUsage = { usage: { inputTokens?: number; outputTokens?: number } }
+
+export type CostCap = {
+  /** Counts one finished step (onStepFinish). */
+  record: (step: StepUsage) => void
+  /** A stopWhen condition for the agent loop: true once the steps so far cost more than the cap. */
+  crossed: () => boolean
+  /** The run's error when the cap was crossed, else null. */
+  failure: () => string | null
+}
+
+export function createCostCap(choice: ModelChoice, capUsd: number | null): CostCap {
+  const total = { inputTokens: 0, outputTokens: 0 }
+  let steps = 0
+  let crossedAt: { step: number; costUsd: number } | null = null
+  return {
+    record(step) {
+      steps += 1
+      total.inputTokens += step.usage.inputTokens ?? 0
+      total.outputTokens += step.usage.outputTokens ?? 0
+      if (capUsd === null || crossedAt) return
+      const cost = estimateCostUsd(choice, total)
+      if (cost !== null && cost > capUsd) crossedAt = { step: steps, costUsd: cost }
+    },
+    crossed: () => crossedAt !== null,
+    failure() {
+      if (!crossedAt || capUsd === null) return null
+      return (
+        `Stopped: the run cost ${usd(crossedAt.costUsd)} after step ${crossedAt.step}, over the job's cap of ` +
+        `${usd(capUsd)} per run (maxCostUsd). Raise the cap on the job's Definition tab or make the job do less.`
+      )
+    },
+  }
+}

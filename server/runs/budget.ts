@@ -1,0 +1,47 @@
+/**
+ * The organisation's monthly budget for runs on its own model key: what is set (org settings),
+ * what was spent this month, and the reason runs on that key are skipped once it is reached.
+ */
+import { readOrgSettings } from '../accounts/org-settings.ts'
+import { getDb, type Db } from '../db/client.ts'
+import { sumOrgKeySpendThisMonth } from './usage.ts'
+
+export type OrgBudget = {
+  /** Null: no budget set. */
+  monthlyBudgetUsd: number | null
+  /** Spent on the organisation's key since the first of this month (UTC). */
+  spentUsd: number
+  /** Whether runs on the organisation's key are paused. */
+  reached: boolean
+}
+
+export async function readOrgBudget(orgId: string, db: Db = getDb()): Promise<OrgBudget> {
+  const [settings, spentUsd] = await Promise.all([
+    readOrgSettings(orgId, db),
+    sumOrgKeySpendThisMonth(orgId, db),
+  ])
+  const budget = settings.monthlyBudgetUsd
+  return { monthlyBudgetUsd: budget, spentUsd, reached: budget !== null && spentUsd >= budget }
+}
+
+/** Dollars as people read them: cents, or four decimals below one cent. */
+export const usd = (n: number) => `$${n.toFixed(n > 0 && n < 0.01 ? 4 : 2)}`
+
+/** Why runs on the organisation's key may not start now, or null when they may. */
+export async function orgBudgetRefusal(orgId: string, db: Db = getDb()): Promise<string | null> {
+  const budget = await readOrgBudget(orgId, db)
+  if (!budget.reached) return null
+  return (
+    `Paused: the organisation's monthly budget of ${usd(budget.monthlyBudgetUsd!)} for runs on its model key ` +
+    `is reached (${usd(budget.spentUsd)} spent this month). Runs on the organisation's key resume when an ` +
+    'admin raises the budget under Settings → Usage.'
+  )
+}
+
+/** The layout's banner: the budget and the spend while runs on the org key are paused, else null. */
+export async function readBudgetPause(
+  orgId: string,
+): Promise<{ monthlyBudgetUsd: number; spentUsd: number } | null> {
+  const budget = await readOrgBudget(orgId)
+  return budget.reached ? { monthlyBudgetUsd: budget.monthlyBudgetUsd!, spentUsd: budget.spentUsd } : null
+}

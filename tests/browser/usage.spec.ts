@@ -1,0 +1,66 @@
+import { expect, type Page } from '@playwright/test'
+import { test } from './agent-server.ts'
+import { signUp, uniqueEmail } from './helpers.ts'
+
+async function runJob(page: Page, baseURL: string, name: string, instructions: string) {
+  const made = await page.request.post('/_agent-native/jobs', {
+    headers: { origin: baseURL },
+    data: { name, schedule: '0 7 1 1 *', instructions, enabled: false },
+  })
+  expect(made.status()).toBe(201)
+  const job = (await made.json()).job as { id: string }
+  const run = await page.request.post(`/_agent-native/jobs/${job.id}/run`, { headers: { origin: baseURL } })
+  expect(run.status()).toBe(202)
+  const runId = (await run.json()).run.id
+  await expect
+    .poll(async () => (await (await page.request.get(`/_agent-native/runs/${runId}`)).json()).run.status)
+    .toBe('success')
+}
+
+test('Settings → Usage charts cost per day, lists jobs and people, and sets the monthly budget', async ({
+  page,
+  baseURL,
+  fake,
+}) => {
+  // A sign-up, a run and four page loads: give a busy machine time.
+  test.slow()
+  await signUp(page, 'Uma Usage', uniqueEmail('uma'))
+  const token = `USAGE-${Date.now()}`
+  // 200k in + 20k out on claude-sonnet-4-5: $0.60 + $0.30 = $0.90.
+  fake.replyWhen(token, { text: 'Counted.', usage: { input_tokens: 200_000, output_tokens: 20_000 } })
+  await runJob(page, baseURL!, 'usage-counter', `Count things (${token}).`)
+
+  await page.goto('/settings/usage')
+  const chart = page.getByRole('figure', { name: /Cost per day, last 30 days: \$0\.90/ })
+  await expect(chart).toBeVisible()
+  const bars = chart.getByRole('list', { name: 'Cost per day' }).getByRole('listitem')
+  await expect(bars).toHaveCount(30)
+  // Today is the last bar, the only one with a cost; keyboard focus reads it out.
+  const today = bars.last()
+  await expect(today).toHaveAccessibleName(/: \$0\.90, 1 runs$/)
+  expect(Number(await today.locator('rect[data-value]').getAttribute('data-value'))).toBeCloseTo(0.9)
+  expect(Number(await bars.first().locator('rect[data-value]').getAttribute('data-value'))).toBe(0)
+  await today.focus()
+  await expect(chart.locator('[aria-live]')).toContainText('$0.90 · 1 runs')
+
+  await chart.getByRole('button', { name: 'Tokens' }).click()
+  await expect(page.getByRole('figure', { name: /Tokens per day, last 30 days: 220K/ })).toBeVisible()
+
+  const perJob = page.getByRole('table').filter({ hasText: 'usage-counter' })
+  await expect(perJob).toContainText('200,000')
+  await expect(perJob).toContainText('$0.90')
+  await expect(page.getByRole('table').filter({ hasText: 'Uma Usage' })).toContainText('$0.90')
+
+  await page.getByRole('link', { name: '7 days' }).click()
+  // The metric picked stays picked across periods.
+  const week = page.getByRole('figure', { name: /Tokens per day, last 7 days: 220K/ })
+  await expect(week.getByRole('list', { name: 'Tokens per day' }).getByRole('listitem')).toHaveCount(7)
+
+  const budget = page.getByLabel('Budget (USD per month)')
+  await budget.fill('-3')
+  await page.getByRole('button', { name: 'Save budget' }).click()
+  await expect(page.getByRole('alert').filter({ hasText: 'more than 0' })).toBeVisible()
+  await budget.fill('25')
+  await page.getByRole('button', { name: 'Save budget' }).click()
+  await expect(page.getByText('of $25.00')).toBeVisible()
+})

@@ -1,0 +1,304 @@
+/**
+ * Issue 17 items 3 and 5 on real PostgreSQL, real HTTP and the real scheduler, with the fake model
+ * reporting token usage (claude-sonnet-4-5: $3 in, $15 out per million tokens):
+ * a job's cost cap stops a run after the step that crossed it; the organisation's monthly budget
+ * skips runs on its key (with the reason) until an admin raises it; the usage report sums tokens
+ * and cost per job, person and day; an admin transfers jobs and the next run acts as the new owner.
+ */
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAgentExecutor } from '#server/agent/run-executor.ts'
+import { queryRows } from '#server/db/sql.ts'
+import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
+import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { snapshotTables } from '#tests/support/snapshot.ts'
+import { createTeam, type Team, type TeamPerson } from '#tests/support/team.ts'
+import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+
+const J = '/_agent-native/jobs'
+const SETTINGS = '/_agent-native/org-settings'
+const USAGE = '/_agent-native/usage'
+const DEPLOYMENT_KEY = 'sk-ant-deployment-budgets-01'
+const ORG_KEY = 'sk-ant-org-budgets-02'
+
+let app: TestApp
+let team: Team
+let fake: FakeAnthropic
+let scheduler: RunningScheduler
+
+beforeAll(async () => {
+  fake = await startFakeAnthropic({
+    fallback: { text: 'Done.', usage: { input_tokens: 10, output_tokens: 5 } },
+  })
+  app = await startTestApp({ env: { ANTHROPIC_API_KEY: DEPLOYMENT_KEY, ANTHROPIC_BASE_URL: fake.baseURL } })
+  team = await createTeam(app)
+  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
+  // Sign-ups hash passwords and the first page render bundles the client: slow on a busy machine.
+}, 180_000)
+afterAll(async () => {
+  await scheduler?.stop()
+  await app?.close()
+  await fake?.close()
+})
+
+const job = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  schedule: '0 7 * * *',
+  instructions: `Do ${name}.`,
+  enabled: false,
+  scope: 'shared',
+  ...extra,
+})
+
+/** 100k input + 10k output tokens: $0.30 + $0.15 = $0.45 per step. */
+const pricey = { input_tokens: 100_000, output_tokens: 10_000 }
+const clockStep = { content: [{ type: 'tool_use' as const, name: 'clock', input: {} }], usage: pricey }
+
+async function runNow(person: TeamPerson, jobId: string) {
+  const res = await person.client.post(`${J}/${jobId}/run`)
+  expect(res.status, JSON.stringify(res.body)).toBe(202)
+  for (let i = 0; i < 400; i++) {
+    const got = await person.client.get(`/_agent-native/runs/${res.body.run.id}`)
+    if (!['queued', 'running'].includes(got.body.run.status)) return got.body
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  throw new Error('the run did not finish')
+}
+
+const requestsFor = (token: string) =>
+  fake.requests.filter((r) => JSON.stringify(r.body.messages ?? []).includes(token))
+
+describe('a job cost cap (maxCostUsd)', () => {
+  it('stops the run after the step that crossed it and records error with the reason', async () => {
+    const made = await team.admin.client.post(J, job('capped', { maxCostUsd: 0.5 }))
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    expect(made.body.job.maxCostUsd).toBe(0.5)
+    // Step 1 costs $0.45 (under), step 2 brings it to $0.90 (over): no step 3 may be asked for.
+    fake.replyWhen('Do capped.', clockStep, clockStep, { text: 'Step three must never run.' })
+    const { run, transcript } = await runNow(team.admin, made.body.job.id)
+    expect(run.status).toBe('error')
+    expect(run.error).toMatch(
+      /cost \$0\.90 after step 2, over the job's cap of \$0\.50 per run \(maxCostUsd\)/,
+    )
+    expect(run.usage).toMatchObject({ inputTokens: 200_000, outputTokens: 20_000, costUsd: 0.9 })
+    expect(requestsFor('Do capped.')).toHaveLength(2)
+    // What the agent did before the stop is kept.
+    expect(JSON.stringify(transcript)).toContain('tool-clock')
+    expect(JSON.stringify(transcript)).not.toContain('Step three')
+  })
+
+  it('lets a run under its cap succeed', async () => {
+    const made = await team.admin.client.post(J, job('roomy', { maxCostUsd: 1 }))
+    fake.replyWhen('Do roomy.', clockStep, { text: 'Done.', usage: pricey })
+    const { run } = await runNow(team.admin, made.body.job.id)
+    expect(run.status).toBe('success')
+    expect(run.usage.costUsd).toBe(0.9)
+  })
+
+  it('refuses a bad cap with a 400 naming maxCostUsd and changes nothing', async () => {
+    const before = await snapshotTables(app.server.db)
+    for (const bad of [0, -1, 'a dollar', 20_000]) {
+      const res = await team.admin.client.post(J, job('bad-cap', { maxCostUsd: bad }))
+      expect(res.status).toBe(400)
+      expect(res.body.error.field).toBe('maxCostUsd')
+    }
+    expect(await snapshotTables(app.server.db)).toEqual(before)
+  })
+})
+
+describe("the organisation's monthly budget", () => {
+  let jobId: string
+
+  beforeAll(async () => {
+    const key = await team.admin.client.request('PUT', '/_agent-native/model-keys', {
+      scope: 'org',
+      apiKey: ORG_KEY,
+    })
+    expect(key.status).toBe(200)
+    const made = await team.admin.client.post(J, job('org-spender', { runAs: 'shared' }))
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    jobId = made.body.job.id
+  })
+
+  it('is set by admins only, validated with a 400 naming the field', async () => {
+    expect((await team.member.client.patch(SETTINGS, { monthlyBudgetUsd: 100 })).status).toBe(403)
+    for (const bad of [0, -5, '50']) {
+      const res = await team.admin.client.patch(SETTINGS, { monthlyBudgetUsd: bad })
+      expect(res.status).toBe(400)
+      expect(res.body.error.field).toBe('monthlyBudgetUsd')
+    }
+    const set = await team.admin.client.patch(SETTINGS, { monthlyBudgetUsd: 0.5 })
+    expect(set.status).toBe(200)
+    expect(set.body.settings.monthlyBudgetUsd).toBe(0.5)
+  })
+
+  it('pauses runs on the org key once reached, with the reason, until an admin raises it', async () => {
+    // $0.45 + $0.15 = $0.60 on the org key: over the $0.50 budget (a run is never cut by the budget).
+    fake.replyWhen('Do org-spender.', {
+      text: 'Spent.',
+      usage: { input_tokens: 150_000, output_tokens: 10_000 },
+    })
+    const first = await runNow(team.admin, jobId)
+    expect(first.run.status).toBe('success')
+    expect(requestsFor('Do org-spender.').at(-1)!.headers['x-api-key']).toBe(ORG_KEY)
+
+    const asked = requestsFor('Do org-spender.').length
+    const paused = await runNow(team.admin, jobId)
+    expect(paused.run.status).toBe('skipped')
+    expect(paused.run.reason).toMatch(/monthly budget of \$0\.50 .* is reached \(\$0\.60 spent this month\)/)
+    expect(requestsFor('Do org-spender.')).toHaveLength(asked)
+    const seen = await team.member.client.get(`${J}/${jobId}`)
+    expect(seen.body.job.lastStatus).toBe('skipped')
+
+    // Everyone sees why in the app's banner; admins see the budget against the spend.
+    const page = await team.member.client.get('/jobs')
+    expect(String(page.body)).toContain('monthly budget')
+    const usage = await team.admin.client.get(USAGE)
+    expect(usage.body.budget).toEqual({ monthlyBudgetUsd: 0.5, spentUsd: 0.6, reached: true })
+
+    // A run on another key (here the deployment's) is not the organisation's spend and still runs.
+    const own = await team.admin.client.post(J, job('own-key'))
+    expect((await runNow(team.admin, own.body.job.id)).run.status).toBe('success')
+
+    expect((await team.admin.client.patch(SETTINGS, { monthlyBudgetUsd: 5 })).status).toBe(200)
+    fake.replyWhen('Do org-spender.', { text: 'Back.', usage: { input_tokens: 10, output_tokens: 5 } })
+    const resumed = await runNow(team.admin, jobId)
+    expect(resumed.run.status).toBe('success')
+    const after = await team.member.client.get('/jobs')
+    expect(String(after.body)).not.toContain('monthly budget')
+  })
+})
+
+describe('the usage report', () => {
+  it('sums tokens and cost per job, per person and per day, for admins', async () => {
+    const res = await team.admin.client.get(`${USAGE}?days=7`)
+    expect(res.status).toBe(200)
+    const { report } = res.body
+    expect(report.days).toBe(7)
+    expect(report.byDay).toHaveLength(7)
+    const capped = report.byJob.find((j: { name: string }) => j.name === 'capped')
+    expect(capped).toMatchObject({ runs: 1, inputTokens: 200_000, outputTokens: 20_000, costUsd: 0.9 })
+    const total = (rows: { costUsd: number }[]) => rows.reduce((sum, r) => sum + r.costUsd, 0)
+    const jobs = total(report.byJob) + report.otherPersonalJobs.costUsd
+    expect(total(report.byDay)).toBeCloseTo(jobs, 6)
+    expect(total(report.byPerson)).toBeCloseTo(jobs, 6)
+    expect(report.byPerson[0]).toMatchObject({ userId: team.admin.id, email: team.admin.email })
+    expect(report.byDay.at(-1).costUsd).toBeCloseTo(jobs, 6)
+  })
+
+  it('answers 400 naming days for a bad window, and 403 to members', async () => {
+    for (const bad of ['0', '91', 'week']) {
+      const res = await team.admin.client.get(`${USAGE}?days=${bad}`)
+      expect(res.status).toBe(400)
+      expect(res.body.error.field).toBe('days')
+    }
+    expect((await team.member.client.get(USAGE)).status).toBe(403)
+  })
+})
+
+describe('ownership transfer', () => {
+  const audit = async (jobId: string) => (await team.admin.client.get(`${J}/${jobId}/audit`)).body.entries
+
+  it('hands a shared job to another member; the next run acts as them, and the audit says so', async () => {
+    const made = await team.creator.client.post(J, job('handed'))
+    expect(made.status).toBe(201)
+    const id = made.body.job.id
+    const res = await team.admin.client.post(`${J}/${id}/transfer`, { toUserId: team.member.id })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body.job.createdBy).toMatchObject({ id: team.member.id, email: team.member.email })
+
+    const [entry] = await audit(id)
+    expect(entry).toMatchObject({
+      action: 'transfer',
+      actor: { id: team.admin.id },
+      changes: { createdBy: { from: team.creator.id, to: team.member.id } },
+      note: expect.stringContaining(`runs use ${team.member.name}'s identity from the next run`),
+    })
+
+    await runNow(team.member, id)
+    const system = JSON.stringify(requestsFor('Do handed.')[0]!.body.system)
+    expect(system).toContain(`You run as ${team.member.name}`)
+    expect(system).toContain(team.member.email)
+    expect(system).not.toContain(team.creator.email)
+    const [row] = await queryRows<{ run_as_user_id: string }>(
+      app.server.db.db,
+      sql`select run_as_user_id from job_runs where job_id = ${id}`,
+    )
+    expect(row!.run_as_user_id).toBe(team.member.id)
+    // The new owner may now change it; the old one, a plain member, may not.
+    expect((await team.member.client.patch(`${J}/${id}`, { retries: 1 })).status).toBe(200)
+    expect((await team.creator.client.patch(`${J}/${id}`, { retries: 2 })).status).toBe(403)
+  })
+
+  it('hands all of a leaving member’s shared jobs over in one step and resumes them', async () => {
+    const other = await createTeam(app)
+    const ids: string[] = []
+    for (const name of ['left-a', 'left-b']) {
+      const made = await other.creator.client.post(J, job(name, { enabled: true }))
+      ids.push(made.body.job.id)
+    }
+    const personal = await other.creator.client.post(
+      J,
+      job('left-mine', { scope: 'personal', enabled: true }),
+    )
+    const removed = await other.admin.client.post('/_agent-native/auth/organization/remove-member', {
+      memberIdOrEmail: other.creator.email,
+      organizationId: other.orgId,
+    })
+    expect(removed.status).toBe(200)
+    expect((await other.admin.client.get(`${J}/${ids[0]}`)).body.job.suspendedReason).toBeTruthy()
+
+    const res = await other.admin.client.post(`/_agent-native/members/${other.creator.id}/transfer-jobs`, {
+      toUserId: other.member.id,
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body.transferred.map((j: { id: string }) => j.id).sort()).toEqual([...ids].sort())
+    for (const jobView of res.body.transferred) {
+      expect(jobView).toMatchObject({ createdBy: { id: other.member.id }, suspendedReason: null })
+      expect(jobView.nextRun).toBeTruthy()
+    }
+    const rows = await queryRows<{ created_by: string; suspended_reason: string | null }>(
+      app.server.db.db,
+      sql`select created_by, suspended_reason from jobs where id = ${personal.body.job.id}`,
+    )
+    expect(rows[0]).toMatchObject({ created_by: other.creator.id })
+    expect(rows[0]!.suspended_reason).toBeTruthy()
+    const [entry] = (await other.admin.client.get(`${J}/${ids[1]}/audit`)).body.entries
+    expect(entry).toMatchObject({
+      action: 'transfer',
+      changes: { createdBy: { from: other.creator.id, to: other.member.id }, suspendedReason: { to: null } },
+    })
+  })
+
+  it('refuses bad transfers with the right status, naming the field, and changes nothing', async () => {
+    const shared = await team.creator.client.post(J, job('stays'))
+    const id = shared.body.job.id
+    const mine = await team.admin.client.post(J, job('admins-own', { scope: 'personal' }))
+    const before = await snapshotTables(app.server.db)
+    const cases: [TeamPerson, string, unknown, number, string | undefined][] = [
+      [team.admin, `${J}/${id}/transfer`, {}, 400, 'toUserId'],
+      [team.admin, `${J}/${id}/transfer`, { toUserId: 42 }, 400, 'toUserId'],
+      [team.admin, `${J}/${id}/transfer`, { toUserId: team.outsider.id }, 400, 'toUserId'],
+      [team.admin, `${J}/${id}/transfer`, { toUserId: team.creator.id }, 400, 'toUserId'],
+      [team.admin, `${J}/${id}/transfer`, { toUserId: team.member.id, also: 1 }, 400, 'also'],
+      [team.admin, `${J}/${mine.body.job.id}/transfer`, { toUserId: team.member.id }, 400, 'jobId'],
+      [team.member, `${J}/${id}/transfer`, { toUserId: team.member.id }, 403, undefined],
+      [team.creator, `${J}/${id}/transfer`, { toUserId: team.member.id }, 403, undefined],
+      [team.outsider, `${J}/${id}/transfer`, { toUserId: team.outsider.id }, 404, undefined],
+      [team.admin, `/_agent-native/members/${team.creator.id}/transfer-jobs`, {}, 400, 'toUserId'],
+      [
+        team.member,
+        `/_agent-native/members/${team.creator.id}/transfer-jobs`,
+        { toUserId: team.member.id },
+        403,
+        undefined,
+      ],
+    ]
+    for (const [who, path, body, status, field] of cases) {
+      const res = await who.client.post(path, body)
+      expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(status)
+      expect(res.body.error.field).toBe(field)
+    }
+    expect(await snapshotTables(app.server.db)).toEqual(before)
+  })
+})
