@@ -54,6 +54,8 @@ describe('parseJobFile', () => {
       retries: 2,
       timeoutMinutes: 15,
       environment: null,
+      notify: null,
+      expectSuccessWithin: null,
       instructions: 'Summarise.\n\nThen post.',
       // An unquoted YAML date becomes a Date; it is kept as an ISO string so it fits JSON.
       extra: { owner: 'growth', tags: ['metrics', 'daily'], reviewed: '2024-01-02T00:00:00.000Z' },
@@ -62,7 +64,14 @@ describe('parseJobFile', () => {
 
   it('leaves absent and empty keys out, for the service to default', () => {
     const parsed = parseJobFile(file(`${ok}\ntimezone:\nenabled: ~`), ctx)
-    expect(Object.keys(parsed).sort()).toEqual(['environment', 'extra', 'instructions', 'schedule'])
+    expect(Object.keys(parsed).sort()).toEqual([
+      'environment',
+      'expectSuccessWithin',
+      'extra',
+      'instructions',
+      'notify',
+      'schedule',
+    ])
   })
 
   it('ignores managed keys, whatever they hold', () => {
@@ -83,6 +92,8 @@ describe('parseJobFile', () => {
     expect(parseJobFile(text, ctx)).toEqual({
       schedule: '0 7 * * 1-5',
       environment: null,
+      notify: null,
+      expectSuccessWithin: null,
       instructions: 'Line one.\r\nLine two.',
       extra: { owner: 'growth' },
     })
@@ -309,6 +320,7 @@ describe('renderJobFile', () => {
         'retries: 0',
         'timeoutMinutes: 10',
         'agentMayEditJobs: false',
+        'alertAfterFailures: 2',
         'owner: growth',
         'tags:',
         '  - a',

@@ -127,6 +127,9 @@ describe('JobCreateInput', () => {
       timeoutMinutes: 10,
       environment: null,
       agentMayEditJobs: false,
+      notify: null,
+      alertAfterFailures: 2,
+      expectSuccessWithin: null,
       extra: {},
     })
   })
@@ -144,6 +147,9 @@ describe('JobCreateInput', () => {
       timeoutMinutes: 30,
       environment: 'reports',
       agentMayEditJobs: true,
+      notify: { onSuccess: ['slack:team'], onFailure: [] },
+      alertAfterFailures: 5,
+      expectSuccessWithin: '2d',
       extra: { owner: 'growth', tags: ['a', 'b'], nested: { deep: [1, null, true] } },
     }
     expect(parseInput(JobCreateInput, full)).toEqual(full)
