@@ -51,7 +51,7 @@ beforeAll(async () => {
     afterSettle: hooks.afterSettle,
   })
   // Five sign-ups hash five passwords: slow on a busy 2-core machine.
-}, 120_000)
+}, 300_000)
 afterAll(async () => {
   await scheduler?.stop()
   await app?.close()
@@ -244,6 +244,48 @@ describe('a run result', () => {
     expect(
       smtp.mails.some((m) => m.to.includes(team.outsider.email) && m.subject.includes('no-outsiders')),
     ).toBe(false)
+  })
+})
+
+describe('send_notification', () => {
+  it("lets a run post to its job's own targets and refuses any other", async () => {
+    const hook = await register('webhook', 'tool-hook', '/tool')
+    const job = await createJob('mid-run', { notify: { onFailure: ['webhook:tool-hook'] } })
+    const call = (target: string) => ({
+      content: [
+        {
+          type: 'tool_use' as const,
+          name: 'send_notification',
+          input: { target, message: 'Heads up: the API is slow.' },
+        },
+      ],
+    })
+    fake.replyWhen('Instructions for mid-run', call('webhook:tool-hook'), call('webhook:ops-feed'), {
+      text: 'Done.',
+    })
+    const run = await runNow(job.id)
+    expect(run.status).toBe('success')
+    const posted = receiver.received.filter((r) => r.path === '/tool')
+    expect(posted).toHaveLength(1)
+    const event = new Webhook(hook.signingSecret!).verify(posted[0]!.body, {
+      'webhook-id': String(posted[0]!.headers['webhook-id']),
+      'webhook-timestamp': String(posted[0]!.headers['webhook-timestamp']),
+      'webhook-signature': String(posted[0]!.headers['webhook-signature']),
+    }) as { type: string; data: { message: string } }
+    expect(event).toMatchObject({
+      type: 'agent.notification',
+      data: { message: 'Heads up: the API is slow.' },
+    })
+    const results = fake.requests
+      .flatMap((r) => r.body.messages as { role: string; content: unknown }[])
+      .filter((m) => m.role === 'user' && JSON.stringify(m.content).includes('tool_result'))
+      .map((m) => JSON.stringify(m.content))
+    expect(results.some((r) => r.includes('is not one of this job') && r.includes('webhook:ops-feed'))).toBe(
+      true,
+    )
+    expect(await deliveries(run.id)).toEqual([
+      expect.objectContaining({ target: 'webhook:tool-hook', ok: true }),
+    ])
   })
 })
 

@@ -27,6 +27,7 @@ import {
 } from './environment.ts'
 import { MANAGE_JOBS_DESCRIPTION, createManageJobsTool } from './manage-jobs.ts'
 import { RUN_CODE_DESCRIPTION, createRunCodeTool } from './run-code.ts'
+import { SEND_NOTIFICATION_DESCRIPTION, createSendNotificationTool } from './send-notification.ts'
 import { WORKSPACE_DESCRIPTION, createWorkspaceTool } from './workspace.ts'
 
 /**
@@ -61,6 +62,12 @@ export const AGENT_TOOLS = {
   list_directory: { description: LIST_DIRECTORY_DESCRIPTION, create: createListDirectoryTool },
   search_files: { description: SEARCH_FILES_DESCRIPTION, create: createSearchFilesTool },
   run_command: { description: RUN_COMMAND_DESCRIPTION, create: createRunCommandTool },
+  // Only runs have notify targets; chat never gets it.
+  send_notification: {
+    description: SEND_NOTIFICATION_DESCRIPTION,
+    create: createSendNotificationTool,
+    enabled: (ctx) => ctx.mode === 'run',
+  },
 } satisfies Record<string, AgentToolEntry>
 
 export type AgentToolName = keyof typeof AGENT_TOOLS
