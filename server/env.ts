@@ -64,6 +64,21 @@ const EnvSchema = z.object({
     .string()
     .default('')
     .refine((v) => /^[\w.*,\s-]*$/.test(v), 'must be host names separated by commas'),
+  /** Outgoing mail (run results, alerts, invitations, password resets): `smtp://user:pass@host:587`, `smtps://…`. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  /** The From address of Clockwork's mail. */
+  SMTP_FROM: z.string().min(3).default('Clockwork <clockwork@localhost>'),
+  /**
+   * Internal hosts admin-registered integrations (webhook and Slack endpoints) may reach although
+   * they resolve to private or loopback addresses: comma-separated `host` or `host:port`.
+   */
+  INTEGRATIONS_ALLOW_HOSTS: z
+    .string()
+    .default('')
+    .refine((v) => /^[\w.:[\],\s-]*$/.test(v), 'must be host or host:port entries separated by commas'),
 })
 
 export type Env = z.infer<typeof EnvSchema>

@@ -10,6 +10,7 @@ import { startServer, type RunningServer } from './http/server.ts'
 import { logger } from './lib/logger.ts'
 import { reportSandboxIsolation } from './sandbox/index.ts'
 import { startScheduler } from './scheduler/scheduler.ts'
+import { integrationHooks } from './integrations/run-delivery.ts'
 
 // Checked by load-env.ts already, so this cannot throw.
 const config = env()
@@ -34,7 +35,9 @@ async function startBackground() {
     logger.warn('SCHEDULER_ENABLED=false: this instance serves pages and the API but fires no jobs')
     return []
   }
-  return [await startScheduler({ executor: createAgentExecutor() })]
+  // Results go to the jobs' notify targets and alerts out after each run; the dead-man check ticks beside.
+  const { afterSettle, watchers } = integrationHooks()
+  return [await startScheduler({ executor: createAgentExecutor(), afterSettle, watchers })]
 }
 
 let server: RunningServer | undefined

@@ -12,6 +12,7 @@ const tabs = [
   { to: '/settings/machines', label: 'Machines' },
   { to: '/settings/secrets', label: 'Secrets' },
   { to: '/settings/agent', label: 'Agent' },
+  { to: '/settings/delivery', label: 'Delivery' },
 ]
 
 export default function SettingsLayout() {

@@ -1,6 +1,7 @@
 import { Outlet } from 'react-router'
 import { Brand, PhoneMenu, Sidebar } from '#app/components/app-nav.tsx'
 import { ChatPanel, ChatProvider, ChatToggle } from '#app/components/chat/chat-panel.tsx'
+import { NotificationsBell } from '#app/components/notifications-bell.tsx'
 import { SchedulerBanner } from '#app/components/scheduler-banner.tsx'
 import { BudgetBanner } from '#app/components/budget-banner.tsx'
 import { readBudgetPause } from '#server/runs/budget.ts'
@@ -20,7 +21,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {
-  const { user, org, orgs, schedulerWarning, budgetPause } = loaderData
+  const { user, org, orgs, schedulerWarning, budgetPause, unread } = loaderData
   const navProps = { user, org, orgs }
   return (
     <ChatProvider>
@@ -38,6 +39,7 @@ export default function AppLayout({ loaderData }: Route.ComponentProps) {
             <PhoneMenu {...navProps} />
             <Brand className="md:hidden" />
             <div className="flex-1" />
+            <NotificationsBell unread={unread} />
             <ChatToggle />
           </header>
           <main id="main" className="min-w-0 flex-1 px-4 py-6 md:px-8 md:py-8">

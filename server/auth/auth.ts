@@ -17,6 +17,7 @@ import { checkSignUpAllowed, onMemberRemoved, organizationForNewSession } from '
 import { HttpError, toErrorBody } from '../lib/errors.ts'
 import { resolveAuthSecret } from './secret.ts'
 import { checkUserFields } from './user-fields.ts'
+import { authMail, sendInvitationMail } from './mail.ts'
 
 const AUTH_BASE_PATH = '/_agent-native/auth'
 /** Header the server entry sets from the socket (or trusted proxy) address. */
@@ -52,7 +53,8 @@ function createAuth() {
     // One structured log for the whole server, instead of better-auth's coloured console lines.
     logger: { log: (level, message) => logger[level === 'debug' ? 'debug' : level]({ auth: true }, message) },
     database: drizzleAdapter(getDb(), { provider: 'pg', schema }),
-    emailAndPassword: { enabled: true, minPasswordLength: 8, autoSignIn: true },
+    // With SMTP_URL: password reset and email verification by mail (server/auth/mail.ts); without, neither.
+    ...authMail(),
     user: {
       additionalFields: { timezone: { type: 'string', required: false, input: true } },
     },
@@ -116,8 +118,8 @@ function createAuth() {
       organization({
         creatorRole: 'owner',
         invitationExpiresIn: 7 * 24 * 3600,
-        // No mail server is assumed: the members page shows a copyable link instead.
-        sendInvitationEmail: async () => {},
+        // The members page always shows a copyable link; with SMTP_URL the invitation is mailed too.
+        sendInvitationEmail: (data) => sendInvitationMail(data),
         organizationHooks: {
           afterRemoveMember: async ({ member }) => onMemberRemoved(member.organizationId, member.userId),
         },

@@ -18,6 +18,9 @@ const SAMPLE_DEFINITION: JobDefinition = {
   maxCostUsd: 0.25,
   environment: 'reports',
   agentMayEditJobs: true,
+  notify: { onSuccess: ['webhook:ops-feed'], onFailure: ['email:ana@example.com'] },
+  alertAfterFailures: 3,
+  expectSuccessWithin: '26h',
   extra: { owner: 'growth', tags: ['a', 'b'] },
 }
 const identity = { createdByEmail: 'ana@example.com', orgId: 'org_1' }

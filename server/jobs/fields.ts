@@ -20,6 +20,7 @@ import {
   Timezone,
   toJsonValue,
 } from './field-schemas.ts'
+import { AlertAfterFailures, ExpectSuccessWithin, Notify } from './delivery-fields.ts'
 
 /** How a field is edited on the job forms. `custom` fields have their own widget (job-fields.tsx). */
 export type FormWidget =
@@ -226,6 +227,42 @@ export const JOB_FIELDS = {
     run: true,
     tool: false,
   },
+  notify: {
+    schema: Notify,
+    default: null,
+    file: 'frontmatter',
+    kind: 'json',
+    audit: 'notify',
+    run: false,
+    tool: true,
+  },
+  alertAfterFailures: {
+    schema: AlertAfterFailures,
+    default: 2,
+    file: 'frontmatter',
+    kind: 'number',
+    audit: 'alert after failures',
+    form: {
+      widget: 'number',
+      label: 'Alert after failures',
+      min: 1,
+      max: 10,
+      hint: 'failed runs in a row before the creator and admins hear of it',
+      initial: '2',
+      section: 'advanced',
+    },
+    run: false,
+    tool: true,
+  },
+  expectSuccessWithin: {
+    schema: ExpectSuccessWithin,
+    default: null,
+    file: 'frontmatter',
+    kind: 'text',
+    audit: 'expect success within',
+    run: false,
+    tool: true,
+  },
   extra: {
     schema: Extra,
     default: {},
@@ -262,7 +299,10 @@ export const RESERVED_KEYS: ReadonlySet<string> = reserved
 type DefaultKey = { [K in JobFieldKey]: Spec<K> extends { default: unknown } ? K : never }[JobFieldKey]
 /** What a job gets when its creator does not say (timezone is the service's call: user zone, else UTC). */
 export const JOB_DEFAULTS = Object.fromEntries(
-  keysWhere((s) => 'default' in s && s.kind !== 'json').map((k) => [k, specOf(k).default]),
+  // Not extra: its default is an object every job would share.
+  keysWhere((s) => 'default' in s)
+    .filter((k) => k !== 'extra')
+    .map((k) => [k, specOf(k).default]),
 ) as { [K in Exclude<DefaultKey, 'extra'>]: Spec<K>['default'] }
 
 /** The definition fields of a stored job (or of anything that carries them). */

@@ -55,6 +55,8 @@ describe('parseJobFile', () => {
       timeoutMinutes: 15,
       maxCostUsd: null,
       environment: null,
+      notify: null,
+      expectSuccessWithin: null,
       instructions: 'Summarise.\n\nThen post.',
       // An unquoted YAML date becomes a Date; it is kept as an ISO string so it fits JSON.
       extra: { owner: 'growth', tags: ['metrics', 'daily'], reviewed: '2024-01-02T00:00:00.000Z' },
@@ -65,9 +67,11 @@ describe('parseJobFile', () => {
     const parsed = parseJobFile(file(`${ok}\ntimezone:\nenabled: ~`), ctx)
     expect(Object.keys(parsed).sort()).toEqual([
       'environment',
+      'expectSuccessWithin',
       'extra',
       'instructions',
       'maxCostUsd',
+      'notify',
       'schedule',
     ])
   })
@@ -91,6 +95,8 @@ describe('parseJobFile', () => {
       schedule: '0 7 * * 1-5',
       maxCostUsd: null,
       environment: null,
+      notify: null,
+      expectSuccessWithin: null,
       instructions: 'Line one.\r\nLine two.',
       extra: { owner: 'growth' },
     })
@@ -317,6 +323,7 @@ describe('renderJobFile', () => {
         'retries: 0',
         'timeoutMinutes: 10',
         'agentMayEditJobs: false',
+        'alertAfterFailures: 2',
         'owner: growth',
         'tags:',
         '  - a',

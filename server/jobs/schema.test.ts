@@ -133,6 +133,9 @@ describe('JobCreateInput', () => {
       maxCostUsd: null,
       environment: null,
       agentMayEditJobs: false,
+      notify: null,
+      alertAfterFailures: 2,
+      expectSuccessWithin: null,
       extra: {},
     })
   })
@@ -151,6 +154,9 @@ describe('JobCreateInput', () => {
       maxCostUsd: 1.5,
       environment: 'reports',
       agentMayEditJobs: true,
+      notify: { onSuccess: ['slack:team'], onFailure: [] },
+      alertAfterFailures: 5,
+      expectSuccessWithin: '2d',
       extra: { owner: 'growth', tags: ['a', 'b'], nested: { deep: [1, null, true] } },
     }
     expect(parseInput(JobCreateInput, full)).toEqual(full)

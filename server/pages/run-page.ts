@@ -3,6 +3,7 @@ import type { Caller } from '../auth/caller.ts'
 import { getJob } from '../jobs/service.ts'
 import { notFound } from '../lib/errors.ts'
 import { getRunWithTranscript } from '../runs/service.ts'
+import { listRunDeliveries } from '../integrations/views.ts'
 import { orRouteError } from './page-errors.ts'
 
 /** The run with its transcript and the few job facts its header needs; 404 unless it is this job's. */
@@ -13,6 +14,7 @@ export async function loadRunPage(caller: Caller, jobId: string, runId: string) 
   return {
     run,
     transcript,
+    deliveries: await listRunDeliveries(caller, runId),
     job: { id: job.id, name: job.name, timezone: job.timezone, canEdit: job.canEdit },
   }
 }

@@ -10,7 +10,7 @@ import { claimDueJobs } from './claim.ts'
 import { databaseClock, sleep, type Clock } from './clock.ts'
 import { readPendingWork } from './pending.ts'
 import { reapExpiredLeases } from './reaper.ts'
-import { executeRun, type AbortCause } from './runner.ts'
+import { executeRun, type AbortCause, type RunnerDeps } from './runner.ts'
 import { startQueuedRuns } from './start-queued.ts'
 import type { NextRunFn } from '../runs/policy.ts'
 
@@ -37,6 +37,8 @@ export type CoreOptions = {
   claimBatch?: number
   backoffMs?: readonly number[]
   next?: NextRunFn
+  /** Told about each run settled here, with its final row (main.ts: delivery and alerts). */
+  afterSettle?: RunnerDeps['afterSettle']
   /** Called when a run settles: capacity is free, and a queued run may be able to start. */
   onSettled?: () => void
 }
@@ -71,7 +73,8 @@ export function createSchedulerCore(options: CoreOptions) {
   function launch(started: StartedRun[]) {
     for (const s of started) {
       const controller = new AbortController()
-      const deps = { db, clock, instance, executor: options.executor, backoffMs: options.backoffMs }
+      const { executor, backoffMs, afterSettle } = options
+      const deps = { db, clock, instance, executor, backoffMs, afterSettle }
       const done = executeRun(deps, s, controller).finally(() => {
         flights.delete(s.run.id)
         options.onSettled?.()

@@ -10,6 +10,7 @@ import { logger } from '../lib/logger.ts'
 import { settleRun, type RunOutcome } from '../runs/settle.ts'
 import { appendTranscript, createRunThreads } from '../runs/threads.ts'
 import type { StartedRun } from '../runs/run-job.ts'
+import type { RunRow } from '../runs/schema.ts'
 import type { Clock } from './clock.ts'
 
 /** Why a run's signal was aborted by the scheduler (the executor sees it as `signal.reason`). */
@@ -21,6 +22,8 @@ export type RunnerDeps = {
   instance: string
   executor: RunExecutor
   backoffMs?: readonly number[]
+  /** Told about each run this instance settled (delivery and alerts; must not throw or block). */
+  afterSettle?: (run: RunRow) => void
 }
 
 /**
@@ -86,6 +89,7 @@ async function settle(deps: RunnerDeps, runId: string, outcome: RunOutcome) {
     }
     const settled = await settleRun(runId, outcome, options, deps.db)
     if (!settled) logger.warn({ runId }, 'run was settled elsewhere (lease lost); result dropped')
+    else deps.afterSettle?.(settled)
   } catch (err) {
     logger.error({ err, runId }, 'could not settle a run; its lease will lapse and the reaper will settle it')
   }

@@ -4,6 +4,7 @@
  * leases of its runs) into a tick's first statement every heartbeatMs, prune old history. Started by the server entry, never at import.
  */
 import os from 'node:os'
+import type { SQL } from 'drizzle-orm'
 import { getDbHandle, openDatabase, type DbHandle } from '../db/client.ts'
 import { env } from '../env.ts'
 import type { RunExecutor } from '../runs/executor.ts'
@@ -28,6 +29,8 @@ export type SchedulerOptions = Partial<Omit<CoreOptions, 'db' | 'instance' | 'on
   graceMs?: number
   /** History kept, in days (default RUN_HISTORY_DAYS). */
   retentionDays?: number
+  /** Periodic checks on the scheduler's clock (main.ts: the dead-man's switch); errors are logged. */
+  watchers?: { name: string; everyMs: number; run: (now: SQL) => Promise<unknown> }[]
 }
 
 export type RunningScheduler = {
@@ -133,6 +136,7 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
     // Soon after start too: a server restarted more often than hourly would otherwise never prune.
     60_000,
   )
+  const watchers = (options.watchers ?? []).map((w) => every(w.everyMs, () => w.run(clock.sqlNow()), w.name))
   // The instance id is opaque (the status API shows it); where it runs is only logged.
   logger.info(
     {
@@ -156,7 +160,7 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
       const graceBeat = every(heartbeatMs, core.heartbeat, 'scheduler heartbeat')
       await core.shutdown(graceMs)
       timers.abort()
-      await Promise.all([graceBeat, retention])
+      await Promise.all([graceBeat, retention, ...watchers])
       await markInstanceStopped(instance, clock.sqlNow(), db).catch((err) =>
         logger.warn({ err, instance }, 'could not mark the scheduler instance stopped'),
       )

@@ -14,6 +14,7 @@ import {
   FilePen,
   FolderTree,
   Search,
+  Send,
   SquareTerminal,
   type LucideIcon,
 } from 'lucide-react'
@@ -133,6 +134,18 @@ const machineRun: ToolView<'machine_run'> = {
     `Ran \`${input.command ?? ''}\` on ${output.machine}: exit ${output.exitCode ?? 'killed'} in ${output.durationMs} ms`,
   failed: (message, status) => `Could not run the command: ${message}${status ? ` (${status})` : ''}`,
   body: { kind: 'code', of: (output) => [output.stdout, output.stderr].filter(Boolean).join('\n') },
+}
+
+const sendNotification: ToolView<'send_notification'> = {
+  icon: Send,
+  running: (input) => `Sending a notification to ${input.target ?? '…'}…`,
+  done: (output) =>
+    'target' in output
+      ? output.delivered
+        ? `Sent a notification to ${output.target}`
+        : `Could not deliver to ${output.target} (see the run's deliveries)`
+      : 'Sent a notification',
+  failed: (message) => `Could not send the notification: ${message}`,
 }
 
 /** A run's code and what it printed, folded under the step's line. */
@@ -295,6 +308,7 @@ export const TOOL_VIEWS = {
   run_command: runCommandView,
   run_script: runScriptView,
   skills: skillsView,
+  send_notification: sendNotification,
 } satisfies {
   [N in AgentToolName]: ToolView<N>
 }

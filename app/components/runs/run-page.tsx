@@ -8,6 +8,8 @@ import { describeRunStatus } from '#app/lib/job-status.ts'
 import { describeTrigger, formatElapsed, formatUsd } from './format.ts'
 import { RunActions } from './run-actions.tsx'
 import { isActive, type RunLike, type TranscriptEntry } from './types.ts'
+import { Deliveries } from './deliveries.tsx'
+import type { DeliveryAttemptView } from '#server/integrations/views.ts'
 
 const ROLE_LABEL = { user: 'Instructions', assistant: 'Agent', tool: 'Tool', system: 'System' } as const
 
@@ -15,6 +17,7 @@ type Props = {
   run: RunLike
   transcript: TranscriptEntry[]
   job: { id: string; name: string; timezone: string; canEdit: boolean }
+  deliveries?: DeliveryAttemptView[]
 }
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
@@ -42,7 +45,7 @@ function useLiveRun(run: RunLike) {
 }
 
 /** One run on its own page: header (status, model, tokens, cost, duration), actions, transcript. */
-export function RunPage({ run, transcript, job }: Props) {
+export function RunPage({ run, transcript, job, deliveries = [] }: Props) {
   const refresh = useLiveRun(run)
   const status = describeRunStatus(run.status)
   const n = (v: number | null) => (v === null ? '—' : v.toLocaleString('en-GB'))
@@ -89,6 +92,7 @@ export function RunPage({ run, transcript, job }: Props) {
           {run.error}
         </p>
       ) : null}
+      <Deliveries attempts={deliveries} timeZone={job.timezone} />
       <Card className="p-5 text-sm" data-testid="transcript">
         <h2 className="mb-3 font-semibold">Transcript</h2>
         {transcript.length === 0 ? (

@@ -30,6 +30,7 @@ import {
 import { MANAGE_JOBS_DESCRIPTION, createManageJobsTool } from './manage-jobs.ts'
 import { RUN_CODE_DESCRIPTION, createRunCodeTool } from './run-code.ts'
 import { SKILLS_DESCRIPTION, createSkillsTool } from './skills.ts'
+import { SEND_NOTIFICATION_DESCRIPTION, createSendNotificationTool } from './send-notification.ts'
 import { WORKSPACE_DESCRIPTION, createWorkspaceTool } from './workspace.ts'
 
 /**
@@ -66,6 +67,12 @@ export const AGENT_TOOLS = {
   run_command: { description: RUN_COMMAND_DESCRIPTION, create: createRunCommandTool },
   run_script: { description: RUN_SCRIPT_DESCRIPTION, create: createRunScriptTool },
   skills: { description: SKILLS_DESCRIPTION, create: createSkillsTool },
+  // Only runs have notify targets; chat never gets it.
+  send_notification: {
+    description: SEND_NOTIFICATION_DESCRIPTION,
+    create: createSendNotificationTool,
+    enabled: (ctx) => ctx.mode === 'run',
+  },
 } satisfies Record<string, AgentToolEntry>
 
 export type AgentToolName = keyof typeof AGENT_TOOLS

@@ -56,6 +56,12 @@ export const jobs = pgTable(
     environment: text('environment'),
     /** Whether the job's unattended runs may create and change jobs (not only read them). */
     agentMayEditJobs: boolean('agent_may_edit_jobs').notNull().default(false),
+    /** Where a run's result goes when it ends: `{ onSuccess: [target…], onFailure: [target…] }`. */
+    notify: jsonb('notify').$type<{ onSuccess?: string[]; onFailure?: string[] } | null>(),
+    /** Failed runs in a row before the creator and admins are alerted. */
+    alertAfterFailures: integer('alert_after_failures').notNull().default(2),
+    /** Dead-man's switch: alert when no run succeeded for this long (`26h`, `90m`, `2d`). */
+    expectSuccessWithin: text('expect_success_within'),
     /** Unknown frontmatter keys, kept so a job file round-trips. */
     extra: jsonb('extra').$type<Record<string, unknown>>().notNull().default({}),
     version: integer('version').notNull().default(1),
@@ -84,6 +90,10 @@ export const jobs = pgTable(
       .on(t.nextRunAt)
       .where(sql`${t.enabled} and ${t.suspendedReason} is null`),
     index('jobs_org_idx').on(t.orgId),
+    // The dead-man check reads only the jobs that set a window.
+    index('jobs_deadman_idx')
+      .on(t.id)
+      .where(sql`${t.expectSuccessWithin} is not null and ${t.enabled}`),
   ],
 )
 

@@ -1,0 +1,46 @@
+/** Where a run's result (and its send_notification calls) went: every attempt, with its outcome. */
+import { Badge, Card } from '#app/components/ui/card.tsx'
+import { RelativeTime } from '#app/components/ui/relative-time.tsx'
+import type { DeliveryAttemptView } from '#server/integrations/views.ts'
+
+export function Deliveries({ attempts, timeZone }: { attempts: DeliveryAttemptView[]; timeZone: string }) {
+  if (attempts.length === 0) return null
+  return (
+    <Card className="mb-4 p-5 text-sm" data-testid="deliveries">
+      <h2 className="mb-3 font-semibold">Deliveries</h2>
+      <table className="w-full text-left">
+        <thead className="text-xs text-stone-500">
+          <tr>
+            <th className="py-1 pr-3 font-medium">Target</th>
+            <th className="py-1 pr-3 font-medium">Attempt</th>
+            <th className="py-1 pr-3 font-medium">Outcome</th>
+            <th className="py-1 pr-3 font-medium">Duration</th>
+            <th className="py-1 font-medium">When</th>
+          </tr>
+        </thead>
+        <tbody>
+          {attempts.map((a) => (
+            <tr
+              key={`${a.messageId}-${a.attempt}`}
+              className="border-t border-stone-100 dark:border-stone-800"
+            >
+              <td className="py-1.5 pr-3 font-mono text-xs break-all">{a.target}</td>
+              <td className="py-1.5 pr-3">{a.attempt}</td>
+              <td className="py-1.5 pr-3">
+                <Badge tone={a.ok ? 'green' : 'red'}>
+                  {a.ok ? 'Delivered' : 'Failed'}
+                  {a.statusCode !== null ? ` · ${a.statusCode}` : ''}
+                </Badge>
+                {a.error ? <span className="ml-2 text-xs text-stone-500">{a.error}</span> : null}
+              </td>
+              <td className="py-1.5 pr-3">{a.durationMs} ms</td>
+              <td className="py-1.5">
+                <RelativeTime value={a.at} timeZone={timeZone} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Card>
+  )
+}

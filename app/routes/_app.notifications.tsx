@@ -1,0 +1,73 @@
+import { Bell } from 'lucide-react'
+import { Form, Link } from 'react-router'
+import { Button } from '#app/components/ui/button.tsx'
+import { Badge, Card, EmptyState, PageHeader } from '#app/components/ui/card.tsx'
+import { RelativeTime } from '#app/components/ui/relative-time.tsx'
+import { requirePageCaller } from '#server/http/pages.ts'
+import { loadNotificationsPage, markAllRead } from '#server/pages/notifications-page.ts'
+import type { Route } from './+types/_app.notifications'
+
+export const meta = () => [{ title: 'Notifications · Clockwork' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  return loadNotificationsPage(await requirePageCaller(request))
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return markAllRead(await requirePageCaller(request))
+}
+
+const TONE = { failing: 'red', paused: 'amber', recovered: 'green', deadman: 'red' } as const
+
+export default function Notifications({ loaderData }: Route.ComponentProps) {
+  const { notifications, unread, emailEnabled } = loaderData
+  return (
+    <>
+      <PageHeader
+        title="Notifications"
+        description={
+          emailEnabled
+            ? 'Alerts about jobs you created or administer; they are emailed to you too.'
+            : 'Alerts about jobs you created or administer. Email is off on this server (no SMTP_URL), so they show here only.'
+        }
+      />
+      {unread > 0 ? (
+        <Form method="post" className="mb-4">
+          <Button type="submit">Mark all read</Button>
+        </Form>
+      ) : null}
+      {notifications.length === 0 ? (
+        <EmptyState icon={<Bell className="size-8" />} title="Nothing yet">
+          Failure streaks, auto-pauses, recoveries and dead-man breaches of your jobs show up here.
+        </EmptyState>
+      ) : (
+        <ul className="space-y-2">
+          {notifications.map((n) => (
+            <li key={n.id}>
+              <Card className={n.read ? 'p-4 opacity-70' : 'p-4'}>
+                <div className="flex flex-wrap items-center gap-2">
+                  <Badge tone={TONE[n.kind as keyof typeof TONE] ?? 'neutral'}>{n.kind}</Badge>
+                  <span className="font-medium">{n.title}</span>
+                  <span className="text-xs text-stone-500">
+                    <RelativeTime value={n.createdAt} />
+                  </span>
+                </div>
+                <p className="mt-1 text-sm whitespace-pre-wrap text-stone-600 dark:text-stone-400">
+                  {n.body}
+                </p>
+                {n.jobId ? (
+                  <Link
+                    className="mt-1 inline-block text-sm text-brand-700 underline"
+                    to={`/jobs/${n.jobId}`}
+                  >
+                    Open the job
+                  </Link>
+                ) : null}
+              </Card>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  )
+}

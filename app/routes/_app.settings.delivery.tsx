@@ -1,0 +1,137 @@
+import { Mail, Webhook } from 'lucide-react'
+import { useFetcher } from 'react-router'
+import { Button } from '#app/components/ui/button.tsx'
+import { Badge, Card, EmptyState } from '#app/components/ui/card.tsx'
+import { Field, Input } from '#app/components/ui/field.tsx'
+import { requirePageCaller } from '#server/http/pages.ts'
+import { handleDeliveryAction, loadDeliveryPage } from '#server/pages/settings-delivery.ts'
+import type { Route } from './+types/_app.settings.delivery'
+
+export const meta = () => [{ title: 'Delivery · Clockwork' }]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  return loadDeliveryPage(await requirePageCaller(request))
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return handleDeliveryAction(await requirePageCaller(request), request)
+}
+
+const select =
+  'block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-sm dark:border-stone-700 dark:bg-stone-900'
+
+function AddEndpoint() {
+  const fetcher = useFetcher<typeof action>()
+  const result = fetcher.data?.intent === 'create-endpoint' ? fetcher.data : undefined
+  const error = result && !result.ok ? result.error : null
+  const secret = result?.ok ? result.data?.signingSecret : null
+  return (
+    <Card className="p-5">
+      <h2 className="mb-3 font-semibold">Add an endpoint</h2>
+      <fetcher.Form method="post" className="grid gap-3 sm:grid-cols-2">
+        <input type="hidden" name="intent" value="create-endpoint" />
+        <Field label="Kind">
+          {({ id }) => (
+            <select id={id} name="kind" className={select} defaultValue="webhook">
+              <option value="webhook">Webhook (Standard Webhooks, signed)</option>
+              <option value="slack">Slack incoming webhook</option>
+            </select>
+          )}
+        </Field>
+        <Field
+          label="Name"
+          error={error?.field === 'name' ? error.message : null}
+          hint="Jobs use it: webhook:<name>"
+        >
+          {(ids) => (
+            <Input id={ids.id} name="name" required placeholder="ops-feed" aria-invalid={ids.invalid} />
+          )}
+        </Field>
+        <div className="sm:col-span-2">
+          <Field
+            label="URL"
+            error={error && error.field !== 'name' ? error.message : null}
+            hint="Stored encrypted"
+          >
+            {(ids) => (
+              <Input
+                id={ids.id}
+                name="url"
+                type="url"
+                required
+                placeholder="https://"
+                aria-invalid={ids.invalid}
+              />
+            )}
+          </Field>
+        </div>
+        <div>
+          <Button type="submit" disabled={fetcher.state !== 'idle'}>
+            Add endpoint
+          </Button>
+        </div>
+      </fetcher.Form>
+      {secret ? (
+        <div className="mt-4 space-y-1 text-sm" data-testid="signing-secret">
+          <p className="font-medium">
+            Signing secret for {result?.ok ? result.data?.name : ''}: shown this once.
+          </p>
+          <pre className="overflow-x-auto rounded bg-stone-100 p-2 text-xs dark:bg-stone-800">{secret}</pre>
+        </div>
+      ) : null}
+    </Card>
+  )
+}
+
+export default function DeliverySettings({ loaderData }: Route.ComponentProps) {
+  const { endpoints, canEdit, emailEnabled } = loaderData
+  const fetcher = useFetcher<typeof action>()
+  return (
+    <div className="space-y-6">
+      <Card className="flex items-start gap-3 p-4 text-sm">
+        <Mail className="mt-0.5 size-4 shrink-0" aria-hidden />
+        {emailEnabled ? (
+          <p>Email is on: run results, alerts, invitations and password resets are sent by mail.</p>
+        ) : (
+          <p>
+            Email is off: this server has no <code>SMTP_URL</code>. Alerts show in the app only, invitations
+            are shared as links, <code>email:</code> targets fail, and password reset is unavailable.
+          </p>
+        )}
+      </Card>
+      {endpoints.length === 0 ? (
+        <EmptyState icon={<Webhook className="size-8" />} title="No endpoints yet">
+          Admins register webhook and Slack URLs here; a job sends its results to them with{' '}
+          <code>notify: {'{ onSuccess: [webhook:name] }'}</code>.
+        </EmptyState>
+      ) : (
+        <Card className="divide-y divide-stone-100 dark:divide-stone-800">
+          {endpoints.map((e) => (
+            <div key={e.id} className="flex items-center gap-3 p-4 text-sm">
+              <Badge tone={e.kind === 'slack' ? 'blue' : 'brand'}>{e.kind}</Badge>
+              <span className="font-mono">
+                {e.kind}:{e.name}
+              </span>
+              <span className="text-stone-500">{e.host}</span>
+              <div className="flex-1" />
+              {canEdit ? (
+                <fetcher.Form method="post">
+                  <input type="hidden" name="intent" value="delete-endpoint" />
+                  <input type="hidden" name="id" value={e.id} />
+                  <Button type="submit" variant="ghost" size="sm" aria-label={`Remove ${e.kind}:${e.name}`}>
+                    Remove
+                  </Button>
+                </fetcher.Form>
+              ) : null}
+            </div>
+          ))}
+        </Card>
+      )}
+      {canEdit ? (
+        <AddEndpoint />
+      ) : (
+        <p className="text-sm text-stone-500">Only admins and owners add endpoints.</p>
+      )}
+    </div>
+  )
+}

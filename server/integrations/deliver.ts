@@ -1,0 +1,158 @@
+/**
+ * Sending one message to one notify target (`email:`, `webhook:`, `slack:`), retried with backoff,
+ * every attempt recorded against the run (status, response code, duration). Webhook bodies follow
+ * Standard Webhooks: `webhook-id` (the same on every retry), `webhook-timestamp` and an HMAC-SHA256
+ * `webhook-signature` with the endpoint's secret, made by the `standardwebhooks` library.
+ */
+import { and, eq, sql } from 'drizzle-orm'
+import { Webhook } from 'standardwebhooks'
+import { getDb, type Db } from '../db/client.ts'
+import { member, user } from '../db/schema/auth.ts'
+import { deliveryAttempts } from '../db/schema/integrations.ts'
+import { newId } from '../lib/ids.ts'
+import { logger } from '../lib/logger.ts'
+import { OutboundRefused } from '../lib/outbound.ts'
+import { sendEmail } from './email.ts'
+import { loadEndpoint } from './endpoints.ts'
+import { createPost, type PostFn } from './post.ts'
+
+/** What is sent: a subject and text for people (email, Slack), a typed event for webhooks. */
+export type DeliveryMessage = {
+  type: 'run.succeeded' | 'run.failed' | 'agent.notification'
+  subject: string
+  text: string
+  data: Record<string, unknown>
+}
+
+/** Where a message belongs: the run whose page lists the attempts, in its job's organisation. */
+export type DeliveryContext = { orgId: string; runId: string; creatorId: string }
+
+export type DeliveryConfig = {
+  /** Waits between attempts; one attempt more than there are waits. */
+  backoffMs: readonly number[]
+  post: PostFn
+  db: Db
+}
+
+/** 4 attempts over about 6 minutes: receivers restarting or briefly down still get the message. */
+export const DELIVERY_BACKOFF_MS = [10_000, 60_000, 5 * 60_000] as const
+
+export const defaultDeliveryConfig = (): DeliveryConfig => ({
+  backoffMs: DELIVERY_BACKOFF_MS,
+  post: createPost(),
+  db: getDb(),
+})
+
+/** A failure not worth retrying (refused by policy, unknown endpoint, not a member). */
+class Permanent extends Error {}
+
+type Sent = { statusCode: number | null }
+
+/** Sends `message` to `target` until it lands or the attempts run out; true when it landed. */
+export async function deliver(
+  ctx: DeliveryContext,
+  target: string,
+  message: DeliveryMessage,
+  config: DeliveryConfig = defaultDeliveryConfig(),
+): Promise<boolean> {
+  const messageId = newId('msg')
+  for (let attempt = 1; ; attempt++) {
+    const started = performance.now()
+    let statusCode: number | null
+    let error: string | null = null
+    let retry = false
+    try {
+      statusCode = (await sendOnce(ctx, target, message, messageId, config)).statusCode
+    } catch (err) {
+      statusCode = err instanceof HttpStatus ? err.status : null
+      error = (err instanceof Error ? err.message : String(err)).slice(0, 500)
+      retry = !(err instanceof Permanent || err instanceof OutboundRefused)
+    }
+    const durationMs = Math.round(performance.now() - started)
+    await config.db
+      .insert(deliveryAttempts)
+      .values({
+        runId: ctx.runId,
+        messageId,
+        target,
+        attempt,
+        ok: error === null,
+        statusCode,
+        durationMs,
+        error,
+      })
+      .catch((err: unknown) =>
+        logger.error({ err, runId: ctx.runId, target }, 'could not record a delivery attempt'),
+      )
+    if (error === null) return true
+    const wait = config.backoffMs[attempt - 1]
+    if (!retry || wait === undefined) {
+      logger.warn({ runId: ctx.runId, target, attempt, error }, 'delivery failed')
+      return false
+    }
+    await new Promise((resolve) => setTimeout(resolve, wait))
+  }
+}
+
+class HttpStatus extends Error {
+  constructor(readonly status: number) {
+    super(`the receiver answered ${status}`)
+  }
+}
+
+async function sendOnce(
+  ctx: DeliveryContext,
+  target: string,
+  message: DeliveryMessage,
+  messageId: string,
+  config: DeliveryConfig,
+): Promise<Sent> {
+  const colon = target.indexOf(':')
+  const kind = target.slice(0, colon)
+  const rest = target.slice(colon + 1)
+  if (kind === 'email') {
+    if (!(await mayEmail(ctx, rest, config.db)))
+      throw new Permanent(`${rest} is not a member of the organisation`)
+    await sendEmail({ to: rest, subject: message.subject, text: message.text }).catch((err: Error) => {
+      // No SMTP configured will not fix itself within the retries.
+      throw /SMTP_URL/.test(err.message) ? new Permanent(err.message) : err
+    })
+    return { statusCode: null }
+  }
+  if (kind !== 'webhook' && kind !== 'slack') throw new Permanent(`unknown target ${target}`)
+  const endpoint = await loadEndpoint(ctx.orgId, kind, rest, config.db)
+  if (!endpoint) throw new Permanent(`no ${kind} endpoint named ${rest} (an admin registers it in Settings)`)
+  let headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Clockwork' }
+  let body: string
+  if (kind === 'slack') {
+    body = JSON.stringify({ text: `*${message.subject}*\n${message.text}` })
+  } else {
+    const now = new Date()
+    body = JSON.stringify({ type: message.type, timestamp: now.toISOString(), data: message.data })
+    const signature = new Webhook(endpoint.signingSecret ?? '').sign(messageId, now, body)
+    headers = {
+      ...headers,
+      'webhook-id': messageId,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': signature,
+    }
+  }
+  const res = await config.post(endpoint.url, headers, body)
+  if (res.status < 200 || res.status >= 300) throw new HttpStatus(res.status)
+  return { statusCode: res.status }
+}
+
+/** Email goes to members of the job's organisation only (or its creator): never to outsiders. */
+async function mayEmail(ctx: DeliveryContext, address: string, db: Db): Promise<boolean> {
+  const rows = await db
+    .select({ id: user.id })
+    .from(user)
+    .leftJoin(member, and(eq(member.userId, user.id), eq(member.organizationId, ctx.orgId)))
+    .where(
+      and(
+        sql`lower(${user.email}) = lower(${address})`,
+        sql`(${member.id} is not null or ${user.id} = ${ctx.creatorId})`,
+      ),
+    )
+  return rows.length > 0
+}
