@@ -39,7 +39,10 @@ export function toJobName(text: string): string {
 }
 
 export const Schedule = z
-  .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a schedule string') })
+  .string({
+    error: (iss) =>
+      iss.input === undefined ? 'is required' : 'must be a cron expression string (or "at …", "every …")',
+  })
   .trim()
   .superRefine((expr, ctx) => {
     const result = validateSchedule(expr)

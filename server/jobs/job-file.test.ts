@@ -202,7 +202,7 @@ describe('parseJobFile', () => {
       {},
       400,
       'schedule',
-      /^schedule: must be a schedule string/,
+      /^schedule: must be a cron expression string/,
     ],
     ['an out-of-range hour', file('schedule: "0 25 * * *"'), {}, 400, 'schedule', /^schedule: hour: 25/],
     ['a 6-field cron', file('schedule: "0 0 7 * * *"'), {}, 400, 'schedule', /^schedule: .*5 fields/],

@@ -25,7 +25,10 @@ export function previewSchedule(
   let folded: { schedule?: unknown }
   try {
     // A form's empty schedule box beside an `at`/`every` value is not a second schedule.
-    folded = foldScheduleKeys({ ...input, schedule: input.schedule === '' ? undefined : input.schedule }) as typeof folded
+    folded = foldScheduleKeys({
+      ...input,
+      schedule: input.schedule === '' ? undefined : input.schedule,
+    }) as typeof folded
   } catch (err) {
     if (!(err instanceof HttpError)) throw err
     return { valid: false, field: err.field as 'at' | 'every', message: err.message }

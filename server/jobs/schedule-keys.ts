@@ -15,7 +15,10 @@ export function foldScheduleKeys(input: unknown): unknown {
   if (!isPlainObject(input)) return input
   const given = SCHEDULE_KEYS.filter((key) => input[key] !== undefined && input[key] !== null)
   if (given.length > 1) {
-    throw badRequest(`${given[1]}: give only one of schedule, at or every (you gave ${given.join(' and ')})`, given[1])
+    throw badRequest(
+      `${given[1]}: give only one of schedule, at or every (you gave ${given.join(' and ')})`,
+      given[1],
+    )
   }
   const key = given[0]
   const { at: _at, every: _every, ...rest } = input
@@ -33,7 +36,9 @@ function spell(key: 'at' | 'every', value: unknown): string {
     return value.toISOString().slice(0, 16)
   }
   throw badRequest(
-    key === 'at' ? 'at: must be a date and time like 2026-12-24T09:00' : 'every: must be an interval like 90m',
+    key === 'at'
+      ? 'at: must be a date and time like 2026-12-24T09:00'
+      : 'every: must be an interval like 90m',
     key,
   )
 }

@@ -106,7 +106,12 @@ export async function claimDueJobs(
         }
         rows.push(row)
       }
-      moves.push({ id: job.id, nextRunAt: plan.nextRunAt ?? null, started, suspend: scheduleEndReason(job, plan) })
+      moves.push({
+        id: job.id,
+        nextRunAt: plan.nextRunAt ?? null,
+        started,
+        suspend: scheduleEndReason(job, plan),
+      })
     }
     // The writes go out together (postgres.js pipelines a transaction's statements that are not
     // awaited one by one): a single round trip between the locks and the executors. Each started
