@@ -19,4 +19,6 @@ export type { CronField } from './fields.ts'
 export { describeSchedule, isOneShot, nextRun, nextRuns, validateSchedule } from './schedule.ts'
 export { scheduleKind, MAX_EVERY_MINUTES, type ScheduleKind } from './kinds.ts'
 export { isValidCron, validateCron, type CronValidation } from './parse.ts'
-export { isValidTimezone } from './zones.ts'
+export { canonicalZone, isValidTimezone, wallClock } from './zones.ts'
+/** The instant a wall-clock time in a zone happens (first pass if repeated, end of the gap if skipped). */
+export { placeWallTime as instantOfWallTime } from './next-runs.ts'
