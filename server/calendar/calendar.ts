@@ -22,11 +22,17 @@ export const MAX_FIRES_PER_JOB = 100
 /** Past runs listed per window (newest dropped first past it, and the answer says so). */
 export const MAX_RUNS = 5_000
 
+// Date.parse rolls 2026-02-30 over to 2 March: a real date reads back the same.
+const isRealDate = (d: string) => {
+  const t = new Date(`${d}T00:00:00Z`)
+  return !Number.isNaN(t.getTime()) && t.toISOString().startsWith(d)
+}
+
 export const CalendarQuery = z.object({
   start: z
     .string({ error: 'must be a date like 2026-03-29' })
     .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date like 2026-03-29' })
-    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), { error: 'is not a real date' })
+    .refine(isRealDate, { error: 'is not a real date' })
     .optional()
     .describe("First day shown, in the caller's zone (default today)"),
   days: z.coerce
