@@ -13,6 +13,7 @@ import { getDb, type Db } from '../db/client.ts'
 import { jobRuns, jobs } from '../db/schema/index.ts'
 import { jobsVisibleTo } from '../access/visibility.ts'
 import { listJobs, type JobView } from '../jobs/service.ts'
+import { BoundedCache } from '../lib/lru.ts'
 import { parseInput } from '../lib/validate.ts'
 import type { RunStatus } from '../runs/schema.ts'
 
@@ -96,22 +97,24 @@ export function upcomingFires(
   window: { from: number; to: number; now: number },
 ): { fires: { jobId: string; at: number }[]; capped: Set<string> } {
   const after = Math.max(window.from - 1, window.now)
-  const memo = new Map<string, { runs: number[]; capped: boolean }>()
+  // Fires are computed from the start of the hour and kept (memo below), so page loads within the
+  // hour reuse them; the ones already past are dropped here.
+  const hour = Math.floor(after / HOUR) * HOUR
   const fires: { jobId: string; at: number }[] = []
   const capped = new Set<string>()
   for (const job of list) {
     if (!job.enabled || job.suspendedReason || !job.nextRun) continue
-    const key = `${job.schedule}\u0000${job.timezone}`
-    let found = memo.get(key)
-    if (!found) {
-      found = firesOf(job.schedule, job.timezone, after, window.to)
-      memo.set(key, found)
-    }
-    for (const at of found.runs) fires.push({ jobId: job.id, at })
+    const key = `${job.schedule}\u0000${job.timezone}\u0000${hour}\u0000${window.to}`
+    const found = memo.getOrCreate(key, () => firesOf(job.schedule, job.timezone, hour, window.to))
+    for (const at of found.runs) if (at > after) fires.push({ jobId: job.id, at })
     if (found.capped) capped.add(job.id)
   }
   return { fires, capped }
 }
+
+const HOUR = 3_600_000
+// Up to 100 numbers an entry: 5,000 entries stay under 4 MB. Keys carry the hour, so nothing is stale.
+const memo = new BoundedCache<string, { runs: number[]; capped: boolean }>(5_000, HOUR)
 
 function firesOf(schedule: string, timezone: string, after: number, to: number) {
   const runs: number[] = []

@@ -49,7 +49,9 @@ export async function renderCalendarFeed(
 ): Promise<string> {
   const jobs = await listJobs(caller, { scope: 'all' })
   const byId = new Map(jobs.map((j) => [j.id, j]))
-  const window = { from: now.getTime(), to: now.getTime() + FEED_DAYS * 86_400_000, now: now.getTime() }
+  // The end is rounded up to the hour so that feed reads within an hour share computed fires.
+  const to = Math.ceil((now.getTime() + FEED_DAYS * 86_400_000) / 3_600_000) * 3_600_000
+  const window = { from: now.getTime(), to, now: now.getTime() }
   const { fires } = upcomingFires(jobs, window)
   const lines = [
     'BEGIN:VCALENDAR',
