@@ -8,6 +8,7 @@ test('the calendar lists the fires nextRuns gives across a DST change, and makes
   page,
   baseURL,
 }) => {
+  test.setTimeout(120_000)
   await signUp(page, 'Cal Endar', uniqueEmail('cal'))
   const headers = { origin: baseURL! }
   const zone = await page.request.post('/_agent-native/auth/update-user', {
@@ -30,7 +31,7 @@ test('the calendar lists the fires nextRuns gives across a DST change, and makes
 
   // The week of Berlin's 2027 spring-forward (Sunday 28 March).
   await page.goto('/calendar?start=2027-03-25&days=7')
-  await expect(page.getByRole('heading', { name: 'Calendar' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Calendar', level: 1 })).toBeVisible()
   const dstDay = page.locator('[data-testid="calendar-day"][data-date="2027-03-28"]')
   await expect(dstDay.getByTestId('dst-badge')).toHaveText('DST UTC+01:00 → UTC+02:00')
   await expect(page.getByTestId('dst-badge')).toHaveCount(1)
@@ -52,9 +53,9 @@ test('the calendar lists the fires nextRuns gives across a DST change, and makes
   await expect(dstDay.getByRole('link', { name: /10:00 spring/ })).toBeVisible()
 
   // Day-by-day view and the job filter, through the form.
-  await page.getByLabel('View').selectOption('day')
+  await page.locator('select[name="view"]').selectOption('day')
   await expect(page.getByTestId('calendar-list')).toBeVisible()
-  await page.getByLabel('Job').selectOption({ label: 'spring' })
+  await page.locator('select[name="job"]').selectOption({ label: 'spring' })
   await expect(page).toHaveURL(/job=job_/)
   await expect(fires).toHaveCount(1)
 

@@ -12,5 +12,5 @@ export async function signUp(page: Page, name: string, email: string, password =
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password').fill(password)
   await page.getByRole('button', { name: 'Create account' }).click()
-  await expect(page).toHaveURL(/\/jobs/)
+  await expect(page).toHaveURL(/\/jobs/, { timeout: 60_000 })
 }
