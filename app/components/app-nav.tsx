@@ -1,4 +1,4 @@
-import { BookOpen, Boxes, CalendarClock, FolderTree, Menu, Settings, X } from 'lucide-react'
+import { BookOpen, Boxes, CalendarClock, CalendarDays, FolderTree, Menu, Settings, X } from 'lucide-react'
 import { Dialog } from 'radix-ui'
 import { useState } from 'react'
 import { NavLink } from 'react-router'
@@ -10,6 +10,7 @@ export type NavProps = { user: { name: string; email: string }; org: Org; orgs: 
 
 const links = [
   { to: '/jobs', label: 'Jobs', icon: CalendarClock },
+  { to: '/calendar', label: 'Calendar', icon: CalendarDays },
   { to: '/workspace', label: 'Workspace', icon: FolderTree },
   { to: '/environments', label: 'Environments', icon: Boxes },
   { to: '/skills', label: 'Skills', icon: BookOpen },

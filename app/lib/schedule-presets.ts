@@ -6,6 +6,7 @@ export const SCHEDULE_PRESETS = [
   { id: 'monday', label: 'Every Monday at 09:00', cron: '0 9 * * 1' },
   { id: 'monthly', label: 'First of the month', cron: '0 9 1 * *' },
   { id: 'quarter-hour', label: 'Every 15 minutes', cron: '*/15 * * * *' },
+  { id: 'ninety-minutes', label: 'Every 90 minutes', cron: 'every 90m' },
 ] as const
 
 export type PresetId = (typeof SCHEDULE_PRESETS)[number]['id'] | 'custom'

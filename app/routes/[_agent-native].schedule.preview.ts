@@ -4,13 +4,14 @@ import { methodNotAllowed } from '#server/http/request.ts'
 import { previewSchedule } from '#server/jobs/service.ts'
 import type { Route } from './+types/[_agent-native].schedule.preview'
 
-// GET /_agent-native/schedule/preview?schedule=&timezone= → 200 { valid, ... } even when invalid
+// GET /_agent-native/schedule/preview?schedule=|at=|every=&timezone= → 200 { valid, ... } even when invalid
 export const loader = ({ request }: Route.LoaderArgs) =>
   api(async () => {
     const caller = await requireCaller(request)
     const params = new URL(request.url).searchParams
     const timezone = params.get('timezone') || caller.timezone || 'UTC'
-    return previewSchedule({ schedule: params.get('schedule') ?? '', timezone })
+    const given = (key: string) => params.get(key) ?? undefined
+    return previewSchedule({ schedule: given('schedule'), at: given('at'), every: given('every'), timezone })
   })
 
 export const action = ({ request }: Route.ActionArgs) =>

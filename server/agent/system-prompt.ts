@@ -30,6 +30,9 @@ export function buildChatSystemPrompt(
 ): string {
   return `You are Clockwork's assistant. Clockwork runs recurring AI jobs on cron schedules.
 ${whoAndWhen(caller, now)}
+For a one-off ("remind me tomorrow at 9"), create the job with at: "YYYY-MM-DDTHH:MM", the date worked
+out from Now above, in their time zone: it runs once, then pauses itself. For a fixed interval
+("every 90 minutes"), use every: "90m". Otherwise use a cron schedule.
 
 ${toolsGuide(tools)}
 
@@ -49,7 +52,7 @@ export function buildRunSystemPrompt(
   tools?: readonly string[],
 ): string {
   return `You are Clockwork's agent, running the scheduled job "${job.name}" unattended.
-Schedule: ${job.description} (cron "${job.schedule}"). This run was scheduled for ${scheduledFor.toISOString()}.
+Schedule: ${job.description} ("${job.schedule}"). This run was scheduled for ${scheduledFor.toISOString()}.
 You run as ${caller.name}, whose instructions follow as the user message.
 ${whoAndWhen(caller, now)}
 

@@ -90,7 +90,7 @@ const offsetAt = (zone: string, instant: number) =>
   wallClock(zone, instant) - Math.floor(instant / SECOND) * SECOND
 
 /** The instant a wall-clock time runs at: its first occurrence, or the end of the gap it falls in. */
-function placeWallTime(zone: string, wall: number): number {
+export function placeWallTime(zone: string, wall: number): number {
   // No zone changes its offset twice within two days, so the offsets a day either side are the
   // only ones that can apply.
   const before = offsetAt(zone, wall - DAY)

@@ -5,7 +5,7 @@
  * reset fields.
  */
 import { z } from 'zod'
-import { isValidTimezone, validateCron } from '../cron/cron.ts'
+import { isValidTimezone, validateSchedule } from '../cron/cron.ts'
 
 /** Instructions are capped so that even in three-byte characters they fit the 256 KiB job file limit. */
 export const MAX_INSTRUCTIONS = 60_000
@@ -39,17 +39,21 @@ export function toJobName(text: string): string {
 }
 
 export const Schedule = z
-  .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a cron expression string') })
+  .string({
+    error: (iss) =>
+      iss.input === undefined ? 'is required' : 'must be a cron expression string (or "at …", "every …")',
+  })
   .trim()
   .superRefine((expr, ctx) => {
-    const result = validateCron(expr)
+    const result = validateSchedule(expr)
     // The validator's expression-level reasons start with "schedule …"; the field name is prefixed anyway.
     if (result.ok) return
     ctx.addIssue({ code: 'custom', message: result.message.replace(/^schedule /, ''), input: expr })
   })
   .describe(
     'Standard 5-field cron expression "minute hour day-of-month month day-of-week", e.g. "0 7 * * 1-5" ' +
-      'for weekdays at 07:00, or one of @hourly @daily @weekly @monthly @yearly',
+      'for weekdays at 07:00, or one of @hourly @daily @weekly @monthly @yearly; or "at 2026-12-24T09:00" ' +
+      '(once, in the time zone; the job pauses itself after it) or "every 90m" (fixed interval, 1m to 31d)',
   )
 
 export const Timezone = z

@@ -292,7 +292,9 @@ export const DEFINITION_KEYS = keysWhere((s) => s.file === 'frontmatter')
 export const IDENTITY_KEYS = ['createdBy', 'orgId'] as const
 /** Written by the scheduler only; read-only in a job file. */
 export const MANAGED_KEYS = ['lastRun', 'lastStatus', 'lastError', 'nextRun'] as const
-for (const key of [...DEFINITION_KEYS, ...IDENTITY_KEYS, ...MANAGED_KEYS, 'instructions']) reserved.add(key)
+// `at` and `every` are spellings of `schedule` (schedule-keys.ts).
+for (const key of [...DEFINITION_KEYS, ...IDENTITY_KEYS, ...MANAGED_KEYS, 'instructions', 'at', 'every'])
+  reserved.add(key)
 /** Keys `extra` may not use: they would collide with a real field when the file is rendered. */
 export const RESERVED_KEYS: ReadonlySet<string> = reserved
 

@@ -9,6 +9,7 @@ import { badRequest, payloadTooLarge } from '../lib/errors.ts'
 import { BODY_LIMITS } from '../lib/limits.ts'
 import { parseInput } from '../lib/validate.ts'
 import { JobName, isPlainObject, toJsonValue, type JsonValue } from './field-schemas.ts'
+import { foldScheduleKeys, scheduleLine } from './schedule-keys.ts'
 import {
   CLEARABLE_KEYS,
   DEFINITION_KEYS,
@@ -122,7 +123,7 @@ export function parseJobFile(text: string, ctx: { name: string; truth: JobFileTr
   const data = readFrontmatter(text)
   const fields: Record<string, unknown> = {}
   const extra: [string, unknown][] = []
-  for (const [key, value] of Object.entries(data.frontmatter)) {
+  for (const [key, value] of Object.entries(foldScheduleKeys(data.frontmatter) as Record<string, unknown>)) {
     if (definitionKeys.has(key)) fields[key] = value
     else if (identityKeys.has(key)) checkIdentity(key as (typeof IDENTITY_KEYS)[number], value, ctx.truth)
     else if (managedKeys.has(key)) continue
@@ -235,6 +236,6 @@ export function renderJobFile(job: JobFileView): string {
   ])
   const doc = matter.stringify({ content: `\n${job.instructions.trim()}\n` }, data, DUMP_OPTIONS)
   // js-yaml 3 cannot force quotes, and an unquoted `*/5 …` is a YAML alias: write schedule first, ourselves.
-  // A valid cron expression is plain ASCII, so its JSON string is a valid YAML double-quoted scalar.
-  return doc.replace(/^---\n/, `---\nschedule: ${JSON.stringify(job.schedule)}\n`)
+  // A valid schedule is plain ASCII, so its JSON string is a valid YAML double-quoted scalar.
+  return doc.replace(/^---\n/, `---\n${scheduleLine(job.schedule)}\n`)
 }

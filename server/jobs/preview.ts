@@ -2,12 +2,14 @@
  * The live schedule preview behind the job forms: is it valid, what does it say in English, and
  * when would it fire next. Pure, and never throws on bad input: a preview answers, it does not fail.
  */
-import { describeCron, nextRuns } from '../cron/cron.ts'
+import { describeSchedule, nextRuns } from '../cron/cron.ts'
+import { HttpError } from '../lib/errors.ts'
+import { foldScheduleKeys } from './schedule-keys.ts'
 import { Schedule, Timezone } from './schema.ts'
 
 export type SchedulePreview =
   | { valid: true; description: string; nextRuns: string[] }
-  | { valid: false; field: 'schedule' | 'timezone'; message: string }
+  | { valid: false; field: 'schedule' | 'at' | 'every' | 'timezone'; message: string }
 
 /** How many upcoming fire times the preview lists. */
 export const PREVIEW_COUNT = 5
@@ -17,10 +19,21 @@ export const PREVIEW_COUNT = 5
  * next {@link PREVIEW_COUNT} fire times after `now` as ISO strings.
  */
 export function previewSchedule(
-  input: { schedule?: unknown; timezone?: unknown },
+  input: { schedule?: unknown; at?: unknown; every?: unknown; timezone?: unknown },
   now: Date = new Date(),
 ): SchedulePreview {
-  const schedule = Schedule.safeParse(input.schedule)
+  let folded: { schedule?: unknown }
+  try {
+    // A form's empty schedule box beside an `at`/`every` value is not a second schedule.
+    folded = foldScheduleKeys({
+      ...input,
+      schedule: input.schedule === '' ? undefined : input.schedule,
+    }) as typeof folded
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err
+    return { valid: false, field: err.field as 'at' | 'every', message: err.message }
+  }
+  const schedule = Schedule.safeParse(folded.schedule ?? '')
   if (!schedule.success) {
     return { valid: false, field: 'schedule', message: `schedule: ${schedule.error.issues[0]?.message}` }
   }
@@ -32,7 +45,7 @@ export function previewSchedule(
   const runs = nextRuns(schedule.data, { after: now, timezone: timezone.data, count: PREVIEW_COUNT })
   return {
     valid: true,
-    description: describeCron(schedule.data, { timezone: timezone.data }),
+    description: describeSchedule(schedule.data, { timezone: timezone.data }),
     nextRuns: runs.map((run) => run.toISOString()),
   }
 }

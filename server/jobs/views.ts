@@ -4,7 +4,7 @@
  */
 import type { Caller } from '../auth/caller.ts'
 import { canEditJob } from '../access/rules.ts'
-import { describeCron } from '../cron/cron.ts'
+import { describeSchedule } from '../cron/cron.ts'
 import { definitionOf, type JobDefinition } from './fields.ts'
 import type { JobFileView } from './job-file.ts'
 import type { JobRecord } from './store.ts'
@@ -43,7 +43,7 @@ export function toJobView(record: JobRecord, caller: Caller): JobView {
     orgId: record.orgId,
     createdBy: { id: record.createdBy, email: record.creatorEmail, name: record.creatorName },
     ...definitionOf(record),
-    description: describeCron(record.schedule, { timezone: record.timezone }),
+    description: describeSchedule(record.schedule, { timezone: record.timezone }),
     nextRun: iso(record.nextRunAt),
     lastRun: iso(record.lastRunAt),
     lastStatus: record.lastStatus,

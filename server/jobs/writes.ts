@@ -32,6 +32,7 @@ import {
 import { toJobFileView, toJobView, type JobView } from './views.ts'
 import { checkJobFileSize } from './job-file.ts'
 import { checkEnabledJobQuota } from './quota.ts'
+import { foldScheduleKeys } from './schedule-keys.ts'
 
 export type WriteOptions = {
   /** The version the caller last saw; a different stored version is a 409. */
@@ -48,7 +49,7 @@ export async function createJobFrom(
   input: unknown,
   options: WriteOptions = {},
 ): Promise<JobView> {
-  const data = parseInput(JobCreateInput, input)
+  const data = parseInput(JobCreateInput, foldScheduleKeys(input))
   if (data.runAs === 'shared') {
     if (data.scope === 'personal') {
       throw badRequest('runAs: "shared" is only for shared jobs; a personal job runs as its creator', 'runAs')
@@ -106,7 +107,7 @@ export async function changeJobFrom(
   input: unknown,
   options: WriteOptions = {},
 ): Promise<JobView> {
-  const change = parseInput(JobUpdateInput, input)
+  const change = parseInput(JobUpdateInput, foldScheduleKeys(input))
   const { view, changed } = await getDb().transaction(async (tx) => {
     const job = await lockEditableJob(caller, id, options.ifMatch, tx)
     const now = await readDatabaseNow(tx)

@@ -5,7 +5,7 @@
  */
 import type { Caller } from '../auth/caller.ts'
 import { HttpError } from '../lib/errors.ts'
-import { describeCron } from '../cron/cron.ts'
+import { describeSchedule } from '../cron/cron.ts'
 import { parseJobFile } from '../jobs/job-file.ts'
 import { readJobFile } from '../jobs/service.ts'
 import { parseResourcePath, parseScope } from '../resources/paths.ts'
@@ -43,7 +43,7 @@ export async function validateWorkspaceFile(
       : { createdByEmail: caller.email, orgId: caller.orgId }
     const parsed = parseJobFile(fields.content ?? '', { name: target.name, truth })
     const timezone = parsed.timezone ?? existing?.job.timezone ?? caller.timezone ?? 'UTC'
-    return { token, valid: true, description: describeCron(parsed.schedule, { timezone }) }
+    return { token, valid: true, description: describeSchedule(parsed.schedule, { timezone }) }
   } catch (err) {
     if (err instanceof HttpError) return { token, valid: false, message: err.message, field: err.field }
     throw err

@@ -3,7 +3,7 @@
  * retry backoff, and when a failing job pauses itself. No I/O, no clock: the caller passes
  * "now" (the database clock) and gets a plan back.
  */
-import { nextRun } from '../cron/cron.ts'
+import { describeSchedule, nextRun } from '../cron/cron.ts'
 import { formatDuration } from './format.ts'
 
 /** Backoff before retry n (the n-th entry; later retries reuse the last): shared/DESIGN.md. */
@@ -111,4 +111,21 @@ export const canRetry = (attempt: number, retries: number) => attempt <= retries
 export function autoPauseReason(lastError: string | null): string {
   const last = lastError ? ` (last: ${lastError.slice(0, 300)})` : ''
   return `Paused after ${AUTO_PAUSE_AFTER} failed runs in a row${last}. Fix the cause, then enable the job again.`
+}
+
+/** How {@link scheduleEndReason} starts: such a pause still lets the last slot's queued runs and retries start. */
+export const ONE_SHOT_DONE = 'One-shot schedule done'
+
+/**
+ * Why a job whose schedule has no slot left (a one-shot `at` after its time) paused itself, or
+ * undefined while it has one. The scheduler writes it with the claim that used the last slot.
+ */
+export function scheduleEndReason(
+  job: { schedule: string; timezone: string },
+  plan: Pick<SlotPlan, 'fire' | 'nextRunAt'>,
+): string | undefined {
+  if (plan.nextRunAt) return undefined
+  const when = describeSchedule(job.schedule, { timezone: job.timezone })
+  const what = plan.fire ? 'It ran' : 'Its time passed while no scheduler ran, so it did not run'
+  return `${ONE_SHOT_DONE} (${when}). ${what}; set a new time to run it again.`
 }

@@ -43,7 +43,13 @@ export function toRunJob(row: RunJobRow): RunJob {
 }
 
 /** One job's run-state change: `started` marks a run of it running now; `nextRunAt` (when given) moves its next slot. */
-export type RunStart = { id: string; started: boolean; nextRunAt?: Date | null }
+export type RunStart = {
+  id: string
+  started: boolean
+  nextRunAt?: Date | null
+  /** Pauses the job with this reason (its schedule has no slot left: a one-shot that fired). */
+  suspend?: string
+}
 
 /** Writes the run state of jobs whose runs start (and, for the claim, their next slot) in one statement. */
 export async function recordRunStarts(starts: RunStart[], now: SQL, db: Db): Promise<void> {
@@ -53,15 +59,17 @@ export async function recordRunStarts(starts: RunStart[], now: SQL, db: Db): Pro
     started: s.started,
     advance: s.nextRunAt !== undefined,
     next_run_at: s.nextRunAt?.toISOString() ?? null,
+    suspend: s.suspend ?? null,
   }))
   await queryRows(
     db,
     sql`update jobs j set state_updated_at = ${now},
           next_run_at = case when u.advance then u.next_run_at else j.next_run_at end,
           last_run_at = case when u.started then ${now} else j.last_run_at end,
-          last_status = case when u.started then 'running' else j.last_status end
+          last_status = case when u.started then 'running' else j.last_status end,
+          suspended_reason = coalesce(j.suspended_reason, u.suspend)
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-          as u(id text, started boolean, advance boolean, next_run_at timestamptz)
+          as u(id text, started boolean, advance boolean, next_run_at timestamptz, suspend text)
         where j.id = u.id`,
   )
 }

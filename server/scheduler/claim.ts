@@ -20,7 +20,7 @@ import { insertSlotRuns, listActiveRuns, type SlotRow } from '../runs/store.ts'
 import { createRunThreads } from '../runs/threads.ts'
 import { decideOverlap } from '../runs/overlap.ts'
 import { memoizeNextRun } from '../runs/next-run-memo.ts'
-import { planSlots, type NextRunFn } from '../runs/policy.ts'
+import { planSlots, scheduleEndReason, type NextRunFn } from '../runs/policy.ts'
 import { inTransaction, queryRows, toDate } from '../db/sql.ts'
 
 export type ClaimOptions = {
@@ -106,7 +106,12 @@ export async function claimDueJobs(
         }
         rows.push(row)
       }
-      moves.push({ id: job.id, nextRunAt: plan.nextRunAt ?? null, started })
+      moves.push({
+        id: job.id,
+        nextRunAt: plan.nextRunAt ?? null,
+        started,
+        suspend: scheduleEndReason(job, plan),
+      })
     }
     // The writes go out together (postgres.js pipelines a transaction's statements that are not
     // awaited one by one): a single round trip between the locks and the executors. Each started

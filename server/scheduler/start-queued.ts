@@ -5,6 +5,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
+import { ONE_SHOT_DONE } from '../runs/policy.ts'
 import { recordRunStarts, selectRunJob, toRunJob, type RunJobRow, type StartedRun } from '../runs/run-job.ts'
 import type { RunRow } from '../runs/schema.ts'
 import { fromRawRun, markRunsRunning, markRunsSkipped } from '../runs/store.ts'
@@ -82,4 +83,6 @@ export async function startQueuedRuns(
   })
 }
 
-const isPaused = (job: JobRow | undefined) => !job || !job.enabled || job.suspended_reason !== null
+// A one-shot that used its slot is paused, but that slot's queued run and retries still start.
+const isPaused = (job: JobRow | undefined) =>
+  !job || !job.enabled || (job.suspended_reason !== null && !job.suspended_reason.startsWith(ONE_SHOT_DONE))

@@ -19,6 +19,7 @@ export const LAYERS: string[][] = [
   ['resources'],
   ['runs'],
   ['scheduler'],
+  ['calendar'],
   ['sandbox', 'cli'],
   ['machines'],
   ['environments'],

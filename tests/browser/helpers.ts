@@ -13,5 +13,5 @@ export async function signUp(page: Page, name: string, email: string, password =
   await page.getByLabel('Password').fill(password)
   await page.getByRole('button', { name: 'Create account' }).click()
   // Sign-up hashes a password and makes an organisation: slow on a loaded machine.
-  await expect(page).toHaveURL(/\/jobs/, { timeout: 30_000 })
+  await expect(page).toHaveURL(/\/jobs/, { timeout: 60_000 })
 }

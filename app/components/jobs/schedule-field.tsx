@@ -53,7 +53,7 @@ export function ScheduleField({ value, onChange, timezone, error }: Props) {
         hint={
           <>
             Cron: minute hour day-of-month month day-of-week, e.g. <code>30 8 * * 1-5</code>, or @hourly,
-            @daily…
+            @daily…; once: <code>at 2026-12-24T09:00</code>; an interval: <code>every 90m</code>
           </>
         }
       >

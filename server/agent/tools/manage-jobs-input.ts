@@ -56,9 +56,23 @@ export const ManageJobsInput = z.object({
     keyof ToolFields,
     z.ZodOptional<z.ZodUnknown>
   >),
+  at: z
+    .string()
+    .optional()
+    .describe(
+      'Instead of schedule, for a one-off: the local date and time "YYYY-MM-DDTHH:MM" in the job\'s time ' +
+        'zone (e.g. "remind me tomorrow at 9" → tomorrow\'s date at 09:00). The job runs once, then pauses itself',
+    ),
+  every: z
+    .string()
+    .optional()
+    .describe('Instead of schedule, a fixed interval: "90m", "2h", "1d" or "1h30m" (1 minute to 31 days)'),
   query: z.string().optional().describe('list: only jobs whose name or instructions contain this text'),
 })
 export type ManageJobsInput = z.infer<typeof ManageJobsInput>
 
-/** The definition fields a create or update may carry (scope, name and id only select the job). */
-export const UPDATE_FIELDS = TOOL_KEYS
+/**
+ * The definition fields a create or update may carry (scope, name and id only select the job);
+ * `at`/`every` are spellings of schedule, folded by the jobs service (jobs/schedule-keys.ts).
+ */
+export const UPDATE_FIELDS = [...TOOL_KEYS, 'at', 'every'] as const

@@ -131,7 +131,9 @@ async function runAction(ctx: ToolContext, input: ManageJobsInput): Promise<Mana
 /** What the model and the system prompt read about the tool. */
 export const MANAGE_JOBS_DESCRIPTION =
   'Create, list, update or delete scheduled jobs (a prompt the agent runs on a cron schedule "0 7 * * 1-5" ' +
-  "in an IANA time zone, default the person's), with the person's own rights. Choose a short slug name " +
+  "in an IANA time zone, default the person's), with the person's own rights. Instead of schedule, give " +
+  'at: "2026-12-24T09:00" for a one-off ("remind me tomorrow at 9": work out the date from the current ' +
+  'time; it runs once, then pauses itself) or every: "90m" for a fixed interval. Choose a short slug name ' +
   '(e.g. "morning-digest"). Results describe the schedule in words with its time zone: repeat that to the ' +
   'person. Create never replaces an existing job: on a name conflict, tell the person and suggest another name.'
 

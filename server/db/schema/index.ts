@@ -1,4 +1,5 @@
 export * from './auth.ts'
 export * from './app.ts'
 export * from './environments.ts'
+export * from './calendar.ts'
 export * from './integrations.ts'

@@ -1,0 +1,82 @@
+/**
+ * The iCalendar feed (RFC 5545) of a person's upcoming runs: one event per fire in the next
+ * {@link FEED_DAYS} days of every job they see, from the same slot math as the calendar page.
+ * Times are UTC instants (`…Z`), so every calendar app places them right whatever its zone; event
+ * ids are stable per (job, slot), so a refresh updates events instead of duplicating them.
+ */
+import type { Caller } from '../auth/caller.ts'
+import { listJobs } from '../jobs/service.ts'
+import { upcomingFires } from './calendar.ts'
+
+export const FEED_DAYS = 30
+/** How long an event lasts in the calendar app: a run has no known end before it happens. */
+const EVENT_MINUTES = 15
+
+const stamp = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '')
+
+/** TEXT values escape backslash, semicolon, comma and newlines (RFC 5545 §3.3.11). */
+const text = (value: string) =>
+  value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n')
+
+/** Lines longer than 75 octets are folded with CRLF + space, never inside a UTF-8 sequence (§3.1). */
+function fold(line: string): string {
+  const out: string[] = []
+  let current = ''
+  let bytes = 0
+  for (const ch of line) {
+    const size = Buffer.byteLength(ch)
+    if (bytes + size > (out.length === 0 ? 75 : 74)) {
+      out.push(current)
+      current = ''
+      bytes = 0
+    }
+    current += ch
+    bytes += size
+  }
+  out.push(current)
+  return out.join('\r\n ')
+}
+
+/** The feed for `caller` as iCalendar text. */
+export async function renderCalendarFeed(
+  caller: Caller,
+  appUrl: string,
+  now: Date = new Date(),
+): Promise<string> {
+  const jobs = await listJobs(caller, { scope: 'all' })
+  const byId = new Map(jobs.map((j) => [j.id, j]))
+  // The end is rounded up to the hour so that feed reads within an hour share computed fires.
+  const to = Math.ceil((now.getTime() + FEED_DAYS * 86_400_000) / 3_600_000) * 3_600_000
+  const window = { from: now.getTime(), to, now: now.getTime() }
+  const { fires } = upcomingFires(jobs, window)
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Clockwork//Job calendar//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    `X-WR-CALNAME:${text(`Clockwork: ${caller.orgName}`)}`,
+  ]
+  for (const fire of fires.sort((a, b) => a.at - b.at)) {
+    const job = byId.get(fire.jobId)!
+    const url = `${appUrl.replace(/\/$/, '')}/jobs/${job.id}`
+    lines.push(
+      'BEGIN:VEVENT',
+      `UID:${job.id}-${fire.at}@clockwork`,
+      `DTSTAMP:${stamp(now.getTime())}`,
+      `DTSTART:${stamp(fire.at)}`,
+      `DTEND:${stamp(fire.at + EVENT_MINUTES * 60_000)}`,
+      `SUMMARY:${text(job.name)}`,
+      `DESCRIPTION:${text(`${job.description}\n${url}`)}`,
+      `URL:${url}`,
+      'TRANSP:TRANSPARENT',
+      'END:VEVENT',
+    )
+  }
+  lines.push('END:VCALENDAR')
+  return `${lines.map(fold).join('\r\n')}\r\n`
+}

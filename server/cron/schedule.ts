@@ -1,0 +1,47 @@
+import { describeCron } from './describe.ts'
+import { describeKind, kindRuns, scheduleKind } from './kinds.ts'
+import { nextRuns as cronNextRuns } from './next-runs.ts'
+import { validateCron } from './parse.ts'
+import { canonicalZone } from './zones.ts'
+
+/**
+ * A job's schedule of any kind (cron, `at …`, `every …`; see kinds.ts): validation, next runs and
+ * words. Every caller goes through these, so the scheduler, previews and the calendar agree.
+ */
+
+/** Valid, or a reason naming the field at fault ("hour: 25 is out of range", "every: …"). */
+export function validateSchedule(expr: string): { ok: true } | { ok: false; message: string } {
+  const kind = scheduleKind(expr)
+  if ('error' in kind) return { ok: false, message: kind.error }
+  if (kind.kind !== 'cron') return { ok: true }
+  const cron = validateCron(expr)
+  return cron.ok ? cron : { ok: false, message: cron.message }
+}
+
+/**
+ * The next `count` (default 5, at most 100) runs strictly after `after` in `timezone` (default UTC):
+ * cron under the DST policy of shared/DESIGN.md, `at` once (none once it is past), `every` on its
+ * fixed grid. Throws on invalid input, as the cron version does: callers validate first.
+ */
+export function nextRuns(expr: string, options: { after: Date; timezone?: string; count?: number }): Date[] {
+  const kind = scheduleKind(expr)
+  if (kind.kind === 'cron') return cronNextRuns(expr, options)
+  // The cron version checks count, after and zone; ask it for one run of a valid pattern to reuse them.
+  cronNextRuns('0 0 1 1 *', { ...options, count: options.count ?? 5 })
+  const zone = canonicalZone(options.timezone ?? 'UTC')!
+  return kindRuns(kind, zone, options.after.getTime(), options.count ?? 5)
+}
+
+/** The first run strictly after `after`, or null when the schedule has no more (a past `at`). */
+export function nextRun(expr: string, options: { after: Date; timezone?: string }): Date | null {
+  return nextRuns(expr, { ...options, count: 1 })[0] ?? null
+}
+
+/** Plain English for any kind: "Every weekday at 07:00 (Europe/Berlin)", "Every 90 minutes". */
+export function describeSchedule(expr: string, options: { timezone?: string } = {}): string {
+  const kind = typeof expr === 'string' ? scheduleKind(expr) : ({ kind: 'cron' } as const)
+  return describeKind(kind, options.timezone) ?? describeCron(expr, options)
+}
+
+/** True for a one-shot (`at …`) schedule: after its run the job has nothing left to do. */
+export const isOneShot = (expr: string) => scheduleKind(expr).kind === 'at'

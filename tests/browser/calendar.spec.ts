@@ -1,0 +1,72 @@
+import { expect, test } from '@playwright/test'
+import { nextRuns } from '../../server/cron/cron.ts'
+import { signUp, uniqueEmail } from './helpers.ts'
+
+const ZONE = 'Europe/Berlin'
+
+test('the calendar lists the fires nextRuns gives across a DST change, and makes a revocable feed', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000)
+  await signUp(page, 'Cal Endar', uniqueEmail('cal'))
+  const headers = { origin: baseURL! }
+  const zone = await page.request.post('/_agent-native/auth/update-user', {
+    data: { timezone: ZONE },
+    headers,
+  })
+  expect(zone.ok()).toBe(true)
+  const jobs = [
+    { name: 'night-report', schedule: '30 2 * * *' }, // 02:30 does not exist on 28 Mar 2027
+    { name: 'pulse', schedule: 'every 12h' },
+    { name: 'spring', schedule: 'at 2027-03-28T10:00' },
+  ]
+  for (const job of jobs) {
+    const res = await page.request.post('/_agent-native/jobs', {
+      data: { ...job, timezone: ZONE, instructions: 'Go.' },
+      headers,
+    })
+    expect(res.status()).toBe(201)
+  }
+
+  // The week of Berlin's 2027 spring-forward (Sunday 28 March).
+  await page.goto('/calendar?start=2027-03-25&days=7')
+  await expect(page.getByRole('heading', { name: 'Calendar', level: 1 })).toBeVisible()
+  const dstDay = page.locator('[data-testid="calendar-day"][data-date="2027-03-28"]')
+  await expect(dstDay.getByTestId('dst-badge')).toHaveText('DST UTC+01:00 → UTC+02:00')
+  await expect(page.getByTestId('dst-badge')).toHaveCount(1)
+
+  const from = new Date('2027-03-24T23:00:00Z') // 25 Mar 00:00 in Berlin
+  const to = new Date('2027-03-31T22:00:00Z') // 1 Apr 00:00 in Berlin (summer time)
+  const fires = page.getByTestId('calendar-fire')
+  const listed = await fires.evaluateAll((els) => els.map((el) => el.getAttribute('data-at')))
+  const expected = jobs
+    .flatMap((job) =>
+      nextRuns(job.schedule, { after: new Date(from.getTime() - 1), timezone: ZONE, count: 20 }),
+    )
+    .filter((d) => d < to)
+    .map((d) => d.toISOString())
+    .sort()
+  expect([...listed].sort()).toEqual(expected)
+  // The 02:30 job fires when the gap ends: 03:00 local on the DST day.
+  await expect(dstDay.getByRole('link', { name: /03:00 night-report/ })).toBeVisible()
+  await expect(dstDay.getByRole('link', { name: /10:00 spring/ })).toBeVisible()
+
+  // Day-by-day view and the job filter, through the form.
+  await page.locator('select[name="view"]').selectOption('day')
+  await expect(page.getByTestId('calendar-list')).toBeVisible()
+  await page.locator('select[name="job"]').selectOption({ label: 'spring' })
+  await expect(page).toHaveURL(/job=job_/)
+  await expect(fires).toHaveCount(1)
+
+  // The feed: made once, readable, then revoked.
+  await page.getByRole('button', { name: 'New feed address' }).click()
+  const url = (await page.getByTestId('calendar-feed-url').textContent()) ?? ''
+  expect(url).toMatch(/\/_agent-native\/calendar\.ics\?token=cwc_/)
+  const feed = await fetch(url)
+  expect(feed.status).toBe(200)
+  expect(await feed.text()).toContain('SUMMARY:night-report')
+  await page.getByRole('button', { name: 'Revoke' }).click()
+  await expect(page.getByTestId('calendar-token')).toHaveCount(0)
+  expect((await fetch(url)).status).toBe(401)
+})

@@ -1,0 +1,70 @@
+/**
+ * The iCalendar feed over real HTTP, parsed by ical.js: a person's upcoming fires as `nextRuns`
+ * gives them, only the jobs they see, and a token that stops working once revoked.
+ */
+import ICAL from 'ical.js'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { FEED_DAYS } from '#server/calendar/feed.ts'
+import { nextRuns } from '#server/cron/cron.ts'
+import { createTeam, type Team } from '#tests/support/team.ts'
+import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+
+let app: TestApp
+let team: Team
+beforeAll(async () => {
+  app = await startTestApp()
+  team = await createTeam(app)
+})
+afterAll(() => app?.close())
+
+const feed = (token: string) =>
+  fetch(`${app.baseUrl}/_agent-native/calendar.ics?token=${encodeURIComponent(token)}`)
+
+it('parses with ical.js, lists the next fires as nextRuns gives them, and stops when revoked', async () => {
+  const client = team.member.client
+  const post = (body: object) => client.post('/_agent-native/jobs', { instructions: 'Go.', ...body })
+  const standup = (await post({ name: 'standup', schedule: '0 9 * * 1-5', timezone: 'Europe/Berlin' })).body
+    .job
+  const once = (await post({ name: 'once', at: '2099-01-01T00:00', timezone: 'Europe/Berlin' })).body.job
+  await post({ name: 'idle', schedule: '0 9 * * *', enabled: false })
+  // Another member's personal job is not theirs to see.
+  await team.admin.client.post('/_agent-native/jobs', {
+    name: 'secret',
+    schedule: '0 * * * *',
+    instructions: 'x',
+  })
+
+  const made = await client.post('/_agent-native/calendar/tokens')
+  expect(made.status).toBe(201)
+  const res = await feed(made.body.token)
+  expect(res.status).toBe(200)
+  expect(res.headers.get('content-type')).toMatch(/^text\/calendar/)
+  const text = await res.text()
+  const calendar = new ICAL.Component(ICAL.parse(text))
+  const events = calendar.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v))
+  const starts = (name: string) =>
+    events.filter((e) => e.summary === name).map((e) => e.startDate.toJSDate().toISOString())
+
+  const stamp = events[0]!.component.getFirstPropertyValue('dtstamp') as ICAL.Time
+  const now = stamp.toJSDate()
+  const until = Math.ceil((now.getTime() + FEED_DAYS * 86_400_000) / 3_600_000) * 3_600_000
+  const expected = nextRuns('0 9 * * 1-5', { after: now, timezone: 'Europe/Berlin', count: 30 })
+    .filter((d) => d.getTime() < until)
+    .map((d) => d.toISOString())
+  expect(starts('standup')).toEqual(expected)
+  expect(starts('once')).toEqual([]) // far beyond the feed's 30 days
+  expect(new Set(events.map((e) => e.summary))).toEqual(new Set(['standup']))
+  expect(new Set(events.map((e) => e.uid)).size).toBe(events.length)
+  expect(events[0]!.description).toContain(`/jobs/${standup.id}`)
+  expect(once.id).toBeTruthy()
+
+  // A token is its owner's alone to revoke; revoked, the feed refuses it.
+  expect(
+    (await team.admin.client.delete(`/_agent-native/calendar/tokens/${made.body.summary.id}`)).status,
+  ).toBe(404)
+  expect((await client.delete(`/_agent-native/calendar/tokens/${made.body.summary.id}`)).status).toBe(204)
+  const refused = await feed(made.body.token)
+  expect(refused.status).toBe(401)
+  expect((await refused.json()).error.code).toBe('unauthorized')
+  expect((await feed('cwc_not-a-token')).status).toBe(401)
+})
