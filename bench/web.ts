@@ -8,6 +8,8 @@
  * the load and after a rest. See bench/RESULTS.md.
  *
  *   --duration S       seconds per route and concurrency (default 10)
+ *   --round-minutes M  instead of --duration: split M minutes of load per round over the rows
+ *                      (issue 19's soak: `--round-minutes 5 --rounds 3`)
  *   --connections L    concurrencies, comma-separated (default 10,50)
  *   --rounds N         repeat the whole load N times (memory soak: does RSS climb?)
  *   --rest S           seconds of rest after each round before RSS is read again (default 30)
@@ -37,6 +39,7 @@ import { load, responseBytes, type Route } from './lib/load.ts'
 const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
+    'round-minutes': { type: 'string' },
     connections: { type: 'string', default: '10,50' },
     rounds: { type: 'string', default: '1' },
     rest: { type: 'string', default: '30' },
@@ -48,7 +51,7 @@ const { values: args } = parseArgs({
     'heap-snapshots': { type: 'boolean', default: false },
   },
 })
-const duration = Number(args.duration)
+let duration = Number(args.duration)
 const concurrencies = args.connections.split(',').map(Number)
 const rounds = Number(args.rounds)
 const restSeconds = Number(args.rest)
@@ -99,8 +102,16 @@ async function main() {
       { name: 'page /jobs (1,000)', path: '/jobs', cookie: large.cookie },
       { name: 'page job', path: `/jobs/${small.jobIds[7]}`, cookie: small.cookie },
     ]
-    const wanted = args.routes?.split(',').map((r) => r.trim())
+    // Names hold commas of their own ("page /jobs (1,000)"): split only where no digit follows.
+    const wanted = args.routes?.split(/,(?!\d)/).map((r) => r.trim())
     const routes = all.filter((r) => r.name === 'health' || !wanted || wanted.includes(r.name))
+    if (args['round-minutes']) {
+      duration = Math.max(
+        1,
+        Math.round((Number(args['round-minutes']) * 60) / (routes.length * concurrencies.length)),
+      )
+      log(`${args['round-minutes']} min per round: ${duration} s per row`)
+    }
     const bytes = new Map<string, number>()
     for (const route of routes) bytes.set(route.name, await responseBytes(server.baseUrl, route))
 
@@ -154,6 +165,22 @@ async function main() {
       if (args['heap-snapshots']) snapshots.push(await snapshot(server, `round-${round}`))
     }
     result.rounds = roundResults
+    if (rounds > 1) {
+      console.log(`\nRounds (${duration} s per row, ${routes.length * concurrencies.length} rows each)\n`)
+      console.log(
+        table(
+          ['round', 'RSS peak', 'end of load', `${restSeconds} s later`, 'answered', 'failed'],
+          roundResults.map((r) => [
+            String(r.round),
+            mb(r.rss.peak),
+            mb(r.rss.end),
+            mb(r.rss.rest),
+            String(r.measured.reduce((n, m) => n + m.total, 0)),
+            String(r.measured.reduce((n, m) => n + m.failures, 0)),
+          ]),
+        ),
+      )
+    }
     if (profiler) writeFileSync(path.join(outDir, 'load.cpuprofile'), JSON.stringify(await profiler.stop()))
     if (snapshots.length > 1) printHeapGrowth(snapshots)
   } finally {

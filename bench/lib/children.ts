@@ -31,6 +31,8 @@ export class Fleet {
         ...process.env,
         LOG_LEVEL: 'silent',
         NODE_ENV: 'production',
+        // Production refuses to start without one; the bench instances never sign anyone in.
+        BETTER_AUTH_SECRET: 'scheduler-bench-only-not-a-secret-0123456789',
         BENCH_SYSTEM: system,
         BENCH_INSTANCE: name,
         ...env,

@@ -51,6 +51,8 @@ export async function startBenchServer(options: {
     APP_URL: baseUrl,
     BETTER_AUTH_SECRET: 'bench-web-secret-bench-web-secret-0123',
     AUTH_RATE_LIMIT: 'false',
+    // The large seed is 1,000 enabled jobs in one organisation (the default quota is 200).
+    ORG_MAX_ENABLED_JOBS: '10000',
     LOG_LEVEL: 'warn',
     ...options.env,
   }

@@ -8,16 +8,19 @@ import type { Request as ExpressRequest, RequestHandler, Response as ExpressResp
 import { createRequestHandler as createRouterHandler, type ServerBuild } from 'react-router'
 import { bufferedBody } from './body-limit.ts'
 import { badRequest, toErrorBody } from '../lib/errors.ts'
+import type { PageCache } from './page-cache.ts'
 
 export function reactRouterHandler(
   build: ServerBuild | (() => Promise<ServerBuild>),
   mode: 'production' | 'development',
+  pageCache?: PageCache,
 ): RequestHandler {
   const handle = createRouterHandler(build, mode)
   return async (req, res, next) => {
     try {
-      const response = await handle(toFetchRequest(req, res))
-      await send(res, response)
+      const render = () => handle(toFetchRequest(req, res))
+      const response = pageCache ? await pageCache.handle(req, res, render) : await render()
+      if (response) await send(res, response)
     } catch (error) {
       next(error)
     }

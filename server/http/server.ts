@@ -19,6 +19,7 @@ import { rejectCrossSite } from './csrf.ts'
 import { reactRouterHandler, rejectMalformedPaths } from './react-router.ts'
 import { securityHeaders } from './security-headers.ts'
 import { compressResponses } from './compression.ts'
+import { createPageCache } from './page-cache.ts'
 import { attachMachineEndpoint } from '../machines/endpoint.ts'
 import { setInstanceUrl } from '../machines/instance.ts'
 
@@ -89,7 +90,7 @@ export async function startServer(
     const files = express.static(client, { maxAge: '1h' })
     app.use((req, res, next) => (/\.(?!data$)\w+$/.test(req.path) ? files(req, res, next) : next()))
     const build = (await import(path.resolve('build/server/index.js'))) as ServerBuild
-    app.all('/{*splat}', reactRouterHandler(build, 'production'))
+    app.all('/{*splat}', reactRouterHandler(build, 'production', createPageCache(db.db)))
   } else {
     const vite = await withoutForeignExitHandlers(() =>
       withoutKnownViteNoise(() =>

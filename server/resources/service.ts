@@ -28,15 +28,24 @@ export type ResourceTree = { personal: ResourceEntry[]; shared: ResourceEntry[] 
 
 const jobPath = (name: string) => `jobs/${name}.md`
 
-function jobEntry(job: JobView): ResourceEntry {
-  return {
+/** A tree entry before sizing: a job file's size means rendering it, so only shown ones are sized. */
+export type TreeRow = { entry: ResourceEntry; job?: JobView }
+
+function jobRow(job: JobView): TreeRow {
+  const entry: ResourceEntry = {
     path: jobPath(job.name),
     kind: 'job',
-    size: Buffer.byteLength(renderJobFile(toJobFileView(job)), 'utf8'),
+    size: 0,
     updatedAt: job.updatedAt,
     jobId: job.id,
     canEdit: job.canEdit,
   }
+  return { entry, job }
+}
+
+/** The entry with its size (a job file's as rendered). */
+export function sizedEntry({ entry, job }: TreeRow): ResourceEntry {
+  return job ? { ...entry, size: Buffer.byteLength(renderJobFile(toJobFileView(job)), 'utf8') } : entry
 }
 
 function jobResource(scope: ResourceScope, text: string, job: JobView): ResourceView {
@@ -58,24 +67,35 @@ function jobResource(scope: ResourceScope, text: string, job: JobView): Resource
  * person's personal job never shows.
  */
 export async function listResources(caller: Caller, prefix?: unknown): Promise<ResourceTree> {
+  const rows = await listTreeRows(caller, prefix)
+  return { personal: rows.personal.map(sizedEntry), shared: rows.shared.map(sizedEntry) }
+}
+
+/** The tree's rows, by path, unsized (resources/page.ts sizes one page of them). */
+export async function listTreeRows(
+  caller: Caller,
+  prefix?: unknown,
+): Promise<Record<ResourceScope, TreeRow[]>> {
   const start = parsePrefix(prefix)
   const [jobs, personalFiles, sharedFiles] = await Promise.all([
     listJobs(caller, { scope: 'all' }),
     selectResourceSummaries(ownerFor(caller, 'personal'), start),
     selectResourceSummaries(ownerFor(caller, 'shared'), start),
   ])
-  const tree = (scope: ResourceScope, files: typeof personalFiles): ResourceEntry[] => {
-    const jobEntries = jobs
+  const tree = (scope: ResourceScope, files: typeof personalFiles): TreeRow[] => {
+    const jobRows = jobs
       .filter((job) => job.scope === scope && jobPath(job.name).startsWith(start))
-      .map(jobEntry)
-    const fileEntries = files.map((file) => ({
-      path: file.path,
-      kind: 'file' as const,
-      size: file.size,
-      updatedAt: file.updatedAt.toISOString(),
-      canEdit: canEditFile(),
+      .map(jobRow)
+    const fileRows = files.map((file) => ({
+      entry: {
+        path: file.path,
+        kind: 'file' as const,
+        size: file.size,
+        updatedAt: file.updatedAt.toISOString(),
+        canEdit: canEditFile(),
+      },
     }))
-    return [...jobEntries, ...fileEntries].sort((a, b) => a.path.localeCompare(b.path))
+    return [...jobRows, ...fileRows].sort((a, b) => a.entry.path.localeCompare(b.entry.path))
   }
   return { personal: tree('personal', personalFiles), shared: tree('shared', sharedFiles) }
 }

@@ -105,13 +105,21 @@ export function createSchedulerCore(options: CoreOptions) {
     const pending = await readPending(request.heartbeat ?? false)
     const now = pending.now.getTime()
     const result: TickResult = { reaped: 0, started: 0, claimed: 0, at: pending.now, sleepMs: 0 }
-    if (pending.nextLeaseAt && pending.nextLeaseAt.getTime() < now) {
+    const reap = async () => {
       const reaped = await reapExpiredLeases(
         { now: () => clock.sqlNow(), backoffMs: options.backoffMs },
         // The loop's own pool: runs' statements on the main pool must not delay reaping.
         loopDb,
       )
-      result.reaped = reaped.length
+      result.reaped += reaped.length
+    }
+    // When the next lease lapses, on this process's timer (a burst's claim batches may outlast it).
+    let leaseLapsesAt = pending.nextLeaseAt
+      ? performance.now() + pending.nextLeaseAt.getTime() - now
+      : Infinity
+    if (pending.nextLeaseAt && pending.nextLeaseAt.getTime() < now) {
+      await reap()
+      leaseLapsesAt = Infinity
     }
     if (!claiming) return { ...result, sleepMs: Infinity }
     if (pending.nextQueuedAt && pending.nextQueuedAt.getTime() <= now && free() > 0) {
@@ -137,6 +145,11 @@ export function createSchedulerCore(options: CoreOptions) {
         claimed = out.claimed
         result.claimed += out.claimed
         result.started += out.started.length
+        // A dead instance's runs are not left waiting behind the rest of a burst.
+        if (performance.now() >= leaseLapsesAt) {
+          leaseLapsesAt = Infinity
+          await reap()
+        }
       }
     }
     if (result.reaped + result.started + result.claimed > 0) return result

@@ -9,15 +9,15 @@ import type { RunRow } from '../runs/schema.ts'
 import { settleRun } from '../runs/settle.ts'
 import { findExpiredLeases } from '../runs/store.ts'
 
-/** Settles at once; the loop's pool has two connections. */
-const REAP_PARALLEL = 2
+/** Settles at once (each a short transaction of its own); the loop's pool has four connections. */
+const REAP_PARALLEL = 4
 
 export async function reapExpiredLeases(
   options: { now: () => SQL; backoffMs?: readonly number[]; limit?: number },
   db: Db,
 ): Promise<RunRow[]> {
   const expired = await findExpiredLeases(options.now(), options.limit ?? 100, db)
-  // A killed instance leaves all its runs lapsing together: settle them two at a time (each settle
+  // A killed instance leaves all its runs lapsing together: settle them four at a time (each settle
   // is its own short transaction), so the last is marked soon after its lease.
   const reaped: RunRow[] = []
   const queue = [...expired]

@@ -42,6 +42,8 @@ export type RunningScheduler = {
 }
 
 const RETENTION_EVERY_MS = 60 * 60_000
+/** The loop's connections: a claim transaction, and the reaper's settles beside it (reaper.ts). */
+const LOOP_POOL_SIZE = 4
 
 export async function startScheduler(options: SchedulerOptions): Promise<RunningScheduler> {
   const config = env()
@@ -62,7 +64,9 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
   }
   // The loop's own small pool (Postgres): claims never wait behind the runs' statements.
   const loopHandle =
-    handle.kind === 'postgres' && handle.url ? await openDatabase({ url: handle.url, poolSize: 2 }) : null
+    handle.kind === 'postgres' && handle.url
+      ? await openDatabase({ url: handle.url, poolSize: LOOP_POOL_SIZE })
+      : null
   const core = createSchedulerCore({
     ...options,
     db,
@@ -100,10 +104,13 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
       let sleepMs: number
       const heartbeat = heartbeatDue
       heartbeatDue = false
+      const tickStarted = performance.now()
       try {
         const result = await core.tick({ heartbeat })
         failures = 0
-        sleepMs = result.sleepMs
+        // The wait was measured from the tick's first read: a tick that spent seconds claiming a
+        // burst must not then sleep the whole wait again (a lapsed lease would be reaped late).
+        sleepMs = Math.max(0, result.sleepMs - (performance.now() - tickStarted))
       } catch (err) {
         failures++
         sleepMs = Math.min(1000 * 2 ** failures, maxSleepMs)

@@ -78,7 +78,14 @@ const ROUTES: RouteCase[] = [
     send: (c, job) => c.patch(`${J}/${job.id}`, { enabled: true }),
   },
   { route: 'DELETE /jobs/:id', need: 'edit', success: 204, send: (c, job) => c.delete(`${J}/${job.id}`) },
-  { route: 'GET /resources', need: 'view', success: 200, send: (c) => c.get(R), outcome: inTree },
+  // The list is paged (default 50): one page of 200 holds this suite's whole workspace.
+  {
+    route: 'GET /resources',
+    need: 'view',
+    success: 200,
+    send: (c) => c.get(`${R}?limit=200`),
+    outcome: inTree,
+  },
   {
     route: 'GET /resources/<scope>/jobs/<name>.md',
     need: 'view',

@@ -1,0 +1,175 @@
+/**
+ * Rendered HTML of the busiest pages (the jobs list, a job's page), reused while the database has
+ * not changed. React's server rendering of a 50-row table is most of a page request's CPU; a
+ * person polling their jobs, or a team looking at the same list, asks for the same bytes again.
+ *
+ * Freshness: an entry is keyed by the request's cookies and URL (so by session: what one person
+ * sees is never served to another) and tagged with the database's WAL insert position read as the
+ * request arrives. Every committed write moves that position before it becomes visible, on any
+ * instance, so an entry is served only while no write at all has committed since it was rendered.
+ * What a page shows that is not in the database (the clock: "scheduler silent for 3 min") is
+ * bounded by {@link PAGE_CACHE_TTL_MS}.
+ *
+ * The CSP nonce: a cached document keeps the nonce it was rendered with, and the response's CSP
+ * header is rewritten to name it. Nonces are per response so that a nonce seen in one document
+ * cannot unlock markup injected into another; a cached document is byte-identical to the one that
+ * carried the nonce first, so it contains no markup that document did not (README Decisions log).
+ */
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib'
+import type { Request as ExpressRequest, Response as ExpressResponse } from 'express'
+import { sql } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { queryRows } from '../db/sql.ts'
+import { BoundedCache } from '../lib/lru.ts'
+import { logger } from '../lib/logger.ts'
+import { COMPRESSION_THRESHOLD_BYTES } from './compression.ts'
+
+export const PAGE_CACHE_TTL_MS = 5_000
+/** A 50-row jobs page is ~240 KB of HTML (+ ~15 KB compressed): 48 of them stay under ~13 MB. */
+const MAX_ENTRIES = 48
+/** The pages worth it: /jobs, /jobs/new and /jobs/:id (not their `.data` twins or sub-pages). */
+const CACHED_PATH = /^\/jobs(?:\/[\w-]+)?\/?$/
+
+type Entry = {
+  version: string
+  nonce: string
+  status: number
+  headers: [string, string][]
+  html: Buffer
+  encoded: Partial<Record<'br' | 'gzip', Buffer>>
+}
+
+export type PageCache = {
+  /**
+   * Answers `req` from the cache, or renders it through `render` and keeps the result when it is a
+   * plain 200 page. Returns the rendered Response when it is not cacheable (the caller sends it),
+   * else undefined (answered).
+   */
+  handle(
+    req: ExpressRequest,
+    res: ExpressResponse,
+    render: () => Promise<Response>,
+  ): Promise<Response | undefined>
+}
+
+export function createPageCache(db: Db): PageCache {
+  const cache = new BoundedCache<string, Entry>(MAX_ENTRIES, PAGE_CACHE_TTL_MS)
+  const rendering = new Map<string, Promise<Entry | null>>()
+  let disabled = false
+  const readVersion = coalesced(async () => {
+    // The insert position, not the write position: with synchronous_commit off a commit is
+    // visible before its WAL is written out, but never before it is inserted.
+    const [row] = await queryRows<{ v: string }>(db, sql`select pg_current_wal_insert_lsn()::text as v`)
+    return row!.v
+  })
+
+  async function renderEntry(res: ExpressResponse, version: string, render: () => Promise<Response>) {
+    const response = await render()
+    const type = response.headers.get('content-type') ?? ''
+    if (response.status !== 200 || !type.startsWith('text/html') || response.headers.has('set-cookie')) {
+      return { response, entry: null }
+    }
+    const html = Buffer.from(await response.arrayBuffer())
+    const headers = [...response.headers.entries()].filter(
+      ([key]) => key !== 'content-length' && key !== 'content-encoding',
+    )
+    const entry: Entry = { version, nonce: res.locals.cspNonce, status: 200, headers, html, encoded: {} }
+    return { response: null, entry }
+  }
+
+  return {
+    async handle(req, res, render) {
+      const cookie = req.headers.cookie
+      if (disabled || req.method !== 'GET' || !cookie || !CACHED_PATH.test(req.path)) return render()
+      let version: string
+      try {
+        version = await readVersion()
+      } catch (err) {
+        // A replica, or a database without WAL functions: render every time.
+        disabled = true
+        logger.warn({ err }, 'page cache disabled: the database version cannot be read')
+        return render()
+      }
+      const key = `${req.originalUrl}\n${cookie}`
+      const hit = cache.get(key)
+      if (hit?.version === version) return void send(req, res, hit)
+      // Requests for the same page arriving while it renders share that render.
+      const flight = `${version}\n${key}`
+      const shared = rendering.get(flight)
+      if (shared) {
+        const entry = await shared
+        return entry ? void send(req, res, entry) : render()
+      }
+      const own = renderEntry(res, version, render)
+      const settled = own.then(({ entry }) => entry).catch(() => null)
+      rendering.set(flight, settled)
+      try {
+        const { response, entry } = await own
+        if (!entry) return response!
+        cache.set(key, entry)
+        send(req, res, entry)
+      } finally {
+        rendering.delete(flight)
+      }
+    },
+  }
+}
+
+function send(req: ExpressRequest, res: ExpressResponse, entry: Entry) {
+  if (res.destroyed || res.writableEnded) return
+  res.status(entry.status)
+  for (const [key, value] of entry.headers) res.setHeader(key, value)
+  const fresh = res.locals.cspNonce as string | undefined
+  const csp = res.getHeader('content-security-policy')
+  if (fresh && fresh !== entry.nonce && typeof csp === 'string') {
+    res.setHeader('content-security-policy', csp.replace(`'nonce-${fresh}'`, `'nonce-${entry.nonce}'`))
+    res.locals.cspNonce = entry.nonce
+  }
+  res.vary('Accept-Encoding')
+  const encoding =
+    entry.html.length >= COMPRESSION_THRESHOLD_BYTES ? req.acceptsEncodings('br', 'gzip', 'identity') : false
+  let body = entry.html
+  if (encoding === 'br' || encoding === 'gzip') {
+    // Compressed once per entry; the compression middleware leaves an encoded body alone.
+    body = entry.encoded[encoding] ??=
+      encoding === 'br'
+        ? brotliCompressSync(entry.html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } })
+        : gzipSync(entry.html)
+    res.setHeader('content-encoding', encoding)
+  }
+  res.setHeader('content-length', body.length)
+  res.end(body)
+}
+
+/**
+ * Concurrent callers share one call, but never one that started before they asked (a write that
+ * committed just before a request must be seen by it): a caller arriving while a call is in flight
+ * waits for it to finish and shares the next one.
+ */
+export function coalesced<T>(call: () => Promise<T>): () => Promise<T> {
+  let inFlight: Promise<T> | undefined
+  let next: Promise<T> | undefined
+  const start = () => {
+    const p = call()
+    inFlight = p
+    const clear = () => {
+      if (inFlight === p) inFlight = undefined
+    }
+    p.then(clear, clear)
+    return p
+  }
+  return () => {
+    if (!inFlight) return start()
+    next ??= inFlight.then(
+      () => {
+        next = undefined
+        return start()
+      },
+      () => {
+        next = undefined
+        return start()
+      },
+    )
+    return next
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The rendered-page cache of the production server (server/http/page-cache.ts): a repeat of the
+ * jobs page is the same document (its CSP header names the nonce inside it), any committed write,
+ * even one made behind the server's back as another instance would, is seen by the next request,
+ * and one person's page is never served to another. Needs `npm run build` first.
+ */
+import postgres from 'postgres'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiClient } from '#tests/support/api-client.ts'
+import { spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
+
+let server: SpawnedServer
+let alice: ApiClient
+let bob: ApiClient
+
+beforeAll(async () => {
+  server = await spawnServer({ SCHEDULER_ENABLED: 'false' })
+  alice = new ApiClient(server.baseUrl)
+  bob = new ApiClient(server.baseUrl)
+  await alice.signUp('Alice Cache', 'alice-page-cache@example.com')
+  await bob.signUp('Bob Cache', 'bob-page-cache@example.com')
+  for (const [client, name] of [
+    [alice, 'alice-report'],
+    [bob, 'bob-report'],
+  ] as const) {
+    const res = await client.post('/_agent-native/jobs', {
+      name,
+      schedule: '0 7 * * 1-5',
+      instructions: 'Summarise yesterday’s sign-ups.',
+      scope: 'personal',
+    })
+    expect(res.status).toBe(201)
+  }
+}, 120_000)
+afterAll(() => server?.stop())
+
+async function page(client: ApiClient, path: string) {
+  const res = await fetch(server.baseUrl + path, {
+    headers: { cookie: client.cookieHeader, 'accept-encoding': 'br' },
+  })
+  const html = await res.text()
+  const csp = res.headers.get('content-security-policy') ?? ''
+  return {
+    status: res.status,
+    html,
+    bodyNonces: new Set([...html.matchAll(/nonce="([^"]+)"/g)].map((m) => m[1])),
+    headerNonce: /'nonce-([^']+)'/.exec(csp)?.[1],
+  }
+}
+
+describe('page cache', () => {
+  it('serves a repeat of the jobs page as the same document, its CSP naming the nonce inside', async () => {
+    // The version is the cluster's WAL position: a write anywhere on this Postgres (another test
+    // file's database, autovacuum) is a miss, so look for one repeat among a few requests.
+    let previous = await page(alice, '/jobs')
+    let repeated = false
+    for (let i = 0; i < 20 && !repeated; i++) {
+      const next = await page(alice, '/jobs')
+      for (const p of [previous, next]) {
+        expect(p.status).toBe(200)
+        expect(p.html).toContain('alice-report')
+        expect([...p.bodyNonces]).toEqual([p.headerNonce])
+      }
+      repeated = next.headerNonce === previous.headerNonce
+      if (repeated) expect(next.html).toBe(previous.html)
+      previous = next
+    }
+    expect(repeated).toBe(true)
+  })
+
+  it('shows a write committed behind the server’s back (another instance) on the next request', async () => {
+    const before = await page(alice, '/jobs')
+    expect(before.html).toContain('alice-report')
+    const sql = postgres(server.databaseUrl, { max: 1 })
+    try {
+      await sql`update jobs set name = 'alice-renamed' where name = 'alice-report'`
+    } finally {
+      await sql.end()
+    }
+    const after = await page(alice, '/jobs')
+    expect(after.html).toContain('alice-renamed')
+    expect(after.html).not.toContain('alice-report')
+    // A new render: a new nonce, still the one the header names.
+    expect([...after.bodyNonces]).toEqual([after.headerNonce])
+    expect(after.headerNonce).not.toBe(before.headerNonce)
+  })
+
+  it('never serves one person’s page to another', async () => {
+    await page(alice, '/jobs')
+    const bobs = await page(bob, '/jobs')
+    expect(bobs.html).toContain('bob-report')
+    expect(bobs.html).not.toContain('alice-')
+  })
+
+  it('leaves other pages alone: each render has its own nonce', async () => {
+    const first = await page(alice, '/settings/profile')
+    const second = await page(alice, '/settings/profile')
+    expect(first.status).toBe(200)
+    expect(second.headerNonce).not.toBe(first.headerNonce)
+    expect([...second.bodyNonces]).toEqual([second.headerNonce])
+  })
+})
