@@ -62,6 +62,14 @@ const EnvSchema = z.object({
     .string()
     .default('')
     .refine((v) => /^[\w.*,\s-]*$/.test(v), 'must be host names separated by commas'),
+  /**
+   * Internal hosts (`host` or `host:port`, comma separated) where admin-registered MCP servers and
+   * webhook endpoints may live although they resolve to private addresses; never widens web_fetch.
+   */
+  INTEGRATIONS_ALLOW_HOSTS: z
+    .string()
+    .default('')
+    .refine((v) => /^[\w.:\[\],\s-]*$/.test(v), 'must be host or host:port entries separated by commas'),
 })
 
 export type Env = z.infer<typeof EnvSchema>

@@ -14,6 +14,10 @@ export const OrgSettings = z.object({
     .boolean()
     .default(true)
     .describe('Let the agent call the command-line tools this server offers (the cli tool)'),
+  webFetch: z
+    .boolean()
+    .default(true)
+    .describe('Let the agent read public web pages (the web_fetch tool), in chat and job runs'),
 })
 export type OrgSettings = z.infer<typeof OrgSettings>
 

@@ -17,6 +17,7 @@ const SAMPLE_DEFINITION: JobDefinition = {
   timeoutMinutes: 25,
   environment: 'reports',
   agentMayEditJobs: true,
+  mcp: ['docs', 'crm'],
   extra: { owner: 'growth', tags: ['a', 'b'] },
 }
 const identity = { createdByEmail: 'ana@example.com', orgId: 'org_1' }

@@ -11,6 +11,7 @@ import {
   Enabled,
   EnvironmentRef,
   Instructions,
+  McpServers,
   Overlap,
   Retries,
   RunAs,
@@ -207,6 +208,15 @@ export const JOB_FIELDS = {
     run: true,
     tool: false,
   },
+  mcp: {
+    schema: McpServers,
+    default: null,
+    file: 'frontmatter',
+    kind: 'json',
+    audit: 'MCP servers',
+    run: true,
+    tool: false,
+  },
   extra: {
     schema: Extra,
     default: {},
@@ -243,7 +253,7 @@ export const RESERVED_KEYS: ReadonlySet<string> = reserved
 type DefaultKey = { [K in JobFieldKey]: Spec<K> extends { default: unknown } ? K : never }[JobFieldKey]
 /** What a job gets when its creator does not say (timezone is the service's call: user zone, else UTC). */
 export const JOB_DEFAULTS = Object.fromEntries(
-  keysWhere((s) => 'default' in s && s.kind !== 'json').map((k) => [k, specOf(k).default]),
+  keysWhere((s) => 'default' in s).filter((k) => k !== 'extra').map((k) => [k, specOf(k).default]),
 ) as { [K in Exclude<DefaultKey, 'extra'>]: Spec<K>['default'] }
 
 /** The definition fields of a stored job (or of anything that carries them). */

@@ -54,6 +54,7 @@ describe('parseJobFile', () => {
       retries: 2,
       timeoutMinutes: 15,
       environment: null,
+      mcp: null,
       instructions: 'Summarise.\n\nThen post.',
       // An unquoted YAML date becomes a Date; it is kept as an ISO string so it fits JSON.
       extra: { owner: 'growth', tags: ['metrics', 'daily'], reviewed: '2024-01-02T00:00:00.000Z' },
@@ -62,7 +63,7 @@ describe('parseJobFile', () => {
 
   it('leaves absent and empty keys out, for the service to default', () => {
     const parsed = parseJobFile(file(`${ok}\ntimezone:\nenabled: ~`), ctx)
-    expect(Object.keys(parsed).sort()).toEqual(['environment', 'extra', 'instructions', 'schedule'])
+    expect(Object.keys(parsed).sort()).toEqual(['environment', 'extra', 'instructions', 'mcp', 'schedule'])
   })
 
   it('ignores managed keys, whatever they hold', () => {
@@ -83,6 +84,7 @@ describe('parseJobFile', () => {
     expect(parseJobFile(text, ctx)).toEqual({
       schedule: '0 7 * * 1-5',
       environment: null,
+      mcp: null,
       instructions: 'Line one.\r\nLine two.',
       extra: { owner: 'growth' },
     })

@@ -126,6 +126,7 @@ describe('JobCreateInput', () => {
       retries: 0,
       timeoutMinutes: 10,
       environment: null,
+      mcp: null,
       agentMayEditJobs: false,
       extra: {},
     })
@@ -144,6 +145,7 @@ describe('JobCreateInput', () => {
       timeoutMinutes: 30,
       environment: 'reports',
       agentMayEditJobs: true,
+      mcp: ['docs'],
       extra: { owner: 'growth', tags: ['a', 'b'], nested: { deep: [1, null, true] } },
     }
     expect(parseInput(JobCreateInput, full)).toEqual(full)

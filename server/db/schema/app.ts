@@ -53,6 +53,8 @@ export const jobs = pgTable(
     environment: text('environment'),
     /** Whether the job's unattended runs may create and change jobs (not only read them). */
     agentMayEditJobs: boolean('agent_may_edit_jobs').notNull().default(false),
+    /** MCP servers (by name) the job's runs may use; null: every server the run-as person can use. */
+    mcp: jsonb('mcp').$type<string[] | null>(),
     /** Unknown frontmatter keys, kept so a job file round-trips. */
     extra: jsonb('extra').$type<Record<string, unknown>>().notNull().default({}),
     version: integer('version').notNull().default(1),
