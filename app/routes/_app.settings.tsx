@@ -11,6 +11,7 @@ const tabs = [
   { to: '/settings/usage', label: 'Usage' },
   { to: '/settings/machines', label: 'Machines' },
   { to: '/settings/agent', label: 'Agent' },
+  { to: '/settings/integrations', label: 'Integrations' },
 ]
 
 export default function SettingsLayout() {

@@ -53,16 +53,25 @@ export function describeMcpError(server: string, err: unknown): McpFailure {
   if (err instanceof McpFailure) return err
   const cause = (err as { cause?: unknown })?.cause
   if (err instanceof OutboundRefused || cause instanceof OutboundRefused)
-    return new McpFailure('refused', `MCP server ${server} refused by the outbound rule: ${(err as Error).message}`)
+    return new McpFailure(
+      'refused',
+      `MCP server ${server} refused by the outbound rule: ${(err as Error).message}`,
+    )
   if (err instanceof StreamableHTTPError && (err.code === 401 || err.code === 403))
-    return new McpFailure('auth', `MCP server ${server} rejected the credentials (HTTP ${err.code}); check its headers`)
+    return new McpFailure(
+      'auth',
+      `MCP server ${server} rejected the credentials (HTTP ${err.code}); check its headers`,
+    )
   if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
     return new McpFailure('timeout', `MCP server ${server} did not answer in time`)
   const text = err instanceof Error ? err.message : String(err)
   if (/timed out|timeout|aborted/i.test(text))
     return new McpFailure('timeout', `MCP server ${server} did not answer in time`)
   if (/\b401\b|\b403\b|unauthori[sz]ed|forbidden/i.test(text))
-    return new McpFailure('auth', `MCP server ${server} rejected the credentials (${text}); check its headers`)
+    return new McpFailure(
+      'auth',
+      `MCP server ${server} rejected the credentials (${text}); check its headers`,
+    )
   const code = (err as { code?: string })?.code ?? (cause as { code?: string })?.code
   if (code && /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH)$/.test(code))
     return new McpFailure('unreachable', `MCP server ${server} is unreachable (${code})`)
@@ -74,7 +83,10 @@ export function describeMcpError(server: string, err: unknown): McpFailure {
 async function withClient<T>(endpoint: McpEndpoint, work: (client: Client) => Promise<T>): Promise<T> {
   const transport = new StreamableHTTPClientTransport(new URL(endpoint.url), {
     requestInit: { headers: endpoint.headers },
-    fetch: integrationStreamFetch({ adminRegistered: endpoint.adminRegistered, timeoutMs: CONNECT_TIMEOUT_MS }),
+    fetch: integrationStreamFetch({
+      adminRegistered: endpoint.adminRegistered,
+      timeoutMs: CONNECT_TIMEOUT_MS,
+    }),
   })
   const client = new Client({ name: 'clockwork', version: '1.0.0' })
   try {
@@ -93,7 +105,10 @@ const listings = new BoundedCache<string, Listing>(500, TOOL_LIST_TTL_MS)
 const statuses = new BoundedCache<string, McpStatus>(2000)
 
 /** The server's tools, from the cache when listed in the last minute. */
-export async function listMcpTools(endpoint: McpEndpoint, options: { fresh?: boolean } = {}): Promise<McpTool[]> {
+export async function listMcpTools(
+  endpoint: McpEndpoint,
+  options: { fresh?: boolean } = {},
+): Promise<McpTool[]> {
   const cached = options.fresh ? undefined : listings.get(endpoint.key)
   if (cached) return cached.tools
   try {
@@ -114,9 +129,18 @@ export async function listMcpTools(endpoint: McpEndpoint, options: { fresh?: boo
     return tools
   } catch (err) {
     const failure = describeMcpError(endpoint.name, err)
-    statuses.set(endpoint.key, { state: 'error', message: failure.message, checkedAt: new Date().toISOString() })
+    statuses.set(endpoint.key, {
+      state: 'error',
+      message: failure.message,
+      checkedAt: new Date().toISOString(),
+    })
     throw failure
   }
+}
+
+/** Records a failure found before any request (e.g. a missing header secret) as the server's status. */
+export function noteMcpFailure(key: string, failure: McpFailure): void {
+  statuses.set(key, { state: 'error', message: failure.message, checkedAt: new Date().toISOString() })
 }
 
 /** The last known status of a server on this instance (`unknown` until it is listed or tested). */
@@ -145,7 +169,10 @@ export async function callMcpTool(
       .join('\n')
     return {
       isError: res.isError === true,
-      text: text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS)}\n[cut at ${MAX_RESULT_CHARS} characters]` : text,
+      text:
+        text.length > MAX_RESULT_CHARS
+          ? `${text.slice(0, MAX_RESULT_CHARS)}\n[cut at ${MAX_RESULT_CHARS} characters]`
+          : text,
       ...(res.structuredContent ? { structured: res.structuredContent } : {}),
     }
   })

@@ -13,7 +13,7 @@ import { conflict, forbidden, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import { parseInput } from '../lib/validate.ts'
-import { listMcpTools, McpFailure, mcpStatus, type McpEndpoint } from './mcp-client.ts'
+import { listMcpTools, McpFailure, mcpStatus, noteMcpFailure, type McpEndpoint } from './mcp-client.ts'
 import { McpServerInput, McpServerPatch, type McpServerView, type McpStatus } from './mcp-schema.ts'
 import {
   deleteServer,
@@ -77,7 +77,10 @@ export async function createMcpServer(caller: Who, body: unknown): Promise<McpSe
       url: input.url,
       headers: input.headers,
     })
-    logger.info({ orgId: caller.orgId, userId: caller.userId, server: row.id, scope: row.scope }, 'MCP server registered')
+    logger.info(
+      { orgId: caller.orgId, userId: caller.userId, server: row.id, scope: row.scope },
+      'MCP server registered',
+    )
     return view(caller, row)
   } catch (err) {
     if (isUniqueViolation(err)) throw taken(input.name)
@@ -109,13 +112,17 @@ export async function removeMcpServer(caller: Who, id: string): Promise<void> {
 }
 
 /** Connects, lists the tools afresh and reports the outcome (also what the settings page shows next). */
-export async function testMcpServer(caller: Who, id: string): Promise<{ server: McpServerView; status: McpStatus }> {
+export async function testMcpServer(
+  caller: Who,
+  id: string,
+): Promise<{ server: McpServerView; status: McpStatus }> {
   const row = await selectVisibleServer(caller.orgId, caller.userId, id)
   if (!row) throw notFound(`No MCP server ${id}`)
   try {
     await listMcpTools(await endpointOf(row), { fresh: true })
   } catch (err) {
     if (!(err instanceof McpFailure)) throw err
+    noteMcpFailure(keyOf(row), err)
   }
   const server = view(caller, row)
   return { server, status: server.status }
@@ -129,10 +136,18 @@ const headerSecret = (value: McpHeaderValue) =>
  * the org's; an org server only the org's (a member's own secrets never travel to a shared server).
  */
 export async function endpointOf(row: McpServerRow): Promise<McpEndpoint> {
-  const names = [...new Set(Object.values(row.headers).map(headerSecret).filter((n): n is string => !!n))]
+  const names = [
+    ...new Set(
+      Object.values(row.headers)
+        .map(headerSecret)
+        .filter((n): n is string => !!n),
+    ),
+  ]
   const owners: KeyOwner[] =
     row.scope === 'org' ? [{ orgId: row.orgId }] : [{ userId: row.createdBy }, { orgId: row.orgId }]
-  const { values, missing } = names.length ? await resolveSecretValues(owners, names) : { values: {}, missing: [] }
+  const { values, missing } = names.length
+    ? await resolveSecretValues(owners, names)
+    : { values: {}, missing: [] }
   if (missing.length)
     throw new McpFailure(
       'config',
@@ -143,7 +158,11 @@ export async function endpointOf(row: McpServerRow): Promise<McpEndpoint> {
   const headers = Object.fromEntries(
     Object.entries(row.headers).map(([name, value]) => [
       name,
-      typeof value === 'string' ? value : 'secret' in value ? values[value.secret]! : `Bearer ${values[value.bearer]}`,
+      typeof value === 'string'
+        ? value
+        : 'secret' in value
+          ? values[value.secret]!
+          : `Bearer ${values[value.bearer]}`,
     ]),
   )
   return { key: keyOf(row), name: row.name, url: row.url, headers, adminRegistered: row.scope === 'org' }

@@ -76,10 +76,21 @@ export function toReadable(
   }
   let title: string | null = null
   let content: string
-  if (contentType === 'text/html' || contentType === 'application/xhtml+xml' || (!contentType && /<html/i.test(text))) {
+  if (
+    contentType === 'text/html' ||
+    contentType === 'application/xhtml+xml' ||
+    (!contentType && /<html/i.test(text))
+  ) {
     title = titleOf(text)
-    content = turndown.turndown(mainPart(text)).replace(/\n{3,}/g, '\n\n').trim()
-  } else if (contentType.startsWith('text/') || /[/+]json$/.test(contentType) || /[/+]xml$/.test(contentType)) {
+    content = turndown
+      .turndown(mainPart(text))
+      .replace(/\n{3,}/g, '\n\n')
+      .trim()
+  } else if (
+    contentType.startsWith('text/') ||
+    /[/+]json$/.test(contentType) ||
+    /[/+]xml$/.test(contentType)
+  ) {
     content = text
   } else {
     content = `[${contentType || 'unknown'} content, ${res.body.length} bytes, not shown]`
