@@ -12,7 +12,7 @@ describe('org settings', () => {
   it('starts with every switch on and says who may edit', async () => {
     const { team } = suite
     expect((await team.member.client.get(S)).body).toEqual({
-      settings: { runCode: true, cli: true },
+      settings: { runCode: true, cli: true, webFetch: true },
       updatedAt: null,
       updatedBy: null,
       canEdit: false,
@@ -33,10 +33,10 @@ describe('org settings', () => {
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ settings: { runCode: false, cli: true }, updatedBy: team.admin.id })
     const owner = await team.owner.client.patch(S, { cli: false })
-    expect(owner.body.settings).toEqual({ runCode: false, cli: false })
-    expect((await team.member.client.get(S)).body.settings).toEqual({ runCode: false, cli: false })
-    expect((await team.outsider.client.get(S)).body.settings).toEqual({ runCode: true, cli: true })
-    await team.owner.client.patch(S, { runCode: true, cli: true })
+    expect(owner.body.settings).toEqual({ runCode: false, cli: false, webFetch: true })
+    expect((await team.member.client.get(S)).body.settings).toEqual({ runCode: false, cli: false, webFetch: true })
+    expect((await team.outsider.client.get(S)).body.settings).toEqual({ runCode: true, cli: true, webFetch: true })
+    await team.owner.client.patch(S, { runCode: true, cli: true, webFetch: true })
   })
 
   it('bad input is a 400 naming the field and changes nothing', async () => {
@@ -45,7 +45,7 @@ describe('org settings', () => {
     expect(unknown).toMatchObject({ status: 400, body: { error: { field: 'shell' } } })
     const wrongType = await team.owner.client.patch(S, { runCode: 'no' })
     expect(wrongType).toMatchObject({ status: 400, body: { error: { field: 'runCode' } } })
-    expect((await team.owner.client.get(S)).body.settings).toEqual({ runCode: true, cli: true })
+    expect((await team.owner.client.get(S)).body.settings).toEqual({ runCode: true, cli: true, webFetch: true })
   })
 
   it('needs a session and answers 405 to other methods', async () => {
