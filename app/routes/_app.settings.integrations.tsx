@@ -72,7 +72,7 @@ function ServerRow({ server }: { server: Server }) {
           <test.Form method="post">
             <input type="hidden" name="intent" value="test" />
             <input type="hidden" name="id" value={server.id} />
-            <Button variant="secondary" size="sm" disabled={!hydrated || test.state !== 'idle'}>
+            <Button type="submit" variant="secondary" size="sm" disabled={!hydrated || test.state !== 'idle'}>
               {test.state !== 'idle' ? 'Testing…' : 'Test connection'}
             </Button>
           </test.Form>
@@ -80,7 +80,12 @@ function ServerRow({ server }: { server: Server }) {
             <remove.Form method="post">
               <input type="hidden" name="intent" value="remove" />
               <input type="hidden" name="id" value={server.id} />
-              <Button variant="secondary" size="sm" disabled={!hydrated || remove.state !== 'idle'}>
+              <Button
+                type="submit"
+                variant="secondary"
+                size="sm"
+                disabled={!hydrated || remove.state !== 'idle'}
+              >
                 Remove
               </Button>
             </remove.Form>
@@ -174,7 +179,7 @@ function AddServer({ isAdmin }: { isAdmin: boolean }) {
             {general.message}
           </p>
         ) : null}
-        <Button disabled={!hydrated || fetcher.state !== 'idle'}>
+        <Button type="submit" disabled={!hydrated || fetcher.state !== 'idle'}>
           <Plus className="size-4" aria-hidden /> Add server
         </Button>
       </fetcher.Form>

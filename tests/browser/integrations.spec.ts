@@ -4,10 +4,13 @@
  * connection and sees its tools counted; the same URL as a personal server is refused by the
  * outbound rule; a bad name is shown next to the field.
  */
-import { test as base, expect } from '@playwright/test'
+import { test as base, expect as baseExpect } from '@playwright/test'
 import { startTestMcpServer, type TestMcpServer } from '../support/mcp-server.ts'
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.ts'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { uniqueEmail } from './helpers.ts'
+
+// Waits (not timings): this spec's own server answers slowly on a busy 2-core machine.
+const expect = baseExpect.configure({ timeout: 30_000 })
 
 const test = base.extend<object, { mcp: TestMcpServer; server: SpawnedServer }>({
   mcp: [
@@ -29,8 +32,18 @@ const test = base.extend<object, { mcp: TestMcpServer; server: SpawnedServer }>(
   baseURL: async ({ server }, use) => use(server.baseUrl),
 })
 
-test('an owner registers an MCP server for the org and tests the connection', async ({ page, mcp }) => {
-  await signUp(page, 'Ivy Integrator', uniqueEmail('ivy'))
+test('an owner registers an MCP server for the org and tests the connection', async ({
+  page,
+  mcp,
+  baseURL,
+}) => {
+  test.slow() // many round trips to a fresh server on a busy machine
+  // Signed up through the API (the sign-up page has its own specs); the cookie is the page's.
+  const signedUp = await page.request.post('/_agent-native/auth/sign-up/email', {
+    data: { name: 'Ivy Integrator', email: uniqueEmail('ivy'), password: 'password1234' },
+    headers: { origin: baseURL! },
+  })
+  expect(signedUp.status()).toBe(200)
   await page.goto('/settings')
   await page.getByRole('link', { name: 'Integrations' }).click()
   await expect(page).toHaveURL(/\/settings\/integrations/)
