@@ -72,8 +72,9 @@ const EnvSchema = z.object({
   /** The From address of Clockwork's mail. */
   SMTP_FROM: z.string().min(3).default('Clockwork <clockwork@localhost>'),
   /**
-   * Internal hosts admin-registered integrations (webhook and Slack endpoints) may reach although
-   * they resolve to private or loopback addresses: comma-separated `host` or `host:port`.
+   * Internal hosts (`host` or `host:port`, comma separated) where admin-registered MCP servers,
+   * webhook and Slack endpoints may live although they resolve to private or loopback addresses;
+   * never widens web_fetch or the model provider's fetch.
    */
   INTEGRATIONS_ALLOW_HOSTS: z
     .string()

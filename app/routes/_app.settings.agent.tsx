@@ -30,7 +30,7 @@ function SettingSwitch({
   value,
   canEdit,
 }: {
-  setting: 'runCode' | 'cli'
+  setting: 'runCode' | 'cli' | 'webFetch'
   label: string
   hint: string
   value: boolean
@@ -119,6 +119,13 @@ export default function AgentSettings({ loaderData }: Route.ComponentProps) {
               available.length ? available.join(', ') : 'none'
             }.`}
             value={settings.cli}
+            canEdit={canEdit}
+          />
+          <SettingSwitch
+            setting="webFetch"
+            label="Read web pages"
+            hint="The agent fetches public web pages as text (the web_fetch tool); private and internal addresses are always refused."
+            value={settings.webFetch}
             canEdit={canEdit}
           />
         </div>

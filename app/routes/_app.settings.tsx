@@ -13,6 +13,7 @@ const tabs = [
   { to: '/settings/secrets', label: 'Secrets' },
   { to: '/settings/agent', label: 'Agent' },
   { to: '/settings/delivery', label: 'Delivery' },
+  { to: '/settings/integrations', label: 'Integrations' },
 ]
 
 export default function SettingsLayout() {

@@ -23,6 +23,10 @@ export const OrgSettings = z.object({
     .describe(
       "What runs on the organisation's model key may cost per calendar month (UTC), in US dollars; once reached, those runs are skipped until an admin raises it. null: no budget",
     ),
+  webFetch: z
+    .boolean()
+    .default(true)
+    .describe('Let the agent read public web pages (the web_fetch tool), in chat and job runs'),
 })
 export type OrgSettings = z.infer<typeof OrgSettings>
 

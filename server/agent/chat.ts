@@ -25,6 +25,7 @@ import {
 import { toUIMessage } from './threads.ts'
 import { loadExecution } from './execution.ts'
 import { createAgentTools } from './tools/index.ts'
+import { loadMcpTools, withMcpNote } from './mcp-tools.ts'
 
 /** Metadata on the streamed reply: which thread it belongs to (a new chat learns its id here). */
 export type ChatMessageMetadata = { threadId: string }
@@ -87,10 +88,11 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
   const request = parseInput(ChatRequest, body)
   const resolved = await resolveModel({ kind: 'chat', userId: caller.userId })
   const { threadId, history } = await prepareThread(caller, request)
-  const tools = createAgentTools({ caller, mode: 'chat', threadId, execution: await loadExecution(caller) })
+  const [execution, mcp] = await Promise.all([loadExecution(caller), loadMcpTools(caller)])
+  const tools = { ...createAgentTools({ caller, mode: 'chat', threadId, execution }), ...mcp.tools }
   const result = startAgentLoop({
     model: resolved.model,
-    system: buildChatSystemPrompt(caller, new Date(), Object.keys(tools)),
+    system: withMcpNote(buildChatSystemPrompt(caller, new Date(), Object.keys(tools)), mcp),
     messages: await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true }),
     tools,
     maxSteps: CHAT_MAX_STEPS,

@@ -2,9 +2,12 @@
  * The agent loop, shared by chat and job runs: the AI SDK's tool loop with hard bounds on steps
  * (stopWhen) and on wall-clock time (the abort signal), and HMAC-signed tool approvals.
  */
-import { stepCountIs, streamText, type LanguageModel, type ModelMessage, type StepResult } from 'ai'
+import { stepCountIs, streamText, type LanguageModel, type ModelMessage, type StepResult, type Tool } from 'ai'
 import { deriveKey } from '../keys/crypto.ts'
 import type { AgentTools } from './tools/index.ts'
+
+/** The registry's tools plus those of connected MCP servers (`<server>__<tool>`, see mcp-tools.ts). */
+export type ConversationTools = AgentTools & Record<string, Tool>
 
 /** Model calls per chat turn: enough for look-up, create and a reply, small enough to stop a loop. */
 export const CHAT_MAX_STEPS = 12
@@ -17,10 +20,10 @@ export type AgentLoopInput = {
   model: LanguageModel
   system: string
   messages: ModelMessage[]
-  tools: AgentTools
+  tools: ConversationTools
   maxSteps: number
   signal: AbortSignal
-  onStepFinish?: (step: StepResult<AgentTools>) => void
+  onStepFinish?: (step: StepResult<ConversationTools>) => void
   /** Checked after each step (after onStepFinish): true stops the loop before the next one. */
   stopAfterStep?: () => boolean
   onError?: (error: unknown) => void

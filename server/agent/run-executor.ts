@@ -17,6 +17,7 @@ import { loadRunCaller } from './run-caller.ts'
 import { buildRunSystemPrompt } from './system-prompt.ts'
 import { loadExecution } from './execution.ts'
 import { createAgentTools } from './tools/index.ts'
+import { loadMcpTools, withMcpNote } from './mcp-tools.ts'
 import { deploymentRunRefusal } from './quota.ts'
 import { recordRunKeySource } from '../runs/store.ts'
 import { orgBudgetRefusal } from '../runs/budget.ts'
@@ -62,21 +63,26 @@ export function createAgentExecutor(): RunExecutor {
       throw err
     })
     // "Now" in a run means now where the job lives: its schedule is read in that zone.
-    const tools = createAgentTools({
+    const [execution, mcp] = await Promise.all([loadExecution(caller), loadMcpTools(caller, job.mcp)])
+    const builtIn = createAgentTools({
       caller,
       mode: 'run',
       timezone: view.timezone,
       runId: run.id,
       environment: job.environment,
       mayEditJobs: job.agentMayEditJobs,
-      execution: await loadExecution(caller),
+      execution,
     })
+    const tools = { ...builtIn, ...mcp.tools }
     const meter = createUsageMeter()
     const cap = createCostCap(resolved.choice, job.maxCostUsd)
     let failure: unknown = null
     const result = startAgentLoop({
       model: resolved.model,
-      system: buildRunSystemPrompt(caller, view, run.scheduledFor, new Date(), Object.keys(tools)),
+      system: withMcpNote(
+        buildRunSystemPrompt(caller, view, run.scheduledFor, new Date(), Object.keys(tools)),
+        mcp,
+      ),
       messages: [{ role: 'user', content: job.instructions }],
       tools,
       maxSteps: RUN_MAX_STEPS,

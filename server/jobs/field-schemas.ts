@@ -200,3 +200,21 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   const proto = Object.getPrototypeOf(v)
   return proto === Object.prototype || proto === null
 }
+
+/** An MCP server's name: also the prefix of its tools' names (Anthropic allows 64 `[a-zA-Z0-9_-]`). */
+export const McpServerName = z
+  .string({ error: 'must be a server name' })
+  .regex(/^[a-z0-9][a-z0-9_-]{0,29}$/, {
+    error: 'must be 1–30 lowercase letters, digits, "-" or "_", starting with a letter or digit',
+  })
+  .describe('The MCP server\'s name, e.g. "docs"; its tools reach the agent as <name>__<tool>')
+
+export const McpServers = z
+  .array(McpServerName, { error: 'must be a list of MCP server names' })
+  .max(20, { error: 'must name at most 20 servers' })
+  .refine((names) => new Set(names).size === names.length, { error: 'must not name a server twice' })
+  .nullable()
+  .describe(
+    'MCP servers (by name) whose tools runs of this job may use; [] for none; null: every server the ' +
+      'person it runs as can use',
+  )

@@ -21,6 +21,7 @@ const SAMPLE_DEFINITION: JobDefinition = {
   notify: { onSuccess: ['webhook:ops-feed'], onFailure: ['email:ana@example.com'] },
   alertAfterFailures: 3,
   expectSuccessWithin: '26h',
+  mcp: ['docs', 'crm'],
   extra: { owner: 'growth', tags: ['a', 'b'] },
 }
 const identity = { createdByEmail: 'ana@example.com', orgId: 'org_1' }

@@ -12,6 +12,7 @@ import {
   EnvironmentRef,
   Instructions,
   MaxCostUsd,
+  McpServers,
   Overlap,
   Retries,
   RunAs,
@@ -262,6 +263,14 @@ export const JOB_FIELDS = {
     audit: 'expect success within',
     run: false,
     tool: true,
+  mcp: {
+    schema: McpServers,
+    default: null,
+    file: 'frontmatter',
+    kind: 'json',
+    audit: 'MCP servers',
+    run: true,
+    tool: false,
   },
   extra: {
     schema: Extra,
@@ -305,6 +314,7 @@ export const JOB_DEFAULTS = Object.fromEntries(
   keysWhere((s) => 'default' in s)
     .filter((k) => k !== 'extra')
     .map((k) => [k, specOf(k).default]),
+  keysWhere((s) => 'default' in s).filter((k) => k !== 'extra').map((k) => [k, specOf(k).default]),
 ) as { [K in Exclude<DefaultKey, 'extra'>]: Spec<K>['default'] }
 
 /** The definition fields of a stored job (or of anything that carries them). */

@@ -57,6 +57,7 @@ describe('parseJobFile', () => {
       environment: null,
       notify: null,
       expectSuccessWithin: null,
+      mcp: null,
       instructions: 'Summarise.\n\nThen post.',
       // An unquoted YAML date becomes a Date; it is kept as an ISO string so it fits JSON.
       extra: { owner: 'growth', tags: ['metrics', 'daily'], reviewed: '2024-01-02T00:00:00.000Z' },
@@ -71,6 +72,7 @@ describe('parseJobFile', () => {
       'extra',
       'instructions',
       'maxCostUsd',
+      'mcp',
       'notify',
       'schedule',
     ])
@@ -97,6 +99,7 @@ describe('parseJobFile', () => {
       environment: null,
       notify: null,
       expectSuccessWithin: null,
+      mcp: null,
       instructions: 'Line one.\r\nLine two.',
       extra: { owner: 'growth' },
     })

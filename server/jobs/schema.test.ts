@@ -132,6 +132,7 @@ describe('JobCreateInput', () => {
       timeoutMinutes: 10,
       maxCostUsd: null,
       environment: null,
+      mcp: null,
       agentMayEditJobs: false,
       notify: null,
       alertAfterFailures: 2,
@@ -157,6 +158,7 @@ describe('JobCreateInput', () => {
       notify: { onSuccess: ['slack:team'], onFailure: [] },
       alertAfterFailures: 5,
       expectSuccessWithin: '2d',
+      mcp: ['docs'],
       extra: { owner: 'growth', tags: ['a', 'b'], nested: { deep: [1, null, true] } },
     }
     expect(parseInput(JobCreateInput, full)).toEqual(full)

@@ -9,6 +9,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import http from 'node:http'
 import https from 'node:https'
 import { BlockList, isIP } from 'node:net'
+import { Readable } from 'node:stream'
 
 /** The request was refused by policy (not a network failure). */
 export class OutboundRefused extends Error {
@@ -21,15 +22,15 @@ export type GuardedFetchOptions = {
   method?: string
   headers?: Record<string, string>
   body?: string | Buffer
-  /** Host names allowed (`api.example.com`, `*.example.com`); empty allows none. */
-  allowHosts: string[]
+  /** Host names allowed (`api.example.com`, `*.example.com`); empty allows none; `any`: every host. */
+  allowHosts: string[] | 'any'
   maxBytes?: number
   timeoutMs?: number
   maxRedirects?: number
   /** DNS resolver returning every address; the system's by default. */
   lookup?: Lookup
-  /** Which resolved addresses may be contacted; {@link isPublicAddress} by default. */
-  addressPolicy?: (ip: string) => boolean
+  /** Which resolved addresses of `url` (each hop's) may be contacted; {@link isPublicAddress} by default. */
+  addressPolicy?: (ip: string, url: URL) => boolean
 }
 
 export type GuardedResponse = {
@@ -114,7 +115,8 @@ export function parseHostList(value: string | undefined): string[] {
 const systemLookup: Lookup = (hostname, cb) => dnsLookup(hostname, { all: true, verbatim: true }, cb)
 
 /** Resolves `hostname` and returns one address every answer of which passed the policy. */
-async function resolveChecked(hostname: string, options: GuardedFetchOptions): Promise<LookupAddress> {
+async function resolveChecked(url: URL, options: GuardedFetchOptions): Promise<LookupAddress> {
+  const hostname = url.hostname
   const policy = options.addressPolicy ?? isPublicAddress
   const bare = hostname.replace(/^\[|\]$/g, '')
   const addresses: LookupAddress[] = isIP(bare)
@@ -125,7 +127,7 @@ async function resolveChecked(hostname: string, options: GuardedFetchOptions): P
   if (addresses.length === 0) throw new OutboundRefused(`${hostname} did not resolve`)
   // Every answer must pass: otherwise a name with one public and one private record could be used.
   for (const a of addresses) {
-    if (!policy(a.address))
+    if (!policy(a.address, url))
       throw new OutboundRefused(`${hostname} resolves to ${a.address}, which is not public`)
   }
   return addresses[0]!
@@ -134,6 +136,59 @@ async function resolveChecked(hostname: string, options: GuardedFetchOptions): P
 /** A fetch for untrusted URLs: allowlisted hosts, public addresses only, every redirect re-checked. */
 export async function guardedFetch(rawUrl: string, options: GuardedFetchOptions): Promise<GuardedResponse> {
   const deadline = Date.now() + (options.timeoutMs ?? 15_000)
+  const { res, url } = await openGuarded(rawUrl, options, deadline)
+  return { ...(await readCapped(res, options.maxBytes ?? 5 * 1024 * 1024, deadline)), url: url.toString() }
+}
+
+/**
+ * {@link guardedFetch} as a WHATWG `fetch` whose body streams (server-sent events, as MCP's
+ * streamable HTTP transport reads them). The timeout covers connecting and the response head; the
+ * body then runs until it ends or `init.signal` aborts, capped at `maxBytes`.
+ */
+export function guardedStreamFetch(options: GuardedFetchOptions) {
+  return async (input: string | URL, init: RequestInit = {}): Promise<Response> => {
+    const deadline = Date.now() + (options.timeoutMs ?? 15_000)
+    const headers: Record<string, string> = { ...options.headers }
+    new Headers(init.headers).forEach((value, key) => (headers[key] = value))
+    const body = typeof init.body === 'string' || init.body == null ? (init.body ?? undefined) : undefined
+    if (init.body != null && body === undefined) throw new OutboundRefused('Only text bodies are supported')
+    const { res, url } = await openGuarded(
+      input.toString(),
+      { ...options, method: init.method ?? 'GET', headers, body },
+      deadline,
+      init.signal ?? undefined,
+    )
+    const maxBytes = options.maxBytes ?? 5 * 1024 * 1024
+    let size = 0
+    res.on('data', (c: Buffer) => {
+      size += c.length
+      if (size > maxBytes) res.destroy(new OutboundRefused(`Response larger than ${maxBytes} bytes`))
+    })
+    const nullBody = res.statusCode === 204 || res.statusCode === 304 || init.method === 'HEAD'
+    if (nullBody) res.resume()
+    const response = new Response(nullBody ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), {
+      status: res.statusCode ?? 0,
+      statusText: res.statusMessage ?? '',
+      headers: toHeaderRecord(res.headers),
+    })
+    Object.defineProperty(response, 'url', { value: url.toString() })
+    return response
+  }
+}
+
+function toHeaderRecord(raw: http.IncomingHttpHeaders): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const [k, v] of Object.entries(raw)) if (v !== undefined) headers[k] = String(v)
+  return headers
+}
+
+/** Follows redirects by hand, checking every hop; resolves with the final response, body unread. */
+async function openGuarded(
+  rawUrl: string,
+  options: GuardedFetchOptions,
+  deadline: number,
+  signal?: AbortSignal,
+): Promise<{ res: http.IncomingMessage; url: URL }> {
   let url = new URL(rawUrl)
   let method = (options.method ?? 'GET').toUpperCase()
   let body = options.body
@@ -141,83 +196,102 @@ export async function guardedFetch(rawUrl: string, options: GuardedFetchOptions)
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new OutboundRefused(`Scheme ${url.protocol} is not allowed`)
     if (url.username || url.password) throw new OutboundRefused('Credentials in URLs are not allowed')
-    if (!hostAllowed(url.hostname.replace(/^\[|\]$/g, ''), options.allowHosts))
+    const host = url.hostname.replace(/^\[|\]$/g, '')
+    if (options.allowHosts !== 'any' && !hostAllowed(host, options.allowHosts))
       throw new OutboundRefused(`Host ${url.hostname} is not in the allowlist`)
-    const address = await resolveChecked(url.hostname, options)
-    const res = await requestOnce(url, address, { ...options, method, body }, deadline)
+    const address = await resolveChecked(url, options)
+    const res = await openOnce(url, address, { ...options, method, body }, deadline, signal)
     const location = res.headers.location
-    if (res.status >= 300 && res.status < 400 && location) {
+    if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location) {
+      res.resume()
       if (hop >= (options.maxRedirects ?? 5)) throw new OutboundRefused('Too many redirects')
       url = new URL(location, url)
-      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+      if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
         method = 'GET'
         body = undefined
       }
       continue
     }
-    return { ...res, url: url.toString() }
+    return { res, url }
   }
 }
 
-function requestOnce(
+function openOnce(
   url: URL,
   address: LookupAddress,
   options: GuardedFetchOptions,
   deadline: number,
-): Promise<Omit<GuardedResponse, 'url'>> {
-  const maxBytes = options.maxBytes ?? 5 * 1024 * 1024
+  signal?: AbortSignal,
+): Promise<http.IncomingMessage> {
   const client = url.protocol === 'https:' ? https : http
+  return new Promise((resolve, reject) => {
+    const req = client.request(url, {
+      method: options.method,
+      headers: options.headers,
+      signal,
+      // Connect to the address we checked, whatever DNS says now. TLS still verifies the host name.
+      lookup: (_host, opts, cb) => {
+        const all = (opts as { all?: boolean }).all
+        if (all) (cb as unknown as (e: null, a: LookupAddress[]) => void)(null, [address])
+        else cb(null, address.address, address.family)
+      },
+      timeout: Math.max(1, deadline - Date.now()),
+    })
+    // Until the response head arrives the deadline applies; the body has its own (readCapped or the caller's signal).
+    const timer = setTimeout(
+      () => req.destroy(new Error('Request timed out')),
+      Math.max(1, deadline - Date.now()),
+    )
+    req.on('timeout', () => req.destroy(new Error('Request timed out')))
+    req.on('response', (res) => {
+      clearTimeout(timer)
+      req.setTimeout(0)
+      resolve(res)
+    })
+    req.on('error', (err) => {
+      clearTimeout(timer)
+      reject(err)
+    })
+    req.end(options.body)
+  })
+}
+
+/** Reads a whole body, failing past `maxBytes` or the deadline. */
+function readCapped(
+  res: http.IncomingMessage,
+  maxBytes: number,
+  deadline: number,
+): Promise<Omit<GuardedResponse, 'url'>> {
   return new Promise((resolve, reject) => {
     let settled = false
     // The first failure wins; the socket is torn down so nothing more arrives.
     const fail = (err: Error) => {
       if (settled) return
       settled = true
+      clearTimeout(timer)
       reject(err)
-      req.destroy()
+      res.destroy()
     }
-    const req = client.request(
-      url,
-      {
-        method: options.method,
-        headers: options.headers,
-        // Connect to the address we checked, whatever DNS says now. TLS still verifies the host name.
-        lookup: (_host, opts, cb) => {
-          const all = (opts as { all?: boolean }).all
-          if (all) (cb as unknown as (e: null, a: LookupAddress[]) => void)(null, [address])
-          else cb(null, address.address, address.family)
-        },
-        timeout: Math.max(1, deadline - Date.now()),
-      },
-      (res) => {
-        const chunks: Buffer[] = []
-        let size = 0
-        res.on('data', (c: Buffer) => {
-          size += c.length
-          if (size > maxBytes) {
-            fail(new OutboundRefused(`Response larger than ${maxBytes} bytes`))
-            return
-          }
-          chunks.push(c)
-        })
-        res.on('end', () => {
-          if (settled) return
-          settled = true
-          const headers: Record<string, string> = {}
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = String(v)
-          const body = Buffer.concat(chunks)
-          resolve({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers, body })
-        })
-        res.on('error', fail)
-      },
-    )
-    const timer = setTimeout(
-      () => req.destroy(new Error('Request timed out')),
-      Math.max(1, deadline - Date.now()),
-    )
-    req.on('timeout', () => req.destroy(new Error('Request timed out')))
-    req.on('error', reject)
-    req.on('close', () => clearTimeout(timer))
-    req.end(options.body)
+    const timer = setTimeout(() => fail(new Error('Request timed out')), Math.max(1, deadline - Date.now()))
+    const chunks: Buffer[] = []
+    let size = 0
+    res.on('data', (c: Buffer) => {
+      size += c.length
+      if (size > maxBytes) return fail(new OutboundRefused(`Response larger than ${maxBytes} bytes`))
+      chunks.push(c)
+    })
+    res.on('end', () => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      resolve({
+        status: res.statusCode ?? 0,
+        statusText: res.statusMessage ?? '',
+        headers: toHeaderRecord(res.headers),
+        body: Buffer.concat(chunks),
+      })
+    })
+    res.on('error', fail)
+    res.on('aborted', () => fail(new Error('Connection closed early')))
   })
 }

@@ -19,9 +19,9 @@ export async function loadAgentSettings(caller: Caller) {
   return { ...org, orgName: caller.orgName, isolation, clis }
 }
 
-const SWITCHES = ['runCode', 'cli'] as const
+const SWITCHES = ['runCode', 'cli', 'webFetch'] as const
 
-/** intent "toggle" with `setting` (runCode | cli) and `enabled` ("true" | "false"). */
+/** intent "toggle" with `setting` (runCode | cli | webFetch) and `enabled` ("true" | "false"). */
 export async function saveAgentSettings(caller: Caller, request: Request) {
   const { intent = '', setting = '', enabled = '' } = await readForm(request)
   return runIntent(intent, async () => {

@@ -12,7 +12,7 @@ describe('org settings', () => {
   it('starts with every switch on and says who may edit', async () => {
     const { team } = suite
     expect((await team.member.client.get(S)).body).toEqual({
-      settings: { runCode: true, cli: true, monthlyBudgetUsd: null },
+      settings: { runCode: true, cli: true, webFetch: true, monthlyBudgetUsd: null },
       updatedAt: null,
       updatedBy: null,
       canEdit: false,
@@ -33,18 +33,25 @@ describe('org settings', () => {
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ settings: { runCode: false, cli: true }, updatedBy: team.admin.id })
     const owner = await team.owner.client.patch(S, { cli: false })
-    expect(owner.body.settings).toEqual({ runCode: false, cli: false, monthlyBudgetUsd: null })
+    expect(owner.body.settings).toEqual({
+      runCode: false,
+      cli: false,
+      webFetch: true,
+      monthlyBudgetUsd: null,
+    })
     expect((await team.member.client.get(S)).body.settings).toEqual({
       runCode: false,
       cli: false,
+      webFetch: true,
       monthlyBudgetUsd: null,
     })
     expect((await team.outsider.client.get(S)).body.settings).toEqual({
       runCode: true,
       cli: true,
+      webFetch: true,
       monthlyBudgetUsd: null,
     })
-    await team.owner.client.patch(S, { runCode: true, cli: true, monthlyBudgetUsd: null })
+    await team.owner.client.patch(S, { runCode: true, cli: true, webFetch: true, monthlyBudgetUsd: null })
   })
 
   it('bad input is a 400 naming the field and changes nothing', async () => {
@@ -56,6 +63,7 @@ describe('org settings', () => {
     expect((await team.owner.client.get(S)).body.settings).toEqual({
       runCode: true,
       cli: true,
+      webFetch: true,
       monthlyBudgetUsd: null,
     })
   })

@@ -55,12 +55,21 @@ describe('tool steps', () => {
     })
     expect(clock).toContain('Checked the time: Monday 09:00 (UTC)')
     const other = render({
-      type: 'tool-web_fetch',
+      type: 'tool-some_future_tool',
       toolCallId: 'w',
       state: 'output-available',
       output: { ok: true },
     })
-    expect(other).toContain('Used web_fetch')
+    expect(other).toContain('Used some_future_tool')
+    // An MCP server's tool (<server>__<tool>) shares one view naming the server.
+    const mcp = render({
+      type: 'tool-docs__lookup_docs',
+      toolCallId: 'm',
+      state: 'output-available',
+      output: { ok: true, content: 'Deploys on Tuesdays' },
+    })
+    expect(mcp).toContain('Called lookup_docs on docs')
+    expect(mcp).toContain('Deploys on Tuesdays')
   })
 
   it('names the refusal in the tool’s words', () => {

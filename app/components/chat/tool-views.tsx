@@ -13,6 +13,8 @@ import {
   Laptop,
   FilePen,
   FolderTree,
+  Globe,
+  Plug,
   Search,
   Send,
   SquareTerminal,
@@ -290,6 +292,13 @@ const skillsView: ToolView<'skills'> = {
     kind: 'code',
     of: (output) => output.skills.map((s) => `${s.name}  ${s.status}  ${s.description}`).join('\n'),
   },
+const webFetchView: ToolView<'web_fetch'> = {
+  icon: Globe,
+  running: (input) => `Reading ${input.url ?? 'a web page'}…`,
+  failed: (message) => message,
+  done: (output) =>
+    `Read ${output.title ? `“${output.title}” ` : ''}${output.url}${output.truncated ? ' (cut short)' : ''}`,
+  body: { kind: 'markdown', of: (output) => output.content },
 }
 
 /** Every tool's view, by tool name. */
@@ -309,11 +318,29 @@ export const TOOL_VIEWS = {
   run_script: runScriptView,
   skills: skillsView,
   send_notification: sendNotification,
+  web_fetch: webFetchView,
 } satisfies {
   [N in AgentToolName]: ToolView<N>
 }
 
+/**
+ * An MCP server's tool (`<server>__<tool>`, server/agent/mcp-tools.ts): their names are only known
+ * at run time, so they share one view that shows the server, the tool and its text result.
+ */
+function mcpToolView(name: string): ToolView {
+  const [server, ...rest] = name.split('__')
+  const label = `${rest.join('__')} on ${server}`
+  const view = {
+    icon: Plug,
+    running: () => `Calling ${label}…`,
+    done: () => `Called ${label}`,
+    failed: (message: string) => message,
+    body: { kind: 'code', of: (output: { content?: string }) => output.content ?? '' },
+  }
+  return view as unknown as ToolView
+}
+
 /** The view of a tool by the name in its message part; undefined for a tool this build does not know. */
 export function toolView(name: string): ToolView | undefined {
-  return (TOOL_VIEWS as Record<string, ToolView>)[name]
+  return (TOOL_VIEWS as Record<string, ToolView>)[name] ?? (name.includes('__') ? mcpToolView(name) : undefined)
 }

@@ -31,6 +31,7 @@ import { MANAGE_JOBS_DESCRIPTION, createManageJobsTool } from './manage-jobs.ts'
 import { RUN_CODE_DESCRIPTION, createRunCodeTool } from './run-code.ts'
 import { SKILLS_DESCRIPTION, createSkillsTool } from './skills.ts'
 import { SEND_NOTIFICATION_DESCRIPTION, createSendNotificationTool } from './send-notification.ts'
+import { WEB_FETCH_DESCRIPTION, createWebFetchTool } from './web-fetch.ts'
 import { WORKSPACE_DESCRIPTION, createWorkspaceTool } from './workspace.ts'
 
 /**
@@ -58,6 +59,11 @@ export const AGENT_TOOLS = {
     description: CLI_DESCRIPTION,
     create: createCliTool,
     enabled: (ctx) => executionToolEnabled('cli', ctx.execution),
+  },
+  web_fetch: {
+    description: WEB_FETCH_DESCRIPTION,
+    create: createWebFetchTool,
+    enabled: (ctx) => ctx.execution?.settings.webFetch ?? false,
   },
   write_file: { description: WRITE_FILE_DESCRIPTION, create: createWriteFileTool },
   read_file: { description: READ_FILE_DESCRIPTION, create: createReadFileTool },

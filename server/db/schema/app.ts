@@ -62,6 +62,8 @@ export const jobs = pgTable(
     alertAfterFailures: integer('alert_after_failures').notNull().default(2),
     /** Dead-man's switch: alert when no run succeeded for this long (`26h`, `90m`, `2d`). */
     expectSuccessWithin: text('expect_success_within'),
+    /** MCP servers (by name) the job's runs may use; null: every server the run-as person can use. */
+    mcp: jsonb('mcp').$type<string[] | null>(),
     /** Unknown frontmatter keys, kept so a job file round-trips. */
     extra: jsonb('extra').$type<Record<string, unknown>>().notNull().default({}),
     version: integer('version').notNull().default(1),

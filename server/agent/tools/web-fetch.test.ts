@@ -1,0 +1,97 @@
+/**
+ * web_fetch refuses private, loopback and link-local targets, by literal address and by a name
+ * that resolves to one (the system's `localhost`, and a custom resolver: no network), and is left
+ * out when the organisation switches it off. HTML becomes Markdown.
+ */
+import type { ToolExecutionOptions } from 'ai'
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_ORG_SETTINGS } from '../../accounts/org-settings-schema.ts'
+import type { Caller } from '../../auth/caller.ts'
+import { fetchReadable, toReadable } from '../../integrations/web-fetch.ts'
+import { OutboundRefused } from '../../lib/outbound.ts'
+import type { ToolContext } from '../tool-context.ts'
+import { enabledToolNames } from './index.ts'
+import { createWebFetchTool } from './web-fetch.ts'
+
+const ctx = { caller: { userId: 'u', orgId: 'o' } as Caller, mode: 'chat' } as ToolContext
+const run = (url: string) =>
+  createWebFetchTool(ctx).execute!({ url }, { toolCallId: 't', messages: [] } as ToolExecutionOptions)
+
+describe('web_fetch', () => {
+  it.each([
+    'http://127.0.0.1/',
+    'http://127.0.0.1:3000/_agent-native/jobs',
+    'http://10.0.0.1/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://localhost/',
+  ])('refuses %s', async (url) => {
+    const out = await run(url)
+    expect(out).toMatchObject({ ok: false, error: { status: 403, code: 'refused' } })
+    expect((out as { error: { message: string } }).error.message).toMatch(/not public|private/)
+  })
+
+  it('refuses other schemes and non-URLs', async () => {
+    expect(await run('file:///etc/passwd')).toMatchObject({ ok: false, error: { status: 403 } })
+    expect(await run('not a url')).toMatchObject({ ok: false, error: { status: 400 } })
+  })
+
+  it('refuses a name that resolves to loopback or a private address, before connecting', async () => {
+    const lookup = (host: string, cb: (e: Error | null, a: { address: string; family: number }[]) => void) =>
+      cb(
+        null,
+        host === 'rebind.test'
+          ? [
+              { address: '93.184.215.14', family: 4 },
+              { address: '127.0.0.1', family: 4 },
+            ]
+          : [{ address: '10.1.2.3', family: 4 }],
+      )
+    await expect(fetchReadable('http://rebind.test/', { lookup })).rejects.toThrow(OutboundRefused)
+    await expect(fetchReadable('http://intranet.test/', { lookup })).rejects.toThrow(/10\.1\.2\.3/)
+  })
+
+  it('turns HTML into Markdown, main part first, without scripts', () => {
+    const html =
+      '<html><head><title>Release notes</title><script>alert(1)</script></head><body><nav>Menu</nav>' +
+      '<main><h1>Version 2</h1><p>Deploys on <strong>Tuesdays</strong>.</p><ul><li>one</li></ul></main></body></html>'
+    const page = toReadable({
+      url: 'https://example.com/notes',
+      status: 200,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: Buffer.from(html),
+    })
+    expect(page.title).toBe('Release notes')
+    expect(page.content).toBe('# Version 2\n\nDeploys on **Tuesdays**.\n\n-   one')
+    expect(page.content).not.toContain('alert')
+    expect(page.content).not.toContain('Menu')
+  })
+
+  it('cuts long text and says so', () => {
+    const page = toReadable(
+      {
+        url: 'https://example.com/a.txt',
+        status: 200,
+        headers: { 'content-type': 'text/plain' },
+        body: Buffer.from('x'.repeat(900)),
+      },
+      500,
+    )
+    expect(page).toMatchObject({ truncated: true, contentType: 'text/plain' })
+    expect(page.content).toHaveLength(500)
+  })
+
+  it('is left out of the tool set when the organisation switches it off', () => {
+    const clis = { clis: [] }
+    expect(enabledToolNames({ ...ctx, execution: { settings: DEFAULT_ORG_SETTINGS, ...clis } })).toContain(
+      'web_fetch',
+    )
+    expect(
+      enabledToolNames({
+        ...ctx,
+        execution: { settings: { ...DEFAULT_ORG_SETTINGS, webFetch: false }, ...clis },
+      }),
+    ).not.toContain('web_fetch')
+  })
+})

@@ -1,0 +1,179 @@
+/**
+ * Talking to one MCP server over streamable HTTP with the official SDK client, every request
+ * through the integrations' outbound guard. Each call opens a short session (initialize, one
+ * request, close): registrations change rarely, calls are few, and nothing stays open between
+ * turns. Tool lists are cached for {@link TOOL_LIST_TTL_MS} per server version; every failure
+ * comes back as an {@link McpFailure} with a message a person (or the model) can act on.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ErrorCode, McpError, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
+import { integrationStreamFetch } from '../lib/integration-fetch.ts'
+import { BoundedCache } from '../lib/lru.ts'
+import { OutboundRefused } from '../lib/outbound.ts'
+import type { McpStatus } from './mcp-schema.ts'
+
+/** How long a server's tool list is reused before it is listed again. */
+export const TOOL_LIST_TTL_MS = 60_000
+/** Connecting and listing tools: a server slower than this is reported as timed out. */
+const CONNECT_TIMEOUT_MS = 10_000
+/** One tool call. */
+const CALL_TIMEOUT_MS = 60_000
+/** A tool's text result is cut here so one call cannot flood the model's context. */
+const MAX_RESULT_CHARS = 50_000
+
+/** Where and how to reach a server, with its header secrets already resolved. */
+export type McpEndpoint = {
+  /** Cache key: the server's id and version (updatedAt), so an edit is seen at once. */
+  key: string
+  name: string
+  url: string
+  headers: Record<string, string>
+  adminRegistered: boolean
+}
+
+export type McpFailureKind = 'unreachable' | 'auth' | 'timeout' | 'refused' | 'protocol' | 'config'
+
+/** A call to an MCP server failed; `message` names the server and what went wrong. */
+export class McpFailure extends Error {
+  override name = 'McpFailure'
+  constructor(
+    readonly kind: McpFailureKind,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Turns whatever the SDK or the network threw into a readable {@link McpFailure}. */
+export function describeMcpError(server: string, err: unknown): McpFailure {
+  if (err instanceof McpFailure) return err
+  const cause = (err as { cause?: unknown })?.cause
+  if (err instanceof OutboundRefused || cause instanceof OutboundRefused)
+    return new McpFailure(
+      'refused',
+      `MCP server ${server} refused by the outbound rule: ${(err as Error).message}`,
+    )
+  if (err instanceof StreamableHTTPError && (err.code === 401 || err.code === 403))
+    return new McpFailure(
+      'auth',
+      `MCP server ${server} rejected the credentials (HTTP ${err.code}); check its headers`,
+    )
+  if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
+    return new McpFailure('timeout', `MCP server ${server} did not answer in time`)
+  const text = err instanceof Error ? err.message : String(err)
+  if (/timed out|timeout|aborted/i.test(text))
+    return new McpFailure('timeout', `MCP server ${server} did not answer in time`)
+  if (/\b401\b|\b403\b|unauthori[sz]ed|forbidden/i.test(text))
+    return new McpFailure(
+      'auth',
+      `MCP server ${server} rejected the credentials (${text}); check its headers`,
+    )
+  const code = (err as { code?: string })?.code ?? (cause as { code?: string })?.code
+  if (code && /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ECONNRESET|EHOSTUNREACH|ENETUNREACH)$/.test(code))
+    return new McpFailure('unreachable', `MCP server ${server} is unreachable (${code})`)
+  if (err instanceof McpError || err instanceof StreamableHTTPError)
+    return new McpFailure('protocol', `MCP server ${server} answered with an error: ${text}`)
+  return new McpFailure('unreachable', `MCP server ${server} could not be reached: ${text}`)
+}
+
+async function withClient<T>(endpoint: McpEndpoint, work: (client: Client) => Promise<T>): Promise<T> {
+  const transport = new StreamableHTTPClientTransport(new URL(endpoint.url), {
+    requestInit: { headers: endpoint.headers },
+    fetch: integrationStreamFetch({
+      adminRegistered: endpoint.adminRegistered,
+      timeoutMs: CONNECT_TIMEOUT_MS,
+    }),
+  })
+  const client = new Client({ name: 'clockwork', version: '1.0.0' })
+  try {
+    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS })
+    return await work(client)
+  } catch (err) {
+    throw describeMcpError(endpoint.name, err)
+  } finally {
+    await client.close().catch(() => {})
+  }
+}
+
+type Listing = { tools: McpTool[]; at: number }
+const listings = new BoundedCache<string, Listing>(500, TOOL_LIST_TTL_MS)
+// The last outcome per server for the settings page (kept longer than the tool list).
+const statuses = new BoundedCache<string, McpStatus>(2000)
+
+/** The server's tools, from the cache when listed in the last minute. */
+export async function listMcpTools(
+  endpoint: McpEndpoint,
+  options: { fresh?: boolean } = {},
+): Promise<McpTool[]> {
+  const cached = options.fresh ? undefined : listings.get(endpoint.key)
+  if (cached) return cached.tools
+  try {
+    const tools = await withClient(endpoint, async (client) => {
+      const all: McpTool[] = []
+      let cursor: string | undefined
+      // A few pages at most: a server offering hundreds of tools would drown the model anyway.
+      for (let page = 0; page < 5; page++) {
+        const res = await client.listTools(cursor ? { cursor } : {}, { timeout: CONNECT_TIMEOUT_MS })
+        all.push(...res.tools)
+        cursor = res.nextCursor
+        if (!cursor) break
+      }
+      return all
+    })
+    listings.set(endpoint.key, { tools, at: Date.now() })
+    statuses.set(endpoint.key, { state: 'ok', tools: tools.length, checkedAt: new Date().toISOString() })
+    return tools
+  } catch (err) {
+    const failure = describeMcpError(endpoint.name, err)
+    statuses.set(endpoint.key, {
+      state: 'error',
+      message: failure.message,
+      checkedAt: new Date().toISOString(),
+    })
+    throw failure
+  }
+}
+
+/** Records a failure found before any request (e.g. a missing header secret) as the server's status. */
+export function noteMcpFailure(key: string, failure: McpFailure): void {
+  statuses.set(key, { state: 'error', message: failure.message, checkedAt: new Date().toISOString() })
+}
+
+/** The last known status of a server on this instance (`unknown` until it is listed or tested). */
+export function mcpStatus(key: string): McpStatus {
+  return statuses.get(key) ?? { state: 'unknown' }
+}
+
+/** What a tool call gives the model: the server's text, and whether the tool itself reported an error. */
+export type McpCallResult = { isError: boolean; text: string; structured?: unknown }
+
+/** Calls one tool; the server's own tool errors come back with `isError`, transport failures throw. */
+export async function callMcpTool(
+  endpoint: McpEndpoint,
+  tool: string,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<McpCallResult> {
+  return withClient(endpoint, async (client) => {
+    const res = await client.callTool({ name: tool, arguments: args }, undefined, {
+      timeout: CALL_TIMEOUT_MS,
+      signal,
+    })
+    const parts = Array.isArray(res.content) ? (res.content as { type: string; text?: string }[]) : []
+    const text = parts
+      .map((p) => (p.type === 'text' ? (p.text ?? '') : `[${p.type} content omitted]`))
+      .join('\n')
+    return {
+      isError: res.isError === true,
+      text:
+        text.length > MAX_RESULT_CHARS
+          ? `${text.slice(0, MAX_RESULT_CHARS)}\n[cut at ${MAX_RESULT_CHARS} characters]`
+          : text,
+      ...(res.structuredContent ? { structured: res.structuredContent } : {}),
+    }
+  })
+}
