@@ -292,6 +292,8 @@ const skillsView: ToolView<'skills'> = {
     kind: 'code',
     of: (output) => output.skills.map((s) => `${s.name}  ${s.status}  ${s.description}`).join('\n'),
   },
+}
+
 const webFetchView: ToolView<'web_fetch'> = {
   icon: Globe,
   running: (input) => `Reading ${input.url ?? 'a web page'}…`,
@@ -342,5 +344,7 @@ function mcpToolView(name: string): ToolView {
 
 /** The view of a tool by the name in its message part; undefined for a tool this build does not know. */
 export function toolView(name: string): ToolView | undefined {
-  return (TOOL_VIEWS as Record<string, ToolView>)[name] ?? (name.includes('__') ? mcpToolView(name) : undefined)
+  return (
+    (TOOL_VIEWS as Record<string, ToolView>)[name] ?? (name.includes('__') ? mcpToolView(name) : undefined)
+  )
 }
