@@ -2,7 +2,14 @@
  * The agent loop, shared by chat and job runs: the AI SDK's tool loop with hard bounds on steps
  * (stopWhen) and on wall-clock time (the abort signal), and HMAC-signed tool approvals.
  */
-import { stepCountIs, streamText, type LanguageModel, type ModelMessage, type StepResult, type Tool } from 'ai'
+import {
+  stepCountIs,
+  streamText,
+  type LanguageModel,
+  type ModelMessage,
+  type StepResult,
+  type Tool,
+} from 'ai'
 import { deriveKey } from '../keys/crypto.ts'
 import type { AgentTools } from './tools/index.ts'
 

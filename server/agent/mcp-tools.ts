@@ -8,7 +8,12 @@
 import { createHash } from 'node:crypto'
 import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai'
 import type { Caller } from '../auth/caller.ts'
-import { callMcpTool, describeMcpError, listMcpTools, type McpFailureKind } from '../integrations/mcp-client.ts'
+import {
+  callMcpTool,
+  describeMcpError,
+  listMcpTools,
+  type McpFailureKind,
+} from '../integrations/mcp-client.ts'
 import { endpointOf, serversForAgent } from '../integrations/mcp-service.ts'
 import { logger } from '../lib/logger.ts'
 import type { ToolFailure } from './tool-context.ts'
@@ -16,7 +21,11 @@ import type { ToolFailure } from './tool-context.ts'
 const MAX_NAME = 64
 
 /** `<server>__<tool>` within Anthropic's name rules; long or clashing names end in a short hash. */
-export function mcpToolName(server: string, toolName: string, taken: ReadonlySet<string> = new Set()): string {
+export function mcpToolName(
+  server: string,
+  toolName: string,
+  taken: ReadonlySet<string> = new Set(),
+): string {
   const plain = `${server}__${toolName.replace(/[^a-zA-Z0-9_-]/g, '_')}`
   if (plain.length <= MAX_NAME && !taken.has(plain)) return plain
   const hash = createHash('sha256').update(`${server}\n${toolName}`).digest('hex').slice(0, 8)
@@ -34,7 +43,10 @@ const STATUS: Record<McpFailureKind, number> = {
 
 function mcpToolFailure(server: string, err: unknown): ToolFailure {
   const failure = describeMcpError(server, err)
-  return { ok: false, error: { status: STATUS[failure.kind], code: `mcp_${failure.kind}`, message: failure.message } }
+  return {
+    ok: false,
+    error: { status: STATUS[failure.kind], code: `mcp_${failure.kind}`, message: failure.message },
+  }
 }
 
 export type McpToolSet = {
@@ -61,7 +73,10 @@ export async function loadMcpTools(
         return { row, endpoint, list: await listMcpTools(endpoint) }
       } catch (err) {
         const failure = describeMcpError(row.name, err)
-        logger.warn({ server: row.id, orgId: row.orgId, kind: failure.kind }, 'MCP server left out of a conversation')
+        logger.warn(
+          { server: row.id, orgId: row.orgId, kind: failure.kind },
+          'MCP server left out of a conversation',
+        )
         problems.push(failure.message)
         return null
       }
@@ -73,7 +88,10 @@ export async function loadMcpTools(
     for (const mcpTool of list) {
       const name = mcpToolName(row.name, mcpTool.name, new Set(Object.keys(tools)))
       tools[name] = tool({
-        description: `[MCP server ${row.name}] ${mcpTool.description ?? mcpTool.title ?? mcpTool.name}`.slice(0, 1024),
+        description: `[MCP server ${row.name}] ${mcpTool.description ?? mcpTool.title ?? mcpTool.name}`.slice(
+          0,
+          1024,
+        ),
         inputSchema: jsonSchema<Record<string, unknown>>(mcpTool.inputSchema as JSONSchema7),
         execute: async (input, { abortSignal }) => {
           try {
@@ -81,9 +99,19 @@ export async function loadMcpTools(
             if (result.isError)
               return {
                 ok: false as const,
-                error: { status: 422, code: 'mcp_tool_error', message: result.text || `${mcpTool.name} failed` },
+                error: {
+                  status: 422,
+                  code: 'mcp_tool_error',
+                  message: result.text || `${mcpTool.name} failed`,
+                },
               }
-            return { ok: true as const, server: row.name, tool: mcpTool.name, content: result.text, structured: result.structured }
+            return {
+              ok: true as const,
+              server: row.name,
+              tool: mcpTool.name,
+              content: result.text,
+              structured: result.structured,
+            }
           } catch (err) {
             return mcpToolFailure(row.name, err)
           }
@@ -101,7 +129,9 @@ export async function loadMcpTools(
 export function withMcpNote(system: string, mcp: McpToolSet): string {
   const lines = []
   if (Object.keys(mcp.tools).length)
-    lines.push('Tools named <server>__<tool> come from MCP servers connected by the person or the organisation.')
+    lines.push(
+      'Tools named <server>__<tool> come from MCP servers connected by the person or the organisation.',
+    )
   if (mcp.note) lines.push(mcp.note)
   return lines.length ? `${system}\n\n${lines.join('\n')}` : system
 }

@@ -19,11 +19,9 @@ export type EndpointKind = 'webhook' | 'slack'
 
 export const EndpointInput = z.strictObject({
   kind: z.enum(['webhook', 'slack'], { error: 'must be "webhook" or "slack"' }),
-  name: z
-    .string({ error: 'must be a string' })
-    .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, {
-      error: 'must be a slug like "ops-feed" (lowercase letters, digits, dashes)',
-    }),
+  name: z.string({ error: 'must be a string' }).regex(/^[a-z0-9][a-z0-9-]{0,62}$/, {
+    error: 'must be a slug like "ops-feed" (lowercase letters, digits, dashes)',
+  }),
   url: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .max(2000, { error: 'must be at most 2000 characters' })

@@ -315,9 +315,6 @@ export const JOB_DEFAULTS = Object.fromEntries(
   keysWhere((s) => 'default' in s)
     .filter((k) => k !== 'extra')
     .map((k) => [k, specOf(k).default]),
-  keysWhere((s) => 'default' in s)
-    .filter((k) => k !== 'extra')
-    .map((k) => [k, specOf(k).default]),
 ) as { [K in Exclude<DefaultKey, 'extra'>]: Spec<K>['default'] }
 
 /** The definition fields of a stored job (or of anything that carries them). */

@@ -30,7 +30,10 @@ const defaultPort = (url: URL) => url.port || (url.protocol === 'https:' ? '443'
 
 /** Whether `url` names a host (and port, when the entry has one) on the internal allowlist. */
 export function isNamedInternalHost(url: URL, list = parseInternalHosts(env().INTEGRATIONS_ALLOW_HOSTS)) {
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '')
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '')
   return list.some((e) => e.host === host && (!e.port || e.port === defaultPort(url)))
 }
 

@@ -206,7 +206,10 @@ async function openGuarded(
       res.resume()
       if (hop >= (options.maxRedirects ?? 5)) throw new OutboundRefused('Too many redirects')
       url = new URL(location, url)
-      if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+      if (
+        res.statusCode === 303 ||
+        ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')
+      ) {
         method = 'GET'
         body = undefined
       }

@@ -60,7 +60,11 @@ it('ignores disabled jobs and jobs without a window', async () => {
   const { clock } = manualCore(db(), '2026-07-10T00:00:00Z', succeed)
   const [deadman] = integrationHooks({ db: db() }).watchers
   const created = new Date('2026-07-01T00:00:00Z')
-  const disabled = await insertJob(db(), suite.owner, { schedule: '0 7 * * *', expectSuccessWithin: '1h', createdAt: created })
+  const disabled = await insertJob(db(), suite.owner, {
+    schedule: '0 7 * * *',
+    expectSuccessWithin: '1h',
+    createdAt: created,
+  })
   await setJob(db(), disabled, { enabled: false })
   await insertJob(db(), suite.owner, { schedule: '0 7 * * *', createdAt: created })
   expect(await deadman!.run(clock.sqlNow())).toEqual([])

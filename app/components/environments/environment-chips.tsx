@@ -1,7 +1,10 @@
 import { Badge } from '#app/components/ui/card.tsx'
 import type { EnvironmentStatus } from '#server/environments/browse.ts'
 
-const STATUS: Record<EnvironmentStatus, { label: string; tone: 'green' | 'neutral' | 'amber' | 'red'; hint: string }> = {
+const STATUS: Record<
+  EnvironmentStatus,
+  { label: string; tone: 'green' | 'neutral' | 'amber' | 'red'; hint: string }
+> = {
   ready: { label: 'Ready', tone: 'green', hint: 'Its folder is on this server' },
   not_started: { label: 'Not started', tone: 'neutral', hint: 'Defined; its folder is made on first use' },
   elsewhere: { label: 'On another instance', tone: 'amber', hint: 'Its folder lives on another server' },

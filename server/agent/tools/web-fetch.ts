@@ -37,8 +37,7 @@ export function createWebFetchTool(_ctx: ToolContext) {
       if (!URL.canParse(url)) return failure(400, 'bad_request', `url: ${JSON.stringify(url)} is not a URL`)
       try {
         const page = await fetchReadable(url, { maxChars })
-        if (page.status >= 400)
-          return failure(502, 'http_error', `${page.url} answered HTTP ${page.status}`)
+        if (page.status >= 400) return failure(502, 'http_error', `${page.url} answered HTTP ${page.status}`)
         return { ok: true as const, ...page }
       } catch (err) {
         if (err instanceof OutboundRefused) return failure(403, 'refused', `Not fetched: ${err.message}`)
