@@ -58,3 +58,25 @@ export async function selectAudit(
     .orderBy(desc(environmentAudit.at), desc(environmentAudit.id))
     .limit(limit)
 }
+
+/** Records where the instance holding the folder answers now (its address may change on restart). */
+export async function recordInstanceUrl(id: string, instanceUrl: string | null, db: Db = getDb()) {
+  await db.update(environments).set({ instanceUrl }).where(eq(environments.id, id))
+}
+
+/** Moves the environment's record to this instance (its folder starts empty here). */
+export async function moveEnvironment(
+  id: string,
+  place: { instanceId: string; instanceUrl: string | null },
+  db: Db = getDb(),
+) {
+  await db
+    .update(environments)
+    .set({ ...place, sizeBytes: 0 })
+    .where(eq(environments.id, id))
+}
+
+/** Forgets a record (its audit trail stays: it has no foreign key). */
+export async function deleteEnvironment(id: string, db: Db = getDb()) {
+  await db.delete(environments).where(eq(environments.id, id))
+}

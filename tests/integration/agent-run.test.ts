@@ -144,7 +144,6 @@ describe('an unattended run', () => {
       'clock',
       'edit_file',
       'list_directory',
-      'machine_run',
       'manage-jobs',
       'read_file',
       'run-code',

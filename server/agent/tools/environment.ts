@@ -8,25 +8,24 @@
  */
 import { tool } from 'ai'
 import { z } from 'zod'
-import { decideCommand, mergePolicies } from '../../environments/policy.ts'
+import { decideCommand } from '../../environments/policy.ts'
 import {
   EditFileInput,
-  editFile,
   ListDirectoryInput,
   ReadFileInput,
-  readFile,
   SearchFilesInput,
   WriteFileInput,
-  writeFile,
-} from '../../environments/files.ts'
-import { listDirectory, searchFiles } from '../../environments/files-list.ts'
-import { auditWrite, openEnvironment, runInEnvironment } from '../../environments/service.ts'
+} from '../../environments/files-schema.ts'
+import { operate, type OperationName, type Operations } from '../../environments/operations.ts'
+import { openEnvironment } from '../../environments/service.ts'
 import { toToolFailure, type ToolContext } from '../tool-context.ts'
 
 const environment = z
   .string()
   .optional()
-  .describe("Environment name; default: the job's environment, else your personal scratch environment")
+  .describe(
+    "Environment name; default: the job's environment, else a scratch folder (a run's own, or your personal one in chat)",
+  )
 
 const RunCommandInput = z.strictObject({
   environment,
@@ -44,12 +43,19 @@ const RunCommandInput = z.strictObject({
     .describe('Wall-clock limit (default from the environment)'),
 })
 
-const origin = (ctx: ToolContext) => ({ threadId: ctx.threadId, runId: ctx.runId })
-const envName = (ctx: ToolContext, input: { environment?: string }) =>
-  input.environment ?? ctx.environment ?? undefined
+const origin = (ctx: ToolContext) => ({ threadId: ctx.threadId, runId: ctx.runId, turnId: ctx.turnId })
+/** The environment a call names: its own argument, else the job's, else a scratch folder. */
+const refOf = (ctx: ToolContext, input: { environment?: string }) => ({
+  name: input.environment ?? ctx.environment ?? undefined,
+  runId: ctx.runId,
+})
 
-function wrap<T>(name: string, run: () => Promise<T>) {
-  return run().catch((err: unknown) => toToolFailure(err, name))
+/** Runs one operation for the agent; failures become a result the model reads. */
+function call<K extends Exclude<OperationName, 'run_command'>>(ctx: ToolContext, op: K) {
+  return ({ environment: name, ...input }: Operations[K]['input'] & { environment?: string }) =>
+    operate(ctx.caller, refOf(ctx, { environment: name }), op, input as Operations[K]['input'], origin(ctx))
+      .then(({ environment, result }) => ({ ok: true as const, environment, ...result }))
+      .catch((err: unknown) => toToolFailure(err, op))
 }
 
 export const WRITE_FILE_DESCRIPTION =
@@ -58,13 +64,7 @@ export function createWriteFileTool(ctx: ToolContext) {
   return tool({
     description: WRITE_FILE_DESCRIPTION,
     inputSchema: WriteFileInput.extend({ environment }),
-    execute: (input) =>
-      wrap('write_file', async () => {
-        const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'use')
-        const result = await writeFile(opened.files, input)
-        await auditWrite(ctx.caller, opened, result.path, result.bytes, origin(ctx))
-        return { ok: true as const, environment: opened.row.name, ...result }
-      }),
+    execute: call(ctx, 'write_file'),
   })
 }
 
@@ -74,11 +74,7 @@ export function createReadFileTool(ctx: ToolContext) {
   return tool({
     description: READ_FILE_DESCRIPTION,
     inputSchema: ReadFileInput.extend({ environment }),
-    execute: (input) =>
-      wrap('read_file', async () => {
-        const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'view')
-        return { ok: true as const, environment: opened.row.name, ...(await readFile(opened.files, input)) }
-      }),
+    execute: call(ctx, 'read_file'),
   })
 }
 
@@ -88,13 +84,7 @@ export function createEditFileTool(ctx: ToolContext) {
   return tool({
     description: EDIT_FILE_DESCRIPTION,
     inputSchema: EditFileInput.extend({ environment }),
-    execute: (input) =>
-      wrap('edit_file', async () => {
-        const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'use')
-        const result = await editFile(opened.files, input)
-        await auditWrite(ctx.caller, opened, result.path, result.bytes, origin(ctx))
-        return { ok: true as const, environment: opened.row.name, ...result }
-      }),
+    execute: call(ctx, 'edit_file'),
   })
 }
 
@@ -103,70 +93,49 @@ export function createListDirectoryTool(ctx: ToolContext) {
   return tool({
     description: LIST_DIRECTORY_DESCRIPTION,
     inputSchema: ListDirectoryInput.extend({ environment }),
-    execute: (input) =>
-      wrap('list_directory', async () => {
-        const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'view')
-        return {
-          ok: true as const,
-          environment: opened.row.name,
-          ...(await listDirectory(opened.files, input)),
-        }
-      }),
+    execute: call(ctx, 'list_directory'),
   })
 }
 
 export const SEARCH_FILES_DESCRIPTION =
-  'Search the files of an environment for a regular expression: file:line: text.'
+  'Search the files of an environment for a regular expression (on a connected machine: literal text): file:line: text.'
 export function createSearchFilesTool(ctx: ToolContext) {
   return tool({
     description: SEARCH_FILES_DESCRIPTION,
     inputSchema: SearchFilesInput.extend({ environment }),
-    execute: (input) =>
-      wrap('search_files', async () => {
-        const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'view')
-        return {
-          ok: true as const,
-          environment: opened.row.name,
-          ...(await searchFiles(opened.files, input)),
-        }
-      }),
+    execute: call(ctx, 'search_files'),
   })
 }
 
 export const RUN_COMMAND_DESCRIPTION =
-  'Run a shell command in an environment folder (sandboxed: node, python3, bash, npm, pip --target). ' +
+  'Run a shell command in an environment folder (sandboxed: node, python3, bash, npm, pip --target; ' +
+  'or on a connected machine when the environment says so). ' +
   'Returns the full stdout, stderr, exit code and duration. Read errors, fix files, run again.'
 export function createRunCommandTool(ctx: ToolContext) {
   return tool({
     description: RUN_COMMAND_DESCRIPTION,
     inputSchema: RunCommandInput,
-    // Chat only: a command the policy marks "ask" waits for the person. Runs deny it in execute.
+    // Chat only: a command the policy (the org's layer included) marks "ask" waits for the person.
+    // Runs deny it in execute.
     needsApproval: async (input) => {
       if (ctx.mode !== 'chat') return false
       try {
-        const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'use')
-        const { commands, default: fallback } = opened.definition.policy
-        return (
-          decideCommand(mergePolicies(undefined, { commands, default: fallback }), input.command).decision ===
-          'ask'
-        )
+        const { name, runId } = refOf(ctx, input)
+        const opened = await openEnvironment(ctx.caller, name, 'use', { runId })
+        return decideCommand(opened.policy, input.command).decision === 'ask'
       } catch {
         return false // execute reports the error
       }
     },
-    execute: (input) =>
-      wrap('run_command', async () => {
-        const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'use')
+    execute: async ({ environment: name, command, timeoutSeconds }) => {
+      try {
         // In chat, execute only follows an approval when needsApproval asked for one.
-        const outcome = await runInEnvironment(
+        const request = { command, timeoutSeconds, mode: ctx.mode, approved: ctx.mode === 'chat' }
+        const { environment, result: outcome } = await operate(
           ctx.caller,
-          opened,
-          {
-            command: input.command,
-            timeoutSeconds: input.timeoutSeconds,
-            mode: ctx.mode,
-            approved: ctx.mode === 'chat',
-          },
+          refOf(ctx, { environment: name }),
+          'run_command',
+          request,
           origin(ctx),
         )
         if (outcome.status !== 'ran') {
@@ -180,7 +149,7 @@ export function createRunCommandTool(ctx: ToolContext) {
         const { result } = outcome
         return {
           ok: true as const,
-          environment: opened.row.name,
+          environment,
           exitCode: result.exitCode,
           stdout: result.stdout,
           stderr: result.stderr,
@@ -188,6 +157,9 @@ export function createRunCommandTool(ctx: ToolContext) {
           timedOut: result.timedOut,
           decision: outcome.decision,
         }
-      }),
+      } catch (err) {
+        return toToolFailure(err, 'run_command')
+      }
+    },
   })
 }

@@ -10,7 +10,6 @@ import { executionToolEnabled } from '../execution.ts'
 import type { ToolContext } from '../tool-context.ts'
 import { CLI_DESCRIPTION, createCliTool } from './cli.ts'
 import { CLOCK_DESCRIPTION, createClockTool } from './clock.ts'
-import { MACHINE_RUN_DESCRIPTION, createMachineRunTool } from './machine-run.ts'
 import {
   createEditFileTool,
   createListDirectoryTool,
@@ -44,7 +43,6 @@ export const AGENT_TOOLS = {
   'manage-jobs': { description: MANAGE_JOBS_DESCRIPTION, create: createManageJobsTool },
   workspace: { description: WORKSPACE_DESCRIPTION, create: createWorkspaceTool },
   clock: { description: CLOCK_DESCRIPTION, create: createClockTool },
-  machine_run: { description: MACHINE_RUN_DESCRIPTION, create: createMachineRunTool },
   'run-code': {
     description: RUN_CODE_DESCRIPTION,
     create: createRunCodeTool,
@@ -60,7 +58,11 @@ export const AGENT_TOOLS = {
   edit_file: { description: EDIT_FILE_DESCRIPTION, create: createEditFileTool },
   list_directory: { description: LIST_DIRECTORY_DESCRIPTION, create: createListDirectoryTool },
   search_files: { description: SEARCH_FILES_DESCRIPTION, create: createSearchFilesTool },
-  run_command: { description: RUN_COMMAND_DESCRIPTION, create: createRunCommandTool },
+  run_command: {
+    description: RUN_COMMAND_DESCRIPTION,
+    create: createRunCommandTool,
+    enabled: (ctx) => executionToolEnabled('run_command', ctx.execution),
+  },
 } satisfies Record<string, AgentToolEntry>
 
 export type AgentToolName = keyof typeof AGENT_TOOLS
