@@ -9,7 +9,7 @@ import { canViewJob } from '../access/rules.ts'
 import { conflict, forbidden, notFound } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
 import { here } from './instance.ts'
-import { findEnvironmentById, moveEnvironment } from './store.ts'
+import { findEnvironmentById, recordPlace, touchEnvironment } from './store.ts'
 
 export async function rebuildHere(caller: Caller, id: string) {
   const row = await findEnvironmentById(id)
@@ -26,7 +26,8 @@ export async function rebuildHere(caller: Caller, id: string) {
       `Instance ${row.instanceId} still answers at ${row.instanceUrl}: the environment ${row.name} is in use there`,
     )
   }
-  await moveEnvironment(row.id, place)
+  await recordPlace(row.id, place)
+  await touchEnvironment(row.id, 0) // the folder starts empty here
   logger.warn(
     { environmentId: row.id, from: row.instanceId, to: place.instanceId, by: caller.userId },
     'environment rebuilt on this instance; its old folder stays where it was',

@@ -9,6 +9,7 @@
  * tools act (providers.ts): this server's folder, or a connected machine. A local folder lives on
  * the instance that created it (recorded); a call arriving elsewhere is forwarded (remote.ts).
  */
+import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Caller } from '../access/caller.ts'
 import { canEditJob, canViewJob } from '../access/rules.ts'
@@ -33,7 +34,7 @@ import {
   findEnvironmentById,
   insertAudit,
   insertEnvironment,
-  recordInstanceUrl,
+  recordPlace,
   selectAudit,
   touchEnvironment,
 } from './store.ts'
@@ -136,9 +137,12 @@ async function open(
   }
   if (target.kind !== 'local') return base
   const { instanceId, instanceUrl } = here()
-  if (row.instanceId !== instanceId)
+  // Records from before folders were placed by host and directory name the bare host name.
+  const legacy = row.instanceId === hostname() && row.instanceId !== instanceId
+  if (row.instanceId !== instanceId && !legacy) {
     return { ...base, elsewhere: { instanceId: row.instanceId, instanceUrl: row.instanceUrl } }
-  if (row.instanceUrl !== instanceUrl) await recordInstanceUrl(row.id, instanceUrl)
+  }
+  if (legacy || row.instanceUrl !== instanceUrl) await recordPlace(row.id, { instanceId, instanceUrl })
   const owner = await prepareFolder(root)
   const owners =
     row.scope === 'personal'

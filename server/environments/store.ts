@@ -59,21 +59,13 @@ export async function selectAudit(
     .limit(limit)
 }
 
-/** Records where the instance holding the folder answers now (its address may change on restart). */
-export async function recordInstanceUrl(id: string, instanceUrl: string | null, db: Db = getDb()) {
-  await db.update(environments).set({ instanceUrl }).where(eq(environments.id, id))
-}
-
-/** Moves the environment's record to this instance (its folder starts empty here). */
-export async function moveEnvironment(
+/** Records where the folder lives and where its instance answers now (the address may change on restart). */
+export async function recordPlace(
   id: string,
   place: { instanceId: string; instanceUrl: string | null },
   db: Db = getDb(),
 ) {
-  await db
-    .update(environments)
-    .set({ ...place, sizeBytes: 0 })
-    .where(eq(environments.id, id))
+  await db.update(environments).set(place).where(eq(environments.id, id))
 }
 
 /** Forgets a record (its audit trail stays: it has no foreign key). */

@@ -246,6 +246,10 @@ describe('a connected machine', () => {
     // The chat turn's commands are listed as using the machine.
     const listed = (await alice.get('/_agent-native/machines')).body.machines[0]
     expect(listed.runs[0].runId).toMatch(new RegExp(`^${turn.threadId}/turn_`))
+    const page = await alice.get('/settings/machines')
+    expect(page.status).toBe(200)
+    expect(page.body).toContain('Runs using it:')
+    expect(page.body).toContain('Chat: work in my repo')
   })
 
   it("is Alice's only: Bob's environment naming the same machine id gets a 404, then runs on Bob's own machine", async () => {
@@ -452,6 +456,8 @@ describe('cancelling a chat or a run stops its commands on the machine', () => {
       (m: { id: string }) => m.id === 'box',
     )
     expect(listed.runs.map((r: { runId: string }) => r.runId)).toContain(runId)
+    const page = await alice.get('/settings/machines')
+    expect(page.body).toContain(`/jobs/${job.body.job.id}/runs/${runId}`)
   })
 })
 
