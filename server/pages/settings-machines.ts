@@ -24,7 +24,10 @@ async function describeUse(caller: Caller, use: MachineSummary['runs'][number]) 
   const base = { key: use.runId, lastUsedAt: use.lastUsedAt, stopped: use.stopped }
   const [threadId, turn] = use.runId.split('/')
   if (turn) {
-    const thread = await findOwnThread({ userId: caller.userId, orgId: caller.orgId, kind: 'chat' }, threadId!)
+    const thread = await findOwnThread(
+      { userId: caller.userId, orgId: caller.orgId, kind: 'chat' },
+      threadId!,
+    )
     return { ...base, kind: 'chat' as const, label: thread ? `Chat: ${thread.title}` : 'A chat', href: null }
   }
   const run = await findRun(use.runId)
