@@ -5,6 +5,9 @@
 import { describe, expect, it } from 'vitest'
 import { withTeamApp } from '#tests/support/team-app.ts'
 
+// The environment command controls, at their defaults (tests/integration/environments-org.test.ts sets them).
+const EXEC = { exec: true, execRuntimes: ['node', 'python'], execLimits: {}, execDeny: [] }
+
 const S = '/_agent-native/org-settings'
 const suite = withTeamApp()
 
@@ -12,7 +15,7 @@ describe('org settings', () => {
   it('starts with every switch on and says who may edit', async () => {
     const { team } = suite
     expect((await team.member.client.get(S)).body).toEqual({
-      settings: { runCode: true, cli: true },
+      settings: { runCode: true, cli: true, ...EXEC },
       updatedAt: null,
       updatedBy: null,
       canEdit: false,
@@ -33,9 +36,9 @@ describe('org settings', () => {
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ settings: { runCode: false, cli: true }, updatedBy: team.admin.id })
     const owner = await team.owner.client.patch(S, { cli: false })
-    expect(owner.body.settings).toEqual({ runCode: false, cli: false })
-    expect((await team.member.client.get(S)).body.settings).toEqual({ runCode: false, cli: false })
-    expect((await team.outsider.client.get(S)).body.settings).toEqual({ runCode: true, cli: true })
+    expect(owner.body.settings).toEqual({ runCode: false, cli: false, ...EXEC })
+    expect((await team.member.client.get(S)).body.settings).toEqual({ runCode: false, cli: false, ...EXEC })
+    expect((await team.outsider.client.get(S)).body.settings).toEqual({ runCode: true, cli: true, ...EXEC })
     await team.owner.client.patch(S, { runCode: true, cli: true })
   })
 
@@ -45,7 +48,7 @@ describe('org settings', () => {
     expect(unknown).toMatchObject({ status: 400, body: { error: { field: 'shell' } } })
     const wrongType = await team.owner.client.patch(S, { runCode: 'no' })
     expect(wrongType).toMatchObject({ status: 400, body: { error: { field: 'runCode' } } })
-    expect((await team.owner.client.get(S)).body.settings).toEqual({ runCode: true, cli: true })
+    expect((await team.owner.client.get(S)).body.settings).toEqual({ runCode: true, cli: true, ...EXEC })
   })
 
   it('needs a session and answers 405 to other methods', async () => {
