@@ -24,6 +24,7 @@ import {
 } from '../runs/threads.ts'
 import { toUIMessage } from './threads.ts'
 import { loadExecution } from './execution.ts'
+import { trackTurn } from './chat-stop.ts'
 import { createAgentTools } from './tools/index.ts'
 
 /** Metadata on the streamed reply: which thread it belongs to (a new chat learns its id here). */
@@ -87,14 +88,22 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
   const request = parseInput(ChatRequest, body)
   const resolved = await resolveModel({ kind: 'chat', userId: caller.userId })
   const { threadId, history } = await prepareThread(caller, request)
-  const tools = createAgentTools({ caller, mode: 'chat', threadId, execution: await loadExecution(caller) })
+  const turnId = newId('turn')
+  const tools = createAgentTools({
+    caller,
+    mode: 'chat',
+    threadId,
+    turnId,
+    execution: await loadExecution(caller),
+  })
+  const turn = trackTurn(threadId)
   const result = startAgentLoop({
     model: resolved.model,
     system: buildChatSystemPrompt(caller, new Date(), Object.keys(tools)),
     messages: await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true }),
     tools,
     maxSteps: CHAT_MAX_STEPS,
-    signal: AbortSignal.timeout(CHAT_TIMEOUT_MS),
+    signal: AbortSignal.any([AbortSignal.timeout(CHAT_TIMEOUT_MS), turn.signal]),
     onError: (err) =>
       logger.warn(
         { threadId, userId: caller.userId, error: describeModelError(err, [resolved.apiKey]) },
@@ -110,6 +119,7 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
     // Reads the stream to its end even when the browser leaves, so onFinish stores the reply.
     consumeSseStream: ({ stream }) => consumeStream({ stream }),
     onFinish: async ({ responseMessage, isContinuation }) => {
+      turn.done()
       try {
         if (isContinuation) await updateMessageParts(threadId, responseMessage.id, responseMessage.parts)
         else if (responseMessage.parts.length > 0) {
