@@ -136,7 +136,10 @@ describe('an environment on two instances', () => {
 
     fake.reply(toolUse('run_command', { environment: 'work', command: 'ls; echo ok' }), { text: 'Fresh.' })
     const fresh = await sendChat(onB, { message: userText('ls') })
-    expect(toolParts(fresh.reply, 'run_command')[0].output).toMatchObject({ ok: true, stdout: 'ok\n' })
+    // Starting empty: only the projected instructions (AGENTS.md and its links), not A's file.
+    const listing = toolParts(fresh.reply, 'run_command')[0].output
+    expect(listing).toMatchObject({ ok: true })
+    expect(listing.stdout.trim().split('\n')).toEqual(['AGENTS.md', 'CLAUDE.md', 'GEMINI.md', 'ok'])
   })
 
   it("never writes the stored secret to either server's log", () => {
