@@ -3,6 +3,7 @@ import { useEffect } from 'react'
 import { useFetcher } from 'react-router'
 import { toast } from 'sonner'
 import { Badge, Card } from '#app/components/ui/card.tsx'
+import { ExecControls } from '#app/components/settings/exec-controls.tsx'
 import { PageError } from '#app/components/ui/page-error.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
@@ -30,7 +31,7 @@ function SettingSwitch({
   value,
   canEdit,
 }: {
-  setting: 'runCode' | 'cli' | 'webFetch'
+  setting: 'runCode' | 'cli' | 'webFetch' | 'exec'
   label: string
   hint: string
   value: boolean
@@ -128,8 +129,16 @@ export default function AgentSettings({ loaderData }: Route.ComponentProps) {
             value={settings.webFetch}
             canEdit={canEdit}
           />
+          <SettingSwitch
+            setting="exec"
+            label="Commands in environments"
+            hint="The agent (run_command) and people (the command box) run commands in environments."
+            value={settings.exec}
+            canEdit={canEdit}
+          />
         </div>
       </Card>
+      <ExecControls settings={settings} canEdit={canEdit} />
       <Isolation isolation={isolation} />
     </div>
   )

@@ -1,7 +1,7 @@
 import { Laptop, Plus } from 'lucide-react'
 import { Dialog } from 'radix-ui'
 import { useState } from 'react'
-import { useFetcher } from 'react-router'
+import { Link, useFetcher } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { Badge, Card, EmptyState } from '#app/components/ui/card.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
@@ -110,11 +110,28 @@ function MachineRow({ machine }: { machine: Data['machines'][number] }) {
       <p className="text-sm text-stone-600 dark:text-stone-400">
         {machine.os} · <code>{machine.dir}</code> · last seen <RelativeTime value={machine.lastSeenAt} />
       </p>
-      {machine.runs.length ? (
-        <p className="text-xs text-stone-500">
-          Used by: {machine.runs.map((r) => r.runId + (r.stopped ? ' (stopped)' : '')).join(', ')}
-        </p>
-      ) : null}
+      {machine.uses.length ? (
+        <div className="text-xs text-stone-500">
+          <p>Runs using it:</p>
+          <ul className="mt-1 space-y-0.5" data-testid={`machine-${machine.id}-runs`}>
+            {machine.uses.map((use) => (
+              <li key={use.key}>
+                {use.href ? (
+                  <Link to={use.href} className="underline hover:text-stone-800 dark:hover:text-stone-200">
+                    {use.label}
+                  </Link>
+                ) : (
+                  use.label
+                )}{' '}
+                · <RelativeTime value={use.lastUsedAt} />
+                {use.stopped ? ' · stopped' : ''}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <p className="text-xs text-stone-500">No runs have used it yet.</p>
+      )}
     </li>
   )
 }

@@ -4,6 +4,11 @@
  * setting needs no migration.
  */
 import { z } from 'zod'
+import { ExecLimitsInput } from '../lib/exec-limits.ts'
+
+/** Runtimes an org can allow or refuse for environment commands (server/environments/org-policy.ts). */
+export const EXEC_RUNTIMES = ['node', 'python'] as const
+export type ExecRuntime = (typeof EXEC_RUNTIMES)[number]
 
 export const OrgSettings = z.object({
   runCode: z
@@ -27,6 +32,23 @@ export const OrgSettings = z.object({
     .boolean()
     .default(true)
     .describe('Let the agent read public web pages (the web_fetch tool), in chat and job runs'),
+  exec: z
+    .boolean()
+    .default(true)
+    .describe('Let the agent and people run commands in environments (run_command, the command box)'),
+  execRuntimes: z
+    .array(z.enum(EXEC_RUNTIMES))
+    .max(EXEC_RUNTIMES.length)
+    .default([...EXEC_RUNTIMES])
+    .describe('Runtimes commands may start (node: node/npm/npx; python: python/pip); others are denied'),
+  execLimits: ExecLimitsInput.default({}).describe(
+    'Limits of a command when its environment sets none (timeoutSeconds, cpuSeconds, memoryMb, …)',
+  ),
+  execDeny: z
+    .array(z.string().trim().min(1, 'a pattern must not be empty').max(500))
+    .max(200)
+    .default([])
+    .describe('Command patterns denied in every environment of the organisation, e.g. "git push *"'),
 })
 export type OrgSettings = z.infer<typeof OrgSettings>
 

@@ -24,6 +24,7 @@ import {
 } from '../runs/threads.ts'
 import { toUIMessage } from './threads.ts'
 import { loadExecution } from './execution.ts'
+import { trackTurn } from './chat-stop.ts'
 import { createAgentTools } from './tools/index.ts'
 import { loadMcpTools, withMcpNote } from './mcp-tools.ts'
 
@@ -88,15 +89,20 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
   const request = parseInput(ChatRequest, body)
   const resolved = await resolveModel({ kind: 'chat', userId: caller.userId })
   const { threadId, history } = await prepareThread(caller, request)
+  const turnId = newId('turn')
   const [execution, mcp] = await Promise.all([loadExecution(caller), loadMcpTools(caller)])
-  const tools = { ...createAgentTools({ caller, mode: 'chat', threadId, execution }), ...mcp.tools }
+  const tools = {
+    ...createAgentTools({ caller, mode: 'chat', threadId, turnId, execution }),
+    ...mcp.tools,
+  }
+  const turn = trackTurn(threadId)
   const result = startAgentLoop({
     model: resolved.model,
     system: withMcpNote(buildChatSystemPrompt(caller, new Date(), Object.keys(tools)), mcp),
     messages: await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true }),
     tools,
     maxSteps: CHAT_MAX_STEPS,
-    signal: AbortSignal.timeout(CHAT_TIMEOUT_MS),
+    signal: AbortSignal.any([AbortSignal.timeout(CHAT_TIMEOUT_MS), turn.signal]),
     onError: (err) =>
       logger.warn(
         { threadId, userId: caller.userId, error: describeModelError(err, [resolved.apiKey]) },
@@ -112,6 +118,7 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
     // Reads the stream to its end even when the browser leaves, so onFinish stores the reply.
     consumeSseStream: ({ stream }) => consumeStream({ stream }),
     onFinish: async ({ responseMessage, isContinuation }) => {
+      turn.done()
       try {
         if (isContinuation) await updateMessageParts(threadId, responseMessage.id, responseMessage.parts)
         else if (responseMessage.parts.length > 0) {

@@ -15,10 +15,11 @@ export async function loadExecution(caller: Pick<Caller, 'orgId'>): Promise<Exec
 
 /** Whether a tool belongs in this conversation's tool set. Without a loaded context: none of them. */
 export function executionToolEnabled(
-  name: 'run-code' | 'cli',
+  name: 'run-code' | 'cli' | 'run_command',
   execution: ExecutionContext | undefined,
 ): boolean {
   if (!execution) return false
   if (name === 'run-code') return execution.settings.runCode
+  if (name === 'run_command') return execution.settings.exec
   return execution.settings.cli && execution.clis.some((c) => c.available)
 }

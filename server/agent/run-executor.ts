@@ -9,11 +9,12 @@ import { RunFailure, RunSkipped, type RunExecutor, type RunResult } from '../run
 import { getJob } from '../jobs/service.ts'
 import { isNotFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
-import { createUsageMeter, RUN_MAX_STEPS, startAgentLoop } from './loop.ts'
+import { type ConversationTools, createUsageMeter, RUN_MAX_STEPS, startAgentLoop } from './loop.ts'
 import { describeModelError } from './model-errors.ts'
 import { resolveModel, type ResolvedModel } from './model.ts'
 import { estimateCostUsd } from './pricing.ts'
 import { loadRunCaller } from './run-caller.ts'
+import type { Caller } from '../access/caller.ts'
 import { buildRunSystemPrompt } from './system-prompt.ts'
 import { loadExecution } from './execution.ts'
 import { createAgentTools } from './tools/index.ts'
@@ -22,6 +23,8 @@ import { deploymentRunRefusal } from './quota.ts'
 import { recordRunKeySource } from '../runs/store.ts'
 import { orgBudgetRefusal } from '../runs/budget.ts'
 import { createCostCap } from './budget.ts'
+import { stopCommands } from '../environments/providers.ts'
+import { removeRunScratch } from '../environments/run-scratch.ts'
 
 async function resolveRunModel(...args: Parameters<typeof resolveModel>): Promise<ResolvedModel> {
   try {
@@ -74,49 +77,71 @@ export function createAgentExecutor(): RunExecutor {
       execution,
     })
     const tools = { ...builtIn, ...mcp.tools }
-    const meter = createUsageMeter()
-    const cap = createCostCap(resolved.choice, job.maxCostUsd)
-    let failure: unknown = null
-    const result = startAgentLoop({
-      model: resolved.model,
-      system: withMcpNote(
-        buildRunSystemPrompt(caller, view, run.scheduledFor, new Date(), Object.keys(tools)),
-        mcp,
-      ),
-      messages: [{ role: 'user', content: job.instructions }],
-      tools,
-      maxSteps: RUN_MAX_STEPS,
-      signal,
-      onStepFinish: (step) => {
-        meter.add(step)
-        cap.record(step)
-      },
-      stopAfterStep: cap.crossed,
-      onError: (err) => (failure ??= err),
-    })
-    let reply: UIMessage | null = null
-    await result
-      .toUIMessageStream({
-        generateMessageId: () => newId('msg'),
-        onFinish: ({ responseMessage }) => {
-          reply = responseMessage
-        },
-        onError: (err) => {
-          failure ??= err
-          return describeModelError(err, [resolved.apiKey])
-        },
-      })
-      .pipeTo(new WritableStream())
-    const usage = {
-      ...meter.total,
-      costUsd: estimateCostUsd(resolved.choice, meter.total) ?? undefined,
-      model: `${resolved.choice.provider}:${resolved.choice.modelId}`,
+    // A cancel, a timeout or a lost lease aborts the run: its commands on machines stop too.
+    const stop = () => void stopCommands({ runId: run.id }).catch(() => {})
+    signal.addEventListener('abort', stop, { once: true })
+    try {
+      return await converse(caller, view, tools, mcp, resolved, job, run, signal)
+    } finally {
+      signal.removeEventListener('abort', stop)
+      await removeRunScratch({ orgId: job.orgId, userId: caller.userId, runId: run.id })
     }
-    const parts = (reply as UIMessage | null)?.parts ?? []
-    const outcome: RunResult = { transcript: parts.length ? [{ role: 'assistant', parts }] : [], usage }
-    const overCap = cap.failure()
-    if (overCap) throw new RunFailure(overCap, outcome)
-    if (failure) throw new RunFailure(describeModelError(failure, [resolved.apiKey]), outcome)
-    return outcome
   }
+}
+
+/** The run's agent conversation: the loop, its usage and cost, its transcript. */
+async function converse(
+  caller: Caller,
+  view: Awaited<ReturnType<typeof getJob>>,
+  tools: ConversationTools,
+  mcp: Awaited<ReturnType<typeof loadMcpTools>>,
+  resolved: ResolvedModel,
+  job: { instructions: string; maxCostUsd: Parameters<typeof createCostCap>[1] },
+  run: { id: string; scheduledFor: Date },
+  signal: AbortSignal,
+): Promise<RunResult> {
+  const meter = createUsageMeter()
+  const cap = createCostCap(resolved.choice, job.maxCostUsd)
+  let failure: unknown = null
+  const result = startAgentLoop({
+    model: resolved.model,
+    system: withMcpNote(
+      buildRunSystemPrompt(caller, view, run.scheduledFor, new Date(), Object.keys(tools)),
+      mcp,
+    ),
+    messages: [{ role: 'user', content: job.instructions }],
+    tools,
+    maxSteps: RUN_MAX_STEPS,
+    signal,
+    onStepFinish: (step) => {
+      meter.add(step)
+      cap.record(step)
+    },
+    stopAfterStep: cap.crossed,
+    onError: (err) => (failure ??= err),
+  })
+  let reply: UIMessage | null = null
+  await result
+    .toUIMessageStream({
+      generateMessageId: () => newId('msg'),
+      onFinish: ({ responseMessage }) => {
+        reply = responseMessage
+      },
+      onError: (err) => {
+        failure ??= err
+        return describeModelError(err, [resolved.apiKey])
+      },
+    })
+    .pipeTo(new WritableStream())
+  const usage = {
+    ...meter.total,
+    costUsd: estimateCostUsd(resolved.choice, meter.total) ?? undefined,
+    model: `${resolved.choice.provider}:${resolved.choice.modelId}`,
+  }
+  const parts = (reply as UIMessage | null)?.parts ?? []
+  const outcome: RunResult = { transcript: parts.length ? [{ role: 'assistant', parts }] : [], usage }
+  const overCap = cap.failure()
+  if (overCap) throw new RunFailure(overCap, outcome)
+  if (failure) throw new RunFailure(describeModelError(failure, [resolved.apiKey]), outcome)
+  return outcome
 }

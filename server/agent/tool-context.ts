@@ -25,6 +25,8 @@ export type ToolContext = {
   /** The chat thread or job run the conversation belongs to (recorded in environments' audit). */
   threadId?: string
   runId?: string
+  /** In chat: this turn's id, so stopping it stops its commands without blocking the next turn. */
+  turnId?: string
   /** The job's environment in a run: the default of the environment tools (else `scratch`). */
   environment?: string | null
 }

@@ -17,10 +17,10 @@ import { listResources, readResource, type ResourceScope } from '../resources/se
 import { countAudit, selectAuditPage, selectVisibleEnvironments } from './browse-store.ts'
 import { EnvironmentName, parseEnvironmentFile } from './definition.ts'
 import { definitionNameOf } from './file-validator.ts'
-import { readFile } from './files.ts'
-import { listDirectory } from './files-list.ts'
+import { here } from './instance.ts'
+import { operateOn } from './operations.ts'
 import { MAX_READ_LINES, ReadFileInput } from './files-schema.ts'
-import { openEnvironment, runInEnvironment, SCRATCH } from './service.ts'
+import { openEnvironment, SCRATCH } from './service.ts'
 import { findEnvironment, findEnvironmentById, type EnvironmentRow } from './store.ts'
 
 /**
@@ -58,7 +58,7 @@ function summarize(
 ): EnvironmentSummary {
   const status: EnvironmentStatus = !row
     ? 'not_started'
-    : row.instanceId !== hostname()
+    : row.instanceId !== here().instanceId && row.instanceId !== hostname() // bare host: legacy, adopted on open
       ? 'elsewhere'
       : defined || name === SCRATCH
         ? 'ready'
@@ -215,7 +215,7 @@ export async function listEnvironmentFiles(caller: Caller, ref: string, query: u
   const shown = await getEnvironment(caller, ref, { scope: where })
   if (!shown.id) return { path: path || '.', entries: [] }
   const opened = await openShown(caller, shown, 'view')
-  return listDirectory(opened.files, { path, recursive: true })
+  return operateOn(caller, opened, { name: shown.name }, 'list_directory', { path, recursive: true })
 }
 
 /** A text file of the environment, by lines (secret values shown as ••••). */
@@ -224,7 +224,7 @@ export async function readEnvironmentFile(caller: Caller, ref: string, query: un
   const shown = await getEnvironment(caller, ref, { scope: where })
   if (!shown.id) throw notFound(`path: ${input.path} does not exist (the environment is not started yet)`)
   const opened = await openShown(caller, shown, 'view')
-  return readFile(opened.files, input)
+  return operateOn(caller, opened, { name: shown.name }, 'read_file', input)
 }
 
 export const PersonCommandInput = z.strictObject({
@@ -246,7 +246,11 @@ export async function runPersonCommand(caller: Caller, ref: string, body: unknow
   const shown = await getEnvironment(caller, ref, query)
   const input = parseInput(PersonCommandInput, body)
   const opened = await openShown(caller, shown, 'use')
-  const outcome = await runInEnvironment(caller, opened, { ...input, mode: 'person' })
+  // Through the provider: a machine's folder, or forwarded to the instance holding it.
+  const outcome = await operateOn(caller, opened, { name: shown.name }, 'run_command', {
+    ...input,
+    mode: 'person',
+  })
   if (outcome.status !== 'ran') {
     // Audited already; the caller learns which rule refused it.
     throw new HttpError(403, 'command_denied', outcome.reason, 'command')

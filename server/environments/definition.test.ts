@@ -11,6 +11,12 @@ const fails = (text: string) => {
 }
 
 describe('parseEnvironmentFile', () => {
+  it('names a connected machine as provider by its id', () => {
+    expect(parseEnvironmentFile('---\nprovider: machine:laptop\n---\n').provider).toBe('machine:laptop')
+    expect(fails('---\nprovider: "machine:"\n---\n')).toMatchObject({ field: 'provider' })
+    expect(fails('---\nprovider: machine:../x\n---\n')).toMatchObject({ field: 'provider' })
+  })
+
   it('reads the template back with its defaults', () => {
     const parsed = parseEnvironmentFile(environmentTemplate('scratch'))
     expect(parsed.provider).toBe('local')

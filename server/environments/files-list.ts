@@ -73,7 +73,12 @@ function hasRipgrep(): boolean {
   return ripgrepFound
 }
 
-export type SearchResult = { output: string; matches: number; truncated: boolean; engine: 'ripgrep' | 'js' }
+export type SearchResult = {
+  output: string
+  matches: number
+  truncated: boolean
+  engine: 'ripgrep' | 'js' | 'machine'
+}
 
 /** Searches file contents: `file:line: text` per match, with ripgrep when present. */
 export async function searchFiles(

@@ -72,7 +72,17 @@ export async function readFile(
       binary: true,
     }
   }
-  const lines = data.toString('utf8').split('\n')
+  return sliceLines(rel, data.toString('utf8'), input, ctx.redact)
+}
+
+/** The lines `input` asks for of a text file's content (shared by every provider's read_file). */
+export function sliceLines(
+  rel: string,
+  text: string,
+  input: Pick<ReadFileInput, 'offset' | 'limit'>,
+  redact?: (text: string) => string,
+): ReadFileResult {
+  const lines = text.split('\n')
   if (lines.at(-1) === '') lines.pop()
   const start = input.offset ?? 1
   const limit = input.limit ?? MAX_READ_LINES
@@ -87,7 +97,7 @@ export async function readFile(
   const endLine = start - 1 + slice.length
   return {
     path: rel,
-    content: ctx.redact ? ctx.redact(content) : content,
+    content: redact ? redact(content) : content,
     startLine: start,
     endLine,
     totalLines: lines.length,

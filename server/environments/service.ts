@@ -5,23 +5,28 @@
  * it under its policy, injecting its secrets; audit every command and file write.
  *
  * Its definition is the workspace file `environments/<name>.md` (personal first, then shared);
- * `scratch` needs none. Its folder lives on the host that created it (recorded); a call arriving
- * on another host is refused with a clear message (forwarding between instances is not built yet).
+ * `scratch` needs none, nor does a job run's own scratch folder. Its `provider` decides where the
+ * tools act (providers.ts): this server's folder, or a connected machine. A local folder lives on
+ * the instance that created it (recorded); a call arriving elsewhere is forwarded (remote.ts).
  */
 import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Caller } from '../access/caller.ts'
 import { canEditJob, canViewJob } from '../access/rules.ts'
-import { env as appEnv } from '../env.ts'
+import { readOrgSettings } from '../accounts/org-settings.ts'
 import { resolveSecretValues } from '../keys/secrets-service.ts'
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { readResource } from '../resources/service.ts'
 import { type CommandMode, type CommandOutcome, runPolicedCommand } from './commands.ts'
 import { type EnvironmentDefinition, EnvironmentName, parseEnvironmentFile } from './definition.ts'
+import type { ExecLimits } from './exec-schema.ts'
 import type { FileContext } from './files-schema.ts'
 import { prepareFolder } from './identity.ts'
-import { mergePolicies } from './policy.ts'
+import { environmentsDir, here } from './instance.ts'
+import { assertExecAllowed, effectiveLimits, effectivePolicy, type OrgExec } from './org-policy.ts'
+import type { MergedPolicy } from './policy.ts'
+import { providerFor, resolveTarget, stopKeyFor, type ProviderTarget } from './providers.ts'
 import { makeRedactor } from './redact.ts'
 import { prepareTree } from './tree.ts'
 import {
@@ -30,14 +35,15 @@ import {
   findEnvironmentById,
   insertAudit,
   insertEnvironment,
+  recordPlace,
   selectAudit,
   touchEnvironment,
 } from './store.ts'
 
 export const SCRATCH = 'scratch'
 
-/** Where a call comes from, for the audit: a chat thread or a job run. */
-export type Origin = { threadId?: string; runId?: string }
+/** Where a call comes from, for the audit (a chat thread or a job run) and for stops (its turn). */
+export type Origin = { threadId?: string; runId?: string; turnId?: string }
 
 export type OpenEnvironment = {
   row: EnvironmentRow
@@ -45,16 +51,23 @@ export type OpenEnvironment = {
   root: string
   secrets: Record<string, string>
   files: FileContext
+  /** Where the tools act: this server's folder or a connected machine. */
+  target: ProviderTarget
+  /** The org's policy layer over the definition's (members cannot loosen it). */
+  policy: MergedPolicy
+  limits: ExecLimits
+  org: OrgExec
+  /** Set when the folder lives on another instance: calls are forwarded there (remote.ts). */
+  elsewhere?: { instanceId: string; instanceUrl: string | null }
 }
 
-const environmentsDir = () => resolve(appEnv().ENVIRONMENTS_DIR)
 const execOptions = () => ({ dataDir: resolve('.data'), environmentsDir: environmentsDir() })
 
 async function readDefinition(caller: Caller, name: string) {
   for (const scope of ['personal', 'shared'] as const) {
     try {
       const file = await readResource(caller, scope, `environments/${name}.md`)
-      return { scope, definition: parseEnvironmentFile(file.content) }
+      return { scope, definition: parseEnvironmentFile(file.content), writer: file.updatedBy }
     } catch (err) {
       if (!(err instanceof HttpError) || err.status !== 404) throw err
     }
@@ -67,26 +80,35 @@ async function readDefinition(caller: Caller, name: string) {
 
 const facts = (row: EnvironmentRow) => ({ orgId: row.orgId, scope: row.scope, createdBy: row.createdBy })
 
-/** The environment `name` (default `scratch`) for `caller`, created on first use. */
+/** The record name of a job run's own scratch folder (not a slug, so no definition can claim it). */
+export const runScratchName = (runId: string) => `${SCRATCH}:${runId}`
+
+/**
+ * The environment `name` for `caller`, created on first use. Without a name: the job run's own
+ * scratch folder when `runId` is given (removed when the run ends), else the personal `scratch`.
+ */
 export async function openEnvironment(
   caller: Caller,
   name: unknown,
   need: 'view' | 'use',
+  defaults: { runId?: string } = {},
 ): Promise<OpenEnvironment> {
+  const runScratch = (name === undefined || name === null) && defaults.runId !== undefined
   const parsed = EnvironmentName.safeParse(name ?? SCRATCH)
   if (!parsed.success) throw badRequest(`environment: ${parsed.error.issues[0]!.message}`, 'environment')
-  const { scope, definition } = await readDefinition(caller, parsed.data)
-  const key = { orgId: caller.orgId, scope, name: parsed.data, createdBy: caller.userId }
+  const found = runScratch
+    ? { scope: 'personal' as const, definition: parseEnvironmentFile(''), writer: caller.userId }
+    : await readDefinition(caller, parsed.data)
+  const recordName = runScratch ? runScratchName(defaults.runId!) : parsed.data
+  const key = { orgId: caller.orgId, scope: found.scope, name: recordName, createdBy: caller.userId }
+  const owner = found.scope === 'personal' ? caller.userId : 'shared'
+  const dir = runScratch
+    ? join(caller.orgId, owner, '.runs', defaults.runId!.replace(/[^A-Za-z0-9_-]/g, '_'))
+    : join(caller.orgId, owner, parsed.data)
   const row =
-    (await findEnvironment(key)) ??
-    (await insertEnvironment({
-      id: newId('env'),
-      ...key,
-      instanceId: hostname(),
-      dir: join(caller.orgId, scope === 'personal' ? caller.userId : 'shared', parsed.data),
-    }))
-  if (!row) throw conflict(`The environment ${parsed.data} could not be created`, 'environment')
-  return open(caller, row, definition, need)
+    (await findEnvironment(key)) ?? (await insertEnvironment({ id: newId('env'), ...key, ...here(), dir }))
+  if (!row) throw conflict(`The environment ${recordName} could not be created`, 'environment')
+  return open(caller, row, found.definition, need, ('writer' in found && found.writer) || undefined)
 }
 
 async function open(
@@ -94,21 +116,36 @@ async function open(
   row: EnvironmentRow,
   definition: EnvironmentDefinition,
   need: 'view' | 'use',
-) {
+  writer: string | undefined,
+): Promise<OpenEnvironment> {
   if (!canViewJob(caller, facts(row))) throw notFound(`No environment named ${row.name}`)
   if (need === 'use' && !canEditJob(caller, facts(row))) {
     throw forbidden(
       `Only its creator and the organisation's admins may work in the shared environment ${row.name}`,
     )
   }
-  if (row.instanceId !== hostname()) {
-    throw new HttpError(
-      409,
-      'elsewhere',
-      `The environment ${row.name} lives on instance ${row.instanceId}, not this one (${hostname()})`,
-    )
-  }
+  const target = await resolveTarget(caller, { ...row, ...definition, writer })
+  const org = await readOrgSettings(row.orgId)
   const root = join(environmentsDir(), row.dir)
+  const base = {
+    row,
+    definition,
+    root,
+    target,
+    org,
+    policy: effectivePolicy(org, definition),
+    limits: effectiveLimits(org, definition),
+    secrets: {},
+    files: { root },
+  }
+  if (target.kind !== 'local') return base
+  const { instanceId, instanceUrl } = here()
+  // Records from before folders were placed by host and directory name the bare host name.
+  const legacy = row.instanceId === hostname() && row.instanceId !== instanceId
+  if (row.instanceId !== instanceId && !legacy) {
+    return { ...base, elsewhere: { instanceId: row.instanceId, instanceUrl: row.instanceUrl } }
+  }
+  if (legacy || row.instanceUrl !== instanceUrl) await recordPlace(row.id, { instanceId, instanceUrl })
   const owner = await prepareFolder(root)
   const owners =
     row.scope === 'personal'
@@ -121,15 +158,15 @@ async function open(
       'secrets',
     )
   }
-  const quotaBytes = (definition.limits.diskMb ?? 1024) * 1024 * 1024
+  const quotaBytes = base.limits.diskMb * 1024 * 1024
   const redact = makeRedactor(Object.values(values))
   const files = { root, owner, quotaBytes, redact }
   // Build (or restore) the tree for this definition and project its instructions and skills.
   if (canEditJob(caller, facts(row))) await prepareTree(caller, row, definition, files, values, execOptions())
-  return { row, definition, root, secrets: values, files }
+  return { ...base, secrets: values, files }
 }
 
-/** Runs a command under the environment's policy and audits it. */
+/** Runs a command under the environment's (and the org's) policy and audits it. */
 export async function runInEnvironment(
   caller: Caller,
   opened: OpenEnvironment,
@@ -137,17 +174,17 @@ export async function runInEnvironment(
   origin: Origin = {},
 ): Promise<CommandOutcome> {
   const { row, definition } = opened
+  assertExecAllowed(opened.org)
+  const provider = providerFor(opened.target, opened.files)
+  const stopKey = stopKeyFor(origin)
   const outcome = await runPolicedCommand(
     {
       env: {
         root: opened.root,
         secrets: opened.secrets,
         allowedHosts: definition.policy.network.allow,
-        limits: definition.limits,
-        policy: mergePolicies(undefined, {
-          commands: definition.policy.commands,
-          default: definition.policy.default,
-        }),
+        limits: opened.limits,
+        policy: opened.policy,
       },
       command: input.command,
       mode: input.mode,
@@ -160,7 +197,8 @@ export async function runInEnvironment(
           environmentId: row.id,
           orgId: row.orgId,
           actorId: caller.userId,
-          ...origin,
+          runId: origin.runId,
+          threadId: origin.threadId,
           kind: 'command',
           subject: e.command,
           decision: e.decision,
@@ -170,10 +208,12 @@ export async function runInEnvironment(
           durationMs: e.durationMs,
           bytesOut: e.bytesOut,
         }),
+      exec: (env, command, opts) => provider.exec(env, command, { ...opts, stopKey }),
       execOptions: execOptions(),
     },
   )
-  await touchEnvironment(row.id, outcome.status === 'ran' ? outcome.result.disk.usedBytes : undefined)
+  const local = opened.target.kind === 'local' && outcome.status === 'ran'
+  await touchEnvironment(row.id, local ? outcome.result.disk.usedBytes : undefined)
   return outcome
 }
 
@@ -189,7 +229,8 @@ export async function auditWrite(
     environmentId: opened.row.id,
     orgId: opened.row.orgId,
     actorId: caller.userId,
-    ...origin,
+    runId: origin.runId,
+    threadId: origin.threadId,
     kind: 'write',
     subject: opened.files.redact ? opened.files.redact(path) : path,
     decision: 'allowed',

@@ -72,3 +72,17 @@ export async function updateLifecycle(
 ) {
   await db.update(environments).set(set).where(eq(environments.id, id))
 }
+
+/** Records where the folder lives and where its instance answers now (the address may change on restart). */
+export async function recordPlace(
+  id: string,
+  place: { instanceId: string; instanceUrl: string | null },
+  db: Db = getDb(),
+) {
+  await db.update(environments).set(place).where(eq(environments.id, id))
+}
+
+/** Forgets a record (its audit trail stays: it has no foreign key). */
+export async function deleteEnvironment(id: string, db: Db = getDb()) {
+  await db.delete(environments).where(eq(environments.id, id))
+}

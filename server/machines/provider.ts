@@ -68,8 +68,9 @@ export const machineProvider = {
   searchFiles: fileCall('search_files'),
 
   /**
-   * Stops every command of `runId` on every machine it used. Idempotent; a machine that cannot be
-   * reached gets the stop when it reconnects (or from its holder's 30 s retry).
+   * Stops every command of `runId` on every machine it used (`<thread>/` stops all of a chat
+   * thread's turns). Idempotent; a machine that cannot be reached gets the stop when it
+   * reconnects (or from its holder's 30 s retry).
    */
   async stop(runId: string): Promise<{ machines: number; delivered: number }> {
     const targets = await requestStop(runId)

@@ -67,13 +67,24 @@ export async function recordRunUse(ownerId: string, machineId: string, runId: st
   return { stopped: rows[0]?.stopRequestedAt != null }
 }
 
-/** Asks for a stop of `runId` on every machine it used (idempotent); the machines to tell. */
+/**
+ * Asks for a stop of `runId` on every machine it used (idempotent); the machines to tell. A key
+ * ending in `/` stops every run id under it (a chat thread's turns: `<thread>/<turn>`).
+ */
 export async function requestStop(runId: string, db: Db = getDb()) {
-  return db
+  const which = runId.endsWith('/')
+    ? sql`starts_with(${machineRuns.runId}, ${runId})`
+    : eq(machineRuns.runId, runId)
+  const rows = await db
     .update(machineRuns)
     .set({ stopRequestedAt: sql`coalesce(${machineRuns.stopRequestedAt}, now())` })
-    .where(and(eq(machineRuns.runId, runId), isNull(machineRuns.stopDeliveredAt)))
+    .where(and(which, isNull(machineRuns.stopDeliveredAt)))
     .returning({ ownerId: machineRuns.ownerId, machineId: machineRuns.machineId })
+  const seen = new Set<string>()
+  return rows.filter((r) => {
+    const k = `${r.ownerId}\u0000${r.machineId}`
+    return seen.has(k) ? false : (seen.add(k), true)
+  })
 }
 
 /** Run ids whose stop the machine has not acknowledged yet. */

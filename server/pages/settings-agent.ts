@@ -19,16 +19,37 @@ export async function loadAgentSettings(caller: Caller) {
   return { ...org, orgName: caller.orgName, isolation, clis }
 }
 
-const SWITCHES = ['runCode', 'cli', 'webFetch'] as const
+const SWITCHES = ['runCode', 'cli', 'webFetch', 'exec'] as const
+const LIMITS = ['timeoutSeconds', 'cpuSeconds', 'memoryMb', 'processes', 'diskMb', 'outputKb'] as const
 
-/** intent "toggle" with `setting` (runCode | cli | webFetch) and `enabled` ("true" | "false"). */
+/**
+ * intent "toggle" with `setting` (runCode | cli | webFetch | exec) and `enabled` ("true" | "false"); intent
+ * "exec-controls" with `runtimes` (comma-separated), one field per limit (empty: no org default)
+ * and `deny` (one pattern per line).
+ */
 export async function saveAgentSettings(caller: Caller, request: Request) {
-  const { intent = '', setting = '', enabled = '' } = await readForm(request)
+  const form = await readForm(request)
+  const { intent = '', setting = '', enabled = '' } = form
   return runIntent(intent, async () => {
+    if (intent === 'exec-controls') return (await updateOrgSettings(caller, execControls(form))).settings
     if (intent !== 'toggle') throw badRequest(`intent: unknown action "${intent}"`, 'intent')
     if (!(SWITCHES as readonly string[]).includes(setting))
       throw badRequest('setting: unknown setting', 'setting')
     if (enabled !== 'true' && enabled !== 'false') throw badRequest('enabled: true or false', 'enabled')
     return (await updateOrgSettings(caller, { [setting]: enabled === 'true' })).settings
   })
+}
+
+function execControls(form: Record<string, string>) {
+  const list = (text: string | undefined, separator: RegExp) =>
+    (text ?? '')
+      .split(separator)
+      .map((item) => item.trim())
+      .filter(Boolean)
+  const execLimits: Record<string, unknown> = {}
+  for (const name of LIMITS) {
+    const value = form[name]?.trim()
+    if (value) execLimits[name] = /^\d+$/.test(value) ? Number(value) : value
+  }
+  return { execRuntimes: list(form.runtimes, /,/), execLimits, execDeny: list(form.deny, /\r?\n/) }
 }

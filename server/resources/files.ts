@@ -28,6 +28,8 @@ export type ResourceView = {
   canEdit: boolean
   contentType: string
   updatedAt: string
+  /** Who wrote it last (a user id; unset for job files). */
+  updatedBy?: string | null
   /** Set for job files: the job behind them. */
   jobId?: string
 }
@@ -53,6 +55,7 @@ function toView(row: ResourceRow): ResourceView {
     canEdit: canEditFile(),
     contentType: contentTypeFor(row.path),
     updatedAt: row.updatedAt.toISOString(),
+    updatedBy: row.updatedBy,
   }
 }
 

@@ -85,7 +85,6 @@ describe('chat creates jobs through the manage-jobs tool', () => {
       'clock',
       'edit_file',
       'list_directory',
-      'machine_run',
       'manage-jobs',
       'read_file',
       'run-code',

@@ -133,7 +133,7 @@ describe('an unattended run', () => {
       model: 'anthropic:claude-sonnet-4-5',
     })
 
-    // The system prompt names the job, its schedule in words and the current time; tools are the chat's.
+    // The system prompt names the job, its schedule in words and the current time; tools are the chat's plus send_notification.
     const [first] = fake.requests
     const system = first!.body.system.map((b: { text: string }) => b.text).join('\n')
     expect(system).toContain('"signup-report" unattended')
@@ -144,13 +144,13 @@ describe('an unattended run', () => {
       'clock',
       'edit_file',
       'list_directory',
-      'machine_run',
       'manage-jobs',
       'read_file',
       'run-code',
       'run_command',
       'run_script',
       'search_files',
+      'send_notification',
       'skills',
       'workspace',
       'write_file',

@@ -2,16 +2,18 @@
  * Connected machines end to end: the real client (the file the app serves) in a child process
  * against the real server on real Postgres, driven through the provider API environments call.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { and, eq } from 'drizzle-orm'
 import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getDb } from '#server/db/client.ts'
-import { machineRuns, machines } from '#server/db/schema/index.ts'
+import { environments, machineRuns, machines } from '#server/db/schema/index.ts'
 import { forwardCall } from '#server/machines/forward.ts'
 import { machineProvider } from '#server/machines/provider.ts'
+import { createAgentExecutor } from '#server/agent/run-executor.ts'
+import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
@@ -68,6 +70,11 @@ async function until<T>(
     await new Promise((r) => setTimeout(r, 25))
   }
 }
+
+const R = '/_agent-native/resources'
+const toolUse = (name: string, input: Record<string, unknown>) => ({
+  content: [{ type: 'tool_use' as const, name, input }],
+})
 
 const run = (command: string, runId = 'run_a', timeoutMs = 20_000) => ({ command, runId, timeoutMs })
 
@@ -184,40 +191,80 @@ describe('a connected machine', () => {
     expect((await machineProvider.runCommand(aliceId, 'laptop', run('echo git push'))).exitCode).toBe(0)
   })
 
-  it("runs a command through the agent's machine_run tool in Alice's chat", async () => {
-    const toolUse = (input: Record<string, unknown>) => ({
-      content: [{ type: 'tool_use' as const, name: 'machine_run', input }],
-    })
-    fake.reply(toolUse({ machine: 'laptop', command: 'echo from-agent; pwd' }), { text: 'Ran it.' })
-    const turn = await sendChat(alice, { message: userText('run pwd on my laptop') })
+  it("runs the agent's environment tools on the machine named by `provider: machine:<id>`, under the environment's policy, audited", async () => {
+    const put = await alice.put(
+      `${R}/personal/environments/repo.md`,
+      '---\nprovider: machine:laptop\npolicy:\n  commands:\n    deny: ["rm *"]\n---\nAlice\'s checkout.\n',
+    )
+    expect(put.status).toBe(201)
+    fake.reply(
+      toolUse('write_file', { environment: 'repo', path: 'notes/todo.txt', content: 'ship it\n' }),
+      toolUse('run_command', { environment: 'repo', command: 'echo from-agent; pwd; cat notes/todo.txt' }),
+      toolUse('list_directory', { environment: 'repo', path: 'notes' }),
+      toolUse('edit_file', { environment: 'repo', path: 'notes/todo.txt', old: 'ship', new: 'test' }),
+      toolUse('read_file', { environment: 'repo', path: 'notes/todo.txt' }),
+      toolUse('run_command', { environment: 'repo', command: 'ls && rm -f notes/todo.txt' }),
+      { text: 'Done.' },
+    )
+    const turn = await sendChat(alice, { message: userText('work in my repo') })
     expect(turn.status).toBe(200)
-    const [step] = toolParts(turn.reply, 'machine_run')
-    expect(step).toMatchObject({
-      state: 'output-available',
-      output: { ok: true, machine: 'laptop', exitCode: 0, stdout: `from-agent\n${path.resolve(dir)}\n` },
+    const [ran, refused] = toolParts(turn.reply, 'run_command')
+    expect(ran.output).toMatchObject({
+      ok: true,
+      environment: 'repo',
+      exitCode: 0,
+      stdout: `from-agent\n${path.resolve(dir)}\nship it\n`,
     })
-    fake.reply(toolUse({ machine: 'laptop', command: 'ls; sudo rm -rf x' }), { text: 'Refused.' })
-    const refused = toolParts(
-      (await sendChat(alice, { message: userText('clean up') })).reply,
-      'machine_run',
-    )[0]
-    expect(refused.output).toMatchObject({ ok: false, error: { status: 403 } })
+    expect(toolParts(turn.reply, 'list_directory')[0].output).toMatchObject({
+      ok: true,
+      entries: [{ path: 'notes/todo.txt', type: 'file', size: 8 }],
+    })
+    expect(toolParts(turn.reply, 'read_file')[0].output).toMatchObject({ ok: true, content: 'test it' })
+    // The environment's policy is decided on the server: the machine never saw the command.
+    expect(refused.output).toMatchObject({
+      ok: false,
+      error: { status: 403, code: 'denied' },
+      rule: 'deny: rm *',
+    })
+    expect(laptop.output()).not.toContain('rm -f notes')
+    expect(readFileSync(path.join(dir, 'notes/todo.txt'), 'utf8')).toBe('test it\n')
+
+    const [env] = await getDb().select().from(environments).where(eq(environments.name, 'repo'))
+    const audit = await alice.get(`/_agent-native/environments/${env!.id}/audit`)
+    expect(audit.status).toBe(200)
+    expect(
+      audit.body.entries
+        .map((e: Record<string, unknown>) => [e.kind, e.subject, e.decision, e.exitCode])
+        .reverse(),
+    ).toEqual([
+      ['write', 'notes/todo.txt', 'allowed', null],
+      ['command', 'echo from-agent; pwd; cat notes/todo.txt', 'allowed', 0],
+      ['write', 'notes/todo.txt', 'allowed', null],
+      ['command', 'ls && rm -f notes/todo.txt', 'denied', null],
+    ])
+    expect(audit.body.entries.every((e: { threadId: string }) => e.threadId === turn.threadId)).toBe(true)
+    // The chat turn's commands are listed as using the machine.
+    const listed = (await alice.get('/_agent-native/machines')).body.machines[0]
+    expect(listed.runs[0].runId).toMatch(new RegExp(`^${turn.threadId}/turn_`))
+    const page = await alice.get('/settings/machines')
+    expect(page.status).toBe(200)
+    expect(page.body).toContain('Runs using it:')
+    expect(page.body).toContain('Chat: work in my repo')
   })
 
-  it("is Alice's only: Bob gets a 404 even with a machine of the same id", async () => {
-    fake.reply(
-      {
-        content: [
-          { type: 'tool_use' as const, name: 'machine_run', input: { machine: 'laptop', command: 'pwd' } },
-        ],
-      },
-      { text: 'No such machine.' },
-    )
+  it("is Alice's only: Bob's environment naming the same machine id gets a 404, then runs on Bob's own machine", async () => {
+    expect(
+      (await bob.put(`${R}/personal/environments/repo.md`, '---\nprovider: machine:laptop\n---\n')).status,
+    ).toBe(201)
+    fake.reply(toolUse('run_command', { environment: 'repo', command: 'pwd' }), { text: 'No such machine.' })
     const bobsTurn = await sendChat(bob, { message: userText('run pwd on laptop') })
-    expect(toolParts(bobsTurn.reply, 'machine_run')[0].output).toMatchObject({
+    expect(toolParts(bobsTurn.reply, 'run_command')[0].output).toMatchObject({
       ok: false,
       error: { status: 404, code: 'not_found' },
     })
+    fake.reply(toolUse('read_file', { environment: 'repo', path: 'src/a.txt' }), { text: 'No.' })
+    const read = await sendChat(bob, { message: userText('read it') })
+    expect(toolParts(read.reply, 'read_file')[0].output).toMatchObject({ ok: false, error: { status: 404 } })
     await expect(machineProvider.runCommand(bobId, 'laptop', run('pwd'))).rejects.toMatchObject({
       status: 404,
       code: 'not_found',
@@ -226,9 +273,12 @@ describe('a connected machine', () => {
     const bobDir = tempDir()
     const bobs = connect(app.baseUrl, (await token(bob)).token, bobDir, ['--id', 'laptop'])
     await bobs.waitFor('is online')
-    expect((await machineProvider.runCommand(bobId, 'laptop', run('pwd'))).stdout.trim()).toBe(
-      path.resolve(bobDir),
-    )
+    fake.reply(toolUse('run_command', { environment: 'repo', command: 'pwd' }), { text: 'Ran.' })
+    const own = await sendChat(bob, { message: userText('run pwd on laptop') })
+    expect(toolParts(own.reply, 'run_command')[0].output).toMatchObject({
+      ok: true,
+      stdout: `${path.resolve(bobDir)}\n`,
+    })
     expect((await machineProvider.runCommand(aliceId, 'laptop', run('pwd'))).stdout.trim()).toBe(
       path.resolve(dir),
     )
@@ -291,6 +341,15 @@ describe('a connected machine', () => {
       message: expect.stringMatching(/^machine Alice's laptop is offline \(last seen \d{4}-\d\d-\d\dT/),
     })
     expect((await alice.get('/_agent-native/machines')).body.machines[0].online).toBe(false)
+    fake.reply(toolUse('run_command', { environment: 'repo', command: 'pwd' }), { text: 'Offline.' })
+    const turn = await sendChat(alice, { message: userText('run pwd in my repo') })
+    expect(toolParts(turn.reply, 'run_command')[0].output).toMatchObject({
+      ok: false,
+      error: {
+        status: 503,
+        message: expect.stringMatching(/^machine Alice's laptop is offline \(last seen /),
+      },
+    })
   })
 })
 
@@ -331,6 +390,74 @@ describe('stops', () => {
     expect(delivered.getTime() - connectedAt.getTime()).toBeLessThan(1_000)
     await client.waitFor('stop run_stop: 1 command(s) stopped') // the sleeping command was still running
     await relay.close()
+  })
+})
+
+describe('cancelling a chat or a run stops its commands on the machine', () => {
+  let client: MachineClient
+  let scheduler: RunningScheduler
+
+  beforeAll(async () => {
+    scheduler = await startScheduler({
+      handle: app.server.db,
+      executor: createAgentExecutor(),
+      graceMs: 1_000,
+    })
+    client = connect(app.baseUrl, (await token(alice, 'stops')).token, tempDir(), ['--id', 'box'])
+    await client.waitFor('is online')
+    const definition = '---\nprovider: machine:box\n---\n'
+    expect((await alice.put(`${R}/personal/environments/box.md`, definition)).status).toBe(201)
+  })
+  afterAll(async () => {
+    await scheduler?.stop()
+  })
+
+  const runLine = (prefix: string) => new RegExp(`run (${prefix}[^:\\s]*): sleep 30`)
+
+  it('Stop in chat ends the turn and stops the command it started', async () => {
+    fake.reply(toolUse('run_command', { environment: 'box', command: 'sleep 30' })) // then the fallback
+    const turn = sendChat(alice, { message: userText('sleep on the box') })
+    await client.waitFor(runLine('thr_'))
+    const key = runLine('thr_').exec(client.output())![1]!
+    const threadId = key.split('/')[0]!
+    expect((await bob.post(`/_agent-native/agent/threads/${threadId}/stop`)).status).toBe(404)
+    const stopped = await alice.post(`/_agent-native/agent/threads/${threadId}/stop`)
+    expect(stopped.status).toBe(200)
+    expect(stopped.body).toMatchObject({
+      threadId,
+      turnStopped: true,
+      machines: { machines: 1, delivered: 1 },
+    })
+    await client.waitFor(`stop ${key}: 1 command(s) stopped`)
+    expect((await turn).status).toBe(200)
+    // The thread's next turn is not blocked by the stop.
+    fake.reply(toolUse('run_command', { environment: 'box', command: 'echo next' }), { text: 'Ok.' })
+    const next = await sendChat(alice, { message: userText('again'), threadId })
+    expect(toolParts(next.reply, 'run_command')[0].output).toMatchObject({ ok: true, stdout: 'next\n' })
+  })
+
+  it('cancelling a job run stops the command it started', async () => {
+    const job = await alice.post('/_agent-native/jobs', {
+      name: 'sleeper',
+      schedule: '0 7 * * 1-5',
+      instructions: 'Sleep on the box.',
+      environment: 'box',
+    })
+    expect(job.status).toBe(201)
+    fake.reply(toolUse('run_command', { command: 'sleep 30' })) // then the fallback
+    const started = await alice.post(`/_agent-native/jobs/${job.body.job.id}/run`)
+    const runId: string = started.body.run.id
+    await client.waitFor(`run ${runId}: sleep 30`, 30_000)
+    expect((await alice.post(`/_agent-native/runs/${runId}/cancel`)).status).toBe(200)
+    await client.waitFor(`stop ${runId}: 1 command(s) stopped`)
+    const [row] = await getDb().select().from(machineRuns).where(eq(machineRuns.runId, runId))
+    expect(row?.stopDeliveredAt).not.toBeNull()
+    const listed = (await alice.get('/_agent-native/machines')).body.machines.find(
+      (m: { id: string }) => m.id === 'box',
+    )
+    expect(listed.runs.map((r: { runId: string }) => r.runId)).toContain(runId)
+    const page = await alice.get('/settings/machines')
+    expect(page.body).toContain(`/jobs/${job.body.job.id}/runs/${runId}`)
   })
 })
 

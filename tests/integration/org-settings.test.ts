@@ -5,6 +5,9 @@
 import { describe, expect, it } from 'vitest'
 import { withTeamApp } from '#tests/support/team-app.ts'
 
+// The environment command controls, at their defaults (tests/integration/environments-org.test.ts sets them).
+const EXEC = { exec: true, execRuntimes: ['node', 'python'], execLimits: {}, execDeny: [] }
+
 const S = '/_agent-native/org-settings'
 const suite = withTeamApp()
 
@@ -12,7 +15,7 @@ describe('org settings', () => {
   it('starts with every switch on and says who may edit', async () => {
     const { team } = suite
     expect((await team.member.client.get(S)).body).toEqual({
-      settings: { runCode: true, cli: true, webFetch: true, monthlyBudgetUsd: null },
+      settings: { runCode: true, cli: true, webFetch: true, monthlyBudgetUsd: null, ...EXEC },
       updatedAt: null,
       updatedBy: null,
       canEdit: false,
@@ -38,20 +41,23 @@ describe('org settings', () => {
       cli: false,
       webFetch: true,
       monthlyBudgetUsd: null,
+      ...EXEC,
     })
     expect((await team.member.client.get(S)).body.settings).toEqual({
       runCode: false,
       cli: false,
       webFetch: true,
       monthlyBudgetUsd: null,
+      ...EXEC,
     })
     expect((await team.outsider.client.get(S)).body.settings).toEqual({
       runCode: true,
       cli: true,
       webFetch: true,
       monthlyBudgetUsd: null,
+      ...EXEC,
     })
-    await team.owner.client.patch(S, { runCode: true, cli: true, webFetch: true, monthlyBudgetUsd: null })
+    await team.owner.client.patch(S, { runCode: true, cli: true })
   })
 
   it('bad input is a 400 naming the field and changes nothing', async () => {
@@ -65,6 +71,7 @@ describe('org settings', () => {
       cli: true,
       webFetch: true,
       monthlyBudgetUsd: null,
+      ...EXEC,
     })
   })
 

@@ -8,7 +8,14 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createEmptyDatabase, freePort, startPostgresServer } from './postgres-server.ts'
 
-export type SpawnedServer = { baseUrl: string; databaseUrl: string; pid: number; stop(): Promise<void> }
+export type SpawnedServer = {
+  baseUrl: string
+  databaseUrl: string
+  pid: number
+  /** Everything the server wrote to stdout and stderr so far (its logs), also passed through. */
+  output(): string
+  stop(): Promise<void>
+}
 type PostgresServer = { url: string; stop(): Promise<void> }
 
 /**
@@ -66,13 +73,23 @@ export async function spawnServer(
       ENV_FILE: 'off',
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8')
+    process.stdout.write(chunk)
+  })
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8')
+    process.stderr.write(chunk)
   })
   await waitForHealth(baseUrl, child)
   return {
     baseUrl,
     databaseUrl: database.url,
     pid: child.pid!,
+    output: () => output,
     stop: async () => {
       if (child.exitCode === null) {
         child.kill('SIGTERM')

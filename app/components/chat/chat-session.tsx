@@ -76,6 +76,18 @@ export function ChatSession({
     end.current?.scrollIntoView({ block: 'end' })
   }, [messages])
 
+  // Stops the turn on the server too (its loop and its commands), not only this browser's stream.
+  function halt() {
+    void stop()
+    const id = current ?? threadId
+    if (id) {
+      void fetch(`/_agent-native/agent/threads/${encodeURIComponent(id)}/stop`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      }).catch(() => {})
+    }
+  }
+
   function send() {
     const value = text.trim()
     if (!value || busy) return
@@ -160,7 +172,7 @@ export function ChatSession({
             className="block max-h-40 min-h-[2.5rem] flex-1 resize-y rounded-md border border-stone-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none dark:border-stone-700 dark:bg-stone-900"
           />
           {busy ? (
-            <Button type="button" variant="secondary" onClick={() => void stop()} aria-label="Stop">
+            <Button type="button" variant="secondary" onClick={halt} aria-label="Stop">
               <Square className="size-4" aria-hidden />
             </Button>
           ) : (

@@ -10,7 +10,6 @@ import {
   Clock,
   FileCode,
   FileText,
-  Laptop,
   FilePen,
   FolderTree,
   Globe,
@@ -127,15 +126,6 @@ const clock: ToolView<'clock'> = {
   icon: Clock,
   running: () => 'Checking the time…',
   done: (output) => `Checked the time: ${output.local} (${output.timezone})`,
-}
-
-const machineRun: ToolView<'machine_run'> = {
-  icon: Laptop,
-  running: (input) => `Running \`${input.command ?? '…'}\` on ${input.machine ?? 'a machine'}…`,
-  done: (output, input) =>
-    `Ran \`${input.command ?? ''}\` on ${output.machine}: exit ${output.exitCode ?? 'killed'} in ${output.durationMs} ms`,
-  failed: (message, status) => `Could not run the command: ${message}${status ? ` (${status})` : ''}`,
-  body: { kind: 'code', of: (output) => [output.stdout, output.stderr].filter(Boolean).join('\n') },
 }
 
 const sendNotification: ToolView<'send_notification'> = {
@@ -310,7 +300,6 @@ export const TOOL_VIEWS = {
   clock,
   'run-code': runCode,
   cli,
-  machine_run: machineRun,
   write_file: writeFileView,
   read_file: readFileView,
   edit_file: editFileView,

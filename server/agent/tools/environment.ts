@@ -8,33 +8,30 @@
  */
 import { tool } from 'ai'
 import { z } from 'zod'
-import { decideCommand, mergePolicies } from '../../environments/policy.ts'
+import { decideCommand } from '../../environments/policy.ts'
 import {
   EditFileInput,
-  editFile,
   ListDirectoryInput,
   ReadFileInput,
-  readFile,
   SearchFilesInput,
   WriteFileInput,
-  writeFile,
-} from '../../environments/files.ts'
-import { listDirectory, searchFiles } from '../../environments/files-list.ts'
+} from '../../environments/files-schema.ts'
 import {
-  auditWrite,
-  type OpenEnvironment,
-  openEnvironment,
-  runInEnvironment,
-} from '../../environments/service.ts'
-import { afterWrite, watchWhile } from '../../environments/activity.ts'
-import type { SkillView } from '../../environments/skills.ts'
+  operate,
+  type OperationName,
+  type Operations,
+  type RunCommandRequest,
+} from '../../environments/operations.ts'
+import { openEnvironment } from '../../environments/service.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { toToolFailure, type ToolContext } from '../tool-context.ts'
 
 const environment = z
   .string()
   .optional()
-  .describe("Environment name; default: the job's environment, else your personal scratch environment")
+  .describe(
+    "Environment name; default: the job's environment, else a scratch folder (a run's own, or your personal one in chat)",
+  )
 
 const RunCommandInput = z.strictObject({
   environment,
@@ -52,12 +49,25 @@ const RunCommandInput = z.strictObject({
     .describe('Wall-clock limit (default from the environment)'),
 })
 
-const origin = (ctx: ToolContext) => ({ threadId: ctx.threadId, runId: ctx.runId })
-const envName = (ctx: ToolContext, input: { environment?: string }) =>
-  input.environment ?? ctx.environment ?? undefined
+const origin = (ctx: ToolContext) => ({ threadId: ctx.threadId, runId: ctx.runId, turnId: ctx.turnId })
+/** The environment a call names: its own argument, else the job's, else a scratch folder. */
+const refOf = (ctx: ToolContext, input: { environment?: string }) => ({
+  name: input.environment ?? ctx.environment ?? undefined,
+  runId: ctx.runId,
+})
 
-function wrap<T>(name: string, run: () => Promise<T>) {
-  return run().catch((err: unknown) => toToolFailure(err, name))
+/** Runs one operation for the agent; failures become a result the model reads. */
+function call<K extends Exclude<OperationName, 'run_command'>>(ctx: ToolContext, op: K) {
+  return ({ environment: name, ...input }: Operations[K]['input'] & { environment?: string }) =>
+    operate(ctx.caller, refOf(ctx, { environment: name }), op, input as Operations[K]['input'], origin(ctx))
+      .then(({ environment, result }) => ({ ok: true as const, environment, ...withSkillNote(result) }))
+      .catch((err: unknown) => toToolFailure(err, op))
+}
+
+/** A write that made a self-made skill tells the agent who decides on it. */
+function withSkillNote<R extends object>(result: R) {
+  if (!('skill' in result) || !result.skill) return result
+  return { ...result, skill: { ...result.skill, note: 'A person must approve it on the Skills page' } }
 }
 
 export const WRITE_FILE_DESCRIPTION =
@@ -66,14 +76,7 @@ export function createWriteFileTool(ctx: ToolContext) {
   return tool({
     description: WRITE_FILE_DESCRIPTION,
     inputSchema: WriteFileInput.extend({ environment }),
-    execute: (input) =>
-      wrap('write_file', async () => {
-        const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'use')
-        const result = await writeFile(opened.files, input)
-        await auditWrite(ctx.caller, opened, result.path, result.bytes, origin(ctx))
-        const skill = await afterWrite(ctx.caller, opened, result.path)
-        return { ok: true as const, environment: opened.row.name, ...result, ...skillNote(skill) }
-      }),
+    execute: call(ctx, 'write_file'),
   })
 }
 
@@ -83,11 +86,7 @@ export function createReadFileTool(ctx: ToolContext) {
   return tool({
     description: READ_FILE_DESCRIPTION,
     inputSchema: ReadFileInput.extend({ environment }),
-    execute: (input) =>
-      wrap('read_file', async () => {
-        const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'view')
-        return { ok: true as const, environment: opened.row.name, ...(await readFile(opened.files, input)) }
-      }),
+    execute: call(ctx, 'read_file'),
   })
 }
 
@@ -97,14 +96,7 @@ export function createEditFileTool(ctx: ToolContext) {
   return tool({
     description: EDIT_FILE_DESCRIPTION,
     inputSchema: EditFileInput.extend({ environment }),
-    execute: (input) =>
-      wrap('edit_file', async () => {
-        const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'use')
-        const result = await editFile(opened.files, input)
-        await auditWrite(ctx.caller, opened, result.path, result.bytes, origin(ctx))
-        const skill = await afterWrite(ctx.caller, opened, result.path)
-        return { ok: true as const, environment: opened.row.name, ...result, ...skillNote(skill) }
-      }),
+    execute: call(ctx, 'edit_file'),
   })
 }
 
@@ -113,97 +105,63 @@ export function createListDirectoryTool(ctx: ToolContext) {
   return tool({
     description: LIST_DIRECTORY_DESCRIPTION,
     inputSchema: ListDirectoryInput.extend({ environment }),
-    execute: (input) =>
-      wrap('list_directory', async () => {
-        const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'view')
-        return {
-          ok: true as const,
-          environment: opened.row.name,
-          ...(await listDirectory(opened.files, input)),
-        }
-      }),
+    execute: call(ctx, 'list_directory'),
   })
 }
 
 export const SEARCH_FILES_DESCRIPTION =
-  'Search the files of an environment for a regular expression: file:line: text.'
+  'Search the files of an environment for a regular expression (on a connected machine: literal text): file:line: text.'
 export function createSearchFilesTool(ctx: ToolContext) {
   return tool({
     description: SEARCH_FILES_DESCRIPTION,
     inputSchema: SearchFilesInput.extend({ environment }),
-    execute: (input) =>
-      wrap('search_files', async () => {
-        const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'view')
-        return {
-          ok: true as const,
-          environment: opened.row.name,
-          ...(await searchFiles(opened.files, input)),
-        }
-      }),
+    execute: call(ctx, 'search_files'),
   })
 }
 
 export const RUN_COMMAND_DESCRIPTION =
-  'Run a shell command in an environment folder (sandboxed: node, python3, bash, npm, pip --target). ' +
+  'Run a shell command in an environment folder (sandboxed: node, python3, bash, npm, pip --target; ' +
+  'or on a connected machine when the environment says so). ' +
   'Returns the full stdout, stderr, exit code and duration. Read errors, fix files, run again.'
 export function createRunCommandTool(ctx: ToolContext) {
   return tool({
     description: RUN_COMMAND_DESCRIPTION,
     inputSchema: RunCommandInput,
-    // Chat only: a command the policy marks "ask" waits for the person. Runs deny it in execute.
+    // Chat only: a command the policy (the org's layer included) marks "ask" waits for the person.
+    // Runs deny it in execute.
     needsApproval: async (input) => {
       if (ctx.mode !== 'chat') return false
       try {
-        const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'use')
-        const { commands, default: fallback } = opened.definition.policy
-        return (
-          decideCommand(mergePolicies(undefined, { commands, default: fallback }), input.command).decision ===
-          'ask'
-        )
+        const { name, runId } = refOf(ctx, input)
+        const opened = await openEnvironment(ctx.caller, name, 'use', { runId })
+        return decideCommand(opened.policy, input.command).decision === 'ask'
       } catch {
         return false // execute reports the error
       }
     },
-    execute: (input) =>
-      wrap('run_command', async () => {
-        const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'use')
+    execute: async ({ environment: name, command, timeoutSeconds }) => {
+      try {
         // In chat, execute only follows an approval when needsApproval asked for one.
-        return runWatched(ctx, opened, input.command, input.timeoutSeconds)
-      }),
+        const request = { command, timeoutSeconds, mode: ctx.mode, approved: ctx.mode === 'chat' }
+        return await runOperated(ctx, name, request)
+      } catch (err) {
+        return toToolFailure(err, 'run_command')
+      }
+    },
   })
 }
 
-/** What the agent is told when a file it wrote is a self-made skill. */
-function skillNote(skill: SkillView | undefined) {
-  return skill
-    ? {
-        skill: {
-          name: skill.name,
-          status: skill.status,
-          note: 'A person must approve it on the Skills page',
-        },
-      }
-    : {}
-}
-
-/** Runs a command (run_command, run_script) while watching the folder: the result lists changed files. */
-async function runWatched(
-  ctx: ToolContext,
-  opened: OpenEnvironment,
-  command: string,
-  timeoutSeconds?: number,
-) {
-  const {
-    result: outcome,
-    files,
-    skills,
-  } = await watchWhile(ctx.caller, opened, origin(ctx), () =>
-    runInEnvironment(
-      ctx.caller,
-      opened,
-      { command, timeoutSeconds, mode: ctx.mode, approved: ctx.mode === 'chat' },
-      origin(ctx),
-    ),
+/**
+ * Runs a command through the environment's provider and shapes the result for the model: on a
+ * local folder it lists the files the command changed and the self-made skills it wrote.
+ */
+async function runOperated(ctx: ToolContext, name: string | undefined, request: RunCommandRequest) {
+  const { environment, result: outcome } = await operate(
+    ctx.caller,
+    refOf(ctx, { environment: name }),
+    'run_command',
+    request,
+    origin(ctx),
   )
   if (outcome.status !== 'ran') {
     const reason = outcome.status === 'denied' ? outcome.reason : `needs approval: ${outcome.reason}`
@@ -216,15 +174,15 @@ async function runWatched(
   const { result } = outcome
   return {
     ok: true as const,
-    environment: opened.row.name,
+    environment,
     exitCode: result.exitCode,
     stdout: result.stdout,
     stderr: result.stderr,
     durationMs: result.durationMs,
     timedOut: result.timedOut,
     decision: outcome.decision,
-    files,
-    ...(skills.length > 0 ? { skills: skills.map((s) => ({ name: s.name, status: s.status })) } : {}),
+    ...(outcome.files ? { files: outcome.files } : {}),
+    ...(outcome.skills ? { skills: outcome.skills } : {}),
   }
 }
 
@@ -237,7 +195,8 @@ export const RUN_SCRIPT_DESCRIPTION =
   "Run one of the environment's named scripts (its definition's `scripts`, e.g. test), under the same policy as run_command."
 export function createRunScriptTool(ctx: ToolContext) {
   const scriptOf = async (input: z.infer<typeof RunScriptInput>) => {
-    const opened = await openEnvironment(ctx.caller, envName(ctx, input), 'use')
+    const { name, runId } = refOf(ctx, input)
+    const opened = await openEnvironment(ctx.caller, name, 'use', { runId })
     const command = opened.definition.scripts[input.name]
     if (!command) {
       const known = Object.keys(opened.definition.scripts)
@@ -251,23 +210,25 @@ export function createRunScriptTool(ctx: ToolContext) {
   return tool({
     description: RUN_SCRIPT_DESCRIPTION,
     inputSchema: RunScriptInput,
+    // Like run_command: the org's layer included, "ask" waits for the person in chat only.
     needsApproval: async (input) => {
       if (ctx.mode !== 'chat') return false
       try {
         const { opened, command } = await scriptOf(input)
-        const { commands, default: fallback } = opened.definition.policy
-        return (
-          decideCommand(mergePolicies(undefined, { commands, default: fallback }), command).decision === 'ask'
-        )
+        return decideCommand(opened.policy, command).decision === 'ask'
       } catch {
         return false
       }
     },
-    execute: (input) =>
-      wrap('run_script', async () => {
-        const { opened, command } = await scriptOf(input)
-        const ran = await runWatched(ctx, opened, command)
+    execute: async (input) => {
+      try {
+        const { command } = await scriptOf(input)
+        const request = { command, mode: ctx.mode, approved: ctx.mode === 'chat' }
+        const ran = await runOperated(ctx, input.environment, request)
         return ran.ok ? { script: input.name, command, ...ran } : ran
-      }),
+      } catch (err) {
+        return toToolFailure(err, 'run_script')
+      }
+    },
   })
 }

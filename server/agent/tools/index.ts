@@ -10,7 +10,6 @@ import { executionToolEnabled } from '../execution.ts'
 import type { ToolContext } from '../tool-context.ts'
 import { CLI_DESCRIPTION, createCliTool } from './cli.ts'
 import { CLOCK_DESCRIPTION, createClockTool } from './clock.ts'
-import { MACHINE_RUN_DESCRIPTION, createMachineRunTool } from './machine-run.ts'
 import {
   createEditFileTool,
   createListDirectoryTool,
@@ -49,7 +48,6 @@ export const AGENT_TOOLS = {
   'manage-jobs': { description: MANAGE_JOBS_DESCRIPTION, create: createManageJobsTool },
   workspace: { description: WORKSPACE_DESCRIPTION, create: createWorkspaceTool },
   clock: { description: CLOCK_DESCRIPTION, create: createClockTool },
-  machine_run: { description: MACHINE_RUN_DESCRIPTION, create: createMachineRunTool },
   'run-code': {
     description: RUN_CODE_DESCRIPTION,
     create: createRunCodeTool,
@@ -70,8 +68,17 @@ export const AGENT_TOOLS = {
   edit_file: { description: EDIT_FILE_DESCRIPTION, create: createEditFileTool },
   list_directory: { description: LIST_DIRECTORY_DESCRIPTION, create: createListDirectoryTool },
   search_files: { description: SEARCH_FILES_DESCRIPTION, create: createSearchFilesTool },
-  run_command: { description: RUN_COMMAND_DESCRIPTION, create: createRunCommandTool },
-  run_script: { description: RUN_SCRIPT_DESCRIPTION, create: createRunScriptTool },
+  run_command: {
+    description: RUN_COMMAND_DESCRIPTION,
+    create: createRunCommandTool,
+    enabled: (ctx) => executionToolEnabled('run_command', ctx.execution),
+  },
+  // A script is a command line too: the org's exec switch covers it.
+  run_script: {
+    description: RUN_SCRIPT_DESCRIPTION,
+    create: createRunScriptTool,
+    enabled: (ctx) => executionToolEnabled('run_command', ctx.execution),
+  },
   skills: { description: SKILLS_DESCRIPTION, create: createSkillsTool },
   // Only runs have notify targets; chat never gets it.
   send_notification: {

@@ -21,8 +21,10 @@ export const environments = pgTable(
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    /** The host whose disk holds the folder (its hostname): commands run only there. */
+    /** Whose disk holds the folder (host and ENVIRONMENTS_DIR): its tool calls are served there. */
     instanceId: text('instance_id').notNull(),
+    /** Where other instances forward this environment's tool calls (that instance's INSTANCE_URL). */
+    instanceUrl: text('instance_url'),
     /** The folder, relative to ENVIRONMENTS_DIR. */
     dir: text('dir').notNull(),
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),

@@ -1,0 +1,175 @@
+/**
+ * The organisation's layer over environments (Settings → Agent): commands on/off, allowed
+ * runtimes, default limits and extra deny patterns that a member's definition cannot loosen; and
+ * a job run without an environment working in a scratch folder of its own, removed after the run.
+ */
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createAgentExecutor } from '#server/agent/run-executor.ts'
+import { queryRows } from '#server/db/sql.ts'
+import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
+import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
+import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { createTeam, type Team } from '#tests/support/team.ts'
+import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+
+const KEY = 'sk-ant-deployment-env-org-0007'
+const R = '/_agent-native/resources'
+const SETTINGS = '/_agent-native/org-settings'
+
+let app: TestApp
+let team: Team
+let fake: FakeAnthropic
+let scheduler: RunningScheduler
+let dir: string
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-envs-org-'))
+  chmodSync(dir, 0o711) // the sandbox uid must be able to enter it
+  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
+  app = await startTestApp({
+    env: {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: fake.baseURL,
+      ENVIRONMENTS_DIR: path.join(dir, 'environments'),
+    },
+  })
+  team = await createTeam(app)
+  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
+}, 240_000)
+afterAll(async () => {
+  await scheduler?.stop()
+  await app?.close()
+  await fake?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+beforeEach(() => {
+  fake.requests.length = 0
+})
+
+const toolUse = (name: string, input: Record<string, unknown>) => ({
+  content: [{ type: 'tool_use' as const, name, input }],
+})
+
+async function runCommands(commands: string[], environment = 'loose') {
+  fake.reply(...commands.map((command) => toolUse('run_command', { environment, command })), {
+    text: 'Done.',
+  })
+  const turn = await sendChat(team.member.client, { message: userText('run them') })
+  return toolParts(turn.reply, 'run_command').map((p) => p.output)
+}
+
+describe('org exec controls', () => {
+  it('are set by owners and admins, read by members, and checked field by field', async () => {
+    const controls = {
+      execDeny: ['git push *'],
+      execRuntimes: ['node'],
+      execLimits: { timeoutSeconds: 2 },
+    }
+    expect((await team.member.client.patch(SETTINGS, controls)).status).toBe(403)
+    const bad = await team.admin.client.patch(SETTINGS, { execLimits: { memoryMb: 10 } })
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.field).toBe('execLimits.memoryMb')
+    expect((await team.admin.client.patch(SETTINGS, { execRuntimes: ['ruby'] })).body.error.field).toBe(
+      'execRuntimes.0',
+    )
+    const saved = await team.admin.client.patch(SETTINGS, controls)
+    expect(saved.status).toBe(200)
+    expect(saved.body.settings).toMatchObject({ exec: true, ...controls })
+    const seen = await team.member.client.get(SETTINGS)
+    expect(seen.body).toMatchObject({ settings: controls, canEdit: false })
+    const page = await team.member.client.get('/settings/agent')
+    expect(page.body).toContain('Always denied')
+    expect(page.body).toContain('git push *')
+    expect(page.body).not.toContain('Save command rules')
+    expect((await team.admin.client.get('/settings/agent')).body).toContain('Save command rules')
+  })
+
+  it("apply over a member's environment that allows everything: deny patterns, refused runtimes, default limits", async () => {
+    const loose =
+      '---\npolicy:\n  commands:\n    allow: ["git *", "python3 *", "sleep *"]\n  default: allow\n---\n'
+    expect((await team.member.client.put(`${R}/personal/environments/loose.md`, loose)).status).toBe(201)
+    const [push, python, node, sleep] = await runCommands([
+      'git push origin main',
+      'echo hi && python3 --version',
+      'node --version',
+      'sleep 5',
+    ])
+    expect(push).toMatchObject({ ok: false, error: { code: 'denied' }, rule: 'org deny: git push *' })
+    expect(python).toMatchObject({ ok: false, error: { code: 'denied' }, rule: 'org deny: python3 *' })
+    expect(node).toMatchObject({ ok: true, exitCode: 0 }) // node is an allowed runtime
+    expect(sleep).toMatchObject({ ok: true, timedOut: true }) // the org's 2 s default limit
+    const audit = await queryRows<{ subject: string; decision: string; rule: string | null }>(
+      app.server.db.db,
+      sql`select subject, decision, rule from environment_audit where subject = 'git push origin main'`,
+    )
+    expect(audit).toEqual([
+      { subject: 'git push origin main', decision: 'denied', rule: 'org deny: git push *' },
+    ])
+  })
+
+  it('switched off, take run_command out of the tool list and refuse commands', async () => {
+    expect((await team.admin.client.patch(SETTINGS, { exec: false })).status).toBe(200)
+    await sendChat(team.member.client, { message: userText('hello') })
+    const tools = fake.requests[0]!.body.tools.map((t: { name: string }) => t.name)
+    expect(tools).not.toContain('run_command')
+    expect(tools).toContain('write_file')
+    const { operate } = await import('#server/environments/operations.ts')
+    const { loadRunCaller } = await import('#server/agent/run-caller.ts')
+    const caller = (await loadRunCaller(team.member.id, team.orgId))!
+    await expect(
+      operate(caller, { name: 'loose' }, 'run_command', { command: 'echo hi', mode: 'person' }),
+    ).rejects.toMatchObject({ status: 403, code: 'exec_disabled' })
+    expect((await team.admin.client.patch(SETTINGS, { exec: true })).status).toBe(200)
+  })
+})
+
+describe('a job run without an environment', () => {
+  it('works in a scratch folder of its own, removed when the run ends', async () => {
+    const c = team.creator.client
+    const job = await c.post('/_agent-native/jobs', {
+      name: 'scratchy',
+      schedule: '0 7 * * 1-5',
+      instructions: 'Write and run a file.',
+    })
+    expect(job.status).toBe(201)
+    fake.reply(
+      toolUse('write_file', { path: 'hello.sh', content: 'echo "hello from $(pwd)"\n' }),
+      toolUse('run_command', { command: 'bash hello.sh' }),
+      { text: 'Done.' },
+    )
+    const started = await c.post(`/_agent-native/jobs/${job.body.job.id}/run`)
+    const runId: string = started.body.run.id
+    let run: any
+    for (let i = 0; i < 1200; i++) {
+      run = (await c.get(`/_agent-native/runs/${runId}`)).body
+      if (!['queued', 'running'].includes(run.run.status)) break
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    expect(run.run.status).toBe('success')
+    const output = JSON.stringify(run.transcript)
+    const folder = /hello from (\/[^"\\]+)/.exec(output)?.[1] // the output, not the script
+    expect(folder).toContain(path.join(dir, 'environments'))
+    expect(folder).toContain('.runs')
+    expect(existsSync(folder!)).toBe(false) // removed after the run
+    const rows = await queryRows<{ name: string }>(
+      app.server.db.db,
+      sql`select name from environments where name like ${'scratch:%'}`,
+    )
+    expect(rows).toEqual([])
+    const audit = await queryRows<{ subject: string; run_id: string }>(
+      app.server.db.db,
+      sql`select subject, run_id from environment_audit where run_id = ${runId} order by id`,
+    )
+    expect(audit.map((a) => a.subject)).toEqual(['hello.sh', 'bash hello.sh']) // the trail stays
+    // The personal scratch was not touched.
+    const personal = await queryRows<{ name: string }>(
+      app.server.db.db,
+      sql`select name from environments where created_by = ${team.creator.id}`,
+    )
+    expect(personal).toEqual([])
+  })
+})
