@@ -27,8 +27,12 @@ import { COMPRESSION_THRESHOLD_BYTES } from './compression.ts'
 export const PAGE_CACHE_TTL_MS = 5_000
 /** A 50-row jobs page is ~240 KB of HTML (+ ~15 KB compressed): 48 of them stay under ~13 MB. */
 const MAX_ENTRIES = 48
-/** The pages worth it: /jobs, /jobs/new and /jobs/:id (not their `.data` twins or sub-pages). */
-const CACHED_PATH = /^\/jobs(?:\/[\w-]+)?\/?$/
+/**
+ * The reads worth it: the pages /jobs, /jobs/new and /jobs/:id (not their `.data` twins or
+ * sub-pages), and their API twins GET /_agent-native/jobs and /_agent-native/jobs/:id (JSON).
+ */
+const CACHED_PATH = /^(?:\/_agent-native)?\/jobs(?:\/[\w-]+)?\/?$/
+const CACHED_TYPE = /^(?:text\/html|application\/json)/
 
 type Entry = {
   version: string
@@ -66,7 +70,7 @@ export function createPageCache(db: Db): PageCache {
   async function renderEntry(res: ExpressResponse, version: string, render: () => Promise<Response>) {
     const response = await render()
     const type = response.headers.get('content-type') ?? ''
-    if (response.status !== 200 || !type.startsWith('text/html') || response.headers.has('set-cookie')) {
+    if (response.status !== 200 || !CACHED_TYPE.test(type) || response.headers.has('set-cookie')) {
       return { response, entry: null }
     }
     const html = Buffer.from(await response.arrayBuffer())
@@ -81,6 +85,8 @@ export function createPageCache(db: Db): PageCache {
     async handle(req, res, render) {
       const cookie = req.headers.cookie
       if (disabled || req.method !== 'GET' || !cookie || !CACHED_PATH.test(req.path)) return render()
+      // A bearer caller is not named by the cookie; a conditional request is the route's (304).
+      if (req.headers.authorization || req.headers['if-none-match']) return render()
       let version: string
       try {
         version = await readVersion()

@@ -85,6 +85,37 @@ describe('page cache', () => {
     expect(after.headerNonce).not.toBe(before.headerNonce)
   })
 
+  it('answers the jobs API from the cache only until the next write, and per person', async () => {
+    const list = async (client: ApiClient) => {
+      const res = await fetch(`${server.baseUrl}/_agent-native/jobs`, {
+        headers: { cookie: client.cookieHeader },
+      })
+      expect(res.status).toBe(200)
+      return (await res.json()) as { jobs: { name: string }[] }
+    }
+    expect((await list(alice)).jobs.map((j) => j.name)).toContain('alice-renamed')
+    expect((await list(bob)).jobs.map((j) => j.name)).toEqual(['bob-report'])
+    const sql = postgres(server.databaseUrl, { max: 1 })
+    try {
+      await sql`update jobs set name = 'alice-api-renamed' where name = 'alice-renamed'`
+    } finally {
+      await sql.end()
+    }
+    const names = (await list(alice)).jobs.map((j) => j.name)
+    expect(names).toContain('alice-api-renamed')
+    expect(names).not.toContain('alice-renamed')
+    // A conditional request still gets the route's 304.
+    const first = await fetch(`${server.baseUrl}/_agent-native/jobs`, {
+      headers: { cookie: alice.cookieHeader },
+    })
+    const etag = first.headers.get('etag')
+    expect(etag).toBeTruthy()
+    const again = await fetch(`${server.baseUrl}/_agent-native/jobs`, {
+      headers: { cookie: alice.cookieHeader, 'if-none-match': etag! },
+    })
+    expect(again.status).toBe(304)
+  })
+
   it('never serves one person’s page to another', async () => {
     await page(alice, '/jobs')
     const bobs = await page(bob, '/jobs')
