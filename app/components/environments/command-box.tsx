@@ -36,7 +36,11 @@ function Result({ ran }: { ran: Ran }) {
     <div className="mt-4 space-y-3" data-testid="command-result">
       <div className="flex flex-wrap items-center gap-2 text-sm" role="status">
         <Badge tone={ok ? 'green' : 'red'}>
-          {result.timedOut ? 'Timed out' : result.exitCode === null ? `Killed (${result.signal})` : `Exit ${result.exitCode}`}
+          {result.timedOut
+            ? 'Timed out'
+            : result.exitCode === null
+              ? `Killed (${result.signal})`
+              : `Exit ${result.exitCode}`}
         </Badge>
         <span className="text-stone-500">{result.durationMs} ms</span>
         {ran.decision === 'approved' ? (
@@ -103,7 +107,11 @@ export function CommandBox({ scope, canUse }: { scope: string; canUse: boolean }
         </p>
       )}
       {error ? (
-        <p id="command-error" role="alert" className="mt-3 flex items-start gap-2 text-sm text-red-700 dark:text-red-400">
+        <p
+          id="command-error"
+          role="alert"
+          className="mt-3 flex items-start gap-2 text-sm text-red-700 dark:text-red-400"
+        >
           <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
           {error.message}
         </p>
