@@ -92,6 +92,7 @@ describe('chat creates jobs through the manage-jobs tool', () => {
       'run_script',
       'search_files',
       'skills',
+      'web_fetch',
       'workspace',
       'write_file',
     ])

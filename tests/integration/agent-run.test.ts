@@ -152,6 +152,7 @@ describe('an unattended run', () => {
       'search_files',
       'send_notification',
       'skills',
+      'web_fetch',
       'workspace',
       'write_file',
     ])
