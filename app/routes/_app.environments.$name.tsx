@@ -1,4 +1,4 @@
-import { ArrowLeft, FileSearch, FileText, FolderOpen } from 'lucide-react'
+import { ArrowLeft, FileSearch, FileText, FolderOpen, RotateCcw } from 'lucide-react'
 import { lazy, Suspense } from 'react'
 import { Link, useNavigation } from 'react-router'
 import { AuditLog } from '#app/components/environments/audit-log.tsx'
@@ -6,6 +6,7 @@ import { CommandBox } from '#app/components/environments/command-box.tsx'
 import { environmentHref, formatBytes, StatusBadge } from '#app/components/environments/environment-chips.tsx'
 import { FileTreeSection } from '#app/components/workspace/file-tree.tsx'
 import { buttonClass } from '#app/components/ui/button.tsx'
+import { ConfirmDeleteDialog } from '#app/components/ui/confirm-delete-dialog.tsx'
 import { Badge, Card, EmptyState, PageHeader } from '#app/components/ui/card.tsx'
 import { PageError } from '#app/components/ui/page-error.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
@@ -59,6 +60,48 @@ function FilesCard({ data }: { data: Data }) {
         <p className="px-2 text-xs text-stone-500">Showing the first 1000 entries.</p>
       ) : null}
     </Card>
+  )
+}
+
+/** Its folder is on another instance: say whether that one answers, and offer "Rebuild here" when not. */
+function HolderNotice({ data }: { data: Data }) {
+  const { holder, environment: e } = data
+  if (!holder) return null
+  if (holder.reachable) {
+    return (
+      <p role="status" className="mb-4 rounded-lg bg-stone-100 px-4 py-2 text-sm dark:bg-stone-900">
+        Its folder lives on instance {holder.instanceId}, which answers: commands and files are forwarded
+        there.
+      </p>
+    )
+  }
+  return (
+    <div
+      role="alert"
+      className="mb-4 flex flex-wrap items-center gap-3 rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-300"
+    >
+      <p className="min-w-0 flex-1">
+        Unreachable: its folder lives on instance {holder.instanceId}
+        {holder.instanceUrl ? ` (${holder.instanceUrl})` : ''}, which does not answer. Commands and files fail
+        until it is back
+        {holder.mayRebuild
+          ? ', or until you rebuild it here.'
+          : '; its owner or an admin may rebuild it here.'}
+      </p>
+      {holder.mayRebuild ? (
+        <ConfirmDeleteDialog
+          trigger={{ variant: 'secondary', text: 'Rebuild here' }}
+          icon={<RotateCcw className="size-4" aria-hidden />}
+          title={`Rebuild ${e.name} on this instance?`}
+          description={`Its folder starts empty here; the files on ${holder.instanceId} stay there and are no longer used, even if it comes back.`}
+          confirm="Rebuild here"
+          busyText="Rebuilding…"
+          cancel="Cancel"
+          intent="rebuild"
+          fields={{ scope: e.scope }}
+        />
+      ) : null}
+    </div>
   )
 }
 
@@ -158,6 +201,7 @@ export default function EnvironmentPage({ loaderData }: Route.ComponentProps) {
           The definition does not parse: {e.definition.message}
         </p>
       ) : null}
+      <HolderNotice data={loaderData} />
       {e.shadowed ? (
         <p className="mb-4 rounded-lg bg-amber-50 px-4 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-200">
           Your personal environment {e.name} has the same name: the agent and the command box use yours.

@@ -42,7 +42,7 @@ describe('parseEnvironmentFile', () => {
   })
 
   it.each([
-    ['---\nprovider: docker\n---\n', 'provider', /Line 2: provider: must be "local"/],
+    ['---\nprovider: podman\n---\n', 'provider', /Line 2: provider: must be "local", "docker"/],
     ['---\nsecrets: [github_token]\n---\n', 'secrets.0', /Line 2: .*environment variable name/],
     ['---\nsecrets: [PATH]\n---\n', 'secrets.0', /set by the sandbox/],
     [

@@ -44,7 +44,7 @@ const Host = z
   .refine((host) => !LOCAL_HOST.test(host), { error: 'must not be this machine (localhost, 127.x, ::1)' })
 
 /** `local`, or `machine:<id>` with a machine id as the client registers it (server/machines). */
-const PROVIDER = /^(local|machine:[A-Za-z0-9][A-Za-z0-9_.-]{0,62})$/
+const PROVIDER = /^(local|docker|machine:[A-Za-z0-9][A-Za-z0-9_.-]{0,62})$/
 
 export const EnvironmentPolicy = CommandPolicy.extend({
   network: z
@@ -61,13 +61,15 @@ export const EnvironmentDefinition = z
   .strictObject({
     provider: nullAsMissing(
       z
-        .string({ error: 'must be "local" or "machine:<id>"' })
+        .string({ error: 'must be "local", "docker" or "machine:<id>"' })
         .regex(PROVIDER, {
           error:
-            'must be "local" or "machine:<id>" (the id of a machine connected under Settings → Machines)',
+            'must be "local", "docker" or "machine:<id>" (the id of a machine connected under Settings → Machines)',
         })
         .default('local')
-        .describe('Where its commands and files live: this server (local) or a connected machine'),
+        .describe(
+          'Where its commands and files live: this server (local), a container on this server (docker) or a connected machine',
+        ),
     ),
     policy: nullAsMissing(EnvironmentPolicy.default(EnvironmentPolicy.parse({}))),
     secrets: nullAsMissing(

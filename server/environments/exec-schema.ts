@@ -43,6 +43,6 @@ export type ExecResult = {
   /** Bytes the command wrote to stdout + stderr, before any cut. */
   bytesOut: number
   truncated: { stdout: boolean; stderr: boolean }
-  mechanism: 'sandbox-runtime' | 'bwrap' | 'machine'
+  mechanism: 'sandbox-runtime' | 'bwrap' | 'machine' | 'docker'
   disk: { usedBytes: number; limitBytes: number; overQuota: boolean }
 }

@@ -84,29 +84,43 @@ export async function runCommand(
       opts.timeoutSeconds ?? limits.timeoutSeconds,
       limits.outputKb,
     )
-    const usedAfter = await measureUsage(env.root)
-    const overQuotaNow = usedAfter > diskLimit
-    const stdout = run.stdout.text(redact)
-    const stderr = run.stderr.text(redact)
-    let stderrText = stderr.text
-    if (run.timedOut) stderrText += `\n[killed: the command ran longer than ${run.timeoutSeconds} s]`
-    if (overQuotaNow) {
-      stderrText += `\n[the environment is now over its disk quota (${formatBytes(usedAfter)} of ${formatBytes(diskLimit)}): further writes are refused until files are deleted]`
-    }
-    return {
-      stdout: stdout.text,
-      stderr: stderrText,
-      exitCode: run.exitCode,
-      signal: run.signal,
-      timedOut: run.timedOut,
-      durationMs: run.durationMs,
-      bytesOut: run.stdout.total + run.stderr.total,
-      truncated: { stdout: stdout.truncated, stderr: stderr.truncated },
-      mechanism: mechanism.kind,
-      disk: { usedBytes: usedAfter, limitBytes: diskLimit, overQuota: overQuotaNow },
-    }
+    return await resultOf(run, { root: env.root, redact, diskLimit, mechanism: mechanism.kind })
   } finally {
     release()
+  }
+}
+
+/** A finished command as the tools answer it: redacted output, timeout and quota notes, disk use. */
+export async function resultOf(
+  run: Collected,
+  how: {
+    root: string
+    redact: (text: string) => string
+    diskLimit: number
+    mechanism: ExecResult['mechanism']
+  },
+): Promise<ExecResult> {
+  const { diskLimit } = how
+  const usedAfter = await measureUsage(how.root)
+  const overQuotaNow = usedAfter > diskLimit
+  const stdout = run.stdout.text(how.redact)
+  const stderr = run.stderr.text(how.redact)
+  let stderrText = stderr.text
+  if (run.timedOut) stderrText += `\n[killed: the command ran longer than ${run.timeoutSeconds} s]`
+  if (overQuotaNow) {
+    stderrText += `\n[the environment is now over its disk quota (${formatBytes(usedAfter)} of ${formatBytes(diskLimit)}): further writes are refused until files are deleted]`
+  }
+  return {
+    stdout: stdout.text,
+    stderr: stderrText,
+    exitCode: run.exitCode,
+    signal: run.signal,
+    timedOut: run.timedOut,
+    durationMs: run.durationMs,
+    bytesOut: run.stdout.total + run.stderr.total,
+    truncated: { stdout: stdout.truncated, stderr: stderr.truncated },
+    mechanism: how.mechanism,
+    disk: { usedBytes: usedAfter, limitBytes: diskLimit, overQuota: overQuotaNow },
   }
 }
 
@@ -159,7 +173,7 @@ function isCleanupOnly(command: string): boolean {
   }
 }
 
-type Collected = {
+export type Collected = {
   stdout: OutputCollector
   stderr: OutputCollector
   exitCode: number | null
@@ -169,12 +183,14 @@ type Collected = {
   timeoutSeconds: number
 }
 
-function spawnCollect(
+/** Runs argv (its own process group), collecting capped output; `onTimeout` also runs at the deadline. */
+export function spawnCollect(
   argv: string[],
   cwd: string,
   env: Record<string, string>,
   timeoutSeconds: number,
   outputKb: number,
+  onTimeout?: () => void,
 ): Promise<Collected> {
   const started = performance.now()
   const stdout = new OutputCollector(outputKb * 1024)
@@ -198,6 +214,7 @@ function spawnCollect(
     const timer = setTimeout(() => {
       timedOut = true
       killGroup()
+      onTimeout?.()
     }, timeoutSeconds * 1000)
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))

@@ -22,7 +22,7 @@ describe('the environments/<name>.md check the workspace runs on write', () => {
 
   it('accepts the template and refuses a bad field with its line', () => {
     expect(refusal('environments/tools.md', environmentTemplate('tools'))).toBeNull()
-    expect(refusal('environments/tools.md', '---\nprovider: docker\n---\n')).toMatchObject({
+    expect(refusal('environments/tools.md', '---\nprovider: podman\n---\n')).toMatchObject({
       status: 400,
       field: 'provider',
       message: expect.stringMatching(/^Line 2: provider:/),
@@ -31,7 +31,7 @@ describe('the environments/<name>.md check the workspace runs on write', () => {
 
   it('refuses a name that is not a slug, and leaves other files alone', () => {
     expect(refusal('environments/My Env.md', '')).toMatchObject({ status: 400, field: 'path' })
-    expect(refusal('environments/notes/todo.md', '---\nprovider: docker\n---\n')).toBeNull()
+    expect(refusal('environments/notes/todo.md', '---\nprovider: podman\n---\n')).toBeNull()
     expect(definitionNameOf('environments/a.md')).toBe('a')
     expect(definitionNameOf('environments/a/b.md')).toBeNull()
   })

@@ -9,7 +9,7 @@ import type { Caller } from '../access/caller.ts'
 import { afterWrite, watchWhile } from './activity.ts'
 import type { CommandMode, CommandOutcome } from './commands.ts'
 import type { EnvironmentProvider } from './provider-schema.ts'
-import { providerFor } from './providers.ts'
+import { folderHere, providerFor } from './providers.ts'
 import type { SkillView } from './skills.ts'
 import type { FileEvent } from './watch.ts'
 import { forwardOperation } from './remote.ts'
@@ -113,7 +113,7 @@ async function perform<K extends OperationName>(
   const provider = providerFor(opened.target, opened.files)
   // Watching the folder (file events, self-made skills) needs it on this server's disk: a
   // connected machine's folder is not watched, and its writes make no skills.
-  const local = opened.target.kind === 'local'
+  const local = folderHere(opened.target)
   const written = async <R extends { path: string; bytes: number }>(result: R) => {
     await auditWrite(caller, opened, result.path, result.bytes, origin)
     const skill = local ? await afterWrite(caller, opened, result.path) : undefined

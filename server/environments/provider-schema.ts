@@ -13,7 +13,11 @@ import type {
 } from './files.ts'
 
 /** Where an environment's commands and files live. */
-export type ProviderTarget = { kind: 'local' } | { kind: 'machine'; ownerId: string; machineId: string }
+export type ProviderTarget =
+  { kind: 'local' } | { kind: 'docker' } | { kind: 'machine'; ownerId: string; machineId: string }
+
+/** local and docker keep the folder on this server's disk (placed, watched, forwarded); a machine does not. */
+export const folderHere = (target: ProviderTarget) => target.kind !== 'machine'
 
 export type ListResult = Awaited<ReturnType<typeof listDirectory>>
 

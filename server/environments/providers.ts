@@ -18,9 +18,10 @@ import { runCommand } from './exec.ts'
 import { editFile, readFile, type FileContext, writeFile } from './files.ts'
 import { listDirectory, searchFiles } from './files-list.ts'
 import type { EnvironmentProvider, ProviderTarget } from './provider-schema.ts'
+import { dockerExec, stopDocker } from './providers-docker.ts'
 import { machineFiles } from './providers-machine.ts'
 
-export type { EnvironmentProvider, ProviderTarget } from './provider-schema.ts'
+export { folderHere, type EnvironmentProvider, type ProviderTarget } from './provider-schema.ts'
 
 /**
  * Resolves `provider` for a caller who may already see the environment. A machine is its owner's:
@@ -32,6 +33,7 @@ export async function resolveTarget(
   caller: Caller,
   env: { name: string; scope: 'personal' | 'shared'; provider: string; secrets: string[]; writer?: string },
 ): Promise<ProviderTarget> {
+  if (env.provider === 'docker') return { kind: 'docker' }
   if (!env.provider.startsWith('machine:')) return { kind: 'local' }
   const machineId = env.provider.slice('machine:'.length)
   const ownerId = env.scope === 'personal' ? caller.userId : env.writer
@@ -52,7 +54,9 @@ export async function resolveTarget(
 export function providerFor(target: ProviderTarget, files: FileContext): EnvironmentProvider {
   if (target.kind === 'machine') return machineFiles(target, files.redact)
   return {
-    exec: (env, command, opts) => runCommand(env, command, opts),
+    // docker: the same folder on this server (so the same file tools), commands in a container.
+    exec: (env, command, opts) =>
+      target.kind === 'docker' ? dockerExec(env, command, opts) : runCommand(env, command, opts),
     writeFile: (input) => writeFile(files, input),
     readFile: (input) => readFile(files, input),
     editFile: (input) => editFile(files, input),
@@ -73,9 +77,12 @@ export function stopKeyFor(origin: { runId?: string; threadId?: string; turnId?:
 
 /**
  * Stops every command a job run, or every command of a chat thread's turns, started on any
- * provider that outlives the request (local commands end with their process; machines get a stop,
+ * provider that outlives the request (local commands end with their process; docker containers are
+ * killed; machines get a stop,
  * kept and delivered on reconnect when they are offline).
  */
 export async function stopCommands(key: { runId: string } | { threadId: string }) {
-  return 'runId' in key ? machineProvider.stop(key.runId) : machineProvider.stop(`${key.threadId}/`)
+  const prefix = 'runId' in key ? key.runId : `${key.threadId}/`
+  stopDocker(prefix)
+  return machineProvider.stop(prefix)
 }

@@ -11,11 +11,27 @@ import { logger } from '../lib/logger.ts'
 import { here } from './instance.ts'
 import { findEnvironmentById, recordPlace, touchEnvironment } from './store.ts'
 
-export async function rebuildHere(caller: Caller, id: string) {
+async function visibleRow(caller: Caller, id: string) {
   const row = await findEnvironmentById(id)
   const facts = row && { orgId: row.orgId, scope: row.scope, createdBy: row.createdBy }
   if (!row || !facts || !canViewJob(caller, facts)) throw notFound('No such environment')
   const mayRebuild = row.scope === 'personal' ? row.createdBy === caller.userId : isOrgAdmin(caller)
+  return { row, mayRebuild }
+}
+
+/**
+ * For the environment page: where its folder is, whether that instance answers now, and whether
+ * the caller may rebuild it here (only useful when it does not answer).
+ */
+export async function holderState(caller: Caller, id: string) {
+  const { row, mayRebuild } = await visibleRow(caller, id)
+  const elsewhere = row.instanceId !== here().instanceId
+  const reachable = elsewhere && row.instanceUrl ? await answers(row.instanceUrl) : false
+  return { instanceId: row.instanceId, instanceUrl: row.instanceUrl, reachable, mayRebuild }
+}
+
+export async function rebuildHere(caller: Caller, id: string) {
+  const { row, mayRebuild } = await visibleRow(caller, id)
   if (!mayRebuild)
     throw forbidden('Only an owner or admin of the organisation may rebuild a shared environment')
   const place = here()

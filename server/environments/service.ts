@@ -26,7 +26,7 @@ import { prepareFolder } from './identity.ts'
 import { environmentsDir, here } from './instance.ts'
 import { assertExecAllowed, effectiveLimits, effectivePolicy, type OrgExec } from './org-policy.ts'
 import type { MergedPolicy } from './policy.ts'
-import { providerFor, resolveTarget, stopKeyFor, type ProviderTarget } from './providers.ts'
+import { folderHere, providerFor, resolveTarget, stopKeyFor, type ProviderTarget } from './providers.ts'
 import { makeRedactor } from './redact.ts'
 import { prepareTree } from './tree.ts'
 import {
@@ -138,7 +138,7 @@ async function open(
     secrets: {},
     files: { root },
   }
-  if (target.kind !== 'local') return base
+  if (!folderHere(target)) return base
   const { instanceId, instanceUrl } = here()
   // Records from before folders were placed by host and directory name the bare host name.
   const legacy = row.instanceId === hostname() && row.instanceId !== instanceId
@@ -212,7 +212,7 @@ export async function runInEnvironment(
       execOptions: execOptions(),
     },
   )
-  const local = opened.target.kind === 'local' && outcome.status === 'ran'
+  const local = folderHere(opened.target) && outcome.status === 'ran'
   await touchEnvironment(row.id, local ? outcome.result.disk.usedBytes : undefined)
   return outcome
 }

@@ -13,7 +13,8 @@ import {
   readEnvironmentFile,
   runPersonCommand,
 } from '../environments/browse.ts'
-import { HttpError } from '../lib/errors.ts'
+import { holderState, rebuildHere } from '../environments/rebuild.ts'
+import { conflict, HttpError } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
 import { orRouteError } from './page-errors.ts'
 
@@ -21,12 +22,17 @@ export async function loadEnvironmentsList(caller: Caller) {
   return { environments: await orRouteError(listEnvironments(caller)) }
 }
 
-/** A section's data, or the message saying why it cannot be shown (a 4xx; a 5xx still throws). */
+/**
+ * A section's data, or the message saying why it cannot be shown: a 4xx, or the instance holding
+ * the folder not answering (503 `environment_unreachable`, where the page offers "Rebuild here").
+ * Any other 5xx still throws.
+ */
 async function section<T>(work: Promise<T>): Promise<{ ok: true; data: T } | { ok: false; message: string }> {
   try {
     return { ok: true, data: await work }
   } catch (err) {
-    if (err instanceof HttpError && err.status < 500) return { ok: false, message: err.message }
+    if (err instanceof HttpError && (err.status < 500 || err.code === 'environment_unreachable'))
+      return { ok: false, message: err.message }
     throw err
   }
 }
@@ -38,20 +44,30 @@ export async function loadEnvironmentPage(caller: Caller, name: string, url: URL
   const where = { scope: environment.scope }
   const selected = url.searchParams.get('file')
   const cursor = url.searchParams.get('cursor')
-  const [files, file, audit] = await Promise.all([
+  const [files, file, audit, holder] = await Promise.all([
     section(listEnvironmentFiles(caller, name, where)),
     selected ? section(readEnvironmentFile(caller, name, { ...where, path: selected })) : null,
     environment.id
       ? section(getAuditPage(caller, environment.id, { limit: '25', ...(cursor ? { before: cursor } : {}) }))
       : null,
+    // Its folder is on another instance: does that one answer, or may the caller rebuild it here?
+    environment.status === 'elsewhere' && environment.id ? holderState(caller, environment.id) : null,
   ])
-  return { environment, files, selected, file, audit }
+  return { environment, files, selected, file, audit, holder }
 }
 
-/** The command box (intent `run`); the answer is the command's output, or why it was refused. */
+/**
+ * The command box (intent `run`): the command's output, or why it was refused. "Rebuild here"
+ * (intent `rebuild`): the environment moves to this instance, refused while its holder answers.
+ */
 export async function handleEnvironmentAction(caller: Caller, name: string, request: Request) {
   const { intent = '', scope, ...fields } = await readForm(request)
   return runIntent(intent, async () => {
+    if (intent === 'rebuild') {
+      const { id } = await getEnvironment(caller, name, { scope })
+      if (!id) throw conflict(`The environment ${name} has no folder yet`)
+      return rebuildHere(caller, id)
+    }
     if (intent !== 'run') throw new HttpError(400, 'bad_request', `Unknown intent "${intent}"`, 'intent')
     return runPersonCommand(caller, name, { command: fields.command ?? '' }, { scope })
   })

@@ -180,7 +180,7 @@ export class DockerSandboxAdapter implements SandboxAdapter {
 }
 
 /** What the docker CLI itself needs from the server's environment (never the app's secrets). */
-function dockerClientEnv(): Record<string, string> {
+export function dockerClientEnv(): Record<string, string> {
   const keep = [
     'PATH',
     'DOCKER_HOST',

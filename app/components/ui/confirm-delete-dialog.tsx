@@ -11,15 +11,30 @@ type Props = {
   title: React.ReactNode
   description: React.ReactNode
   confirm: string
-  /** Posted to the page's action with `intent: 'delete'`. */
+  /** Posted to the page's action with `intent` (default `delete`). */
   fields?: Record<string, string>
+  /** Another confirmed action than delete (e.g. "Rebuild here"): its intent, icon and busy text. */
+  intent?: string
+  icon?: React.ReactNode
+  busyText?: string
+  cancel?: string
 }
 
 /**
  * Delete, after saying plainly what goes away: the page's action does the delete (and redirects
  * when the thing shown is gone); its error shows in the dialog.
  */
-export function ConfirmDeleteDialog({ trigger, title, description, confirm, fields = {} }: Props) {
+export function ConfirmDeleteDialog({
+  trigger,
+  title,
+  description,
+  confirm,
+  fields = {},
+  intent = 'delete',
+  icon = <Trash2 className="size-4" aria-hidden />,
+  busyText = 'Deleting…',
+  cancel = 'Keep it',
+}: Props) {
   const fetcher = useFetcher<ActionData>()
   // The dialog needs the script; until then the button is honest about doing nothing.
   const hydrated = useHydrated()
@@ -35,7 +50,7 @@ export function ConfirmDeleteDialog({ trigger, title, description, confirm, fiel
           aria-label={trigger.label}
           disabled={!hydrated}
         >
-          <Trash2 className="size-4" aria-hidden /> {trigger.text}
+          {icon} {trigger.text}
         </Button>
       </AlertDialog.Trigger>
       <AlertDialog.Portal>
@@ -52,14 +67,14 @@ export function ConfirmDeleteDialog({ trigger, title, description, confirm, fiel
           ) : null}
           <div className="mt-6 flex justify-end gap-3">
             <AlertDialog.Cancel asChild>
-              <Button variant="secondary">Keep it</Button>
+              <Button variant="secondary">{cancel}</Button>
             </AlertDialog.Cancel>
             <Button
               variant="danger"
               disabled={busy}
-              onClick={() => void fetcher.submit({ intent: 'delete', ...fields }, { method: 'post' })}
+              onClick={() => void fetcher.submit({ intent, ...fields }, { method: 'post' })}
             >
-              {busy ? 'Deleting…' : confirm}
+              {busy ? busyText : confirm}
             </Button>
           </div>
         </AlertDialog.Content>

@@ -1,0 +1,72 @@
+/**
+ * `provider: docker` through the real agent tools over real HTTP, with the fake model. The folder
+ * is this server's (write_file works with or without a Docker engine); run_command needs the
+ * engine: without one (as on this machine) it answers "docker is unavailable on this server: …",
+ * with one it runs in a container with the folder at /workspace.
+ */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dockerState } from '#server/environments/providers-docker.ts'
+import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
+import type { ApiClient } from '#tests/support/api-client.ts'
+import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+
+const KEY = 'sk-ant-deployment-docker-0013'
+
+let app: TestApp
+let fake: FakeAnthropic
+let ana: ApiClient
+let dir: string
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-envs-docker-'))
+  chmodSync(dir, 0o711) // the sandbox uid must be able to enter it
+  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
+  app = await startTestApp({
+    env: {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: fake.baseURL,
+      AGENT_MODEL: 'anthropic:claude-sonnet-4-5',
+      ENVIRONMENTS_DIR: path.join(dir, 'environments'),
+    },
+  })
+  ana = app.client()
+  await ana.signUp('Ana', 'ana@example.com')
+}, 120_000)
+
+afterAll(async () => {
+  await app?.close()
+  await fake?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const toolUse = (name: string, input: Record<string, unknown>) => ({
+  content: [{ type: 'tool_use' as const, name, input }],
+})
+
+describe('an environment with provider: docker', () => {
+  it('writes files in its folder here and runs commands only where a Docker engine answers', async () => {
+    const definition = '---\nprovider: docker\npolicy:\n  network:\n    allow: []\n---\nIn a container.\n'
+    expect((await ana.put('/_agent-native/resources/personal/environments/box.md', definition)).status).toBe(
+      201,
+    )
+    fake.reply(
+      toolUse('write_file', { environment: 'box', path: 'hello.txt', content: 'hi\n' }),
+      toolUse('run_command', { environment: 'box', command: 'cat hello.txt; pwd' }),
+      { text: 'Done.' },
+    )
+    const chat = await sendChat(ana, { message: userText('try it') })
+    expect(toolParts(chat.reply, 'write_file')[0].output).toMatchObject({ ok: true, path: 'hello.txt' })
+    const ran = toolParts(chat.reply, 'run_command')[0].output
+    const daemon = await dockerState()
+    if (daemon.ok) {
+      expect(ran).toMatchObject({ ok: true, exitCode: 0, stdout: 'hi\n/workspace\n', mechanism: 'docker' })
+    } else {
+      expect(ran).toMatchObject({ ok: false, error: { status: 503 } })
+      expect(ran.error.message).toBe(`docker is unavailable on this server: ${daemon.why}`)
+    }
+  })
+})
