@@ -1,6 +1,6 @@
 import { LoaderCircle } from 'lucide-react'
 import { useState } from 'react'
-import { Link, useNavigate, useSearchParams } from 'react-router'
+import { Link, useNavigate, useSearchParams, type LinkProps } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
@@ -19,8 +19,6 @@ export function AuthForm({ mode }: { mode: Mode }) {
   const navigate = useNavigate()
   const [error, setError] = useState<string | null>(null)
   const [pending, setPending] = useState(false)
-  // Sign-in runs in the browser; until the script has loaded the form must not submit natively.
-  const hydrated = useHydrated()
   const redirectTo = safePath(params.get('redirectTo'))
   const carry = params.get('redirectTo') ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ''
 
@@ -57,6 +55,11 @@ export function AuthForm({ mode }: { mode: Mode }) {
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
         {isSignUp ? 'You get a workspace of your own; invite your team later.' : 'Welcome back.'}
       </p>
+      {!isSignUp && params.get('reset') === 'done' ? (
+        <p role="status" className="mt-4 rounded-md bg-brand-50 px-3 py-2 text-sm dark:bg-brand-900/40">
+          Your password is changed. Sign in with the new one.
+        </p>
+      ) : null}
       <form method="post" className="mt-6 space-y-4" onSubmit={onSubmit}>
         {isSignUp ? (
           <Field label="Name">
@@ -68,7 +71,12 @@ export function AuthForm({ mode }: { mode: Mode }) {
             <Input id={id} name="email" type="email" autoComplete="email" required autoFocus={!isSignUp} />
           )}
         </Field>
-        <Field label="Password" hint={isSignUp ? 'At least 8 characters.' : undefined}>
+        <Field
+          label="Password"
+          hint={
+            isSignUp ? 'At least 8 characters.' : <AuthLink to="/forgot-password">Forgot password?</AuthLink>
+          }
+        >
           {({ id, describedBy }) => (
             <Input
               id={id}
@@ -81,36 +89,68 @@ export function AuthForm({ mode }: { mode: Mode }) {
             />
           )}
         </Field>
-        {error ? (
-          <p
-            role="alert"
-            className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
-          >
-            {error}
-          </p>
-        ) : null}
-        <Button type="submit" className="w-full" disabled={pending || !hydrated}>
-          {pending ? (
-            <>
-              <LoaderCircle className="size-4 animate-spin" aria-hidden />
-              {isSignUp ? 'Creating your account…' : 'Signing in…'}
-            </>
-          ) : isSignUp ? (
-            'Create account'
-          ) : (
-            'Sign in'
-          )}
-        </Button>
+        <FormAlert error={error} />
+        <SubmitButton pending={pending} pendingLabel={isSignUp ? 'Creating your account…' : 'Signing in…'}>
+          {isSignUp ? 'Create account' : 'Sign in'}
+        </SubmitButton>
       </form>
       <p className="mt-6 text-center text-sm text-stone-600 dark:text-stone-400">
         {isSignUp ? 'Already have an account? ' : 'New here? '}
-        <Link
-          to={`${isSignUp ? '/sign-in' : '/sign-up'}${carry}`}
-          className="font-medium text-brand-700 underline-offset-2 hover:underline dark:text-brand-400"
-        >
+        <AuthLink to={`${isSignUp ? '/sign-in' : '/sign-up'}${carry}`}>
           {isSignUp ? 'Sign in' : 'Create an account'}
-        </Link>
+        </AuthLink>
       </p>
     </Card>
+  )
+}
+
+/** The underlined link the auth pages use between each other. */
+export function AuthLink(props: LinkProps) {
+  return (
+    <Link
+      {...props}
+      className="font-medium text-brand-700 underline-offset-2 hover:underline dark:text-brand-400"
+    />
+  )
+}
+
+/** A form-level error (one not about a single field), read out when it appears. */
+export function FormAlert({ error }: { error: string | null }) {
+  if (!error) return null
+  return (
+    <p
+      role="alert"
+      className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
+    >
+      {error}
+    </p>
+  )
+}
+
+/**
+ * The full-width submit button of the auth pages. Their forms run in the browser, so until the
+ * script has loaded the button stays disabled and the form cannot submit natively.
+ */
+export function SubmitButton({
+  pending,
+  pendingLabel,
+  children,
+}: {
+  pending: boolean
+  pendingLabel: string
+  children: React.ReactNode
+}) {
+  const hydrated = useHydrated()
+  return (
+    <Button type="submit" className="w-full" disabled={pending || !hydrated}>
+      {pending ? (
+        <>
+          <LoaderCircle className="size-4 animate-spin" aria-hidden />
+          {pendingLabel}
+        </>
+      ) : (
+        children
+      )}
+    </Button>
   )
 }

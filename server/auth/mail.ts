@@ -1,7 +1,7 @@
 /**
  * better-auth's mail: password reset, email verification and invitations, sent through the SMTP
  * transport (server/lib/mail.ts) when SMTP_URL is set. Without it, reset and verification are off
- * (the sign-in page says so) and invitations are shared as a copied link only.
+ * (/forgot-password says so) and invitations are shared as a copied link only.
  */
 import { env } from '../env.ts'
 import { logger } from '../lib/logger.ts'

@@ -28,6 +28,8 @@ export type FormWidget =
   | { widget: 'custom' }
   | { widget: 'select'; label: string; options: readonly (readonly [value: string, label: string])[] }
   | { widget: 'number'; label: string; min?: number; max?: number; step?: number; hint?: string }
+  /** A list of names typed as one line, split at commas or spaces; empty = null. */
+  | { widget: 'list'; label: string; hint?: string }
 
 /** What the registry says about one field. */
 export type FieldSpec = {
@@ -270,6 +272,13 @@ export const JOB_FIELDS = {
     file: 'frontmatter',
     kind: 'json',
     audit: 'MCP servers',
+    form: {
+      widget: 'list',
+      label: 'MCP servers',
+      hint: 'names, comma-separated; empty: every server the job runs as may use',
+      initial: '',
+      section: 'advanced',
+    },
     run: true,
     tool: false,
   },
@@ -352,6 +361,9 @@ export function jobFormSpec(): JobFormSpec {
   for (const key of JOB_FIELD_KEYS) labels[key] = JOB_FIELDS[key].audit
   return { fields, labels }
 }
+
+/** Fields the forms edit as a list of names in one line of text (the `list` widget). */
+export const LIST_KEYS: readonly string[] = keysWhere((s) => s.form?.widget === 'list')
 
 /** How form text becomes input for each field ("number", "boolean"); other fields stay text. */
 export const FORM_KINDS: Record<string, FieldSpec['kind']> = Object.fromEntries(

@@ -14,6 +14,9 @@ const SAMPLE: Partial<JobDefinition> = {
   overlap: 'queue',
   retries: 3,
   timeoutMinutes: 25,
+  maxCostUsd: 0.5,
+  alertAfterFailures: 4,
+  mcp: ['github', 'linear'],
 }
 
 describe('the job form', () => {
@@ -25,5 +28,18 @@ describe('the job form', () => {
     const sampleText = Object.fromEntries(fields.map((f) => [f.key, String(SAMPLE[f.key])]))
     const expected = Object.fromEntries(fields.map((f) => [f.key, SAMPLE[f.key]]))
     expect(JobUpdateInput.parse(toUpdateInput(sampleText))).toEqual(expected)
+  })
+
+  it('reads the MCP servers field as a list of names, empty meaning every server', () => {
+    const mcp = jobFormSpec().fields.find((f) => f.key === 'mcp')
+    expect(mcp).toMatchObject({ widget: 'list', section: 'advanced', initial: '' })
+    expect(toUpdateInput({ mcp: ' github, linear  notion,' })).toEqual({
+      mcp: ['github', 'linear', 'notion'],
+    })
+    expect(JobUpdateInput.parse(toUpdateInput({ mcp: '' }))).toEqual({ mcp: null })
+    expect(toCreateInput({ name: 'x', mcp: 'github' })).toMatchObject({ mcp: ['github'] })
+    const bad = JobUpdateInput.safeParse(toUpdateInput({ mcp: 'GitHub, github' }))
+    expect(bad.success).toBe(false)
+    expect(bad.error?.issues[0]?.path[0]).toBe('mcp')
   })
 })

@@ -3,10 +3,11 @@
  * numbers become numbers, "true"/"false" become booleans, and absent or empty optional fields stay
  * absent. Whether the values are valid is the service's zod schema's call (invariant 5).
  */
-import { CLEARABLE_KEYS, FORM_KINDS, JOB_FIELD_KEYS } from '../jobs/fields.ts'
+import { CLEARABLE_KEYS, FORM_KINDS, JOB_FIELD_KEYS, LIST_KEYS } from '../jobs/fields.ts'
 
-// Extra keys are edited in the job file, not the form.
-const UPDATE_FIELDS = JOB_FIELD_KEYS.filter((key) => FORM_KINDS[key] !== 'json')
+const LISTS = new Set(LIST_KEYS)
+// JSON fields (extra keys, notify) are edited in the job file, not the form; lists of names are both.
+const UPDATE_FIELDS = JOB_FIELD_KEYS.filter((key) => FORM_KINDS[key] !== 'json' || LISTS.has(key))
 const CREATE_FIELDS = ['name', 'scope', ...UPDATE_FIELDS]
 
 // Optional fields that default to null ("no limit"): an emptied input clears them.
@@ -14,6 +15,7 @@ const CLEARABLE = new Set(CLEARABLE_KEYS)
 
 function convert(key: string, value: string): unknown {
   if (CLEARABLE.has(key) && value.trim() === '') return null
+  if (LISTS.has(key)) return value.split(/[\s,]+/).filter(Boolean)
   // A number field with letters in it stays a string, so zod names it ("must be a whole number").
   if (FORM_KINDS[key] === 'number')
     return value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value

@@ -14,7 +14,12 @@ export function initialDraft(fields: readonly JobFormField[]): JobDraft {
 
 /** The draft of an existing job, as it is stored. */
 export function draftOf(job: JobLike, fields: readonly JobFormField[]): JobDraft {
-  return Object.fromEntries(fields.map((f) => [f.key, String(job[f.key] ?? '')])) as JobDraft
+  return Object.fromEntries(fields.map((f) => [f.key, formText(job[f.key])])) as JobDraft
+}
+
+/** A stored value as the text of its input; a list of names as one comma-separated line. */
+export function formText(value: unknown): string {
+  return Array.isArray(value) ? value.join(', ') : String(value ?? '')
 }
 
 /** The fields of `draft` that differ from `base`: what a save sends (and all it may change). */

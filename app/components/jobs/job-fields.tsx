@@ -106,10 +106,10 @@ export function RunAsField({ draft, set, errorFor }: { draft: JobDraft; set: Set
   )
 }
 
-/** One registry field with a generic widget (select or number), as the loader describes it. */
+/** One registry field with a generic widget (select, number or list), as the loader describes it. */
 function GenericField({ field, draft, set, errorFor }: FieldProps & { field: JobFormField }) {
   if (field.widget === 'custom') return null
-  const hint = field.widget === 'number' ? field.hint : undefined
+  const hint = field.widget === 'select' ? undefined : field.hint
   return (
     <Field label={field.label} error={errorFor(field.key)} hint={hint}>
       {({ id, describedBy, invalid }) => {
@@ -130,6 +130,8 @@ function GenericField({ field, draft, set, errorFor }: FieldProps & { field: Job
               </option>
             ))}
           </select>
+        ) : field.widget === 'list' ? (
+          <input {...common} type="text" autoComplete="off" spellCheck={false} />
         ) : (
           <input {...common} type="number" min={field.min} max={field.max} step={field.step} />
         )

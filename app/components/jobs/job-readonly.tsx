@@ -2,6 +2,12 @@ import { Eye } from 'lucide-react'
 import { Card } from '#app/components/ui/card.tsx'
 import type { JobFormField, JobLike } from '#app/lib/job-types.ts'
 
+/** A list-of-names field: null means "all" (the field's own default), [] means none. */
+function listText(value: unknown): string {
+  if (value == null) return 'All available'
+  return Array.isArray(value) && value.length > 0 ? value.join(', ') : 'None'
+}
+
 function Item({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div>
@@ -44,7 +50,9 @@ export function JobReadOnly({ job, fields }: { job: JobLike; fields: readonly Jo
               <Item key={f.key} label={f.label}>
                 {f.widget === 'select'
                   ? (f.options.find(([value]) => value === job[f.key])?.[1] ?? String(job[f.key]))
-                  : String(job[f.key] ?? '—')}
+                  : f.widget === 'list'
+                    ? listText(job[f.key])
+                    : String(job[f.key] ?? '—')}
               </Item>
             ),
           )}
