@@ -13,7 +13,7 @@ test('an owner switches run code off and on in Settings → Agent, and the API a
   await runCode.click()
   await expect(page.getByText('Run code: off')).toBeVisible()
   const api = async () => (await page.request.get('/_agent-native/org-settings')).json()
-  expect((await api()).settings).toEqual({ runCode: false, cli: true, webFetch: true })
+  expect((await api()).settings).toMatchObject({ runCode: false, cli: true, webFetch: true, exec: true })
 
   // Still off after a fresh load; keyboard users can switch it back on.
   await page.reload()
@@ -21,5 +21,5 @@ test('an owner switches run code off and on in Settings → Agent, and the API a
   await runCode.focus()
   await page.keyboard.press('Space')
   await expect(page.getByText('Run code: on')).toBeVisible()
-  expect((await api()).settings).toEqual({ runCode: true, cli: true, webFetch: true })
+  expect((await api()).settings).toMatchObject({ runCode: true, cli: true, webFetch: true, exec: true })
 })

@@ -29,7 +29,7 @@ export function PageHeader({
           <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{description}</p>
         ) : null}
       </div>
-      {actions ? <div className="flex items-center gap-2">{actions}</div> : null}
+      {actions ? <div className="flex flex-wrap items-center gap-2">{actions}</div> : null}
     </div>
   )
 }
