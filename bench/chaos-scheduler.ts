@@ -90,6 +90,8 @@ async function main() {
       ANTHROPIC_BASE_URL: fake.baseURL,
       BETTER_AUTH_SECRET: 'chaos-bench-only-not-a-secret-0123456789',
       DATABASE_URL: db.url,
+      // The per-org daily run quota (default 2,000) would fail every run after the second minute.
+      ORG_MAX_DEPLOYMENT_KEY_RUNS_PER_DAY: '10000000',
     })
     children.push(slot.live)
     await slot.live.ready
@@ -215,6 +217,10 @@ async function count(q: Q, window: { firstSlot: number; lastSlot: number; kills:
       group by job_id, scheduled_for having count(*) > 1) d`)
   const statuses = await q<{ status: string; trigger: string; n: unknown }>(sql`
     select status, trigger, count(*) as n from job_runs group by status, trigger order by status, trigger`)
+  // Why runs failed, so a harness problem (a quota, a missing variable) cannot pass for a result.
+  const failures = await q<{ why: string; n: unknown }>(sql`
+    select left(coalesce(error, reason, '(none)'), 160) as why, count(*) as n from job_runs
+    where status = 'error' group by 1 order by 2 desc limit 5`)
   const lateness = await q<{ claimed: unknown; started: unknown }>(sql`
     select extract(epoch from created_at - scheduled_for) * 1000 as claimed,
       extract(epoch from started_at - scheduled_for) * 1000 as started
@@ -249,6 +255,7 @@ async function count(q: Q, window: { firstSlot: number; lastSlot: number; kills:
     duplicates: num(slots!.duplicate_rows) + num(doubles!.n),
     recordedMissed: num(slots!.recorded_missed),
     statuses: statuses.map((s) => ({ status: s.status, trigger: s.trigger, n: num(s.n) })),
+    failures: failures.map((f) => ({ why: f.why, n: num(f.n) })),
     interrupted: num(retries!.interrupted),
     interruptedRetried: num(retries!.interrupted_retried),
     interruptedBySigterm: num(retries!.interrupted_by_sigterm),
@@ -323,6 +330,15 @@ function print(r: Report) {
       r.statuses.map((s) => [s.status, s.trigger, String(s.n)]),
     ),
   )
+  if (r.failures.length > 0) {
+    console.log('most common errors:')
+    console.log(
+      table(
+        ['error', 'runs'],
+        r.failures.map((f) => [f.why, String(f.n)]),
+      ),
+    )
+  }
 }
 
 main().catch(async (err) => {
