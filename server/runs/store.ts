@@ -38,7 +38,7 @@ export type SlotRow = {
 /**
  * Inserts the claim's slot rows in one statement (a JSON parameter: fast for hundreds of rows).
  * Running rows start now with a lease; skipped and missed rows are final now. A slot that already
- * has a row keeps it (unique job, slot, attempt).
+ * has a row keeps it (unique job, slot, attempt). Returns the rows inserted as running.
  */
 export async function insertSlotRuns(
   rows: SlotRow[],
@@ -48,9 +48,11 @@ export async function insertSlotRuns(
   if (rows.length === 0) return []
   const { now } = options
   const json = JSON.stringify(rows)
+  // Only the runs starting here come back: a burst batch inserts thousands of queued, skipped and
+  // missed rows that nobody reads, and parsing them back cost as much as writing them.
   const inserted = await queryRows(
     db,
-    sql`insert into job_runs (id, job_id, org_id, trigger, scheduled_for, attempt, status, reason, run_as_user_id,
+    sql`with inserted as (insert into job_runs (id, job_id, org_id, trigger, scheduled_for, attempt, status, reason, run_as_user_id,
           instance, thread_id, started_at, lease_expires_at, finished_at)
         select x."id", x."jobId", x."orgId", x."trigger", x."scheduledFor", 1, x."status", x."reason",
           x."runAsUserId", x."instance", x."threadId",
@@ -61,7 +63,8 @@ export async function insertSlotRuns(
           "scheduledFor" timestamptz, "status" text, "reason" text, "runAsUserId" text, "instance" text,
           "threadId" text)
         on conflict do nothing
-        returning *`,
+        returning *)
+        select * from inserted where status = 'running'`,
   )
   return inserted.map(fromRawRun)
 }
