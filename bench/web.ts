@@ -49,6 +49,7 @@ const { values: args } = parseArgs({
     'memory-max': { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
     'heap-snapshots': { type: 'boolean', default: false },
+    'no-page-cache': { type: 'boolean', default: false },
   },
 })
 let duration = Number(args.duration)
@@ -82,7 +83,10 @@ async function main() {
     cgroup = createMemoryCgroup(`clockwork-bench-${process.pid}`, Number(args['memory-max']))
     log(`server runs in ${cgroup.dir} with a ${args['memory-max']} MiB limit`)
   }
-  const server = await startBenchServer({ nodeFlags, env: databaseEnv, wrap: cgroup?.wrap })
+  // --no-page-cache measures every request rendered (a deployment whose database is written to
+  // all the time gets few cache hits).
+  const env = args['no-page-cache'] ? { ...databaseEnv, PAGE_CACHE: 'false' } : databaseEnv
+  const server = await startBenchServer({ nodeFlags, env, wrap: cgroup?.wrap })
   server.child.on('exit', (code, signal) => {
     if (!stopping) log(`SERVER DIED: exit ${code} signal ${signal}`)
   })

@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   /** Where other instances reach this one (they forward calls for the machines connected here). */
   INSTANCE_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** The rendered-page and jobs-API cache (server/http/page-cache.ts); `false` renders every request. */
+  PAGE_CACHE: bool.default(true),
   SCHEDULER_ENABLED: bool.default(true),
   SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(25),

@@ -90,7 +90,8 @@ export async function startServer(
     const files = express.static(client, { maxAge: '1h' })
     app.use((req, res, next) => (/\.(?!data$)\w+$/.test(req.path) ? files(req, res, next) : next()))
     const build = (await import(path.resolve('build/server/index.js'))) as ServerBuild
-    app.all('/{*splat}', reactRouterHandler(build, 'production', createPageCache(db.db)))
+    const pageCache = config.PAGE_CACHE ? createPageCache(db.db) : undefined
+    app.all('/{*splat}', reactRouterHandler(build, 'production', pageCache))
   } else {
     const vite = await withoutForeignExitHandlers(() =>
       withoutKnownViteNoise(() =>

@@ -131,3 +131,24 @@ describe('page cache', () => {
     expect([...second.bodyNonces]).toEqual([second.headerNonce])
   })
 })
+
+describe('PAGE_CACHE=false', () => {
+  let uncached: SpawnedServer
+  let carol: ApiClient
+  beforeAll(async () => {
+    uncached = await spawnServer({ SCHEDULER_ENABLED: 'false', PAGE_CACHE: 'false' })
+    carol = new ApiClient(uncached.baseUrl)
+    await carol.signUp('Carol Uncached', 'carol-page-cache@example.com')
+  }, 120_000)
+  afterAll(() => uncached?.stop())
+
+  it('renders every request: no two answers share a nonce', async () => {
+    const nonces = new Set<string | undefined>()
+    for (let i = 0; i < 10; i++) {
+      const res = await fetch(uncached.baseUrl + '/jobs', { headers: { cookie: carol.cookieHeader } })
+      expect(res.status).toBe(200)
+      nonces.add(/'nonce-([^']+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1])
+    }
+    expect(nonces.size).toBe(10)
+  })
+})
