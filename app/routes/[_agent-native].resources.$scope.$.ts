@@ -3,7 +3,7 @@ import { api, json } from '#server/http/respond.ts'
 import { methodNotAllowed, readIfMatch, readTextBody, versionHeaders } from '#server/http/request.ts'
 import { MAX_RESOURCE_BYTES } from '#server/resources/paths.ts'
 import { resourceResponse } from '#server/http/resource-response.ts'
-import { deleteResource, parseScope, readResource, writeResource } from '#server/http/workspace-files.ts'
+import { deleteResource, parseScope, readResource, writeResource } from '#server/resources/service.ts'
 import type { Route } from './+types/[_agent-native].resources.$scope.$'
 
 // GET /_agent-native/resources/<personal|shared>/<path> → { resource } (raw text for Accept: text/*)

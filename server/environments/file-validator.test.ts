@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { HttpError } from '../lib/errors.ts'
-import { hasFileValidator, validateFileContent } from '../resources/validators.ts'
+import { hasFileValidator, installFileValidators, validateFileContent } from '../resources/validators.ts'
 import { environmentTemplate } from './definition.ts'
-import { definitionNameOf } from './file-validator.ts'
+import { definitionFileValidator, definitionNameOf } from './file-validator.ts'
+
+// As start-up does (server/http/server.ts).
+beforeAll(() => installFileValidators([definitionFileValidator]))
 
 const refusal = (path: string, text: string) => {
   try {
@@ -15,7 +18,7 @@ const refusal = (path: string, text: string) => {
 }
 
 describe('the environments/<name>.md check the workspace runs on write', () => {
-  it('is registered for the environments/ folder once the module is loaded', () => {
+  it('applies to the environments/ folder once installed', () => {
     expect(hasFileValidator('environments/x.md')).toBe(true)
     expect(hasFileValidator('notes/x.md')).toBe(false)
   })
@@ -26,6 +29,10 @@ describe('the environments/<name>.md check the workspace runs on write', () => {
       status: 400,
       field: 'provider',
       message: expect.stringMatching(/^Line 2: provider:/),
+    })
+    // Statuses other than 400 survive the trip through resources too.
+    expect(refusal('environments/big.md', `---\n---\n${'x'.repeat(65 * 1024)}`)).toMatchObject({
+      status: 413,
     })
   })
 

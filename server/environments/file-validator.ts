@@ -1,14 +1,11 @@
 /**
- * Registers the check the workspace runs before storing `environments/<name>.md`: the name is a slug
- * and the file parses as a definition (400 naming the field and its line otherwise). Imported for
- * its effect by every module that writes workspace files above this layer (http/workspace-files.ts
- * for the resources route, the workspace page, the agent's workspace tool), so no write path skips it.
+ * The check the workspace runs before storing `environments/<name>.md`: the name is a slug and the
+ * file parses as a definition (400 naming the field and its line otherwise). Start-up installs it
+ * with resources (server/http/server.ts), so every write path runs it without importing it.
  */
-import { badRequest } from '../lib/errors.ts'
-import { registerFileValidator } from '../resources/validators.ts'
+import { badRequest, HttpError } from '../lib/errors.ts'
+import type { FileProblem, FileValidator } from '../resources/validators.ts'
 import { ENVIRONMENTS_FOLDER, EnvironmentName, parseEnvironmentFile } from './definition.ts'
-
-const PREFIX = `${ENVIRONMENTS_FOLDER}/`
 
 /** The environment a workspace path defines (`environments/<name>.md`), or null for other files. */
 export function definitionNameOf(path: string): string | null {
@@ -26,4 +23,18 @@ export function validateDefinitionFile(path: string, text: string): void {
   parseEnvironmentFile(text)
 }
 
-registerFileValidator(PREFIX, validateDefinitionFile)
+/** {@link validateDefinitionFile}'s refusal as data (see resources/validators.ts for why). */
+function definitionProblem(path: string, text: string): FileProblem | null {
+  try {
+    validateDefinitionFile(path, text)
+    return null
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err
+    return { status: err.status, code: err.code, message: err.message, field: err.field }
+  }
+}
+
+export const definitionFileValidator: FileValidator = {
+  prefix: `${ENVIRONMENTS_FOLDER}/`,
+  check: definitionProblem,
+}

@@ -1,8 +1,8 @@
 /**
  * `provider: docker`: an environment whose commands run in a throwaway container on this server,
- * through the `docker` CLI like the run-code Docker adapter (server/sandbox/docker.ts). Its folder
- * is the same folder on this instance (bind-mounted at /workspace), so the file tools are the local
- * ones; only `exec` differs. The container has no network unless the policy names hosts (then the
+ * through the `docker` CLI with the run-code Docker adapter's container flags (containerRunArgs in
+ * server/sandbox/docker.ts). Its folder is the same folder on this instance (bind-mounted at
+ * /workspace), so the file tools are the local ones; only `exec` differs. The container has no network unless the policy names hosts (then the
  * default bridge: Docker cannot filter by host name, so any host is reachable), a read-only root,
  * no capabilities, the sandbox uid, and the definition's limits as --memory/--pids-limit/ulimits.
  * Secret values travel in the CLI's environment; only their names are on the command line.
@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { env as appEnv } from '../env.ts'
 import { HttpError } from '../lib/errors.ts'
-import { dockerClientEnv } from '../sandbox/docker.ts'
+import { containerRunArgs, dockerClientEnv } from '../sandbox/docker.ts'
 import {
   DEFAULT_ALLOWED_HOSTS,
   DEFAULT_LIMITS,
@@ -43,42 +43,18 @@ export type DockerExecSpec = {
 /** The exact `docker` argument list for one command. Pure, so a test can pin it. */
 export function dockerExecArgs(spec: DockerExecSpec): string[] {
   const { limits } = spec
-  const args = [
-    'run',
-    '--rm',
-    '--name',
-    spec.name,
-    '--init',
-    '--network',
-    spec.allowedHosts.length > 0 ? 'bridge' : 'none',
-    '--read-only',
-    '--tmpfs',
-    '/tmp:rw,nosuid,nodev,size=64m',
-    '--mount',
-    `type=bind,source=${spec.root},target=${DOCKER_WORKDIR}`,
-    '--user',
-    `${spec.user.uid}:${spec.user.gid}`,
-    '--cap-drop',
-    'ALL',
-    '--security-opt',
-    'no-new-privileges',
-    '--memory',
-    `${limits.memoryMb}m`,
-    '--cpus',
-    '1',
-    '--pids-limit',
-    String(limits.processes),
-    '--ulimit',
-    `cpu=${limits.cpuSeconds}`,
-    '--ulimit',
-    `fsize=${limits.diskMb * 1024 * 1024}`,
-    '--workdir',
-    DOCKER_WORKDIR,
-    '--env',
-    `HOME=${DOCKER_WORKDIR}`,
-    '--env',
-    `LANG=${LANG}`,
-  ]
+  const args = containerRunArgs({
+    name: spec.name,
+    network: spec.allowedHosts.length > 0 ? 'bridge' : 'none',
+    mounts: [`type=bind,source=${spec.root},target=${DOCKER_WORKDIR}`],
+    user: `${spec.user.uid}:${spec.user.gid}`,
+    memory: `${limits.memoryMb}m`,
+    cpus: '1',
+    pidsLimit: limits.processes,
+    ulimits: [`cpu=${limits.cpuSeconds}`, `fsize=${limits.diskMb * 1024 * 1024}`],
+    workdir: DOCKER_WORKDIR,
+  })
+  args.push('--env', `HOME=${DOCKER_WORKDIR}`, '--env', `LANG=${LANG}`)
   for (const name of spec.secretNames) args.push('--env', name)
   args.push(spec.image, '/bin/bash', '-c', spec.command)
   return args

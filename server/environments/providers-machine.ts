@@ -23,6 +23,18 @@ const TYPES: Record<FileEntry['type'], Entry['type']> = {
 
 const none = (text: string) => text
 
+/**
+ * A connected machine has its own environment: stored secrets are never sent to it, so a
+ * definition that names some is refused (400 on `secrets`) rather than run without them.
+ */
+export function assertNoMachineSecrets(secrets: readonly string[]): void {
+  if (secrets.length === 0) return
+  throw badRequest(
+    'secrets: stored secrets are not sent to a connected machine (it has its own environment); remove them from the definition',
+    'secrets',
+  )
+}
+
 export function machineFiles(
   target: { ownerId: string; machineId: string },
   redact: (text: string) => string = none,

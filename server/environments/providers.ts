@@ -9,7 +9,7 @@
  * in `providerFor`, and its stop in `stopCommands`.
  */
 import { isOrgAdmin, type Caller } from '../access/caller.ts'
-import { badRequest, notFound } from '../lib/errors.ts'
+import { notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { machineNotFound } from '../machines/errors.ts'
 import { machineProvider } from '../machines/provider.ts'
@@ -19,7 +19,7 @@ import { editFile, readFile, type FileContext, writeFile } from './files.ts'
 import { listDirectory, searchFiles } from './files-list.ts'
 import type { EnvironmentProvider, ProviderTarget } from './provider-schema.ts'
 import { dockerExec, stopDocker } from './providers-docker.ts'
-import { machineFiles } from './providers-machine.ts'
+import { assertNoMachineSecrets, machineFiles } from './providers-machine.ts'
 
 export { folderHere, type EnvironmentProvider, type ProviderTarget } from './provider-schema.ts'
 
@@ -41,12 +41,7 @@ export async function resolveTarget(
     throw notFound(`No environment named ${env.name}`)
   }
   if (!(await findMachine(ownerId, machineId))) throw machineNotFound(machineId)
-  if (env.secrets.length > 0) {
-    throw badRequest(
-      'secrets: stored secrets are not sent to a connected machine (it has its own environment); remove them from the definition',
-      'secrets',
-    )
-  }
+  assertNoMachineSecrets(env.secrets)
   return { kind: 'machine', ownerId, machineId }
 }
 

@@ -22,6 +22,8 @@ import { compressResponses } from './compression.ts'
 import { createPageCache } from './page-cache.ts'
 import { attachMachineEndpoint } from '../machines/endpoint.ts'
 import { setInstanceUrl } from '../machines/instance.ts'
+import { definitionFileValidator } from '../environments/file-validator.ts'
+import { installFileValidators } from '../resources/validators.ts'
 
 export type BackgroundService = { name: string; stop(): Promise<void> }
 
@@ -49,6 +51,9 @@ export async function startServer(
   })
   await migrateDatabase(db)
   setCurrentDatabase(db)
+  // Once per process, before any request or run can write a workspace file: the route modules'
+  // copy of resources reads the same installed set (resources/validators.ts).
+  installFileValidators([definitionFileValidator])
 
   const app = express()
   app.disable('x-powered-by')

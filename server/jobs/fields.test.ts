@@ -1,29 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { creationChanges, diffDefinition } from './audit.ts'
+import { SAMPLE_DEFINITION } from '#tests/support/job-definition.ts'
 import { JOB_FIELD_KEYS, jobFormSpec, specOf, type JobDefinition } from './fields.ts'
 import { parseJobFile, renderJobFile } from './job-file.ts'
 import { JobCreateInput, JobUpdateInput } from './schema.ts'
 
-/** A value for every field, none of them the default, so a dropped field shows. */
-const SAMPLE_DEFINITION: JobDefinition = {
-  schedule: '*/5 9-17 * * 1-5',
-  timezone: 'Asia/Kolkata',
-  enabled: false,
-  runAs: 'shared',
-  instructions: 'Post the numbers.',
-  catchUp: 'skip',
-  overlap: 'queue',
-  retries: 3,
-  timeoutMinutes: 25,
-  maxCostUsd: 0.25,
-  environment: 'reports',
-  agentMayEditJobs: true,
-  notify: { onSuccess: ['webhook:ops-feed'], onFailure: ['email:ana@example.com'] },
-  alertAfterFailures: 3,
-  expectSuccessWithin: '26h',
-  mcp: ['docs', 'crm'],
-  extra: { owner: 'growth', tags: ['a', 'b'] },
-}
 const identity = { createdByEmail: 'ana@example.com', orgId: 'org_1' }
 const runState = { nextRun: null, lastRun: null, lastStatus: null, lastError: null }
 

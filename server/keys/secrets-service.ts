@@ -2,20 +2,18 @@
  * Stored secrets: people save and remove them (admins for the org), never read them back. Only the
  * environments' executor gets values, decrypted, to inject into a command's env at run time.
  */
-import { isOrgAdmin, type Caller } from '../access/caller.ts'
-import { forbidden, notFound } from '../lib/errors.ts'
+import type { Caller } from '../access/caller.ts'
+import { notFound } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
 import { parseInput } from '../lib/validate.ts'
 import { decryptSecret, encryptSecret } from './crypto.ts'
 import { SecretName, SecretScope, SecretValue, type SecretSummary } from './secrets-schema.ts'
 import { deleteSecretRow, selectSecrets, upsertSecret } from './secrets-store.ts'
-import type { KeyOwner } from './store.ts'
+import { listBothScopes, ownerToChange, type KeyOwner } from './owners.ts'
 
 function ownerOf(caller: Caller, scope: unknown): { owner: KeyOwner; scope: SecretScope } {
   const parsed = parseInput(SecretScope, scope)
-  if (parsed === 'personal') return { owner: { userId: caller.userId }, scope: parsed }
-  if (!isOrgAdmin(caller)) throw forbidden("Only the organisation's admins and owners may change its secrets")
-  return { owner: { orgId: caller.orgId }, scope: parsed }
+  return { owner: ownerToChange(caller, parsed, 'secrets'), scope: parsed }
 }
 
 const summary = (scope: SecretScope, row: { name: string; updatedAt: Date }): SecretSummary => ({
@@ -26,11 +24,7 @@ const summary = (scope: SecretScope, row: { name: string; updatedAt: Date }): Se
 
 /** Names (never values) of the caller's secrets and their organisation's. */
 export async function listSecrets(caller: Caller): Promise<SecretSummary[]> {
-  const [personal, org] = await Promise.all([
-    selectSecrets({ userId: caller.userId }),
-    selectSecrets({ orgId: caller.orgId }),
-  ])
-  return [...personal.map((r) => summary('personal', r)), ...org.map((r) => summary('org', r))]
+  return listBothScopes(caller, (owner) => selectSecrets(owner), summary)
 }
 
 /** One secret's summary; 404 when none is stored. Every member may see that an org secret exists. */

@@ -2,8 +2,8 @@
  * Stored model keys: people save and remove them, and the agent reads them back (decrypted) only
  * to call a model. Nothing here ever returns a key to a caller; summaries show the last 4 only.
  */
-import { isOrgAdmin, type Caller } from '../auth/caller.ts'
-import { forbidden, notFound } from '../lib/errors.ts'
+import type { Caller } from '../auth/caller.ts'
+import { notFound } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
 import { logger } from '../lib/logger.ts'
 import { decryptSecret, encryptSecret } from './crypto.ts'
@@ -15,16 +15,12 @@ import {
   type ModelKeySummary,
   type ModelProvider,
 } from './schema.ts'
+import { listBothScopes, ownerToChange } from './owners.ts'
 import { deleteModelKeyRow, findModelKey, selectModelKeys, upsertModelKey, type KeyOwner } from './store.ts'
 
 export type { KeyOwner } from './store.ts'
 
-function ownerOf(caller: Caller, scope: KeyScope): KeyOwner {
-  if (scope === 'personal') return { userId: caller.userId }
-  if (!isOrgAdmin(caller))
-    throw forbidden("Only the organisation's admins and owners may change its model key")
-  return { orgId: caller.orgId }
-}
+const ownerOf = (caller: Caller, scope: KeyScope) => ownerToChange(caller, scope, 'model key')
 
 const summarise = (
   scope: KeyScope,
@@ -38,11 +34,7 @@ const summarise = (
 
 /** The caller's own keys and their organisation's, masked. Every member may see that an org key exists. */
 export async function listModelKeys(caller: Caller): Promise<ModelKeySummary[]> {
-  const [personal, org] = await Promise.all([
-    selectModelKeys({ userId: caller.userId }),
-    selectModelKeys({ orgId: caller.orgId }),
-  ])
-  return [...personal.map((r) => summarise('personal', r)), ...org.map((r) => summarise('org', r))]
+  return listBothScopes(caller, (owner) => selectModelKeys(owner), summarise)
 }
 
 /** Stores (or replaces) a key, encrypted. 403 for an org key unless the caller is an admin or owner. */

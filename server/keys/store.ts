@@ -2,21 +2,17 @@
  * SQL for `model_keys`. A row belongs to exactly one user (a personal key, org_id null) or one
  * organisation (user_id null); one key per owner and provider (partial unique indexes).
  */
-import { and, eq, isNull, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { modelKeys } from '../db/schema/app.ts'
 import { newId } from '../lib/ids.ts'
+import { ownedBy, ownerColumns, ownerConflict, type KeyOwner } from './owners.ts'
 
-/** Whose key: a user's own or an organisation's. */
-export type KeyOwner = { userId: string } | { orgId: string }
+export type { KeyOwner } from './owners.ts'
 
 export type StoredKeyRow = typeof modelKeys.$inferSelect
 
-function ownerFilter(owner: KeyOwner) {
-  return 'userId' in owner
-    ? and(eq(modelKeys.userId, owner.userId), isNull(modelKeys.orgId))
-    : and(eq(modelKeys.orgId, owner.orgId), isNull(modelKeys.userId))
-}
+const ownerFilter = (owner: KeyOwner) => ownedBy(modelKeys, owner)
 
 /** Inserts or replaces the owner's key for `provider`. `secret` is already encrypted. */
 export async function upsertModelKey(
@@ -24,20 +20,11 @@ export async function upsertModelKey(
   db: Db = getDb(),
 ): Promise<void> {
   const { owner, provider, secret, last4 } = input
-  const personal = 'userId' in owner
   await db
     .insert(modelKeys)
-    .values({
-      id: newId('key'),
-      userId: personal ? owner.userId : null,
-      orgId: personal ? null : owner.orgId,
-      provider,
-      secret,
-      last4,
-    })
+    .values({ id: newId('key'), ...ownerColumns(owner), provider, secret, last4 })
     .onConflictDoUpdate({
-      target: personal ? [modelKeys.userId, modelKeys.provider] : [modelKeys.orgId, modelKeys.provider],
-      targetWhere: personal ? isNull(modelKeys.orgId) : isNull(modelKeys.userId),
+      ...ownerConflict(modelKeys, owner, modelKeys.provider),
       set: { secret, last4, updatedAt: sql`now()` },
     })
 }

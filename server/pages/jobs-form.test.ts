@@ -1,23 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { jobFormSpec, type JobDefinition } from '../jobs/fields.ts'
+import { SAMPLE_DEFINITION } from '#tests/support/job-definition.ts'
+import { jobFormSpec } from '../jobs/fields.ts'
 import { JobCreateInput, JobUpdateInput } from '../jobs/schema.ts'
 import { toCreateInput, toUpdateInput } from './jobs-form.ts'
-
-/** A value for every form field, none of them the default, so a dropped field shows. */
-const SAMPLE: Partial<JobDefinition> = {
-  schedule: '*/5 9-17 * * 1-5',
-  timezone: 'Asia/Kolkata',
-  enabled: false,
-  runAs: 'shared',
-  instructions: 'Post the numbers.',
-  catchUp: 'skip',
-  overlap: 'queue',
-  retries: 3,
-  timeoutMinutes: 25,
-  maxCostUsd: 0.5,
-  alertAfterFailures: 4,
-  mcp: ['github', 'linear'],
-}
 
 describe('the job form', () => {
   it('turns the form defaults into a valid create input, and form text into typed values', () => {
@@ -25,8 +10,8 @@ describe('the job form', () => {
     const text = Object.fromEntries(fields.map((f) => [f.key, f.initial]))
     const input = toCreateInput({ ...text, name: 'x', instructions: 'Hi', timezone: 'UTC' })
     expect(JobCreateInput.safeParse(input).success).toBe(true)
-    const sampleText = Object.fromEntries(fields.map((f) => [f.key, String(SAMPLE[f.key])]))
-    const expected = Object.fromEntries(fields.map((f) => [f.key, SAMPLE[f.key]]))
+    const sampleText = Object.fromEntries(fields.map((f) => [f.key, String(SAMPLE_DEFINITION[f.key])]))
+    const expected = Object.fromEntries(fields.map((f) => [f.key, SAMPLE_DEFINITION[f.key]]))
     expect(JobUpdateInput.parse(toUpdateInput(sampleText))).toEqual(expected)
   })
 

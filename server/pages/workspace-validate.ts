@@ -10,8 +10,6 @@ import { parseJobFile } from '../jobs/job-file.ts'
 import { readJobFile } from '../jobs/service.ts'
 import { parseResourcePath, parseScope } from '../resources/paths.ts'
 import { validateFileContent } from '../resources/validators.ts'
-// Registers the environments/<name>.md check, so definitions are validated as you type too.
-import '../environments/file-validator.ts'
 
 export type FileVerdict =
   | { token: string; valid: true; description: string | null }

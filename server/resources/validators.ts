@@ -1,24 +1,51 @@
 /**
  * Checks a workspace file must pass before it is stored, by path prefix. Domains above resources
- * (environments, for `environments/<name>.md`) register theirs, so this layer refuses an invalid
- * definition on every write path (HTTP, workspace page, agent tool) without importing them.
+ * (environments, for `environments/<name>.md`) provide theirs and start-up installs them once
+ * (server/http/server.ts), so this layer refuses an invalid definition on every write path (HTTP,
+ * workspace page, agent tool) without importing them. Until start-up has installed them every
+ * write is refused: a process that skips the installation fails loudly instead of letting invalid
+ * files through.
+ *
+ * The set lives on globalThis (lib/singleton.ts): start-up installs it from the server entry's copy
+ * of this module, and the route modules' copy (Vite in development, build/server/index.js in
+ * production) reads the same set. For the same reason a check answers its problem as data rather
+ * than throwing: an HttpError made by one copy is not `instanceof` the other copy's class (it would
+ * be answered as a 500), so the error is made here, by the copy that handles the request.
  */
+import { HttpError } from '../lib/errors.ts'
+import { singleton } from '../lib/singleton.ts'
 
-/** Throws an HttpError (400 naming the field and line) when `text` is not valid at `path`. */
-export type FileValidator = (path: string, text: string) => void
+/** Why a file is refused: what the HttpError would carry (400 naming the field and line, or 413). */
+export type FileProblem = { status: number; code: string; message: string; field?: string }
 
-const validators = new Map<string, FileValidator>()
+/** The check for files whose path starts with `prefix`: their problem, or null when valid. */
+export type FileValidator = { prefix: string; check: (path: string, text: string) => FileProblem | null }
 
-/** Registers the check for paths under `prefix` (e.g. `environments/`); registering again replaces it. */
-export function registerFileValidator(prefix: string, validate: FileValidator): void {
-  validators.set(prefix, validate)
+const registry = singleton('resources.file-validators', () => ({
+  validators: null as readonly FileValidator[] | null,
+}))
+
+/** Installs the checks every write runs; start-up calls this once (again replaces them). */
+export function installFileValidators(validators: readonly FileValidator[]): void {
+  registry.validators = [...validators]
 }
 
-/** Runs the registered checks that apply to `path`. @throws what the validator throws. */
+/**
+ * Runs the installed checks that apply to `path`.
+ * @throws HttpError with the check's problem; a plain Error when start-up installed no checks.
+ */
 export function validateFileContent(path: string, text: string): void {
-  for (const [prefix, validate] of validators) if (path.startsWith(prefix)) validate(path, text)
+  const { validators } = registry
+  if (!validators) {
+    throw new Error('workspace file checks were never installed: start-up calls installFileValidators()')
+  }
+  for (const { prefix, check } of validators) {
+    if (!path.startsWith(prefix)) continue
+    const problem = check(path, text)
+    if (problem) throw new HttpError(problem.status, problem.code, problem.message, problem.field)
+  }
 }
 
-/** Whether some registered check applies to `path` (the editor then validates as you type). */
+/** Whether some installed check applies to `path` (the editor then validates as you type). */
 export const hasFileValidator = (path: string): boolean =>
-  [...validators.keys()].some((prefix) => path.startsWith(prefix))
+  (registry.validators ?? []).some(({ prefix }) => path.startsWith(prefix))

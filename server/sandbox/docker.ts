@@ -48,41 +48,75 @@ export function containerEnv(request: SandboxRunRequest): Record<string, string>
   }
 }
 
-/** The exact `docker` argument list for one run. Pure, so a test can pin it. */
-export function dockerRunArgs(request: SandboxRunRequest, options: DockerRunOptions): string[] {
-  const args = [
+/**
+ * One throwaway container as both Docker users run it (run-code here, `provider: docker`
+ * environments in server/environments/providers-docker.ts): an init process, a read-only root with
+ * a small tmpfs, no capabilities, no new privileges, and the given user, network and limits.
+ */
+export type ContainerSpec = {
+  name: string
+  /** `none` unless the caller has a reason to open one (environments whose policy names hosts). */
+  network: 'none' | 'bridge'
+  /** `--mount` values, in order. */
+  mounts: string[]
+  /** `uid:gid`. */
+  user: string
+  memory: string
+  cpus: string
+  pidsLimit: number
+  /** `--ulimit` values, in order. */
+  ulimits?: string[]
+  workdir: string
+}
+
+/** `docker run` and the isolation flags of {@link ContainerSpec}; the caller adds env, image and command. */
+export function containerRunArgs(spec: ContainerSpec): string[] {
+  return [
     'run',
     '--rm',
     '--name',
-    options.name,
+    spec.name,
     '--init',
     '--network',
-    'none',
+    spec.network,
     '--read-only',
     '--tmpfs',
     '/tmp:rw,nosuid,nodev,size=64m',
-    '--mount',
-    `type=bind,source=${options.moduleDir},target=${DOCKER_MODULE_DIR},readonly`,
-  ]
-  if (request.bridgeSocketPath) {
-    args.push('--mount', `type=bind,source=${request.bridgeSocketPath},target=${DOCKER_BRIDGE_SOCKET}`)
-  }
-  args.push(
+    ...spec.mounts.flatMap((mount) => ['--mount', mount]),
     '--user',
-    '65534:65534',
+    spec.user,
     '--cap-drop',
     'ALL',
     '--security-opt',
     'no-new-privileges',
     '--memory',
-    options.memory ?? '512m',
+    spec.memory,
     '--cpus',
-    options.cpus ?? '1',
+    spec.cpus,
     '--pids-limit',
-    String(options.pidsLimit ?? 64),
+    String(spec.pidsLimit),
+    ...(spec.ulimits ?? []).flatMap((limit) => ['--ulimit', limit]),
     '--workdir',
-    '/tmp',
-  )
+    spec.workdir,
+  ]
+}
+
+/** The exact `docker` argument list for one run. Pure, so a test can pin it. */
+export function dockerRunArgs(request: SandboxRunRequest, options: DockerRunOptions): string[] {
+  const mounts = [`type=bind,source=${options.moduleDir},target=${DOCKER_MODULE_DIR},readonly`]
+  if (request.bridgeSocketPath) {
+    mounts.push(`type=bind,source=${request.bridgeSocketPath},target=${DOCKER_BRIDGE_SOCKET}`)
+  }
+  const args = containerRunArgs({
+    name: options.name,
+    network: 'none',
+    mounts,
+    user: '65534:65534',
+    memory: options.memory ?? '512m',
+    cpus: options.cpus ?? '1',
+    pidsLimit: options.pidsLimit ?? 64,
+    workdir: '/tmp',
+  })
   for (const name of Object.keys(containerEnv(request))) args.push('-e', name)
   args.push(options.image, 'node', `${DOCKER_MODULE_DIR}/${ENTRY}`)
   return args

@@ -2,7 +2,10 @@
  * Environments through the real agent tools over real HTTP, with the fake model: the agent writes
  * a failing script, reads the error, edits it and runs it green; a stored secret is injected but
  * never reaches the transcript, the audit or the model; a command the policy marks `ask` stops at
- * an approval card in chat and is denied, with the reason, in an unattended run.
+ * an approval card in chat and is denied, with the reason, in an unattended run; and an invalid
+ * `environments/<name>.md` is refused on every path that writes workspace files (the resources API,
+ * the workspace page, the agent's workspace tool in chat and in a run), none of which imports the
+ * check: start-up installs it once (server/http/server.ts), so a path added later is covered too.
  */
 import { createHash } from 'node:crypto'
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
@@ -12,8 +15,11 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { queryRows } from '#server/db/sql.ts'
+import { requirePageCaller } from '#server/http/pages.ts'
+import { handleWorkspaceAction } from '#server/pages/workspace-page.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
+import type { ApiClient } from '#tests/support/api-client.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { createTeam, type Team } from '#tests/support/team.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
@@ -57,6 +63,17 @@ beforeEach(() => {
 const toolUse = (name: string, input: Record<string, unknown>) => ({
   content: [{ type: 'tool_use' as const, name, input }],
 })
+
+/** The run's view once it has settled (the scheduler executes it in this process). */
+async function settledRun(c: ApiClient, runId: string) {
+  let run: any
+  for (let i = 0; i < 400; i++) {
+    run = (await c.get(`/_agent-native/runs/${runId}`)).body
+    if (!['queued', 'running'].includes(run.run.status)) break
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  return run
+}
 
 /** Every tool_result text the model was sent, in order. */
 const toolResultsSeen = () =>
@@ -215,12 +232,7 @@ describe('commands the policy marks ask', () => {
     expect(job.body.job.environment).toBe('asky')
     fake.reply(toolUse('run_command', { command: 'date +%Y' }), { text: 'Could not.' })
     const started = await c.post(`/_agent-native/jobs/${job.body.job.id}/run`)
-    let run: any
-    for (let i = 0; i < 400; i++) {
-      run = (await c.get(`/_agent-native/runs/${started.body.run.id}`)).body
-      if (!['queued', 'running'].includes(run.run.status)) break
-      await new Promise((r) => setTimeout(r, 25))
-    }
+    const run = await settledRun(c, started.body.run.id)
     const transcript = JSON.stringify(run.transcript)
     expect(transcript).toContain('an unattended run cannot ask, so it was denied')
     expect(transcript).toContain('ask: date *')
@@ -229,5 +241,68 @@ describe('commands the policy marks ask', () => {
       sql`select decision, run_id from environment_audit where subject = 'date +%Y' and run_id is not null`,
     )
     expect(audit).toEqual({ decision: 'denied', run_id: started.body.run.id })
+  })
+})
+
+describe('an invalid environment definition', () => {
+  // `podman` is no provider: line 2 names the field.
+  const INVALID = '---\nprovider: podman\n---\nA box.\n'
+  const refusal = { status: 400, field: 'provider', message: expect.stringMatching(/^Line 2: provider: /) }
+  const stored = async (c: ApiClient, path: string) => (await c.get(`${R}/personal/${path}`)).status
+
+  it('is refused by the resources API, storing nothing', async () => {
+    const c = team.member.client
+    const put = await c.put(`${R}/personal/environments/via-api.md`, INVALID)
+    expect(put.status).toBe(400)
+    expect(put.body.error).toMatchObject({ field: refusal.field, message: refusal.message })
+    expect(await stored(c, 'environments/via-api.md')).toBe(404)
+  })
+
+  it('is refused by the workspace page’s save, and its as-you-type check agrees', async () => {
+    const c = team.member.client
+    const url = `${app.baseUrl}/workspace`
+    const caller = await requirePageCaller(new Request(url, { headers: { cookie: c.cookieHeader } }))
+    const post = (fields: Record<string, string>) =>
+      handleWorkspaceAction(caller, new Request(url, { method: 'POST', body: new URLSearchParams(fields) }))
+    const file = { scope: 'personal', path: 'environments/via-page.md', content: INVALID }
+    expect(await post({ intent: 'save', ...file })).toMatchObject({ ok: false, error: refusal })
+    expect(await post({ intent: 'validate', token: 't1', ...file })).toMatchObject({
+      ok: true,
+      data: { token: 't1', valid: false, field: 'provider' },
+    })
+    expect(await stored(c, 'environments/via-page.md')).toBe(404)
+  })
+
+  it("is refused to the agent's workspace tool in chat, which is told the field", async () => {
+    const c = team.member.client
+    const write = { action: 'write', path: 'environments/via-chat.md', content: INVALID }
+    fake.reply(toolUse('workspace', write), { text: 'It was refused.' })
+    const turn = await sendChat(c, { message: userText('Make me an environment') })
+    expect(toolParts(turn.reply, 'workspace')[0].output).toMatchObject({ ok: false, error: refusal })
+    expect(await stored(c, 'environments/via-chat.md')).toBe(404)
+  })
+
+  it("is refused to the agent's workspace tool in a job run", async () => {
+    const c = team.member.client
+    const job = await c.post('/_agent-native/jobs', {
+      name: 'make-box',
+      schedule: '0 7 * * 1-5',
+      instructions: 'Define the box environment.',
+    })
+    expect(job.status).toBe(201)
+    const write = { action: 'write', path: 'environments/via-run.md', content: INVALID }
+    fake.reply(toolUse('workspace', write), { text: 'It was refused.' })
+    const started = await c.post(`/_agent-native/jobs/${job.body.job.id}/run`)
+    const run = await settledRun(c, started.body.run.id)
+    expect(JSON.stringify(run.transcript)).toContain('Line 2: provider: ')
+    expect(await stored(c, 'environments/via-run.md')).toBe(404)
+  })
+
+  it('leaves a valid definition and other files alone', async () => {
+    const c = team.member.client
+    expect((await c.put(`${R}/personal/environments/fine.md`, '---\nprovider: local\n---\n')).status).toBe(
+      201,
+    )
+    expect((await c.put(`${R}/personal/notes/podman.md`, INVALID)).status).toBe(201)
   })
 })

@@ -3,7 +3,9 @@
  * a folder lives on the instance that created it, a tool call arriving on the other one is
  * forwarded there (the internal call machines use), and when that instance is gone the call fails
  * clearly until its owner rebuilds the environment here. Both servers' logs are captured: the
- * stored secret a command uses never appears in them.
+ * stored secret a command uses never appears in them. Also: an invalid definition is refused by
+ * the compiled server, whose route bundle is a second copy of server/ that must see the check
+ * build/server-main.js installed at start-up.
  */
 import { createHash } from 'node:crypto'
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
@@ -67,6 +69,15 @@ afterAll(async () => {
   await fake?.close()
   await dropDatabase()
   rmSync(dir, { recursive: true, force: true })
+})
+
+describe('the compiled server', () => {
+  it("refuses an invalid environment definition through the route bundle's copy of server code", async () => {
+    const put = await onA.put(`${R}/personal/environments/built.md`, '---\nprovider: podman\n---\n')
+    expect(put.status).toBe(400)
+    expect(put.body.error).toMatchObject({ field: 'provider', message: expect.stringMatching(/^Line 2: /) })
+    expect((await onA.get(`${R}/personal/environments/built.md`)).status).toBe(404)
+  })
 })
 
 describe('an environment on two instances', () => {

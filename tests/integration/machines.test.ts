@@ -252,6 +252,15 @@ describe('a connected machine', () => {
     expect(page.body).toContain('Chat: work in my repo')
   })
 
+  it('refuses an environment on a machine that names stored secrets (400 on `secrets`), before the machine sees the command', async () => {
+    const definition = '---\nprovider: machine:laptop\nsecrets: [API_TOKEN]\n---\nWith a secret.\n'
+    expect((await alice.put(`${R}/personal/environments/keyed.md`, definition)).status).toBe(201)
+    const res = await alice.post('/_agent-native/environments/keyed/commands', { command: 'echo keyed-run' })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toMatchObject({ field: 'secrets', message: expect.stringMatching(/^secrets: /) })
+    expect(laptop.output()).not.toContain('keyed-run')
+  })
+
   it("is Alice's only: Bob's environment naming the same machine id gets a 404, then runs on Bob's own machine", async () => {
     expect(
       (await bob.put(`${R}/personal/environments/repo.md`, '---\nprovider: machine:laptop\n---\n')).status,

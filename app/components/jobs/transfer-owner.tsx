@@ -1,11 +1,10 @@
 import { UserRoundCog } from 'lucide-react'
-import { useEffect } from 'react'
 import { useFetcher } from 'react-router'
-import { toast } from 'sonner'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { PersonSelect } from '#app/components/members/person-select.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
+import { useActionToast } from '#app/lib/use-action-toast.ts'
 import type { Person } from '#server/jobs/transfer.ts'
 
 /**
@@ -20,11 +19,7 @@ export function TransferOwner({
   targets: readonly Person[]
 }) {
   const fetcher = useFetcher<ActionData>()
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data || fetcher.data.intent !== 'transfer') return
-    if (fetcher.data.ok) toast.success('Job transferred: the next run uses the new owner’s identity')
-    else toast.error(fetcher.data.error.message)
-  }, [fetcher.state, fetcher.data])
+  useActionToast(fetcher, 'transfer', () => 'Job transferred: the next run uses the new owner’s identity')
   const others = targets.filter((t) => t.userId !== owner.id)
   if (others.length === 0) return null
   return (

@@ -1,11 +1,10 @@
 import { ArrowRightLeft } from 'lucide-react'
-import { useEffect } from 'react'
 import { useFetcher } from 'react-router'
-import { toast } from 'sonner'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { PersonSelect } from './person-select.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
+import { useActionToast } from '#app/lib/use-action-toast.ts'
 import type { Person } from '#server/jobs/transfer.ts'
 
 /**
@@ -20,13 +19,10 @@ export function TransferJobsCard({
   members: readonly Person[]
 }) {
   const fetcher = useFetcher<ActionData>()
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data || fetcher.data.intent !== 'transfer-jobs') return
-    if (fetcher.data.ok) {
-      const n = (fetcher.data.data as { transferred: unknown[] }).transferred.length
-      toast.success(`${n} ${n === 1 ? 'job' : 'jobs'} transferred`)
-    } else toast.error(fetcher.data.error.message)
-  }, [fetcher.state, fetcher.data])
+  useActionToast(fetcher, 'transfer-jobs', (data) => {
+    const n = (data as { transferred: unknown[] }).transferred.length
+    return `${n} ${n === 1 ? 'job' : 'jobs'} transferred`
+  })
   const memberIds = new Set(members.map((m) => m.userId))
   return (
     <Card className="p-5">

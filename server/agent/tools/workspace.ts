@@ -8,8 +8,6 @@ import { tool } from 'ai'
 import { z } from 'zod'
 import { badRequest } from '../../lib/errors.ts'
 import { listResources, readResource, writeResource } from '../../resources/service.ts'
-// Refuses an invalid environments/<name>.md on write (registers the check with resources).
-import '../../environments/file-validator.ts'
 import { toToolFailure, type ToolContext } from '../tool-context.ts'
 
 // Long files are cut for the model's context; the person can still open them in the workspace.
