@@ -22,6 +22,7 @@ const SAMPLE_DEFINITION: JobDefinition = {
   alertAfterFailures: 3,
   expectSuccessWithin: '26h',
   mcp: ['docs', 'crm'],
+  skills: ['signup-report'],
   extra: { owner: 'growth', tags: ['a', 'b'] },
 }
 const identity = { createdByEmail: 'ana@example.com', orgId: 'org_1' }

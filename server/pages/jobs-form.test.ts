@@ -17,6 +17,7 @@ const SAMPLE: Partial<JobDefinition> = {
   maxCostUsd: 0.5,
   alertAfterFailures: 4,
   mcp: ['github', 'linear'],
+  skills: ['signup-report', 'house-style'],
 }
 
 describe('the job form', () => {
