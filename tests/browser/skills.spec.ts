@@ -45,7 +45,7 @@ async function agentWritesSkills(page: Page, baseURL: string, skills: Record<str
   })
   expect(turn.status()).toBe(200)
   const stream = await turn.text()
-  for (const name of Object.keys(skills)) expect(stream).toContain(`"skill":{"name":"${name}","status":"pending_approval"}`)
+  for (const name of Object.keys(skills)) expect(stream).toContain(`"skill":{"name":"${name}","status":"pending_approval"`)
 }
 
 /** Presses a skill card's button from the keyboard: focus it, then Enter. */
