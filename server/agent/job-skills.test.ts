@@ -20,7 +20,9 @@ describe("a job's skills in a run", () => {
     expect(skippedSkillsNote(skills)).toEqual([
       {
         role: 'system',
-        parts: [{ type: 'text', text: 'Skills left out of this run: "draft" was rejected on the Skills page.' }],
+        parts: [
+          { type: 'text', text: 'Skills left out of this run: "draft" was rejected on the Skills page.' },
+        ],
       },
     ])
   })

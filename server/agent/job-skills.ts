@@ -36,9 +36,7 @@ export function withSkills(system: string, skills: RunSkills): string {
   if (skills.attached.length) {
     parts.push(
       'Skills attached to this job (approved by a person; follow them where they apply):\n' +
-        skills.attached
-          .map((s) => `<skill name="${s.name}">\n${s.content.trim()}\n</skill>`)
-          .join('\n'),
+        skills.attached.map((s) => `<skill name="${s.name}">\n${s.content.trim()}\n</skill>`).join('\n'),
     )
   }
   const skipped = skippedLine(skills)

@@ -41,11 +41,14 @@ async function agentWritesSkills(page: Page, baseURL: string, skills: Record<str
   ])
   const turn = await page.request.post('/_agent-native/agent/chat', {
     headers: { origin: baseURL },
-    data: { message: { id: `m-${tag}`, role: 'user', parts: [{ type: 'text', text: `Write skills ${tag}` }] } },
+    data: {
+      message: { id: `m-${tag}`, role: 'user', parts: [{ type: 'text', text: `Write skills ${tag}` }] },
+    },
   })
   expect(turn.status()).toBe(200)
   const stream = await turn.text()
-  for (const name of Object.keys(skills)) expect(stream).toContain(`"skill":{"name":"${name}","status":"pending_approval"`)
+  for (const name of Object.keys(skills))
+    expect(stream).toContain(`"skill":{"name":"${name}","status":"pending_approval"`)
 }
 
 /** Presses a skill card's button from the keyboard: focus it, then Enter. */

@@ -48,7 +48,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const skillText = (name: string, body: string) => `---\nname: ${name}\ndescription: About ${name}\n---\n${body}\n`
+const skillText = (name: string, body: string) =>
+  `---\nname: ${name}\ndescription: About ${name}\n---\n${body}\n`
 
 /** The agent writes skills/<name>/SKILL.md in the member's scratch folder (a new or changed skill is pending). */
 async function agentWritesSkill(name: string, body: string) {
@@ -68,7 +69,10 @@ async function agentWritesSkill(name: string, body: string) {
   )
   const turn = await sendChat(team.member.client, { message: userText(token) })
   expect(turn.status).toBe(200)
-  expect(toolParts(turn.reply, 'write_file')[0].output.skill).toMatchObject({ name, status: 'pending_approval' })
+  expect(toolParts(turn.reply, 'write_file')[0].output.skill).toMatchObject({
+    name,
+    status: 'pending_approval',
+  })
 }
 
 async function decide(name: string, decision: 'approve' | 'reject') {
