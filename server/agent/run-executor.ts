@@ -92,7 +92,10 @@ export function createAgentExecutor(): RunExecutor {
     signal.addEventListener('abort', stop, { once: true })
     try {
       const system = withSkills(
-        withMcpNote(buildRunSystemPrompt(caller, view, run.scheduledFor, new Date(), Object.keys(tools)), mcp),
+        withMcpNote(
+          buildRunSystemPrompt(caller, view, run.scheduledFor, new Date(), Object.keys(tools)),
+          mcp,
+        ),
         skills,
       )
       return await converse(system, skippedSkillsNote(skills), tools, resolved, job, signal)
