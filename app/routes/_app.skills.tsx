@@ -44,10 +44,17 @@ function SkillCard({ skill, canDecide }: { skill: Skill; canDecide: boolean }) {
         <fetcher.Form method="post" className="mt-3 flex gap-2">
           <input type="hidden" name="id" value={skill.id} />
           <input type="hidden" name="updatedAt" value={skill.updatedAt} />
-          <Button name="intent" value="approve" disabled={!hydrated || fetcher.state !== 'idle'}>
+          {/* Button defaults to type="button": these must submit the form. */}
+          <Button
+            type="submit"
+            name="intent"
+            value="approve"
+            disabled={!hydrated || fetcher.state !== 'idle'}
+          >
             Approve
           </Button>
           <Button
+            type="submit"
             name="intent"
             value="reject"
             variant="secondary"

@@ -5,7 +5,13 @@
  * (text, tool calls and results as UI message parts), the token usage and an estimated cost.
  */
 import type { UIMessage } from 'ai'
-import { RunFailure, RunSkipped, type RunExecutor, type RunResult } from '../runs/executor.ts'
+import {
+  type ExecutorMessage,
+  RunFailure,
+  RunSkipped,
+  type RunExecutor,
+  type RunResult,
+} from '../runs/executor.ts'
 import { getJob } from '../jobs/service.ts'
 import { isNotFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
@@ -14,11 +20,11 @@ import { describeModelError } from './model-errors.ts'
 import { resolveModel, type ResolvedModel } from './model.ts'
 import { estimateCostUsd } from './pricing.ts'
 import { loadRunCaller } from './run-caller.ts'
-import type { Caller } from '../access/caller.ts'
 import { buildRunSystemPrompt } from './system-prompt.ts'
 import { loadExecution } from './execution.ts'
 import { createAgentTools } from './tools/index.ts'
 import { loadMcpTools, withMcpNote } from './mcp-tools.ts'
+import { loadRunSkills, skippedSkillsNote, withSkills } from './job-skills.ts'
 import { deploymentRunRefusal } from './quota.ts'
 import { recordRunKeySource } from '../runs/store.ts'
 import { orgBudgetRefusal } from '../runs/budget.ts'
@@ -66,7 +72,11 @@ export function createAgentExecutor(): RunExecutor {
       throw err
     })
     // "Now" in a run means now where the job lives: its schedule is read in that zone.
-    const [execution, mcp] = await Promise.all([loadExecution(caller), loadMcpTools(caller, job.mcp)])
+    const [execution, mcp, skills] = await Promise.all([
+      loadExecution(caller),
+      loadMcpTools(caller, job.mcp),
+      loadRunSkills(job.orgId, job.skills),
+    ])
     const builtIn = createAgentTools({
       caller,
       mode: 'run',
@@ -81,7 +91,14 @@ export function createAgentExecutor(): RunExecutor {
     const stop = () => void stopCommands({ runId: run.id }).catch(() => {})
     signal.addEventListener('abort', stop, { once: true })
     try {
-      return await converse(caller, view, tools, mcp, resolved, job, run, signal)
+      const system = withSkills(
+        withMcpNote(
+          buildRunSystemPrompt(caller, view, run.scheduledFor, new Date(), Object.keys(tools)),
+          mcp,
+        ),
+        skills,
+      )
+      return await converse(system, skippedSkillsNote(skills), tools, resolved, job, signal)
     } finally {
       signal.removeEventListener('abort', stop)
       await removeRunScratch({ orgId: job.orgId, userId: caller.userId, runId: run.id })
@@ -89,15 +106,16 @@ export function createAgentExecutor(): RunExecutor {
   }
 }
 
-/** The run's agent conversation: the loop, its usage and cost, its transcript. */
+/**
+ * The run's agent conversation: the loop, its usage and cost, its transcript (after `notes`, system
+ * lines for people reading the run, such as skills left out).
+ */
 async function converse(
-  caller: Caller,
-  view: Awaited<ReturnType<typeof getJob>>,
+  system: string,
+  notes: ExecutorMessage[],
   tools: ConversationTools,
-  mcp: Awaited<ReturnType<typeof loadMcpTools>>,
   resolved: ResolvedModel,
   job: { instructions: string; maxCostUsd: Parameters<typeof createCostCap>[1] },
-  run: { id: string; scheduledFor: Date },
   signal: AbortSignal,
 ): Promise<RunResult> {
   const meter = createUsageMeter()
@@ -105,10 +123,7 @@ async function converse(
   let failure: unknown = null
   const result = startAgentLoop({
     model: resolved.model,
-    system: withMcpNote(
-      buildRunSystemPrompt(caller, view, run.scheduledFor, new Date(), Object.keys(tools)),
-      mcp,
-    ),
+    system,
     messages: [{ role: 'user', content: job.instructions }],
     tools,
     maxSteps: RUN_MAX_STEPS,
@@ -139,7 +154,8 @@ async function converse(
     model: `${resolved.choice.provider}:${resolved.choice.modelId}`,
   }
   const parts = (reply as UIMessage | null)?.parts ?? []
-  const outcome: RunResult = { transcript: parts.length ? [{ role: 'assistant', parts }] : [], usage }
+  const said: ExecutorMessage[] = parts.length ? [{ role: 'assistant', parts }] : []
+  const outcome: RunResult = { transcript: [...notes, ...said], usage }
   const overCap = cap.failure()
   if (overCap) throw new RunFailure(overCap, outcome)
   if (failure) throw new RunFailure(describeModelError(failure, [resolved.apiKey]), outcome)

@@ -4,6 +4,7 @@
  * them into the one schema; the bootstrap (bootstrap.ts) and the lifecycle (lifecycle.ts) use them.
  */
 import { z } from 'zod'
+import { SkillName } from '../jobs/field-schemas.ts'
 import { SecretName } from '../keys/secrets-schema.ts'
 
 const LOCAL_HOST = /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1?\]?|169\.254\.\d+\.\d+)$/i
@@ -95,9 +96,8 @@ const RelativePath = z
     error: 'must be a relative path inside the environment',
   })
 
-export const SkillName = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { error: 'must be a slug of lowercase letters, digits and dashes' })
+// One spelling of a skill's name for definitions and jobs (a job's `skills` field names the same skills).
+export { SkillName }
 
 /** A header value: literal text, or a secret's value (bare or as a bearer token). */
 const HeaderValue = z.union(

@@ -218,3 +218,18 @@ export const McpServers = z
     'MCP servers (by name) whose tools runs of this job may use; [] for none; null: every server the ' +
       'person it runs as can use',
   )
+
+/** A self-made skill's name (`skills/<name>/SKILL.md`); environment definitions name skills the same way. */
+export const SkillName = z
+  .string({ error: 'must be a skill name' })
+  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { error: 'must be a slug of lowercase letters, digits and dashes' })
+
+export const JobSkills = z
+  .array(SkillName, { error: 'must be a list of skill names' })
+  .max(20, { error: 'must name at most 20 skills' })
+  .refine((names) => new Set(names).size === names.length, { error: 'must not name a skill twice' })
+  .nullable()
+  .describe(
+    'Approved self-made skills (by name, see the Skills page) whose text every run of this job gets ' +
+      'in its system prompt; null or [] for none. Naming a skill that is not approved is refused.',
+  )

@@ -11,6 +11,7 @@ import {
   Enabled,
   EnvironmentRef,
   Instructions,
+  JobSkills,
   MaxCostUsd,
   McpServers,
   Overlap,
@@ -28,8 +29,8 @@ export type FormWidget =
   | { widget: 'custom' }
   | { widget: 'select'; label: string; options: readonly (readonly [value: string, label: string])[] }
   | { widget: 'number'; label: string; min?: number; max?: number; step?: number; hint?: string }
-  /** A list of names typed as one line, split at commas or spaces; empty = null. */
-  | { widget: 'list'; label: string; hint?: string }
+  /** A list of names typed as one line, split at commas or spaces; empty = null, which the read-only view calls `unset`. */
+  | { widget: 'list'; label: string; hint?: string; unset: string }
 
 /** What the registry says about one field. */
 export type FieldSpec = {
@@ -276,11 +277,30 @@ export const JOB_FIELDS = {
       widget: 'list',
       label: 'MCP servers',
       hint: 'names, comma-separated; empty: every server the job runs as may use',
+      unset: 'All available',
       initial: '',
       section: 'advanced',
     },
     run: true,
     tool: false,
+  },
+  skills: {
+    schema: JobSkills,
+    default: null,
+    file: 'frontmatter',
+    kind: 'json',
+    audit: 'skills',
+    form: {
+      widget: 'list',
+      label: 'Skills',
+      hint: 'approved skills (Skills page), comma-separated; each run gets their text',
+      unset: 'None',
+      initial: '',
+      section: 'advanced',
+    },
+    // Only approved skills can be named (writes.ts asks skill-refs.ts); the run leaves out any that lost approval since.
+    run: true,
+    tool: true,
   },
   extra: {
     schema: Extra,

@@ -58,6 +58,7 @@ describe('parseJobFile', () => {
       notify: null,
       expectSuccessWithin: null,
       mcp: null,
+      skills: null,
       instructions: 'Summarise.\n\nThen post.',
       // An unquoted YAML date becomes a Date; it is kept as an ISO string so it fits JSON.
       extra: { owner: 'growth', tags: ['metrics', 'daily'], reviewed: '2024-01-02T00:00:00.000Z' },
@@ -75,6 +76,7 @@ describe('parseJobFile', () => {
       'mcp',
       'notify',
       'schedule',
+      'skills',
     ])
   })
 
@@ -100,6 +102,7 @@ describe('parseJobFile', () => {
       notify: null,
       expectSuccessWithin: null,
       mcp: null,
+      skills: null,
       instructions: 'Line one.\r\nLine two.',
       extra: { owner: 'growth' },
     })

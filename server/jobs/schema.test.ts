@@ -133,6 +133,7 @@ describe('JobCreateInput', () => {
       maxCostUsd: null,
       environment: null,
       mcp: null,
+      skills: null,
       agentMayEditJobs: false,
       notify: null,
       alertAfterFailures: 2,
@@ -159,6 +160,7 @@ describe('JobCreateInput', () => {
       alertAfterFailures: 5,
       expectSuccessWithin: '2d',
       mcp: ['docs'],
+      skills: ['signup-report'],
       extra: { owner: 'growth', tags: ['a', 'b'], nested: { deep: [1, null, true] } },
     }
     expect(parseInput(JobCreateInput, full)).toEqual(full)

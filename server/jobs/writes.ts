@@ -32,6 +32,7 @@ import {
 import { toJobFileView, toJobView, type JobView } from './views.ts'
 import { checkJobFileSize } from './job-file.ts'
 import { checkEnabledJobQuota } from './quota.ts'
+import { checkJobSkills } from './skill-refs.ts'
 import { foldScheduleKeys } from './schedule-keys.ts'
 
 export type WriteOptions = {
@@ -70,6 +71,7 @@ export async function createJobFrom(
   let view: JobView
   try {
     view = await getDb().transaction(async (tx) => {
+      await checkJobSkills(caller.orgId, definition.skills, null, tx)
       const now = await readDatabaseNow(tx)
       if (definition.enabled) await checkEnabledJobQuota(caller.orgId, null, tx)
       const nextRunAt = definition.enabled ? nextRun(definition.schedule, { after: now, timezone }) : null
@@ -110,6 +112,7 @@ export async function changeJobFrom(
   const change = parseInput(JobUpdateInput, foldScheduleKeys(input))
   const { view, changed } = await getDb().transaction(async (tx) => {
     const job = await lockEditableJob(caller, id, options.ifMatch, tx)
+    await checkJobSkills(job.orgId, change.skills, job.skills, tx)
     const now = await readDatabaseNow(tx)
     const creatorIsMember = change.enabled !== true || (await isMember(job.createdBy, job.orgId, tx))
     const plan = planJobChange({

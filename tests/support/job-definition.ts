@@ -22,5 +22,6 @@ export const SAMPLE_DEFINITION: JobDefinition = {
   alertAfterFailures: 3,
   expectSuccessWithin: '26h',
   mcp: ['docs', 'crm'],
+  skills: ['signup-report'],
   extra: { owner: 'growth', tags: ['a', 'b'] },
 }

@@ -2,9 +2,9 @@ import { Eye } from 'lucide-react'
 import { Card } from '#app/components/ui/card.tsx'
 import type { JobFormField, JobLike } from '#app/lib/job-types.ts'
 
-/** A list-of-names field: null means "all" (the field's own default), [] means none. */
-function listText(value: unknown): string {
-  if (value == null) return 'All available'
+/** A list-of-names field: null is what the field says it means (`unset`), [] means none. */
+function listText(value: unknown, unset: string): string {
+  if (value == null) return unset
   return Array.isArray(value) && value.length > 0 ? value.join(', ') : 'None'
 }
 
@@ -51,7 +51,7 @@ export function JobReadOnly({ job, fields }: { job: JobLike; fields: readonly Jo
                 {f.widget === 'select'
                   ? (f.options.find(([value]) => value === job[f.key])?.[1] ?? String(job[f.key]))
                   : f.widget === 'list'
-                    ? listText(job[f.key])
+                    ? listText(job[f.key], f.unset)
                     : String(job[f.key] ?? '—')}
               </Item>
             ),

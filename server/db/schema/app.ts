@@ -64,6 +64,8 @@ export const jobs = pgTable(
     expectSuccessWithin: text('expect_success_within'),
     /** MCP servers (by name) the job's runs may use; null: every server the run-as person can use. */
     mcp: jsonb('mcp').$type<string[] | null>(),
+    /** Approved self-made skills (by name) whose text the job's runs get; null: none. */
+    skills: jsonb('skills').$type<string[] | null>(),
     /** Unknown frontmatter keys, kept so a job file round-trips. */
     extra: jsonb('extra').$type<Record<string, unknown>>().notNull().default({}),
     version: integer('version').notNull().default(1),

@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto'
+import { expect, test, type Locator, type Page } from '@playwright/test'
+import { signUp, uniqueEmail } from './helpers.ts'
+
+// A story of chat turns (the agent writing skills), decisions and a job form.
+test.describe.configure({ timeout: 180_000 })
+
+type Reply =
+  { text: string } | { content: { type: 'tool_use'; name: string; input: Record<string, unknown> }[] }
+
+/** Scripts the shared server's fake model: these replies answer only requests mentioning `match`. */
+async function scriptModel(match: string, replies: Reply[]) {
+  const res = await fetch(`${process.env.E2E_FAKE_ANTHROPIC_URL}/__control/replies`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ match, replies }),
+  })
+  expect(res.status).toBe(204)
+}
+
+/**
+ * The agent writes `skills/<name>/SKILL.md` for each skill through its own write_file tool, in one
+ * chat turn sent the way the chat panel sends it; a new or changed skill is stored pending.
+ */
+async function agentWritesSkills(page: Page, baseURL: string, skills: Record<string, string>) {
+  const tag = randomBytes(4).toString('hex')
+  await scriptModel(tag, [
+    ...Object.entries(skills).map(([name, body]) => ({
+      content: [
+        {
+          type: 'tool_use' as const,
+          name: 'write_file',
+          input: {
+            path: `skills/${name}/SKILL.md`,
+            content: `---\nname: ${name}\ndescription: About ${name}\n---\n${body}\n`,
+          },
+        },
+      ],
+    })),
+    { text: `Wrote the skills (${tag}).` },
+  ])
+  const turn = await page.request.post('/_agent-native/agent/chat', {
+    headers: { origin: baseURL },
+    data: {
+      message: { id: `m-${tag}`, role: 'user', parts: [{ type: 'text', text: `Write skills ${tag}` }] },
+    },
+  })
+  expect(turn.status()).toBe(200)
+  const stream = await turn.text()
+  for (const name of Object.keys(skills))
+    expect(stream).toContain(`"skill":{"name":"${name}","status":"pending_approval"`)
+}
+
+/** Presses a skill card's button from the keyboard: focus it, then Enter. */
+async function pressFromKeyboard(card: Locator, name: 'Approve' | 'Reject') {
+  const button = card.getByRole('button', { name })
+  await expect(button).toBeEnabled() // enabled once the page is hydrated
+  await button.focus()
+  await expect(button).toBeFocused()
+  await button.page().keyboard.press('Enter')
+}
+
+const status = (card: Locator, label: string) => card.getByText(label, { exact: true })
+
+test('skills: pending until a person approves from the keyboard, pending again after an edit, rejected; a job attaches only approved ones', async ({
+  page,
+  baseURL,
+}) => {
+  await signUp(page, 'Sara Skills', uniqueEmail('sara'))
+  await agentWritesSkills(page, baseURL!, {
+    'deploy-notes': 'Deploy on Tuesdays.',
+    'loud-rules': 'Shout at readers.',
+    'draft-ideas': 'Half-baked.',
+  })
+
+  await page.goto('/skills')
+  const deploy = page.getByTestId('skill-deploy-notes')
+  const loud = page.getByTestId('skill-loud-rules')
+  await expect(status(deploy, 'Pending approval')).toBeVisible()
+  await expect(deploy).toContainText('Deploy on Tuesdays.')
+
+  await pressFromKeyboard(deploy, 'Approve')
+  await expect(status(deploy, 'Approved')).toBeVisible()
+  await expect(deploy.getByRole('button', { name: 'Approve' })).toHaveCount(0)
+
+  // The agent edits the approved skill: it is pending again, with the new text.
+  await agentWritesSkills(page, baseURL!, { 'deploy-notes': 'Deploy on Fridays.' })
+  await page.reload()
+  await expect(status(deploy, 'Pending approval')).toBeVisible()
+  await expect(deploy).toContainText('Deploy on Fridays.')
+
+  await pressFromKeyboard(loud, 'Reject')
+  await expect(status(loud, 'Rejected')).toBeVisible()
+  await expect(loud.getByRole('button', { name: 'Approve' })).toHaveCount(0)
+
+  await pressFromKeyboard(deploy, 'Approve')
+  await expect(status(deploy, 'Approved')).toBeVisible()
+  await expect(status(page.getByTestId('skill-draft-ideas'), 'Pending approval')).toBeVisible()
+
+  // The job form: a pending skill is refused next to the field, nothing is created.
+  await page.goto('/jobs/new')
+  await page.getByLabel('Name').fill('release-notes')
+  await page.getByLabel('Prompt').fill('Write the release notes.')
+  await page.locator('summary', { hasText: 'Advanced' }).click()
+  const skills = page.getByLabel('Skills', { exact: true })
+  await skills.fill('deploy-notes, draft-ideas')
+  await page.getByRole('button', { name: 'Create job' }).click()
+  await expect(skills).toHaveAttribute('aria-invalid', 'true')
+  await expect(page.getByText(/"draft-ideas" waits for a person's approval/)).toBeVisible()
+  await expect(page).toHaveURL(/\/jobs\/new$/)
+
+  // The approved one is attached, and the editor shows it after a reload.
+  await skills.fill('deploy-notes')
+  await page.getByRole('button', { name: 'Create job' }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'release-notes' })).toBeVisible()
+  await page.reload()
+  await page.getByRole('tab', { name: 'Definition' }).click()
+  await page.locator('summary', { hasText: 'Advanced' }).click()
+  await expect(page.getByLabel('Skills', { exact: true })).toHaveValue('deploy-notes')
+})

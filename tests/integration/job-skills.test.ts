@@ -1,0 +1,184 @@
+/**
+ * A job's `skills` field over real HTTP: the skills are self-made ones the agent wrote through its
+ * own tool (chat, write_file), decided by an admin through the API. Saving a job may name only
+ * approved skills of its organisation (a 400 naming `skills` and the skill, nothing written), and
+ * a run's request to the model carries the text of each still-approved skill but not of one that
+ * went back to pending after the job was saved; the run says which it left out and why.
+ */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAgentExecutor } from '#server/agent/run-executor.ts'
+import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
+import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
+import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { createTeam, type Team } from '#tests/support/team.ts'
+import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+
+const KEY = 'sk-ant-deployment-skills-0013'
+const J = '/_agent-native/jobs'
+const S = '/_agent-native/skills'
+
+let app: TestApp
+let team: Team
+let fake: FakeAnthropic
+let scheduler: RunningScheduler
+let dir: string
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-job-skills-'))
+  chmodSync(dir, 0o711)
+  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
+  app = await startTestApp({
+    env: {
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: fake.baseURL,
+      AGENT_MODEL: 'anthropic:claude-sonnet-4-5',
+      ENVIRONMENTS_DIR: path.join(dir, 'environments'),
+    },
+  })
+  team = await createTeam(app)
+  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
+})
+afterAll(async () => {
+  await scheduler?.stop()
+  await app?.close()
+  await fake?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const skillText = (name: string, body: string) =>
+  `---\nname: ${name}\ndescription: About ${name}\n---\n${body}\n`
+
+/** The agent writes skills/<name>/SKILL.md in the member's scratch folder (a new or changed skill is pending). */
+async function agentWritesSkill(name: string, body: string) {
+  const token = `write-${name}-${Math.random()}`
+  fake.replyWhen(
+    token,
+    {
+      content: [
+        {
+          type: 'tool_use',
+          name: 'write_file',
+          input: { path: `skills/${name}/SKILL.md`, content: skillText(name, body) },
+        },
+      ],
+    },
+    { text: 'Written.' },
+  )
+  const turn = await sendChat(team.member.client, { message: userText(token) })
+  expect(turn.status).toBe(200)
+  expect(toolParts(turn.reply, 'write_file')[0].output.skill).toMatchObject({
+    name,
+    status: 'pending_approval',
+  })
+}
+
+async function decide(name: string, decision: 'approve' | 'reject') {
+  const { body } = await team.admin.client.get(S)
+  const skill = body.skills.find((s: { name: string }) => s.name === name)
+  const res = await team.admin.client.post(`${S}/${skill.id}/${decision}`, { updatedAt: skill.updatedAt })
+  expect(res.status).toBe(200)
+}
+
+const job = (name: string, skills: unknown) => ({
+  name,
+  schedule: '0 7 * * 1-5',
+  timezone: 'Europe/Berlin',
+  instructions: `Write the ${name} report.`,
+  skills,
+})
+
+describe("a job's skills", () => {
+  beforeAll(async () => {
+    await agentWritesSkill('house-style', 'Write in short sentences.')
+    await decide('house-style', 'approve')
+    await agentWritesSkill('draft-notes', 'Not reviewed yet.')
+    await agentWritesSkill('old-rules', 'Shout at readers.')
+    await decide('old-rules', 'reject')
+  })
+
+  it('must be approved skills of the organisation; anything else is a 400 naming skills and the skill', async () => {
+    const c = team.member.client
+    const cases: [string, RegExp][] = [
+      ['nope', /no skill "nope"/],
+      ['draft-notes', /"draft-notes" waits for a person's approval/],
+      ['old-rules', /"old-rules" was rejected/],
+    ]
+    for (const [skill, message] of cases) {
+      const res = await c.post(J, job(`refused-${skill}`, ['house-style', skill]))
+      expect(res.status, skill).toBe(400)
+      expect(res.body.error).toMatchObject({ field: 'skills', message })
+    }
+    // Nothing was written.
+    const listed = await c.get(J)
+    expect(listed.body.jobs.filter((j: { name: string }) => j.name.startsWith('refused-'))).toEqual([])
+    // A badly spelled name is the field's schema's call, naming the list item.
+    expect((await c.post(J, job('bad-name', ['House Style']))).body.error.field).toBe('skills.0')
+
+    const created = await c.post(J, job('styled', ['house-style']))
+    expect(created.status).toBe(201)
+    expect(created.body.job.skills).toEqual(['house-style'])
+
+    // Adding a pending one to the saved job is refused too, and the job stays as it was.
+    const id = created.body.job.id
+    const added = await c.patch(`${J}/${id}`, { skills: ['house-style', 'draft-notes'] })
+    expect(added.status).toBe(400)
+    expect(added.body.error).toMatchObject({ field: 'skills', message: /draft-notes/ })
+    const after = await c.get(`${J}/${id}`)
+    expect(after.body.job).toMatchObject({ skills: ['house-style'], version: 1 })
+
+    // The job file goes through the same check.
+    const file = await c.put(
+      `/_agent-native/resources/personal/jobs/filed.md`,
+      `---\nschedule: '0 7 * * *'\nskills: [house-style, draft-notes]\n---\nFile it.\n`,
+    )
+    expect(file.status).toBe(400)
+    expect(file.body.error).toMatchObject({ field: 'skills', message: /draft-notes/ })
+
+    // Skills belong to their organisation: another one's approved skill is unknown there.
+    const outsider = await team.outsider.client.post(J, job('elsewhere', ['house-style']))
+    expect(outsider.status).toBe(400)
+    expect(outsider.body.error).toMatchObject({ field: 'skills', message: /no skill "house-style"/ })
+  })
+
+  it("reach a run's model request while approved; one pending again since is left out, and the run says so", async () => {
+    await agentWritesSkill('tone-guide', 'TONE-MARKER: end every report with a haiku.')
+    await decide('tone-guide', 'approve')
+    await agentWritesSkill('deploy-steps', 'EDIT-MARKER-ONE: deploy on Tuesdays.')
+    await decide('deploy-steps', 'approve')
+    const c = team.member.client
+    const created = await c.post(J, job('skilled', ['tone-guide', 'deploy-steps']))
+    expect(created.status).toBe(201)
+
+    // Edited after the job was saved: pending again, so the next run must not use either text.
+    await agentWritesSkill('deploy-steps', 'EDIT-MARKER-TWO: deploy on Fridays.')
+
+    const started = await c.post(`${J}/${created.body.job.id}/run`)
+    expect(started.status).toBe(202)
+    let run: any
+    for (let i = 0; i < 800; i++) {
+      run = (await c.get(`/_agent-native/runs/${started.body.run.id}`)).body
+      if (!['queued', 'running'].includes(run.run.status)) break
+      await new Promise((r) => setTimeout(r, 25))
+    }
+    expect(run.run.status).toBe('success')
+
+    const requests = fake.requests.filter((r) =>
+      JSON.stringify(r.body.messages).includes('Write the skilled report.'),
+    )
+    expect(requests.length).toBeGreaterThan(0)
+    const system = JSON.stringify(requests[0]!.body.system)
+    expect(system).toContain('TONE-MARKER: end every report with a haiku.')
+    expect(system).toContain('<skill name=\\"tone-guide\\">')
+    expect(system).not.toContain('EDIT-MARKER')
+    expect(system).toMatch(/left out of this run: \\"deploy-steps\\" waits for a person's approval/)
+
+    const note = run.transcript.find((m: { role: string }) => m.role === 'system')
+    expect(note.parts).toEqual([
+      { type: 'text', text: expect.stringMatching(/^Skills left out of this run: "deploy-steps" waits for/) },
+    ])
+    expect(JSON.stringify(run.transcript)).not.toContain('EDIT-MARKER')
+  })
+})
