@@ -5,11 +5,10 @@
  * Standard Webhooks: `webhook-id` (the same on every retry), `webhook-timestamp` and an HMAC-SHA256
  * `webhook-signature` with the endpoint's secret, made by the `standardwebhooks` library.
  */
-import { and, eq, sql } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { getDb, type Db } from '../db/client.ts'
-import { member, user } from '../db/schema/auth.ts'
 import { deliveryAttempts } from '../db/schema/integrations.ts'
+import { emailableAddresses } from '../jobs/notify-members.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import { OutboundRefused } from '../lib/outbound.ts'
@@ -181,16 +180,5 @@ async function sendOnce(
 }
 
 /** Email goes to members of the job's organisation only (or its creator): never to outsiders. */
-async function mayEmail(ctx: DeliveryContext, address: string, db: Db): Promise<boolean> {
-  const rows = await db
-    .select({ id: user.id })
-    .from(user)
-    .leftJoin(member, and(eq(member.userId, user.id), eq(member.organizationId, ctx.orgId)))
-    .where(
-      and(
-        sql`lower(${user.email}) = lower(${address})`,
-        sql`(${member.id} is not null or ${user.id} = ${ctx.creatorId})`,
-      ),
-    )
-  return rows.length > 0
-}
+const mayEmail = async (ctx: DeliveryContext, address: string, db: Db) =>
+  (await emailableAddresses(ctx.orgId, ctx.creatorId, [address], db)).has(address.toLowerCase())

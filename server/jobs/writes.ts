@@ -32,6 +32,7 @@ import {
 import { toJobFileView, toJobView, type JobView } from './views.ts'
 import { checkJobFileSize } from './job-file.ts'
 import { checkEnabledJobQuota } from './quota.ts'
+import { checkEmailTargets } from './notify-members.ts'
 import { foldScheduleKeys } from './schedule-keys.ts'
 
 export type WriteOptions = {
@@ -63,6 +64,7 @@ export async function createJobFrom(
       )
     }
   }
+  await checkEmailTargets(data.notify, { orgId: caller.orgId, createdBy: caller.userId }, getDb())
   const { name, scope, timezone: givenZone, ...definition } = data
   const timezone =
     givenZone ?? (caller.timezone && isValidTimezone(caller.timezone) ? caller.timezone : 'UTC')
@@ -110,6 +112,7 @@ export async function changeJobFrom(
   const change = parseInput(JobUpdateInput, foldScheduleKeys(input))
   const { view, changed } = await getDb().transaction(async (tx) => {
     const job = await lockEditableJob(caller, id, options.ifMatch, tx)
+    if (change.notify !== undefined) await checkEmailTargets(change.notify, job, tx)
     const now = await readDatabaseNow(tx)
     const creatorIsMember = change.enabled !== true || (await isMember(job.createdBy, job.orgId, tx))
     const plan = planJobChange({
