@@ -42,7 +42,10 @@ it('opens the mailed reset link for a signed-in person, and the new password wor
     .client()
     .post(`${AUTH}/request-password-reset`, { email: EMAIL, redirectTo: '/reset-password' })
   expect(asked.status).toBe(200)
-  const mail = await smtp.waitFor((m) => m.to.includes(EMAIL), 'the reset mail')
+  const mail = await smtp.waitFor(
+    (m) => m.to.includes(EMAIL) && m.subject === 'Reset your Clockwork password',
+    'the reset mail',
+  )
   const link = /https?:\/\/\S+\/reset-password\/\S+/.exec(mail.text)?.[0]
   expect(link, mail.text).toBeDefined()
   const hop = await fetch(link!, { redirect: 'manual' })
