@@ -60,7 +60,10 @@ export function createDeliveryQueue(configOf: () => DeliveryConfig) {
           await tx.delete(pendingDeliveries).where(eq(pendingDeliveries.messageId, delivery.messageId))
       })
     } catch (err) {
-      logger.error({ err, runId: delivery.ctx.runId, target: delivery.target }, 'could not record a delivery attempt')
+      logger.error(
+        { err, runId: delivery.ctx.runId, target: delivery.target },
+        'could not record a delivery attempt',
+      )
       return result.ok
     }
     if (wait !== undefined) wakeIn(wait)

@@ -25,8 +25,11 @@ let app: TestApp
 let team: Team
 let fake: FakeAnthropic
 let receiver: WebhookReceiver
-const instances: { scheduler: RunningScheduler; hooks: ReturnType<typeof integrationHooks>; handle: DbHandle }[] =
-  []
+const instances: {
+  scheduler: RunningScheduler
+  hooks: ReturnType<typeof integrationHooks>
+  handle: DbHandle
+}[] = []
 
 beforeAll(async () => {
   fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Numbers are up.' } })
@@ -120,7 +123,8 @@ it('a retry pending when its instance stops is sent once, by one of the instance
   const next = [await startInstance('second', 50), await startInstance('third', 50)]
   await until(async () => (await attemptsOf(runId)).length === 2, 'the retry')
   await until(
-    async () => (await db().select().from(pendingDeliveries).where(eq(pendingDeliveries.runId, runId))).length === 0,
+    async () =>
+      (await db().select().from(pendingDeliveries).where(eq(pendingDeliveries.runId, runId))).length === 0,
     'the pending row to go',
   )
   await Promise.all(next.map((i) => i.hooks.idle()))

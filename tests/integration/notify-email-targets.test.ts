@@ -77,7 +77,11 @@ describe('email notify targets on save', () => {
     expect(res.status).toBe(400)
     expect(res.body.error.field).toBe('notify.onSuccess.1')
     const after = (await team.creator.client.get(`${J}/${before.id}`)).body.job
-    expect(after).toMatchObject({ version: before.version, notify: before.notify, instructions: 'Post the numbers.' })
+    expect(after).toMatchObject({
+      version: before.version,
+      notify: before.notify,
+      instructions: 'Post the numbers.',
+    })
 
     // A member is accepted on update too.
     const ok = await team.creator.client.patch(`${J}/${before.id}`, {
