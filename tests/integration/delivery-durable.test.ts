@@ -12,10 +12,10 @@ import { openDatabase, type DbHandle } from '#server/db/client.ts'
 import { deliveryAttempts, pendingDeliveries } from '#server/db/schema/index.ts'
 import { integrationHooks } from '#server/integrations/run-delivery.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { createTeam, type Team } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
-import { startWebhookReceiver, type WebhookReceiver } from '#tests/support/webhook-receiver.ts'
+import { startDeliveryApp, type DeliveryApp } from '#tests/support/delivery-app.ts'
+import type { Team } from '#tests/support/team.ts'
+import type { TestApp } from '#tests/support/test-app.ts'
+import type { WebhookReceiver } from '#tests/support/webhook-receiver.ts'
 
 const KEY = 'sk-ant-deployment-durable-01'
 /** Long enough that the first instance is surely stopped before its retry is due. */
@@ -23,8 +23,8 @@ const BACKOFF_MS = 5_000
 
 let app: TestApp
 let team: Team
-let fake: FakeAnthropic
 let receiver: WebhookReceiver
+let started: DeliveryApp | undefined
 const instances: {
   scheduler: RunningScheduler
   hooks: ReturnType<typeof integrationHooks>
@@ -32,16 +32,8 @@ const instances: {
 }[] = []
 
 beforeAll(async () => {
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Numbers are up.' } })
-  receiver = await startWebhookReceiver()
-  app = await startTestApp({
-    env: {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: fake.baseURL,
-      INTEGRATIONS_ALLOW_HOSTS: receiver.hostPort,
-    },
-  })
-  team = await createTeam(app)
+  started = await startDeliveryApp(KEY, 'Numbers are up.')
+  ;({ app, team, receiver } = started)
 }, 300_000)
 afterAll(async () => {
   for (const i of instances) {
@@ -49,8 +41,7 @@ afterAll(async () => {
     await i.hooks.stop()
     await i.handle.close()
   }
-  await app?.close()
-  await Promise.all([fake?.close(), receiver?.close()])
+  await started?.close()
 })
 
 const db = () => app.server.db.db

@@ -13,11 +13,12 @@ import { jobRuns } from '#server/db/schema/index.ts'
 import { integrationHooks } from '#server/integrations/run-delivery.ts'
 import { newId } from '#server/lib/ids.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { startDeliveryApp, type DeliveryApp } from '#tests/support/delivery-app.ts'
+import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { runsOf } from '#tests/support/scheduler-fixtures.ts'
-import { createTeam, type Team } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
-import { startWebhookReceiver, type WebhookReceiver } from '#tests/support/webhook-receiver.ts'
+import type { Team } from '#tests/support/team.ts'
+import type { TestApp } from '#tests/support/test-app.ts'
+import type { WebhookReceiver } from '#tests/support/webhook-receiver.ts'
 
 const KEY = 'sk-ant-deployment-reaped-01'
 
@@ -25,20 +26,13 @@ let app: TestApp
 let team: Team
 let fake: FakeAnthropic
 let receiver: WebhookReceiver
+let started: DeliveryApp | undefined
 let scheduler: RunningScheduler | undefined
 let hooks: ReturnType<typeof integrationHooks>
 
 beforeAll(async () => {
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  receiver = await startWebhookReceiver()
-  app = await startTestApp({
-    env: {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: fake.baseURL,
-      INTEGRATIONS_ALLOW_HOSTS: receiver.hostPort,
-    },
-  })
-  team = await createTeam(app)
+  started = await startDeliveryApp(KEY, 'Done.')
+  ;({ app, team, fake, receiver } = started)
   hooks = integrationHooks({ backoffMs: [20, 20], db: app.server.db.db })
 }, 300_000)
 afterEach(async () => {
@@ -46,10 +40,7 @@ afterEach(async () => {
   scheduler = undefined
   await hooks.idle()
 })
-afterAll(async () => {
-  await app?.close()
-  await Promise.all([fake?.close(), receiver?.close()])
-})
+afterAll(() => started?.close())
 
 const db = () => app.server.db.db
 
