@@ -3,9 +3,17 @@ import { getCaller } from '#server/auth/caller.ts'
 import { safeRedirectPath } from '#server/http/pages.ts'
 import type { Route } from './+types/_auth'
 
+/**
+ * Auth pages a signed-in person may still open: a mailed reset link must work for someone who is
+ * signed in on that browser (it sets the linked account's password, the session stays).
+ */
+const OPEN_WHEN_SIGNED_IN = new Set(['/reset-password'])
+
 export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url)
+  if (OPEN_WHEN_SIGNED_IN.has(url.pathname.replace(/\/+$/, ''))) return null
   if (await getCaller(request)) {
-    throw redirect(safeRedirectPath(new URL(request.url).searchParams.get('redirectTo')))
+    throw redirect(safeRedirectPath(url.searchParams.get('redirectTo')))
   }
   return null
 }

@@ -1,14 +1,14 @@
 /**
  * Sending one message to one notify target (`email:`, `webhook:`, `slack:`), retried with backoff,
- * every attempt recorded against the run (status, response code, duration). Webhook bodies follow
+ * every attempt recorded against the run (status, response code, duration). Run results wait for
+ * their retries in the database (delivery-queue.ts); the agent's tool waits here (`deliver`). Webhook bodies follow
  * Standard Webhooks: `webhook-id` (the same on every retry), `webhook-timestamp` and an HMAC-SHA256
  * `webhook-signature` with the endpoint's secret, made by the `standardwebhooks` library.
  */
-import { and, eq, sql } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { getDb, type Db } from '../db/client.ts'
-import { member, user } from '../db/schema/auth.ts'
 import { deliveryAttempts } from '../db/schema/integrations.ts'
+import { emailableAddresses } from '../jobs/notify-members.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import { OutboundRefused } from '../lib/outbound.ts'
@@ -48,51 +48,88 @@ class Permanent extends Error {}
 
 type Sent = { statusCode: number | null }
 
-/** Sends `message` to `target` until it lands or the attempts run out; true when it landed. */
+/** One message to one target: every attempt shares `messageId` (the `webhook-id`). */
+export type Delivery = {
+  ctx: DeliveryContext
+  target: string
+  message: DeliveryMessage
+  messageId: string
+  /** The number of this attempt (1 for the first). */
+  attempt: number
+}
+
+/** How one attempt went; `retry` says whether another may help (not for a refused target). */
+export type AttemptResult = {
+  ok: boolean
+  retry: boolean
+  statusCode: number | null
+  durationMs: number
+  error: string | null
+}
+
+/** Makes one attempt, recording nothing: the caller records it (with what happens next). */
+export async function sendAttempt(delivery: Delivery, config: DeliveryConfig): Promise<AttemptResult> {
+  const started = performance.now()
+  let statusCode: number | null
+  let error: string | null = null
+  let retry = false
+  try {
+    const { ctx, target, message, messageId } = delivery
+    statusCode = (await sendOnce(ctx, target, message, messageId, config)).statusCode
+  } catch (err) {
+    statusCode = err instanceof HttpStatus ? err.status : null
+    error = (err instanceof Error ? err.message : String(err)).slice(0, 500)
+    retry = !(err instanceof Permanent || err instanceof OutboundRefused)
+  }
+  const durationMs = Math.round(performance.now() - started)
+  return { ok: error === null, retry, statusCode, durationMs, error }
+}
+
+/** The attempt's row on the run's delivery list. */
+export async function recordAttempt(delivery: Delivery, result: AttemptResult, db: Db): Promise<void> {
+  const { ok, statusCode, durationMs, error } = result
+  const { ctx, messageId, target, attempt } = delivery
+  await db
+    .insert(deliveryAttempts)
+    .values({ runId: ctx.runId, messageId, target, attempt, ok, statusCode, durationMs, error })
+}
+
+/** The wait before the attempt after a failed `result`; undefined when there is none to make. */
+export const nextWaitMs = (delivery: Delivery, result: AttemptResult, config: DeliveryConfig) =>
+  result.ok || !result.retry ? undefined : config.backoffMs[delivery.attempt - 1]
+
+/**
+ * Sends `message` to `target` until it lands or the attempts run out, waiting in this process;
+ * true when it landed. For the agent's send_notification, whose tool call waits for the answer
+ * (run results go through the durable retry queue, delivery-queue.ts).
+ */
 export async function deliver(
   ctx: DeliveryContext,
   target: string,
   message: DeliveryMessage,
   config: DeliveryConfig = defaultDeliveryConfig(),
 ): Promise<boolean> {
-  const messageId = newId('msg')
-  for (let attempt = 1; ; attempt++) {
-    const started = performance.now()
-    let statusCode: number | null
-    let error: string | null = null
-    let retry = false
-    try {
-      statusCode = (await sendOnce(ctx, target, message, messageId, config)).statusCode
-    } catch (err) {
-      statusCode = err instanceof HttpStatus ? err.status : null
-      error = (err instanceof Error ? err.message : String(err)).slice(0, 500)
-      retry = !(err instanceof Permanent || err instanceof OutboundRefused)
-    }
-    const durationMs = Math.round(performance.now() - started)
-    await config.db
-      .insert(deliveryAttempts)
-      .values({
-        runId: ctx.runId,
-        messageId,
-        target,
-        attempt,
-        ok: error === null,
-        statusCode,
-        durationMs,
-        error,
-      })
-      .catch((err: unknown) =>
-        logger.error({ err, runId: ctx.runId, target }, 'could not record a delivery attempt'),
-      )
-    if (error === null) return true
-    const wait = config.backoffMs[attempt - 1]
-    if (!retry || wait === undefined) {
-      logger.warn({ runId: ctx.runId, target, attempt, error }, 'delivery failed')
+  const delivery: Delivery = { ctx, target, message, messageId: newId('msg'), attempt: 1 }
+  for (; ; delivery.attempt++) {
+    const result = await sendAttempt(delivery, config)
+    await recordAttempt(delivery, result, config.db).catch((err: unknown) =>
+      logger.error({ err, runId: ctx.runId, target }, 'could not record a delivery attempt'),
+    )
+    if (result.ok) return true
+    const wait = nextWaitMs(delivery, result, config)
+    if (wait === undefined) {
+      logDeliveryFailed(delivery, result)
       return false
     }
     await new Promise((resolve) => setTimeout(resolve, wait))
   }
 }
+
+export const logDeliveryFailed = (delivery: Delivery, result: AttemptResult) =>
+  logger.warn(
+    { runId: delivery.ctx.runId, target: delivery.target, attempt: delivery.attempt, error: result.error },
+    'delivery failed',
+  )
 
 class HttpStatus extends Error {
   constructor(readonly status: number) {
@@ -143,16 +180,5 @@ async function sendOnce(
 }
 
 /** Email goes to members of the job's organisation only (or its creator): never to outsiders. */
-async function mayEmail(ctx: DeliveryContext, address: string, db: Db): Promise<boolean> {
-  const rows = await db
-    .select({ id: user.id })
-    .from(user)
-    .leftJoin(member, and(eq(member.userId, user.id), eq(member.organizationId, ctx.orgId)))
-    .where(
-      and(
-        sql`lower(${user.email}) = lower(${address})`,
-        sql`(${member.id} is not null or ${user.id} = ${ctx.creatorId})`,
-      ),
-    )
-  return rows.length > 0
-}
+const mayEmail = async (ctx: DeliveryContext, address: string, db: Db) =>
+  (await emailableAddresses(ctx.orgId, ctx.creatorId, [address], db)).has(address.toLowerCase())

@@ -1,7 +1,9 @@
 /**
  * After a run settles: its result goes to the job's `notify` targets (onSuccess or onFailure) and
  * the failure-alert policy looks at the job's streak. Called through the scheduler's `afterSettle`
- * seam (main.ts wires it), never inside the settle transaction: a slow receiver holds up nothing.
+ * seam (main.ts wires it) for runs their instance settled and runs the reaper settled, never
+ * inside the settle transaction: a slow receiver holds up nothing. Retries wait in the database
+ * (delivery-queue.ts).
  */
 import { sql, type SQL } from 'drizzle-orm'
 import { appUrl } from '../auth/auth.ts'
@@ -13,7 +15,13 @@ import { canRetry } from '../runs/policy.ts'
 import { FAILED_STATUSES, type RunRow } from '../runs/schema.ts'
 import { readTranscript } from '../runs/threads.ts'
 import { checkDeadman, onRunSettledAlerts, type AlertJob } from './alerts.ts'
-import { defaultDeliveryConfig, deliver, type DeliveryConfig, type DeliveryMessage } from './deliver.ts'
+import {
+  defaultDeliveryConfig,
+  type DeliveryConfig,
+  type DeliveryContext,
+  type DeliveryMessage,
+} from './deliver.ts'
+import { createDeliveryQueue, DELIVERY_SWEEP_MS } from './delivery-queue.ts'
 
 /** The job as delivery and alerts read it after a run settled (its run state included). */
 export type SettledJob = AlertJob & { notify: Notify; retries: number }
@@ -78,11 +86,11 @@ export function runMessage(
   }
 }
 
+/** Sends one message to one target (the retry queue's first attempt; tests may pass their own). */
+export type SendFn = (ctx: DeliveryContext, target: string, message: DeliveryMessage) => Promise<boolean>
+
 /** Sends the settled run's result to the job's targets and applies the alert policy. */
-export async function afterRunSettled(
-  run: RunRow,
-  config: DeliveryConfig = defaultDeliveryConfig(),
-): Promise<void> {
+export async function afterRunSettled(run: RunRow, config: DeliveryConfig, send: SendFn): Promise<void> {
   const db = config.db
   const job = await loadSettledJob(run.jobId, db)
   if (!job) return
@@ -97,40 +105,43 @@ export async function afterRunSettled(
   if (targets.length === 0) return
   const message = runMessage(job, run, await resultText(run, db))
   const ctx = { orgId: job.orgId, runId: run.id, creatorId: job.createdBy }
-  await Promise.all(targets.map((target) => deliver(ctx, target, message, config)))
-}
-
-/**
- * The scheduler's `afterSettle` hook: work starts at once and runs in the background (retries
- * wait minutes); `idle()` waits for what is in flight (tests, shutdown).
- */
-export function createRunDelivery(config?: Partial<DeliveryConfig>) {
-  const inFlight = new Set<Promise<void>>()
-  const resolved = () => ({ ...defaultDeliveryConfig(), ...config })
-  return {
-    afterSettle(run: RunRow) {
-      const p = afterRunSettled(run, resolved())
-        .catch((err: unknown) => logger.error({ err, runId: run.id }, 'delivery after a run failed'))
-        .finally(() => inFlight.delete(p))
-      inFlight.add(p)
-    },
-    async idle() {
-      while (inFlight.size > 0) await Promise.all([...inFlight])
-    },
-  }
+  await Promise.all(targets.map((target) => send(ctx, target, message)))
 }
 
 /** Once a minute: cheap (an indexed read of the jobs that set a window), and a breach is late by at most that. */
 export const DEADMAN_CHECK_MS = 60_000
 
-/** What main.ts hands the scheduler: delivery and alerts after each run, the dead-man check. */
-export function integrationHooks(config?: Partial<DeliveryConfig>) {
-  const delivery = createRunDelivery(config)
+export type IntegrationHooksConfig = Partial<DeliveryConfig> & {
+  /** How often this instance looks for retries another left due (default DELIVERY_SWEEP_MS). */
+  sweepMs?: number
+}
+
+/**
+ * What main.ts hands the scheduler: `afterSettle` (delivery and alerts after each run: work starts
+ * at once and runs in the background), and watchers: the dead-man check, and the sweep for due
+ * delivery retries (first on start). `idle()` waits for what is in flight and for retries armed
+ * in this process (tests); `stop()` drops this process's wake-ups, leaving queued retries to
+ * whichever instance sweeps next.
+ */
+export function integrationHooks(config: IntegrationHooksConfig = {}) {
+  const { sweepMs = DELIVERY_SWEEP_MS, ...given } = config
+  // Resolved at the first run, not here: main.ts builds the hooks before anything is sent.
+  let resolved: DeliveryConfig | undefined
+  const configOf = () => (resolved ??= { ...defaultDeliveryConfig(), ...given })
+  const queue = createDeliveryQueue(configOf)
   return {
-    afterSettle: delivery.afterSettle,
+    afterSettle(run: RunRow) {
+      void queue.track(
+        afterRunSettled(run, configOf(), queue.send).catch((err: unknown) =>
+          logger.error({ err, runId: run.id }, 'delivery after a run failed'),
+        ),
+      )
+    },
     watchers: [
-      { name: 'dead-man check', everyMs: DEADMAN_CHECK_MS, run: (now: SQL) => checkDeadman(now, config?.db) },
+      { name: 'dead-man check', everyMs: DEADMAN_CHECK_MS, run: (now: SQL) => checkDeadman(now, given.db) },
+      { name: 'delivery retries', everyMs: sweepMs, firstMs: 0, run: () => queue.sendDue() },
     ],
-    idle: delivery.idle,
+    idle: queue.idle,
+    stop: queue.stop,
   }
 }

@@ -33,6 +33,7 @@ import { toJobFileView, toJobView, type JobView } from './views.ts'
 import { checkJobFileSize } from './job-file.ts'
 import { checkEnabledJobQuota } from './quota.ts'
 import { checkJobSkills } from './skill-refs.ts'
+import { checkEmailTargets } from './notify-members.ts'
 import { foldScheduleKeys } from './schedule-keys.ts'
 
 export type WriteOptions = {
@@ -64,6 +65,7 @@ export async function createJobFrom(
       )
     }
   }
+  await checkEmailTargets(data.notify, { orgId: caller.orgId, createdBy: caller.userId }, getDb())
   const { name, scope, timezone: givenZone, ...definition } = data
   const timezone =
     givenZone ?? (caller.timezone && isValidTimezone(caller.timezone) ? caller.timezone : 'UTC')
@@ -113,6 +115,7 @@ export async function changeJobFrom(
   const { view, changed } = await getDb().transaction(async (tx) => {
     const job = await lockEditableJob(caller, id, options.ifMatch, tx)
     await checkJobSkills(job.orgId, change.skills, job.skills, tx)
+    if (change.notify !== undefined) await checkEmailTargets(change.notify, job, tx)
     const now = await readDatabaseNow(tx)
     const creatorIsMember = change.enabled !== true || (await isMember(job.createdBy, job.orgId, tx))
     const plan = planJobChange({

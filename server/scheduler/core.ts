@@ -37,7 +37,10 @@ export type CoreOptions = {
   claimBatch?: number
   backoffMs?: readonly number[]
   next?: NextRunFn
-  /** Told about each run settled here, with its final row (main.ts: delivery and alerts). */
+  /**
+   * Told about each run settled here or reaped here, with its final row (main.ts: delivery and
+   * alerts). Must not throw or block.
+   */
   afterSettle?: RunnerDeps['afterSettle']
   /** Called when a run settles: capacity is free, and a queued run may be able to start. */
   onSettled?: () => void
@@ -112,6 +115,9 @@ export function createSchedulerCore(options: CoreOptions) {
         loopDb,
       )
       result.reaped += reaped.length
+      // A reaped run has ended as surely as one settled here: its result and the alert policy go
+      // through the same hook (which ignores a failure that will be retried; its last attempt decides).
+      for (const run of reaped) options.afterSettle?.(run)
     }
     // When the next lease lapses, on this process's timer (a burst's claim batches may outlast it).
     let leaseLapsesAt = pending.nextLeaseAt

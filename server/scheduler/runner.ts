@@ -22,7 +22,7 @@ export type RunnerDeps = {
   instance: string
   executor: RunExecutor
   backoffMs?: readonly number[]
-  /** Told about each run this instance settled (delivery and alerts; must not throw or block). */
+  /** Told about each run this instance settled or reaped (delivery and alerts; must not throw or block). */
   afterSettle?: (run: RunRow) => void
 }
 

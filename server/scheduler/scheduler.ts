@@ -29,8 +29,11 @@ export type SchedulerOptions = Partial<Omit<CoreOptions, 'db' | 'instance' | 'on
   graceMs?: number
   /** History kept, in days (default RUN_HISTORY_DAYS). */
   retentionDays?: number
-  /** Periodic checks on the scheduler's clock (main.ts: the dead-man's switch); errors are logged. */
-  watchers?: { name: string; everyMs: number; run: (now: SQL) => Promise<unknown> }[]
+  /**
+   * Periodic checks on the scheduler's clock (main.ts: the dead-man's switch, due delivery
+   * retries); errors are logged. The first runs `firstMs` after start (default `everyMs`).
+   */
+  watchers?: { name: string; everyMs: number; firstMs?: number; run: (now: SQL) => Promise<unknown> }[]
 }
 
 export type RunningScheduler = {
@@ -143,7 +146,9 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
     // Soon after start too: a server restarted more often than hourly would otherwise never prune.
     60_000,
   )
-  const watchers = (options.watchers ?? []).map((w) => every(w.everyMs, () => w.run(clock.sqlNow()), w.name))
+  const watchers = (options.watchers ?? []).map((w) =>
+    every(w.everyMs, () => w.run(clock.sqlNow()), w.name, w.firstMs ?? w.everyMs),
+  )
   // The instance id is opaque (the status API shows it); where it runs is only logged.
   logger.info(
     {

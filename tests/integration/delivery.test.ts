@@ -5,9 +5,11 @@
  * failure alert after 2 failures and a password-reset mail. Runs go through the real agent
  * executor against the fake model server.
  */
+import { eq } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAgentExecutor } from '#server/agent/run-executor.ts'
+import { jobs } from '#server/db/schema/index.ts'
 import { integrationHooks } from '#server/integrations/run-delivery.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
@@ -232,7 +234,13 @@ describe('a run result', () => {
   })
 
   it('is not emailed to someone outside the organisation, and the refusal is recorded', async () => {
-    const job = await createJob('no-outsiders', { notify: { onSuccess: [`email:${team.outsider.email}`] } })
+    // Saving refuses an outsider (notify-email-targets.test.ts); a job saved before that rule, or
+    // naming someone who has left since, is caught when sending.
+    const job = await createJob('no-outsiders', { notify: { onSuccess: [`email:${team.member.email}`] } })
+    await app.server.db.db
+      .update(jobs)
+      .set({ notify: { onSuccess: [`email:${team.outsider.email}`] } })
+      .where(eq(jobs.id, job.id))
     const run = await runNow(job.id)
     expect(await deliveries(run.id)).toEqual([
       expect.objectContaining({

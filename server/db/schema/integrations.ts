@@ -4,7 +4,17 @@
  * already told about, so a failure streak or a dead-man breach is announced once).
  */
 import { sql } from 'drizzle-orm'
-import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core'
 import { organization, user } from './auth.ts'
 import { jobRuns, jobs } from './app.ts'
 
@@ -52,6 +62,34 @@ export const deliveryAttempts = pgTable(
     at: timestamp('at', tz).notNull().defaultNow(),
   },
   (t) => [index('delivery_attempts_run_idx').on(t.runId, t.id)],
+)
+
+/**
+ * Attempts still to make: a message whose last attempt failed and may be retried waits here for
+ * `next_attempt_at`, so a restart during the backoff loses nothing. Any instance sends a due one:
+ * it claims the row (`FOR UPDATE SKIP LOCKED`, pushing `next_attempt_at` past the send), so two
+ * instances never both send it. The row goes when the message lands or its attempts run out.
+ */
+export const pendingDeliveries = pgTable(
+  'pending_deliveries',
+  {
+    /** The message's id (`webhook-id`): one message, one target. */
+    messageId: text('message_id').primaryKey(),
+    runId: text('run_id')
+      .notNull()
+      .references(() => jobRuns.id, { onDelete: 'cascade' }),
+    orgId: text('org_id').notNull(),
+    /** The job's creator, who may be emailed even after leaving the organisation. */
+    creatorId: text('creator_id').notNull(),
+    target: text('target').notNull(),
+    /** What is sent: `{ type, subject, text, data }` (integrations/deliver.ts DeliveryMessage). */
+    message: jsonb('message').notNull(),
+    /** The number of the attempt to make next (the first was made when the run settled). */
+    attempt: integer('attempt').notNull(),
+    nextAttemptAt: timestamp('next_attempt_at', tz).notNull(),
+    createdAt: timestamp('created_at', tz).notNull().defaultNow(),
+  },
+  (t) => [index('pending_deliveries_due_idx').on(t.nextAttemptAt)],
 )
 
 /** The in-app notification list (header bell): alerts about jobs, per person. */
