@@ -53,7 +53,7 @@ export function fileCalls(root: string) {
       return { replacements: 1 }
     },
 
-    list_directory: ({ path: p }: P<'list_directory'>): R<'list_directory'> => {
+    list_directory: ({ path: p, times }: P<'list_directory'>): R<'list_directory'> => {
       const dir = confine(root, p)
       let names: string[]
       try {
@@ -70,7 +70,7 @@ export function fileCalls(root: string) {
             : s.isFile()
               ? 'file'
               : 'other'
-        return { name, type, size: s.size }
+        return times ? { name, type, size: s.size, mtimeMs: s.mtimeMs } : { name, type, size: s.size }
       })
       return { entries }
     },
