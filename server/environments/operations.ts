@@ -121,10 +121,8 @@ async function perform<K extends OperationName>(
   // Every command is watched, wherever it runs (a machine by polling): its file events are
   // answered and recorded. A person's command box writes no self-made skills (only the agent does).
   const runCommand = async (i: RunCommandRequest): Promise<CommandOutcome & CommandActivity> => {
-    const skills = local && i.mode !== 'person'
-    const watched = await watchWhile(caller, opened, origin, () => runInEnvironment(caller, opened, i, origin), {
-      skills,
-    })
+    const run = () => runInEnvironment(caller, opened, i, origin)
+    const watched = await watchWhile(caller, opened, origin, run, { skills: local && i.mode !== 'person' })
     const noticed = watched.skills.map((s) => ({ name: s.name, status: s.status }))
     return { ...watched.result, files: watched.files, ...(noticed.length > 0 ? { skills: noticed } : {}) }
   }

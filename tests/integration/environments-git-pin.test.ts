@@ -81,7 +81,10 @@ describe('the address git connects to', () => {
     const before = connections
     await expect(
       cloneRepo(request(`https://localhost:${port}/acme/app.git`, 'c'), keep),
-    ).rejects.toMatchObject({ status: 403, message: expect.stringContaining('localhost is not a public host') })
+    ).rejects.toMatchObject({
+      status: 403,
+      message: expect.stringContaining('localhost is not a public host'),
+    })
     expect(connections).toBe(before)
   })
 

@@ -49,9 +49,21 @@ beforeAll(async () => {
   const token = await alice.post('/_agent-native/machines/tokens', { name: 'watch' })
   expect(token.status).toBe(201)
   const clientFile = await downloadClient(app.baseUrl)
-  machine = startClient(clientFile, ['--server', app.baseUrl, '--token', token.body.token, '--dir', dir, '--id', 'box'])
+  machine = startClient(clientFile, [
+    '--server',
+    app.baseUrl,
+    '--token',
+    token.body.token,
+    '--dir',
+    dir,
+    '--id',
+    'box',
+  ])
   await machine.waitFor('is online')
-  expect((await alice.put(`${R}/personal/environments/repo.md`, '---\nprovider: machine:box\n---\nThe box.\n')).status).toBe(201)
+  expect(
+    (await alice.put(`${R}/personal/environments/repo.md`, '---\nprovider: machine:box\n---\nThe box.\n'))
+      .status,
+  ).toBe(201)
 }, 120_000)
 
 afterAll(async () => {
@@ -107,7 +119,9 @@ describe("a machine environment's file events", () => {
       environment: 'repo',
     })
     expect(job.status).toBe(201)
-    fake.reply(toolUse('run_command', { command: 'echo report > report.txt && rm new.txt' }), { text: 'Written.' })
+    fake.reply(toolUse('run_command', { command: 'echo report > report.txt && rm new.txt' }), {
+      text: 'Written.',
+    })
     const started = await alice.post(`/_agent-native/jobs/${job.body.job.id}/run`)
     const runId: string = started.body.run.id
     let run: any

@@ -54,7 +54,10 @@ export function FileChanges({ changes }: { changes: Section }) {
           aria-label="Recent file changes"
         >
           {changes.data.changes.map((c) => (
-            <li key={c.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-5 py-2">
+            <li
+              key={c.id}
+              className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-5 py-2"
+            >
               <ChangeLine type={c.type} path={c.path} />
               <span className="shrink-0 text-xs whitespace-nowrap text-stone-500">
                 {VIA[c.via]}
