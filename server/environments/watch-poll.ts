@@ -13,14 +13,11 @@
 import { lstat, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { entryType, type FileEntry } from '../machines/protocol.ts'
 import { type FileEvent, ignoredName, MAX_EVENTS, NO_WATCH, sortEvents, type Watch } from './watch.ts'
 
-export type ListedEntry = {
-  name: string
-  type: 'file' | 'directory' | 'symlink' | 'other'
-  size: number
-  mtimeMs?: number
-}
+/** One entry of a folder listing: a machine's own (the protocol's), or this disk's. */
+export type ListedEntry = FileEntry
 /** Lists one folder (`''` is the root) of the watched tree. */
 export type Lister = (dir: string) => Promise<ListedEntry[]>
 
@@ -181,14 +178,7 @@ export function localLister(root: string): Lister {
       names.map(async (name): Promise<ListedEntry | undefined> => {
         const s = await lstat(join(root, dir, name)).catch(() => undefined)
         if (!s) return undefined // removed between the listing and its look
-        const type = s.isSymbolicLink()
-          ? 'symlink'
-          : s.isDirectory()
-            ? 'directory'
-            : s.isFile()
-              ? 'file'
-              : 'other'
-        return { name, type, size: s.size, mtimeMs: s.mtimeMs }
+        return { name, type: entryType(s), size: s.size, mtimeMs: s.mtimeMs }
       }),
     )
     return entries.filter((e) => e !== undefined)

@@ -38,6 +38,12 @@ export type FileEntry = {
   /** Only when asked for (`times`): the file watcher compares it (clients before it never send it). */
   mtimeMs?: number
 }
+/** An entry's type from its `lstat` (links are never followed: they could point outside). */
+export function entryType(s: { isSymbolicLink(): boolean; isDirectory(): boolean; isFile(): boolean }) {
+  if (s.isSymbolicLink()) return 'symlink'
+  if (s.isDirectory()) return 'directory'
+  return s.isFile() ? 'file' : 'other'
+}
 export type SearchMatch = { path: string; line: number; text: string }
 
 /** Each call the server can make, with its params and result. */

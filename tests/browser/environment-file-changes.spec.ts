@@ -1,25 +1,6 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { expect as baseExpect, test as base } from '@playwright/test'
-import { spawnServer, type SpawnedServer } from '../support/spawn-server.ts'
+import { expect as baseExpect } from '@playwright/test'
+import { test } from './environments-server.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
-
-/** A server of its own whose environments live in a folder the sandbox user can enter. */
-const test = base.extend<object, { server: SpawnedServer }>({
-  server: [
-    async ({}, use) => {
-      const dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-e2e-changes-'))
-      chmodSync(dir, 0o711)
-      const server = await spawnServer({ ENVIRONMENTS_DIR: path.join(dir, 'environments') })
-      await use(server)
-      await server.stop()
-      rmSync(dir, { recursive: true, force: true })
-    },
-    { scope: 'worker' },
-  ],
-  baseURL: async ({ server }, use) => use(server.baseUrl),
-})
 
 // Sandboxed commands: the first one starts the sandbox, slow on a busy machine.
 test.describe.configure({ timeout: 180_000 })
