@@ -4,6 +4,7 @@ import { Link, useNavigation } from 'react-router'
 import { AuditLog } from '#app/components/environments/audit-log.tsx'
 import { CommandBox } from '#app/components/environments/command-box.tsx'
 import { environmentHref, formatBytes, StatusBadge } from '#app/components/environments/environment-chips.tsx'
+import { FileChanges } from '#app/components/environments/file-changes.tsx'
 import { FileTreeSection } from '#app/components/workspace/file-tree.tsx'
 import { buttonClass } from '#app/components/ui/button.tsx'
 import { ConfirmDeleteDialog } from '#app/components/ui/confirm-delete-dialog.tsx'
@@ -215,6 +216,7 @@ export default function EnvironmentPage({ loaderData }: Route.ComponentProps) {
             <Viewer data={loaderData} />
           </Card>
         </div>
+        <FileChanges changes={loaderData.changes} />
         <AuditLog audit={loaderData.audit} />
       </div>
     </div>

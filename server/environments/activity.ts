@@ -10,29 +10,37 @@ import { environmentAudit, environments } from '../db/schema/environments.ts'
 import type { OpenEnvironment, Origin } from './service.ts'
 import { noticeSkillFile, SKILL_FILE, type SkillView } from './skills.ts'
 import { insertAudit } from './store.ts'
-import { type FileEvent, watchTree } from './watch.ts'
+import { watcherFor } from './providers.ts'
+import type { FileEvent } from './watch.ts'
 
 export type Activity = { files: FileEvent[]; skills: SkillView[] }
 
 const originOf = (opened: OpenEnvironment) => `environment:${opened.row.id}`
 
-/** Runs `work` while watching the environment; records what changed. */
+/**
+ * Runs `work` while watching the environment (natively, or by polling a machine: providers.ts) and
+ * records what changed. Self-made skills are noticed only for the agent's commands in a folder on
+ * this disk (`skills`): they are read from it.
+ */
 export async function watchWhile<T>(
   caller: Caller,
   opened: OpenEnvironment,
   origin: Origin,
   work: () => Promise<T>,
+  options: { skills: boolean },
 ): Promise<{ result: T } & Activity> {
-  const watch = watchTree(opened.root)
+  const watch = await watcherFor(opened.target, opened.root)()
   let result: T
   try {
     result = await work()
   } catch (err) {
-    await watch.stop()
+    watch.cancel()
     throw err
   }
-  const files = await watch.stop()
   const redact = opened.files.redact ?? ((text: string) => text)
+  const events = await watch.stop()
+  // A path may carry a secret value: shown and recorded redacted (read as it is, below).
+  const files = events.map((event) => ({ ...event, path: redact(event.path) }))
   for (const event of files) {
     await insertAudit({
       environmentId: opened.row.id,
@@ -41,13 +49,13 @@ export async function watchWhile<T>(
       runId: origin.runId,
       threadId: origin.threadId,
       kind: 'change',
-      subject: redact(event.path),
+      subject: event.path,
       decision: 'allowed',
       rule: event.type,
     })
   }
   const skills: SkillView[] = []
-  for (const event of files) {
+  for (const event of options.skills ? events : []) {
     if (event.type === 'delete' || !SKILL_FILE.test(event.path)) continue
     const skill = await noticeSkillFile(caller, opened.root, event.path, originOf(opened))
     if (skill) skills.push(skill)

@@ -1,9 +1,9 @@
 /** SQL for the Environments pages: the caller's visible environments and a page of an audit trail. */
-import { and, count, desc, eq, lt, or } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, lt, or } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { user } from '../db/schema/auth.ts'
 import { environmentAudit, environments } from '../db/schema/environments.ts'
-import type { EnvironmentRow } from './store.ts'
+import type { AuditRow, EnvironmentRow } from './store.ts'
 
 /**
  * Environments the caller may see in their organisation: their own personal ones and every shared
@@ -25,13 +25,24 @@ export async function selectVisibleEnvironments(
     .orderBy(environments.name, environments.scope)
 }
 
-/** Up to `limit` audit entries older than entry `before` (ids only grow), newest first, with who. */
+export type AuditKind = AuditRow['kind']
+
+const ofKinds = (environmentId: string, kinds: AuditKind[] | undefined) => {
+  const where = [eq(environmentAudit.environmentId, environmentId)]
+  if (kinds) where.push(inArray(environmentAudit.kind, kinds))
+  return where
+}
+
+/**
+ * Up to `limit` audit entries (of `kinds`, default all) older than entry `before` (ids only grow),
+ * newest first, with who.
+ */
 export async function selectAuditPage(
   environmentId: string,
-  page: { before?: number; limit: number },
+  page: { before?: number; limit: number; kinds?: AuditKind[] },
   db: Db = getDb(),
 ) {
-  const where = [eq(environmentAudit.environmentId, environmentId)]
+  const where = ofKinds(environmentId, page.kinds)
   if (page.before !== undefined) where.push(lt(environmentAudit.id, page.before))
   return db
     .select({ entry: environmentAudit, actorName: user.name, actorEmail: user.email })
@@ -42,10 +53,14 @@ export async function selectAuditPage(
     .limit(page.limit)
 }
 
-export async function countAudit(environmentId: string, db: Db = getDb()): Promise<number> {
+export async function countAudit(
+  environmentId: string,
+  kinds?: AuditKind[],
+  db: Db = getDb(),
+): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(environmentAudit)
-    .where(eq(environmentAudit.environmentId, environmentId))
+    .where(and(...ofKinds(environmentId, kinds)))
   return row?.n ?? 0
 }

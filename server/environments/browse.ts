@@ -240,7 +240,7 @@ export const PersonCommandInput = z.strictObject({
 /**
  * The command box: a person's command under the environment's policy, audited as theirs. Typing
  * it is the approval an `ask` rule wants (DESIGN: only the person answers), so `ask` runs, audited
- * as approved; `deny` is refused with its rule.
+ * as approved; `deny` is refused with its rule. Answers the files the command changed.
  */
 export async function runPersonCommand(caller: Caller, ref: string, body: unknown, query: unknown = {}) {
   const shown = await getEnvironment(caller, ref, query)
@@ -260,20 +260,29 @@ export async function runPersonCommand(caller: Caller, ref: string, body: unknow
     decision: outcome.decision,
     rule: outcome.rule,
     result: outcome.result,
+    files: outcome.files ?? [],
   }
 }
 
+const AuditKind = z.enum(['command', 'write', 'change'], { error: 'must be command, write or change' })
 const AuditQuery = z.strictObject({
   before: z.coerce.number().int().min(1).optional().describe('Entries older than this entry id'),
   limit: z.coerce.number().int().min(1).max(1000).default(200),
+  kinds: z
+    .preprocess((v) => (typeof v === 'string' ? v.split(',') : v), z.array(AuditKind).min(1))
+    .optional()
+    .describe('Only these kinds, comma separated (command, write, change); default all'),
 })
 
 /** A page of the audit trail, newest first; `nextCursor` continues with older entries. */
 export async function getAuditPage(caller: Caller, id: string, query: unknown) {
-  const { before, limit } = parseInput(AuditQuery, query)
+  const { before, limit, kinds } = parseInput(AuditQuery, query)
   const row = await findEnvironmentById(id)
   if (!row || !canViewJob(caller, facts(row))) throw notFound('No such environment')
-  const [rows, total] = await Promise.all([selectAuditPage(id, { before, limit: limit + 1 }), countAudit(id)])
+  const [rows, total] = await Promise.all([
+    selectAuditPage(id, { before, limit: limit + 1, kinds }),
+    countAudit(id, kinds),
+  ])
   const entries = rows.slice(0, limit).map(({ entry, actorName, actorEmail }) => ({
     ...entry,
     at: entry.at.toISOString(),

@@ -5,12 +5,14 @@
  * git as an `http.extraHeader` through GIT_CONFIG_* variables: git keeps it in memory and never
  * writes it to `.git/config`, and it never appears in a URL. file:// URLs are only accepted under
  * ENVIRONMENT_LOCAL_ROOT (the same allowlisted root as `local` sources); an https host must resolve
- * to public addresses only.
+ * to public addresses only, and git connects to the addresses that were checked (pinned through
+ * curl's resolve list) and follows no redirect.
  */
 import { spawn } from 'node:child_process'
 import { lookup } from 'node:dns/promises'
 import { chmod, mkdtemp, realpath, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
+import { isIP } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { badRequest, forbidden } from '../lib/errors.ts'
@@ -63,8 +65,22 @@ export const repoFolder = (repo: string) =>
     .replace(/\.git$/, '')
     .replace(/[^A-Za-z0-9_.-]/g, '-') || 'repo'
 
-/** Checks where a URL may lead. @throws HttpError 400/403 naming `field`. */
-export async function checkGitUrl(url: string, localRoot: string | undefined, field: string) {
+/**
+ * Where git may connect for an https URL: the host's addresses as checked, handed to curl as its
+ * resolve list (`http.curloptResolve`), so git connects to exactly these and DNS is not asked
+ * again (a name that rebinds to an inside address between the check and the connect).
+ */
+export type GitPin = { host: string; port: number; addresses: string[] }
+
+/**
+ * Checks where a URL may lead: the pin for an https host name, nothing to pin for file:// or an
+ * address literal. @throws HttpError 400/403 naming `field`.
+ */
+export async function checkGitUrl(
+  url: string,
+  localRoot: string | undefined,
+  field: string,
+): Promise<GitPin | undefined> {
   const parsed = new URL(url)
   if (parsed.protocol === 'file:') {
     if (!localRoot) throw forbidden(`${field}: file:// sources need ENVIRONMENT_LOCAL_ROOT on this server`)
@@ -73,15 +89,53 @@ export async function checkGitUrl(url: string, localRoot: string | undefined, fi
     })
     if (!isInside(await realpath(localRoot), path))
       throw forbidden(`${field}: ${url} is outside ENVIRONMENT_LOCAL_ROOT`)
-    return
+    return undefined
   }
+  const host = parsed.hostname.replace(/^\[|\]$/g, '')
   try {
-    const addresses = await lookup(parsed.hostname, { all: true })
-    for (const { address } of addresses) assertPublicAddress(address)
+    const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address)
+    for (const address of addresses) assertPublicAddress(address)
+    if (isIP(host)) return undefined
+    return { host, port: Number(parsed.port) || 443, addresses }
   } catch (err) {
     if (err instanceof OutboundRefused) throw forbidden(`${field}: ${parsed.hostname} is not a public host`)
     throw badRequest(`${field}: ${parsed.hostname} cannot be resolved`, field)
   }
+}
+
+/** curl's resolve entry for a pin: `host:port:addr[,addr…]`, IPv6 addresses in brackets. */
+export const curlResolveEntry = (pin: GitPin) =>
+  `${pin.host}:${pin.port}:${pin.addresses.map((a) => (isIP(a) === 6 ? `[${a}]` : a)).join(',')}`
+
+/**
+ * The configuration git runs with (as GIT_CONFIG_* variables): hooks off, only https and file
+ * transports, no credential helper, no redirects (a redirect leads to a host nobody checked), the
+ * pin, and the token as a header.
+ */
+export function gitConfig(pin: GitPin | undefined, token: string | undefined): [string, string][] {
+  const config: [string, string][] = [
+    ['core.hooksPath', '/dev/null'],
+    ['protocol.allow', 'never'],
+    ['protocol.https.allow', 'always'],
+    ['protocol.file.allow', 'always'],
+    ['credential.helper', ''],
+    ['http.followRedirects', 'false'],
+  ]
+  if (pin) config.push(['http.curloptResolve', curlResolveEntry(pin)])
+  if (token) {
+    const basic = Buffer.from(`x-access-token:${token}`).toString('base64')
+    config.push(['http.extraHeader', `Authorization: Basic ${basic}`])
+  }
+  return config
+}
+
+/** The `git clone` argument list: shallow and single-branch unless `depth: full`. */
+export function cloneArgs(req: Pick<CloneRequest, 'url' | 'dir' | 'ref' | 'depth'>): string[] {
+  const args = ['git', 'clone', '--quiet', '--no-tags']
+  if (req.depth !== 'full') args.push(`--depth=${req.depth}`, '--single-branch')
+  if (req.ref) args.push('--branch', req.ref)
+  args.push('--', req.url, req.dir)
+  return args
 }
 
 let configFile: Promise<string> | undefined
@@ -102,18 +156,17 @@ function globalConfig(): Promise<string> {
 
 /** Clones `req.url` into `req.dir`. @throws HttpError 400 with git's (redacted) output on failure. */
 export async function cloneRepo(req: CloneRequest, redact: (text: string) => string): Promise<void> {
-  await checkGitUrl(req.url, req.localRoot, req.field)
-  const config: [string, string][] = [
-    ['core.hooksPath', '/dev/null'],
-    ['protocol.allow', 'never'],
-    ['protocol.https.allow', 'always'],
-    ['protocol.file.allow', 'always'],
-    ['credential.helper', ''],
-  ]
-  if (req.token) {
-    const basic = Buffer.from(`x-access-token:${req.token}`).toString('base64')
-    config.push(['http.extraHeader', `Authorization: Basic ${basic}`])
-  }
+  const pin = await checkGitUrl(req.url, req.localRoot, req.field)
+  await runClone(req, pin, redact)
+}
+
+/** Runs the clone, connecting only where `pin` says (the caller checked it). */
+export async function runClone(
+  req: CloneRequest,
+  pin: GitPin | undefined,
+  redact: (text: string) => string,
+): Promise<void> {
+  const config = gitConfig(pin, req.token)
   const env: Record<string, string> = {
     PATH: '/usr/local/bin:/usr/bin:/bin',
     HOME: req.cwd,
@@ -127,11 +180,7 @@ export async function cloneRepo(req: CloneRequest, redact: (text: string) => str
     env[`GIT_CONFIG_KEY_${i}`] = key
     env[`GIT_CONFIG_VALUE_${i}`] = value
   })
-  const args = ['git', 'clone', '--quiet', '--no-tags']
-  if (req.depth !== 'full') args.push(`--depth=${req.depth}`, '--single-branch')
-  if (req.ref) args.push('--branch', req.ref)
-  args.push('--', req.url, req.dir)
-  const result = await spawnAsSandbox(args, req.cwd, env)
+  const result = await spawnAsSandbox(cloneArgs(req), req.cwd, env)
   if (result.code !== 0) {
     const why = redact(result.output.trim()).slice(-2000)
     throw badRequest(`${req.field}: git clone of ${req.url} failed: ${why}`, req.field)

@@ -40,7 +40,7 @@ type Written<M extends 'writeFile' | 'editFile'> = {
   input: Op<M>['input']
   result: Op<M>['result'] & { skill?: NoticedSkill }
 }
-/** What a command changed in the folder (watched on local folders only). */
+/** What a command changed in the folder, and the self-made skills it wrote. */
 export type CommandActivity = { files?: FileEvent[]; skills?: NoticedSkill[] }
 
 /** Each operation: its input and what it answers. */
@@ -111,22 +111,20 @@ async function perform<K extends OperationName>(
   origin: Origin,
 ): Promise<Operations[K]['result']> {
   const provider = providerFor(opened.target, opened.files)
-  // Watching the folder (file events, self-made skills) needs it on this server's disk: a
-  // connected machine's folder is not watched, and its writes make no skills.
+  // Self-made skills are read from the folder, so only one on this server's disk makes them.
   const local = folderHere(opened.target)
   const written = async <R extends { path: string; bytes: number }>(result: R) => {
     await auditWrite(caller, opened, result.path, result.bytes, origin)
     const skill = local ? await afterWrite(caller, opened, result.path) : undefined
     return skill ? { ...result, skill: { name: skill.name, status: skill.status } } : result
   }
+  // Every command is watched, wherever it runs (a machine by polling): its file events are
+  // answered and recorded. A person's command box writes no self-made skills (only the agent does).
   const runCommand = async (i: RunCommandRequest): Promise<CommandOutcome & CommandActivity> => {
-    // A person's command box is audited as the command alone (the agent's file events are its own).
-    if (!local || i.mode === 'person') return runInEnvironment(caller, opened, i, origin)
-    const { result, files, skills } = await watchWhile(caller, opened, origin, () =>
-      runInEnvironment(caller, opened, i, origin),
-    )
-    const noticed = skills.map((s) => ({ name: s.name, status: s.status }))
-    return { ...result, files, ...(noticed.length > 0 ? { skills: noticed } : {}) }
+    const run = () => runInEnvironment(caller, opened, i, origin)
+    const watched = await watchWhile(caller, opened, origin, run, { skills: local && i.mode !== 'person' })
+    const noticed = watched.skills.map((s) => ({ name: s.name, status: s.status }))
+    return { ...watched.result, files: watched.files, ...(noticed.length > 0 ? { skills: noticed } : {}) }
   }
   const ops: {
     [Op in OperationName]: (input: Operations[Op]['input']) => Promise<Operations[Op]['result']>

@@ -5,7 +5,7 @@
  */
 import picomatch from 'picomatch'
 import { badRequest } from '../lib/errors.ts'
-import { machineProvider } from '../machines/provider.ts'
+import { callMachine, machineProvider } from '../machines/provider.ts'
 import type { FileEntry } from '../machines/protocol.ts'
 import { DEFAULT_LIMITS, type ExecResult } from './exec-schema.ts'
 import { MAX_ENTRIES, MAX_MATCHES, type Entry } from './files-list.ts'
@@ -13,6 +13,7 @@ import { sliceLines } from './files.ts'
 import { OutputCollector } from './output.ts'
 import { checkRelativePath } from './paths.ts'
 import type { EnvironmentProvider } from './provider-schema.ts'
+import type { Lister } from './watch-poll.ts'
 
 const TYPES: Record<FileEntry['type'], Entry['type']> = {
   file: 'file',
@@ -150,5 +151,26 @@ export function machineFiles(
       const output = lines.length === 0 ? 'No matches.' : lines.join('\n')
       return { output: redact(output), matches: kept.length, truncated, engine: 'machine' }
     },
+  }
+}
+
+/** One folder listing of the file watcher's: short, so a hung machine cannot hold a command's result. */
+const WATCH_LIST_TIMEOUT_MS = 10_000
+
+/**
+ * The machine's own folder listing with modification times, for the poll watcher (watch-poll.ts):
+ * the machine's files are not on this server's disk, so `fs.watch` cannot see them.
+ */
+export function machineLister(target: { ownerId: string; machineId: string }): Lister {
+  return async (dir) => {
+    const params = { path: dir, times: true }
+    const { entries } = await callMachine(
+      target.ownerId,
+      target.machineId,
+      'list_directory',
+      params,
+      WATCH_LIST_TIMEOUT_MS,
+    )
+    return entries
   }
 }

@@ -5,8 +5,8 @@
  * files*.ts). `machine:<id>`: a person's connected machine (server/machines/provider.ts), in the
  * directory they chose.
  *
- * To add a provider (docker): a `ProviderTarget` kind in `resolveTarget`, an `EnvironmentProvider`
- * in `providerFor`, and its stop in `stopCommands`.
+ * To add a provider: a `ProviderTarget` kind in `resolveTarget`, an `EnvironmentProvider` in
+ * `providerFor`, its file watcher in `watcherFor`, and its stop in `stopCommands`.
  */
 import { isOrgAdmin, type Caller } from '../access/caller.ts'
 import { notFound } from '../lib/errors.ts'
@@ -19,7 +19,9 @@ import { editFile, readFile, type FileContext, writeFile } from './files.ts'
 import { listDirectory, searchFiles } from './files-list.ts'
 import type { EnvironmentProvider, ProviderTarget } from './provider-schema.ts'
 import { dockerExec, stopDocker } from './providers-docker.ts'
-import { assertNoMachineSecrets, machineFiles } from './providers-machine.ts'
+import { assertNoMachineSecrets, machineFiles, machineLister } from './providers-machine.ts'
+import { localLister, pollTree } from './watch-poll.ts'
+import { watchNative, type Watcher } from './watch.ts'
 
 export { folderHere, type EnvironmentProvider, type ProviderTarget } from './provider-schema.ts'
 
@@ -58,6 +60,16 @@ export function providerFor(target: ProviderTarget, files: FileContext): Environ
     listDirectory: (input) => listDirectory(files, input),
     searchFiles: (input) => searchFiles(files, input),
   }
+}
+
+/**
+ * How file events are watched there (watch.ts). A machine's folder is not on this disk: a poll over
+ * its own listing. `local` and `docker` (its container bind-mounts this server's folder) get native
+ * `fs.watch`, or the same poll over this disk's listing where `fs.watch` cannot start.
+ */
+export function watcherFor(target: ProviderTarget, root: string): Watcher {
+  if (target.kind === 'machine') return () => pollTree(machineLister(target))
+  return async () => watchNative(root) ?? pollTree(localLister(root))
 }
 
 /**

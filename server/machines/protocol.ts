@@ -31,7 +31,19 @@ export type RunCommandResult = {
 }
 export type OutputParams = { callId: string; stream: 'stdout' | 'stderr'; text: string }
 
-export type FileEntry = { name: string; type: 'file' | 'directory' | 'symlink' | 'other'; size: number }
+export type FileEntry = {
+  name: string
+  type: 'file' | 'directory' | 'symlink' | 'other'
+  size: number
+  /** Only when asked for (`times`): the file watcher compares it (clients before it never send it). */
+  mtimeMs?: number
+}
+/** An entry's type from its `lstat` (links are never followed: they could point outside). */
+export function entryType(s: { isSymbolicLink(): boolean; isDirectory(): boolean; isFile(): boolean }) {
+  if (s.isSymbolicLink()) return 'symlink'
+  if (s.isDirectory()) return 'directory'
+  return s.isFile() ? 'file' : 'other'
+}
 export type SearchMatch = { path: string; line: number; text: string }
 
 /** Each call the server can make, with its params and result. */
@@ -40,7 +52,7 @@ export type MachineCalls = {
   read_file: { params: { path: string }; result: { content: string } }
   write_file: { params: { path: string; content: string }; result: { bytes: number } }
   edit_file: { params: { path: string; oldText: string; newText: string }; result: { replacements: number } }
-  list_directory: { params: { path: string }; result: { entries: FileEntry[] } }
+  list_directory: { params: { path: string; times?: boolean }; result: { entries: FileEntry[] } }
   search_files: { params: { query: string; path?: string }; result: { matches: SearchMatch[] } }
   stop: { params: { runId: string }; result: { stopped: number } }
 }

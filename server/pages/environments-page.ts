@@ -1,7 +1,7 @@
 /**
  * Server side of the Environments pages (app/routes/_app.environments.*): the list, and one
- * environment with its files, the file opened in the viewer, a page of its audit trail and the
- * command box. Each section that can fail on its own (a folder on another instance, a secret not
+ * environment with its files, the file opened in the viewer, its recent file changes, a page of
+ * its audit trail and the command box. Each section that can fail on its own (a folder on another instance, a secret not
  * stored yet) reports why as data, so the rest of the page still shows.
  */
 import type { Caller } from '../auth/caller.ts'
@@ -13,6 +13,7 @@ import {
   readEnvironmentFile,
   runPersonCommand,
 } from '../environments/browse.ts'
+import { recentFileChanges } from '../environments/file-changes.ts'
 import { holderState, rebuildHere } from '../environments/rebuild.ts'
 import { conflict, HttpError } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
@@ -44,16 +45,24 @@ export async function loadEnvironmentPage(caller: Caller, name: string, url: URL
   const where = { scope: environment.scope }
   const selected = url.searchParams.get('file')
   const cursor = url.searchParams.get('cursor')
-  const [files, file, audit, holder] = await Promise.all([
+  const [files, file, audit, holder, changes] = await Promise.all([
     section(listEnvironmentFiles(caller, name, where)),
     selected ? section(readEnvironmentFile(caller, name, { ...where, path: selected })) : null,
     environment.id
-      ? section(getAuditPage(caller, environment.id, { limit: '25', ...(cursor ? { before: cursor } : {}) }))
+      ? section(
+          // File events have their own list on the page (recent file changes).
+          getAuditPage(caller, environment.id, {
+            limit: '25',
+            kinds: 'command,write',
+            ...(cursor ? { before: cursor } : {}),
+          }),
+        )
       : null,
     // Its folder is on another instance: does that one answer, or may the caller rebuild it here?
     environment.status === 'elsewhere' && environment.id ? holderState(caller, environment.id) : null,
+    environment.id ? section(recentFileChanges(caller, environment.id)) : null,
   ])
-  return { environment, files, selected, file, audit, holder }
+  return { environment, files, selected, file, audit, holder, changes }
 }
 
 /**

@@ -1,28 +1,6 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { expect as baseExpect, test as base } from '@playwright/test'
-import { spawnServer, type SpawnedServer } from '../support/spawn-server.ts'
+import { expect as baseExpect } from '@playwright/test'
+import { test } from './environments-server.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
-
-/**
- * A server of its own whose environments live in a fresh folder the sandbox user can enter (the
- * shared server's default, under the checkout, may not be).
- */
-const test = base.extend<object, { server: SpawnedServer }>({
-  server: [
-    async ({}, use) => {
-      const dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-e2e-envs-'))
-      chmodSync(dir, 0o711)
-      const server = await spawnServer({ ENVIRONMENTS_DIR: path.join(dir, 'environments') })
-      await use(server)
-      await server.stop()
-      rmSync(dir, { recursive: true, force: true })
-    },
-    { scope: 'worker' },
-  ],
-  baseURL: async ({ server }, use) => use(server.baseUrl),
-})
 
 // A whole story of page loads and sandboxed commands; a busy machine needs more than 60 s, and a
 // command's first run (the sandbox starting) more than the default 10 s per step.

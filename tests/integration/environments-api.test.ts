@@ -116,6 +116,8 @@ describe('the command box', () => {
     })
     expect(run.status).toBe(200)
     expect(run.body).toMatchObject({ decision: 'allowed', result: { exitCode: 0, stdout: 'hello\n' } })
+    // The files it changed (watched like the agent's commands), the folder itself not an event.
+    expect(run.body.files).toEqual([expect.objectContaining({ type: 'create', path: 'src/a.txt' })])
     id = run.body.environmentId
     const files = await c.get(`${E}/${id}/files`)
     expect(files.body.entries).toEqual(
@@ -126,7 +128,7 @@ describe('the command box', () => {
     )
     const file = await c.get(`${E}/tools/file?path=src/a.txt`)
     expect(file.body).toMatchObject({ path: 'src/a.txt', content: 'hello', totalLines: 1 })
-    const audit = await c.get(`${E}/${id}/audit`)
+    const audit = await c.get(`${E}/${id}/audit?kinds=command`)
     expect(audit.body.entries[0]).toMatchObject({
       kind: 'command',
       decision: 'allowed',
@@ -149,10 +151,16 @@ describe('the command box', () => {
     expect(asked.body).toMatchObject({ decision: 'approved', rule: expect.stringContaining('git push') })
     const audit = await c.get(`${E}/${id}/audit?limit=2`)
     expect(audit.body.entries.map((e: any) => e.decision)).toEqual(['approved', 'denied'])
-    expect(audit.body.total).toBe(3)
+    expect(audit.body.total).toBe(4)
     const older = await c.get(`${E}/${id}/audit?limit=2&before=${audit.body.nextCursor}`)
-    expect(older.body.entries.map((e: any) => e.decision)).toEqual(['allowed'])
+    // The first command and the file it made (kind change, recorded after it).
+    expect(older.body.entries.map((e: any) => [e.kind, e.decision])).toEqual([
+      ['change', 'allowed'],
+      ['command', 'allowed'],
+    ])
     expect(older.body.nextCursor).toBeNull()
+    const commands = await c.get(`${E}/${id}/audit?kinds=command,write`)
+    expect(commands.body.total).toBe(3)
   })
 
   it('answers bad input with a 400 naming the field and runs nothing', async () => {
@@ -166,6 +174,7 @@ describe('the command box', () => {
     expect((await c.get(`${E}/tools/file?path=../../etc/passwd`)).body.error.field).toBe('path')
     expect((await c.get(`${E}/tools/file`)).body.error.field).toBe('path')
     expect((await c.get(`${E}/${id}/audit?limit=lots`)).body.error.field).toBe('limit')
+    expect((await c.get(`${E}/${id}/audit?kinds=nope`)).body.error.field).toMatch(/^kinds/)
     expect((await c.get(`${E}/${id}/audit`)).body.total).toBe(before)
   })
 

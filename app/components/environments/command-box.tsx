@@ -7,6 +7,7 @@ import { inputClass } from '#app/components/ui/field.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
 import type { runPersonCommand } from '#server/environments/browse.ts'
+import { ChangeLine } from './file-changes.tsx'
 import { cn } from '#app/lib/cn.ts'
 
 type Ran = Awaited<ReturnType<typeof runPersonCommand>>
@@ -53,6 +54,20 @@ function Result({ ran }: { ran: Ran }) {
       <Output label="stdout" text={result.stdout} />
       <Output label="stderr" text={result.stderr} tone="error" />
       {!result.stdout && !result.stderr ? <p className="text-sm text-stone-500">No output.</p> : null}
+      {ran.files.length > 0 ? (
+        <div>
+          <h4 className="mb-1 text-xs font-semibold tracking-wide text-stone-500 uppercase">
+            Files changed ({ran.files.length})
+          </h4>
+          <ul className="space-y-0.5 text-sm" data-testid="command-files">
+            {ran.files.map((f) => (
+              <li key={f.path}>
+                <ChangeLine type={f.type} path={f.path} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
     </div>
   )
 }

@@ -152,8 +152,8 @@ export function createRunCommandTool(ctx: ToolContext) {
 }
 
 /**
- * Runs a command through the environment's provider and shapes the result for the model: on a
- * local folder it lists the files the command changed and the self-made skills it wrote.
+ * Runs a command through the environment's provider and shapes the result for the model: the files
+ * the command changed (on this server or a connected machine) and the self-made skills it wrote.
  */
 async function runOperated(ctx: ToolContext, name: string | undefined, request: RunCommandRequest) {
   const { environment, result: outcome } = await operate(

@@ -1,7 +1,7 @@
 /** File calls, every path confined to the client's directory (see confine.ts). */
 import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import type { FileEntry, MachineCalls, SearchMatch } from '../protocol.ts'
+import { entryType, type FileEntry, type MachineCalls, type SearchMatch } from '../protocol.ts'
 import { confine } from './confine.ts'
 import { ClientError } from './errors.ts'
 
@@ -53,7 +53,7 @@ export function fileCalls(root: string) {
       return { replacements: 1 }
     },
 
-    list_directory: ({ path: p }: P<'list_directory'>): R<'list_directory'> => {
+    list_directory: ({ path: p, times }: P<'list_directory'>): R<'list_directory'> => {
       const dir = confine(root, p)
       let names: string[]
       try {
@@ -63,14 +63,8 @@ export function fileCalls(root: string) {
       }
       const entries: FileEntry[] = names.map((name) => {
         const s = lstatSync(path.join(dir, name))
-        const type = s.isSymbolicLink()
-          ? 'symlink'
-          : s.isDirectory()
-            ? 'directory'
-            : s.isFile()
-              ? 'file'
-              : 'other'
-        return { name, type, size: s.size }
+        const type = entryType(s)
+        return times ? { name, type, size: s.size, mtimeMs: s.mtimeMs } : { name, type, size: s.size }
       })
       return { entries }
     },

@@ -1,0 +1,133 @@
+/**
+ * The portable poll watcher over a real folder (this disk's listing), and over a listing a test
+ * controls for the bounds: what a bounded listing did not reach is unknown, never deleted.
+ */
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { differences, type ListedEntry, type Lister, localLister, pollTree, scanTree } from './watch-poll.ts'
+
+let dir: string
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-poll-'))
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+const write = (rel: string, text: string) => {
+  mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true })
+  writeFileSync(path.join(dir, rel), text)
+}
+const pairs = (events: { type: string; path: string }[]) => events.map((e) => [e.type, e.path])
+
+/** Counts the root listings of `list`, so a test can wait for a poll to have happened. */
+function counted(list: Lister) {
+  let roots = 0
+  const wrapped: Lister = (d) => {
+    if (d === '') roots++
+    return list(d)
+  }
+  return {
+    list: wrapped,
+    roots: () => roots,
+    async untilListed(times: number) {
+      const target = roots + times
+      while (roots < target) await new Promise((r) => setTimeout(r, 5))
+    },
+  }
+}
+
+describe('the poll watcher over a folder', () => {
+  it('reports files created, changed and deleted, one event per path, ignoring .git and node_modules', async () => {
+    write('keep.txt', 'same')
+    write('edit.txt', 'one')
+    write('src/old.txt', 'bye')
+    const watch = await pollTree(localLister(dir), { intervalMs: 60_000 })
+    write('new.txt', 'hello')
+    write('edit.txt', 'one and more')
+    unlinkSync(path.join(dir, 'src/old.txt'))
+    write('src/deep/er/file.ts', 'x')
+    write('node_modules/pkg/index.js', 'x')
+    write('.git/HEAD', 'ref')
+    const events = await watch.stop()
+    expect(pairs(events)).toEqual([
+      ['change', 'edit.txt'],
+      ['create', 'new.txt'],
+      ['create', 'src/deep/er/file.ts'],
+      ['delete', 'src/old.txt'],
+    ])
+    for (const e of events) expect(Number.isNaN(Date.parse(e.timestamp))).toBe(false)
+  })
+
+  it('sees a file that lived only while the command ran (between two listings) as deleted', async () => {
+    const probe = counted(localLister(dir))
+    const watch = await pollTree(probe.list, { intervalMs: 1 })
+    write('tmp/scratch.txt', 'short-lived')
+    await probe.untilListed(2) // at least one whole listing saw it
+    rmSync(path.join(dir, 'tmp'), { recursive: true })
+    expect(pairs(await watch.stop())).toEqual([['delete', 'tmp/scratch.txt']])
+  })
+
+  it('sees nothing, and does not throw, when the folder cannot be listed', async () => {
+    const watch = await pollTree(localLister(path.join(dir, 'missing')))
+    expect(await watch.stop()).toEqual([])
+  })
+
+  it('keeps no listing going after cancel', async () => {
+    const probe = counted(localLister(dir))
+    const watch = await pollTree(probe.list, { intervalMs: 1 })
+    watch.cancel()
+    const after = probe.roots()
+    await new Promise((r) => setTimeout(r, 30))
+    expect(probe.roots()).toBe(after)
+  })
+})
+
+/** A tree held in memory: folder → entries. */
+function memory(tree: Record<string, ListedEntry[]>): Lister {
+  return async (d) => {
+    const entries = tree[d]
+    if (!entries) throw new Error(`${d}: no such folder`)
+    return entries
+  }
+}
+const file = (name: string, size: number, mtimeMs?: number): ListedEntry => ({
+  name,
+  type: 'file',
+  size,
+  ...(mtimeMs === undefined ? {} : { mtimeMs }),
+})
+const folder = (name: string): ListedEntry => ({ name, type: 'directory', size: 0 })
+
+describe('the bounds of a listing', () => {
+  it('stops descending after the entry limit; what it did not reach is unknown, not deleted', async () => {
+    const tree = {
+      '': [folder('a'), folder('b'), file('top.txt', 1)],
+      a: [file('1.txt', 1), file('2.txt', 1)],
+      b: [file('3.txt', 1)],
+    }
+    const whole = await scanTree(memory(tree))
+    const bounded = await scanTree(memory(tree), { maxEntries: 3 })
+    expect([...bounded.listed]).toEqual(['']) // a and b were seen but not listed
+    expect(differences(whole, bounded)).toEqual([])
+    // A file gone from a listed folder is a difference.
+    const smaller = await scanTree(memory({ ...tree, '': [folder('a'), folder('b')] }))
+    expect(differences(whole, smaller)).toEqual(['top.txt'])
+    // A folder gone takes its files with it.
+    const noB = await scanTree(memory({ '': [folder('a'), file('top.txt', 1)], a: tree.a }))
+    expect(differences(whole, noB)).toEqual(['b/3.txt'])
+  })
+
+  it('compares modification times when the listing has them, sizes only when it has not', async () => {
+    const before = await scanTree(memory({ '': [file('a.txt', 5, 1000), file('b.txt', 5)] }))
+    const after = await scanTree(memory({ '': [file('a.txt', 5, 2000), file('b.txt', 5)] }))
+    expect(differences(before, after)).toEqual(['a.txt'])
+  })
+
+  it('a subfolder that vanished mid-listing is unknown; a root that cannot be listed fails the listing', async () => {
+    const scan = await scanTree(memory({ '': [folder('gone'), file('x', 1)] }))
+    expect(scan.dirs.has('gone')).toBe(true)
+    expect(scan.listed.has('gone')).toBe(false)
+    await expect(scanTree(memory({}))).rejects.toThrow(/no such folder/)
+  })
+})
