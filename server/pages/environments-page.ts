@@ -7,6 +7,7 @@
 import type { Caller } from '../auth/caller.ts'
 import {
   getAuditPage,
+  getBootstrapOf,
   getEnvironment,
   listEnvironmentFiles,
   listEnvironments,
@@ -44,7 +45,7 @@ export async function loadEnvironmentPage(caller: Caller, name: string, url: URL
   const where = { scope: environment.scope }
   const selected = url.searchParams.get('file')
   const cursor = url.searchParams.get('cursor')
-  const [files, file, audit, holder] = await Promise.all([
+  const [files, file, audit, holder, bootstrap] = await Promise.all([
     section(listEnvironmentFiles(caller, name, where)),
     selected ? section(readEnvironmentFile(caller, name, { ...where, path: selected })) : null,
     environment.id
@@ -52,8 +53,10 @@ export async function loadEnvironmentPage(caller: Caller, name: string, url: URL
       : null,
     // Its folder is on another instance: does that one answer, or may the caller rebuild it here?
     environment.status === 'elsewhere' && environment.id ? holderState(caller, environment.id) : null,
+    // How its folder was (or is being) built; the page then follows it live.
+    environment.id ? getBootstrapOf(caller, environment.id) : null,
   ])
-  return { environment, files, selected, file, audit, holder }
+  return { environment, files, selected, file, audit, holder, bootstrap }
 }
 
 /**
