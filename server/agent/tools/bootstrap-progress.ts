@@ -64,27 +64,30 @@ function forChat({ hash: _hash, ...record }: BootstrapRecord): BootstrapProgress
 export async function* withBootstrapProgress<R extends object>(
   work: (onBootstrap: BootstrapWatcher) => Promise<R>,
 ): AsyncGenerator<BootstrapProgress | (R & { bootstrap?: BootstrapSummary })> {
-  let latest: BootstrapRecord | undefined
-  let fresh = false
-  let wake = () => {}
+  // Written by the watcher between awaits: an object, so no narrowing pins what it holds.
+  const seen: { latest?: BootstrapRecord; fresh: boolean; wake: () => void } = {
+    fresh: false,
+    wake: () => {},
+  }
   const done = work((record) => {
-    latest = record
-    fresh = true
-    wake()
+    seen.latest = record
+    seen.fresh = true
+    seen.wake()
   }).then((result) => ({ result }))
   for (;;) {
     const next = await Promise.race([
       done,
       new Promise<null>((resolve) => {
-        wake = () => resolve(null)
-        if (fresh) resolve(null)
+        seen.wake = () => resolve(null)
+        if (seen.fresh) resolve(null)
       }),
     ])
+    const { latest } = seen
     if (next) {
       yield latest ? { ...next.result, bootstrap: summarizeBootstrap(latest) } : next.result
       return
     }
-    fresh = false
+    seen.fresh = false
     if (latest?.status === 'running') yield { ok: true, bootstrapping: forChat(latest) }
   }
 }
