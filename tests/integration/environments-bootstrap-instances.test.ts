@@ -8,10 +8,9 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { UIMessageChunk } from 'ai'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { CHAT, userText } from '#tests/support/agent-chat.ts'
 import { ApiClient } from '#tests/support/api-client.ts'
+import { eventually, streamChat, toolOutputs as outputs } from '#tests/support/chat-stream.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { createEmptyDatabase } from '#tests/support/postgres-server.ts'
 import { spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
@@ -60,43 +59,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-/** Sends a chat message and collects the stream's chunks as they arrive. */
-function streamChat(client: ApiClient, text: string) {
-  const chunks: UIMessageChunk[] = []
-  const done = (async () => {
-    const res = await fetch(client.baseUrl + CHAT, {
-      method: 'POST',
-      headers: { origin: client.baseUrl, cookie: client.cookieHeader, 'content-type': 'application/json' },
-      body: JSON.stringify({ message: userText(text) }),
-    })
-    const decoder = new TextDecoder()
-    let buffered = ''
-    for await (const bytes of res.body!) {
-      buffered += decoder.decode(bytes as Uint8Array, { stream: true })
-      const lines = buffered.split('\n')
-      buffered = lines.pop()!
-      for (const line of lines) {
-        if (line.startsWith('data: ') && line !== 'data: [DONE]') chunks.push(JSON.parse(line.slice(6)))
-      }
-    }
-    return chunks
-  })()
-  return { chunks, done }
-}
-
-const pause = () => new Promise((resolve) => setTimeout(resolve, 50))
-async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined) {
-  for (let i = 0; i < 1200; i++) {
-    const found = await probe()
-    if (found !== undefined) return found
-    await pause()
-  }
-  throw new Error(`never saw ${what}`)
-}
-
-type OutputChunk = Extract<UIMessageChunk, { type: 'tool-output-available' }>
-const outputs = (chunks: UIMessageChunk[]) =>
-  chunks.filter((c): c is OutputChunk => c.type === 'tool-output-available')
 const gated = (record: any) =>
   record?.status === 'running' &&
   record.steps[0]?.status === 'running' &&

@@ -16,8 +16,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { queryRows } from '#server/db/sql.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
-import { CHAT, sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
+import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
+import {
+  bootstrappingOf as progressOf,
+  eventually,
+  streamChat,
+  toolOutputs as outputs,
+} from '#tests/support/chat-stream.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
 
@@ -74,59 +80,18 @@ const bootstrapOf = async (name: string) => {
   expect(res.status).toBe(200)
   return res.body.bootstrap
 }
-const pause = () => new Promise((resolve) => setTimeout(resolve, 50))
-
 /** Reads the recorded bootstrap until `seen` holds for it (a gate keeps the state until then). */
-async function until(name: string, seen: (record: any) => boolean) {
-  for (let i = 0; i < 1200; i++) {
+const until = (name: string, seen: (record: any) => boolean) =>
+  eventually(`the expected bootstrap of ${name}`, async () => {
     const record = await bootstrapOf(name)
-    if (record && seen(record)) return record
-    await pause()
-  }
-  throw new Error(`the bootstrap of ${name} never reached the expected state`)
-}
-
-/**
- * Sends a chat message and reads the stream as it arrives (as the browser does), so a test can
- * tell what came before it released a gate; `sendChat` would only return at the end.
- */
-function streamChat(client: ApiClient, text: string) {
-  const chunks: UIMessageChunk[] = []
-  const done = (async () => {
-    const res = await fetch(client.baseUrl + CHAT, {
-      method: 'POST',
-      headers: { origin: client.baseUrl, cookie: client.cookieHeader, 'content-type': 'application/json' },
-      body: JSON.stringify({ message: userText(text) }),
-    })
-    expect(res.headers.get('content-type')).toContain('text/event-stream')
-    const decoder = new TextDecoder()
-    let buffered = ''
-    for await (const bytes of res.body!) {
-      buffered += decoder.decode(bytes as Uint8Array, { stream: true })
-      const lines = buffered.split('\n')
-      buffered = lines.pop()!
-      for (const line of lines) {
-        if (line.startsWith('data: ') && line !== 'data: [DONE]') chunks.push(JSON.parse(line.slice(6)))
-      }
-    }
-    return chunks
-  })()
-  return { chunks, done }
-}
-
-type OutputChunk = Extract<UIMessageChunk, { type: 'tool-output-available' }>
-const outputs = (chunks: UIMessageChunk[]) =>
-  chunks.filter((c): c is OutputChunk => c.type === 'tool-output-available')
-const progressOf = (chunk: OutputChunk) =>
-  chunk.preliminary ? ((chunk.output as any)?.bootstrapping ?? null) : null
+    return record && seen(record) ? record : undefined
+  })
 
 async function untilChunk(chunks: UIMessageChunk[], seen: (progress: any) => boolean) {
-  for (let i = 0; i < 1200; i++) {
+  return eventually('the expected progress in the chat', () => {
     const hit = outputs(chunks).find((c) => progressOf(c) && seen(progressOf(c)))
-    if (hit) return progressOf(hit)
-    await pause()
-  }
-  throw new Error('the chat never streamed the expected progress')
+    return hit ? progressOf(hit) : undefined
+  })
 }
 
 const waitingAt = (gate: string) => `echo "waiting-$((6*7))"; until [ -e ${gate} ]; do sleep 0.1; done`
@@ -261,12 +226,10 @@ describe('a job run', () => {
     fake.reply(toolUse('run_command', { command: 'echo report' }), { text: 'Reported.' })
     const started = await pia.post(`/_agent-native/jobs/${job.body.job.id}/run`)
     expect(started.status).toBe(202)
-    let got: any
-    for (let i = 0; i < 1200; i++) {
-      got = (await pia.get(`/_agent-native/runs/${started.body.run.id}`)).body
-      if (!['queued', 'running'].includes(got.run.status)) break
-      await pause()
-    }
+    const got = await eventually('the run to end', async () => {
+      const body = (await pia.get(`/_agent-native/runs/${started.body.run.id}`)).body
+      return ['queued', 'running'].includes(body.run.status) ? undefined : body
+    })
     expect(got.run.status).toBe('success')
     const parts = got.transcript.flatMap((m: { parts: any[] }) => m.parts)
     const call = parts.find((p: any) => p.type === 'tool-run_command')
