@@ -84,6 +84,7 @@ test('the Build panel follows a slow bootstrap live, then shows it Ready', async
   await tail.focus()
   await expect(tail).toBeFocused()
   const time = running.locator('.tabular-nums')
+  await expect(time).toHaveText(/\d/)
   const before = await time.innerText()
   await expect(time).not.toHaveText(before)
 
