@@ -19,8 +19,9 @@ export function streamChat(client: ApiClient, text: string) {
       throw new Error(`the chat answered ${res.status}: ${await res.text()}`)
     const decoder = new TextDecoder()
     let buffered = ''
-    for await (const bytes of res.body!) {
-      buffered += decoder.decode(bytes as Uint8Array, { stream: true })
+    const reader = res.body!.getReader()
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      buffered += decoder.decode(read.value, { stream: true })
       const lines = buffered.split('\n')
       buffered = lines.pop()!
       for (const line of lines) {
@@ -40,7 +41,9 @@ export const toolOutputs = (chunks: UIMessageChunk[]) =>
 
 /** The build a preliminary result reports (server/agent/tools/bootstrap-progress.ts), or null. */
 export const bootstrappingOf = (chunk: OutputChunk): any =>
-  chunk.preliminary ? ((chunk.output as { bootstrapping?: unknown } | undefined)?.bootstrapping ?? null) : null
+  chunk.preliminary
+    ? ((chunk.output as { bootstrapping?: unknown } | undefined)?.bootstrapping ?? null)
+    : null
 
 /** Polls `probe` until it returns something (50 ms apart, for at most a minute). */
 export async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined) {

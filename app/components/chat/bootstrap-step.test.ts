@@ -22,8 +22,21 @@ const building = {
         exitCode: 0,
         tail: 'added 3 packages',
       },
-      { index: 1, member: 0, command: 'npm run build', status: 'running', startedAt: '2026-12-01T10:00:02.000Z', tail: 'compiling…' },
-      { index: 1, member: 1, command: 'npm run lint', status: 'running', startedAt: '2026-12-01T10:00:02.000Z' },
+      {
+        index: 1,
+        member: 0,
+        command: 'npm run build',
+        status: 'running',
+        startedAt: '2026-12-01T10:00:02.000Z',
+        tail: 'compiling…',
+      },
+      {
+        index: 1,
+        member: 1,
+        command: 'npm run lint',
+        status: 'running',
+        startedAt: '2026-12-01T10:00:02.000Z',
+      },
     ],
   },
 }
@@ -86,7 +99,11 @@ describe('an environment tool call that builds its environment', () => {
       input: { environment: 'app' },
       output: {
         ok: false,
-        error: { status: 400, code: 'bad_request', message: 'setup: step 1 (npm ci) failed with exit 1:\nno lockfile' },
+        error: {
+          status: 400,
+          code: 'bad_request',
+          message: 'setup: step 1 (npm ci) failed with exit 1:\nno lockfile',
+        },
         bootstrap: {
           status: 'failed',
           phase: 'setup',

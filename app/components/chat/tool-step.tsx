@@ -1,6 +1,11 @@
 import { Ban, Check, Loader2, TriangleAlert } from 'lucide-react'
 import { Button } from '#app/components/ui/button.tsx'
-import { BootstrapLive, BootstrapSummaryLine, bootstrapSummaryOf, bootstrappingOf } from './bootstrap-step.tsx'
+import {
+  BootstrapLive,
+  BootstrapSummaryLine,
+  bootstrapSummaryOf,
+  bootstrappingOf,
+} from './bootstrap-step.tsx'
 import { Markdown } from './markdown.tsx'
 import { toolView, type ApprovalView, type ToolView } from './tool-views.tsx'
 import type { ToolPart } from './types.ts'
@@ -86,7 +91,9 @@ export function ToolStep({ part, onAnswer }: { part: ToolPart; onAnswer?: Answer
   const building = part.state === 'output-available' && part.preliminary ? bootstrappingOf(part.output) : null
   const built = part.state === 'output-available' ? bootstrapSummaryOf(part.output) : null
   if (building) {
-    body = <BootstrapLive record={building} environment={(part.input as { environment?: string })?.environment} />
+    body = (
+      <BootstrapLive record={building} environment={(part.input as { environment?: string })?.environment} />
+    )
   } else if (
     part.state === 'output-denied' ||
     (part.state === 'approval-responded' && part.approval?.approved === false)

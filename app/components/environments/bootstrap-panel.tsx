@@ -24,7 +24,8 @@ function statusLine(record: BootstrapView, took: string): string {
     return `${PHASE_LABELS[record.phase]}${now ? `: ${now}` : ''}…`
   }
   if (record.status === 'failed') return `Failed while ${PHASE_LABELS[record.phase].toLowerCase()}`
-  if (record.restoredFrom === 'snapshot') return `Restored from the snapshot in ${took}: setup did not run again`
+  if (record.restoredFrom === 'snapshot')
+    return `Restored from the snapshot in ${took}: setup did not run again`
   const n = record.steps.length
   return `Built in ${took}${n ? ` (${n} setup step${n === 1 ? '' : 's'})` : ''}`
 }

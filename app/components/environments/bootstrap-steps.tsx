@@ -23,13 +23,14 @@ export const PHASE_LABELS: Record<BootstrapPhase, string> = {
   done: 'Done',
 }
 
-/** The time now, every second while `live` (null before hydration: the server knows no "now"). */
+/** The time now, every second while `live`; null before hydration (the server knows no "now") and when not live. */
 export function useNow(live: boolean): number | null {
   const [now, setNow] = useState<number | null>(null)
   useEffect(() => {
-    setNow(Date.now())
-    if (!live) return
-    const id = setInterval(() => setNow(Date.now()), 1_000)
+    if (!live) return // a finished build's times come from its record
+    const tick = () => setNow(Date.now())
+    tick()
+    const id = setInterval(tick, 1_000)
     return () => clearInterval(id)
   }, [live])
   return now
@@ -122,7 +123,8 @@ export function BootstrapSteps({ record, now }: { record: BootstrapView; now: nu
     <ol className="divide-y divide-stone-100 dark:divide-stone-800" aria-label="Setup steps">
       {groups.map((group) => {
         const first = group[0]!
-        if (first.member === undefined) return <StepRow key={first.index} step={first} now={now} live={live} />
+        if (first.member === undefined)
+          return <StepRow key={first.index} step={first} now={now} live={live} />
         return (
           <li key={first.index} className="py-1.5">
             <div
