@@ -97,7 +97,7 @@ test('the Build panel follows a slow bootstrap live, then shows it Ready', async
   await expect(panel.getByRole('status')).toContainText(/Built in .* \(2 setup steps\)/)
   await expect(panel.locator('[data-testid="bootstrap-step"][data-status="running"]')).toHaveCount(0)
   // The steps are folded under the summary; opening them from the keyboard shows both done.
-  const steps = panel.getByText('Setup steps')
+  const steps = panel.getByText('Setup steps', { exact: true })
   await steps.focus()
   await page.keyboard.press('Enter')
   await expect(panel.locator('[data-testid="bootstrap-step"][data-status="ok"]')).toHaveCount(2)

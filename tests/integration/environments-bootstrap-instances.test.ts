@@ -113,5 +113,5 @@ describe('a build on another instance', () => {
     expect(result).toMatchObject({ ok: true, content: 'Built on A.' })
     // The summary comes from A's record, read at the end of the forwarded call.
     expect(result.bootstrap).toMatchObject({ status: 'ready', steps: [{ index: 0, status: 'ok' }] })
-  })
+  }, 180_000)
 })
