@@ -22,7 +22,7 @@ import { maxAgeMs } from './definition-parts.ts'
 import type { EnvironmentDefinition } from './definition.ts'
 import { project } from './project.ts'
 import { restoreSnapshot, takeSnapshot } from './snapshot.ts'
-import { type EnvironmentRow, updateLifecycle } from './store.ts'
+import { type EnvironmentRow, findEnvironmentById, updateLifecycle } from './store.ts'
 
 /** Written at the root when the tree is built; its absence (a new host, a wiped folder) rebuilds. */
 export const READY_MARKER = '.environment-ready'
@@ -60,8 +60,15 @@ export async function ensureReady(input: ReadyInput): Promise<void> {
   const { row } = input
   const unwatch = input.onProgress ? watchBootstrap(row.id, input.onProgress) : () => {}
   try {
-    while (building.has(row.id)) await building.get(row.id)!.catch(() => undefined)
-    const work = build(input)
+    let waited = false
+    while (building.has(row.id)) {
+      waited = true
+      await building.get(row.id)!.catch(() => undefined)
+    }
+    // The build waited for may have made the tree: judge by the record as it is now, or this
+    // call would rebuild (emptying the folder) from the hash it read before that build ended.
+    const current = waited ? ((await findEnvironmentById(row.id)) ?? row) : row
+    const work = build({ ...input, row: current })
     building.set(row.id, work)
     try {
       await work
