@@ -2,6 +2,7 @@ import { ArrowLeft, FileSearch, FileText, FolderOpen, RotateCcw } from 'lucide-r
 import { lazy, Suspense } from 'react'
 import { Link, useNavigation } from 'react-router'
 import { AuditLog } from '#app/components/environments/audit-log.tsx'
+import { BootstrapPanel } from '#app/components/environments/bootstrap-panel.tsx'
 import { CommandBox } from '#app/components/environments/command-box.tsx'
 import { environmentHref, formatBytes, StatusBadge } from '#app/components/environments/environment-chips.tsx'
 import { FileChanges } from '#app/components/environments/file-changes.tsx'
@@ -209,6 +210,9 @@ export default function EnvironmentPage({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       <div className="space-y-4">
+        {(e.definition?.ok && e.definition.builds) || loaderData.bootstrap ? (
+          <BootstrapPanel initial={loaderData.bootstrap} name={e.name} scope={e.scope} />
+        ) : null}
         <CommandBox scope={e.scope} canUse={e.canUse} />
         <div className="grid items-start gap-4 md:grid-cols-[15rem_minmax(0,1fr)]">
           <FilesCard data={loaderData} />

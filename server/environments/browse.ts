@@ -14,10 +14,12 @@ import { canEditJob, canViewJob } from '../access/rules.ts'
 import { conflict, HttpError, isNotFound, notFound } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
 import { listResources, readResource, type ResourceScope } from '../resources/service.ts'
+import type { BootstrapRecord } from './bootstrap.ts'
 import { countAudit, selectAuditPage, selectVisibleEnvironments } from './browse-store.ts'
 import { EnvironmentName, parseEnvironmentFile } from './definition.ts'
 import { definitionNameOf } from './file-validator.ts'
 import { here } from './instance.ts'
+import { buildsNothing } from './lifecycle.ts'
 import { operateOn } from './operations.ts'
 import { MAX_READ_LINES, ReadFileInput } from './files-schema.ts'
 import { openEnvironment, SCRATCH } from './service.ts'
@@ -106,7 +108,15 @@ export async function listEnvironments(caller: Caller): Promise<EnvironmentSumma
 export type EnvironmentDetail = EnvironmentSummary & {
   /** The parsed definition, or why it does not parse (a file stored before validation). */
   definition:
-    | { ok: true; provider: string; secrets: string[]; instructions: string; defaultDecision: string }
+    | {
+        ok: true
+        provider: string
+        secrets: string[]
+        instructions: string
+        defaultDecision: string
+        /** Has a source, setup or git skills: its folder is built (bootstrapped) on first use. */
+        builds: boolean
+      }
     | { ok: false; message: string }
     | null
 }
@@ -147,6 +157,7 @@ function describeDefinition(text: string): EnvironmentDetail['definition'] {
       secrets: parsed.secrets,
       instructions: parsed.instructions,
       defaultDecision: parsed.policy.default,
+      builds: !buildsNothing(parsed),
     }
   } catch (err) {
     if (err instanceof HttpError) return { ok: false, message: err.message }
@@ -185,9 +196,10 @@ async function hasPersonal(caller: Caller, name: string): Promise<boolean> {
 /**
  * Opens the environment through the service (which resolves the name as the agent does) and checks
  * it is the one the page shows: a personal one of the same name would otherwise be used instead.
+ * Only a command builds the tree: reading files shows the folder as it is, even mid-build.
  */
 async function openShown(caller: Caller, shown: EnvironmentDetail, need: 'view' | 'use') {
-  const opened = await openEnvironment(caller, shown.name, need)
+  const opened = await openEnvironment(caller, shown.name, need, { prepare: need === 'use' })
   if (opened.row.scope !== shown.scope) {
     throw conflict(
       `Your personal environment ${shown.name} has the same name, and the agent and the command box use ` +
@@ -196,6 +208,19 @@ async function openShown(caller: Caller, shown: EnvironmentDetail, need: 'view' 
     )
   }
   return opened
+}
+
+/**
+ * The last (or current) bootstrap of an environment named by id or name (`query.scope`), null
+ * before its first build: what the environment page polls while one runs.
+ */
+export async function getBootstrapOf(
+  caller: Caller,
+  ref: string,
+  query: unknown = {},
+): Promise<BootstrapRecord | null> {
+  const found = await resolve(caller, ref, parseInput(RefQuery, query).scope)
+  return (found.row?.bootstrap as BootstrapRecord | null | undefined) ?? null
 }
 
 const FilesQuery = z.strictObject({

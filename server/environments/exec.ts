@@ -36,6 +36,11 @@ export type ExecOptions = {
   environmentsDir?: string
   /** Tests inject a mechanism; otherwise the one detected for this process. */
   mechanism?: Mechanism
+  /**
+   * Called when the command starts with a reader of its latest output (stdout then stderr, redacted,
+   * at most `chars` characters): setup's live progress reads it while the command runs.
+   */
+  onOutput?: (latest: (chars: number) => string) => void
 }
 
 /** Runs `command` in `env.root`. @throws HttpError 503 when no sandbox exists, 507 when over quota. */
@@ -83,6 +88,9 @@ export async function runCommand(
       commandEnv,
       opts.timeoutSeconds ?? limits.timeoutSeconds,
       limits.outputKb,
+      undefined,
+      opts.onOutput &&
+        ((out) => opts.onOutput!((chars) => latestOutput(out.stdout, out.stderr, chars, redact))),
     )
     return await resultOf(run, { root: env.root, redact, diskLimit, mechanism: mechanism.kind })
   } finally {
@@ -122,6 +130,16 @@ export async function resultOf(
     mechanism: how.mechanism,
     disk: { usedBytes: usedAfter, limitBytes: diskLimit, overQuota: overQuotaNow },
   }
+}
+
+/** The end of both streams so far, joined as a finished step's tail is (stdout, then stderr). */
+function latestOutput(
+  stdout: OutputCollector,
+  stderr: OutputCollector,
+  chars: number,
+  redact: (text: string) => string,
+) {
+  return [stdout.latest(chars, redact), stderr.latest(chars, redact)].filter(Boolean).join('\n').slice(-chars)
 }
 
 /** Home folders, the app's data folder and every other environment: hidden from commands. */
@@ -183,7 +201,10 @@ export type Collected = {
   timeoutSeconds: number
 }
 
-/** Runs argv (its own process group), collecting capped output; `onTimeout` also runs at the deadline. */
+/**
+ * Runs argv (its own process group), collecting capped output; `onTimeout` also runs at the
+ * deadline, `onStart` gets the collectors as they fill (for live progress).
+ */
 export function spawnCollect(
   argv: string[],
   cwd: string,
@@ -191,10 +212,12 @@ export function spawnCollect(
   timeoutSeconds: number,
   outputKb: number,
   onTimeout?: () => void,
+  onStart?: (out: { stdout: OutputCollector; stderr: OutputCollector }) => void,
 ): Promise<Collected> {
   const started = performance.now()
   const stdout = new OutputCollector(outputKb * 1024)
   const stderr = new OutputCollector(outputKb * 1024)
+  onStart?.({ stdout, stderr })
   return new Promise((resolvePromise, reject) => {
     // detached: the command leads its own process group, so a timeout kills all of it.
     const child = spawn(argv[0]!, argv.slice(1), {

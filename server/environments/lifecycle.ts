@@ -6,7 +6,8 @@
  * (bootstrap.ts) and, with `lifecycle.snapshot: after-setup`, snapshotted. The instructions and
  * skills are projected again on every use (project.ts: `.mcp.json` gets current secret values).
  * Definitions that build nothing (no source, setup or git skills, like scratch) are never
- * emptied: only projected. One build at a time per environment in this process.
+ * emptied: only projected. One build at a time per environment in this process; every state it
+ * records is also handed to the callers waiting on it (bootstrap-watch.ts), for live progress.
  */
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
@@ -16,11 +17,12 @@ import { env as appEnv } from '../env.ts'
 import { HttpError } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
 import { type BootstrapRecord, bootstrap, type BootstrapInput } from './bootstrap.ts'
+import { announceBootstrap, type BootstrapWatcher, watchBootstrap } from './bootstrap-watch.ts'
 import { maxAgeMs } from './definition-parts.ts'
 import type { EnvironmentDefinition } from './definition.ts'
 import { project } from './project.ts'
 import { restoreSnapshot, takeSnapshot } from './snapshot.ts'
-import { type EnvironmentRow, updateLifecycle } from './store.ts'
+import { type EnvironmentRow, findEnvironmentById, updateLifecycle } from './store.ts'
 
 /** Written at the root when the tree is built; its absence (a new host, a wiped folder) rebuilds. */
 export const READY_MARKER = '.environment-ready'
@@ -37,7 +39,8 @@ export function definitionHash(def: EnvironmentDefinition): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32)
 }
 
-const buildsNothing = (def: EnvironmentDefinition) =>
+/** No source, setup or git skills: nothing to build, the folder is only projected into. */
+export const buildsNothing = (def: EnvironmentDefinition) =>
   def.source.type === 'none' &&
   def.setup.length === 0 &&
   !def.skills.some((s) => typeof s !== 'string' && s.kind === 'git')
@@ -46,6 +49,8 @@ export const snapshotFile = (id: string) => join(resolve(appEnv().ENVIRONMENT_SN
 
 export type ReadyInput = Omit<BootstrapInput, 'record' | 'onProgress' | 'localRoot'> & {
   row: EnvironmentRow
+  /** Gets each state of a build this call runs or waits for (none when the tree is ready). */
+  onProgress?: BootstrapWatcher
 }
 
 const building = new Map<string, Promise<void>>()
@@ -53,13 +58,25 @@ const building = new Map<string, Promise<void>>()
 /** Makes the tree ready for use. @throws HttpError when bootstrap fails (the record keeps why). */
 export async function ensureReady(input: ReadyInput): Promise<void> {
   const { row } = input
-  while (building.has(row.id)) await building.get(row.id)!.catch(() => undefined)
-  const work = build(input)
-  building.set(row.id, work)
+  const unwatch = input.onProgress ? watchBootstrap(row.id, input.onProgress) : () => {}
   try {
-    await work
+    let waited = false
+    while (building.has(row.id)) {
+      waited = true
+      await building.get(row.id)!.catch(() => undefined)
+    }
+    // The build waited for may have made the tree: judge by the record as it is now, or this
+    // call would rebuild (emptying the folder) from the hash it read before that build ended.
+    const current = waited ? ((await findEnvironmentById(row.id)) ?? row) : row
+    const work = build({ ...input, row: current })
+    building.set(row.id, work)
+    try {
+      await work
+    } finally {
+      building.delete(row.id)
+    }
   } finally {
-    building.delete(row.id)
+    unwatch()
   }
 }
 
@@ -83,8 +100,11 @@ async function build(input: ReadyInput) {
     startedAt: new Date().toISOString(),
     steps: [],
   }
-  const save = (extra: Parameters<typeof updateLifecycle>[1] = {}) =>
-    updateLifecycle(row.id, { bootstrap: structuredClone(record), ...extra })
+  const save = async (extra: Parameters<typeof updateLifecycle>[1] = {}) => {
+    const copy = structuredClone(record)
+    await updateLifecycle(row.id, { bootstrap: copy, ...extra })
+    announceBootstrap(row.id, copy)
+  }
   const snapshot = snapshotFile(row.id)
   const fresh =
     def.lifecycle.snapshot === 'after-setup' &&

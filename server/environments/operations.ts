@@ -7,6 +7,7 @@
  */
 import type { Caller } from '../access/caller.ts'
 import { afterWrite, watchWhile } from './activity.ts'
+import { type BootstrapWatcher, followRecordedBootstrap } from './bootstrap-watch.ts'
 import type { CommandMode, CommandOutcome } from './commands.ts'
 import type { EnvironmentProvider } from './provider-schema.ts'
 import { folderHere, providerFor } from './providers.ts'
@@ -67,7 +68,11 @@ export const NEEDS: Record<OperationName, 'view' | 'use'> = {
 /** Which environment a call names: its name, or none (a job run's own scratch, else `scratch`). */
 export type EnvironmentRef = { name?: string | null; runId?: string }
 
-/** Opens the environment and performs `op` there, forwarding when its folder is elsewhere. */
+/**
+ * Opens the environment and performs `op` there, forwarding when its folder is elsewhere.
+ * `onBootstrap` follows a build the call runs or waits for: here as it is saved, or as the
+ * holding instance records it.
+ */
 export async function operate<K extends OperationName>(
   caller: Caller,
   ref: EnvironmentRef,
@@ -75,11 +80,18 @@ export async function operate<K extends OperationName>(
   input: Operations[K]['input'],
   origin: Origin = {},
   forwarded = false,
+  onBootstrap?: BootstrapWatcher,
 ): Promise<{ environment: string; result: Operations[K]['result'] }> {
-  const opened = await openEnvironment(caller, ref.name, NEEDS[op], { runId: ref.runId })
-  return {
-    environment: opened.row.name,
-    result: await operateOn(caller, opened, ref, op, input, origin, forwarded),
+  const opened = await openEnvironment(caller, ref.name, NEEDS[op], { runId: ref.runId, onBootstrap })
+  const following =
+    onBootstrap && opened.elsewhere ? await followRecordedBootstrap(opened.row.id, onBootstrap) : null
+  try {
+    return {
+      environment: opened.row.name,
+      result: await operateOn(caller, opened, ref, op, input, origin, forwarded),
+    }
+  } finally {
+    await following?.stop()
   }
 }
 

@@ -48,6 +48,18 @@ export class OutputCollector {
     return { text: `${keepHead}\n[… ${omitted} bytes of output omitted …]\n${keepTail}`, truncated: true }
   }
 
+  /**
+   * The last `chars` characters received so far, redacted: what a progress view shows while the
+   * command still runs. A little more is decoded first so a secret at the cut is redacted whole.
+   */
+  latest(chars: number, redact: (text: string) => string): string {
+    // Nothing was dropped between head and tail yet: they are one stretch of output.
+    const whole = this.total === this.headBytes + this.tailBytes
+    const bytes = Buffer.concat(whole ? [...this.head, ...this.tail] : this.tail)
+    const from = Math.max(0, bytes.length - chars * 4 - SLACK)
+    return redact(bytes.subarray(from).toString('utf8')).slice(-chars)
+  }
+
   private headLimit = () => Math.floor(this.capBytes / 2) + SLACK
   private tailLimit = () => Math.floor(this.capBytes / 2) + SLACK
 }

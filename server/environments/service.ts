@@ -18,6 +18,7 @@ import { resolveSecretValues } from '../keys/secrets-service.ts'
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { readResource } from '../resources/service.ts'
+import type { BootstrapWatcher } from './bootstrap-watch.ts'
 import { type CommandMode, type CommandOutcome, runPolicedCommand } from './commands.ts'
 import { type EnvironmentDefinition, EnvironmentName, parseEnvironmentFile } from './definition.ts'
 import type { ExecLimits } from './exec-schema.ts'
@@ -83,6 +84,19 @@ const facts = (row: EnvironmentRow) => ({ orgId: row.orgId, scope: row.scope, cr
 /** The record name of a job run's own scratch folder (not a slug, so no definition can claim it). */
 export const runScratchName = (runId: string) => `${SCRATCH}:${runId}`
 
+/** How an environment is opened besides its name. */
+export type OpenOptions = {
+  /** A job run's id: with no name, its own scratch folder. */
+  runId?: string
+  /**
+   * False: do not build or project the tree (reading its policy or scripts, a page showing its
+   * files); such an open never waits for a build. Default: build it when the caller may use it.
+   */
+  prepare?: boolean
+  /** Gets each state of a build this open runs or waits for (live progress). */
+  onBootstrap?: BootstrapWatcher
+}
+
 /**
  * The environment `name` for `caller`, created on first use. Without a name: the job run's own
  * scratch folder when `runId` is given (removed when the run ends), else the personal `scratch`.
@@ -91,7 +105,7 @@ export async function openEnvironment(
   caller: Caller,
   name: unknown,
   need: 'view' | 'use',
-  defaults: { runId?: string } = {},
+  defaults: OpenOptions = {},
 ): Promise<OpenEnvironment> {
   const runScratch = (name === undefined || name === null) && defaults.runId !== undefined
   const parsed = EnvironmentName.safeParse(name ?? SCRATCH)
@@ -108,7 +122,8 @@ export async function openEnvironment(
   const row =
     (await findEnvironment(key)) ?? (await insertEnvironment({ id: newId('env'), ...key, ...here(), dir }))
   if (!row) throw conflict(`The environment ${recordName} could not be created`, 'environment')
-  return open(caller, row, found.definition, need, ('writer' in found && found.writer) || undefined)
+  const writer = ('writer' in found && found.writer) || undefined
+  return open(caller, row, found.definition, need, writer, defaults)
 }
 
 async function open(
@@ -117,6 +132,7 @@ async function open(
   definition: EnvironmentDefinition,
   need: 'view' | 'use',
   writer: string | undefined,
+  how: OpenOptions,
 ): Promise<OpenEnvironment> {
   if (!canViewJob(caller, facts(row))) throw notFound(`No environment named ${row.name}`)
   if (need === 'use' && !canEditJob(caller, facts(row))) {
@@ -162,7 +178,8 @@ async function open(
   const redact = makeRedactor(Object.values(values))
   const files = { root, owner, quotaBytes, redact }
   // Build (or restore) the tree for this definition and project its instructions and skills.
-  if (canEditJob(caller, facts(row))) await prepareTree(caller, row, definition, files, values, execOptions())
+  if (how.prepare !== false && canEditJob(caller, facts(row)))
+    await prepareTree(caller, row, definition, files, values, execOptions(), how.onBootstrap)
   return { ...base, secrets: values, files }
 }
 
@@ -245,11 +262,4 @@ export async function getAudit(caller: Caller, id: string, limit = 200) {
   if (!row || !canViewJob(caller, facts(row))) throw notFound('No such environment')
   const rows = await selectAudit(id, Math.min(Math.max(limit, 1), 1000))
   return rows.map((r) => ({ ...r, at: r.at.toISOString() }))
-}
-
-/** The last bootstrap or restore of an environment the caller can see (null before the first). */
-export async function getBootstrap(caller: Caller, id: string) {
-  const row = await findEnvironmentById(id)
-  if (!row || !canViewJob(caller, facts(row))) throw notFound('No such environment')
-  return row.bootstrap ?? null
 }

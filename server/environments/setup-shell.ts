@@ -20,6 +20,8 @@ import { isInside } from './paths.ts'
 
 export const STATE_DIR = '.clockwork'
 const TAIL_CHARS = 2000
+/** How often a running step's output tail is reported: the environment page polls as often. */
+const LIVE_TAIL_MS = 1_000
 
 export type StepRecord = {
   index: number
@@ -70,22 +72,52 @@ export async function runSetup(setup: Setup, ctx: SetupContext): Promise<SetupRu
   const steps: StepRecord[] = []
   const initial = Object.entries(ctx.initialExports ?? {}).map(([k, v]) => `export ${k}=${quote(v)}`)
   let state: ShellState = { cwd: root, exports: initial.join('\n') }
-  const report = () => ctx.onProgress?.(structuredClone(steps))
+  // Reports go out one after the other, each a copy taken when it was made, so a slow write of
+  // an older one never lands after a newer one.
+  let reported: Promise<void> = Promise.resolve()
+  const report = () => {
+    const copy = structuredClone(steps)
+    reported = reported.then(() => ctx.onProgress?.(copy))
+    return reported
+  }
+  const live = new Map<StepRecord, (chars: number) => string>()
 
   const runStep = async (record: StepRecord, from: ShellState): Promise<ShellState | undefined> => {
     const id = newId('step')
     const body = script(root, from, id, record.command, Object.keys(ctx.env.secrets))
+    const opts = { ...ctx.opts, onOutput: (latest: (chars: number) => string) => live.set(record, latest) }
     try {
-      const result = await runCommand(ctx.env, body, ctx.opts)
+      const result = await runCommand(ctx.env, body, opts)
       record.exitCode = result.exitCode
       record.status = result.exitCode === 0 ? 'ok' : 'failed'
       record.tail = [result.stdout, result.stderr].filter(Boolean).join('\n').slice(-TAIL_CHARS)
     } catch (err) {
       record.status = 'failed'
       record.tail = (err as Error).message.slice(-TAIL_CHARS)
+    } finally {
+      live.delete(record)
     }
     record.endedAt = new Date().toISOString()
     return record.status === 'ok' ? readState(root, id) : undefined
+  }
+
+  // While steps run: their output so far, when it changed (skipped while a report is still going).
+  let ticking = false
+  const tick = () => {
+    if (ticking) return
+    let changed = false
+    for (const [record, latest] of live) {
+      const tail = latest(TAIL_CHARS)
+      if (tail && tail !== record.tail) {
+        record.tail = tail
+        changed = true
+      }
+    }
+    if (!changed) return
+    ticking = true
+    report()
+      .catch(() => {}) // the next step's own report fails the same way and says so
+      .finally(() => (ticking = false))
   }
 
   for (const [index, step] of setup.entries()) {
@@ -99,7 +131,10 @@ export async function runSetup(setup: Setup, ctx: SetupContext): Promise<SetupRu
     }))
     steps.push(...records)
     await report()
-    const after = await Promise.all(records.map((record) => runStep(record, state)))
+    const ticker = setInterval(tick, LIVE_TAIL_MS)
+    const after = await Promise.all(records.map((record) => runStep(record, state))).finally(() =>
+      clearInterval(ticker),
+    )
     await report()
     if (records.some((r) => r.status === 'failed')) return { ok: false, steps }
     if (typeof step === 'string' && after[0]) state = after[0]

@@ -1,5 +1,6 @@
 /** The one call service.ts makes on use: build or restore the tree, then project (lifecycle.ts). */
 import { type Caller, isOrgAdmin } from '../access/caller.ts'
+import type { BootstrapWatcher } from './bootstrap-watch.ts'
 import type { EnvironmentDefinition } from './definition.ts'
 import type { ExecOptions } from './exec.ts'
 import type { FileContext } from './files-schema.ts'
@@ -14,6 +15,7 @@ export async function prepareTree(
   files: FileContext & { owner: { uid: number; gid: number } },
   secrets: Record<string, string>,
   execOptions: ExecOptions,
+  onProgress?: BootstrapWatcher,
 ): Promise<void> {
   await ensureReady({
     row,
@@ -24,5 +26,6 @@ export async function prepareTree(
     isAdmin: isOrgAdmin(caller),
     approvedSkill: (name) => approvedSkillContent(caller.orgId, name),
     execOptions,
+    onProgress,
   })
 }

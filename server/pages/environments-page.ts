@@ -7,6 +7,7 @@
 import type { Caller } from '../auth/caller.ts'
 import {
   getAuditPage,
+  getBootstrapOf,
   getEnvironment,
   listEnvironmentFiles,
   listEnvironments,
@@ -45,7 +46,7 @@ export async function loadEnvironmentPage(caller: Caller, name: string, url: URL
   const where = { scope: environment.scope }
   const selected = url.searchParams.get('file')
   const cursor = url.searchParams.get('cursor')
-  const [files, file, audit, holder, changes] = await Promise.all([
+  const [files, file, audit, holder, changes, bootstrap] = await Promise.all([
     section(listEnvironmentFiles(caller, name, where)),
     selected ? section(readEnvironmentFile(caller, name, { ...where, path: selected })) : null,
     environment.id
@@ -61,8 +62,10 @@ export async function loadEnvironmentPage(caller: Caller, name: string, url: URL
     // Its folder is on another instance: does that one answer, or may the caller rebuild it here?
     environment.status === 'elsewhere' && environment.id ? holderState(caller, environment.id) : null,
     environment.id ? section(recentFileChanges(caller, environment.id)) : null,
+    // How its folder was (or is being) built; the page then follows it live.
+    environment.id ? getBootstrapOf(caller, environment.id) : null,
   ])
-  return { environment, files, selected, file, audit, holder, changes }
+  return { environment, files, selected, file, audit, holder, changes, bootstrap }
 }
 
 /**

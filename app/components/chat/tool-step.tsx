@@ -1,5 +1,11 @@
 import { Ban, Check, Loader2, TriangleAlert } from 'lucide-react'
 import { Button } from '#app/components/ui/button.tsx'
+import {
+  BootstrapLive,
+  BootstrapSummaryLine,
+  bootstrapSummaryOf,
+  bootstrappingOf,
+} from './bootstrap-step.tsx'
 import { Markdown } from './markdown.tsx'
 import { toolView, type ApprovalView, type ToolView } from './tool-views.tsx'
 import type { ToolPart } from './types.ts'
@@ -82,7 +88,13 @@ export function ToolStep({ part, onAnswer }: { part: ToolPart; onAnswer?: Answer
       <ApprovalCard approval={approvalFor(name, view, input)} id={part.approval.id} onAnswer={onAnswer} />
     )
   const failure = part.output as { ok?: boolean; error?: { status?: number; message: string } } | undefined
-  if (
+  const building = part.state === 'output-available' && part.preliminary ? bootstrappingOf(part.output) : null
+  const built = part.state === 'output-available' ? bootstrapSummaryOf(part.output) : null
+  if (building) {
+    body = (
+      <BootstrapLive record={building} environment={(part.input as { environment?: string })?.environment} />
+    )
+  } else if (
     part.state === 'output-denied' ||
     (part.state === 'approval-responded' && part.approval?.approved === false)
   ) {
@@ -116,6 +128,14 @@ export function ToolStep({ part, onAnswer }: { part: ToolPart; onAnswer?: Answer
     )
   } else {
     body = view ? view.running(input) : `Using ${name}…`
+  }
+  if (built) {
+    body = (
+      <>
+        {body}
+        <BootstrapSummaryLine summary={built} />
+      </>
+    )
   }
   return (
     <div

@@ -20,11 +20,13 @@ import {
   type LucideIcon,
 } from 'lucide-react'
 import { Link } from 'react-router'
+import type { BootstrapProgress } from '#server/agent/tools/bootstrap-progress.ts'
 import type { AgentToolName, AgentTools } from '#server/agent/tools/index.ts'
 
 type ToolIO = InferUITools<AgentTools>
 type Input<N extends AgentToolName> = Partial<ToolIO[N]['input']>
-type Output<N extends AgentToolName> = ToolIO[N]['output']
+/** What a call ends with; a build's progress on the way is shown by the step (bootstrap-step.tsx). */
+type Output<N extends AgentToolName> = Exclude<ToolIO[N]['output'], BootstrapProgress>
 /** A failed call, as every tool reports it (server/agent/tool-context.ts). */
 type Failure = { ok: false; error: { status: number; message: string } }
 

@@ -7,6 +7,8 @@ export type ToolPart = {
   state: string
   input?: unknown
   output?: unknown
+  /** A result the tool reported while still running (e.g. its environment's build progress). */
+  preliminary?: boolean
   errorText?: string
   approval?: { id: string; approved?: boolean; reason?: string }
 }

@@ -5,6 +5,8 @@
  * policy marks `ask` stops at an approval card in chat (the AI SDK's needsApproval: the answer
  * comes in the person's next request, which the model cannot write); in an unattended run there is
  * nobody to ask, so it is denied and the reason is the tool result the transcript keeps.
+ * A call that builds its environment streams the build's progress first (bootstrap-progress.ts);
+ * reading the policy or the scripts beforehand never builds.
  */
 import { tool } from 'ai'
 import { z } from 'zod'
@@ -23,8 +25,10 @@ import {
   type RunCommandRequest,
 } from '../../environments/operations.ts'
 import { openEnvironment } from '../../environments/service.ts'
+import type { BootstrapWatcher } from '../../environments/bootstrap-watch.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { toToolFailure, type ToolContext } from '../tool-context.ts'
+import { withBootstrapProgress } from './bootstrap-progress.ts'
 
 const environment = z
   .string()
@@ -59,9 +63,19 @@ const refOf = (ctx: ToolContext, input: { environment?: string }) => ({
 /** Runs one operation for the agent; failures become a result the model reads. */
 function call<K extends Exclude<OperationName, 'run_command'>>(ctx: ToolContext, op: K) {
   return ({ environment: name, ...input }: Operations[K]['input'] & { environment?: string }) =>
-    operate(ctx.caller, refOf(ctx, { environment: name }), op, input as Operations[K]['input'], origin(ctx))
-      .then(({ environment, result }) => ({ ok: true as const, environment, ...withSkillNote(result) }))
-      .catch((err: unknown) => toToolFailure(err, op))
+    withBootstrapProgress((onBootstrap) =>
+      operate(
+        ctx.caller,
+        refOf(ctx, { environment: name }),
+        op,
+        input as Operations[K]['input'],
+        origin(ctx),
+        false,
+        onBootstrap,
+      )
+        .then(({ environment, result }) => ({ ok: true as const, environment, ...withSkillNote(result) }))
+        .catch((err: unknown) => toToolFailure(err, op)),
+    )
 }
 
 /** A write that made a self-made skill tells the agent who decides on it. */
@@ -133,21 +147,22 @@ export function createRunCommandTool(ctx: ToolContext) {
       if (ctx.mode !== 'chat') return false
       try {
         const { name, runId } = refOf(ctx, input)
-        const opened = await openEnvironment(ctx.caller, name, 'use', { runId })
+        const opened = await openEnvironment(ctx.caller, name, 'use', { runId, prepare: false })
         return decideCommand(opened.policy, input.command).decision === 'ask'
       } catch {
         return false // execute reports the error
       }
     },
-    execute: async ({ environment: name, command, timeoutSeconds }) => {
-      try {
-        // In chat, execute only follows an approval when needsApproval asked for one.
-        const request = { command, timeoutSeconds, mode: ctx.mode, approved: ctx.mode === 'chat' }
-        return await runOperated(ctx, name, request)
-      } catch (err) {
-        return toToolFailure(err, 'run_command')
-      }
-    },
+    execute: ({ environment: name, command, timeoutSeconds }) =>
+      withBootstrapProgress(async (onBootstrap) => {
+        try {
+          // In chat, execute only follows an approval when needsApproval asked for one.
+          const request = { command, timeoutSeconds, mode: ctx.mode, approved: ctx.mode === 'chat' }
+          return await runOperated(ctx, name, request, onBootstrap)
+        } catch (err) {
+          return toToolFailure(err, 'run_command')
+        }
+      }),
   })
 }
 
@@ -155,13 +170,20 @@ export function createRunCommandTool(ctx: ToolContext) {
  * Runs a command through the environment's provider and shapes the result for the model: the files
  * the command changed (on this server or a connected machine) and the self-made skills it wrote.
  */
-async function runOperated(ctx: ToolContext, name: string | undefined, request: RunCommandRequest) {
+async function runOperated(
+  ctx: ToolContext,
+  name: string | undefined,
+  request: RunCommandRequest,
+  onBootstrap: BootstrapWatcher,
+) {
   const { environment, result: outcome } = await operate(
     ctx.caller,
     refOf(ctx, { environment: name }),
     'run_command',
     request,
     origin(ctx),
+    false,
+    onBootstrap,
   )
   if (outcome.status !== 'ran') {
     const reason = outcome.status === 'denied' ? outcome.reason : `needs approval: ${outcome.reason}`
@@ -196,7 +218,8 @@ export const RUN_SCRIPT_DESCRIPTION =
 export function createRunScriptTool(ctx: ToolContext) {
   const scriptOf = async (input: z.infer<typeof RunScriptInput>) => {
     const { name, runId } = refOf(ctx, input)
-    const opened = await openEnvironment(ctx.caller, name, 'use', { runId })
+    // The definition's scripts and policy only: running the script builds the tree.
+    const opened = await openEnvironment(ctx.caller, name, 'use', { runId, prepare: false })
     const command = opened.definition.scripts[input.name]
     if (!command) {
       const known = Object.keys(opened.definition.scripts)
@@ -220,15 +243,16 @@ export function createRunScriptTool(ctx: ToolContext) {
         return false
       }
     },
-    execute: async (input) => {
-      try {
-        const { command } = await scriptOf(input)
-        const request = { command, mode: ctx.mode, approved: ctx.mode === 'chat' }
-        const ran = await runOperated(ctx, input.environment, request)
-        return ran.ok ? { script: input.name, command, ...ran } : ran
-      } catch (err) {
-        return toToolFailure(err, 'run_script')
-      }
-    },
+    execute: (input) =>
+      withBootstrapProgress(async (onBootstrap) => {
+        try {
+          const { command } = await scriptOf(input)
+          const request = { command, mode: ctx.mode, approved: ctx.mode === 'chat' }
+          const ran = await runOperated(ctx, input.environment, request, onBootstrap)
+          return ran.ok ? { script: input.name, command, ...ran } : ran
+        } catch (err) {
+          return toToolFailure(err, 'run_script')
+        }
+      }),
   })
 }
