@@ -11,6 +11,7 @@ import { toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { startTestMcpServer, type TestMcpServer } from '#tests/support/mcp-server.ts'
 import { freePort } from '#tests/support/postgres-server.ts'
 import type { Team } from '#tests/support/team.ts'
+import type { TestApp } from '#tests/support/test-app.ts'
 
 const M = '/_agent-native/mcp-servers'
 const J = '/_agent-native/jobs'
