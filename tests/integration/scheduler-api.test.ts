@@ -19,7 +19,12 @@ let team: Team
 let fake: FakeAnthropic
 let scheduler: RunningScheduler
 beforeAll(async () => {
-  agent = await startAgentApp({ key: 'sk-test', anyKey: true, fallback: { text: 'All done.' }, scheduler: true })
+  agent = await startAgentApp({
+    key: 'sk-test',
+    anyKey: true,
+    fallback: { text: 'All done.' },
+    scheduler: true,
+  })
   ;({ app, team, fake } = agent)
   scheduler = agent.scheduler!
 })
