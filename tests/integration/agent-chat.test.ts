@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { CHAT_MAX_STEPS } from '#server/agent/loop.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { createTeam, type Team } from '#tests/support/team.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import { toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import type { Team } from '#tests/support/team.ts'
 import { cliRegistry } from '#server/cli/registered.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
 
 // The cli tool is offered when some registered CLI can run here (installed, and bubblewrap usable).
 const cliOffered = (await cliRegistry().describe()).some((c) => c.available)
@@ -18,31 +18,17 @@ const cliOffered = (await cliRegistry().describe()).some((c) => c.available)
 const J = '/_agent-native/jobs'
 const DEPLOYMENT_KEY = 'sk-ant-deployment-key-0042'
 
-let app: TestApp
+let agent: AgentApp
 let team: Team
 let fake: FakeAnthropic
 
 beforeAll(async () => {
-  fake = await startFakeAnthropic({ apiKey: DEPLOYMENT_KEY, fallback: { text: 'Done.' } })
-  app = await startTestApp({
-    env: {
-      ANTHROPIC_API_KEY: DEPLOYMENT_KEY,
-      ANTHROPIC_BASE_URL: fake.baseURL,
-      AGENT_MODEL: 'anthropic:claude-sonnet-4-5',
-    },
-  })
-  team = await createTeam(app)
+  agent = await startAgentApp({ key: DEPLOYMENT_KEY })
+  ;({ team, fake } = agent)
 })
-afterAll(async () => {
-  await app?.close()
-  await fake?.close()
-})
+afterAll(() => agent?.close())
 beforeEach(() => {
   fake.requests.length = 0
-})
-
-const toolUse = (name: string, input: Record<string, unknown>) => ({
-  content: [{ type: 'tool_use' as const, name, input }],
 })
 
 describe('chat creates jobs through the manage-jobs tool', () => {

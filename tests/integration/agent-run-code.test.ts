@@ -14,9 +14,10 @@ import { cliRegistry } from '#server/cli/registered.ts'
 import { usableBwrap } from '#server/sandbox/host-tools.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { createTeam, type Team, type TeamPerson } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import type { Team, TeamPerson } from '#tests/support/team.ts'
+import type { TestApp } from '#tests/support/test-app.ts'
 
 const J = '/_agent-native/jobs'
 const KEY = 'sk-ant-deployment-runcode-0099'
@@ -24,6 +25,7 @@ const PLANTED = 'planted-server-secret-7c1e'
 const bwrap = await usableBwrap()
 const cliOffered = (await cliRegistry().describe()).some((c) => c.name === 'rg' && c.available)
 
+let agent: AgentApp
 let app: TestApp
 let team: Team
 let fake: FakeAnthropic
@@ -33,21 +35,13 @@ beforeAll(async () => {
   process.env.CLOCKWORK_PLANTED_SECRET = PLANTED
   outside = mkdtempSync(path.join(tmpdir(), 'clockwork-e2e-outside-'))
   writeFileSync(path.join(outside, 'secret.txt'), PLANTED)
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  app = await startTestApp({
-    env: {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: fake.baseURL,
-      AGENT_MODEL: 'anthropic:claude-sonnet-4-5',
-    },
-  })
-  team = await createTeam(app)
+  agent = await startAgentApp({ key: KEY })
+  ;({ app, team, fake } = agent)
 })
 afterAll(async () => {
   delete process.env.CLOCKWORK_PLANTED_SECRET
   rmSync(outside, { recursive: true, force: true })
-  await app?.close()
-  await fake?.close()
+  await agent?.close()
 })
 beforeEach(() => {
   fake.requests.length = 0

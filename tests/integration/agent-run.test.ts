@@ -6,11 +6,10 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { resetEnvCache } from '#server/env.ts'
-import { createAgentExecutor } from '#server/agent/run-executor.ts'
-import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { createTeam, type Team } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import type { Team } from '#tests/support/team.ts'
+import type { TestApp } from '#tests/support/test-app.ts'
 import { cliRegistry } from '#server/cli/registered.ts'
 import { queryRows } from '#server/db/sql.ts'
 
@@ -20,28 +19,16 @@ const cliOffered = (await cliRegistry().describe()).some((c) => c.available)
 const J = '/_agent-native/jobs'
 const KEY = 'sk-ant-deployment-run-0007'
 
+let agent: AgentApp
 let app: TestApp
 let team: Team
 let fake: FakeAnthropic
-let scheduler: RunningScheduler
 
 beforeAll(async () => {
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  app = await startTestApp({
-    env: {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: fake.baseURL,
-      AGENT_MODEL: 'anthropic:claude-sonnet-4-5',
-    },
-  })
-  team = await createTeam(app)
-  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
+  agent = await startAgentApp({ key: KEY, scheduler: true })
+  ;({ app, team, fake } = agent)
 })
-afterAll(async () => {
-  await scheduler?.stop()
-  await app?.close()
-  await fake?.close()
-})
+afterAll(() => agent?.close())
 beforeEach(() => {
   fake.requests.length = 0
 })

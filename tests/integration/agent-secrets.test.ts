@@ -8,12 +8,11 @@ import { sql } from 'drizzle-orm'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { logger } from '#server/lib/logger.ts'
-import { createAgentExecutor } from '#server/agent/run-executor.ts'
-import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import { sendChat, userText } from '#tests/support/agent-chat.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { createTeam, type Team } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import type { Team } from '#tests/support/team.ts'
+import type { TestApp } from '#tests/support/test-app.ts'
 import { queryRows } from '#server/db/sql.ts'
 
 const J = '/_agent-native/jobs'
@@ -21,10 +20,10 @@ const CREATOR_KEY = 'sk-ant-PLANTEDcreator-9f3a7c'
 const ORG_KEY = 'sk-ant-PLANTEDorg-51d2e8'
 const PLANTED = [CREATOR_KEY, ORG_KEY, 'PLANTED']
 
+let agent: AgentApp
 let app: TestApp
 let team: Team
 let fake: FakeAnthropic
-let scheduler: RunningScheduler
 /** Every HTTP response body this test saw, and every log line the server wrote. */
 const responses: string[] = []
 const logLines: string[] = []
@@ -34,17 +33,13 @@ beforeAll(async () => {
   const target = logger as unknown as Record<symbol, unknown>
   target[pino.symbols.streamSym] = { write: (line: string) => void logLines.push(line) }
   logger.level = 'trace'
-  fake = await startFakeAnthropic({ fallback: { text: 'Done.' } })
   // No deployment key: only stored keys can be spent.
-  app = await startTestApp({ env: { ANTHROPIC_API_KEY: '', ANTHROPIC_BASE_URL: fake.baseURL } })
-  team = await createTeam(app)
-  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
+  agent = await startAgentApp({ key: '', anyKey: true, scheduler: true })
+  ;({ app, team, fake } = agent)
 })
 afterAll(async () => {
   logger.level = 'silent'
-  await scheduler?.stop()
-  await app?.close()
-  await fake?.close()
+  await agent?.close()
 })
 
 async function chat(who: 'creator' | 'member', text: string) {

@@ -7,13 +7,12 @@
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { queryRows } from '#server/db/sql.ts'
-import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { snapshotTables } from '#tests/support/snapshot.ts'
 import { createTeam, type Team, type TeamPerson } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import type { TestApp } from '#tests/support/test-app.ts'
 
 const J = '/_agent-native/jobs'
 const SETTINGS = '/_agent-native/org-settings'
@@ -21,25 +20,22 @@ const USAGE = '/_agent-native/usage'
 const DEPLOYMENT_KEY = 'sk-ant-deployment-budgets-01'
 const ORG_KEY = 'sk-ant-org-budgets-02'
 
+let agent: AgentApp
 let app: TestApp
 let team: Team
 let fake: FakeAnthropic
-let scheduler: RunningScheduler
 
 beforeAll(async () => {
-  fake = await startFakeAnthropic({
+  agent = await startAgentApp({
+    key: DEPLOYMENT_KEY,
+    anyKey: true, // the organisation's stored key is spent too
     fallback: { text: 'Done.', usage: { input_tokens: 10, output_tokens: 5 } },
+    scheduler: true,
   })
-  app = await startTestApp({ env: { ANTHROPIC_API_KEY: DEPLOYMENT_KEY, ANTHROPIC_BASE_URL: fake.baseURL } })
-  team = await createTeam(app)
-  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
+  ;({ app, team, fake } = agent)
   // Sign-ups hash passwords and the first page render bundles the client: slow on a busy machine.
 }, 180_000)
-afterAll(async () => {
-  await scheduler?.stop()
-  await app?.close()
-  await fake?.close()
-})
+afterAll(() => agent?.close())
 
 const job = (name: string, extra: Record<string, unknown> = {}) => ({
   name,

@@ -12,16 +12,18 @@ import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { jobs } from '#server/db/schema/index.ts'
 import { integrationHooks } from '#server/integrations/run-delivery.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts'
-import { createTeam, type Team } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import type { Team } from '#tests/support/team.ts'
+import type { TestApp } from '#tests/support/test-app.ts'
 import { startWebhookReceiver, type WebhookReceiver } from '#tests/support/webhook-receiver.ts'
 
 const J = '/_agent-native/jobs'
 const W = '/_agent-native/webhooks'
 const KEY = 'sk-ant-deployment-delivery-01'
 
+let agent: AgentApp
 let app: TestApp
 let team: Team
 let fake: FakeAnthropic
@@ -31,19 +33,17 @@ let scheduler: RunningScheduler
 let hooks: ReturnType<typeof integrationHooks>
 
 beforeAll(async () => {
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
   smtp = await startSmtpSink()
   receiver = await startWebhookReceiver()
-  app = await startTestApp({
+  agent = await startAgentApp({
+    key: KEY,
     env: {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: fake.baseURL,
       SMTP_URL: smtp.url,
       SMTP_FROM: 'Clockwork <clockwork@example.com>',
       INTEGRATIONS_ALLOW_HOSTS: receiver.hostPort,
     },
   })
-  team = await createTeam(app)
+  ;({ app, team, fake } = agent)
   // Retries wait 20 ms instead of minutes; everything else is the production path.
   hooks = integrationHooks({ backoffMs: [20, 20], db: app.server.db.db })
   scheduler = await startScheduler({
@@ -56,8 +56,8 @@ beforeAll(async () => {
 }, 300_000)
 afterAll(async () => {
   await scheduler?.stop()
-  await app?.close()
-  await Promise.all([fake?.close(), smtp?.close(), receiver?.close()])
+  await agent?.close()
+  await Promise.all([smtp?.close(), receiver?.close()])
 })
 
 async function register(kind: 'webhook' | 'slack', name: string, path: string) {

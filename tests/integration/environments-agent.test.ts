@@ -8,60 +8,35 @@
  * check: start-up installs it once (server/http/server.ts), so a path added later is covered too.
  */
 import { createHash } from 'node:crypto'
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { queryRows } from '#server/db/sql.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import { handleWorkspaceAction } from '#server/pages/workspace-page.ts'
-import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { createTeam, type Team } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import { toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import type { Team } from '#tests/support/team.ts'
+import type { TestApp } from '#tests/support/test-app.ts'
 
 const KEY = 'sk-ant-deployment-env-0012'
 const SECRET_VALUE = 'ghp-very-secret-token-9731'
 const R = '/_agent-native/resources'
 const HASH = createHash('sha256').update(SECRET_VALUE).digest('hex').slice(0, 16)
 
+let agent: AgentApp
 let app: TestApp
 let team: Team
 let fake: FakeAnthropic
-let scheduler: RunningScheduler
-let dir: string
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-envs-'))
-  chmodSync(dir, 0o711) // the sandbox uid must be able to enter it
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  app = await startTestApp({
-    env: {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: fake.baseURL,
-      AGENT_MODEL: 'anthropic:claude-sonnet-4-5',
-      ENVIRONMENTS_DIR: path.join(dir, 'environments'),
-    },
-  })
-  team = await createTeam(app)
-  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
+  agent = await startAgentApp({ key: KEY, environmentsDir: 'clockwork-envs-', scheduler: true })
+  ;({ app, team, fake } = agent)
 })
-afterAll(async () => {
-  await scheduler?.stop()
-  await app?.close()
-  await fake?.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => agent?.close())
 beforeEach(() => {
   fake.requests.length = 0
-})
-
-const toolUse = (name: string, input: Record<string, unknown>) => ({
-  content: [{ type: 'tool_use' as const, name, input }],
 })
 
 /** The run's view once it has settled (the scheduler executes it in this process). */

@@ -4,48 +4,27 @@
  * engine: without one (as on this machine) it answers "docker is unavailable on this server: …",
  * with one it runs in a container with the folder at /workspace.
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dockerState } from '#server/environments/providers-docker.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import { toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 
 const KEY = 'sk-ant-deployment-docker-0013'
 
-let app: TestApp
+let agent: AgentApp<false>
 let fake: FakeAnthropic
 let ana: ApiClient
-let dir: string
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-envs-docker-'))
-  chmodSync(dir, 0o711) // the sandbox uid must be able to enter it
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  app = await startTestApp({
-    env: {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: fake.baseURL,
-      AGENT_MODEL: 'anthropic:claude-sonnet-4-5',
-      ENVIRONMENTS_DIR: path.join(dir, 'environments'),
-    },
-  })
-  ana = app.client()
+  agent = await startAgentApp({ key: KEY, environmentsDir: 'clockwork-envs-docker-', team: false })
+  fake = agent.fake
+  ana = agent.app.client()
   await ana.signUp('Ana', 'ana@example.com')
 }, 120_000)
 
-afterAll(async () => {
-  await app?.close()
-  await fake?.close()
-  rmSync(dir, { recursive: true, force: true })
-})
-
-const toolUse = (name: string, input: Record<string, unknown>) => ({
-  content: [{ type: 'tool_use' as const, name, input }],
-})
+afterAll(() => agent?.close())
 
 describe('an environment with provider: docker', () => {
   it('writes files in its folder here and runs commands only where a Docker engine answers', async () => {

@@ -3,55 +3,35 @@
  * runtimes, default limits and extra deny patterns that a member's definition cannot loosen; and
  * a job run without an environment working in a scratch folder of its own, removed after the run.
  */
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { queryRows } from '#server/db/sql.ts'
-import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { createTeam, type Team } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import { toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import type { Team } from '#tests/support/team.ts'
+import type { TestApp } from '#tests/support/test-app.ts'
 
 const KEY = 'sk-ant-deployment-env-org-0007'
 const R = '/_agent-native/resources'
 const SETTINGS = '/_agent-native/org-settings'
 
+let agent: AgentApp
 let app: TestApp
 let team: Team
 let fake: FakeAnthropic
-let scheduler: RunningScheduler
 let dir: string
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-envs-org-'))
-  chmodSync(dir, 0o711) // the sandbox uid must be able to enter it
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  app = await startTestApp({
-    env: {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: fake.baseURL,
-      ENVIRONMENTS_DIR: path.join(dir, 'environments'),
-    },
-  })
-  team = await createTeam(app)
-  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
+  agent = await startAgentApp({ key: KEY, environmentsDir: 'clockwork-envs-org-', scheduler: true })
+  ;({ app, team, fake } = agent)
+  dir = agent.dir!
 }, 240_000)
-afterAll(async () => {
-  await scheduler?.stop()
-  await app?.close()
-  await fake?.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => agent?.close())
 beforeEach(() => {
   fake.requests.length = 0
-})
-
-const toolUse = (name: string, input: Record<string, unknown>) => ({
-  content: [{ type: 'tool_use' as const, name, input }],
 })
 
 async function runCommands(commands: string[], environment = 'loose') {

@@ -5,57 +5,45 @@
  * the job's `mcp` limit, and failures (refused, auth, unreachable, tool error) as clear messages.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createAgentExecutor } from '#server/agent/run-executor.ts'
-import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { startTestMcpServer, type TestMcpServer } from '#tests/support/mcp-server.ts'
 import { freePort } from '#tests/support/postgres-server.ts'
-import { createTeam, type Team } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import type { Team } from '#tests/support/team.ts'
+import type { TestApp } from '#tests/support/test-app.ts'
 
 const M = '/_agent-native/mcp-servers'
 const J = '/_agent-native/jobs'
 const KEY = 'sk-ant-deployment-mcp-0016'
 const TOKEN = 'docs-token-7f3a9'
 
-let app: TestApp
+let agent: AgentApp
 let team: Team
 let fake: FakeAnthropic
 let mcp: TestMcpServer
 let deadPort: number
-let scheduler: RunningScheduler
 let docsId: string
 
 beforeAll(async () => {
   mcp = await startTestMcpServer({ token: TOKEN })
   deadPort = await freePort()
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  app = await startTestApp({
-    env: {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: fake.baseURL,
-      AGENT_MODEL: 'anthropic:claude-sonnet-4-5',
-      // The test server lives on loopback: only admin-registered servers on these exact ports may reach it.
-      INTEGRATIONS_ALLOW_HOSTS: `127.0.0.1:${mcp.port}, 127.0.0.1:${deadPort}`,
-    },
+  agent = await startAgentApp({
+    key: KEY,
+    // The test server lives on loopback: only admin-registered servers on these exact ports may reach it.
+    env: { INTEGRATIONS_ALLOW_HOSTS: `127.0.0.1:${mcp.port}, 127.0.0.1:${deadPort}` },
+    scheduler: true,
   })
-  team = await createTeam(app)
-  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
+  ;({ team, fake } = agent)
 }, 240_000)
 afterAll(async () => {
-  await scheduler?.stop()
-  await app?.close()
-  await fake?.close()
+  await agent?.close()
   await mcp?.close()
 })
 beforeEach(() => {
   fake.requests.length = 0
 })
 
-const toolUse = (name: string, input: Record<string, unknown>) => ({
-  content: [{ type: 'tool_use' as const, name, input }],
-})
 const toolNames = (i: number) => (fake.requests[i]?.body.tools ?? []).map((t: { name: string }) => t.name)
 
 describe('registering MCP servers', () => {

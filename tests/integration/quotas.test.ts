@@ -7,40 +7,30 @@
 import { sql } from 'drizzle-orm'
 import { queryRows } from '#server/db/sql.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAgentExecutor } from '#server/agent/run-executor.ts'
-import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { snapshotTables } from '#tests/support/snapshot.ts'
-import { createTeam, type Team } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import type { Team } from '#tests/support/team.ts'
+import type { TestApp } from '#tests/support/test-app.ts'
 
 const J = '/_agent-native/jobs'
 const USAGE = '/_agent-native/usage'
 const KEY = 'sk-ant-deployment-quota-01'
 
+let agent: AgentApp
 let app: TestApp
 let team: Team
 let fake: FakeAnthropic
-let scheduler: RunningScheduler
 
 beforeAll(async () => {
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  app = await startTestApp({
-    env: {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: fake.baseURL,
-      ORG_MAX_ENABLED_JOBS: '3',
-      ORG_MAX_DEPLOYMENT_KEY_RUNS_PER_DAY: '2',
-    },
+  agent = await startAgentApp({
+    key: KEY,
+    env: { ORG_MAX_ENABLED_JOBS: '3', ORG_MAX_DEPLOYMENT_KEY_RUNS_PER_DAY: '2' },
+    scheduler: true,
   })
-  team = await createTeam(app)
-  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
+  ;({ app, team, fake } = agent)
 })
-afterAll(async () => {
-  await scheduler?.stop()
-  await app?.close()
-  await fake?.close()
-})
+afterAll(() => agent?.close())
 
 const job = (name: string, extra: Record<string, unknown> = {}) => ({
   name,

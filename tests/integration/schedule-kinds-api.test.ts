@@ -5,31 +5,21 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { createTeam, type Team } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import type { Team } from '#tests/support/team.ts'
 
 const J = '/_agent-native/jobs'
 const KEY = 'sk-ant-deployment-key-0077'
 
-let app: TestApp
+let agent: AgentApp
 let team: Team
 let fake: FakeAnthropic
 beforeAll(async () => {
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  app = await startTestApp({
-    env: {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: fake.baseURL,
-      AGENT_MODEL: 'anthropic:claude-sonnet-4-5',
-    },
-  })
-  team = await createTeam(app)
+  agent = await startAgentApp({ key: KEY })
+  ;({ team, fake } = agent)
 })
-afterAll(async () => {
-  await app?.close()
-  await fake?.close()
-})
+afterAll(() => agent?.close())
 beforeEach(() => {
   fake.requests.length = 0
 })

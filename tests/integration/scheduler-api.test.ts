@@ -7,31 +7,28 @@
 import os from 'node:os'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createAgentExecutor } from '#server/agent/run-executor.ts'
-import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { createTeam, type Team } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import type { RunningScheduler } from '#server/scheduler/scheduler.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import type { Team } from '#tests/support/team.ts'
+import type { TestApp } from '#tests/support/test-app.ts'
 
+let agent: AgentApp
 let app: TestApp
 let team: Team
 let fake: FakeAnthropic
 let scheduler: RunningScheduler
 beforeAll(async () => {
-  fake = await startFakeAnthropic({ fallback: { text: 'All done.' } })
-  app = await startTestApp({ env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.baseURL } })
-  team = await createTeam(app)
-  scheduler = await startScheduler({
-    handle: app.server.db,
-    executor: createAgentExecutor(),
-    graceMs: 1_000,
+  agent = await startAgentApp({
+    key: 'sk-test',
+    anyKey: true,
+    fallback: { text: 'All done.' },
+    scheduler: true,
   })
+  ;({ app, team, fake } = agent)
+  scheduler = agent.scheduler!
 })
-afterAll(async () => {
-  await scheduler?.stop()
-  await app?.close()
-  await fake?.close()
-})
+afterAll(() => agent?.close())
 
 const RUN_KEYS = [
   'attempt',

@@ -3,32 +3,27 @@
  * in-process wake-up instead of LISTEN/NOTIFY). A run-now request wakes it and the run completes.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createAgentExecutor } from '#server/agent/run-executor.ts'
-import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import type { RunningScheduler } from '#server/scheduler/scheduler.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import type { TestApp } from '#tests/support/test-app.ts'
 
+let agent: AgentApp<false>
 let app: TestApp
-let fake: FakeAnthropic
 let scheduler: RunningScheduler
 beforeAll(async () => {
-  fake = await startFakeAnthropic({ fallback: { text: 'Done on PGlite.' } })
-  app = await startTestApp({
+  agent = await startAgentApp({
+    key: 'sk-test',
+    anyKey: true,
+    fallback: { text: 'Done on PGlite.' },
     pglite: true,
-    env: { ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: fake.baseURL },
+    team: false,
+    scheduler: true,
   })
+  app = agent.app
+  scheduler = agent.scheduler!
   expect(app.server.db.kind).toBe('pglite')
-  scheduler = await startScheduler({
-    handle: app.server.db,
-    executor: createAgentExecutor(),
-    graceMs: 1_000,
-  })
 })
-afterAll(async () => {
-  await scheduler?.stop()
-  await app?.close()
-  await fake?.close()
-})
+afterAll(() => agent?.close())
 
 it('runs a job on PGlite: run now wakes the scheduler in-process and the run succeeds', async () => {
   const client = app.client()

@@ -37,6 +37,11 @@ export type FakeAnthropic = {
   close(): Promise<void>
 }
 
+/** A reply that calls one tool, as the model would. */
+export const toolUse = (name: string, input: Record<string, unknown>) => ({
+  content: [{ type: 'tool_use' as const, name, input }],
+})
+
 type Scripted = FakeReply | ((request: FakeRequest) => FakeReply)
 
 export async function startFakeAnthropic(
