@@ -69,6 +69,10 @@ test('Settings → Secrets: add, replace and delete a secret; the value is never
   await page.getByLabel('Name').fill('API_TOKEN')
   await page.getByLabel('Value').fill('tok-second-value-5678')
   await page.getByRole('button', { name: 'Replace secret' }).click()
+  // The first save's toast says the same, so wait for the form to clear: the replace has landed
+  // (typing the next name before then would be wiped by its reset).
+  await expect(page.getByLabel('Name')).toHaveValue('')
+  await expect(page.getByLabel('Value')).toHaveValue('')
   await expect(page.getByText('Saved API_TOKEN').first()).toBeVisible()
   await expect(page.getByTestId('secret-API_TOKEN')).toHaveCount(1)
 
