@@ -2,11 +2,18 @@
  * SQL for `machines` (one row per (owner, id), with the instance holding its socket) and
  * `machine_runs` (which runs used which machine, and the stops asked for them).
  */
-import { and, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { machineRuns, machines } from '../db/schema/app.ts'
 
 export type MachineRow = typeof machines.$inferSelect
+
+/** A machine whose holder has not refreshed it for this long is offline (it refreshes every 30 s). */
+export const STALE_MS = 90_000
+
+/** Whether the record says a connection is open (its holder refreshed it lately). */
+export const isLive = (row: Pick<MachineRow, 'connected' | 'lastSeenAt'>) =>
+  row.connected && Date.now() - row.lastSeenAt.getTime() < STALE_MS
 
 export async function findMachine(
   ownerId: string,
@@ -30,13 +37,48 @@ type Connected = Pick<MachineRow, 'ownerId' | 'id' | 'label' | 'os' | 'version' 
   connectionId: string
 }
 
-export async function markConnected(row: Connected, db: Db = getDb()): Promise<void> {
-  const now = new Date()
-  const values = { ...row, connected: true, connectedAt: now, lastSeenAt: now }
-  await db
-    .insert(machines)
-    .values(values)
-    .onConflictDoUpdate({ target: [machines.ownerId, machines.id], set: values })
+/**
+ * Records the connection, unless it would be the owner's machine number `limit + 1` (then answers
+ * how many they have). One owner's registrations take turns (an advisory lock), so instances
+ * racing cannot pass the cap together.
+ */
+export async function markConnected(
+  row: Connected,
+  limit: number,
+  db: Db = getDb(),
+): Promise<{ ok: true } | { ok: false; machines: number }> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`machines:${row.ownerId}`}))`)
+    const [others] = await tx
+      .select({ n: count() })
+      .from(machines)
+      .where(and(eq(machines.ownerId, row.ownerId), ne(machines.id, row.id)))
+    if (others!.n >= limit) return { ok: false, machines: others!.n }
+    const now = new Date()
+    const values = { ...row, connected: true, connectedAt: now, lastSeenAt: now }
+    await tx
+      .insert(machines)
+      .values(values)
+      .onConflictDoUpdate({ target: [machines.ownerId, machines.id], set: values })
+    return { ok: true }
+  })
+}
+
+/** Forgets one of the owner's machines (its run history stays); true when there was one. */
+export async function deleteMachine(ownerId: string, id: string, db: Db = getDb()): Promise<boolean> {
+  const rows = await db
+    .delete(machines)
+    .where(and(eq(machines.ownerId, ownerId), eq(machines.id, id)))
+    .returning({ id: machines.id })
+  return rows.length > 0
+}
+
+/** The owner's machines last connected with `tokenId`. */
+export async function machinesOfToken(ownerId: string, tokenId: string, db: Db = getDb()) {
+  return db
+    .select()
+    .from(machines)
+    .where(and(eq(machines.ownerId, ownerId), eq(machines.tokenId, tokenId)))
 }
 
 /** Marks the machine offline unless a newer connection took its place meanwhile. */

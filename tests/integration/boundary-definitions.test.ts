@@ -152,6 +152,7 @@ describe("a shared environment's machine", () => {
     const made = await who.client.post('/_agent-native/machines/tokens', { name: 'box' })
     expect(made.status).toBe(201)
     const file = await downloadClient(agent.app.baseUrl)
+    // `--id` as the token's own (its name "box"): the old connect command said it, the server checks it.
     const client = startClient(file, [
       '--server',
       agent.app.baseUrl,
