@@ -34,4 +34,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
 # One plain node process running the compiled server (npm run build bundles it): no npm, sh or
 # tsx in front of it. It applies pending migrations at start (under an advisory lock, so several
 # instances may start at once); `node build/migrate.js` does only that, for release commands.
-CMD ["node", "build/server-main.js"]
+CMD ["node", "build/server/index.js"]

@@ -9,7 +9,7 @@ import { cycles, importsOf, sourceFiles, type ImportEdge } from './import-graph.
  * work that adds them.
  */
 export const LAYERS: string[][] = [
-  ['lib', 'env.ts'],
+  ['lib', 'env.ts', 'production-mode.ts'],
   ['db'],
   ['cron'],
   ['access'],
@@ -27,7 +27,8 @@ export const LAYERS: string[][] = [
   ['agent'],
   ['pages'],
   ['http'],
-  ['main.ts'],
+  ['start.ts'],
+  ['main.ts', 'dev.ts'],
 ]
 
 const root = path.resolve(import.meta.dirname, '../..')
