@@ -39,11 +39,9 @@ import { prepareTree } from './bootstrap/tree.ts'
 import {
   type EnvironmentRow,
   findEnvironment,
-  findEnvironmentById,
   insertAudit,
   insertEnvironment,
   recordPlace,
-  selectAudit,
   touchEnvironment,
 } from './store.ts'
 
@@ -260,12 +258,4 @@ export async function auditWrite(
     bytesOut: bytes,
   })
   await touchEnvironment(opened.row.id, undefined)
-}
-
-/** The audit trail of an environment the caller can see, newest first. */
-export async function getAudit(caller: Caller, id: string, limit = 200) {
-  const row = await findEnvironmentById(id)
-  if (!row || !canViewJob(caller, facts(row))) throw notFound('No such environment')
-  const rows = await selectAudit(id, Math.min(Math.max(limit, 1), 1000))
-  return rows.map((r) => ({ ...r, at: r.at.toISOString() }))
 }

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { newId } from '../../lib/ids.ts'
 import { HttpError } from '../../lib/errors.ts'
 import {
@@ -253,6 +253,3 @@ export function spawnCollect(
     })
   })
 }
-
-/** Where the environments live when nothing else is configured (ENVIRONMENTS_DIR). */
-export const defaultEnvironmentsDir = () => join(resolve('.data'), 'environments')

@@ -10,7 +10,6 @@ export type Decision = (typeof DECISIONS)[number]
 
 /** deny > ask > allow: the strictest answer wins wherever answers meet. */
 export const STRICTNESS: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 }
-export const stricter = (a: Decision, b: Decision): Decision => (STRICTNESS[b] > STRICTNESS[a] ? b : a)
 
 const Pattern = z
   .string()

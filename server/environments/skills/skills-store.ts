@@ -4,7 +4,6 @@ import { getDb, type Db } from '../../db/client.ts'
 import { skillAudit, skills } from '../../db/schema/environments.ts'
 
 export type SkillRow = typeof skills.$inferSelect
-export type SkillAuditRow = typeof skillAudit.$inferSelect
 
 export async function findSkill(orgId: string, name: string, db: Db = getDb()) {
   const [row] = await db
