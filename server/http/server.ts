@@ -23,7 +23,7 @@ import { compressResponses } from './compression.ts'
 import { createPageCache } from './page-cache.ts'
 import { attachMachineEndpoint } from '../machines/endpoint.ts'
 import { setInstanceUrl } from '../machines/instance.ts'
-import { definitionFileValidator } from '../environments/file-validator.ts'
+import { definitionFileValidator } from '../environments/definition/file-validator.ts'
 import { installFileValidators } from '../resources/validators.ts'
 
 export type BackgroundService = { name: string; stop(): Promise<void> }
