@@ -125,13 +125,14 @@ export function tableProblems(file: string, text: string): string[] {
   return problems
 }
 
-/** A decision file's shape: its number in the title, a Status line, the three sections. */
+/**
+ * A decision file's shape: a status (a `Status: …` line, or a `## Status` section that starts with
+ * it) that says accepted or superseded, and the Context, Decision and Consequences sections.
+ */
 export function decisionProblems(file: string, text: string): string[] {
   const problems: string[] = []
-  const number = path.basename(file).slice(0, 4)
-  if (!new RegExp(`^# ${number} \\S`).test(text))
-    problems.push(`${file}: the title must start with "# ${number} "`)
-  if (!/^Status: (accepted|superseded by \S.*)$/m.test(text)) {
+  const status = /^Status: (.*)$/m.exec(text)?.[1] ?? /^## Status\s*\n\s*(.*)$/m.exec(text)?.[1] ?? ''
+  if (!/^(accepted|superseded by \S)/i.test(status)) {
     problems.push(`${file}: needs a line "Status: accepted" or "Status: superseded by NNNN"`)
   }
   for (const section of ['Context', 'Decision', 'Consequences']) {
@@ -159,7 +160,7 @@ describe('the docs', () => {
     expect([...files].flatMap(([file, text]) => tableProblems(file, text))).toEqual([])
   })
 
-  it('every decision has its number, a status and its sections, and a line in the index', () => {
+  it('every decision has a status and its sections, and a line in the index', () => {
     const decisions = [...files.keys()].filter((f) => /^docs\/decisions\/\d{4}-.*\.md$/.test(f))
     expect(decisions.flatMap((file) => decisionProblems(file, files.get(file)!))).toEqual([])
     const index = files.get('docs/decisions/README.md')!
@@ -268,9 +269,18 @@ describe('the docs check itself', () => {
     ])
   })
 
-  it('catches a decision without a status', () => {
+  it('reads both ways of writing a status, and catches a decision without one', () => {
+    const sections = '## Context\n\n## Decision\n\n## Consequences\n'
+    expect(decisionProblems('d/0001-x.md', `# X\n\nStatus: superseded by 0002\n\n${sections}`)).toEqual([])
     expect(
-      decisionProblems('decisions/0007-x.md', '# 0007 X\n\n## Context\n\n## Decision\n\n## Consequences\n'),
-    ).toEqual(['decisions/0007-x.md: needs a line "Status: accepted" or "Status: superseded by NNNN"'])
+      decisionProblems('d/0003-x.md', `# X\n\n${sections}\n## Status\n\nAccepted. Replaces 0002.\n`),
+    ).toEqual([])
+    expect(decisionProblems('d/0007-x.md', `# 0007 X\n\n${sections}`)).toEqual([
+      'd/0007-x.md: needs a line "Status: accepted" or "Status: superseded by NNNN"',
+    ])
+    expect(decisionProblems('d/0008-x.md', '# X\n\nStatus: accepted\n\n## Context\n')).toEqual([
+      'd/0008-x.md: needs a "## Decision" section',
+      'd/0008-x.md: needs a "## Consequences" section',
+    ])
   })
 })
