@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { cycles, importsOf, sourceFiles, type ImportEdge } from './import-graph.ts'
 
 /**
- * The layering README.md describes, lowest first. A server file may import its own folder and any
+ * The layering docs/architecture.md describes, lowest first. A server file may import its own folder and any
  * folder of a lower rank; folders that share a rank (accounts/auth, sandbox/cli) may import each
  * other as long as no cycle forms. Folders listed before they exist keep the order fixed for the
  * work that adds them.
