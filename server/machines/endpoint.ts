@@ -19,7 +19,7 @@ import { closeConnection } from './forward.ts'
 import { instanceId, instanceUrl } from './instance.ts'
 import type { REGISTER_REFUSALS, RegisterResult } from './protocol.ts'
 import { deliverStops, STOP_RETRY_MS } from './stops.ts'
-import { findMachine, isLive, markConnected, markDisconnected, touchMachine } from './store.ts'
+import { isLive, markConnected, markDisconnected, touchMachine } from './store.ts'
 import { isTokenLive, verifyMachineToken, type VerifiedToken } from './tokens.ts'
 
 export const CONNECT_PATH = '/_agent-native/machines/connect'
@@ -102,24 +102,13 @@ function identify(token: VerifiedToken, input: RegisterInput): { id: string; lab
   return { id: input.id, label: input.label ?? input.id }
 }
 
-/**
- * A second computer never takes a machine's place by accident: while a connection of the same
- * machine is live (here or on another instance), only `replace` (the client's `--replace`, or its
- * own reconnect) may. Answers the record of a live connection held elsewhere, which must be ended.
- */
-async function checkReplace(ownerId: string, id: string, label: string, replace: boolean) {
-  const row = await findMachine(ownerId, id)
-  const here = connections.get(ownerId, id)
-  const elsewhere = row && isLive(row) && row.instanceId !== instanceId() ? row : undefined
-  if ((here || elsewhere) && !replace) {
-    const since = row?.connectedAt ? ` since ${row.connectedAt.toISOString()}` : ''
-    throw refusal(
-      'machine_connected',
-      `machine "${label}" (${id}) is already connected from another computer${since}; ` +
-        'run the client with --replace to take its place',
-    )
-  }
-  return elsewhere
+/** Why a live machine cannot be taken over without `--replace`. */
+function alreadyConnected(id: string, label: string, since: Date | null | undefined) {
+  return refusal(
+    'machine_connected',
+    `machine "${label}" (${id}) is already connected from another computer` +
+      `${since ? ` since ${since.toISOString()}` : ''}; run the client with --replace to take its place`,
+  )
 }
 
 function serve(ws: WebSocket, token: VerifiedToken) {
@@ -132,7 +121,10 @@ function serve(ws: WebSocket, token: VerifiedToken) {
   const register = async (params: unknown): Promise<RegisterResult> => {
     const input = parseInput(RegisterInput, params)
     const { id, label } = identify(token, input)
-    const elsewhere = await checkReplace(ownerId, id, label, input.replace)
+    // A second computer never takes a live machine's place by accident (here or on another
+    // instance): only `replace` may, the client's --replace or its own reconnect.
+    const here = connections.get(ownerId, id)
+    if (here && !here.closedBecause && !input.replace) throw alreadyConnected(id, label, undefined)
     const recorded = await markConnected(
       {
         ownerId,
@@ -146,15 +138,19 @@ function serve(ws: WebSocket, token: VerifiedToken) {
         instanceUrl: instanceUrl(),
         connectionId: boot.connectionId,
       },
-      env().USER_MAX_MACHINES,
+      { limit: env().USER_MAX_MACHINES, replace: input.replace },
     )
+    if (!recorded.ok && 'live' in recorded) throw alreadyConnected(id, label, recorded.live.connectedAt)
     if (!recorded.ok) {
       throw refusal(
         'machine_limit',
-        `you have ${recorded.machines} machines, and an account may have at most ${env().USER_MAX_MACHINES} ` +
+        `you have ${recorded.full} machines, and an account may have at most ${env().USER_MAX_MACHINES} ` +
           'machines (USER_MAX_MACHINES): disconnect one in Settings → Machines first',
       )
     }
+    const previous = recorded.previous
+    const elsewhere =
+      previous && isLive(previous) && previous.instanceId !== instanceId() ? previous : undefined
     clearTimeout(unregistered)
     conn = boot
     Object.assign(conn, { machineId: id, label })

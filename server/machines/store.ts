@@ -37,30 +37,36 @@ type Connected = Pick<MachineRow, 'ownerId' | 'id' | 'label' | 'os' | 'version' 
   connectionId: string
 }
 
+/** Why a registration was not recorded: the account is full, or the machine is live elsewhere. */
+export type NotRecorded = { ok: false; full: number } | { ok: false; live: MachineRow }
+
 /**
- * Records the connection, unless it would be the owner's machine number `limit + 1` (then answers
- * how many they have). One owner's registrations take turns (an advisory lock), so instances
- * racing cannot pass the cap together.
+ * Records the connection, unless the machine is live already and `replace` is false (answers its
+ * record), or it would be the owner's machine number `limit + 1` (answers how many they have).
+ * Otherwise answers the record it replaces. One owner's registrations take turns (an advisory
+ * lock), so instances racing can pass neither the cap nor the replace check together.
  */
 export async function markConnected(
   row: Connected,
-  limit: number,
+  options: { limit: number; replace: boolean },
   db: Db = getDb(),
-): Promise<{ ok: true } | { ok: false; machines: number }> {
+): Promise<{ ok: true; previous: MachineRow | undefined } | NotRecorded> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`machines:${row.ownerId}`}))`)
+    const previous = await findMachine(row.ownerId, row.id, tx)
+    if (previous && isLive(previous) && !options.replace) return { ok: false, live: previous }
     const [others] = await tx
       .select({ n: count() })
       .from(machines)
       .where(and(eq(machines.ownerId, row.ownerId), ne(machines.id, row.id)))
-    if (others!.n >= limit) return { ok: false, machines: others!.n }
+    if (others!.n >= options.limit) return { ok: false, full: others!.n }
     const now = new Date()
     const values = { ...row, connected: true, connectedAt: now, lastSeenAt: now }
     await tx
       .insert(machines)
       .values(values)
       .onConflictDoUpdate({ target: [machines.ownerId, machines.id], set: values })
-    return { ok: true }
+    return { ok: true, previous }
   })
 }
 
