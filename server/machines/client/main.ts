@@ -83,7 +83,7 @@ let socket: WebSocket | undefined
 let registeredOnce = false
 
 log(
-  `file calls stay inside ${opts.dir}; commands run as ${os.userInfo().username} with that account's ` +
+  `file calls stay inside ${opts.dir}; commands execute as ${os.userInfo().username} with that account's ` +
     'rights and can reach anything it can (other folders, the network)',
 )
 
