@@ -5,10 +5,11 @@
  * become `.mcp.json` with their secrets' values resolved now, so a changed secret is picked up on
  * the next use (the file is never part of a snapshot). Git skills are cloned by the bootstrap.
  */
-import { lchown, lstat, readFile as fsReadFile, readlink, rm, symlink } from 'node:fs/promises'
+import { lchown, lstat, readlink, rm, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Skill } from './definition-parts.ts'
 import { writeFile, type FileContext } from './files.ts'
+import { readInside } from './inside.ts'
 
 export const INSTRUCTIONS_FILE = 'AGENTS.md'
 export const INSTRUCTION_LINKS = ['CLAUDE.md', 'GEMINI.md']
@@ -28,7 +29,7 @@ export type Projection = {
 
 /** Writes a file only when its content differs (projection runs on every use). */
 async function writeIfChanged(files: FileContext, path: string, content: string) {
-  const current = await fsReadFile(join(files.root, path), 'utf8').catch(() => undefined)
+  const current = await readInside(files.root, path, 1024 * 1024)
   if (current !== content) await writeFile({ ...files, quotaBytes: undefined }, { path, content })
 }
 

@@ -10,16 +10,17 @@
  * writes on exit: `pwd`, and `export -p` minus what the sandbox itself set, with the environment's
  * secrets unset first, so no secret value is ever written there.
  */
-import { mkdir, readFile, rm } from 'node:fs/promises'
-import { chown } from 'node:fs/promises'
 import { join } from 'node:path'
 import { newId } from '../lib/ids.ts'
 import type { Setup } from './definition-parts.ts'
 import { type ExecEnvironment, type ExecOptions, runCommand } from './exec.ts'
+import { folderInside, readInside, removeEntry, removeInside } from './inside.ts'
 import { isInside } from './paths.ts'
 
 export const STATE_DIR = '.clockwork'
 const TAIL_CHARS = 2000
+/** Largest state file read back: `export -p` of a sane shell is a few KiB. */
+const MAX_STATE_BYTES = 1024 * 1024
 /** How often a running step's output tail is reported: the environment page polls as often. */
 const LIVE_TAIL_MS = 1_000
 
@@ -67,8 +68,9 @@ export type SetupContext = {
 /** Runs `setup` step by step. Never throws for a failing step: the result says which one failed. */
 export async function runSetup(setup: Setup, ctx: SetupContext): Promise<SetupRun> {
   const root = ctx.env.root
-  await mkdir(join(root, STATE_DIR), { recursive: true })
-  await chown(join(root, STATE_DIR), ctx.owner.uid, ctx.owner.gid)
+  // Whatever a source left at .clockwork (a link to a host folder) goes; a fresh folder is made.
+  await removeEntry(root, STATE_DIR)
+  await folderInside(root, STATE_DIR, ctx.owner)
   const steps: StepRecord[] = []
   const initial = Object.entries(ctx.initialExports ?? {}).map(([k, v]) => `export ${k}=${quote(v)}`)
   let state: ShellState = { cwd: root, exports: initial.join('\n') }
@@ -139,16 +141,19 @@ export async function runSetup(setup: Setup, ctx: SetupContext): Promise<SetupRu
     if (records.some((r) => r.status === 'failed')) return { ok: false, steps }
     if (typeof step === 'string' && after[0]) state = after[0]
   }
-  await rm(join(root, STATE_DIR), { recursive: true, force: true })
+  await removeEntry(root, STATE_DIR)
   return { ok: true, steps }
 }
 
-/** The state a step's shell saved on exit (then deleted); a cwd outside the folder falls back to it. */
+/**
+ * The state a step's shell saved on exit (then deleted); a cwd outside the folder falls back to it.
+ * The step could have made either file a link to a host file: only regular files inside are read.
+ */
 async function readState(root: string, id: string): Promise<ShellState> {
-  const base = join(root, STATE_DIR, id)
-  const cwd = (await readFile(`${base}.cwd`, 'utf8').catch(() => root)).trim()
-  const exports = await readFile(`${base}.env`, 'utf8').catch(() => '')
-  await rm(`${base}.cwd`, { force: true })
-  await rm(`${base}.env`, { force: true })
+  const base = `${STATE_DIR}/${id}`
+  const cwd = ((await readInside(root, `${base}.cwd`, MAX_STATE_BYTES)) ?? root).trim()
+  const exports = (await readInside(root, `${base}.env`, MAX_STATE_BYTES)) ?? ''
+  await removeInside(root, `${base}.cwd`)
+  await removeInside(root, `${base}.env`)
   return { cwd: isInside(root, cwd) || cwd === root ? cwd : root, exports: exports.trim() }
 }
