@@ -8,13 +8,13 @@
 import { realpath } from 'node:fs/promises'
 import { forbidden, badRequest } from '../lib/errors.ts'
 import type { EnvironmentDefinition } from './definition.ts'
-import type { ExecOptions } from './exec.ts'
+import type { ExecLimits, ExecOptions } from './exec.ts'
 import type { FileContext } from './files-schema.ts'
 import { cloneRepo, repoFolder, repoUrl, spawnAsSandbox } from './git.ts'
 import { emptyFolder, fileInside, fillFromStaging } from './inside.ts'
 import { isInside } from './paths.ts'
 import { project, type Projection, SKILLS_DIR } from './project.ts'
-import { runSetup, type StepRecord } from './setup-shell.ts'
+import { type CommandGate, runSetup, type StepRecord } from './setup-shell.ts'
 
 export type BootstrapPhase = 'source' | 'skills' | 'setup' | 'snapshot' | 'restore' | 'done'
 
@@ -40,6 +40,9 @@ export type BootstrapInput = {
   localRoot?: string
   approvedSkill: Projection['approvedSkill']
   execOptions?: ExecOptions
+  /** The gate every command passes (setup's steps too), and the limits commands run under. */
+  gate: CommandGate
+  limits: ExecLimits
   record: BootstrapRecord
   onProgress: (record: BootstrapRecord) => Promise<void> | void
 }
@@ -125,8 +128,9 @@ export async function bootstrap(input: BootstrapInput): Promise<void> {
       root,
       secrets: input.secrets,
       allowedHosts: def.policy.network.allow,
-      limits: def.limits,
+      limits: input.limits,
     },
+    gate: input.gate,
     owner: files.owner,
     opts: input.execOptions,
     initialExports: record.packageManager ? { PACKAGE_MANAGER: record.packageManager } : {},

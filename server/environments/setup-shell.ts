@@ -9,13 +9,21 @@
  * The shell state passes between steps through files in `.clockwork/` that the step's own shell
  * writes on exit: `pwd`, and `export -p` minus what the sandbox itself set, with the environment's
  * secrets unset first, so no secret value is ever written there.
+ *
+ * Setup is a member's commands like any other: each step passes the same gate as run_command (the
+ * org's switch, the command policy with the org's layer, the audit), judged on the step as written
+ * (not on the wrapper around it). Nobody is there to approve a step, so `ask` means no, as in an
+ * unattended run.
  */
 import { join } from 'node:path'
 import { newId } from '../lib/ids.ts'
+import { type CommandAudit, runPolicedCommand } from './commands.ts'
 import type { Setup } from './definition-parts.ts'
 import { type ExecEnvironment, type ExecOptions, runCommand } from './exec.ts'
 import { folderInside, readInside, removeEntry, removeInside } from './inside.ts'
+import { assertExecAllowed, type OrgExec } from './org-policy.ts'
 import { isInside } from './paths.ts'
+import type { EffectivePolicy } from './policy-schema.ts'
 
 export const STATE_DIR = '.clockwork'
 const TAIL_CHARS = 2000
@@ -56,8 +64,16 @@ function script(root: string, state: ShellState, id: string, command: string, se
   ].join('\n')
 }
 
+/** What every command passes: the org's switch, the policy (with the org's layer) and the audit. */
+export type CommandGate = {
+  org: OrgExec
+  policy: EffectivePolicy
+  audit: (entry: CommandAudit) => Promise<void>
+}
+
 export type SetupContext = {
   env: ExecEnvironment & { secrets: Record<string, string> }
+  gate: CommandGate
   owner: { uid: number; gid: number }
   opts?: ExecOptions
   /** Variables the first step starts with (e.g. PACKAGE_MANAGER). */
@@ -68,6 +84,7 @@ export type SetupContext = {
 /** Runs `setup` step by step. Never throws for a failing step: the result says which one failed. */
 export async function runSetup(setup: Setup, ctx: SetupContext): Promise<SetupRun> {
   const root = ctx.env.root
+  if (setup.length > 0) assertExecAllowed(ctx.gate.org)
   // Whatever a source left at .clockwork (a link to a host folder) goes; a fresh folder is made.
   await removeEntry(root, STATE_DIR)
   await folderInside(root, STATE_DIR, ctx.owner)
@@ -89,10 +106,21 @@ export async function runSetup(setup: Setup, ctx: SetupContext): Promise<SetupRu
     const body = script(root, from, id, record.command, Object.keys(ctx.env.secrets))
     const opts = { ...ctx.opts, onOutput: (latest: (chars: number) => string) => live.set(record, latest) }
     try {
-      const result = await runCommand(ctx.env, body, opts)
-      record.exitCode = result.exitCode
-      record.status = result.exitCode === 0 ? 'ok' : 'failed'
-      record.tail = [result.stdout, result.stderr].filter(Boolean).join('\n').slice(-TAIL_CHARS)
+      // The step is judged and audited as written; what runs is the step inside its state wrapper.
+      const outcome = await runPolicedCommand(
+        { env: { ...ctx.env, policy: ctx.gate.policy }, command: record.command, mode: 'run' },
+        { audit: ctx.gate.audit, exec: (env, _step, o) => runCommand(env, body, { ...o, ...opts }) },
+      )
+      if (outcome.status !== 'ran') {
+        record.status = 'failed'
+        record.exitCode = null
+        record.tail = `Not run: ${outcome.reason}`
+      } else {
+        const result = outcome.result
+        record.exitCode = result.exitCode
+        record.status = result.exitCode === 0 ? 'ok' : 'failed'
+        record.tail = [result.stdout, result.stderr].filter(Boolean).join('\n').slice(-TAIL_CHARS)
+      }
     } catch (err) {
       record.status = 'failed'
       record.tail = (err as Error).message.slice(-TAIL_CHARS)

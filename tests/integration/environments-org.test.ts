@@ -107,6 +107,84 @@ describe('org exec controls', () => {
   })
 })
 
+describe("a member's setup", () => {
+  const rootOf = async (name: string) => {
+    const [row] = await queryRows<{ dir: string }>(
+      app.server.db.db,
+      sql`select dir from environments where name = ${name}`,
+    )
+    return path.join(dir, 'environments', row!.dir)
+  }
+  const define = async (name: string, setup: string[]) =>
+    expect(
+      (
+        await team.member.client.put(
+          `${R}/personal/environments/${name}.md`,
+          ['---', 'setup:', ...setup.map((s) => `  - ${JSON.stringify(s)}`), '---', 'x'].join('\n'),
+        )
+      ).status,
+    ).toBe(201)
+  const useIt = async (name: string) => {
+    fake.reply(toolUse('write_file', { environment: name, path: 'note.txt', content: 'x' }), {
+      text: 'Done.',
+    })
+    const turn = await sendChat(team.member.client, { message: userText(`use ${name}`) })
+    return toolParts(turn.reply, 'write_file')[0].output
+  }
+
+  it('is refused a command on the org deny list and a refused runtime, and each step is audited', async () => {
+    await define('setup-deny', ['touch first.txt', 'touch pushed.txt && git push origin main'])
+    const denied = await useIt('setup-deny')
+    expect(denied).toMatchObject({ ok: false, error: { status: 400, field: 'setup' } })
+    expect(denied.error.message).toMatch(/step 2 .* failed .*\n.*Denied by org deny: git push \*/s)
+    expect(existsSync(path.join(await rootOf('setup-deny'), 'first.txt'))).toBe(true)
+    expect(existsSync(path.join(await rootOf('setup-deny'), 'pushed.txt'))).toBe(false)
+
+    await define('setup-runtime', ["python3 -c \"open('ran.txt', 'w')\""])
+    expect(await useIt('setup-runtime')).toMatchObject({ ok: false, error: { field: 'setup' } })
+    expect(existsSync(path.join(await rootOf('setup-runtime'), 'ran.txt'))).toBe(false)
+
+    const audit = await queryRows<{
+      subject: string
+      decision: string
+      rule: string | null
+      actor_id: string
+    }>(
+      app.server.db.db,
+      sql`select a.subject, a.decision, a.rule, a.actor_id from environment_audit a
+          join environments e on e.id = a.environment_id
+          where e.name in ('setup-deny', 'setup-runtime') and a.kind = 'command' order by a.id`,
+    )
+    expect(audit).toEqual([
+      { subject: 'touch first.txt', decision: 'allowed', rule: 'org default', actor_id: team.member.id },
+      {
+        subject: 'touch pushed.txt && git push origin main',
+        decision: 'denied',
+        rule: 'org deny: git push *',
+        actor_id: team.member.id,
+      },
+      {
+        subject: `python3 -c "open('ran.txt', 'w')"`,
+        decision: 'denied',
+        rule: 'org deny: python3 *',
+        actor_id: team.member.id,
+      },
+    ])
+  })
+
+  it('does not run while commands are switched off', async () => {
+    await define('setup-off', ['touch ran.txt'])
+    expect((await team.admin.client.patch(SETTINGS, { exec: false })).status).toBe(200)
+    try {
+      const refused = await useIt('setup-off')
+      expect(refused).toMatchObject({ ok: false, error: { status: 403, code: 'exec_disabled' } })
+      expect(existsSync(path.join(await rootOf('setup-off'), 'ran.txt'))).toBe(false)
+    } finally {
+      expect((await team.admin.client.patch(SETTINGS, { exec: true })).status).toBe(200)
+    }
+  })
+})
+
 describe('a job run without an environment', () => {
   it('works in a scratch folder of its own, removed when the run ends', async () => {
     const c = team.creator.client
