@@ -42,6 +42,13 @@ async function runCommands(commands: string[], environment = 'loose') {
   return toolParts(turn.reply, 'run_command').map((p) => p.output)
 }
 
+/** The turn's run_command parts; no closing text is queued, as an approval card ends the turn. */
+async function runCommandsRaw(commands: string[], environment = 'loose') {
+  fake.reply(...commands.map((command) => toolUse('run_command', { environment, command })))
+  const turn = await sendChat(team.member.client, { message: userText('run them') })
+  return toolParts(turn.reply, 'run_command')
+}
+
 describe('org exec controls', () => {
   it('are set by owners and admins, read by members, and checked field by field', async () => {
     const controls = {
@@ -89,6 +96,26 @@ describe('org exec controls', () => {
     expect(audit).toEqual([
       { subject: 'git push origin main', decision: 'denied', rule: 'org deny: git push *' },
     ])
+  })
+
+  it('are not dodged by spellings the shell expands or hides (run_command in chat)', async () => {
+    const [trapped, script] = await runCommands([
+      'trap "git push origin main" EXIT',
+      'script -q -c "git push origin main" /dev/null',
+    ])
+    expect(trapped).toMatchObject({ ok: false, error: { code: 'denied' }, rule: 'org deny: git push *' })
+    expect(script).toMatchObject({ ok: false, error: { code: 'denied' }, rule: 'org deny: git push *' })
+    // What the judge cannot read is asked, never allowed: in chat it waits for the person.
+    for (const hidden of ['x=push; git $x origin main', `awk 'BEGIN{system("touch awk-ran.txt")}'`]) {
+      const [part] = await runCommandsRaw([hidden])
+      expect([hidden, part.state]).toEqual([hidden, 'approval-requested'])
+      fake.requests.length = 0
+    }
+    const [row] = await queryRows<{ dir: string }>(
+      app.server.db.db,
+      sql`select dir from environments where name = 'loose'`,
+    )
+    expect(existsSync(path.join(dir, 'environments', row!.dir, 'awk-ran.txt'))).toBe(false)
   })
 
   it('switched off, take run_command out of the tool list and refuse commands', async () => {
