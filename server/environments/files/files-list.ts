@@ -1,0 +1,183 @@
+/**
+ * Listing and searching an environment's files. Folders are read through their opened descriptor
+ * (paths.ts `handlePath`) and entered with O_NOFOLLOW one level at a time, so nothing here follows a
+ * symlink out of the root: links are listed as links, never descended.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { constants } from 'node:fs'
+import { lstat, open, readdir } from 'node:fs/promises'
+import { badRequest, HttpError } from '../../lib/errors.ts'
+import { type FileContext, type ListDirectoryInput, type SearchFilesInput } from './files-schema.ts'
+import { checkRelativePath, handlePath, openForRead, type Opened } from './paths.ts'
+
+/** Most entries list_directory returns. */
+export const MAX_ENTRIES = 1000
+/** Most matching lines search_files returns. */
+export const MAX_MATCHES = 200
+/** Folders search skips (as ripgrep does for hidden ones); listing still shows them. */
+const SKIPPED = new Set(['node_modules', '.git'])
+
+export type Entry = { path: string; type: 'file' | 'folder' | 'symlink' | 'other'; size: number }
+
+export async function listDirectory(ctx: FileContext, input: ListDirectoryInput) {
+  const opened = await openForRead(ctx.root, input.path ?? '', { directory: true })
+  const entries: Entry[] = []
+  try {
+    await walk(handlePath(opened), opened.rel, Boolean(input.recursive), entries)
+  } finally {
+    await opened.handle.close()
+  }
+  entries.sort((a, b) => a.path.localeCompare(b.path))
+  const truncated = entries.length > MAX_ENTRIES
+  return {
+    path: opened.rel || '.',
+    entries: entries.slice(0, MAX_ENTRIES),
+    ...(truncated ? { truncated } : {}),
+  }
+}
+
+async function walk(dirPath: string, rel: string, recursive: boolean, out: Entry[]) {
+  for (const dirent of await readdir(dirPath, { withFileTypes: true })) {
+    if (out.length > MAX_ENTRIES) return
+    const path = rel ? `${rel}/${dirent.name}` : dirent.name
+    const stat = await lstat(`${dirPath}/${dirent.name}`).catch(() => null)
+    if (!stat) continue
+    const type = stat.isSymbolicLink()
+      ? 'symlink'
+      : stat.isDirectory()
+        ? 'folder'
+        : stat.isFile()
+          ? 'file'
+          : 'other'
+    out.push({ path, type, size: type === 'file' ? stat.size : 0 })
+    if (recursive && type === 'folder') {
+      const child = await openFolder(`${dirPath}/${dirent.name}`)
+      if (!child) continue
+      try {
+        await walk(`/proc/self/fd/${child.fd}`, path, true, out)
+      } finally {
+        await child.close()
+      }
+    }
+  }
+}
+
+/** Opens a sub-folder without following a link (it may have been swapped since it was listed). */
+const openFolder = (path: string) =>
+  open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW).catch(() => null)
+
+let ripgrepFound: boolean | undefined
+function hasRipgrep(): boolean {
+  ripgrepFound ??= spawnSync('rg', ['--version'], { stdio: 'ignore' }).status === 0
+  return ripgrepFound
+}
+
+/** Longest a search may run; then it is stopped and what it found so far is answered. */
+const SEARCH_TIMEOUT_MS = 20_000
+
+export type SearchResult = {
+  output: string
+  matches: number
+  truncated: boolean
+  engine: 'ripgrep' | 'machine'
+}
+
+/**
+ * Searches file contents: `file:line: text` per match. Always ripgrep, in a child with a time
+ * limit: its regex engine runs in linear time, where JavaScript's backtracks (`^(a+)+$` on a long
+ * line would hold the event loop for minutes), and the caller's pattern never runs in this process.
+ */
+export async function searchFiles(ctx: FileContext, input: SearchFilesInput): Promise<SearchResult> {
+  if (input.glob !== undefined) checkRelativePath(input.glob, 'glob')
+  if (!hasRipgrep())
+    throw new HttpError(503, 'unavailable', 'search_files needs ripgrep (rg) installed on this server')
+  const opened = await openForRead(ctx.root, input.path ?? '', { allowRoot: true })
+  try {
+    const isFolder = (await opened.handle.stat()).isDirectory()
+    const { lines, timedOut } = await ripgrep(opened, input, isFolder)
+    const truncated = lines.length > MAX_MATCHES || timedOut
+    let output = lines.slice(0, MAX_MATCHES).join('\n')
+    if (lines.length > MAX_MATCHES)
+      output += `\n[… more than ${MAX_MATCHES} matches: narrow the pattern, path or glob …]`
+    if (timedOut) output += `\n[… stopped after ${SEARCH_TIMEOUT_MS / 1000} s: narrow the path or glob …]`
+    if (lines.length === 0 && !timedOut) output = 'No matches.'
+    return {
+      output: ctx.redact ? ctx.redact(output.trim()) : output.trim(),
+      matches: Math.min(lines.length, MAX_MATCHES),
+      truncated,
+      engine: 'ripgrep',
+    }
+  } finally {
+    await opened.handle.close()
+  }
+}
+
+/**
+ * Runs rg on the opened folder (its cwd is the descriptor) or file (named by its descriptor), so
+ * no name is resolved again.
+ */
+function ripgrep(
+  opened: Opened,
+  input: SearchFilesInput,
+  isFolder: boolean,
+): Promise<{ lines: string[]; timedOut: boolean }> {
+  const fdPath = `/proc/${process.pid}/fd/${opened.handle.fd}`
+  const args = [
+    '--line-number',
+    '--no-heading',
+    '--color',
+    'never',
+    '--max-columns',
+    '400',
+    '--max-columns-preview',
+  ]
+  if (isFolder) {
+    for (const skipped of SKIPPED) args.push('--glob', `!**/${skipped}/**`)
+    if (input.glob) args.push('--glob', input.glob)
+  } else args.push('--no-filename')
+  args.push('--max-count', String(MAX_MATCHES + 1), '-e', input.pattern, '--', isFolder ? '.' : fdPath)
+  return new Promise((resolve, reject) => {
+    const child = spawn('rg', args, {
+      cwd: isFolder ? fdPath : '/',
+      env: { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      child.kill('SIGKILL')
+    }, SEARCH_TIMEOUT_MS)
+    const out: string[] = []
+    let buffered = ''
+    let stderr = ''
+    const format = isFolder
+      ? (line: string) => formatLine(opened.rel, line)
+      : (line: string) => `${opened.rel}:${line.replace(/^(\d+):/, '$1: ')}`
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8')
+      const parts = buffered.split('\n')
+      buffered = parts.pop() ?? ''
+      for (const line of parts) if (out.length <= MAX_MATCHES) out.push(format(line))
+      if (out.length > MAX_MATCHES) child.kill()
+    })
+    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-2000)))
+    child.on('error', (err) => {
+      clearTimeout(timer)
+      reject(err)
+    })
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      if (code === 2 && out.length === 0)
+        reject(badRequest(`pattern: ripgrep refused it: ${stderr.trim()}`, 'pattern'))
+      else resolve({ lines: out, timedOut })
+    })
+  })
+}
+
+/** `./src/a.ts:12:text` → `src/a.ts:12: text`, relative to the environment root. */
+function formatLine(base: string, line: string): string {
+  const match = /^(?:\.\/)?(.*?):(\d+):(.*)$/.exec(line)
+  if (!match) return line
+  const file = base ? `${base}/${match[1]}` : match[1]
+  return `${file}:${match[2]}: ${match[3]}`
+}
