@@ -13,6 +13,7 @@ import { env as appEnv } from '../env.ts'
 import { HttpError } from '../lib/errors.ts'
 import { containerRunArgs, dockerClientEnv } from '../sandbox/docker.ts'
 import {
+  commandTimeout,
   DEFAULT_ALLOWED_HOSTS,
   DEFAULT_LIMITS,
   type ExecEnvironment,
@@ -120,7 +121,7 @@ export async function dockerExec(
       [bin, ...args],
       env.root,
       { ...dockerClientEnv(), ...secrets },
-      opts.timeoutSeconds ?? limits.timeoutSeconds,
+      commandTimeout(limits, opts.timeoutSeconds),
       limits.outputKb,
       kill, // killing the CLI leaves the container running: only the daemon stops it
     )

@@ -10,7 +10,7 @@
  * the instance that created it (recorded); a call arriving elsewhere is forwarded (remote.ts).
  */
 import { hostname } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import type { Caller } from '../access/caller.ts'
 import { canEditJob, canViewJob } from '../access/rules.ts'
 import { readOrgSettings } from '../accounts/org-settings.ts'
@@ -61,8 +61,6 @@ export type OpenEnvironment = {
   /** Set when the folder lives on another instance: calls are forwarded there (remote.ts). */
   elsewhere?: { instanceId: string; instanceUrl: string | null }
 }
-
-const execOptions = () => ({ dataDir: resolve('.data'), environmentsDir: environmentsDir() })
 
 async function readDefinition(caller: Caller, name: string) {
   for (const scope of ['personal', 'shared'] as const) {
@@ -179,7 +177,8 @@ async function open(
   const files = { root, owner, quotaBytes, redact }
   // Build (or restore) the tree for this definition and project its instructions and skills.
   if (how.prepare !== false && canEditJob(caller, facts(row)))
-    await prepareTree(caller, row, definition, files, values, execOptions(), how.onBootstrap)
+    // Setup runs within the same clamped limits as every other command.
+    await prepareTree(caller, row, { ...definition, limits: base.limits }, files, values, {}, how.onBootstrap)
   return { ...base, secrets: values, files }
 }
 
@@ -226,7 +225,6 @@ export async function runInEnvironment(
           bytesOut: e.bytesOut,
         }),
       exec: (env, command, opts) => provider.exec(env, command, { ...opts, stopKey }),
-      execOptions: execOptions(),
     },
   )
   const local = folderHere(opened.target) && outcome.status === 'ran'

@@ -22,7 +22,6 @@ afterAll(() => rm(base, { recursive: true, force: true }))
 const ctx = (progress: StepRecord[][] = []) => ({
   env: { root, secrets: { API_TOKEN: SECRET } },
   owner,
-  opts: { environmentsDir: join(base, 'environments') },
   onProgress: (steps: StepRecord[]) => void progress.push(steps),
 })
 const span = (s: StepRecord) => [Date.parse(s.startedAt), Date.parse(s.endedAt!)] as const
