@@ -22,7 +22,7 @@ afterAll(() => agent?.close())
 type Output = { ok: boolean; stdout: string; stderr: string; exitCode: number | null }
 
 /** `person` asks in chat while the fake model calls `tool` with `input`; the tool's output. */
-async function callTool(person: TeamPerson, tool: string, input: object): Promise<Output> {
+async function callTool(person: TeamPerson, tool: string, input: Record<string, unknown>): Promise<Output> {
   const marker = `call-${Math.random().toString(36).slice(2)}`
   agent.fake.replyWhen(marker, { content: [{ type: 'tool_use', name: tool, input }] }, { text: 'Done.' })
   const turn = await sendChat(person.client, { message: userText(`please ${marker}`) })
