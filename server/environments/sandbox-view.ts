@@ -13,7 +13,7 @@
  */
 import { existsSync, realpathSync, statSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
-import { dirname, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { env as appEnv } from '../env.ts'
 import { systemMounts } from '../sandbox/bwrap-args.ts'
@@ -55,8 +55,17 @@ export const ETC_ENTRIES = [
   'ssh/ssh_config.d',
 ].map((entry) => `/etc/${entry}`)
 
-/** The folder this code was installed in (the repository, or the app folder holding `build/`). */
-export const installDir = () => resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
+/**
+ * The folder this code was installed in: the nearest one above this module with a package.json
+ * (the repository from source, the app folder holding `build/` from the bundle).
+ */
+export function installDir(): string {
+  const start = dirname(fileURLToPath(import.meta.url))
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir
+    if (dir === dirname(dir)) return start
+  }
+}
 
 /**
  * The server's own paths: never visible to a command, wherever an operator put them (including
