@@ -14,6 +14,7 @@ import type { SandboxAdapter, SandboxIsolation, SandboxRunRequest, SandboxRunRes
 import { BRIDGE_SOCKET_ENV } from './adapter.ts'
 import { bwrapArgs, SANDBOX_DIR, SANDBOX_SOCKET } from './bwrap-args.ts'
 import { DEFAULT_CALL_LIMITS, limitCall } from './call-limits.ts'
+import { cgroupSupport } from './cgroup.ts'
 import { findExecutable, permissionFlag, usableBwrap } from './host-tools.ts'
 import { runProcess } from './process.ts'
 
@@ -66,13 +67,19 @@ export class LocalChildProcessAdapter implements SandboxAdapter {
 
   async describeIsolation(): Promise<SandboxIsolation> {
     const bwrap = await this.bwrap()
+    const boxes = await cgroupSupport()
+    const limits =
+      typeof boxes === 'string'
+        ? `memory and file-size limits per process (no cgroups: ${boxes})`
+        : 'its processes and memory capped together in a cgroup of its own, file-size limit'
     if (bwrap) {
       return {
         adapter: this.id,
         level: 'strong',
         summary:
           'bubblewrap + Node permission model: no network, no host files but system dirs read-only, ' +
-          'writes only in a fresh temp dir, no child processes, cleared env, memory limit.',
+          `writes only in a ${this.options.scratchMb ?? DEFAULT_CALL_LIMITS.scratchMb} MiB in-memory scratch dir, ` +
+          `no child processes, cleared env, ${limits}.`,
       }
     }
     return {
