@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { homedir, tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { installDir } from '#server/environments/sandbox-view.ts'
+import { installDir } from '#server/environments/exec/sandbox-view.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { Team, TeamPerson } from '#tests/support/team.ts'
 

@@ -1,0 +1,236 @@
+/**
+ * Runs one command line in an environment's folder, isolated (mechanism.ts), seeing only its folder,
+ * the system tools and a private /tmp (sandbox-view.ts), as an unprivileged uid, with a clean env
+ * (PATH, HOME inside the folder, LANG, plus the environment's secrets), in the environment's box
+ * (a cgroup capping its processes and their memory together, server/sandbox/cgroup.ts) under CPU
+ * and file-size limits and a wall-clock timeout no caller can raise. Returns the full output of
+ * each stream (the middle cut with a visible marker past the cap), redacted of secret values.
+ * The policy decision (policy.ts) is the caller's job; this module only executes.
+ */
+import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { resolve } from 'node:path'
+import { newId } from '../../lib/ids.ts'
+import { HttpError } from '../../lib/errors.ts'
+import { type Box, openBox } from '../../sandbox/cgroup.ts'
+import {
+  commandTimeout,
+  DEFAULT_ALLOWED_HOSTS,
+  DEFAULT_LIMITS,
+  type ExecEnvironment,
+  type ExecLimits,
+  type ExecResult,
+} from './exec-schema.ts'
+import { dropPrivileges } from './identity.ts'
+import { currentMechanism, type Mechanism } from './mechanism.ts'
+import { OutputCollector } from './output.ts'
+import { collectChecks } from '../policy/policy-walk.ts'
+import { currentUsage, formatBytes, measureUsage, overQuota } from '../files/quota.ts'
+import { makeRedactor } from './redact.ts'
+import { wrapCommand } from './sandbox-runtime.ts'
+import { viewArgs } from './sandbox-view.ts'
+
+export * from './exec-schema.ts'
+
+const PATH = '/usr/local/bin:/usr/bin:/bin'
+
+export type ExecOptions = {
+  /** The caller's wish; never more than the environment's `timeoutSeconds`. */
+  timeoutSeconds?: number
+  /** Paths to mask even inside a bound system folder; the server's own by default (sandbox-view.ts). */
+  hidden?: string[]
+  /** Tests inject a mechanism; otherwise the one detected for this process. */
+  mechanism?: Mechanism
+  /**
+   * Called when the command starts with a reader of its latest output (stdout then stderr, redacted,
+   * at most `chars` characters): setup's live progress reads it while the command runs.
+   */
+  onOutput?: (latest: (chars: number) => string) => void
+}
+
+/** Runs `command` in `env.root`. @throws HttpError 503 when no sandbox exists, 507 when over quota. */
+export async function runCommand(
+  env: ExecEnvironment,
+  command: string,
+  opts: ExecOptions = {},
+): Promise<ExecResult> {
+  const mechanism = opts.mechanism ?? (await currentMechanism())
+  if (mechanism.kind === 'none')
+    throw new HttpError(503, 'unavailable', `execution is unavailable on this server: ${mechanism.why}`)
+  const limits = { ...DEFAULT_LIMITS, ...env.limits }
+  const diskLimit = limits.diskMb * 1024 * 1024
+  const used = await currentUsage(env.root)
+  if (used >= diskLimit && !isCleanupOnly(command)) throw overQuota(used, diskLimit)
+
+  const id = newId('cmd')
+  const box = await openBox(boxName(env.root), {
+    processes: limits.processes + SANDBOX_PROCESSES,
+    memoryBytes: limits.memoryMb * MiB,
+  })
+  let release = () => {}
+  try {
+    const view = { root: env.root, tmpBytes: limits.memoryMb * MiB, hidden: opts.hidden }
+    let inner: string[]
+    if (mechanism.kind === 'sandbox-runtime') {
+      const allowedHosts = env.allowedHosts ?? DEFAULT_ALLOWED_HOSTS
+      const wrapped = await wrapCommand({ id, command, root: env.root, allowedHosts })
+      release = wrapped.release
+      inner = [...viewArgs({ ...view, ...wrapped.view }), '--', '/bin/bash', '-c', wrapped.line]
+    } else {
+      inner = [...viewArgs(view), '--', '/bin/bash', '-c', command]
+    }
+    const argv = [...(box?.prefix ?? []), ...dropPrivileges(), ...prlimitArgs(limits, box), 'bwrap', ...inner]
+    const commandEnv: Record<string, string> = { PATH, HOME: env.root, LANG: 'C.UTF-8', ...env.secrets }
+    const redact = makeRedactor(Object.values(env.secrets ?? {}))
+    const run = await spawnCollect(
+      argv,
+      env.root,
+      commandEnv,
+      commandTimeout(limits, opts.timeoutSeconds),
+      limits.outputKb,
+      undefined,
+      opts.onOutput &&
+        ((out) => opts.onOutput!((chars) => latestOutput(out.stdout, out.stderr, chars, redact))),
+    )
+    return await resultOf(run, { root: env.root, redact, diskLimit, mechanism: mechanism.kind })
+  } finally {
+    release()
+    await box?.release()
+  }
+}
+
+const MiB = 1024 * 1024
+/** Processes the sandbox itself adds in a box (bwrap twice, the proxy relays, the shells). */
+const SANDBOX_PROCESSES = 16
+
+/** One box per environment folder: all its commands share its process and memory caps. */
+const boxName = (root: string) =>
+  `env-${createHash('sha256').update(resolve(root)).digest('hex').slice(0, 24)}`
+
+/**
+ * Per-process limits. In a box, processes and memory are the box's (for all of the environment's
+ * processes together); without one (no cgroups here) they fall back to RLIMIT_NPROC, which counts
+ * every process of the sandbox uid, and RLIMIT_AS per process.
+ */
+function prlimitArgs(limits: ExecLimits, box: Box | undefined): string[] {
+  const args = ['prlimit', `--cpu=${limits.cpuSeconds}`, `--fsize=${limits.diskMb * MiB}`, '--core=0']
+  if (!box) args.push(`--as=${limits.memoryMb * MiB}`, `--nproc=${limits.processes}`)
+  return [...args, '--']
+}
+
+/** A finished command as the tools answer it: redacted output, timeout and quota notes, disk use. */
+export async function resultOf(
+  run: Collected,
+  how: {
+    root: string
+    redact: (text: string) => string
+    diskLimit: number
+    mechanism: ExecResult['mechanism']
+  },
+): Promise<ExecResult> {
+  const { diskLimit } = how
+  const usedAfter = await measureUsage(how.root)
+  const overQuotaNow = usedAfter > diskLimit
+  const stdout = run.stdout.text(how.redact)
+  const stderr = run.stderr.text(how.redact)
+  let stderrText = stderr.text
+  if (run.timedOut) stderrText += `\n[killed: the command ran longer than ${run.timeoutSeconds} s]`
+  if (overQuotaNow) {
+    stderrText += `\n[the environment is now over its disk quota (${formatBytes(usedAfter)} of ${formatBytes(diskLimit)}): further writes are refused until files are deleted]`
+  }
+  return {
+    stdout: stdout.text,
+    stderr: stderrText,
+    exitCode: run.exitCode,
+    signal: run.signal,
+    timedOut: run.timedOut,
+    durationMs: run.durationMs,
+    bytesOut: run.stdout.total + run.stderr.total,
+    truncated: { stdout: stdout.truncated, stderr: stderr.truncated },
+    mechanism: how.mechanism,
+    disk: { usedBytes: usedAfter, limitBytes: diskLimit, overQuota: overQuotaNow },
+  }
+}
+
+/** The end of both streams so far, joined as a finished step's tail is (stdout, then stderr). */
+function latestOutput(
+  stdout: OutputCollector,
+  stderr: OutputCollector,
+  chars: number,
+  redact: (text: string) => string,
+) {
+  return [stdout.latest(chars, redact), stderr.latest(chars, redact)].filter(Boolean).join('\n').slice(-chars)
+}
+
+const CLEANUP = new Set(['rm', 'rmdir', 'unlink', 'truncate', 'ls', 'du', 'df', 'find'])
+/** Over quota, only commands that free space (or look at it) still run. */
+function isCleanupOnly(command: string): boolean {
+  try {
+    return collectChecks(command).every((check) => CLEANUP.has(check.command.split(' ')[0] ?? ''))
+  } catch {
+    return false
+  }
+}
+
+export type Collected = {
+  stdout: OutputCollector
+  stderr: OutputCollector
+  exitCode: number | null
+  signal: string | null
+  timedOut: boolean
+  durationMs: number
+  timeoutSeconds: number
+}
+
+/**
+ * Runs argv (its own process group), collecting capped output; `onTimeout` also runs at the
+ * deadline, `onStart` gets the collectors as they fill (for live progress).
+ */
+export function spawnCollect(
+  argv: string[],
+  cwd: string,
+  env: Record<string, string>,
+  timeoutSeconds: number,
+  outputKb: number,
+  onTimeout?: () => void,
+  onStart?: (out: { stdout: OutputCollector; stderr: OutputCollector }) => void,
+): Promise<Collected> {
+  const started = performance.now()
+  const stdout = new OutputCollector(outputKb * 1024)
+  const stderr = new OutputCollector(outputKb * 1024)
+  onStart?.({ stdout, stderr })
+  return new Promise((resolvePromise, reject) => {
+    // detached: the command leads its own process group, so a timeout kills all of it.
+    const child = spawn(argv[0]!, argv.slice(1), {
+      cwd,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let timedOut = false
+    const killGroup = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL')
+      } catch {
+        // already gone
+      }
+    }
+    const timer = setTimeout(() => {
+      timedOut = true
+      killGroup()
+      onTimeout?.()
+    }, timeoutSeconds * 1000)
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
+    child.on('error', (err) => {
+      clearTimeout(timer)
+      reject(err)
+    })
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      killGroup() // anything the command left running in the background
+      const durationMs = Math.round(performance.now() - started)
+      resolvePromise({ stdout, stderr, exitCode: code, signal, timedOut, durationMs, timeoutSeconds })
+    })
+  })
+}

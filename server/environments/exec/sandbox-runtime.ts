@@ -1,0 +1,138 @@
+/**
+ * The one place that talks to @anthropic-ai/sandbox-runtime (0.0.78, pinned: the last release whose
+ * engines allow Node 20). It is initialised once per process. Its filtering proxy reads one global
+ * host allowlist, not one per command, so the allowlist in force is the intersection of the lists
+ * of the commands running right now: exact for one command, fail-closed when two environments with
+ * different hosts overlap (a host one of them lacks is refused to both until it finishes).
+ */
+import { chown } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { homedir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
+import { sandboxIdentity } from './identity.ts'
+import { isInside } from '../files/paths.ts'
+import type { ViewPlan } from './sandbox-view.ts'
+
+/** Private ranges an allowed host name must not resolve to (loopback, link-local are built in). */
+const PRIVATE_RANGES = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', 'fc00::/7']
+
+const BASE: SandboxRuntimeConfig = {
+  network: {
+    allowedDomains: [],
+    deniedDomains: [],
+    strictAllowlist: true,
+    deniedResolvedAddresses: PRIVATE_RANGES,
+  },
+  filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+}
+
+let ready: Promise<void> | undefined
+const running = new Map<string, string[]>()
+
+/** Starts the runtime (proxies) once; later calls share the first attempt. @throws why it cannot. */
+export function initSandboxRuntime(): Promise<void> {
+  ready ??= (async () => {
+    if (!SandboxManager.isSupportedPlatform())
+      throw new Error('sandbox-runtime does not support this platform')
+    const deps = SandboxManager.checkDependencies()
+    if (deps.errors.length > 0) throw new Error(`sandbox-runtime is missing ${deps.errors.join(', ')}`)
+    await SandboxManager.initialize(structuredClone(BASE))
+    await shareSockets()
+  })()
+  return ready
+}
+
+export type WrapRequest = {
+  id: string
+  command: string
+  root: string
+  allowedHosts: string[]
+}
+
+export type Wrapped = {
+  /** The shell line (sandbox-runtime's own bwrap, proxy relays and seccomp around `command`). */
+  line: string
+  /** Frees the command's slot in the host allowlist. */
+  release: () => void
+  /**
+   * What the line needs from the view it runs in (sandbox-view.ts): the proxy socket and the
+   * runtime's helper binaries, and the folders it mounts its own masks on.
+   */
+  view: Pick<ViewPlan, 'readOnly' | 'dirs'>
+}
+
+/**
+ * The shell line that runs `command` confined to `root`. It runs inside the view of
+ * sandbox-view.ts, so its own `--ro-bind / /` binds only what that view holds: the runtime brings
+ * the network (its proxy, the host allowlist, seccomp), the view decides what exists.
+ */
+export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
+  await initSandboxRuntime()
+  running.set(req.id, req.allowedHosts)
+  applyAllowlist()
+  const release = () => {
+    if (running.delete(req.id)) applyAllowlist()
+  }
+  try {
+    const line = await SandboxManager.wrapWithSandbox(
+      req.command,
+      '/bin/bash',
+      {
+        // The home folder is denied so the runtime leaves out its convenience write paths there
+        // (~/.npm/_logs); /tmp is the view's private one.
+        filesystem: {
+          denyRead: home(req.root),
+          allowRead: [req.root],
+          allowWrite: [req.root, '/tmp'],
+          denyWrite: [],
+        },
+        network: { ...BASE.network, allowedDomains: req.allowedHosts },
+      },
+      undefined,
+      // An opaque id: by default the proxy user name would carry the command text itself.
+      { commandId: req.id, commandText: req.id },
+    )
+    const sockets = [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()]
+    const view = {
+      readOnly: [...new Set(sockets.filter((s): s is string => Boolean(s))), vendorDir()],
+      // TMPDIR inside is /tmp/claude (the runtime's choice).
+      dirs: [...home(req.root), '/tmp/claude'],
+    }
+    return { line, release, view }
+  } catch (err) {
+    release()
+    throw err
+  }
+}
+
+/** The server's home, when it is a folder of its own (not `/`, not above the environment). */
+function home(root: string): string[] {
+  const dir = homedir()
+  return dir === '/' || isInside(dir, root) ? [] : [dir]
+}
+
+/** The runtime's helper binaries (seccomp filter, JVM proxy agent), run from inside the sandbox. */
+function vendorDir(): string {
+  const entry = createRequire(import.meta.url).resolve('@anthropic-ai/sandbox-runtime')
+  return join(dirname(entry), '..', 'vendor')
+}
+
+function applyAllowlist() {
+  const lists = [...running.values()]
+  const allowed =
+    lists.length === 0 ? [] : lists.reduce((acc, list) => acc.filter((host) => list.includes(host)))
+  SandboxManager.updateConfig({
+    ...structuredClone(BASE),
+    network: { ...BASE.network, allowedDomains: allowed },
+  })
+}
+
+/** The proxy's Unix sockets are created by the server (root); the sandbox uid must reach them. */
+async function shareSockets() {
+  const id = sandboxIdentity()
+  if (!id.drop) return
+  await SandboxManager.waitForNetworkInitialization()
+  const sockets = [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()]
+  for (const socket of new Set(sockets)) if (socket) await chown(socket, id.uid, id.gid)
+}
