@@ -78,10 +78,16 @@ describe.runIf(process.getuid?.() === 0 && setpriv)('a server running as an unpr
         timeout: 120_000,
       },
     )
-    const result = JSON.parse(stdout) as { stdout: string; stderr: string; exitCode: number }
+    // The last line: the server's own log lines (a non-root server warns it has no cgroup boxes) come first.
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+      stdout: string
+      stderr: string
+      exitCode: number
+    }
     const seen = result.stdout + result.stderr
     expect(seen).not.toContain('planted-non-root')
     expect(seen).not.toContain('env_a.tar.gz')
+    expect(stdout).toMatch(/no cgroup boxes/)
     // The command ran, as the server's own uid (it has no other to give it).
     expect(result.stdout).toMatch(new RegExp(`^${SERVER_UID}$`, 'm'))
   }, 150_000)
