@@ -11,7 +11,6 @@ import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
 import { sandboxIdentity } from './identity.ts'
-import { isInside } from '../files/paths.ts'
 import type { ViewPlan } from './sandbox-view.ts'
 
 /** Private ranges an allowed host name must not resolve to (loopback, link-local are built in). */
@@ -82,7 +81,7 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
         // The home folder is denied so the runtime leaves out its convenience write paths there
         // (~/.npm/_logs); /tmp is the view's private one.
         filesystem: {
-          denyRead: home(req.root),
+          denyRead: home(),
           allowRead: [req.root],
           allowWrite: [req.root, '/tmp'],
           denyWrite: [],
@@ -97,7 +96,7 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
     const view = {
       readOnly: [...new Set(sockets.filter((s): s is string => Boolean(s))), vendorDir()],
       // TMPDIR inside is /tmp/claude (the runtime's choice).
-      dirs: [...home(req.root), '/tmp/claude'],
+      dirs: [...home(), '/tmp/claude'],
     }
     return { line, release, view }
   } catch (err) {
@@ -106,10 +105,14 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
   }
 }
 
-/** The server's home, when it is a folder of its own (not `/`, not above the environment). */
-function home(root: string): string[] {
+/**
+ * The server's home, denied (an empty folder inside) so the runtime binds none of its convenience
+ * write folders there (~/.npm/_logs); above the environment it re-binds the environment's folder
+ * over that. Not `/`, which would deny the whole view.
+ */
+function home(): string[] {
   const dir = homedir()
-  return dir === '/' || isInside(dir, root) ? [] : [dir]
+  return dir === '/' ? [] : [dir]
 }
 
 /** The runtime's helper binaries (seccomp filter, JVM proxy agent), run from inside the sandbox. */
