@@ -245,6 +245,11 @@ while not (os.path.exists('m1') and os.path.exists('m2')) and time.time()-t<10: 
       const result = await run(owner, 'sleep 8; echo finished', 'greedy')
       expect(result).toMatchObject({ timedOut: true, stdout: '' })
       expect(result.stderr).toMatch(/longer than 2 s/)
+      // Setup is held to the same ceiling.
+      await define(owner, 'greedy-setup', 'setup: ["sleep 8; echo set up"]\nlimits: { timeoutSeconds: 600 }')
+      const setup = await owner.client.post(`${E}/greedy-setup/commands`, { command: 'true' })
+      expect(setup.status).toBe(400)
+      expect(setup.body.error.message).toMatch(/setup: step 1 .*longer than 2 s/s)
     } finally {
       await owner.client.patch(SETTINGS, { execLimits: {} })
     }
