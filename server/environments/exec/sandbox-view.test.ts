@@ -47,6 +47,21 @@ it.skipIf(!bwrap)('masks server paths inside a bound folder, folders and files a
   expect(stdout).toMatch(/done\n$/)
 })
 
+it.skipIf(!bwrap)('binds an explicit grant back over a masked folder that holds it', async () => {
+  const args = viewArgs(
+    {
+      root,
+      tmpBytes: 1024 * 1024,
+      hidden: [join(system, 'clockwork')],
+      readOnly: [join(system, 'clockwork', 'build')],
+    },
+    [...systemMounts(), '--ro-bind', system, system],
+  )
+  const script = `ls -A ${system}/clockwork; cat ${system}/clockwork/build/server.js`
+  const { stdout } = await promisify(execFile)(bwrap!, [...args, '--', '/bin/sh', '-c', script])
+  expect(stdout).toBe('build\nplanted-install')
+})
+
 it('lists the server paths a deployment configures', () => {
   const paths = serverPaths()
   expect(paths).toContain(process.cwd())

@@ -113,7 +113,7 @@ const real = (path: string) => {
 export function viewArgs(plan: ViewPlan, system = systemMounts()): string[] {
   const etc = ETC_ENTRIES.filter((path) => existsSync(path)).flatMap((path) => ['--ro-bind', path, path])
   const extra = (plan.readOnly ?? []).flatMap((path) => ['--ro-bind', path, path])
-  const bound = [...system, ...etc, ...extra].filter((_, i, all) => all[i - 1] === '--ro-bind')
+  const bound = [...system, ...etc].filter((_, i, all) => all[i - 1] === '--ro-bind')
   return [
     '--unshare-all',
     '--die-with-parent',
@@ -139,9 +139,11 @@ export function viewArgs(plan: ViewPlan, system = systemMounts()): string[] {
     '--dir',
     '/etc',
     ...etc,
+    // Masks before the explicit grants: a grant inside a masked folder (the runtime's helpers in an
+    // install under /usr/local) is bound back over the mask.
+    ...masks(plan.hidden ?? serverPaths(), bound),
     ...extra,
     ...(plan.dirs ?? []).flatMap((dir) => ['--dir', dir]),
-    ...masks(plan.hidden ?? serverPaths(), bound),
     '--bind',
     plan.root,
     plan.root,
