@@ -4,16 +4,26 @@
  * host allowlist, not one per command, so the allowlist in force is the intersection of the lists
  * of the commands running right now: exact for one command, fail-closed when two environments with
  * different hosts overlap (a host one of them lacks is refused to both until it finishes).
+ *
+ * The proxy trusts an address literal on its allowlist and never judges it again, so no entry
+ * that leads inside (a private, loopback, link-local or reserved literal in any spelling, this
+ * host's own addresses, `localhost`) ever reaches it, whatever a stored definition says; a host
+ * name is judged after resolution (PRIVATE_RANGES below, plus the runtime's own loopback,
+ * link-local, metadata and own-address checks).
  */
 import { chown } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
+import { namesInside } from '../../lib/outbound.ts'
 import { sandboxIdentity } from './identity.ts'
 import type { ViewPlan } from './sandbox-view.ts'
 
-/** Private ranges an allowed host name must not resolve to (loopback, link-local are built in). */
+/**
+ * Private ranges an allowed host name must not resolve to; loopback, link-local, this host's own
+ * addresses and the clouds' metadata addresses are refused by the runtime itself.
+ */
 const PRIVATE_RANGES = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', 'fc00::/7']
 
 const BASE: SandboxRuntimeConfig = {
@@ -68,7 +78,8 @@ export type Wrapped = {
  */
 export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
   await initSandboxRuntime()
-  running.set(req.id, req.allowedHosts)
+  const allowedHosts = proxyHosts(req.allowedHosts)
+  running.set(req.id, allowedHosts)
   applyAllowlist()
   const release = () => {
     if (running.delete(req.id)) applyAllowlist()
@@ -86,7 +97,7 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
           allowWrite: [req.root, '/tmp'],
           denyWrite: [],
         },
-        network: { ...BASE.network, allowedDomains: req.allowedHosts },
+        network: { ...BASE.network, allowedDomains: allowedHosts },
       },
       undefined,
       // An opaque id: by default the proxy user name would carry the command text itself.
@@ -104,6 +115,9 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
     throw err
   }
 }
+
+/** The entries the proxy may be given: none that leads inside (see the top of this file). */
+export const proxyHosts = (hosts: string[]) => hosts.filter((host) => !namesInside(host))
 
 /**
  * The server's home, denied (an empty folder inside) so the runtime binds none of its convenience
