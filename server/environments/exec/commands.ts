@@ -7,7 +7,7 @@
  */
 import type { EffectivePolicy } from '../policy/policy-schema.ts'
 import { decideCommand } from '../policy/policy.ts'
-import { type ExecEnvironment, type ExecResult } from './exec-schema.ts'
+import { commandTimeout, DEFAULT_LIMITS, type ExecEnvironment, type ExecResult } from './exec-schema.ts'
 import { runCommand, type ExecOptions } from './exec.ts'
 import { makeRedactor } from './redact.ts'
 
@@ -72,7 +72,9 @@ export async function runPolicedCommand(req: CommandRequest, deps: CommandDeps):
     decision = 'approved'
   }
   const exec = deps.exec ?? runCommand
-  const result = await exec(req.env, req.command, { ...deps.execOptions, timeoutSeconds: req.timeoutSeconds })
+  // A caller may ask for less time than the environment allows, never more (every provider).
+  const timeoutSeconds = commandTimeout({ ...DEFAULT_LIMITS, ...req.env.limits }, req.timeoutSeconds)
+  const result = await exec(req.env, req.command, { ...deps.execOptions, timeoutSeconds })
   await deps.audit({
     ...entry(shown, decision, decision === 'allowed' && rule === 'default' ? null : rule, null),
     exitCode: result.exitCode,
