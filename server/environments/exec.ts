@@ -41,6 +41,18 @@ export type ExecOptions = {
    * at most `chars` characters): setup's live progress reads it while the command runs.
    */
   onOutput?: (latest: (chars: number) => string) => void
+  /**
+   * A long-running program (a harness CLI) rather than one command line: host paths it needs bound
+   * read-only at the same path (its install folder, the folder of its endpoint socket), plain
+   * variables beside the environment's secrets (never a secret of the server's), each chunk of
+   * output as it comes, and a signal that kills its whole process tree.
+   */
+  program?: {
+    readOnly: string[]
+    env: Record<string, string>
+    onChunk?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void
+    signal?: AbortSignal
+  }
 }
 
 /** Runs `command` in `env.root`. @throws HttpError 503 when no sandbox exists, 507 when over quota. */
@@ -70,16 +82,24 @@ export async function runCommand(
   ]
   let release = () => {}
   let inner: string[]
-  if (mechanism.kind === 'sandbox-runtime') {
+  // A program reaches its endpoint over a bound Unix socket, which sandbox-runtime's seccomp filter
+  // refuses; it runs in the bubblewrap profile (no network but that socket). Decision 0302.
+  if (mechanism.kind === 'sandbox-runtime' && !opts.program) {
     const allowedHosts = env.allowedHosts ?? DEFAULT_ALLOWED_HOSTS
     const wrapped = await wrapCommand({ id, command, root: env.root, denyRead, allowedHosts })
     release = wrapped.release
     inner = ['/bin/bash', '-c', wrapped.line]
   } else {
-    inner = bwrapArgs(env.root, denyRead, command)
+    inner = bwrapArgs(env.root, denyRead, command, opts.program?.readOnly)
   }
   const argv = [...dropPrivileges(), ...limitArgs, ...inner]
-  const commandEnv: Record<string, string> = { PATH, HOME: env.root, LANG: 'C.UTF-8', ...env.secrets }
+  const commandEnv: Record<string, string> = {
+    PATH,
+    HOME: env.root,
+    LANG: 'C.UTF-8',
+    ...opts.program?.env,
+    ...env.secrets,
+  }
   const redact = makeRedactor(Object.values(env.secrets ?? {}))
   try {
     const run = await spawnCollect(
@@ -91,6 +111,7 @@ export async function runCommand(
       undefined,
       opts.onOutput &&
         ((out) => opts.onOutput!((chars) => latestOutput(out.stdout, out.stderr, chars, redact))),
+      opts.program,
     )
     return await resultOf(run, { root: env.root, redact, diskLimit, mechanism: mechanism.kind })
   } finally {
@@ -149,11 +170,16 @@ function deniedPaths(root: string, opts: ExecOptions): string[] {
   return [...new Set(candidates)].filter((path) => existsSync(path))
 }
 
-/** The fallback profile: no network, read-only system, only the environment folder writable. */
-function bwrapArgs(root: string, denyRead: string[], command: string): string[] {
+/**
+ * The fallback profile: no network, read-only system, only the environment folder writable. A
+ * program's own paths are bound over the hidden ones, and `/run` is emptied for it (the system's
+ * sockets live there; a program may open Unix sockets to reach its endpoint).
+ */
+function bwrapArgs(root: string, denyRead: string[], command: string, readOnly?: string[]): string[] {
   const hide = denyRead.flatMap((path) =>
     path.endsWith('.env') ? ['--ro-bind', '/dev/null', path] : ['--tmpfs', path],
   )
+  if (readOnly) hide.push('--tmpfs', '/run', ...readOnly.flatMap((path) => ['--ro-bind', path, path]))
   return [
     'bwrap',
     '--unshare-all',
@@ -213,6 +239,11 @@ export function spawnCollect(
   outputKb: number,
   onTimeout?: () => void,
   onStart?: (out: { stdout: OutputCollector; stderr: OutputCollector }) => void,
+  live?: {
+    onChunk?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void
+    /** Aborting kills the process group (bwrap's death takes its whole PID namespace with it). */
+    signal?: AbortSignal
+  },
 ): Promise<Collected> {
   const started = performance.now()
   const stdout = new OutputCollector(outputKb * 1024)
@@ -239,14 +270,25 @@ export function spawnCollect(
       killGroup()
       onTimeout?.()
     }, timeoutSeconds * 1000)
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout.push(chunk)
+      live?.onChunk?.('stdout', chunk)
+    })
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr.push(chunk)
+      live?.onChunk?.('stderr', chunk)
+    })
+    const signal = live?.signal
+    if (signal?.aborted) killGroup()
+    signal?.addEventListener('abort', killGroup, { once: true })
     child.on('error', (err) => {
       clearTimeout(timer)
+      signal?.removeEventListener('abort', killGroup)
       reject(err)
     })
     child.on('close', (code, signal) => {
       clearTimeout(timer)
+      live?.signal?.removeEventListener('abort', killGroup)
       killGroup() // anything the command left running in the background
       const durationMs = Math.round(performance.now() - started)
       resolvePromise({ stdout, stderr, exitCode: code, signal, timedOut, durationMs, timeoutSeconds })
