@@ -5,7 +5,7 @@
  */
 import type { Caller } from '../auth/caller.ts'
 import { env } from '../env.ts'
-import { approvedSkillContent } from '../environments/skills.ts'
+import { approvedSkillContent } from '../environments/skills/skills.ts'
 import type { HarnessAdapter } from '../harness/adapter.ts'
 import type { ModelGrant } from '../harness/endpoint.ts'
 import { harnessAdapter } from '../harness/registry.ts'

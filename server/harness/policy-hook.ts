@@ -6,7 +6,7 @@
  * not. Every decision lands in the environment's audit with the run or thread it came from.
  */
 import type { Caller } from '../auth/caller.ts'
-import { decideCommand } from '../environments/policy.ts'
+import { decideCommand } from '../environments/policy/policy.ts'
 import type { OpenEnvironment } from '../environments/service.ts'
 import { insertAudit } from '../environments/store.ts'
 import type { ToolCall, ToolVerdict } from './endpoint.ts'

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
-import { sandboxIdentity } from '../environments/identity.ts'
+import { sandboxIdentity } from '../environments/exec/identity.ts'
 import { handleHarnessRequest } from './endpoint.ts'
 
 export type SocketEndpoint = { dir: string; path: string; close: () => Promise<void> }

@@ -13,7 +13,7 @@ import {
   readResource,
   writeResource,
 } from '../resources/service.ts'
-import { EnvironmentName, environmentTemplate } from '../environments/definition.ts'
+import { EnvironmentName, environmentTemplate } from '../environments/definition/definition.ts'
 import { orRouteError } from './page-errors.ts'
 import { validateWorkspaceFile } from './workspace-validate.ts'
 

@@ -5,7 +5,7 @@
  * with one it runs in a container with the folder at /workspace.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dockerState } from '#server/environments/providers-docker.ts'
+import { dockerState } from '#server/environments/providers/providers-docker.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'

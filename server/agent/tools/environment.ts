@@ -10,22 +10,22 @@
  */
 import { tool } from 'ai'
 import { z } from 'zod'
-import { decideCommand } from '../../environments/policy.ts'
+import { decideCommand } from '../../environments/policy/policy.ts'
 import {
   EditFileInput,
   ListDirectoryInput,
   ReadFileInput,
   SearchFilesInput,
   WriteFileInput,
-} from '../../environments/files-schema.ts'
+} from '../../environments/files/files-schema.ts'
 import {
   operate,
   type OperationName,
   type Operations,
   type RunCommandRequest,
-} from '../../environments/operations.ts'
+} from '../../environments/operations/operations.ts'
 import { openEnvironment } from '../../environments/service.ts'
-import type { BootstrapWatcher } from '../../environments/bootstrap-watch.ts'
+import type { BootstrapWatcher } from '../../environments/bootstrap/bootstrap-watch.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { toToolFailure, type ToolContext } from '../tool-context.ts'
 import { withBootstrapProgress } from './bootstrap-progress.ts'
