@@ -18,6 +18,7 @@ import type { ApiClient } from '#tests/support/api-client.ts'
 import { toolUse, type FakeAnthropic, type FakeRequest } from '#tests/support/fake-anthropic.ts'
 import { startTestMcpServer, type TestMcpServer } from '#tests/support/mcp-server.ts'
 import type { Team } from '#tests/support/team.ts'
+import { eventually, streamChat, toolOutputs } from '#tests/support/chat-stream.ts'
 
 // The deployment's key: planted so the sandbox can be searched for it.
 const KEY = 'sk-ant-planted-harness-key-7Q9Z'
@@ -90,6 +91,54 @@ const envRoot = (name: string) => {
   return found.trim().split('\n')[0]!
 }
 
+describe('run_harness in chat', () => {
+  it('shows the approval card for a command the policy asks about, and goes on once approved', async () => {
+    const c = team.member.client
+    const definition = '---\nprovider: local\npolicy:\n  commands:\n    ask: ["touch *"]\n---\nAsk first.\n'
+    expect((await c.put(`${R}/personal/environments/harness-ask.md`, definition)).status).toBe(201)
+    fake.replyWhen(
+      'chat-harness-task',
+      toolUse('run_harness', {
+        harness: 'claude-code',
+        environment: 'harness-ask',
+        prompt: 'Task asked: touch approved.txt',
+      }),
+      { text: 'The harness made the file.' },
+    )
+    fake.replyWhen(
+      'Task asked:',
+      toolUse('Bash', { command: 'touch approved.txt && echo touched', description: 'touch' }),
+      { text: 'Touched it.' },
+    )
+    const turn = streamChat(c, 'chat-harness-task')
+    const pending = await eventually('the approval card', () =>
+      toolOutputs(turn.chunks)
+        .map((chunk) => (chunk.output as { approval?: { id: string; command: string } }).approval)
+        .find(Boolean),
+    )
+    expect(pending.command).toBe('touch approved.txt && echo touched')
+    // Nobody else may answer it.
+    expect(
+      (await team.admin.client.post(`/_agent-native/harness/approvals/${pending.id}`, { approved: true }))
+        .status,
+    ).toBe(404)
+    expect((await c.post(`/_agent-native/harness/approvals/${pending.id}`, { approved: true })).status).toBe(
+      200,
+    )
+    const chunks = await turn.done
+    const final = toolOutputs(chunks).filter((chunk) => !chunk.preliminary)
+    const result = final.map((chunk) => chunk.output as any).find((o) => o.harness === 'claude-code')
+    expect(result.ok, JSON.stringify(result)).toBe(true)
+    const bash = result.steps.find((p: any) => p.type === 'tool-Bash')
+    expect(JSON.stringify(bash.output)).toContain('touched')
+    const rows = await queryRows<{ decision: string }>(
+      agent.app.server.db.db,
+      sql`select decision from environment_audit where subject = 'touch approved.txt && echo touched'`,
+    )
+    expect(rows).toEqual([{ decision: 'approved' }])
+  }, 120_000)
+})
+
 describe('a job with harness: claude-code', () => {
   it('needs an environment: 400 naming harness, nothing stored', async () => {
     const c = team.member.client
@@ -144,6 +193,35 @@ describe('a job with harness: claude-code', () => {
     expect(calls.every((r: FakeRequest) => r.headers['x-api-key'] === KEY)).toBe(true)
     // Nothing of the run's projection is left in the folder.
     expect(readdirSync(root).filter((f) => f.startsWith('.harness-'))).toEqual([])
+  }, 120_000)
+
+  it('is fired by the scheduler too', async () => {
+    const c = team.member.client
+    const job = await harnessJob(c, 'timed', 'harness-timed')
+    fake.replyWhen(
+      'Task timed:',
+      toolUse('Bash', { command: 'echo fired-by-schedule > timed.txt', description: 'write' }),
+      { text: 'Done on schedule.' },
+    )
+    // Due now by the database clock; the job change wakes the scheduler (LISTEN/NOTIFY).
+    await agent.app.server.db.db.execute(
+      sql`update jobs set next_run_at = now() - interval '1 second' where id = ${job.id}`,
+    )
+    await agent.app.server.db.db.execute(sql`select pg_notify('clockwork_jobs_changed', '')`)
+    let runId = ''
+    await vi.waitFor(
+      async () => {
+        const runs = (await c.get(`/_agent-native/jobs/${job.id}/runs`)).body.runs as any[]
+        expect(runs.length).toBeGreaterThan(0)
+        runId = runs[0].id
+        expect(runs[0].trigger).toBe('schedule')
+      },
+      { timeout: 60_000, interval: 250 },
+    )
+    const run = await settledRun(c, runId)
+    expect(run.run.status, run.run.error).toBe('success')
+    expect(readFileSync(path.join(envRoot('harness-timed'), 'timed.txt'), 'utf8')).toBe('fired-by-schedule\n')
+    expect(JSON.stringify(bashParts(run)[0].output)).toContain('stdout')
   }, 120_000)
 
   it('a Bash call the policy denies is refused, audited, and the run says so', async () => {

@@ -6,6 +6,7 @@ import {
   bootstrapSummaryOf,
   bootstrappingOf,
 } from './bootstrap-step.tsx'
+import { HarnessStep } from './harness-step.tsx'
 import { Markdown } from './markdown.tsx'
 import { toolView, type ApprovalView, type ToolView } from './tool-views.tsx'
 import type { ToolPart } from './types.ts'
@@ -78,6 +79,7 @@ function StepBody({ kind, text }: { kind: NonNullable<ToolView['body']>['kind'];
  */
 export function ToolStep({ part, onAnswer }: { part: ToolPart; onAnswer?: Answer }) {
   const name = part.type.replace(/^tool-/, '')
+  if (name === 'run_harness') return <HarnessStep part={part} />
   const view = toolView(name)
   const input = (part.input ?? {}) as never
   const Icon = view?.icon ?? Check

@@ -6,6 +6,7 @@
  */
 import type { InferUITools } from 'ai'
 import {
+  Bot,
   CalendarClock,
   Clock,
   FileCode,
@@ -21,6 +22,7 @@ import {
 } from 'lucide-react'
 import { Link } from 'react-router'
 import type { BootstrapProgress } from '#server/agent/tools/bootstrap-progress.ts'
+import { harnessToolView } from './harness-views.tsx'
 import type { AgentToolName, AgentTools } from '#server/agent/tools/index.ts'
 
 type ToolIO = InferUITools<AgentTools>
@@ -309,6 +311,14 @@ export const TOOL_VIEWS = {
   search_files: searchFilesView,
   run_command: runCommandView,
   run_script: runScriptView,
+  // Its steps and approval card are drawn by harness-step.tsx; this line is its fallback.
+  run_harness: {
+    icon: Bot,
+    running: (input) =>
+      `${input.harness ?? 'A harness'} is working in ${input.environment ?? 'an environment'}…`,
+    done: (_output, input) =>
+      `${input.harness ?? 'The harness'} finished in ${input.environment ?? 'its environment'}`,
+  },
   skills: skillsView,
   send_notification: sendNotification,
   web_fetch: webFetchView,
@@ -336,6 +346,8 @@ function mcpToolView(name: string): ToolView {
 /** The view of a tool by the name in its message part; undefined for a tool this build does not know. */
 export function toolView(name: string): ToolView | undefined {
   return (
-    (TOOL_VIEWS as Record<string, ToolView>)[name] ?? (name.includes('__') ? mcpToolView(name) : undefined)
+    (TOOL_VIEWS as Record<string, ToolView>)[name] ??
+    harnessToolView(name) ??
+    (name.includes('__') ? mcpToolView(name) : undefined)
   )
 }
