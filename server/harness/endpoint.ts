@@ -36,6 +36,11 @@ export type SessionOptions = {
   grant: ModelGrant
   decide: (call: ToolCall) => Promise<ToolVerdict>
   mcp: Map<string, McpEndpoint>
+  /**
+   * Hides the environment's secret values in what goes to the model (the harness's commands see
+   * them; their output must not carry them to the provider), as run_command's output is redacted.
+   */
+  redact: (text: string) => string
   /** A budget refused a call: the run must stop with this reason. */
   onRefusal: (reason: string) => void
 }
@@ -97,7 +102,7 @@ export async function handleHarnessRequest(token: string, path: string, request:
   const url = new URL(path, 'http://endpoint')
   if (request.method === 'POST' && url.pathname === '/v1/messages') return modelCall(live, url, request)
   if (request.method === 'POST' && url.pathname === '/v1/messages/count_tokens')
-    return forward(live, url, request)
+    return forward(live, url, request, live.redact(await request.text()))
   if (request.method === 'POST' && url.pathname === '/hook') return hook(live, request)
   const mcp = /^\/mcp\/([a-z0-9_-]+)$/.exec(url.pathname)
   if (mcp) return relayMcp(live, mcp[1]!, request)
@@ -135,8 +140,9 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
     live.onRefusal(refusal)
     return apiError(403, 'permission_error', refusal)
   }
-  const body = await readBody(request)
-  if (body === null) return apiError(413, 'request_too_large', 'The request is too large')
+  const raw = await readBody(request)
+  if (raw === null) return apiError(413, 'request_too_large', 'The request is too large')
+  const body = live.redact(raw)
   let model = 'unknown'
   try {
     model = String((JSON.parse(body) as { model?: unknown }).model ?? model)

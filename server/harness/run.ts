@@ -61,6 +61,9 @@ export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome
         ` or set ${adapter.install.pathVariable}`,
     )
   }
+  const redact = opened.files.redact ?? ((text: string) => text)
+  // The transcript is shown to people and kept: secret values never reach it (nor the model).
+  const steps = (): TranscriptPart[] => JSON.parse(redact(JSON.stringify(parser.parts()))) as TranscriptPart[]
   const stop = new AbortController()
   let refusal: string | null = null
   const onAbort = () => stop.abort()
@@ -70,14 +73,15 @@ export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome
     grant: req.grant,
     decide: createPolicyHook(req),
     mcp: new Map(req.mcp.map((m) => [m.name, m])),
+    redact,
     onRefusal: (reason) => {
       refusal ??= reason
       stop.abort()
     },
   })
+  const parser = adapter.parser()
   const socket = await serveOnSocket()
   const runDir = join(opened.root, `.harness-${randomBytes(6).toString('hex')}`)
-  const parser = adapter.parser()
   try {
     // A port of the sandbox's own loopback: nothing else listens in its network namespace.
     const port = 20_000 + (randomBytes(2).readUInt16BE() % 40_000)
@@ -119,12 +123,12 @@ export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome
             pending += chunk.toString('utf8')
             const lines = pending.split('\n')
             pending = lines.pop() ?? ''
-            if (lines.map((l) => parser.push(l)).some(Boolean)) req.onProgress?.(parser.parts())
+            if (lines.map((l) => parser.push(l)).some(Boolean)) req.onProgress?.(steps())
           },
         },
       },
     )
-    if (pending && parser.push(pending)) req.onProgress?.(parser.parts())
+    if (pending && parser.push(pending)) req.onProgress?.(steps())
     const summary = parser.summary()
     const failure = req.signal.aborted
       ? 'Stopped before the harness finished'
@@ -135,7 +139,12 @@ export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome
             (result.exitCode === 0
               ? null
               : `${adapter.label} exited with ${result.exitCode ?? result.signal}: ${result.stderr.slice(-500)}`))))
-    return { parts: parser.parts(), usage: session.usage(), calls: session.calls, failure }
+    return {
+      parts: steps(),
+      usage: session.usage(),
+      calls: session.calls,
+      failure: failure && redact(failure),
+    }
   } finally {
     req.signal.removeEventListener('abort', onAbort)
     session.close()

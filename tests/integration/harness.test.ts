@@ -224,6 +224,33 @@ describe('a job with harness: claude-code', () => {
     expect(JSON.stringify(bashParts(run)[0].output)).toContain('stdout')
   }, 120_000)
 
+  it("gives commands the environment's secrets but keeps them from the model and the transcript", async () => {
+    const c = team.member.client
+    const value = 'deploy-secret-value-8812'
+    const saved = await c.put('/_agent-native/secrets/personal/DEPLOY_TOKEN', JSON.stringify({ value }), {
+      'content-type': 'application/json',
+    })
+    expect(saved.status).toBe(200)
+    const job = await harnessJob(c, 'secretive', 'harness-secret', { envYaml: 'secrets: [DEPLOY_TOKEN]\n' })
+    fake.replyWhen(
+      'Task secretive:',
+      toolUse('Bash', {
+        command: '[ -n "$DEPLOY_TOKEN" ] && echo "token=$DEPLOY_TOKEN"',
+        description: 'use it',
+      }),
+      { text: 'Used the token.' },
+    )
+    const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
+    const run = await settledRun(c, started.body.run.id)
+    expect(run.run.status, run.run.error).toBe('success')
+    expect(JSON.stringify(bashParts(run)[0].output)).toContain('token=••••')
+    expect(JSON.stringify(run)).not.toContain(value)
+    const sent = cliRequests('secretive')
+    expect(sent.length).toBe(2)
+    expect(JSON.stringify(sent.map((r) => r.body))).toContain('token=••••')
+    expect(JSON.stringify(sent.map((r) => r.body))).not.toContain(value)
+  }, 120_000)
+
   it('a Bash call the policy denies is refused, audited, and the run says so', async () => {
     const c = team.member.client
     const job = await harnessJob(c, 'denied', 'harness-deny', {
