@@ -202,6 +202,9 @@ async function runOperated(
     stderr: result.stderr,
     durationMs: result.durationMs,
     timedOut: result.timedOut,
+    // What isolated the command (sandbox-runtime, bwrap, docker or a machine): people and the
+    // model see where it ran.
+    mechanism: result.mechanism,
     decision: outcome.decision,
     ...(outcome.files ? { files: outcome.files } : {}),
     ...(outcome.skills ? { skills: outcome.skills } : {}),

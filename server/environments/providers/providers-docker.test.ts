@@ -12,6 +12,7 @@ import { parseEnvironmentFile } from '../definition/definition.ts'
 import { DEFAULT_LIMITS } from '../exec/exec-schema.ts'
 import { dockerExec, dockerExecArgs, dockerState, type DockerExecSpec } from './providers-docker.ts'
 import { resolveTarget } from './providers.ts'
+import { dockerForTests, TEST_SANDBOX_IMAGE } from '#tests/support/docker.ts'
 
 const SECRET_VALUE = 'docker-secret-value-5521'
 const spec: DockerExecSpec = {
@@ -123,7 +124,8 @@ describe('without a Docker engine', () => {
   })
 })
 
-const daemon = await dockerState()
+const docker = await dockerForTests()
+const daemon = docker.ok ? ({ ok: true } as const) : await dockerState()
 describe('with a Docker engine', () => {
   const root = mkdtempSync(join(tmpdir(), 'clockwork-docker-env-'))
   afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -136,13 +138,13 @@ describe('with a Docker engine', () => {
   })
 
   it.skipIf(!daemon.ok)(
-    'runs a command in the folder with the secret in its env, redacted in the output (needs a Docker daemon: `docker info` must answer)',
+    `runs a command in the folder with the secret in its env, redacted in the output${docker.ok ? '' : ` (skipped: ${docker.why})`}`,
     async () => {
       execFileSync('chmod', ['0777', root])
       const result = await dockerExec(
         { root, secrets: { API_TOKEN: SECRET_VALUE }, allowedHosts: [] },
         'echo "$API_TOKEN" > made.txt; pwd; echo "$API_TOKEN"',
-        { stopKey: 'run_docker_real' },
+        { stopKey: 'run_docker_real', image: TEST_SANDBOX_IMAGE },
       )
       expect(result).toMatchObject({ exitCode: 0, mechanism: 'docker', stdout: '/workspace\n••••\n' })
       expect(readFileSync(join(root, 'made.txt'), 'utf8')).toBe(`${SECRET_VALUE}\n`)
