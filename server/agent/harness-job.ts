@@ -57,13 +57,6 @@ export async function runJobInHarness(ctx: {
 async function prepare({ caller, job, run, resolved }: Parameters<typeof runJobInHarness>[0]) {
   const adapter = adapterFor(job.harness, resolved)
   const opened = await openEnvironment(caller, job.environment, 'use', { runId: run.id })
-  if (opened.target.kind !== 'local' || opened.elsewhere) {
-    throw new RunFailure(
-      `harness: ${adapter.label} runs in environments on this server for now; ${job.environment} is ${
-        opened.elsewhere ? 'on another instance' : `a ${opened.target.kind} environment`
-      }`,
-    )
-  }
   const [jobSkills, envSkills, mcp] = await Promise.all([
     loadRunSkills(job.orgId, job.skills),
     environmentSkills(job.orgId, opened.definition.skills),

@@ -5,6 +5,7 @@
  * steps. Everything around it (the sandbox, the per-run model endpoint, the policy hook, the
  * audit, budgets, cancel) is `run.ts`'s, so a new adapter is one file plus a line in registry.ts.
  */
+import { resolve } from 'node:path'
 
 /** Where a CLI comes from: `npm run harness:install <id>` installs `package@version` under `.data/harness/<id>`. */
 export type HarnessInstall = {
@@ -15,7 +16,12 @@ export type HarnessInstall = {
   bin: string
   /** The env variable that points at a CLI installed elsewhere. */
   pathVariable: string
+  /** Its name on a PATH (a connected machine runs `$<pathVariable>`, else this). */
+  command: string
 }
+
+/** Where `npm run harness:install <id>` puts a CLI. */
+export const installFolder = (id: string) => resolve('.data', 'harness', id)
 
 /** An MCP server as the harness reaches it: through the run's endpoint, never with its secrets. */
 export type ProjectedMcpServer = { name: string; url: string }

@@ -6,10 +6,12 @@
  */
 import { randomBytes } from 'node:crypto'
 import { notFound } from '../lib/errors.ts'
+import { singleton } from '../lib/singleton.ts'
 
 type Pending = { userId: string; settle: (approved: boolean) => void }
 
-const pending = new Map<string, Pending>()
+// Held by the chat turn running the harness, answered by a route: one map per process.
+const pending = singleton('harness-approvals', () => new Map<string, Pending>())
 
 /** Opens an approval for `userId`; `answer` resolves true only when they allow it before `timeoutMs`. */
 export function openApproval(userId: string, timeoutMs: number, signal?: AbortSignal) {

@@ -8,14 +8,15 @@
  * `.claude/settings.json` the folder holds cannot switch the hook off. Output: `stream-json`.
  */
 import { existsSync, realpathSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import type {
-  HarnessAdapter,
-  HarnessParser,
-  HarnessSummary,
-  Projection,
-  ProjectionInput,
-  TranscriptPart,
+import { join } from 'node:path'
+import {
+  installFolder,
+  type HarnessAdapter,
+  type HarnessParser,
+  type HarnessSummary,
+  type Projection,
+  type ProjectionInput,
+  type TranscriptPart,
 } from './adapter.ts'
 
 const INSTALL = {
@@ -24,10 +25,8 @@ const INSTALL = {
   version: '2.1.332',
   bin: 'bin/claude.exe',
   pathVariable: 'CLAUDE_CODE_PATH',
+  command: 'claude',
 }
-
-/** Where `npm run harness:install claude-code` puts it. */
-export const installFolder = (id: string) => resolve('.data', 'harness', id)
 
 function locate(): string | null {
   const given = process.env[INSTALL.pathVariable]

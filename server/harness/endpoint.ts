@@ -10,6 +10,8 @@
 import { randomBytes } from 'node:crypto'
 import type { McpEndpoint } from '../integrations/mcp-client.ts'
 import { integrationStreamFetch } from '../lib/integration-fetch.ts'
+import { BODY_LIMITS } from '../lib/limits.ts'
+import { singleton } from '../lib/singleton.ts'
 import { usd } from '../runs/budget.ts'
 
 /** The model access a run is entitled to, as the agent resolved it (same rules as a builtin run). */
@@ -59,10 +61,12 @@ type Live = SessionOptions & {
   abort: AbortController
 }
 
-const sessions = new Map<string, Live>()
+// Live runs, like running chat turns: a handle the test runner's copy of this module (which starts
+// runs) and the server's routes (which answer a machine's calls) must share.
+const sessions = singleton('harness-sessions', () => new Map<string, Live>())
 
 /** Largest request body relayed (a long conversation with files stays well under it). */
-const MAX_BODY = 32 * 1024 * 1024
+const MAX_BODY = BODY_LIMITS.harness
 
 export function openSession(options: SessionOptions): HarnessSession {
   const token = `hrn_${randomBytes(24).toString('base64url')}`

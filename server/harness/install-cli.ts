@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
-import { installFolder } from './claude-code.ts'
+import { installFolder } from './adapter.ts'
 import { harnessAdapter, harnessAdapters } from './registry.ts'
 
 const id = process.argv[2]

@@ -7,7 +7,8 @@
  * server is reached under its name without its secret in the folder.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -19,6 +20,7 @@ import { toolUse, type FakeAnthropic, type FakeRequest } from '#tests/support/fa
 import { startTestMcpServer, type TestMcpServer } from '#tests/support/mcp-server.ts'
 import type { Team } from '#tests/support/team.ts'
 import { eventually, streamChat, toolOutputs } from '#tests/support/chat-stream.ts'
+import { downloadClient, startClient, type MachineClient } from '#tests/support/machine-client.ts'
 
 // The deployment's key: planted so the sandbox can be searched for it.
 const KEY = 'sk-ant-planted-harness-key-7Q9Z'
@@ -359,5 +361,64 @@ describe('a job with harness: claude-code', () => {
     const grep = spawnSync('grep', ['-rl', MCP_TOKEN, root], { encoding: 'utf8' })
     expect(grep.stdout).toBe('')
     expect(grep.status).toBe(1)
+  }, 120_000)
+})
+
+describe('a harness job in a machine environment', () => {
+  let machine: MachineClient | undefined
+  let dir = ''
+  afterAll(async () => {
+    await machine?.kill()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("runs the CLI on the person's machine through the same per-run endpoint", async () => {
+    const c = team.member.client
+    dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-harness-machine-'))
+    const token = await c.post('/_agent-native/machines/tokens', { name: 'laptop' })
+    expect(token.status).toBe(201)
+    // The person's machine has the CLI installed where this variable says.
+    process.env.CLAUDE_CODE_PATH = claudeCode.locate()!
+    machine = startClient(await downloadClient(agent.app.baseUrl), [
+      '--server',
+      agent.app.baseUrl,
+      '--token',
+      token.body.token,
+      '--dir',
+      dir,
+      '--id',
+      'laptop',
+    ])
+    await machine.waitFor('is online')
+    const definition =
+      '---\nprovider: machine:laptop\npolicy:\n  commands:\n    deny: ["rm *"]\n---\nMy laptop.\n'
+    expect((await c.put(`${R}/personal/environments/laptop.md`, definition)).status).toBe(201)
+    const job = await c.post('/_agent-native/jobs', {
+      name: 'on-laptop',
+      schedule: '0 7 * * 1-5',
+      instructions: 'Task on-laptop: do the thing.',
+      environment: 'laptop',
+      harness: 'claude-code',
+    })
+    expect(job.status).toBe(201)
+    fake.replyWhen(
+      'Task on-laptop:',
+      toolUse('Bash', {
+        command: 'echo from-the-laptop > laptop.txt && cat laptop.txt',
+        description: 'write',
+      }),
+      toolUse('Bash', { command: 'rm laptop.txt', description: 'remove' }),
+      { text: 'Wrote it on the laptop.' },
+    )
+    const started = await c.post(`/_agent-native/jobs/${job.body.job.id}/run`)
+    const run = await settledRun(c, started.body.run.id)
+    expect(run.run.status, run.run.error).toBe('success')
+    expect(readFileSync(path.join(dir, 'laptop.txt'), 'utf8')).toBe('from-the-laptop\n')
+    const [write, remove] = bashParts(run)
+    expect(JSON.stringify(write.output)).toContain('from-the-laptop')
+    expect(remove.state).toBe('output-error') // the environment's policy, through the same hook
+    expect(run.run.usage.costUsd).toBeGreaterThan(0)
+    expect(cliRequests('on-laptop').every((r: FakeRequest) => r.headers['x-api-key'] === KEY)).toBe(true)
+    expect(readdirSync(dir).filter((f) => f.startsWith('.harness-'))).toEqual([])
   }, 120_000)
 })

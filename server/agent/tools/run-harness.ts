@@ -7,6 +7,7 @@
  */
 import { tool } from 'ai'
 import { z } from 'zod'
+import { stopKeyFor } from '../../environments/providers/providers.ts'
 import { openEnvironment } from '../../environments/service.ts'
 import type { TranscriptPart } from '../../harness/adapter.ts'
 import { openApproval } from '../../harness/approvals.ts'
@@ -103,7 +104,11 @@ async function start(
       opened,
       prompt: input.prompt,
       mode: ctx.mode,
-      origin: { runId: ctx.runId, threadId: ctx.threadId },
+      origin: {
+        runId: ctx.runId,
+        threadId: ctx.threadId,
+        stopKey: stopKeyFor({ runId: ctx.runId, threadId: ctx.threadId, turnId: ctx.turnId }),
+      },
       grant: modelGrant(resolved, { orgId: ctx.caller.orgId, capUsd: null }),
       modelId: resolved.choice.modelId,
       skills,
