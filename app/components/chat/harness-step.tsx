@@ -6,7 +6,6 @@
 import { Bot, Loader2, TriangleAlert } from 'lucide-react'
 import { useState } from 'react'
 import type { HarnessProgress } from '#server/agent/tools/run-harness.ts'
-import { MessageParts } from './message-parts.tsx'
 import { ApprovalCard } from './tool-step.tsx'
 import type { ToolPart } from './types.ts'
 
@@ -26,7 +25,14 @@ async function answer(id: string, approved: boolean) {
   })
 }
 
-export function HarnessStep({ part }: { part: ToolPart }) {
+/** `renderSteps` draws the harness's own steps (the message parts view, passed in: it draws this step too). */
+export function HarnessStep({
+  part,
+  renderSteps,
+}: {
+  part: ToolPart
+  renderSteps: (steps: readonly unknown[]) => React.ReactNode
+}) {
   const input = (part.input ?? {}) as { harness?: string; environment?: string }
   const [answered, setAnswered] = useState<string | null>(null)
   const output = part.output as (HarnessProgress & Partial<Final>) | Final | undefined
@@ -61,7 +67,7 @@ export function HarnessStep({ part }: { part: ToolPart }) {
         </span>
         <div className="min-w-0 flex-1">{line}</div>
       </div>
-      {output?.steps?.length ? <MessageParts parts={output.steps} /> : null}
+      {output?.steps?.length ? renderSteps(output.steps) : null}
       {approval && answered !== approval.id ? (
         <ApprovalCard
           id={approval.id}

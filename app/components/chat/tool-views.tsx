@@ -22,7 +22,6 @@ import {
 } from 'lucide-react'
 import { Link } from 'react-router'
 import type { BootstrapProgress } from '#server/agent/tools/bootstrap-progress.ts'
-import { harnessToolView } from './harness-views.tsx'
 import type { AgentToolName, AgentTools } from '#server/agent/tools/index.ts'
 
 type ToolIO = InferUITools<AgentTools>
@@ -346,8 +345,6 @@ function mcpToolView(name: string): ToolView {
 /** The view of a tool by the name in its message part; undefined for a tool this build does not know. */
 export function toolView(name: string): ToolView | undefined {
   return (
-    (TOOL_VIEWS as Record<string, ToolView>)[name] ??
-    harnessToolView(name) ??
-    (name.includes('__') ? mcpToolView(name) : undefined)
+    (TOOL_VIEWS as Record<string, ToolView>)[name] ?? (name.includes('__') ? mcpToolView(name) : undefined)
   )
 }
