@@ -113,7 +113,12 @@ export async function runCommand(
         ((out) => opts.onOutput!((chars) => latestOutput(out.stdout, out.stderr, chars, redact))),
       opts.program,
     )
-    return await resultOf(run, { root: env.root, redact, diskLimit, mechanism: mechanism.kind })
+    return await resultOf(run, {
+      root: env.root,
+      redact,
+      diskLimit,
+      mechanism: opts.program ? 'bwrap' : mechanism.kind,
+    })
   } finally {
     release()
   }
