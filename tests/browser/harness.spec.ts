@@ -86,3 +86,48 @@ test('a Claude Code run shows its Bash step with the output on the run page', as
   await expect(step.locator('pre')).toHaveText('built-by-claude')
   await expect(transcript.locator('strong')).toHaveText('index.html')
 })
+
+test('run_harness in chat: the approval card appears, and the command runs once approved', async ({
+  page,
+  baseURL,
+  fake,
+}) => {
+  test.setTimeout(120_000)
+  await signUp(page, 'Aki Approver', uniqueEmail('aki'))
+  const env = await page.request.put('/_agent-native/resources/personal/environments/careful.md', {
+    headers: { origin: baseURL!, 'content-type': 'text/markdown' },
+    data: '---\nprovider: local\npolicy:\n  commands:\n    ask: ["touch *"]\n---\nAsk first.\n',
+  })
+  expect(env.status()).toBe(201)
+  // Two tokens, neither inside the other: the chat's requests and the CLI's each get their own replies.
+  const token = `OUTER-${Date.now()}`
+  const inner = `INNER-${Date.now()}`
+  fake.replyWhen(
+    token,
+    toolUse('run_harness', { harness: 'claude-code', environment: 'careful', prompt: `Make it (${inner})` }),
+    { text: 'The harness is done.' },
+  )
+  fake.replyWhen(
+    inner,
+    toolUse('Bash', { command: 'touch approved.txt && echo touched-it', description: 'touch' }),
+    { text: 'Touched.' },
+  )
+  await page.goto('/jobs')
+  const toggle = page.getByRole('button', { name: 'Ask the agent' })
+  await expect(toggle).toHaveAttribute('data-ready', 'true')
+  await toggle.click()
+  const panel = page.getByRole('complementary', { name: 'Agent chat' })
+  const input = panel.getByLabel('Message the agent')
+  await input.fill(`Make the file (${token})`)
+  await input.press('Enter')
+
+  const card = panel.getByTestId('tool-approval')
+  await expect(card).toContainText('touch approved.txt && echo touched-it', { timeout: 60_000 })
+  await card.getByRole('button', { name: 'Run once' }).click()
+  const harness = panel.getByTestId('harness-step')
+  await expect(harness.getByTestId('tool-step').filter({ hasText: 'Ran touch approved.txt' })).toBeVisible({
+    timeout: 60_000,
+  })
+  await expect(harness).toContainText('claude-code in careful finished')
+  await expect(panel.getByText('The harness is done.')).toBeVisible()
+})
