@@ -5,9 +5,9 @@
  * The projection goes into a fresh folder inside the environment, removed afterwards.
  */
 import { randomBytes } from 'node:crypto'
-import { chown, mkdir, rm, writeFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { basename, dirname, join, posix, relative } from 'node:path'
 import { runCommand } from '../environments/exec/exec.ts'
+import { folderInside, removeEntry, writeInside } from '../environments/files/inside.ts'
 import type { OpenEnvironment } from '../environments/service.ts'
 import type { Launcher } from './launcher.ts'
 import { quote } from './launcher.ts'
@@ -43,14 +43,16 @@ export const launchLocal: Launcher = async ({ adapter, opened, token, timeoutSec
     },
     async cleanup() {
       await socket.close()
-      await rm(runDir, { recursive: true, force: true })
+      // As the sandbox user, never following a link the harness left (inside.ts).
+      await removeEntry(opened.root, basename(runDir))
     },
   }
 }
 
 /**
  * The projected files, owned by the sandbox user (the harness writes its home and temp files), all
- * inside the fresh run folder: nothing the environment's commands planted can redirect a write.
+ * inside the run's folder, written with the environments' no-link helpers (inside.ts) like every
+ * other path the server touches in a tenant's folder.
  */
 async function writeProjection(
   opened: OpenEnvironment,
@@ -58,21 +60,12 @@ async function writeProjection(
   files: { path: string; content: string }[],
 ) {
   const owner = opened.files.owner
-  const own = async (path: string) => {
-    if (owner) await chown(path, owner.uid, owner.gid)
-  }
-  for (const dir of [runDir, join(runDir, 'home'), join(runDir, 'tmp')]) {
-    await mkdir(dir, { recursive: true })
-    await own(dir)
-  }
+  const run = relative(opened.root, runDir)
+  for (const dir of [run, `${run}/home`, `${run}/tmp`]) await folderInside(opened.root, dir, owner)
   for (const file of files) {
-    const path = resolve(runDir, file.path)
-    if (!path.startsWith(`${runDir}/`))
-      throw new Error(`projection path outside the run folder: ${file.path}`)
-    const parent = dirname(path)
-    await mkdir(parent, { recursive: true })
-    for (let dir = parent; dir.startsWith(`${runDir}/`); dir = dirname(dir)) await own(dir)
-    await writeFile(path, file.content, { mode: 0o600 })
-    await own(path)
+    const rel = posix.normalize(`${run}/${file.path}`)
+    if (!rel.startsWith(`${run}/`)) throw new Error(`projection path outside the run folder: ${file.path}`)
+    await folderInside(opened.root, posix.dirname(rel), owner)
+    await writeInside(opened.root, rel, file.content, owner)
   }
 }
