@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join, posix, relative } from 'node:path'
 import { runCommand } from '../environments/exec/exec.ts'
-import { folderInside, removeEntry, writeInside } from '../environments/files/inside.ts'
+import { folderInside, removeEntry, writeInside } from '../environments/exec/inside.ts'
 import type { OpenEnvironment } from '../environments/service.ts'
 import type { Launcher } from './launcher.ts'
 import { quote } from './launcher.ts'
