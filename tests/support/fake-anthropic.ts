@@ -3,6 +3,7 @@
  * HTTP and never the network. Tests script replies in order (a reply can depend on the request);
  * it answers JSON or, when the request asks for `stream: true`, server-sent events, with text and
  * `tool_use` blocks. Point `ANTHROPIC_BASE_URL` at `baseURL` (it ends in `/v1`, as the AI SDK expects).
+ * It also answers what the Claude Code CLI sends (`?beta=true`, `count_tokens`).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -74,7 +75,13 @@ export async function startFakeAnthropic(
   const server = createServer(async (req, res) => {
     const text = await readBody(req)
     if (options.control && req.url?.startsWith('/__control/')) return control(req.method, req.url, text, res)
-    if (req.method !== 'POST' || req.url !== '/v1/messages') {
+    // Claude Code calls `/v1/messages?beta=true` and may count tokens first.
+    const path = new URL(req.url ?? '/', 'http://fake').pathname
+    if (req.method === 'POST' && path === '/v1/messages/count_tokens') {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      return void res.end(JSON.stringify({ input_tokens: Math.ceil(text.length / 4) }))
+    }
+    if (req.method !== 'POST' || path !== '/v1/messages') {
       return sendError(res, 404, 'not_found_error', `fake-anthropic: no route ${req.method} ${req.url}`)
     }
     const request: FakeRequest = { headers: req.headers, body: JSON.parse(text || '{}'), aborted: false }

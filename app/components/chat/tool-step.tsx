@@ -6,6 +6,7 @@ import {
   bootstrapSummaryOf,
   bootstrappingOf,
 } from './bootstrap-step.tsx'
+import { harnessToolView } from './harness-views.tsx'
 import { Markdown } from './markdown.tsx'
 import { toolView, type ApprovalView, type ToolView } from './tool-views.tsx'
 import type { ToolPart } from './types.ts'
@@ -78,7 +79,8 @@ function StepBody({ kind, text }: { kind: NonNullable<ToolView['body']>['kind'];
  */
 export function ToolStep({ part, onAnswer }: { part: ToolPart; onAnswer?: Answer }) {
   const name = part.type.replace(/^tool-/, '')
-  const view = toolView(name)
+  // A harness's own tools (Claude Code's Bash, Edit, mcp__…) first: their names are theirs.
+  const view = harnessToolView(name) ?? toolView(name)
   const input = (part.input ?? {}) as never
   const Icon = view?.icon ?? Check
   let icon = <Loader2 className="size-3.5 animate-spin" aria-hidden />

@@ -6,6 +6,7 @@
  */
 import type { InferUITools } from 'ai'
 import {
+  Bot,
   CalendarClock,
   Clock,
   FileCode,
@@ -309,6 +310,14 @@ export const TOOL_VIEWS = {
   search_files: searchFilesView,
   run_command: runCommandView,
   run_script: runScriptView,
+  // Its steps and approval card are drawn by harness-step.tsx; this line is its fallback.
+  run_harness: {
+    icon: Bot,
+    running: (input) =>
+      `${input.harness ?? 'A harness'} is working in ${input.environment ?? 'an environment'}…`,
+    done: (_output, input) =>
+      `${input.harness ?? 'The harness'} finished in ${input.environment ?? 'its environment'}`,
+  },
   skills: skillsView,
   send_notification: sendNotification,
   web_fetch: webFetchView,

@@ -54,6 +54,8 @@ export const jobs = pgTable(
     maxCostUsd: doublePrecision('max_cost_usd'),
     /** The environment runs work in (environments/<name>.md); null: a scratch folder. */
     environment: text('environment'),
+    /** Who does the work: `builtin` (the agent loop) or a harness adapter's id (`claude-code`). */
+    harness: text('harness').notNull().default('builtin'),
     /** Whether the job's unattended runs may create and change jobs (not only read them). */
     agentMayEditJobs: boolean('agent_may_edit_jobs').notNull().default(false),
     /** Where a run's result goes when it ends: `{ onSuccess: [target…], onFailure: [target…] }`. */
