@@ -69,11 +69,13 @@ export async function runCommand(
     '--',
   ]
   let release = () => {}
+  let refusals = (): string[] => []
   let inner: string[]
   if (mechanism.kind === 'sandbox-runtime') {
     const allowedHosts = env.allowedHosts ?? DEFAULT_ALLOWED_HOSTS
     const wrapped = await wrapCommand({ id, command, root: env.root, denyRead, allowedHosts })
     release = wrapped.release
+    refusals = wrapped.refusals
     inner = ['/bin/bash', '-c', wrapped.line]
   } else {
     inner = bwrapArgs(env.root, denyRead, command)
@@ -92,7 +94,8 @@ export async function runCommand(
       opts.onOutput &&
         ((out) => opts.onOutput!((chars) => latestOutput(out.stdout, out.stderr, chars, redact))),
     )
-    return await resultOf(run, { root: env.root, redact, diskLimit, mechanism: mechanism.kind })
+    const how = { root: env.root, redact, diskLimit, mechanism: mechanism.kind, networkBlocked: refusals() }
+    return await resultOf(run, how)
   } finally {
     release()
   }
@@ -106,6 +109,8 @@ export async function resultOf(
     redact: (text: string) => string
     diskLimit: number
     mechanism: ExecResult['mechanism']
+    /** Connections the sandbox's network proxy refused to the command ("host:port"). */
+    networkBlocked?: string[]
   },
 ): Promise<ExecResult> {
   const { diskLimit } = how
@@ -129,6 +134,7 @@ export async function resultOf(
     truncated: { stdout: stdout.truncated, stderr: stderr.truncated },
     mechanism: how.mechanism,
     disk: { usedBytes: usedAfter, limitBytes: diskLimit, overQuota: overQuotaNow },
+    ...(how.networkBlocked?.length ? { networkBlocked: how.networkBlocked.map(how.redact) } : {}),
   }
 }
 

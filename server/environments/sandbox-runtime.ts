@@ -4,6 +4,10 @@
  * host allowlist, not one per command, so the allowlist in force is the intersection of the lists
  * of the commands running right now: exact for one command, fail-closed when two environments with
  * different hosts overlap (a host one of them lacks is refused to both until it finishes).
+ *
+ * A refused connection does not always fail the command (curl prints the proxy's 403 page and
+ * exits 0), so the refusals the runtime records for a command (its violation store, keyed by the
+ * command id we pass) are collected while it runs and reported with its result.
  */
 import { chown } from 'node:fs/promises'
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
@@ -24,6 +28,10 @@ const BASE: SandboxRuntimeConfig = {
 
 let ready: Promise<void> | undefined
 const running = new Map<string, string[]>()
+/** The connections refused to each running command ("host:port"), by command id. */
+const refused = new Map<string, string[]>()
+/** Refusals kept per command: enough to say what was refused, bounded against a loop of retries. */
+const MAX_REFUSALS = 20
 
 /** Starts the runtime (proxies) once; later calls share the first attempt. @throws why it cannot. */
 export function initSandboxRuntime(): Promise<void> {
@@ -33,6 +41,7 @@ export function initSandboxRuntime(): Promise<void> {
     const deps = SandboxManager.checkDependencies()
     if (deps.errors.length > 0) throw new Error(`sandbox-runtime is missing ${deps.errors.join(', ')}`)
     await SandboxManager.initialize(structuredClone(BASE))
+    collectRefusals()
     await shareSockets()
   })()
   return ready
@@ -46,12 +55,22 @@ export type WrapRequest = {
   allowedHosts: string[]
 }
 
+export type Wrapped = {
+  line: string
+  /** The connections the proxy refused to this command so far ("host:port"); read before release. */
+  refusals: () => string[]
+  /** Frees the command's network slot (and forgets its refusals). */
+  release: () => void
+}
+
 /** The shell line that runs `command` confined to `root`, plus a release for its network slot. */
-export async function wrapCommand(req: WrapRequest): Promise<{ line: string; release: () => void }> {
+export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
   await initSandboxRuntime()
   running.set(req.id, req.allowedHosts)
+  refused.set(req.id, [])
   applyAllowlist()
   const release = () => {
+    refused.delete(req.id)
     if (running.delete(req.id)) applyAllowlist()
   }
   try {
@@ -66,7 +85,7 @@ export async function wrapCommand(req: WrapRequest): Promise<{ line: string; rel
       // An opaque id: by default the proxy user name would carry the command text itself.
       { commandId: req.id, commandText: req.id },
     )
-    return { line, release }
+    return { line, release, refusals: () => [...(refused.get(req.id) ?? [])] }
   } catch (err) {
     release()
     throw err
@@ -81,6 +100,37 @@ function applyAllowlist() {
     ...structuredClone(BASE),
     network: { ...BASE.network, allowedDomains: allowed },
   })
+}
+
+/**
+ * Listens to the runtime's violation store: the proxies record each refused connection there
+ * (`deny network-outbound host:port (reason)`, `deny http-request METHOD url (reason)`) with the
+ * command text we registered, which is the command's id. The store keeps only its latest 100
+ * entries, so refusals are taken as they arrive rather than looked up afterwards.
+ */
+function collectRefusals() {
+  let first = true
+  SandboxManager.getSandboxViolationStore().subscribe((violations) => {
+    // subscribe() calls back at once with what is stored already: nothing of ours.
+    if (first) return void (first = false)
+    const latest = violations.at(-1)
+    const list = latest?.command ? refused.get(latest.command) : undefined
+    const target = latest && refusedTarget(latest.line)
+    if (list && target && !list.includes(target) && list.length < MAX_REFUSALS) list.push(target)
+  })
+}
+
+/** `example.com:80` from a proxy's violation line; null for anything that is not a network refusal. */
+export function refusedTarget(line: string): string | null {
+  const outbound = /^deny network-outbound (\S+)/.exec(line)
+  if (outbound) return outbound[1]!
+  const request = /^deny http-request \S+ (\S+)/.exec(line)
+  if (!request) return null
+  try {
+    return new URL(request[1]!).host
+  } catch {
+    return request[1]!
+  }
 }
 
 /** The proxy's Unix sockets are created by the server (root); the sandbox uid must reach them. */

@@ -74,6 +74,7 @@ describe('the Job shape', () => {
         'lastRun',
         'lastStatus',
         'lastError',
+        'lastDeniedCommands',
         'suspendedReason',
         'version',
         'createdAt',

@@ -4,7 +4,7 @@ import { cn } from '#app/lib/cn.ts'
 import type { JobLike } from '#app/lib/job-types.ts'
 import type { JobListParams } from '#app/lib/job-list-params.ts'
 import { EnableSwitch } from './enable-switch.tsx'
-import { PausedChip, RunStatusChip, ScopeBadge } from './job-chips.tsx'
+import { DeniedChip, PausedChip, RunStatusChip, ScopeBadge } from './job-chips.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { JobRowMenu } from './job-row-menu.tsx'
 import { RunDots, type RecentRun } from './run-dots.tsx'
@@ -110,6 +110,7 @@ function JobRow({ job, recent, isMine }: { job: JobLike; recent: RecentRun[]; is
         <div className="flex flex-col items-start gap-1">
           <RelativeTime value={job.lastRun} timeZone={job.timezone} empty="Never" />
           <RunStatusChip status={job.lastStatus} error={job.lastError} />
+          <DeniedChip count={job.lastDeniedCommands} />
           <RunDots jobId={job.id} runs={recent} />
         </div>
       </td>
