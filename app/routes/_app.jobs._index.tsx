@@ -41,7 +41,10 @@ export default function Jobs({ loaderData }: Route.ComponentProps) {
     [loaderData.jobs, params.sort, params.dir],
   )
   // While any listed job has a run queued or running, its dots, last run and status stay current.
-  useRevalidateWhile(loaderData.activeJobIds.length > 0)
+  // A job still marked running counts too: its run may have ended between the two reads.
+  useRevalidateWhile(
+    loaderData.activeJobIds.length > 0 || loaderData.jobs.some((job) => job.lastStatus === 'running'),
+  )
   const deleted = searchParams.get('deleted')
   useEffect(() => {
     if (!deleted) return
