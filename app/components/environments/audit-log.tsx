@@ -62,7 +62,7 @@ export function AuditLog({ audit }: { audit: Section }) {
                     <span className="mr-1.5 text-xs text-stone-500">
                       {e.kind === 'write' ? 'wrote' : '$'}
                     </span>
-                    <code className="font-mono text-xs break-all">{e.subject}</code>
+                    <code className="font-mono text-xs [overflow-wrap:anywhere]">{e.subject}</code>
                     {e.reason ? <p className="mt-1 text-xs text-stone-500">{e.reason}</p> : null}
                   </td>
                   <td className="px-3 py-2">
