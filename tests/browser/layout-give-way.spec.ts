@@ -33,16 +33,21 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
           name,
           schedule: '0 7 * * 1-5',
           timezone: 'Europe/Berlin',
-          instructions: 'Summarise yesterday’s sign-ups and post the numbers to the growth channel.',
+          instructions: 'Summarise yesterday’s sign-ups for the growth team.',
         },
       })
       expect(res.status()).toBe(201)
       ids.push((await res.json()).job.id)
     }
-    // A change to audit: short values, shown inline as "before → after".
+    // A change to audit: values under 60 characters, shown inline as "before → after", which
+    // wrap onto a second line beside the open chat or on a phone.
     const changed = await page.request.patch(`/_agent-native/jobs/${ids[0]}`, {
       headers,
-      data: { schedule: '30 18 * * 1-5', timezone: 'America/Los_Angeles' },
+      data: {
+        schedule: '30 18 * * 1-5',
+        timezone: 'America/Los_Angeles',
+        instructions: 'Summarise last week’s sign-ups for the whole growth team.',
+      },
     })
     expect(changed.status()).toBe(200)
     const run = await page.request.post(`/_agent-native/jobs/${ids[0]}/run`, { headers })
