@@ -17,7 +17,7 @@ RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:22-slim
 # V8's heap is sized for a 512 MiB machine: without a limit it grows to ~700 MB under load and
-# keeps it (see README, "Memory"). Raise it with the machine (about half its memory), e.g. with
+# keeps it (see docs/deploying.md, "Memory and machine size"). Raise it with the machine (about half its memory), e.g. with
 # `docker run -e NODE_OPTIONS=--max-old-space-size=512` on 1 GiB.
 ENV NODE_ENV=production PORT=3000 PGLITE_DIR=/data/pglite NODE_OPTIONS=--max-old-space-size=256
 WORKDIR /app
@@ -34,4 +34,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
 # One plain node process running the compiled server (npm run build bundles it): no npm, sh or
 # tsx in front of it. It applies pending migrations at start (under an advisory lock, so several
 # instances may start at once); `node build/migrate.js` does only that, for release commands.
-CMD ["node", "build/server-main.js"]
+CMD ["node", "build/server/index.js"]

@@ -4,7 +4,10 @@ import { defineConfig } from 'vite'
 import { clientDeps } from './config/client-deps.ts'
 import { serverImportGuard } from './config/server-import-guard.ts'
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
+  // The production server is the SSR build's entry: server/main.ts imports the route build, so the
+  // routes and the server are bundled together and share every server module (one module graph).
+  build: isSsrBuild ? { rollupOptions: { input: 'server/main.ts' } } : {},
   plugins: [serverImportGuard(), tailwindcss(), reactRouter()],
   resolve: {
     tsconfigPaths: true,
@@ -16,4 +19,4 @@ export default defineConfig({
     noDiscovery: true,
     include: clientDeps,
   },
-})
+}))

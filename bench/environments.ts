@@ -9,9 +9,9 @@ import { execSync, spawn } from 'node:child_process'
 import { appendFileSync, chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { runCommand } from '../server/environments/exec.ts'
-import { prepareFolder } from '../server/environments/identity.ts'
-import { initSandboxRuntime } from '../server/environments/sandbox-runtime.ts'
+import { runCommand } from '../server/environments/exec/exec.ts'
+import { prepareFolder } from '../server/environments/exec/identity.ts'
+import { initSandboxRuntime } from '../server/environments/exec/sandbox-runtime.ts'
 import { ms, table } from './lib/stats.ts'
 
 const RUNS = 50

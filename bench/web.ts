@@ -1,6 +1,6 @@
 /**
  * `npm run bench:web` (run `npm run build` first: it measures the built server, as production runs
- * it). Starts `node build/server-main.js` on a fresh database (the machine's Postgres, or PGlite
+ * it). Starts `node build/server/index.js` on a fresh database (the machine's Postgres, or PGlite
  * with --pglite), signs up two people, seeds 100 and 1,000 jobs through the API, and drives the API
  * and the pages with autocannon at each concurrency for a fixed time. Prints req/s, latency
  * percentiles, bytes per response (as a browser would get it: with Accept-Encoding), each route's

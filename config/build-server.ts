@@ -1,14 +1,16 @@
 /**
- * The second half of `npm run build`: bundles the server entry and the migration command with
- * esbuild into plain JavaScript (build/server-main.js, build/migrate.js), so production runs
- * `node build/server-main.js`: no TypeScript compiler at boot or in the request path, and one
- * process (no npm → sh → tsx chain). npm packages stay external (node_modules is installed in
- * production); `#server/*` and `#app/*` resolve through package.json "imports".
+ * The part of `npm run build` after React Router's (which bundles the server with the routes: see
+ * vite.config.ts). With esbuild: the migration command (build/migrate.js, for release commands that
+ * migrate without starting a server; a process of its own, so its copy of the database code is the
+ * only one there) and the machine client people download (build/machines/client.mjs).
+ * npm packages stay external.
  */
+import path from 'node:path'
 import { build, type BuildOptions } from 'esbuild'
+import { buildMachineClient, CLIENT_BUNDLE } from '../server/machines/build-client.ts'
 
-export const serverBuildOptions: BuildOptions = {
-  entryPoints: { 'server-main': 'server/main.ts', migrate: 'server/db/migrate-cli.ts' },
+export const migrateBuildOptions: BuildOptions = {
+  entryPoints: { migrate: 'server/db/migrate-cli.ts' },
   outdir: 'build',
   bundle: true,
   platform: 'node',
@@ -21,6 +23,9 @@ export const serverBuildOptions: BuildOptions = {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const started = Date.now()
-  await build(serverBuildOptions)
-  console.log(`server bundled into build/server-main.js and build/migrate.js in ${Date.now() - started} ms`)
+  await build(migrateBuildOptions)
+  await buildMachineClient()
+  console.log(
+    `bundled build/migrate.js and ${path.relative('.', CLIENT_BUNDLE)} in ${Date.now() - started} ms`,
+  )
 }

@@ -1,67 +1,12 @@
 /**
- * Entry point: `npm run dev` and `npm start`. Starts the server, then the
- * background services, and shuts both down cleanly on SIGTERM/SIGINT.
+ * The production entry (`npm start`, the Dockerfile, the systemd unit). `npm run build` bundles it
+ * with the React Router build as one SSR build (vite.config.ts), so the routes and this process
+ * share every server module: one `HttpError`, one copy of each module's state.
  */
-// First, before any module reads the environment: loads .env and exits on a bad environment.
-import { loadedEnvFile } from './lib/load-env.ts'
-import { createAgentExecutor } from './agent/run-executor.ts'
-import { env } from './env.ts'
-import { startServer, type RunningServer } from './http/server.ts'
-import { logger } from './lib/logger.ts'
-import { reportSandboxIsolation } from './sandbox/index.ts'
-import { startScheduler } from './scheduler/scheduler.ts'
-import { integrationHooks } from './integrations/run-delivery.ts'
+import './production-mode.ts'
+// Before the routes: the modules they import read the environment as they load (the logger its level).
+import './lib/load-env.ts'
+import * as build from 'virtual:react-router/server-build'
+import { runServerProcess } from './start.ts'
 
-// Checked by load-env.ts already, so this cannot throw.
-const config = env()
-if (loadedEnvFile) logger.info(`read environment from ${loadedEnvFile}`)
-logger.debug(
-  {
-    model: config.AGENT_MODEL,
-    database: config.DATABASE_URL ? 'postgres' : 'pglite',
-    scheduler: config.SCHEDULER_ENABLED,
-  },
-  'configuration',
-)
-
-/**
- * The scheduler runs in this process, after migrations; SCHEDULER_ENABLED=false makes a web-only
- * instance. Its runs execute with the agent, passed in here so the scheduler never imports it.
- */
-async function startBackground() {
-  // Says at start-up what agent code is isolated by, and warns when it is less than strong.
-  await reportSandboxIsolation(logger)
-  if (!config.SCHEDULER_ENABLED) {
-    logger.warn('SCHEDULER_ENABLED=false: this instance serves pages and the API but fires no jobs')
-    return []
-  }
-  // Results go to the jobs' notify targets and alerts out after each run; the dead-man check ticks beside.
-  const { afterSettle, watchers } = integrationHooks()
-  return [await startScheduler({ executor: createAgentExecutor(), afterSettle, watchers })]
-}
-
-let server: RunningServer | undefined
-let stopping = false
-
-async function shutdown(signal: string) {
-  if (stopping) return
-  stopping = true
-  logger.info({ signal }, 'shutting down')
-  // A hard ceiling, in case something hangs: the platform kills us anyway.
-  const ceiling = setTimeout(() => process.exit(1), (config.SHUTDOWN_GRACE_SECONDS + 5) * 1000)
-  ceiling.unref()
-  await server?.close()
-  process.exit(0)
-}
-// Registered before start-up, so a signal that arrives while starting is handled too.
-process.on('SIGTERM', () => void shutdown('SIGTERM'))
-process.on('SIGINT', () => void shutdown('SIGINT'))
-
-try {
-  server = await startServer(config, startBackground)
-  if (stopping) await server.close()
-} catch (err) {
-  logger.fatal({ err }, 'start-up failed')
-  console.error(`Clockwork could not start: ${(err as Error).message}`)
-  process.exit(1)
-}
+await runServerProcess({ kind: 'built', build })

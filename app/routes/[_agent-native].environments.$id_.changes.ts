@@ -1,5 +1,5 @@
 import { requireCaller } from '#server/auth/caller.ts'
-import { recentFileChanges } from '#server/environments/file-changes.ts'
+import { recentFileChanges } from '#server/environments/browse/file-changes.ts'
 import { api } from '#server/http/respond.ts'
 import type { Route } from './+types/[_agent-native].environments.$id_.changes'
 

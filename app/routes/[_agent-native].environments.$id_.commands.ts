@@ -1,5 +1,5 @@
 import { requireCaller } from '#server/auth/caller.ts'
-import { runPersonCommand } from '#server/environments/browse.ts'
+import { runPersonCommand } from '#server/environments/browse/browse.ts'
 import { methodNotAllowed, readJsonBody } from '#server/http/request.ts'
 import { api } from '#server/http/respond.ts'
 import type { Route } from './+types/[_agent-native].environments.$id_.commands'

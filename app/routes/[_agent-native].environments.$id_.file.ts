@@ -1,5 +1,5 @@
 import { requireCaller } from '#server/auth/caller.ts'
-import { readEnvironmentFile } from '#server/environments/browse.ts'
+import { readEnvironmentFile } from '#server/environments/browse/browse.ts'
 import { api } from '#server/http/respond.ts'
 import type { Route } from './+types/[_agent-native].environments.$id_.file'
 

@@ -1,5 +1,5 @@
 import { requireCaller } from '#server/auth/caller.ts'
-import { rebuildHere } from '#server/environments/rebuild.ts'
+import { rebuildHere } from '#server/environments/bootstrap/rebuild.ts'
 import { api } from '#server/http/respond.ts'
 import { methodNotAllowed } from '#server/http/request.ts'
 import type { Route } from './+types/[_agent-native].environments.$id_.rebuild'

@@ -1,4 +1,4 @@
-import { serveForwardedOperation } from '#server/environments/remote-serve.ts'
+import { serveForwardedOperation } from '#server/environments/operations/remote-serve.ts'
 import { api } from '#server/http/respond.ts'
 import { methodNotAllowed } from '#server/http/request.ts'
 import type { Route } from './+types/[_agent-native].environments.internal.call'

@@ -1,7 +1,7 @@
 import { requireCaller } from '#server/auth/caller.ts'
 import { api, json } from '#server/http/respond.ts'
 import { methodNotAllowed } from '#server/http/request.ts'
-import { cancelRunAndCommands } from '#server/environments/cancel.ts'
+import { cancelRunAndCommands } from '#server/environments/operations/cancel.ts'
 import type { Route } from './+types/[_agent-native].runs.$id_.cancel'
 
 // POST /_agent-native/runs/:id/cancel → 200 { run } (now cancelled); 409 unless queued or running

@@ -1,5 +1,5 @@
 import { requireCaller } from '#server/auth/caller.ts'
-import { changedFilesOfRun } from '#server/environments/activity.ts'
+import { changedFilesOfRun } from '#server/environments/operations/activity.ts'
 import { api } from '#server/http/respond.ts'
 import type { Route } from './+types/[_agent-native].runs.$id_.files'
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { requireCaller } from '#server/auth/caller.ts'
-import { decideSkill } from '#server/environments/skills.ts'
+import { decideSkill } from '#server/environments/skills/skills.ts'
 import { api, json } from '#server/http/respond.ts'
 import { methodNotAllowed, readJsonBody } from '#server/http/request.ts'
 import { notFound } from '#server/lib/errors.ts'

@@ -1,5 +1,5 @@
 import { requireCaller } from '#server/auth/caller.ts'
-import { listSkills } from '#server/environments/skills.ts'
+import { listSkills } from '#server/environments/skills/skills.ts'
 import { api } from '#server/http/respond.ts'
 import type { Route } from './+types/[_agent-native].skills._index'
 

@@ -1,5 +1,5 @@
 /**
- * The production server as the web benchmark drives it: `node build/server-main.js` (what the
+ * The production server as the web benchmark drives it: `node build/server/index.js` (what the
  * Dockerfile and systemd unit run) in a child process, with its RSS read from /proc.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -57,7 +57,7 @@ export async function startBenchServer(options: {
     ...options.env,
   }
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key]
-  const command = [process.execPath, ...options.nodeFlags, 'build/server-main.js']
+  const command = [process.execPath, ...options.nodeFlags, 'build/server/index.js']
   const [file, ...argv] = options.wrap ? ['sh', ...options.wrap(command)] : command
   const child = spawn(file!, argv, {
     env,

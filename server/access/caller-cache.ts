@@ -18,7 +18,8 @@ const MAX_ENTRIES = 10_000
 type Entry<T> = { generation: number; value: Promise<T> }
 type State = { generation: number; cache: BoundedCache<string, Entry<unknown>> }
 
-// One per process: the server entry and the route modules' bundle share it (see singleton()).
+// One per process, kept across a development reload (see singleton()): the server's write
+// middleware invalidates the same cache the routes read.
 const state = () =>
   singleton<State>('caller-cache', () => ({
     generation: 0,

@@ -1,5 +1,5 @@
 /**
- * Who may see and change a job: the truth table of shared/DESIGN.md as pure functions. The SQL
+ * Who may see and change a job: the truth table of docs/architecture.md ("Scope and access") as pure functions. The SQL
  * filter in visibility.ts must agree with {@link canViewJob}; one table (truth-table.ts) tests both.
  */
 import { isOrgAdmin as isAdmin, type Caller } from './caller.ts'

@@ -1,5 +1,5 @@
 /**
- * The access truth table of shared/DESIGN.md as data. The pure rules (rules.test.ts), the SQL filter
+ * The access truth table of docs/architecture.md ("Scope and access") as data. The pure rules (rules.test.ts), the SQL filter
  * (access-visibility.test.ts) and every HTTP route (jobs-access.test.ts) are tested against it, so
  * they cannot drift apart.
  */

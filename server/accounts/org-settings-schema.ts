@@ -6,7 +6,7 @@
 import { z } from 'zod'
 import { ExecLimitsInput } from '../lib/exec-limits.ts'
 
-/** Runtimes an org can allow or refuse for environment commands (server/environments/org-policy.ts). */
+/** Runtimes an org can allow or refuse for environment commands (server/environments/definition/org-policy.ts). */
 export const EXEC_RUNTIMES = ['node', 'python'] as const
 export type ExecRuntime = (typeof EXEC_RUNTIMES)[number]
 

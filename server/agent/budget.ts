@@ -1,7 +1,7 @@
 /**
  * A job's cost cap per run (`maxCostUsd`): after every agent step the run's tokens so far are
  * priced, and once they cost more than the cap the loop stops before the next step. A model
- * without a known price has no cost, so its runs cannot be capped (README decisions log).
+ * without a known price has no cost, so its runs cannot be capped (docs/decisions/0071-a-cost-cap-per-run.md).
  */
 import { estimateCostUsd } from './pricing.ts'
 import type { ModelChoice } from './model.ts'

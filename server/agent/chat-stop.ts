@@ -4,7 +4,7 @@
  * the stop now, or when it reconnects). Leaving the page does not stop a turn; only this does.
  */
 import type { Caller } from '../auth/caller.ts'
-import { stopCommands } from '../environments/providers.ts'
+import { stopCommands } from '../environments/providers/providers.ts'
 import { notFound } from '../lib/errors.ts'
 import { singleton } from '../lib/singleton.ts'
 import { findOwnThread } from '../runs/threads.ts'

@@ -29,8 +29,8 @@ import { deploymentRunRefusal } from './quota.ts'
 import { recordRunKeySource } from '../runs/store.ts'
 import { orgBudgetRefusal } from '../runs/budget.ts'
 import { createCostCap } from './budget.ts'
-import { stopCommands } from '../environments/providers.ts'
-import { removeRunScratch } from '../environments/run-scratch.ts'
+import { stopCommands } from '../environments/providers/providers.ts'
+import { removeRunScratch } from '../environments/operations/run-scratch.ts'
 
 async function resolveRunModel(...args: Parameters<typeof resolveModel>): Promise<ResolvedModel> {
   try {

@@ -1,6 +1,6 @@
 /**
  * The CLIs this app offers the agent. Each is available only when installed (and, by default,
- * only when bubblewrap can isolate it). Add yours here; see README "Running agent code".
+ * only when bubblewrap can isolate it). Add yours here; see docs/agent.md, "Command-line tools".
  * Not here: `gh` and other tools that need the network and a token; the isolated scratch dir
  * gives neither. Wrap such a tool in your own CliAdapter that holds its credentials in the parent.
  */

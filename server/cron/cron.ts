@@ -1,6 +1,6 @@
 /**
  * Cron helpers for job schedules: validation with field-level reasons, next-run math under the DST
- * policy of shared/DESIGN.md, and plain-English descriptions for the UI.
+ * policy in docs/architecture.md ("DST policy"), and plain-English descriptions for the UI.
  *
  * Schedules are standard 5-field cron (minute hour day-of-month month day-of-week) plus the macros
  * `@hourly @daily @midnight @weekly @monthly @yearly @annually`. Croner's extensions (`L`, `W`, `#`,

@@ -8,7 +8,7 @@ import { placeWallTime } from './next-runs.ts'
  * - `every 90m` (also `2h`, `1d`, `1h30m`): a fixed interval of real time, at least one minute.
  *   Slots are whole multiples of the interval since 1970-01-01T00:00Z, so each slot is exactly one
  *   interval after the previous one whichever instance computes it, after any downtime, with no
- *   stored anchor (README decisions log).
+ *   stored anchor (docs/decisions/0090-every-counts-from-the-epoch.md).
  */
 
 const MINUTE = 60_000

@@ -21,7 +21,7 @@ function parseOrThrow(expr: string): ParsedCron {
 
 /**
  * The next `count` (default 5, at most 100) run instants strictly after `after`, in `timezone`
- * (default UTC), following the DST policy of shared/DESIGN.md:
+ * (default UTC), following the DST policy in docs/architecture.md:
  * - a fixed-time job (single minute and single hour) whose wall time occurs twice runs once, at
  *   the first occurrence; one whose wall time does not exist runs once, at the first valid
  *   instant after the gap;

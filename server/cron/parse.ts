@@ -29,7 +29,7 @@ export interface ParsedCron {
   /** The 5-field pattern handed to croner (macros expanded). */
   pattern: string
   fields: [ParsedField, ParsedField, ParsedField, ParsedField, ParsedField]
-  /** Single minute and single hour, no wildcard or step: croner's (and DESIGN.md's) fixed-time job. */
+  /** Single minute and single hour, no wildcard or step: croner's (and docs/architecture.md's) fixed-time job. */
   fixedTime: boolean
 }
 

@@ -20,7 +20,7 @@ export function validateSchedule(expr: string): { ok: true } | { ok: false; mess
 
 /**
  * The next `count` (default 5, at most 100) runs strictly after `after` in `timezone` (default UTC):
- * cron under the DST policy of shared/DESIGN.md, `at` once (none once it is past), `every` on its
+ * cron under the DST policy in docs/architecture.md, `at` once (none once it is past), `every` on its
  * fixed grid. Throws on invalid input, as the cron version does: callers validate first.
  */
 export function nextRuns(expr: string, options: { after: Date; timezone?: string; count?: number }): Date[] {

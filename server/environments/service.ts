@@ -18,26 +18,30 @@ import { resolveSecretValues } from '../keys/secrets-service.ts'
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { readResource } from '../resources/service.ts'
-import type { BootstrapWatcher } from './bootstrap-watch.ts'
-import { type CommandMode, type CommandOutcome, runPolicedCommand } from './commands.ts'
-import { type EnvironmentDefinition, EnvironmentName, parseEnvironmentFile } from './definition.ts'
-import type { ExecLimits } from './exec-schema.ts'
-import type { FileContext } from './files-schema.ts'
-import { prepareFolder } from './identity.ts'
+import type { BootstrapWatcher } from './bootstrap/bootstrap-watch.ts'
+import { type CommandMode, type CommandOutcome, runPolicedCommand } from './exec/commands.ts'
+import { type EnvironmentDefinition, EnvironmentName, parseEnvironmentFile } from './definition/definition.ts'
+import type { ExecLimits } from './exec/exec-schema.ts'
+import type { FileContext } from './files/files-schema.ts'
+import { prepareFolder } from './exec/identity.ts'
 import { environmentsDir, here } from './instance.ts'
-import { assertExecAllowed, effectiveLimits, effectivePolicy, type OrgExec } from './org-policy.ts'
-import type { MergedPolicy } from './policy.ts'
-import { folderHere, providerFor, resolveTarget, stopKeyFor, type ProviderTarget } from './providers.ts'
-import { makeRedactor } from './redact.ts'
-import { prepareTree } from './tree.ts'
+import { assertExecAllowed, effectiveLimits, effectivePolicy, type OrgExec } from './definition/org-policy.ts'
+import type { MergedPolicy } from './policy/policy.ts'
+import {
+  folderHere,
+  providerFor,
+  resolveTarget,
+  stopKeyFor,
+  type ProviderTarget,
+} from './providers/providers.ts'
+import { makeRedactor } from './exec/redact.ts'
+import { prepareTree } from './bootstrap/tree.ts'
 import {
   type EnvironmentRow,
   findEnvironment,
-  findEnvironmentById,
   insertAudit,
   insertEnvironment,
   recordPlace,
-  selectAudit,
   touchEnvironment,
 } from './store.ts'
 
@@ -254,12 +258,4 @@ export async function auditWrite(
     bytesOut: bytes,
   })
   await touchEnvironment(opened.row.id, undefined)
-}
-
-/** The audit trail of an environment the caller can see, newest first. */
-export async function getAudit(caller: Caller, id: string, limit = 200) {
-  const row = await findEnvironmentById(id)
-  if (!row || !canViewJob(caller, facts(row))) throw notFound('No such environment')
-  const rows = await selectAudit(id, Math.min(Math.max(limit, 1), 1000))
-  return rows.map((r) => ({ ...r, at: r.at.toISOString() }))
 }

@@ -1,5 +1,5 @@
 /** SQL for environments and their audit trail. */
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { environmentAudit, environments } from '../db/schema/environments.ts'
 
@@ -44,19 +44,6 @@ export async function touchEnvironment(id: string, sizeBytes: number | undefined
 
 export async function insertAudit(row: AuditInsert, db: Db = getDb()) {
   await db.insert(environmentAudit).values(row)
-}
-
-export async function selectAudit(
-  environmentId: string,
-  limit: number,
-  db: Db = getDb(),
-): Promise<AuditRow[]> {
-  return db
-    .select()
-    .from(environmentAudit)
-    .where(eq(environmentAudit.environmentId, environmentId))
-    .orderBy(desc(environmentAudit.at), desc(environmentAudit.id))
-    .limit(limit)
 }
 
 /** Stores the lifecycle columns: the bootstrap record, the built hash, the snapshot's hash and time. */

@@ -13,7 +13,7 @@
  * The CSP nonce: a cached document keeps the nonce it was rendered with, and the response's CSP
  * header is rewritten to name it. Nonces are per response so that a nonce seen in one document
  * cannot unlock markup injected into another; a cached document is byte-identical to the one that
- * carried the nonce first, so it contains no markup that document did not (README Decisions log).
+ * carried the nonce first, so it contains no markup that document did not (docs/decisions/0095-a-cached-page-keeps-its-csp-nonce.md).
  */
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib'
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express'

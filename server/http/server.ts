@@ -4,6 +4,7 @@
  * start-up (database, migrations, background services) and shutdown.
  */
 import { createServer, type Server } from 'node:http'
+import type { ViteDevServer } from 'vite'
 import path from 'node:path'
 import express, { type ErrorRequestHandler } from 'express'
 import type { ServerBuild } from 'react-router'
@@ -22,10 +23,18 @@ import { compressResponses } from './compression.ts'
 import { createPageCache } from './page-cache.ts'
 import { attachMachineEndpoint } from '../machines/endpoint.ts'
 import { setInstanceUrl } from '../machines/instance.ts'
-import { definitionFileValidator } from '../environments/file-validator.ts'
+import { definitionFileValidator } from '../environments/definition/file-validator.ts'
 import { installFileValidators } from '../resources/validators.ts'
 
 export type BackgroundService = { name: string; stop(): Promise<void> }
+
+/**
+ * Where the routes come from. `built`: the React Router build, bundled into the same file as the
+ * server (production). `vite`: a Vite dev server that loads the routes, and this module too, in one
+ * module graph (see dev.ts), attached to `httpServer` for HMR.
+ */
+export type RouteSource =
+  { kind: 'built'; build: ServerBuild } | { kind: 'vite'; vite: ViteDevServer; httpServer: Server }
 
 export type RunningServer = {
   port: number
@@ -42,6 +51,7 @@ function trustProxySetting(value: string): boolean | number | string {
 
 export async function startServer(
   config: Env,
+  routes: RouteSource,
   startBackground: () => Promise<BackgroundService[]> = async () => [],
 ): Promise<RunningServer> {
   const db = await openDatabase({
@@ -51,8 +61,7 @@ export async function startServer(
   })
   await migrateDatabase(db)
   setCurrentDatabase(db)
-  // Once per process, before any request or run can write a workspace file: the route modules'
-  // copy of resources reads the same installed set (resources/validators.ts).
+  // Once per process, before any request or run can write a workspace file.
   installFileValidators([definitionFileValidator])
 
   const app = express()
@@ -82,30 +91,22 @@ export async function startServer(
   })
   app.use(compressResponses())
 
-  const httpServer = createServer(app)
+  const httpServer = routes.kind === 'vite' ? routes.httpServer : createServer()
+  httpServer.on('request', app)
   // Connected machines: the token is checked in the upgrade handler, before a socket exists.
   const machineEndpoint = attachMachineEndpoint(httpServer)
-  let closeVite = async () => {}
 
-  if (production) {
+  if (routes.kind === 'built') {
     const client = path.resolve('build/client')
     app.use('/assets', express.static(path.join(client, 'assets'), { immutable: true, maxAge: '1y' }))
     // Other static files (favicon, fonts) all have an extension; pages, the API and React Router's
     // `.data` requests skip the file-system lookup express.static would make for every request.
     const files = express.static(client, { maxAge: '1h' })
     app.use((req, res, next) => (/\.(?!data$)\w+$/.test(req.path) ? files(req, res, next) : next()))
-    const build = (await import(path.resolve('build/server/index.js'))) as ServerBuild
     const pageCache = config.PAGE_CACHE ? createPageCache(db.db) : undefined
-    app.all('/{*splat}', reactRouterHandler(build, 'production', pageCache))
+    app.all('/{*splat}', reactRouterHandler(routes.build, 'production', pageCache))
   } else {
-    const vite = await withoutForeignExitHandlers(() =>
-      withoutKnownViteNoise(() =>
-        import('vite').then(({ createServer: createVite }) =>
-          createVite({ server: { middlewareMode: true, hmr: { server: httpServer } } }),
-        ),
-      ),
-    )
-    closeVite = () => vite.close()
+    const { vite } = routes
     app.use(vite.middlewares)
     app.all(
       '/{*splat}',
@@ -137,7 +138,7 @@ export async function startServer(
       machineEndpoint.close()
       await stopAccepting(httpServer)
       for (const service of background) await service.stop()
-      await closeVite()
+      if (routes.kind === 'vite') await routes.vite.close()
       await db.close()
       setCurrentDatabase(undefined)
     },
@@ -167,42 +168,4 @@ function stopAccepting(server: Server): Promise<void> {
     // Streams (chat) may hold a socket; give them a moment, then cut.
     setTimeout(() => server.closeAllConnections(), 2_000).unref()
   })
-}
-
-/**
- * React Router 7.18's internal Vite servers pass `envFile: false`, which Vite 8 deprecates with a
- * warning on every start that no setting of ours can silence (it is theirs). Only that exact line
- * is dropped, and only while Vite starts.
- */
-async function withoutKnownViteNoise<T>(start: () => Promise<T>): Promise<T> {
-  const warn = console.warn
-  console.warn = (...args: unknown[]) => {
-    if (typeof args[0] === 'string' && args[0].includes('The `envFile` option is deprecated')) return
-    warn(...args)
-  }
-  try {
-    return await start()
-  } finally {
-    console.warn = warn
-  }
-}
-
-/**
- * Vite servers created while loading the React Router plugin exit the process on
- * SIGTERM (with 143) and when stdin ends. This process owns its shutdown, so those
- * handlers are removed again: the grace period for running work must not be cut short.
- */
-async function withoutForeignExitHandlers<T>(start: () => Promise<T>): Promise<T> {
-  const sigterm = new Set(process.listeners('SIGTERM'))
-  const stdinEnd = new Set(process.stdin.listeners('end'))
-  try {
-    return await start()
-  } finally {
-    for (const listener of process.listeners('SIGTERM')) {
-      if (!sigterm.has(listener)) process.off('SIGTERM', listener as () => void)
-    }
-    for (const listener of process.stdin.listeners('end')) {
-      if (!stdinEnd.has(listener)) process.stdin.off('end', listener as () => void)
-    }
-  }
 }

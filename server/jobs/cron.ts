@@ -1,5 +1,5 @@
 /**
  * The cron helpers live in server/cron/ (a leaf every domain may use); this name is kept because
- * shared/DESIGN.md and older notes point here.
+ * docs/architecture.md ("What a job is") and older notes point here.
  */
 export * from '../cron/cron.ts'

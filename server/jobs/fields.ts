@@ -2,7 +2,7 @@
  * The job-field registry: every field a person writes about a job, declared once. The API
  * schemas (schema.ts), the job file (job-file.ts), the audit diff (audit.ts), the change plan,
  * the form (sent down by the page loaders) and the agent tool's input all derive from it, so a
- * new field is one entry here plus its column (README: "Add a job field").
+ * new field is one entry here plus its column (docs/jobs.md, "Add a job field").
  */
 import { z } from 'zod'
 import {

@@ -1,7 +1,7 @@
 /**
  * Bundles the machine client (server/machines/client/main.ts) into one self-contained ES module
  * for Node 20+, with `ws` and `json-rpc-2.0` inlined. `npm run build` writes it to
- * build/machines/client.mjs; the dev server builds it on first request when that file is missing.
+ * build/machines/client.mjs (config/build-server.ts); the dev server builds it on first request when that file is missing.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
@@ -51,9 +51,4 @@ export async function machineClientSource(production: boolean): Promise<string |
     return undefined
   }
   return readFileSync(CLIENT_BUNDLE, 'utf8')
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  await buildMachineClient()
-  console.log(`machine client bundled: ${path.relative(process.cwd(), CLIENT_BUNDLE)}`)
 }

@@ -13,9 +13,9 @@ import {
   listEnvironments,
   readEnvironmentFile,
   runPersonCommand,
-} from '../environments/browse.ts'
-import { recentFileChanges } from '../environments/file-changes.ts'
-import { holderState, rebuildHere } from '../environments/rebuild.ts'
+} from '../environments/browse/browse.ts'
+import { recentFileChanges } from '../environments/browse/file-changes.ts'
+import { holderState, rebuildHere } from '../environments/bootstrap/rebuild.ts'
 import { conflict, HttpError } from '../lib/errors.ts'
 import { redirect } from 'react-router'
 import { readForm, runIntent } from './forms.ts'

@@ -4,7 +4,7 @@
  * so a skill edited meanwhile is not approved unseen.
  */
 import { type Caller, isOrgAdmin } from '../access/caller.ts'
-import { decideSkill, listSkills } from '../environments/skills.ts'
+import { decideSkill, listSkills } from '../environments/skills/skills.ts'
 import { badRequest } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
 

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import type { Caller } from '../auth/caller.ts'
-import { EnvironmentName, environmentTemplate } from '../environments/definition.ts'
+import { EnvironmentName, environmentTemplate } from '../environments/definition/definition.ts'
 import { toJobName } from '../jobs/field-schemas.ts'
 import { HttpError, badRequest } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'

@@ -6,11 +6,9 @@
  * write is refused: a process that skips the installation fails loudly instead of letting invalid
  * files through.
  *
- * The set lives on globalThis (lib/singleton.ts): start-up installs it from the server entry's copy
- * of this module, and the route modules' copy (Vite in development, build/server/index.js in
- * production) reads the same set. For the same reason a check answers its problem as data rather
- * than throwing: an HttpError made by one copy is not `instanceof` the other copy's class (it would
- * be answered as a 500), so the error is made here, by the copy that handles the request.
+ * The set is kept by `singleton()` so that it survives a development reload of this module (and
+ * the test runner's own import of it); a check answers its problem as data, and the error is made
+ * here, by the module that handles the write.
  */
 import { HttpError } from '../lib/errors.ts'
 import { singleton } from '../lib/singleton.ts'

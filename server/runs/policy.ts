@@ -6,7 +6,7 @@
 import { describeSchedule, nextRun } from '../cron/cron.ts'
 import { formatDuration } from './format.ts'
 
-/** Backoff before retry n (the n-th entry; later retries reuse the last): shared/DESIGN.md. */
+/** Backoff before retry n (the n-th entry; later retries reuse the last): docs/architecture.md, "The scheduler". */
 export const RETRY_BACKOFF_MS = [30_000, 60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000] as const
 /** A job pauses itself after this many failed runs in a row. */
 export const AUTO_PAUSE_AFTER = 10

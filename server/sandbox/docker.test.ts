@@ -2,12 +2,13 @@
  * The Docker adapter's command line and timeout, with a fake spawner (no daemon runs here), and a
  * real container run that happens only when `docker info` answers.
  */
-import { execFileSync, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
+import { dockerForTests, TEST_SANDBOX_IMAGE } from '#tests/support/docker.ts'
 import type { SandboxRunRequest } from './adapter.ts'
 import { DockerSandboxAdapter, dockerRunArgs, type Spawner } from './docker.ts'
 import { runCode } from './run-code.ts'
@@ -135,25 +136,18 @@ describe('DockerSandboxAdapter with a fake spawner', () => {
   })
 })
 
-function dockerAnswers(): boolean {
-  try {
-    execFileSync('docker', ['info'], { stdio: 'ignore', timeout: 10_000 })
-    return true
-  } catch {
-    return false
-  }
-}
-const hasDocker = dockerAnswers()
-if (!hasDocker)
-  console.warn('docker.test.ts: skipping the real-container test: `docker info` failed (no Docker daemon)')
+const docker = await dockerForTests()
 
-describe.skipIf(!hasDocker)(
-  'DockerSandboxAdapter against a real daemon (skipped: `docker info` failed, no daemon)',
+describe.skipIf(!docker.ok)(
+  `DockerSandboxAdapter against a real engine${docker.ok ? '' : ` (skipped: ${docker.why})`}`,
   () => {
     it('runs a module with no network and reaches the bridge', async () => {
       const r = await runCode(
         { code: `console.log(await appAction('ping', {}))`, timeoutMs: 60_000 },
-        { adapter: new DockerSandboxAdapter(), actions: { ping: async () => 'pong' } },
+        {
+          adapter: new DockerSandboxAdapter({ image: TEST_SANDBOX_IMAGE }),
+          actions: { ping: async () => 'pong' },
+        },
       )
       expect(r).toMatchObject({ stdout: 'pong\n', exitCode: 0 })
     }, 120_000)

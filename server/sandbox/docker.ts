@@ -50,7 +50,7 @@ export function containerEnv(request: SandboxRunRequest): Record<string, string>
 
 /**
  * One throwaway container as both Docker users run it (run-code here, `provider: docker`
- * environments in server/environments/providers-docker.ts): an init process, a read-only root with
+ * environments in server/environments/providers/providers-docker.ts): an init process, a read-only root with
  * a small tmpfs, no capabilities, no new privileges, and the given user, network and limits.
  */
 export type ContainerSpec = {

@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest'
 import { cycles, importsOf, sourceFiles, type ImportEdge } from './import-graph.ts'
 
 /**
- * The layering README.md describes, lowest first. A server file may import its own folder and any
+ * The layering docs/architecture.md describes, lowest first. A server file may import its own folder and any
  * folder of a lower rank; folders that share a rank (accounts/auth, sandbox/cli) may import each
  * other as long as no cycle forms. Folders listed before they exist keep the order fixed for the
  * work that adds them.
  */
 export const LAYERS: string[][] = [
-  ['lib', 'env.ts'],
+  ['lib', 'env.ts', 'production-mode.ts'],
   ['db'],
   ['cron'],
   ['access'],
@@ -27,52 +27,88 @@ export const LAYERS: string[][] = [
   ['agent'],
   ['pages'],
   ['http'],
-  ['main.ts'],
+  ['start.ts'],
+  ['main.ts', 'dev.ts'],
 ]
+
+/**
+ * Inside a folder, the same rule one level down: its subfolders (and the files at its top), lowest
+ * first. A file may import its own subfolder and any lower one; a new subfolder or top-level file
+ * must be placed here.
+ */
+export const INNER_LAYERS: Record<string, string[][]> = {
+  environments: [
+    ['store.ts', 'instance.ts'], // the records and where this instance keeps folders
+    ['policy'], // may this command line run
+    ['files'], // the file tools, confined to the root, and the disk quota
+    ['exec'], // running one command, sandboxed and limited
+    ['definition'], // environments/<name>.md and the org's layer over it
+    ['skills'], // self-made skills
+    ['bootstrap'], // making the working tree: clone, setup, snapshot, lifecycle
+    ['watch'], // file events around a command
+    ['providers'], // where the tools act: local, docker, a machine
+    ['service.ts'], // the use cases
+    ['operations'], // the six operations wherever the folder lives, forwarding, cancel
+    ['browse'], // the Environments pages' views
+  ],
+}
 
 const root = path.resolve(import.meta.dirname, '../..')
 
-/** `server/jobs/store.ts` → `jobs`; `server/env.ts` → `env.ts`; outside server → undefined. */
-function unitOf(file: string): string | undefined {
-  if (!file.startsWith('server/')) return undefined
-  const unit = file.split('/')[1]!
+/**
+ * The unit a file belongs to below `prefix`: `server/jobs/store.ts` → `jobs`, `server/env.ts` →
+ * `env.ts` (with prefix `server/`); outside the prefix → undefined.
+ */
+function unitOf(file: string, prefix = 'server/'): string | undefined {
+  if (!file.startsWith(prefix)) return undefined
+  const unit = file.slice(prefix.length).split('/')[0]!
   return unit.replace(/\.test\.ts$/, '.ts') // server/env.test.ts sits with env.ts
 }
 
-function rankOf(unit: string): number {
-  return LAYERS.findIndex((layer) => layer.includes(unit))
+/** Unplaced units, unit cycles and imports against `layers` among the files below `prefix`. */
+function orderProblems(files: string[], edges: ImportEdge[], layers: string[][], prefix: string): string[] {
+  const problems: string[] = []
+  const rankOf = (unit: string) => layers.findIndex((layer) => layer.includes(unit))
+  const unit = (file: string) => unitOf(file, prefix)
+  for (const file of files) {
+    const u = unit(file)
+    if (u && rankOf(u) < 0 && !file.endsWith('.md')) {
+      problems.push(`${file}: ${prefix}${u} is not in the layer order (tests/architecture/layering.test.ts)`)
+    }
+  }
+  const unitEdges = edges
+    .map((e) => ({ from: unit(e.from), to: unit(e.to) }))
+    .filter((e): e is { from: string; to: string } => !!e.from && !!e.to && e.from !== e.to)
+  const units = [...new Set(unitEdges.flatMap((e) => [e.from, e.to]))]
+  for (const cycle of cycles(units, unitEdges)) {
+    const witnesses = edges
+      .filter((e) => cycle.includes(unit(e.from) ?? '') && cycle.includes(unit(e.to) ?? ''))
+      .filter((e) => unit(e.from) !== unit(e.to))
+      .map((e) => `${e.from} → ${e.to}`)
+    problems.push(`${prefix.slice(0, -1)} folder cycle: ${cycle.join(' ↔ ')} (${witnesses.join(', ')})`)
+  }
+  for (const edge of edges) {
+    const from = unit(edge.from)
+    const to = unit(edge.to)
+    if (from && to && from !== to && rankOf(from) >= 0 && rankOf(to) > rankOf(from)) {
+      problems.push(`${edge.from} imports ${edge.to}: ${prefix}${from} sits below ${prefix}${to}`)
+    }
+  }
+  return problems
 }
 
 /** Lists the rule breaks of a set of edges; each a line a person can act on. */
 export function layeringProblems(files: string[], edges: ImportEdge[]): string[] {
   const problems: string[] = []
-  for (const file of files) {
-    const unit = unitOf(file)
-    if (unit && rankOf(unit) < 0 && !file.endsWith('.md')) {
-      problems.push(`${file}: server/${unit} is not in the layer order (tests/architecture/layering.test.ts)`)
-    }
-  }
   for (const cycle of cycles(files, edges)) {
     problems.push(`file import cycle: ${cycle.join(' ↔ ')}`)
   }
-  const folderEdges = edges
-    .map((e) => ({ from: unitOf(e.from), to: unitOf(e.to) }))
-    .filter((e): e is { from: string; to: string } => !!e.from && !!e.to && e.from !== e.to)
-  const folders = [...new Set(folderEdges.flatMap((e) => [e.from, e.to]))]
-  for (const cycle of cycles(folders, folderEdges)) {
-    const witnesses = edges
-      .filter((e) => cycle.includes(unitOf(e.from) ?? '') && cycle.includes(unitOf(e.to) ?? ''))
-      .filter((e) => unitOf(e.from) !== unitOf(e.to))
-      .map((e) => `${e.from} → ${e.to}`)
-    problems.push(`server folder cycle: ${cycle.join(' ↔ ')} (${witnesses.join(', ')})`)
+  problems.push(...orderProblems(files, edges, LAYERS, 'server/'))
+  for (const [folder, layers] of Object.entries(INNER_LAYERS)) {
+    problems.push(...orderProblems(files, edges, layers, `server/${folder}/`))
   }
   for (const edge of edges) {
-    const from = unitOf(edge.from)
-    const to = unitOf(edge.to)
-    if (from && to && from !== to && rankOf(from) >= 0 && rankOf(to) > rankOf(from)) {
-      problems.push(`${edge.from} imports ${edge.to}: server/${from} sits below server/${to}`)
-    }
-    if (from && edge.to.startsWith('app/') && !edge.typeOnly) {
+    if (unitOf(edge.from) && edge.to.startsWith('app/') && !edge.typeOnly) {
       problems.push(`${edge.from} imports ${edge.to}: server code imports no values from app/`)
     }
     const loader = edge.from.startsWith('app/routes/')
@@ -114,6 +150,24 @@ describe('layering', () => {
       'server folder cycle: jobs ↔ runs (server/jobs/a.ts → server/runs/b.ts, server/runs/b.ts → server/jobs/a.ts)',
       'server/jobs/a.ts imports server/runs/b.ts: server/jobs sits below server/runs',
       'app/lib/x.ts imports server/jobs/a.ts: only route modules (loaders, actions, API) may import server values; use `import type`',
+    ])
+  })
+
+  it('catches an import against the order inside a folder, and an unplaced subfolder', () => {
+    const fake: ImportEdge[] = [
+      { from: 'server/environments/policy/a.ts', to: 'server/environments/exec/b.ts', typeOnly: true },
+      { from: 'server/environments/exec/b.ts', to: 'server/environments/policy/c.ts', typeOnly: false },
+    ]
+    const files = [
+      'server/environments/policy/a.ts',
+      'server/environments/exec/b.ts',
+      'server/environments/policy/c.ts',
+      'server/environments/misc/d.ts',
+    ]
+    expect(layeringProblems(files, fake)).toEqual([
+      'server/environments/misc/d.ts: server/environments/misc is not in the layer order (tests/architecture/layering.test.ts)',
+      'server/environments folder cycle: exec ↔ policy (server/environments/policy/a.ts → server/environments/exec/b.ts, server/environments/exec/b.ts → server/environments/policy/c.ts)',
+      'server/environments/policy/a.ts imports server/environments/exec/b.ts: server/environments/policy sits below server/environments/exec',
     ])
   })
 })

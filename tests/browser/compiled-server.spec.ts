@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.ts'
 
-// What production runs (`npm start`, the Dockerfile, the systemd unit): `node build/server-main.js`,
-// the esbuild bundle of server/main.ts. It must boot on plain node, migrate a fresh database,
+// What production runs (`npm start`, the Dockerfile, the systemd unit): `node build/server/index.js`,
+// server/main.ts bundled with the routes by `npm run build`. It must boot on plain node, migrate a fresh database,
 // answer its health check and serve pages, with no TypeScript loader anywhere in the process.
 let server: SpawnedServer
 test.beforeAll(async () => {
@@ -17,7 +17,7 @@ test('the compiled server boots on plain node and answers /health and pages', as
   expect(await health.json()).toMatchObject({ ok: true })
 
   const cmdline = readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0').filter(Boolean)
-  expect(cmdline.slice(1)).toEqual(['build/server-main.js'])
+  expect(cmdline.slice(1)).toEqual(['build/server/index.js'])
 
   await page.goto(`${server.baseUrl}/sign-in`)
   await expect(page.getByRole('button', { name: /sign in/i })).toBeVisible()

@@ -1,11 +1,13 @@
 /**
  * `provider: docker` through the real agent tools over real HTTP, with the fake model. The folder
  * is this server's (write_file works with or without a Docker engine); run_command needs the
- * engine: without one (as on this machine) it answers "docker is unavailable on this server: …",
- * with one it runs in a container with the folder at /workspace.
+ * engine: without one it answers "docker is unavailable on this server: …", with one it runs in a
+ * container (the local test image) with the folder at /workspace. CI requires the engine
+ * (REQUIRE_DOCKER=1, tests/support/docker.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dockerState } from '#server/environments/providers-docker.ts'
+import { dockerState } from '#server/environments/providers/providers-docker.ts'
+import { dockerForTests } from '#tests/support/docker.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
@@ -17,8 +19,15 @@ let agent: AgentApp<false>
 let fake: FakeAnthropic
 let ana: ApiClient
 
+const docker = await dockerForTests()
+
 beforeAll(async () => {
-  agent = await startAgentApp({ key: KEY, environmentsDir: 'clockwork-envs-docker-', team: false })
+  agent = await startAgentApp({
+    key: KEY,
+    environmentsDir: 'clockwork-envs-docker-',
+    team: false,
+    env: docker.ok ? { SANDBOX_DOCKER_IMAGE: docker.image } : {},
+  })
   fake = agent.fake
   ana = agent.app.client()
   await ana.signUp('Ana', 'ana@example.com')
@@ -40,12 +49,12 @@ describe('an environment with provider: docker', () => {
     const chat = await sendChat(ana, { message: userText('try it') })
     expect(toolParts(chat.reply, 'write_file')[0].output).toMatchObject({ ok: true, path: 'hello.txt' })
     const ran = toolParts(chat.reply, 'run_command')[0].output
-    const daemon = await dockerState()
-    if (daemon.ok) {
+    if (docker.ok) {
       expect(ran).toMatchObject({ ok: true, exitCode: 0, stdout: 'hi\n/workspace\n', mechanism: 'docker' })
     } else {
+      const daemon = await dockerState()
       expect(ran).toMatchObject({ ok: false, error: { status: 503 } })
-      expect(ran.error.message).toBe(`docker is unavailable on this server: ${daemon.why}`)
+      expect(ran.error.message).toBe(`docker is unavailable on this server: ${daemon.ok || daemon.why}`)
     }
   })
 })

@@ -10,7 +10,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cloneRepo, runClone } from '#server/environments/git.ts'
+import { cloneRepo, runClone } from '#server/environments/bootstrap/git.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
 

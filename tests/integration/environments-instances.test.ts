@@ -4,8 +4,7 @@
  * forwarded there (the internal call machines use), and when that instance is gone the call fails
  * clearly until its owner rebuilds the environment here. Both servers' logs are captured: the
  * stored secret a command uses never appears in them. Also: an invalid definition is refused by
- * the compiled server, whose route bundle is a second copy of server/ that must see the check
- * build/server-main.js installed at start-up.
+ * the compiled server's routes (the check start-up installs).
  */
 import { createHash } from 'node:crypto'
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
@@ -72,7 +71,7 @@ afterAll(async () => {
 })
 
 describe('the compiled server', () => {
-  it("refuses an invalid environment definition through the route bundle's copy of server code", async () => {
+  it('refuses an invalid environment definition through its routes', async () => {
     const put = await onA.put(`${R}/personal/environments/built.md`, '---\nprovider: podman\n---\n')
     expect(put.status).toBe(400)
     expect(put.body.error).toMatchObject({ field: 'provider', message: expect.stringMatching(/^Line 2: /) })

@@ -97,7 +97,7 @@ describe('org exec controls', () => {
     const tools = fake.requests[0]!.body.tools.map((t: { name: string }) => t.name)
     expect(tools).not.toContain('run_command')
     expect(tools).toContain('write_file')
-    const { operate } = await import('#server/environments/operations.ts')
+    const { operate } = await import('#server/environments/operations/operations.ts')
     const { loadRunCaller } = await import('#server/agent/run-caller.ts')
     const caller = (await loadRunCaller(team.member.id, team.orgId))!
     await expect(

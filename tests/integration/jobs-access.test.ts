@@ -1,5 +1,5 @@
 /**
- * The truth table of shared/DESIGN.md over real HTTP: every route × every caller × both job kinds,
+ * The truth table of docs/architecture.md ("Scope and access") over real HTTP: every route × every caller × both job kinds,
  * expected statuses taken from server/access/truth-table.ts. Adding a route is one line in ROUTES.
  */
 import { describe, expect, it } from 'vitest'

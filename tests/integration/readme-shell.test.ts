@@ -1,12 +1,28 @@
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
+import path from 'node:path'
 import { expect, it } from 'vitest'
 
-// The README's shell examples are copied into terminals: each ```sh block must at least parse
-// (one once broke on the apostrophe in "yesterday's"), and every writing curl passes an Origin.
-const blocks = [...readFileSync('README.md', 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!)
+// The shell examples of the README and docs/ are copied into terminals: each ```sh block must at
+// least parse (one once broke on the apostrophe in "yesterday's"), and every writing curl passes
+// an Origin.
+const files = [
+  'README.md',
+  ...readdirSync('docs', { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => path.join('docs', f)),
+]
+const blocks = files.flatMap((file) =>
+  [...readFileSync(file, 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map(
+    (m, i) => [`${file} #${i}`, m[1]!] as const,
+  ),
+)
 
-it.each(blocks.map((b, i) => [i, b] as const))('README sh block %i parses as shell', (_i, block) => {
+it('finds the shell blocks of the README and docs/', () => {
+  expect(blocks.map(([name]) => name)).toEqual(expect.arrayContaining(['README.md #0', 'docs/api.md #0']))
+})
+
+it.each(blocks)('%s parses as shell', (_name, block) => {
   const result = spawnSync('bash', ['-n'], { input: block, encoding: 'utf8' })
   expect(result.stderr).toBe('')
   expect(result.status).toBe(0)
@@ -14,6 +30,7 @@ it.each(blocks.map((b, i) => [i, b] as const))('README sh block %i parses as she
 
 it('every curl call that writes sends an Origin header', () => {
   const calls = blocks
+    .map(([, block]) => block)
     .join('\n')
     .replace(/\\\n/g, ' ')
     .split('\n')

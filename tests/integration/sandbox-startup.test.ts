@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 
 describe('start-up with a bad AGENT_NATIVE_SANDBOX', () => {
   it('exits non-zero naming the variable, without falling back to local', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, ['build/server/index.js'], {
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         NODE_ENV: 'production',

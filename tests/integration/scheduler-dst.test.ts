@@ -2,7 +2,7 @@
  * DST days end to end: the scheduler, Postgres and the cron math together, driven through both
  * of Europe/Berlin's 2026 transitions by a manual clock that jumps to each wake-up the scheduler
  * asks for. Fixed-time jobs run once (first occurrence; first instant after a gap); interval jobs
- * follow real time (shared/DESIGN.md).
+ * follow real time (docs/architecture.md, "DST policy").
  */
 import { expect, it } from 'vitest'
 import { createSchedulerCore } from '#server/scheduler/core.ts'

@@ -13,7 +13,7 @@ afterAll(() => database?.drop())
 
 it('exits cleanly within the shutdown window on SIGTERM, with no error output', async () => {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/dev.ts'], {
     env: {
       ...process.env,
       NODE_ENV: 'development',

@@ -1,7 +1,8 @@
 /**
- * The server entry (`npm run dev` / `npm start`: server/main.ts) in a child process whose output
- * the test reads: for tests about start-up itself (configuration, .env, the dev server).
- * Production mode needs `npm run build` first.
+ * A server entry in a child process whose output the test reads: for tests about start-up itself
+ * (configuration, .env, the dev server). `development` runs `npm run dev`'s entry (server/dev.ts
+ * through tsx, routes through Vite); `production` runs `npm start`'s (build/server/index.js on
+ * plain node), which needs `npm run build` first.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
@@ -18,8 +19,13 @@ export type EntryProcess = {
   exited: Promise<number | null>
 }
 
-/** Spawns server/main.ts with the test's environment plus `env`; .env is not read unless ENV_FILE says. */
-export function spawnEntry(env: EnvOverrides): EntryProcess {
+const ENTRY_ARGS = {
+  development: ['--import', 'tsx', 'server/dev.ts'],
+  production: ['build/server/index.js'],
+} as const
+
+/** Spawns an entry with the test's environment plus `env`; .env is not read unless ENV_FILE says. */
+export function spawnEntry(env: EnvOverrides, mode: keyof typeof ENTRY_ARGS = 'development'): EntryProcess {
   const merged: Record<string, string | undefined> = {
     ...process.env,
     ENV_FILE: 'off',
@@ -27,7 +33,7 @@ export function spawnEntry(env: EnvOverrides): EntryProcess {
     ...env,
   }
   for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key]
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ENTRY_ARGS[mode], {
     env: merged,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -52,16 +58,19 @@ export async function startServerProcess(
   const database = await createEmptyDatabase(postgres.url)
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
-  const entry = spawnEntry({
-    NODE_ENV: mode,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    APP_URL: baseUrl,
-    DATABASE_URL: database.url,
-    BETTER_AUTH_SECRET: 'server-process-secret-server-process-secret',
-    AUTH_RATE_LIMIT: 'false',
-    ...env,
-  })
+  const entry = spawnEntry(
+    {
+      NODE_ENV: mode,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      APP_URL: baseUrl,
+      DATABASE_URL: database.url,
+      BETTER_AUTH_SECRET: 'server-process-secret-server-process-secret',
+      AUTH_RATE_LIMIT: 'false',
+      ...env,
+    },
+    mode,
+  )
   const stop = async () => {
     if (entry.child.exitCode === null) {
       entry.child.kill('SIGTERM')

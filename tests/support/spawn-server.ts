@@ -19,13 +19,14 @@ export type SpawnedServer = {
 type PostgresServer = { url: string; stop(): Promise<void> }
 
 /**
- * Which server entry to run: the TypeScript source through tsx (default), or the compiled
- * bundle `npm run build` writes (what `npm start`, the Dockerfile and the systemd unit run).
+ * Which server entry to run: the production build `npm run build` writes (default: what `npm start`,
+ * the Dockerfile and the systemd unit run), or the development entry (`npm run dev`: the TypeScript
+ * source through tsx, routes through Vite).
  */
 export type ServerEntry = 'source' | 'compiled'
 const ENTRY_ARGS: Record<ServerEntry, string[]> = {
-  source: ['--import', 'tsx', 'server/main.ts'],
-  compiled: ['build/server-main.js'],
+  source: ['--import', 'tsx', 'server/dev.ts'],
+  compiled: ['build/server/index.js'],
 }
 
 /** The shared browser-test Postgres (from the global setup), else TEST_DATABASE_URL/DATABASE_URL or embedded. */
@@ -47,7 +48,7 @@ async function postgresServerUrl(): Promise<PostgresServer> {
 export async function spawnServer(
   env: Record<string, string>,
   given?: PostgresServer,
-  entry: ServerEntry = 'source',
+  entry: ServerEntry = 'compiled',
 ): Promise<SpawnedServer> {
   if (entry === 'compiled' && !existsSync(ENTRY_ARGS.compiled[0]!)) {
     throw new Error('The compiled server is missing: run `npm run build` first (`npm test` does)')
@@ -61,7 +62,7 @@ export async function spawnServer(
   const child = spawn(process.execPath, ENTRY_ARGS[entry], {
     env: {
       ...process.env,
-      NODE_ENV: 'production',
+      NODE_ENV: entry === 'compiled' ? 'production' : 'development',
       PORT: String(port),
       HOST: '127.0.0.1',
       APP_URL: baseUrl,

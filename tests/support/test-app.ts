@@ -7,6 +7,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { env, resetEnvCache } from '#server/env.ts'
 import { startServer, type RunningServer } from '#server/http/server.ts'
+import { createDevVite } from '#server/http/vite-dev.ts'
 import { ApiClient } from './api-client.ts'
 import { inject } from 'vitest'
 import { createEmptyDatabase, freePort } from './postgres-server.ts'
@@ -19,7 +20,7 @@ export type TestApp = {
 }
 
 export async function startTestApp(
-  options: { pglite?: boolean; env?: Record<string, string>; startServerFn?: typeof startServer } = {},
+  options: { pglite?: boolean; env?: Record<string, string> } = {},
 ): Promise<TestApp> {
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
@@ -39,7 +40,8 @@ export async function startTestApp(
   })
   if (!database) delete process.env.DATABASE_URL
   resetEnvCache()
-  const server = await (options.startServerFn ?? startServer)(env())
+  // Routes through Vite, as `npm run dev` serves them.
+  const server = await startServer(env(), { kind: 'vite', ...(await createDevVite()) })
   return {
     baseUrl,
     server,

@@ -4,7 +4,7 @@ import { Pager } from '#app/components/ui/pager.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { TableHead } from '#app/components/ui/table-head.tsx'
 import { cn } from '#app/lib/cn.ts'
-import type { getAuditPage } from '#server/environments/browse.ts'
+import type { getAuditPage } from '#server/environments/browse/browse.ts'
 import { formatBytes } from './environment-chips.tsx'
 
 type Page = Awaited<ReturnType<typeof getAuditPage>>

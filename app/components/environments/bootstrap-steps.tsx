@@ -7,7 +7,7 @@ import { Check, Circle, GitFork, Loader2, X } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { formatElapsed } from '#app/components/runs/format.ts'
 import { cn } from '#app/lib/cn.ts'
-import type { BootstrapPhase, BootstrapRecord } from '#server/environments/bootstrap.ts'
+import type { BootstrapPhase, BootstrapRecord } from '#server/environments/bootstrap/bootstrap.ts'
 
 /** A bootstrap as the page reads it and the chat streams it (the chat's lacks the hash). */
 export type BootstrapView = Omit<BootstrapRecord, 'hash'>

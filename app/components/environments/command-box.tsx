@@ -6,7 +6,7 @@ import { Badge, Card } from '#app/components/ui/card.tsx'
 import { inputClass } from '#app/components/ui/field.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
-import type { runPersonCommand } from '#server/environments/browse.ts'
+import type { runPersonCommand } from '#server/environments/browse/browse.ts'
 import { ChangeLine } from './file-changes.tsx'
 import { cn } from '#app/lib/cn.ts'
 

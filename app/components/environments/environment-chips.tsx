@@ -1,5 +1,5 @@
 import { Badge } from '#app/components/ui/card.tsx'
-import type { EnvironmentStatus } from '#server/environments/browse.ts'
+import type { EnvironmentStatus } from '#server/environments/browse/browse.ts'
 
 const STATUS: Record<
   EnvironmentStatus,

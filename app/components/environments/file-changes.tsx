@@ -2,7 +2,7 @@ import { FileDiff } from 'lucide-react'
 import { Card } from '#app/components/ui/card.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { cn } from '#app/lib/cn.ts'
-import type { FileChange } from '#server/environments/file-changes.ts'
+import type { FileChange } from '#server/environments/browse/file-changes.ts'
 
 type Section = { ok: true; data: { changes: FileChange[] } } | { ok: false; message: string } | null
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { BootstrapRecord } from '../../environments/bootstrap.ts'
-import type { BootstrapWatcher } from '../../environments/bootstrap-watch.ts'
+import type { BootstrapRecord } from '../../environments/bootstrap/bootstrap.ts'
+import type { BootstrapWatcher } from '../../environments/bootstrap/bootstrap-watch.ts'
 import { summarizeBootstrap, withBootstrapProgress } from './bootstrap-progress.ts'
 
 const running: BootstrapRecord = {

@@ -5,8 +5,8 @@
  * never sees them. The final result carries a compact record of the build (steps and their
  * times, no output), which is all a saved chat or a job run's transcript keeps of it.
  */
-import type { BootstrapRecord } from '../../environments/bootstrap.ts'
-import type { BootstrapWatcher } from '../../environments/bootstrap-watch.ts'
+import type { BootstrapRecord } from '../../environments/bootstrap/bootstrap.ts'
+import type { BootstrapWatcher } from '../../environments/bootstrap/bootstrap-watch.ts'
 
 /** A preliminary result: the build as it stands. */
 export type BootstrapProgress = { ok: true; bootstrapping: Omit<BootstrapRecord, 'hash'> }

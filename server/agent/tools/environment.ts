@@ -10,23 +10,23 @@
  */
 import { tool } from 'ai'
 import { z } from 'zod'
-import { describeNetworkRefusal } from '../../environments/commands.ts'
-import { decideCommand } from '../../environments/policy.ts'
+import { describeNetworkRefusal } from '../../environments/exec/commands.ts'
+import { decideCommand } from '../../environments/policy/policy.ts'
 import {
   EditFileInput,
   ListDirectoryInput,
   ReadFileInput,
   SearchFilesInput,
   WriteFileInput,
-} from '../../environments/files-schema.ts'
+} from '../../environments/files/files-schema.ts'
 import {
   operate,
   type OperationName,
   type Operations,
   type RunCommandRequest,
-} from '../../environments/operations.ts'
+} from '../../environments/operations/operations.ts'
 import { openEnvironment } from '../../environments/service.ts'
-import type { BootstrapWatcher } from '../../environments/bootstrap-watch.ts'
+import type { BootstrapWatcher } from '../../environments/bootstrap/bootstrap-watch.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { toToolFailure, type ToolContext } from '../tool-context.ts'
 import { withBootstrapProgress } from './bootstrap-progress.ts'
@@ -203,6 +203,9 @@ async function runOperated(
     stderr: result.stderr,
     durationMs: result.durationMs,
     timedOut: result.timedOut,
+    // What isolated the command (sandbox-runtime, bwrap, docker or a machine): people and the
+    // model see where it ran.
+    mechanism: result.mechanism,
     decision: outcome.decision,
     // A refused connection can still exit 0: say so, so neither the agent nor the transcript reads it as done.
     ...(result.networkBlocked

@@ -4,7 +4,7 @@
  */
 import { tool } from 'ai'
 import { z } from 'zod'
-import { decideSkill, listSkills, skillByName } from '../../environments/skills.ts'
+import { decideSkill, listSkills, skillByName } from '../../environments/skills/skills.ts'
 import { toToolFailure, type ToolContext } from '../tool-context.ts'
 
 const SkillsInput = z.strictObject({

@@ -1,0 +1,158 @@
+/**
+ * Bootstrap: makes an environment's working tree from its definition, in order: empty the folder,
+ * fetch the source (a shallow single-branch git clone by default, or a copy of an allowlisted
+ * local folder for org admins), detect the package manager, clone git skills into
+ * `.skills/<repo>`, project the instructions and skills (project.ts), then run `setup`
+ * (setup-shell.ts). Every phase and step is reported through `onProgress`; a failed step stops it.
+ */
+import { existsSync } from 'node:fs'
+import { realpath } from 'node:fs/promises'
+import { join } from 'node:path'
+import { forbidden, badRequest } from '../../lib/errors.ts'
+import type { EnvironmentDefinition } from '../definition/definition.ts'
+import type { ExecOptions } from '../exec/exec.ts'
+import type { FileContext } from '../files/files-schema.ts'
+import { cloneRepo, repoFolder, repoUrl, spawnAsSandbox } from './git.ts'
+import { isInside } from '../files/paths.ts'
+import { project, type Projection, SKILLS_DIR } from './project.ts'
+import { runSetup, type StepRecord } from './setup-shell.ts'
+import { emptyFolder } from './snapshot.ts'
+
+export type BootstrapPhase = 'source' | 'skills' | 'setup' | 'snapshot' | 'restore' | 'done'
+
+export type BootstrapRecord = {
+  status: 'running' | 'ready' | 'failed'
+  hash: string
+  phase: BootstrapPhase
+  startedAt: string
+  finishedAt?: string
+  /** Set when the tree came from a snapshot instead of running setup. */
+  restoredFrom?: 'snapshot'
+  packageManager?: string | null
+  steps: StepRecord[]
+  error?: string
+}
+
+export type BootstrapInput = {
+  definition: EnvironmentDefinition
+  files: FileContext & { owner: { uid: number; gid: number } }
+  secrets: Record<string, string>
+  redact: (text: string) => string
+  isAdmin: boolean
+  localRoot?: string
+  approvedSkill: Projection['approvedSkill']
+  execOptions?: ExecOptions
+  record: BootstrapRecord
+  onProgress: (record: BootstrapRecord) => Promise<void> | void
+}
+
+const LOCKFILES: [string, string][] = [
+  ['pnpm-lock.yaml', 'pnpm'],
+  ['yarn.lock', 'yarn'],
+  ['bun.lockb', 'bun'],
+  ['bun.lock', 'bun'],
+  ['package-lock.json', 'npm'],
+  ['package.json', 'npm'],
+]
+
+/** The package manager a tree uses, from its lockfile (`auto`), else the definition's choice. */
+export function detectPackageManager(root: string, declared: string): string | null {
+  if (declared !== 'auto') return declared
+  return LOCKFILES.find(([file]) => existsSync(join(root, file)))?.[1] ?? null
+}
+
+/** Builds the tree. @throws HttpError naming the failed phase or step (the record says the same). */
+export async function bootstrap(input: BootstrapInput): Promise<void> {
+  const { definition: def, files, record } = input
+  const root = files.root
+  const phase = async (next: BootstrapPhase) => {
+    record.phase = next
+    await input.onProgress(record)
+  }
+  await phase('source')
+  await emptyFolder(root)
+  const source = def.source
+  if (source.type === 'git') {
+    await cloneRepo(
+      {
+        url: source.url,
+        dir: '.',
+        cwd: root,
+        ref: source.ref,
+        depth: source.depth,
+        token: source.secret ? input.secrets[source.secret] : undefined,
+        localRoot: input.localRoot,
+        field: 'source.url',
+      },
+      input.redact,
+    )
+  } else if (source.type === 'local') {
+    await copyLocal(source.path, root, input)
+  }
+  record.packageManager = detectPackageManager(root, def.packageManager)
+
+  await phase('skills')
+  for (const [i, skill] of def.skills.entries()) {
+    if (typeof skill === 'string' || skill.kind !== 'git') continue
+    await cloneRepo(
+      {
+        url: repoUrl(skill.repo),
+        dir: `${SKILLS_DIR}/${repoFolder(skill.repo)}`,
+        cwd: root,
+        ref: skill.ref,
+        depth: 1,
+        token: skill.secret ? input.secrets[skill.secret] : undefined,
+        localRoot: input.localRoot,
+        field: `skills.${i}.repo`,
+      },
+      input.redact,
+    )
+  }
+  await project(files, {
+    instructions: def.instructions,
+    skills: def.skills,
+    secrets: input.secrets,
+    approvedSkill: input.approvedSkill,
+  })
+
+  await phase('setup')
+  const run = await runSetup(def.setup, {
+    env: {
+      root,
+      secrets: input.secrets,
+      allowedHosts: def.policy.network.allow,
+      limits: def.limits,
+    },
+    owner: files.owner,
+    opts: input.execOptions,
+    initialExports: record.packageManager ? { PACKAGE_MANAGER: record.packageManager } : {},
+    onProgress: async (steps) => {
+      record.steps = steps
+      await input.onProgress(record)
+    },
+  })
+  record.steps = run.steps
+  if (!run.ok) {
+    const failed = run.steps.find((s) => s.status === 'failed')!
+    throw badRequest(
+      `setup: step ${failed.index + 1} (${failed.command}) failed with exit ${failed.exitCode ?? 'none'}:\n${failed.tail ?? ''}`,
+      'setup',
+    )
+  }
+}
+
+/** A `local` source: org admins only, from under ENVIRONMENT_LOCAL_ROOT. */
+async function copyLocal(path: string, root: string, input: BootstrapInput) {
+  if (!input.isAdmin) throw forbidden('source: a local source is for organisation admins only')
+  if (!input.localRoot) throw forbidden('source: local sources need ENVIRONMENT_LOCAL_ROOT on this server')
+  const real = await realpath(path).catch(() => {
+    throw badRequest(`source.path: ${path} does not exist`, 'source.path')
+  })
+  if (!isInside(await realpath(input.localRoot), real))
+    throw forbidden(`source.path: ${path} is outside ENVIRONMENT_LOCAL_ROOT`)
+  const copied = await spawnAsSandbox(['cp', '-a', '--no-preserve=ownership', `${real}/.`, root], root, {
+    PATH: '/usr/bin:/bin',
+  })
+  if (copied.code !== 0)
+    throw badRequest(`source.path: copy failed: ${copied.output.slice(-1000)}`, 'source.path')
+}

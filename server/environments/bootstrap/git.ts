@@ -1,0 +1,188 @@
+/**
+ * Cloning for environment sources and git skills. git runs as the sandbox uid (the clone is owned
+ * by it, like everything commands write), with no system or global configuration, hooks off,
+ * no terminal prompt and only https and file transports. A token from a named secret is handed to
+ * git as an `http.extraHeader` through GIT_CONFIG_* variables: git keeps it in memory and never
+ * writes it to `.git/config`, and it never appears in a URL. file:// URLs are only accepted under
+ * ENVIRONMENT_LOCAL_ROOT (the same allowlisted root as `local` sources); an https host must resolve
+ * to public addresses only, and git connects to the addresses that were checked (pinned through
+ * curl's resolve list) and follows no redirect.
+ */
+import { spawn } from 'node:child_process'
+import { lookup } from 'node:dns/promises'
+import { chmod, mkdtemp, realpath, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { isIP } from 'node:net'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { badRequest, forbidden } from '../../lib/errors.ts'
+import { assertPublicAddress, OutboundRefused } from '../../lib/outbound.ts'
+import { dropPrivileges } from '../exec/identity.ts'
+import { isInside } from '../files/paths.ts'
+
+export type CloneRequest = {
+  url: string
+  /** Target folder (must not exist, or be empty). */
+  dir: string
+  /** Where git runs (an existing folder owned by the sandbox uid). */
+  cwd: string
+  ref?: string
+  depth: number | 'full'
+  token?: string
+  /** ENVIRONMENT_LOCAL_ROOT, when set. */
+  localRoot?: string
+  field: string
+}
+
+export type Spawned = { code: number | null; output: string }
+
+/** Runs argv as the sandbox uid with `env` only; output (stdout + stderr) capped at 64 KiB. */
+export function spawnAsSandbox(argv: string[], cwd: string, env: Record<string, string>): Promise<Spawned> {
+  const full = [...dropPrivileges(), ...argv]
+  return new Promise((resolve, reject) => {
+    const child = spawn(full[0]!, full.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    const take = (chunk: Buffer) => {
+      if (output.length < 65_536) output += chunk.toString('utf8')
+    }
+    child.stdout.on('data', take)
+    child.stderr.on('data', take)
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, output }))
+  })
+}
+
+/** "owner/name" means GitHub; anything else is a URL already validated by the definition schema. */
+export const repoUrl = (repo: string) =>
+  /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repo) ? `https://github.com/${repo}` : repo
+
+/** The folder name of a repository: its last path segment without `.git`. */
+export const repoFolder = (repo: string) =>
+  repoUrl(repo)
+    .replace(/\/+$/, '')
+    .split('/')
+    .pop()!
+    .replace(/\.git$/, '')
+    .replace(/[^A-Za-z0-9_.-]/g, '-') || 'repo'
+
+/**
+ * Where git may connect for an https URL: the host's addresses as checked, handed to curl as its
+ * resolve list (`http.curloptResolve`), so git connects to exactly these and DNS is not asked
+ * again (a name that rebinds to an inside address between the check and the connect).
+ */
+export type GitPin = { host: string; port: number; addresses: string[] }
+
+/**
+ * Checks where a URL may lead: the pin for an https host name, nothing to pin for file:// or an
+ * address literal. @throws HttpError 400/403 naming `field`.
+ */
+export async function checkGitUrl(
+  url: string,
+  localRoot: string | undefined,
+  field: string,
+): Promise<GitPin | undefined> {
+  const parsed = new URL(url)
+  if (parsed.protocol === 'file:') {
+    if (!localRoot) throw forbidden(`${field}: file:// sources need ENVIRONMENT_LOCAL_ROOT on this server`)
+    const path = await realpath(fileURLToPath(parsed)).catch(() => {
+      throw badRequest(`${field}: ${url} does not exist`, field)
+    })
+    if (!isInside(await realpath(localRoot), path))
+      throw forbidden(`${field}: ${url} is outside ENVIRONMENT_LOCAL_ROOT`)
+    return undefined
+  }
+  const host = parsed.hostname.replace(/^\[|\]$/g, '')
+  try {
+    const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address)
+    for (const address of addresses) assertPublicAddress(address)
+    if (isIP(host)) return undefined
+    return { host, port: Number(parsed.port) || 443, addresses }
+  } catch (err) {
+    if (err instanceof OutboundRefused) throw forbidden(`${field}: ${parsed.hostname} is not a public host`)
+    throw badRequest(`${field}: ${parsed.hostname} cannot be resolved`, field)
+  }
+}
+
+/** curl's resolve entry for a pin: `host:port:addr[,addr…]`, IPv6 addresses in brackets. */
+export const curlResolveEntry = (pin: GitPin) =>
+  `${pin.host}:${pin.port}:${pin.addresses.map((a) => (isIP(a) === 6 ? `[${a}]` : a)).join(',')}`
+
+/**
+ * The configuration git runs with (as GIT_CONFIG_* variables): hooks off, only https and file
+ * transports, no credential helper, no redirects (a redirect leads to a host nobody checked), the
+ * pin, and the token as a header.
+ */
+export function gitConfig(pin: GitPin | undefined, token: string | undefined): [string, string][] {
+  const config: [string, string][] = [
+    ['core.hooksPath', '/dev/null'],
+    ['protocol.allow', 'never'],
+    ['protocol.https.allow', 'always'],
+    ['protocol.file.allow', 'always'],
+    ['credential.helper', ''],
+    ['http.followRedirects', 'false'],
+  ]
+  if (pin) config.push(['http.curloptResolve', curlResolveEntry(pin)])
+  if (token) {
+    const basic = Buffer.from(`x-access-token:${token}`).toString('base64')
+    config.push(['http.extraHeader', `Authorization: Basic ${basic}`])
+  }
+  return config
+}
+
+/** The `git clone` argument list: shallow and single-branch unless `depth: full`. */
+export function cloneArgs(req: Pick<CloneRequest, 'url' | 'dir' | 'ref' | 'depth'>): string[] {
+  const args = ['git', 'clone', '--quiet', '--no-tags']
+  if (req.depth !== 'full') args.push(`--depth=${req.depth}`, '--single-branch')
+  if (req.ref) args.push('--branch', req.ref)
+  args.push('--', req.url, req.dir)
+  return args
+}
+
+let configFile: Promise<string> | undefined
+/**
+ * git 2.39 honours `safe.directory` only from system or global files (not -c nor GIT_CONFIG_*):
+ * a file:// repository owned by another uid needs it. One readable file per process holds it.
+ */
+function globalConfig(): Promise<string> {
+  configFile ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'clockwork-git-'))
+    await chmod(dir, 0o755)
+    const file = join(dir, 'config')
+    await writeFile(file, '[safe]\n\tdirectory = *\n', { mode: 0o644 })
+    return file
+  })()
+  return configFile
+}
+
+/** Clones `req.url` into `req.dir`. @throws HttpError 400 with git's (redacted) output on failure. */
+export async function cloneRepo(req: CloneRequest, redact: (text: string) => string): Promise<void> {
+  const pin = await checkGitUrl(req.url, req.localRoot, req.field)
+  await runClone(req, pin, redact)
+}
+
+/** Runs the clone, connecting only where `pin` says (the caller checked it). */
+export async function runClone(
+  req: CloneRequest,
+  pin: GitPin | undefined,
+  redact: (text: string) => string,
+): Promise<void> {
+  const config = gitConfig(pin, req.token)
+  const env: Record<string, string> = {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    HOME: req.cwd,
+    LANG: 'C.UTF-8',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: await globalConfig(),
+    GIT_CONFIG_COUNT: String(config.length),
+  }
+  config.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key
+    env[`GIT_CONFIG_VALUE_${i}`] = value
+  })
+  const result = await spawnAsSandbox(cloneArgs(req), req.cwd, env)
+  if (result.code !== 0) {
+    const why = redact(result.output.trim()).slice(-2000)
+    throw badRequest(`${req.field}: git clone of ${req.url} failed: ${why}`, req.field)
+  }
+}

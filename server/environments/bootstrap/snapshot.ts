@@ -1,0 +1,61 @@
+/**
+ * Snapshots of a `local` environment: a gzipped tarball of its folder taken after setup, restored
+ * instead of running setup again. tar runs as the sandbox uid on both sides (it reads only what
+ * commands could, and extraction cannot write outside the folder or as anyone else); the server
+ * only pipes the bytes to and from ENVIRONMENT_SNAPSHOTS_DIR, which commands cannot read.
+ * Secret-bearing files (`.mcp.json`) and the shell's state folder never enter a snapshot.
+ */
+import { spawn } from 'node:child_process'
+import { createReadStream, createWriteStream } from 'node:fs'
+import { mkdir, readdir, rename, rm } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { pipeline } from 'node:stream/promises'
+import { dropPrivileges } from '../exec/identity.ts'
+import { SECRET_BEARING } from './project.ts'
+import { STATE_DIR } from './setup-shell.ts'
+
+const EXCLUDED = [...SECRET_BEARING, STATE_DIR]
+
+function tar(args: string[], cwd: string) {
+  const argv = [...dropPrivileges(), 'tar', ...args]
+  return spawn(argv[0]!, argv.slice(1), {
+    cwd,
+    env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+}
+
+async function finished(child: ReturnType<typeof tar>, what: string) {
+  let stderr = ''
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-2000)
+  })
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+  if (code !== 0) throw new Error(`${what} failed: ${stderr.trim()}`)
+}
+
+/** Writes the snapshot of `root` to `file` (atomically: a half-written tarball is never used). */
+export async function takeSnapshot(root: string, file: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 })
+  const partial = `${file}.partial`
+  const child = tar(['-czf', '-', ...EXCLUDED.map((p) => `--exclude=./${p}`), '-C', root, '.'], root)
+  child.stdin!.end()
+  await Promise.all([
+    pipeline(child.stdout!, createWriteStream(partial, { mode: 0o600 })),
+    finished(child, 'snapshot'),
+  ])
+  await rename(partial, file)
+}
+
+/** Empties `root` (keeping the folder itself and its owner). */
+export async function emptyFolder(root: string): Promise<void> {
+  for (const entry of await readdir(root)) await rm(join(root, entry), { recursive: true, force: true })
+}
+
+/** Replaces the contents of `root` with the snapshot in `file`. */
+export async function restoreSnapshot(root: string, file: string): Promise<void> {
+  await emptyFolder(root)
+  const child = tar(['-xzf', '-', '--no-same-owner', '--no-same-permissions', '-C', root], root)
+  child.stdout!.resume()
+  await Promise.all([pipeline(createReadStream(file), child.stdin!), finished(child, 'restore')])
+}

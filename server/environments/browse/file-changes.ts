@@ -1,0 +1,60 @@
+/**
+ * The recent file events of one environment, for its page and the HTTP API: what the commands run
+ * there (by the agent in chat or a job run, or a person's command box) created, changed or
+ * deleted, as the watchers recorded them in the audit (kind `change`, rule: the type).
+ */
+import { and, desc, eq } from 'drizzle-orm'
+import { z } from 'zod'
+import type { Caller } from '../../access/caller.ts'
+import { canViewJob } from '../../access/rules.ts'
+import { getDb } from '../../db/client.ts'
+import { user } from '../../db/schema/auth.ts'
+import { environmentAudit } from '../../db/schema/environments.ts'
+import { notFound } from '../../lib/errors.ts'
+import { parseInput } from '../../lib/validate.ts'
+import { findEnvironmentById } from '../store.ts'
+import type { FileEvent } from '../watch/watch.ts'
+
+export type FileChange = FileEvent & {
+  id: number
+  /** Who ran the command (null once they left). */
+  actor: string | null
+  /** Where the command came from: a job run, a chat, or a person's command box. */
+  via: 'run' | 'chat' | 'person'
+  runId: string | null
+}
+
+const ChangesQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(500).default(30).describe('How many, newest first'),
+})
+
+/** The newest file events of an environment the caller can see. @throws 404 when not visible. */
+export async function recentFileChanges(
+  caller: Caller,
+  id: string,
+  query: unknown = {},
+): Promise<{ changes: FileChange[] }> {
+  const { limit } = parseInput(ChangesQuery, query)
+  const row = await findEnvironmentById(id)
+  if (!row || !canViewJob(caller, { orgId: row.orgId, scope: row.scope, createdBy: row.createdBy })) {
+    throw notFound('No such environment')
+  }
+  const rows = await getDb()
+    .select({ entry: environmentAudit, actor: user.name })
+    .from(environmentAudit)
+    .leftJoin(user, eq(user.id, environmentAudit.actorId))
+    .where(and(eq(environmentAudit.environmentId, id), eq(environmentAudit.kind, 'change')))
+    .orderBy(desc(environmentAudit.id))
+    .limit(limit)
+  return {
+    changes: rows.map(({ entry, actor }) => ({
+      id: entry.id,
+      type: entry.rule as FileEvent['type'],
+      path: entry.subject,
+      timestamp: entry.at.toISOString(),
+      actor,
+      via: entry.runId ? 'run' : entry.threadId ? 'chat' : 'person',
+      runId: entry.runId,
+    })),
+  }
+}

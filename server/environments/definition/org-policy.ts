@@ -1,0 +1,48 @@
+/**
+ * The organisation's layer over every environment (Settings → Agent): its extra deny patterns and
+ * the runtimes it refuses become an org policy merged above the environment's (mergePolicies), so
+ * a member's definition can tighten it but never loosen it; its default limits fill in what a
+ * definition leaves unset. Exec switched off refuses every command with a reason.
+ */
+import type { ExecRuntime, OrgSettings } from '../../accounts/org-settings-schema.ts'
+import { HttpError } from '../../lib/errors.ts'
+import { DEFAULT_LIMITS, type ExecLimits } from '../exec/exec-schema.ts'
+import type { EnvironmentDefinition } from './definition.ts'
+import { mergePolicies, type MergedPolicy } from '../policy/policy.ts'
+
+/** The commands each runtime starts; an org that refuses the runtime denies them all. */
+export const RUNTIME_COMMANDS: Record<ExecRuntime, string[]> = {
+  node: ['node *', 'nodejs *', 'npm *', 'npx *', 'corepack *', 'yarn *', 'pnpm *'],
+  python: ['python *', 'python3 *', 'python3.* *', 'pip *', 'pip3 *', 'pipx *'],
+}
+
+export type OrgExec = Pick<OrgSettings, 'exec' | 'execRuntimes' | 'execLimits' | 'execDeny'>
+
+/** The environment's policy under the org's: denies of refused runtimes and the org's patterns. */
+export function effectivePolicy(org: OrgExec, definition: EnvironmentDefinition): MergedPolicy {
+  const refused = (Object.keys(RUNTIME_COMMANDS) as ExecRuntime[]).filter(
+    (r) => !org.execRuntimes.includes(r),
+  )
+  const deny = [...org.execDeny, ...refused.flatMap((r) => RUNTIME_COMMANDS[r])]
+  const env = { commands: definition.policy.commands, default: definition.policy.default }
+  return mergePolicies(
+    deny.length ? { commands: { allow: [], ask: [], deny }, default: 'allow' } : undefined,
+    env,
+  )
+}
+
+/** Limits of a command: the definition's, else the org's defaults, else the built-in ones. */
+export function effectiveLimits(org: OrgExec, definition: EnvironmentDefinition): ExecLimits {
+  return { ...DEFAULT_LIMITS, ...org.execLimits, ...definition.limits }
+}
+
+/** @throws HttpError 403 when the organisation switched commands off. */
+export function assertExecAllowed(org: OrgExec) {
+  if (!org.exec) {
+    throw new HttpError(
+      403,
+      'exec_disabled',
+      'Commands are switched off for this organisation (an owner or admin can turn them on under Settings → Agent)',
+    )
+  }
+}

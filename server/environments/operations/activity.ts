@@ -1,0 +1,111 @@
+/**
+ * What happens around the agent's work in an environment: the files a command changed (watched,
+ * recorded in the audit as kind `change` with the run or thread) and the self-made skills it wrote.
+ */
+import { and, eq, sql } from 'drizzle-orm'
+import type { Caller } from '../../access/caller.ts'
+import { canViewJob } from '../../access/rules.ts'
+import { getDb } from '../../db/client.ts'
+import { environmentAudit, environments } from '../../db/schema/environments.ts'
+import type { OpenEnvironment, Origin } from '../service.ts'
+import { noticeSkillFile, SKILL_FILE, type SkillView } from '../skills/skills.ts'
+import { insertAudit } from '../store.ts'
+import { watcherFor } from '../providers/providers.ts'
+import type { FileEvent } from '../watch/watch.ts'
+
+export type Activity = { files: FileEvent[]; skills: SkillView[] }
+
+const originOf = (opened: OpenEnvironment) => `environment:${opened.row.id}`
+
+/**
+ * Runs `work` while watching the environment (natively, or by polling a machine: providers.ts) and
+ * records what changed. Self-made skills are noticed only for the agent's commands in a folder on
+ * this disk (`skills`): they are read from it.
+ */
+export async function watchWhile<T>(
+  caller: Caller,
+  opened: OpenEnvironment,
+  origin: Origin,
+  work: () => Promise<T>,
+  options: { skills: boolean },
+): Promise<{ result: T } & Activity> {
+  const watch = await watcherFor(opened.target, opened.root)()
+  let result: T
+  try {
+    result = await work()
+  } catch (err) {
+    watch.cancel()
+    throw err
+  }
+  const redact = opened.files.redact ?? ((text: string) => text)
+  const events = await watch.stop()
+  // A path may carry a secret value: shown and recorded redacted (read as it is, below).
+  const files = events.map((event) => ({ ...event, path: redact(event.path) }))
+  for (const event of files) {
+    await insertAudit({
+      environmentId: opened.row.id,
+      orgId: opened.row.orgId,
+      actorId: caller.userId,
+      runId: origin.runId,
+      threadId: origin.threadId,
+      kind: 'change',
+      subject: event.path,
+      decision: 'allowed',
+      rule: event.type,
+    })
+  }
+  const skills: SkillView[] = []
+  for (const event of options.skills ? events : []) {
+    if (event.type === 'delete' || !SKILL_FILE.test(event.path)) continue
+    const skill = await noticeSkillFile(caller, opened.root, event.path, originOf(opened))
+    if (skill) skills.push(skill)
+  }
+  return { result, files, skills }
+}
+
+/** After a file tool wrote `path`: a self-made skill is stored as pending. */
+export async function afterWrite(caller: Caller, opened: OpenEnvironment, path: string) {
+  return noticeSkillFile(caller, opened.root, path, originOf(opened))
+}
+
+/** The files a job run changed in environments the caller can see, in order of their last change. */
+export async function changedFilesOfRun(caller: Caller, runId: string) {
+  const rows = await getDb()
+    .select({
+      environment: environments.name,
+      environmentId: environments.id,
+      scope: environments.scope,
+      createdBy: environments.createdBy,
+      orgId: environments.orgId,
+      path: environmentAudit.subject,
+      type: environmentAudit.rule,
+      at: sql<Date>`max(${environmentAudit.at})`,
+    })
+    .from(environmentAudit)
+    .innerJoin(environments, eq(environments.id, environmentAudit.environmentId))
+    .where(
+      and(
+        eq(environmentAudit.runId, runId),
+        eq(environmentAudit.kind, 'change'),
+        eq(environmentAudit.orgId, caller.orgId),
+      ),
+    )
+    .groupBy(
+      environments.name,
+      environments.id,
+      environments.scope,
+      environments.createdBy,
+      environments.orgId,
+      environmentAudit.subject,
+      environmentAudit.rule,
+    )
+    .orderBy(sql`max(${environmentAudit.at})`)
+  return rows
+    .filter((r) => canViewJob(caller, r))
+    .map((r) => ({
+      environment: r.environment,
+      path: r.path,
+      type: r.type as FileEvent['type'],
+      timestamp: new Date(r.at).toISOString(),
+    }))
+}

@@ -1,0 +1,153 @@
+/**
+ * `provider: docker`: the container's command line (pure), the definition accepting it, the clear
+ * answer when no Docker engine answers, and a real container run that happens only when
+ * `docker info` answers (this machine has the CLI but no daemon).
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { parseEnvironmentFile } from '../definition/definition.ts'
+import { DEFAULT_LIMITS } from '../exec/exec-schema.ts'
+import { dockerExec, dockerExecArgs, dockerState, type DockerExecSpec } from './providers-docker.ts'
+import { resolveTarget } from './providers.ts'
+import { dockerForTests, TEST_SANDBOX_IMAGE } from '#tests/support/docker.ts'
+
+const SECRET_VALUE = 'docker-secret-value-5521'
+const spec: DockerExecSpec = {
+  name: 'clockwork-env-1',
+  image: 'node:22-slim',
+  root: '/srv/environments/env_1',
+  command: 'npm test',
+  limits: { ...DEFAULT_LIMITS, memoryMb: 768, processes: 32, cpuSeconds: 60, diskMb: 100 },
+  allowedHosts: [],
+  secretNames: ['API_TOKEN'],
+  user: { uid: 61000, gid: 61000 },
+}
+
+describe('dockerExecArgs', () => {
+  it('pins the isolation flags: folder mounted, no network, limits, user, workdir, secrets by name', () => {
+    expect(dockerExecArgs(spec)).toEqual([
+      'run',
+      '--rm',
+      '--name',
+      'clockwork-env-1',
+      '--init',
+      '--network',
+      'none',
+      '--read-only',
+      '--tmpfs',
+      '/tmp:rw,nosuid,nodev,size=64m',
+      '--mount',
+      'type=bind,source=/srv/environments/env_1,target=/workspace',
+      '--user',
+      '61000:61000',
+      '--cap-drop',
+      'ALL',
+      '--security-opt',
+      'no-new-privileges',
+      '--memory',
+      '768m',
+      '--cpus',
+      '1',
+      '--pids-limit',
+      '32',
+      '--ulimit',
+      'cpu=60',
+      '--ulimit',
+      `fsize=${100 * 1024 * 1024}`,
+      '--workdir',
+      '/workspace',
+      '--env',
+      'HOME=/workspace',
+      '--env',
+      'LANG=C.UTF-8',
+      '--env',
+      'API_TOKEN',
+      'node:22-slim',
+      '/bin/bash',
+      '-c',
+      'npm test',
+    ])
+  })
+
+  it('gets a network only when the policy names hosts', () => {
+    const args = dockerExecArgs({ ...spec, allowedHosts: ['registry.npmjs.org'] })
+    expect(args[args.indexOf('--network') + 1]).toBe('bridge')
+  })
+
+  it('never carries a secret value', () => {
+    expect(dockerExecArgs(spec).join(' ')).not.toContain(SECRET_VALUE)
+  })
+})
+
+describe('the definition and the provider seam', () => {
+  it('accepts provider: docker and resolves it to the docker target', async () => {
+    const parsed = parseEnvironmentFile('---\nprovider: docker\n---\nIn a container.\n')
+    expect(parsed.provider).toBe('docker')
+    const caller = {
+      userId: 'u',
+      email: 'u@x',
+      name: 'U',
+      timezone: null,
+      orgId: 'o',
+      orgName: 'O',
+      role: 'member' as const,
+    }
+    const target = await resolveTarget(caller, {
+      name: 'box',
+      scope: 'personal',
+      provider: 'docker',
+      secrets: ['A'],
+    })
+    expect(target).toEqual({ kind: 'docker' })
+  })
+
+  it('refuses a provider it does not know, naming the choices', () => {
+    expect(() => parseEnvironmentFile('---\nprovider: podman\n---\nx\n')).toThrow(
+      /"local", "docker" or "machine:<id>"/,
+    )
+  })
+})
+
+describe('without a Docker engine', () => {
+  it('answers a clear 503 "docker is unavailable on this server: …"', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'clockwork-docker-env-'))
+    try {
+      const run = dockerExec({ root }, 'echo hi', { stopKey: 'run_x', bin: join(root, 'no-docker-here') })
+      await expect(run).rejects.toMatchObject({ status: 503, code: 'unavailable' })
+      await expect(run).rejects.toThrow(/^docker is unavailable on this server: .+/)
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+})
+
+const docker = await dockerForTests()
+const daemon = docker.ok ? ({ ok: true } as const) : await dockerState()
+describe('with a Docker engine', () => {
+  const root = mkdtempSync(join(tmpdir(), 'clockwork-docker-env-'))
+  afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+  // Exactly one of the two below runs: this machine's answer is printed either way.
+  it.skipIf(daemon.ok)("passes on the real CLI's reason when its engine does not answer", async () => {
+    console.info(`no Docker daemon here, so the real container run is skipped: ${daemon.ok || daemon.why}`)
+    const run = dockerExec({ root }, 'echo hi', { stopKey: 'run_y' })
+    await expect(run).rejects.toThrow(`docker is unavailable on this server: ${daemon.ok || daemon.why}`)
+  })
+
+  it.skipIf(!daemon.ok)(
+    `runs a command in the folder with the secret in its env, redacted in the output${docker.ok ? '' : ` (skipped: ${docker.why})`}`,
+    async () => {
+      execFileSync('chmod', ['0777', root])
+      const result = await dockerExec(
+        { root, secrets: { API_TOKEN: SECRET_VALUE }, allowedHosts: [] },
+        'echo "$API_TOKEN" > made.txt; pwd; echo "$API_TOKEN"',
+        { stopKey: 'run_docker_real', image: TEST_SANDBOX_IMAGE },
+      )
+      expect(result).toMatchObject({ exitCode: 0, mechanism: 'docker', stdout: '/workspace\n••••\n' })
+      expect(readFileSync(join(root, 'made.txt'), 'utf8')).toBe(`${SECRET_VALUE}\n`)
+    },
+  )
+})

@@ -1,0 +1,153 @@
+/**
+ * `provider: docker`: an environment whose commands run in a throwaway container on this server,
+ * through the `docker` CLI with the run-code Docker adapter's container flags (containerRunArgs in
+ * server/sandbox/docker.ts). Its folder is the same folder on this instance (bind-mounted at
+ * /workspace), so the file tools are the local ones; only `exec` differs. The container has no network unless the policy names hosts (then the
+ * default bridge: Docker cannot filter by host name, so any host is reachable), a read-only root,
+ * no capabilities, the sandbox uid, and the definition's limits as --memory/--pids-limit/ulimits.
+ * Secret values travel in the CLI's environment; only their names are on the command line.
+ */
+import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { env as appEnv } from '../../env.ts'
+import { HttpError } from '../../lib/errors.ts'
+import { containerRunArgs, dockerClientEnv } from '../../sandbox/docker.ts'
+import {
+  DEFAULT_ALLOWED_HOSTS,
+  DEFAULT_LIMITS,
+  type ExecEnvironment,
+  type ExecLimits,
+  type ExecResult,
+} from '../exec/exec-schema.ts'
+import { resultOf, spawnCollect, type ExecOptions } from '../exec/exec.ts'
+import { sandboxIdentity } from '../exec/identity.ts'
+import { makeRedactor } from '../exec/redact.ts'
+
+export const DOCKER_WORKDIR = '/workspace'
+const LANG = 'C.UTF-8'
+
+export type DockerExecSpec = {
+  name: string
+  image: string
+  /** The environment's folder on this server. */
+  root: string
+  command: string
+  limits: ExecLimits
+  /** Hosts the policy allows; none → `--network none`. */
+  allowedHosts: string[]
+  /** Names of the secrets the command gets (values go in the CLI's environment, never here). */
+  secretNames: string[]
+  user: { uid: number; gid: number }
+}
+
+/** The exact `docker` argument list for one command. Pure, so a test can pin it. */
+export function dockerExecArgs(spec: DockerExecSpec): string[] {
+  const { limits } = spec
+  const args = containerRunArgs({
+    name: spec.name,
+    network: spec.allowedHosts.length > 0 ? 'bridge' : 'none',
+    mounts: [`type=bind,source=${spec.root},target=${DOCKER_WORKDIR}`],
+    user: `${spec.user.uid}:${spec.user.gid}`,
+    memory: `${limits.memoryMb}m`,
+    cpus: '1',
+    pidsLimit: limits.processes,
+    ulimits: [`cpu=${limits.cpuSeconds}`, `fsize=${limits.diskMb * 1024 * 1024}`],
+    workdir: DOCKER_WORKDIR,
+  })
+  args.push('--env', `HOME=${DOCKER_WORKDIR}`, '--env', `LANG=${LANG}`)
+  for (const name of spec.secretNames) args.push('--env', name)
+  args.push(spec.image, '/bin/bash', '-c', spec.command)
+  return args
+}
+
+export type DockerState = { ok: true } | { ok: false; why: string }
+
+let state: Promise<DockerState> | undefined
+
+/** Whether a Docker engine answers (`docker info`), asked once per process. */
+export function dockerState(bin = 'docker'): Promise<DockerState> {
+  const ask = () =>
+    new Promise<DockerState>((resolve) => {
+      execFile(
+        bin,
+        ['info', '--format', '{{.ServerVersion}}'],
+        { env: dockerClientEnv(), timeout: 10_000 },
+        (err, _out, stderr) => {
+          if (!err) return resolve({ ok: true })
+          const detail = String(stderr).trim().split('\n').pop() || err.message
+          resolve({ ok: false, why: detail })
+        },
+      )
+    })
+  if (bin !== 'docker') return ask()
+  state ??= ask()
+  return state
+}
+
+export const dockerUnavailable = (why: string) =>
+  new HttpError(503, 'unavailable', `docker is unavailable on this server: ${why}`)
+
+const running = new Map<string, Set<string>>()
+
+/** Runs `command` in a container over `env.root`. @throws 503 when no Docker engine answers. */
+export async function dockerExec(
+  env: ExecEnvironment,
+  command: string,
+  opts: ExecOptions & { stopKey: string; bin?: string; image?: string },
+): Promise<ExecResult> {
+  const bin = opts.bin ?? 'docker'
+  const ready = await dockerState(bin)
+  if (!ready.ok) throw dockerUnavailable(ready.why)
+  const limits = { ...DEFAULT_LIMITS, ...env.limits }
+  const secrets = env.secrets ?? {}
+  const name = `clockwork-env-${randomBytes(8).toString('hex')}`
+  const { uid, gid } = sandboxIdentity()
+  const args = dockerExecArgs({
+    name,
+    image: opts.image ?? appEnv().SANDBOX_DOCKER_IMAGE,
+    root: env.root,
+    command,
+    limits,
+    allowedHosts: env.allowedHosts ?? DEFAULT_ALLOWED_HOSTS,
+    secretNames: Object.keys(secrets),
+    user: { uid, gid },
+  })
+  const names = running.get(opts.stopKey) ?? new Set()
+  running.set(opts.stopKey, names.add(name))
+  const kill = () => killContainer(bin, name)
+  try {
+    const run = await spawnCollect(
+      [bin, ...args],
+      env.root,
+      { ...dockerClientEnv(), ...secrets },
+      opts.timeoutSeconds ?? limits.timeoutSeconds,
+      limits.outputKb,
+      kill, // killing the CLI leaves the container running: only the daemon stops it
+    )
+    const redact = makeRedactor(Object.values(secrets))
+    return await resultOf(run, {
+      root: env.root,
+      redact,
+      diskLimit: limits.diskMb * 1024 * 1024,
+      mechanism: 'docker',
+    })
+  } finally {
+    names.delete(name)
+    if (names.size === 0) running.delete(opts.stopKey)
+  }
+}
+
+function killContainer(bin: string, name: string) {
+  execFile(bin, ['kill', name], { env: dockerClientEnv() }, () => {})
+}
+
+/** Kills the containers started under stop keys beginning with `prefix` (a run, or a thread's turns). */
+export function stopDocker(prefix: string): number {
+  let stopped = 0
+  for (const [key, names] of running) {
+    if (!key.startsWith(prefix)) continue
+    for (const name of names) killContainer('docker', name)
+    stopped += names.size
+  }
+  return stopped
+}

@@ -1,0 +1,95 @@
+/**
+ * Where an environment's tools act, chosen by its definition's `provider`. Every provider answers
+ * the same six operations; the environments service decides the policy and writes the audit around
+ * them, so a provider only moves bytes. `local`: this server's folder, commands sandboxed (exec.ts,
+ * files*.ts). `machine:<id>`: a person's connected machine (server/machines/provider.ts), in the
+ * directory they chose.
+ *
+ * To add a provider: a `ProviderTarget` kind in `resolveTarget`, an `EnvironmentProvider` in
+ * `providerFor`, its file watcher in `watcherFor`, and its stop in `stopCommands`.
+ */
+import { isOrgAdmin, type Caller } from '../../access/caller.ts'
+import { notFound } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import { machineNotFound } from '../../machines/errors.ts'
+import { machineProvider } from '../../machines/provider.ts'
+import { findMachine } from '../../machines/store.ts'
+import { runCommand } from '../exec/exec.ts'
+import { editFile, readFile, type FileContext, writeFile } from '../files/files.ts'
+import { listDirectory, searchFiles } from '../files/files-list.ts'
+import type { EnvironmentProvider, ProviderTarget } from './provider-schema.ts'
+import { dockerExec, stopDocker } from './providers-docker.ts'
+import { assertNoMachineSecrets, machineFiles, machineLister } from './providers-machine.ts'
+import { localLister, pollTree } from '../watch/watch-poll.ts'
+import { watchNative, type Watcher } from '../watch/watch.ts'
+
+export { folderHere, type EnvironmentProvider, type ProviderTarget } from './provider-schema.ts'
+
+/**
+ * Resolves `provider` for a caller who may already see the environment. A machine is its owner's:
+ * the person whose personal environment names it, or for a shared environment the person who last
+ * wrote its definition (as a job runs with the identity of whoever wrote its instructions); the
+ * org's admins may use it too. Anyone else, and an id the owner never connected, gets a 404.
+ */
+export async function resolveTarget(
+  caller: Caller,
+  env: { name: string; scope: 'personal' | 'shared'; provider: string; secrets: string[]; writer?: string },
+): Promise<ProviderTarget> {
+  if (env.provider === 'docker') return { kind: 'docker' }
+  if (!env.provider.startsWith('machine:')) return { kind: 'local' }
+  const machineId = env.provider.slice('machine:'.length)
+  const ownerId = env.scope === 'personal' ? caller.userId : env.writer
+  if (!ownerId || (ownerId !== caller.userId && !isOrgAdmin(caller))) {
+    throw notFound(`No environment named ${env.name}`)
+  }
+  if (!(await findMachine(ownerId, machineId))) throw machineNotFound(machineId)
+  assertNoMachineSecrets(env.secrets)
+  return { kind: 'machine', ownerId, machineId }
+}
+
+/** The operations of an environment whose folder (or machine) this instance can reach. */
+export function providerFor(target: ProviderTarget, files: FileContext): EnvironmentProvider {
+  if (target.kind === 'machine') return machineFiles(target, files.redact)
+  return {
+    // docker: the same folder on this server (so the same file tools), commands in a container.
+    exec: (env, command, opts) =>
+      target.kind === 'docker' ? dockerExec(env, command, opts) : runCommand(env, command, opts),
+    writeFile: (input) => writeFile(files, input),
+    readFile: (input) => readFile(files, input),
+    editFile: (input) => editFile(files, input),
+    listDirectory: (input) => listDirectory(files, input),
+    searchFiles: (input) => searchFiles(files, input),
+  }
+}
+
+/**
+ * How file events are watched there (watch.ts). A machine's folder is not on this disk: a poll over
+ * its own listing. `local` and `docker` (its container bind-mounts this server's folder) get native
+ * `fs.watch`, or the same poll over this disk's listing where `fs.watch` cannot start.
+ */
+export function watcherFor(target: ProviderTarget, root: string): Watcher {
+  if (target.kind === 'machine') return () => pollTree(machineLister(target))
+  return async () => watchNative(root) ?? pollTree(localLister(root))
+}
+
+/**
+ * The key a command is stopped by: its job run, else its chat turn (`<thread>/<turn>`: a stopped
+ * turn must not block the thread's next ones).
+ */
+export function stopKeyFor(origin: { runId?: string; threadId?: string; turnId?: string }): string {
+  if (origin.runId) return origin.runId
+  if (origin.threadId && origin.turnId) return `${origin.threadId}/${origin.turnId}`
+  return newId('cmd')
+}
+
+/**
+ * Stops every command a job run, or every command of a chat thread's turns, started on any
+ * provider that outlives the request (local commands end with their process; docker containers are
+ * killed; machines get a stop,
+ * kept and delivered on reconnect when they are offline).
+ */
+export async function stopCommands(key: { runId: string } | { threadId: string }) {
+  const prefix = 'runId' in key ? key.runId : `${key.threadId}/`
+  stopDocker(prefix)
+  return machineProvider.stop(prefix)
+}

@@ -1,0 +1,81 @@
+/** SQL for self-made skills and their audit trail. */
+import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import { getDb, type Db } from '../../db/client.ts'
+import { skillAudit, skills } from '../../db/schema/environments.ts'
+
+export type SkillRow = typeof skills.$inferSelect
+
+export async function findSkill(orgId: string, name: string, db: Db = getDb()) {
+  const [row] = await db
+    .select()
+    .from(skills)
+    .where(and(eq(skills.orgId, orgId), eq(skills.name, name)))
+  return row
+}
+
+export async function findSkillById(id: string, db: Db = getDb()) {
+  const [row] = await db.select().from(skills).where(eq(skills.id, id))
+  return row
+}
+
+export async function listSkills(orgId: string, db: Db = getDb()) {
+  return db
+    .select()
+    .from(skills)
+    .where(eq(skills.orgId, orgId))
+    .orderBy(sql`${skills.status} <> 'pending_approval'`, asc(skills.name))
+}
+
+/** Inserts or replaces a skill's text; any change sends it back to pending. Returns the row and whether it changed. */
+export async function upsertSkill(
+  row: Pick<SkillRow, 'id' | 'orgId' | 'name' | 'description' | 'content' | 'createdBy' | 'origin'>,
+  db: Db = getDb(),
+) {
+  const [stored] = await db
+    .insert(skills)
+    .values({ ...row, status: 'pending_approval' })
+    .onConflictDoUpdate({
+      target: [skills.orgId, skills.name],
+      set: {
+        description: row.description,
+        content: row.content,
+        origin: row.origin,
+        status: 'pending_approval',
+        decidedBy: null,
+        decidedAt: null,
+        updatedAt: sql`now()`,
+      },
+      setWhere: sql`${skills.content} <> excluded.content or ${skills.description} <> excluded.description`,
+    })
+    .returning()
+  return stored
+}
+
+export async function decideSkill(
+  id: string,
+  status: 'approved' | 'rejected',
+  by: string,
+  expectedUpdatedAt: Date,
+  db: Db = getDb(),
+) {
+  const [row] = await db
+    .update(skills)
+    .set({ status, decidedBy: by, decidedAt: sql`now()` })
+    .where(
+      and(
+        eq(skills.id, id),
+        // Timestamps are kept in microseconds; the Date the caller saw has milliseconds.
+        sql`date_trunc('milliseconds', ${skills.updatedAt}) = ${expectedUpdatedAt.toISOString()}::timestamptz`,
+      ),
+    )
+    .returning()
+  return row
+}
+
+export async function insertSkillAudit(row: typeof skillAudit.$inferInsert, db: Db = getDb()) {
+  await db.insert(skillAudit).values(row)
+}
+
+export async function selectSkillAudit(skillId: string, db: Db = getDb()) {
+  return db.select().from(skillAudit).where(eq(skillAudit.skillId, skillId)).orderBy(desc(skillAudit.id))
+}

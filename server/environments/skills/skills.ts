@@ -1,0 +1,165 @@
+/**
+ * Self-made skills. When the agent writes `skills/<name>/SKILL.md` (frontmatter `name`,
+ * `description`) in an environment, the text is stored as `pending_approval`; writing it again
+ * with other text sends an approved skill back to pending. A person (an org admin, on the Skills
+ * page) approves or rejects it; the agent's own attempt is refused and audited. Only approved
+ * skills can be attached (`skills: [name]` in a definition), and are projected as
+ * `.skills/<name>/SKILL.md`.
+ */
+import matter from 'gray-matter'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { type Caller, isOrgAdmin } from '../../access/caller.ts'
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
+import { newId } from '../../lib/ids.ts'
+import { SkillName } from '../definition/definition-parts.ts'
+import {
+  decideSkill as decideRow,
+  findSkill,
+  findSkillById,
+  insertSkillAudit,
+  listSkills as listRows,
+  selectSkillAudit,
+  type SkillRow,
+  upsertSkill,
+} from './skills-store.ts'
+
+/** The path of a self-made skill inside an environment. */
+export const SKILL_FILE = /^skills\/([a-z0-9][a-z0-9-]{0,62})\/SKILL\.md$/
+const MAX_SKILL_BYTES = 64 * 1024
+
+export type SkillView = {
+  id: string
+  name: string
+  description: string
+  content: string
+  status: SkillRow['status']
+  origin: string
+  createdBy: string | null
+  decidedBy: string | null
+  decidedAt: string | null
+  updatedAt: string
+}
+
+const view = (row: SkillRow): SkillView => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  content: row.content,
+  status: row.status,
+  origin: row.origin,
+  createdBy: row.createdBy,
+  decidedBy: row.decidedBy,
+  decidedAt: row.decidedAt?.toISOString() ?? null,
+  updatedAt: row.updatedAt.toISOString(),
+})
+
+/** The text of an approved skill. @throws HttpError 400 naming `skills` when it is not approved. */
+export async function approvedSkillContent(orgId: string, name: string): Promise<string> {
+  const row = await findSkill(orgId, name)
+  if (!row || row.status !== 'approved')
+    throw badRequest(
+      `skills: ${name} is not an approved skill (a person approves it on the Skills page)`,
+      'skills',
+    )
+  return row.content
+}
+
+/**
+ * Records a SKILL.md the agent wrote at `path` under `root` (ignored for other paths). Returns the
+ * skill when its text was new or changed (then pending), else undefined.
+ */
+export async function noticeSkillFile(
+  caller: Caller,
+  root: string,
+  path: string,
+  origin: string,
+): Promise<SkillView | undefined> {
+  const match = SKILL_FILE.exec(path)
+  if (!match) return undefined
+  const text = await readFile(join(root, path), 'utf8').catch(() => undefined)
+  if (text === undefined || Buffer.byteLength(text) > MAX_SKILL_BYTES) return undefined
+  let data: Record<string, unknown>
+  try {
+    data = matter(text).data as Record<string, unknown>
+  } catch {
+    return undefined
+  }
+  const name = SkillName.safeParse(data.name ?? match[1])
+  if (!name.success || name.data !== match[1]) return undefined
+  const description = typeof data.description === 'string' ? data.description.slice(0, 1024) : ''
+  const before = await findSkill(caller.orgId, name.data)
+  const stored = await upsertSkill({
+    id: newId('skill'),
+    orgId: caller.orgId,
+    name: name.data,
+    description,
+    content: text,
+    createdBy: caller.userId,
+    origin,
+  })
+  if (!stored) return undefined // the same text again: nothing changed
+  await insertSkillAudit({
+    skillId: stored.id,
+    orgId: caller.orgId,
+    actorId: caller.userId,
+    action: before ? 'edited' : 'proposed',
+    via: 'agent',
+  })
+  return view(stored)
+}
+
+export async function listSkills(caller: Caller): Promise<SkillView[]> {
+  return (await listRows(caller.orgId)).map(view)
+}
+
+export async function getSkill(caller: Caller, id: string) {
+  const row = await findSkillById(id)
+  if (!row || row.orgId !== caller.orgId) throw notFound('No such skill')
+  const audit = await selectSkillAudit(id)
+  return { skill: view(row), audit: audit.map((a) => ({ ...a, at: a.at.toISOString() })) }
+}
+
+/**
+ * A decision on a skill. `via: 'agent'` is always refused (and audited as `refused`): only a
+ * person approves. `updatedAt` must be the text the person saw: an edit since then is a 409.
+ */
+export async function decideSkill(
+  caller: Caller,
+  id: string,
+  decision: 'approve' | 'reject',
+  via: 'person' | 'agent',
+  seenUpdatedAt?: string,
+): Promise<SkillView> {
+  const row = await findSkillById(id)
+  if (!row || row.orgId !== caller.orgId) throw notFound('No such skill')
+  if (via === 'agent') {
+    await insertSkillAudit({ skillId: id, orgId: row.orgId, actorId: caller.userId, action: 'refused', via })
+    throw forbidden('Only a person can approve or reject a skill, on the Skills page')
+  }
+  if (!isOrgAdmin(caller)) throw forbidden("Only the organisation's admins approve or reject skills")
+  if (seenUpdatedAt !== undefined && seenUpdatedAt !== row.updatedAt.toISOString())
+    throw conflict('The skill changed since you read it; review the new text', 'updatedAt')
+  const decided = await decideRow(
+    id,
+    decision === 'approve' ? 'approved' : 'rejected',
+    caller.userId,
+    row.updatedAt,
+  )
+  if (!decided) throw conflict('The skill changed since you read it; review the new text', 'updatedAt')
+  await insertSkillAudit({
+    skillId: id,
+    orgId: row.orgId,
+    actorId: caller.userId,
+    action: decision === 'approve' ? 'approved' : 'rejected',
+    via,
+  })
+  return view(decided)
+}
+
+/** Finds a skill by name for the agent's tool. */
+export async function skillByName(caller: Caller, name: string) {
+  const row = await findSkill(caller.orgId, name)
+  if (!row) throw notFound(`No skill named ${name}`)
+  return row
+}

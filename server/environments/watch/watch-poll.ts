@@ -1,0 +1,186 @@
+/**
+ * The portable file watcher: list the tree (size and modification time of every file) before a
+ * command, every second or so while it runs, and after it, through whatever lists the folder (a
+ * connected machine's own `list_directory`, or this disk when `fs.watch` cannot watch it), and
+ * fold the differences into the same events as the native watcher (watch.ts).
+ *
+ * Bounded: a listing stops descending after MAX_POLL_ENTRIES entries or SCAN_BUDGET_MS, and never
+ * enters `.git` or `node_modules`. What a bounded listing did not reach is unknown, not deleted:
+ * a path counts as absent only when its nearest listed ancestor was listed whole. Listings are
+ * spaced at least as far apart as the last one took, so a slow machine is not flooded.
+ * A listing without modification times (a client older than this watcher) compares sizes only.
+ */
+import { lstat, readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { entryType, type FileEntry } from '../../machines/protocol.ts'
+import { type FileEvent, ignoredName, MAX_EVENTS, NO_WATCH, sortEvents, type Watch } from './watch.ts'
+
+/** One entry of a folder listing: a machine's own (the protocol's), or this disk's. */
+export type ListedEntry = FileEntry
+/** Lists one folder (`''` is the root) of the watched tree. */
+export type Lister = (dir: string) => Promise<ListedEntry[]>
+
+export const MAX_POLL_ENTRIES = 5000
+export const POLL_INTERVAL_MS = 1000
+const SCAN_BUDGET_MS = 20_000
+/** Folders listed at once (each is one call to a machine). */
+const PARALLEL = 8
+
+type Stat = { size: number; mtimeMs?: number }
+export type Scan = {
+  files: Map<string, Stat>
+  /** Folders seen (the root is `''`). */
+  dirs: Set<string>
+  /** Folders listed whole: a path missing below one of these is gone. */
+  listed: Set<string>
+}
+
+/** Lists the tree breadth first, within the bounds. @throws when the root cannot be listed. */
+export async function scanTree(
+  list: Lister,
+  bounds: { maxEntries?: number; budgetMs?: number } = {},
+): Promise<Scan> {
+  const maxEntries = bounds.maxEntries ?? MAX_POLL_ENTRIES
+  const deadline = Date.now() + (bounds.budgetMs ?? SCAN_BUDGET_MS)
+  const scan: Scan = { files: new Map(), dirs: new Set(['']), listed: new Set() }
+  let count = 0
+  const queue = ['']
+  while (queue.length > 0 && count < maxEntries && Date.now() < deadline) {
+    const batch = queue.splice(0, PARALLEL)
+    const results = await Promise.all(
+      batch.map((dir) =>
+        list(dir).catch((err) => {
+          if (dir === '') throw err
+          return undefined // gone or unreadable since its parent was listed: unknown
+        }),
+      ),
+    )
+    batch.forEach((dir, i) => {
+      const entries = results[i]
+      if (!entries) return
+      scan.listed.add(dir)
+      for (const e of entries) {
+        if (ignoredName(e.name)) continue
+        const path = dir ? `${dir}/${e.name}` : e.name
+        count++
+        if (e.type === 'directory') {
+          scan.dirs.add(path)
+          queue.push(path)
+        } else scan.files.set(path, { size: e.size, mtimeMs: e.mtimeMs })
+      }
+    })
+  }
+  return scan
+}
+
+/** A file's state in a scan: its stat, `absent`, or `unknown` (below a folder the scan did not list). */
+export function stateIn(scan: Scan, path: string): Stat | 'absent' | 'unknown' {
+  const stat = scan.files.get(path)
+  if (stat) return stat
+  const parts = path.split('/')
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const ancestor = parts.slice(0, i).join('/')
+    if (scan.dirs.has(ancestor)) return scan.listed.has(ancestor) ? 'absent' : 'unknown'
+  }
+  return 'unknown'
+}
+
+const same = (a: Stat, b: Stat) => a.size === b.size && a.mtimeMs === b.mtimeMs
+
+/** The paths whose state differs between two scans (unknowns skipped). */
+export function differences(before: Scan, after: Scan): string[] {
+  const changed: string[] = []
+  for (const path of new Set([...before.files.keys(), ...after.files.keys()])) {
+    const a = stateIn(before, path)
+    const b = stateIn(after, path)
+    if (a === 'unknown' || b === 'unknown') continue
+    if (a !== 'absent' && b !== 'absent' && same(a, b)) continue
+    changed.push(path)
+  }
+  return changed
+}
+
+/**
+ * The event of a path that differed at some point: by its state before and at the end (one gone at
+ * the end is a `delete`, as with the native watcher, even when the command made it first).
+ */
+function eventType(before: Stat | 'absent' | 'unknown', after: Stat | 'absent' | 'unknown') {
+  if (after === 'absent') return 'delete'
+  return before === 'absent' ? 'create' : 'change'
+}
+
+/**
+ * Starts a poll watch over `list`: the first listing now, then one every `intervalMs` (or as long
+ * as the last one took) until `stop`, which lists once more. A root that cannot be listed gives a
+ * watch that sees nothing: the command itself reports why its folder is unreachable.
+ */
+export async function pollTree(
+  list: Lister,
+  options: { intervalMs?: number; maxEntries?: number } = {},
+): Promise<Watch> {
+  const bounds = { maxEntries: options.maxEntries }
+  const interval = options.intervalMs ?? POLL_INTERVAL_MS
+  let baseline: Scan
+  try {
+    baseline = await scanTree(list, bounds)
+  } catch {
+    return NO_WATCH
+  }
+  let previous = baseline
+  const touched = new Map<string, number>() // path → when a difference was last seen
+  const compare = (next: Scan) => {
+    const at = Date.now()
+    for (const path of differences(previous, next)) {
+      if (touched.has(path) || touched.size < MAX_EVENTS) touched.set(path, at)
+    }
+    previous = next
+  }
+  const ending = new AbortController()
+  const loop = (async () => {
+    let wait = interval
+    while (!ending.signal.aborted) {
+      try {
+        await sleep(wait, undefined, { signal: ending.signal })
+      } catch {
+        return // stopped while waiting
+      }
+      if (ending.signal.aborted) return
+      const started = Date.now()
+      // A listing that fails (the machine went away for a moment) is skipped; the next one compares.
+      await scanTree(list, bounds).then(compare, () => {})
+      wait = Math.max(interval, Date.now() - started)
+    }
+  })()
+  return {
+    cancel: () => ending.abort(),
+    stop: async () => {
+      ending.abort()
+      await loop
+      const last = await scanTree(list, bounds).catch(() => undefined)
+      if (last) compare(last)
+      const end = last ?? previous
+      const events: FileEvent[] = []
+      for (const [path, at] of touched) {
+        const type = eventType(stateIn(baseline, path), stateIn(end, path))
+        events.push({ type, path, timestamp: new Date(at).toISOString() })
+      }
+      return sortEvents(events)
+    },
+  }
+}
+
+/** This disk's listing with sizes and times, for a folder `fs.watch` cannot watch. */
+export function localLister(root: string): Lister {
+  return async (dir) => {
+    const names = await readdir(join(root, dir))
+    const entries = await Promise.all(
+      names.map(async (name): Promise<ListedEntry | undefined> => {
+        const s = await lstat(join(root, dir, name)).catch(() => undefined)
+        if (!s) return undefined // removed between the listing and its look
+        return { name, type: entryType(s), size: s.size, mtimeMs: s.mtimeMs }
+      }),
+    )
+    return entries.filter((e) => e !== undefined)
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * The docs check, beside markdownlint (`npm run lint`): what a Markdown linter cannot see across
+ * files. Every relative link and `#anchor` in README.md and docs/ resolves, no table row hides in a
+ * paragraph or grows past a plain-text reading, every decision has its status and a line in the
+ * index, the code points only at docs that exist (never outside the repository), and the variables
+ * server/env.ts reads are all in .env.example and docs/configuration.md.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const root = path.resolve(import.meta.dirname, '../..')
+const read = (file: string) => readFileSync(path.join(root, file), 'utf8')
+
+/** README.md and every Markdown file under docs/, as repository-relative paths. */
+function docFiles(): string[] {
+  const docs = readdirSync(path.join(root, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => path.posix.join('docs', f.split(path.sep).join('/')))
+  return ['README.md', ...docs.sort()]
+}
+
+/** The text outside fenced code blocks, line by line (fenced lines become empty, keeping numbers). */
+function proseLines(text: string): string[] {
+  let fence: string | null = null
+  return text.split('\n').map((line) => {
+    const marker = /^\s*(```+|~~~+)/.exec(line)?.[1]
+    if (fence) {
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length) fence = null
+      return ''
+    }
+    if (marker) {
+      fence = marker
+      return ''
+    }
+    return line
+  })
+}
+
+/** GitHub's anchor for a heading: its text without markup, lower-cased, punctuation dropped. */
+export function slug(heading: string): string {
+  return heading
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`/g, '')
+    .replace(/\*\*|__/g, '')
+    .replace(/(^|\s)_([^_]+)_(?=\s|$)/g, '$1$2')
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-')
+}
+
+/** The anchors a Markdown text defines, with GitHub's -1, -2 … for repeated headings. */
+export function anchorsOf(text: string): Set<string> {
+  const anchors = new Set<string>()
+  const seen = new Map<string, number>()
+  for (const line of proseLines(text)) {
+    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)?.[1]
+    if (heading === undefined) continue
+    const base = slug(heading)
+    const count = seen.get(base) ?? 0
+    seen.set(base, count + 1)
+    anchors.add(count === 0 ? base : `${base}-${count}`)
+  }
+  return anchors
+}
+
+/** Broken relative links and anchors in `files` (path → text); `exists` answers for other paths. */
+export function linkProblems(files: Map<string, string>, exists: (file: string) => boolean): string[] {
+  const problems: string[] = []
+  for (const [file, text] of files) {
+    proseLines(text).forEach((line, index) => {
+      const withoutCode = line.replace(/`[^`]*`/g, '')
+      for (const match of withoutCode.matchAll(/!?\[[^\]]*\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g)) {
+        const target = match[1]!
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue // https:, mailto:
+        const [pathPart, anchor] = target.split('#') as [string, string | undefined]
+        const resolved = pathPart
+          ? path.posix.normalize(path.posix.join(path.posix.dirname(file), pathPart))
+          : file
+        const where = `${file}:${index + 1}`
+        const text = files.get(resolved)
+        if (text === undefined && !exists(resolved)) {
+          problems.push(`${where}: ${target} does not exist`)
+          continue
+        }
+        if (anchor !== undefined && resolved.endsWith('.md')) {
+          const anchors = anchorsOf(text ?? '')
+          if (!anchors.has(anchor)) problems.push(`${where}: ${target} has no heading #${anchor}`)
+        }
+      }
+    })
+  }
+  return problems
+}
+
+/** A table row over this many characters reads badly as text: write a list instead. */
+export const MAX_TABLE_LINE = 160
+
+/** Table rows outside a table (a header and a delimiter row after a blank line) and too-wide rows. */
+export function tableProblems(file: string, text: string): string[] {
+  const problems: string[] = []
+  const lines = proseLines(text)
+  const isRow = (line: string | undefined) => line !== undefined && /^\s*\|/.test(line)
+  const isDelimiter = (line: string | undefined) =>
+    !!line && /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/.test(line)
+  for (let i = 0; i < lines.length; i++) {
+    if (!isRow(lines[i])) continue
+    const start = i
+    while (isRow(lines[i + 1])) i++
+    const where = `${file}:${start + 1}`
+    if (!isDelimiter(lines[start + 1])) {
+      problems.push(`${where}: table rows without a header and delimiter row (they render as plain text)`)
+    } else if (start > 0 && lines[start - 1]!.trim() !== '') {
+      problems.push(`${where}: a table needs a blank line before it (else it joins the paragraph)`)
+    }
+    for (let row = start; row <= i; row++) {
+      if (lines[row]!.length > MAX_TABLE_LINE) {
+        problems.push(
+          `${file}:${row + 1}: table row of ${lines[row]!.length} characters: use a list for long entries`,
+        )
+      }
+    }
+  }
+  return problems
+}
+
+/**
+ * A decision file's shape: a status (a `Status: …` line, or a `## Status` section that starts with
+ * it) that says accepted or superseded, and the Context, Decision and Consequences sections.
+ */
+export function decisionProblems(file: string, text: string): string[] {
+  const problems: string[] = []
+  const status = /^Status: (.*)$/m.exec(text)?.[1] ?? /^## Status\s*\n\s*(.*)$/m.exec(text)?.[1] ?? ''
+  if (!/^(accepted|superseded by \S)/i.test(status)) {
+    problems.push(`${file}: needs a line "Status: accepted" or "Status: superseded by NNNN"`)
+  }
+  for (const section of ['Context', 'Decision', 'Consequences']) {
+    if (!new RegExp(`^## ${section}$`, 'm').test(text))
+      problems.push(`${file}: needs a "## ${section}" section`)
+  }
+  return problems
+}
+
+describe('the docs', () => {
+  const files = new Map(docFiles().map((file) => [file, read(file)]))
+
+  it('finds the README, the docs and the decisions', () => {
+    expect([...files.keys()]).toEqual(
+      expect.arrayContaining(['README.md', 'docs/architecture.md', 'docs/decisions/README.md']),
+    )
+    expect([...files.keys()].filter((f) => /^docs\/decisions\/\d{4}-/.test(f)).length).toBeGreaterThan(100)
+  })
+
+  it('every relative link and #anchor resolves', () => {
+    expect(linkProblems(files, (file) => existsSync(path.join(root, file)))).toEqual([])
+  })
+
+  it('tables are tables, and readable as text', () => {
+    expect([...files].flatMap(([file, text]) => tableProblems(file, text))).toEqual([])
+  })
+
+  it('every decision has a status and its sections, and a line in the index', () => {
+    const decisions = [...files.keys()].filter((f) => /^docs\/decisions\/\d{4}-.*\.md$/.test(f))
+    expect(decisions.flatMap((file) => decisionProblems(file, files.get(file)!))).toEqual([])
+    const index = files.get('docs/decisions/README.md')!
+    const missing = decisions.filter((file) => !index.includes(`](${path.basename(file)})`))
+    expect(missing, 'add a line for each to docs/decisions/README.md').toEqual([])
+  })
+
+  it('the README stays a front door', () => {
+    expect(files.get('README.md')!.split('\n').length).toBeLessThan(300)
+  })
+})
+
+describe('pointers into the docs', () => {
+  const skip = new Set([
+    'node_modules',
+    'build',
+    '.git',
+    '.data',
+    '.react-router',
+    'test-results',
+    'playwright-report',
+  ])
+  const texts: [string, string][] = []
+  const walk = (dir: string) => {
+    for (const name of readdirSync(path.join(root, dir))) {
+      if (skip.has(name)) continue
+      const file = dir ? `${dir}/${name}` : name
+      if (statSync(path.join(root, file)).isDirectory()) walk(file)
+      else if (
+        /\.(ts|tsx|js|mjs|md|json|jsonc|toml|yml|yaml|service)$|^Dockerfile$|^\.env\.example$|^run$|Caddyfile$/.test(
+          name,
+        )
+      )
+        texts.push([file, read(file)])
+    }
+  }
+  walk('')
+
+  it('the code points only at docs that exist', () => {
+    const broken = texts.flatMap(([file, text]) =>
+      [...text.matchAll(/\bdocs\/[\w./-]+\.md\b/g)]
+        .map((m) => m[0])
+        .filter((target) => !existsSync(path.join(root, target)))
+        .map((target) => `${file}: ${target}`),
+    )
+    expect(broken).toEqual([])
+  })
+
+  it('nothing points at the design notes outside the repository', () => {
+    const outside = 'shared/' + 'DESIGN.md'
+    expect(texts.filter(([, text]) => text.includes(outside)).map(([file]) => file)).toEqual([])
+  })
+})
+
+describe('the configuration docs', () => {
+  const variables = [...read('server/env.ts').matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1]!)
+
+  it('reads the variables of server/env.ts', () => {
+    expect(variables).toEqual(expect.arrayContaining(['PORT', 'DATABASE_URL', 'BETTER_AUTH_SECRET']))
+  })
+
+  it('.env.example lists every variable server/env.ts reads', () => {
+    const example = read('.env.example')
+    expect(variables.filter((name) => !new RegExp(`^#?\\s*${name}=`, 'm').test(example))).toEqual([])
+  })
+
+  it('docs/configuration.md explains every variable server/env.ts reads', () => {
+    const doc = read('docs/configuration.md')
+    expect(variables.filter((name) => !doc.includes(`\`${name}\``))).toEqual([])
+  })
+})
+
+describe('the docs check itself', () => {
+  it('makes GitHub anchors', () => {
+    expect(slug('Execution: run-code, environments, connected machines')).toBe(
+      'execution-run-code-environments-connected-machines',
+    )
+    expect(slug('`run_command` and _friends_')).toBe('run_command-and-friends')
+    expect([...anchorsOf('# A\n\n## Context\n\n```md\n## Not a heading\n```\n\n## Context\n')]).toEqual([
+      'a',
+      'context',
+      'context-1',
+    ])
+  })
+
+  it('catches a missing file, a missing anchor and skips code and external links', () => {
+    const files = new Map([
+      ['notes/a.md', '# A\n\n## Here\n\n[ok](b.md#there) [self](#here) [web](https://example.com/x)\n'],
+      ['notes/b.md', '# B\n\n## There\n\n[gone](missing.md) [wrong](a.md#nowhere) `[code](nope.md)`\n'],
+    ])
+    expect(linkProblems(files, () => false)).toEqual([
+      'notes/b.md:5: missing.md does not exist',
+      'notes/b.md:5: a.md#nowhere has no heading #nowhere',
+    ])
+  })
+
+  it('catches rows after a paragraph, rows without a header and wide rows', () => {
+    const wide = `| ${'x'.repeat(MAX_TABLE_LINE)} |`
+    const text = ['Text', '| a | b |', '| - | - |', '', '| row | alone |', '', '| h |', '| - |', wide].join(
+      '\n',
+    )
+    expect(tableProblems('t.md', text)).toEqual([
+      't.md:2: a table needs a blank line before it (else it joins the paragraph)',
+      't.md:5: table rows without a header and delimiter row (they render as plain text)',
+      `t.md:9: table row of ${wide.length} characters: use a list for long entries`,
+    ])
+  })
+
+  it('reads both ways of writing a status, and catches a decision without one', () => {
+    const sections = '## Context\n\n## Decision\n\n## Consequences\n'
+    expect(decisionProblems('d/0001-x.md', `# X\n\nStatus: superseded by 0002\n\n${sections}`)).toEqual([])
+    expect(
+      decisionProblems('d/0003-x.md', `# X\n\n${sections}\n## Status\n\nAccepted. Replaces 0002.\n`),
+    ).toEqual([])
+    expect(decisionProblems('d/0007-x.md', `# 0007 X\n\n${sections}`)).toEqual([
+      'd/0007-x.md: needs a line "Status: accepted" or "Status: superseded by NNNN"',
+    ])
+    expect(decisionProblems('d/0008-x.md', '# X\n\nStatus: accepted\n\n## Context\n')).toEqual([
+      'd/0008-x.md: needs a "## Decision" section',
+      'd/0008-x.md: needs a "## Consequences" section',
+    ])
+  })
+})
