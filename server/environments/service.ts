@@ -19,7 +19,12 @@ import { badRequest, conflict, forbidden, HttpError, notFound } from '../lib/err
 import { newId } from '../lib/ids.ts'
 import { readResource } from '../resources/service.ts'
 import type { BootstrapWatcher } from './bootstrap/bootstrap-watch.ts'
-import { type CommandMode, type CommandOutcome, runPolicedCommand } from './exec/commands.ts'
+import {
+  type CommandAudit,
+  type CommandMode,
+  type CommandOutcome,
+  runPolicedCommand,
+} from './exec/commands.ts'
 import { type EnvironmentDefinition, EnvironmentName, parseEnvironmentFile } from './definition/definition.ts'
 import type { ExecLimits } from './exec/exec-schema.ts'
 import type { FileContext } from './files/files-schema.ts'
@@ -99,6 +104,8 @@ export type OpenOptions = {
   prepare?: boolean
   /** Gets each state of a build this open runs or waits for (live progress). */
   onBootstrap?: BootstrapWatcher
+  /** The chat thread or job run the open is for: setup's commands are audited with it. */
+  origin?: Origin
 }
 
 /**
@@ -181,9 +188,18 @@ async function open(
   const quotaBytes = base.limits.diskMb * 1024 * 1024
   const redact = makeRedactor(Object.values(values))
   const files = { root, owner, quotaBytes, redact }
-  // Build (or restore) the tree for this definition and project its instructions and skills.
-  if (how.prepare !== false && canEditJob(caller, facts(row)))
-    await prepareTree(caller, row, definition, files, values, execOptions(), how.onBootstrap)
+  // Build (or restore) the tree for this definition and project its instructions and skills;
+  // setup's steps pass the same gate as every command.
+  if (how.prepare !== false && canEditJob(caller, facts(row))) {
+    await prepareTree(caller, row, definition, {
+      files,
+      secrets: values,
+      execOptions: execOptions(),
+      gate: { org, policy: base.policy, audit: commandAuditor(caller, row, how.origin) },
+      limits: base.limits,
+      onProgress: how.onBootstrap,
+    })
+  }
   return { ...base, secrets: values, files }
 }
 
@@ -213,22 +229,7 @@ export async function runInEnvironment(
       timeoutSeconds: input.timeoutSeconds,
     },
     {
-      audit: async (e) =>
-        insertAudit({
-          environmentId: row.id,
-          orgId: row.orgId,
-          actorId: caller.userId,
-          runId: origin.runId,
-          threadId: origin.threadId,
-          kind: 'command',
-          subject: e.command,
-          decision: e.decision,
-          rule: e.rule,
-          reason: e.reason,
-          exitCode: e.exitCode,
-          durationMs: e.durationMs,
-          bytesOut: e.bytesOut,
-        }),
+      audit: commandAuditor(caller, row, origin),
       exec: (env, command, opts) => provider.exec(env, command, { ...opts, stopKey }),
       execOptions: execOptions(),
     },
@@ -236,6 +237,27 @@ export async function runInEnvironment(
   const local = folderHere(opened.target) && outcome.status === 'ran'
   await touchEnvironment(row.id, local ? outcome.result.disk.usedBytes : undefined)
   return outcome
+}
+
+/** Writes a command's audit row: who, which run or thread, the decision and how it ended. */
+function commandAuditor(caller: Caller, row: EnvironmentRow, origin: Origin = {}) {
+  return async (e: CommandAudit) => {
+    await insertAudit({
+      environmentId: row.id,
+      orgId: row.orgId,
+      actorId: caller.userId,
+      runId: origin.runId,
+      threadId: origin.threadId,
+      kind: 'command',
+      subject: e.command,
+      decision: e.decision,
+      rule: e.rule,
+      reason: e.reason,
+      exitCode: e.exitCode,
+      durationMs: e.durationMs,
+      bytesOut: e.bytesOut,
+    })
+  }
 }
 
 /** Audits a file write (path and size only: the content is never kept). */

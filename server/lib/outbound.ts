@@ -9,6 +9,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import http from 'node:http'
 import https from 'node:https'
 import { BlockList, isIP } from 'node:net'
+import { networkInterfaces } from 'node:os'
 import { Readable } from 'node:stream'
 
 /** The request was refused by policy (not a network failure). */
@@ -78,6 +79,39 @@ export function isPublicAddress(ip: string): boolean {
   const embedded = embeddedIpv4(ip)
   if (embedded) return isPublicAddress(embedded)
   return !blocked.check(ip, 'ipv6')
+}
+
+/** The addresses of this host's own interfaces (a service bound to 0.0.0.0 answers on each). */
+function ownAddresses(): Set<string> {
+  try {
+    return new Set(
+      Object.values(networkInterfaces())
+        .flat()
+        .flatMap((i) => (i ? [i.address.toLowerCase()] : [])),
+    )
+  } catch {
+    return new Set()
+  }
+}
+
+/**
+ * Whether a host allowlist entry (`name`, `*.name`, either with `:port`) leads inside: a
+ * `localhost` name, or an address literal in any spelling a resolver accepts (`127.1`,
+ * `2130706433`, `0x7f.1`, `[::ffff:a00:1]`) that is private, loopback, link-local, reserved or one
+ * of this host's own addresses. Names that are not literals are judged after resolution instead.
+ */
+export function namesInside(entry: string): boolean {
+  const host = entry.trim().toLowerCase().replace(/^\*\./, '').replace(/:\d+$/, '')
+  if (host === 'localhost' || host.endsWith('.localhost')) return true
+  let canonical: string
+  try {
+    const bare = host.replace(/^\[|\]$/g, '')
+    canonical = new URL(`http://${isIP(bare) === 6 ? `[${bare}]` : bare}/`).hostname.replace(/^\[|\]$/g, '')
+  } catch {
+    return true // not a host a resolver would accept: nothing to allow
+  }
+  if (!isIP(canonical)) return false
+  return !isPublicAddress(canonical) || ownAddresses().has(canonical)
 }
 
 /** Throws {@link OutboundRefused} unless `ip` is a public address. */

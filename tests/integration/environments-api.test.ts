@@ -51,6 +51,39 @@ describe('environment definitions are validated on write', () => {
     expect((await c.put(`${R}/personal/environments/notes/readme.txt`, 'anything')).status).toBe(201)
   })
 
+  it('refuses network hosts that lead inside, in any spelling, naming the field', async () => {
+    const own = Object.values(os.networkInterfaces())
+      .flat()
+      .find((i) => i && !i.internal && i.family === 'IPv4')?.address
+    const inside = [
+      '10.0.0.5',
+      '172.16.3.4',
+      '192.168.1.1:8080',
+      '169.254.169.254',
+      '100.100.100.200',
+      '127.1',
+      '2130706433',
+      '0x7f000001',
+      'localhost:5432',
+      '[::1]',
+      '[fd00::1]',
+      ...(own ? [own] : []),
+    ]
+    for (const host of inside) {
+      const put = await team.member.client.put(
+        `${R}/personal/environments/intranet.md`,
+        `---\npolicy:\n  network:\n    allow: ["api.github.com", "${host}"]\n---\nx\n`,
+      )
+      expect([host, put.status, put.body.error?.field]).toEqual([host, 400, 'policy.network.allow.1'])
+    }
+    expect((await team.member.client.get(`${R}/personal/environments/intranet.md`)).status).toBe(404)
+    const pub = await team.member.client.put(
+      `${R}/personal/environments/intranet.md`,
+      '---\npolicy:\n  network:\n    allow: ["api.github.com", "1.1.1.1:443", "*.npmjs.org"]\n---\nx\n',
+    )
+    expect(pub.status).toBe(201)
+  })
+
   it('accepts the "+ Environment" template', async () => {
     const put = await team.member.client.put(
       `${R}/personal/environments/tools.md`,

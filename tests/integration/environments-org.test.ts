@@ -42,6 +42,13 @@ async function runCommands(commands: string[], environment = 'loose') {
   return toolParts(turn.reply, 'run_command').map((p) => p.output)
 }
 
+/** The turn's run_command parts; no closing text is queued, as an approval card ends the turn. */
+async function runCommandsRaw(commands: string[], environment = 'loose') {
+  fake.reply(...commands.map((command) => toolUse('run_command', { environment, command })))
+  const turn = await sendChat(team.member.client, { message: userText('run them') })
+  return toolParts(turn.reply, 'run_command')
+}
+
 describe('org exec controls', () => {
   it('are set by owners and admins, read by members, and checked field by field', async () => {
     const controls = {
@@ -91,6 +98,26 @@ describe('org exec controls', () => {
     ])
   })
 
+  it('are not dodged by spellings the shell expands or hides (run_command in chat)', async () => {
+    const [trapped, script] = await runCommands([
+      'trap "git push origin main" EXIT',
+      'script -q -c "git push origin main" /dev/null',
+    ])
+    expect(trapped).toMatchObject({ ok: false, error: { code: 'denied' }, rule: 'org deny: git push *' })
+    expect(script).toMatchObject({ ok: false, error: { code: 'denied' }, rule: 'org deny: git push *' })
+    // What the judge cannot read is asked, never allowed: in chat it waits for the person.
+    for (const hidden of ['x=push; git $x origin main', `awk 'BEGIN{system("touch awk-ran.txt")}'`]) {
+      const [part] = await runCommandsRaw([hidden])
+      expect([hidden, part.state]).toEqual([hidden, 'approval-requested'])
+      fake.requests.length = 0
+    }
+    const [row] = await queryRows<{ dir: string }>(
+      app.server.db.db,
+      sql`select dir from environments where name = 'loose'`,
+    )
+    expect(existsSync(path.join(dir, 'environments', row!.dir, 'awk-ran.txt'))).toBe(false)
+  })
+
   it('switched off, take run_command out of the tool list and refuse commands', async () => {
     expect((await team.admin.client.patch(SETTINGS, { exec: false })).status).toBe(200)
     await sendChat(team.member.client, { message: userText('hello') })
@@ -104,6 +131,84 @@ describe('org exec controls', () => {
       operate(caller, { name: 'loose' }, 'run_command', { command: 'echo hi', mode: 'person' }),
     ).rejects.toMatchObject({ status: 403, code: 'exec_disabled' })
     expect((await team.admin.client.patch(SETTINGS, { exec: true })).status).toBe(200)
+  })
+})
+
+describe("a member's setup", () => {
+  const rootOf = async (name: string) => {
+    const [row] = await queryRows<{ dir: string }>(
+      app.server.db.db,
+      sql`select dir from environments where name = ${name}`,
+    )
+    return path.join(dir, 'environments', row!.dir)
+  }
+  const define = async (name: string, setup: string[]) =>
+    expect(
+      (
+        await team.member.client.put(
+          `${R}/personal/environments/${name}.md`,
+          ['---', 'setup:', ...setup.map((s) => `  - ${JSON.stringify(s)}`), '---', 'x'].join('\n'),
+        )
+      ).status,
+    ).toBe(201)
+  const useIt = async (name: string) => {
+    fake.reply(toolUse('write_file', { environment: name, path: 'note.txt', content: 'x' }), {
+      text: 'Done.',
+    })
+    const turn = await sendChat(team.member.client, { message: userText(`use ${name}`) })
+    return toolParts(turn.reply, 'write_file')[0].output
+  }
+
+  it('is refused a command on the org deny list and a refused runtime, and each step is audited', async () => {
+    await define('setup-deny', ['touch first.txt', 'touch pushed.txt && git push origin main'])
+    const denied = await useIt('setup-deny')
+    expect(denied).toMatchObject({ ok: false, error: { status: 400, field: 'setup' } })
+    expect(denied.error.message).toMatch(/step 2 .* failed .*\n.*Denied by org deny: git push \*/s)
+    expect(existsSync(path.join(await rootOf('setup-deny'), 'first.txt'))).toBe(true)
+    expect(existsSync(path.join(await rootOf('setup-deny'), 'pushed.txt'))).toBe(false)
+
+    await define('setup-runtime', ["python3 -c \"open('ran.txt', 'w')\""])
+    expect(await useIt('setup-runtime')).toMatchObject({ ok: false, error: { field: 'setup' } })
+    expect(existsSync(path.join(await rootOf('setup-runtime'), 'ran.txt'))).toBe(false)
+
+    const audit = await queryRows<{
+      subject: string
+      decision: string
+      rule: string | null
+      actor_id: string
+    }>(
+      app.server.db.db,
+      sql`select a.subject, a.decision, a.rule, a.actor_id from environment_audit a
+          join environments e on e.id = a.environment_id
+          where e.name in ('setup-deny', 'setup-runtime') and a.kind = 'command' order by a.id`,
+    )
+    expect(audit).toEqual([
+      { subject: 'touch first.txt', decision: 'allowed', rule: 'org default', actor_id: team.member.id },
+      {
+        subject: 'touch pushed.txt && git push origin main',
+        decision: 'denied',
+        rule: 'org deny: git push *',
+        actor_id: team.member.id,
+      },
+      {
+        subject: `python3 -c "open('ran.txt', 'w')"`,
+        decision: 'denied',
+        rule: 'org deny: python3 *',
+        actor_id: team.member.id,
+      },
+    ])
+  })
+
+  it('does not run while commands are switched off', async () => {
+    await define('setup-off', ['touch ran.txt'])
+    expect((await team.admin.client.patch(SETTINGS, { exec: false })).status).toBe(200)
+    try {
+      const refused = await useIt('setup-off')
+      expect(refused).toMatchObject({ ok: false, error: { status: 403, code: 'exec_disabled' } })
+      expect(existsSync(path.join(await rootOf('setup-off'), 'ran.txt'))).toBe(false)
+    } finally {
+      expect((await team.admin.client.patch(SETTINGS, { exec: true })).status).toBe(200)
+    }
   })
 })
 

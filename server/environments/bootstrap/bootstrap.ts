@@ -5,18 +5,16 @@
  * `.skills/<repo>`, project the instructions and skills (project.ts), then run `setup`
  * (setup-shell.ts). Every phase and step is reported through `onProgress`; a failed step stops it.
  */
-import { existsSync } from 'node:fs'
 import { realpath } from 'node:fs/promises'
-import { join } from 'node:path'
 import { forbidden, badRequest } from '../../lib/errors.ts'
 import type { EnvironmentDefinition } from '../definition/definition.ts'
-import type { ExecOptions } from '../exec/exec.ts'
+import type { ExecLimits, ExecOptions } from '../exec/exec.ts'
 import type { FileContext } from '../files/files-schema.ts'
 import { cloneRepo, repoFolder, repoUrl, spawnAsSandbox } from './git.ts'
+import { emptyFolder, fileInside, fillFromStaging } from '../files/inside.ts'
 import { isInside } from '../files/paths.ts'
 import { project, type Projection, SKILLS_DIR } from './project.ts'
-import { runSetup, type StepRecord } from './setup-shell.ts'
-import { emptyFolder } from './snapshot.ts'
+import { type CommandGate, runSetup, type StepRecord } from './setup-shell.ts'
 
 export type BootstrapPhase = 'source' | 'skills' | 'setup' | 'snapshot' | 'restore' | 'done'
 
@@ -42,6 +40,9 @@ export type BootstrapInput = {
   localRoot?: string
   approvedSkill: Projection['approvedSkill']
   execOptions?: ExecOptions
+  /** The gate every command passes (setup's steps too), and the limits commands run under. */
+  gate: CommandGate
+  limits: ExecLimits
   record: BootstrapRecord
   onProgress: (record: BootstrapRecord) => Promise<void> | void
 }
@@ -56,9 +57,10 @@ const LOCKFILES: [string, string][] = [
 ]
 
 /** The package manager a tree uses, from its lockfile (`auto`), else the definition's choice. */
-export function detectPackageManager(root: string, declared: string): string | null {
+export async function detectPackageManager(root: string, declared: string): Promise<string | null> {
   if (declared !== 'auto') return declared
-  return LOCKFILES.find(([file]) => existsSync(join(root, file)))?.[1] ?? null
+  for (const [file, manager] of LOCKFILES) if (await fileInside(root, file)) return manager
+  return null
 }
 
 /** Builds the tree. @throws HttpError naming the failed phase or step (the record says the same). */
@@ -72,40 +74,45 @@ export async function bootstrap(input: BootstrapInput): Promise<void> {
   await phase('source')
   await emptyFolder(root)
   const source = def.source
+  // Clones and copies are made where no command can see them, then moved in (inside.ts).
   if (source.type === 'git') {
-    await cloneRepo(
-      {
-        url: source.url,
-        dir: '.',
-        cwd: root,
-        ref: source.ref,
-        depth: source.depth,
-        token: source.secret ? input.secrets[source.secret] : undefined,
-        localRoot: input.localRoot,
-        field: 'source.url',
-      },
-      input.redact,
+    await fillFromStaging(root, '', (staging) =>
+      cloneRepo(
+        {
+          url: source.url,
+          dir: '.',
+          cwd: staging,
+          ref: source.ref,
+          depth: source.depth,
+          token: source.secret ? input.secrets[source.secret] : undefined,
+          localRoot: input.localRoot,
+          field: 'source.url',
+        },
+        input.redact,
+      ),
     )
   } else if (source.type === 'local') {
     await copyLocal(source.path, root, input)
   }
-  record.packageManager = detectPackageManager(root, def.packageManager)
+  record.packageManager = await detectPackageManager(root, def.packageManager)
 
   await phase('skills')
   for (const [i, skill] of def.skills.entries()) {
     if (typeof skill === 'string' || skill.kind !== 'git') continue
-    await cloneRepo(
-      {
-        url: repoUrl(skill.repo),
-        dir: `${SKILLS_DIR}/${repoFolder(skill.repo)}`,
-        cwd: root,
-        ref: skill.ref,
-        depth: 1,
-        token: skill.secret ? input.secrets[skill.secret] : undefined,
-        localRoot: input.localRoot,
-        field: `skills.${i}.repo`,
-      },
-      input.redact,
+    await fillFromStaging(root, `${SKILLS_DIR}/${repoFolder(skill.repo)}`, (staging) =>
+      cloneRepo(
+        {
+          url: repoUrl(skill.repo),
+          dir: '.',
+          cwd: staging,
+          ref: skill.ref,
+          depth: 1,
+          token: skill.secret ? input.secrets[skill.secret] : undefined,
+          localRoot: input.localRoot,
+          field: `skills.${i}.repo`,
+        },
+        input.redact,
+      ),
     )
   }
   await project(files, {
@@ -121,8 +128,9 @@ export async function bootstrap(input: BootstrapInput): Promise<void> {
       root,
       secrets: input.secrets,
       allowedHosts: def.policy.network.allow,
-      limits: def.limits,
+      limits: input.limits,
     },
+    gate: input.gate,
     owner: files.owner,
     opts: input.execOptions,
     initialExports: record.packageManager ? { PACKAGE_MANAGER: record.packageManager } : {},
@@ -150,9 +158,13 @@ async function copyLocal(path: string, root: string, input: BootstrapInput) {
   })
   if (!isInside(await realpath(input.localRoot), real))
     throw forbidden(`source.path: ${path} is outside ENVIRONMENT_LOCAL_ROOT`)
-  const copied = await spawnAsSandbox(['cp', '-a', '--no-preserve=ownership', `${real}/.`, root], root, {
-    PATH: '/usr/bin:/bin',
+  await fillFromStaging(root, '', async (staging) => {
+    const copied = await spawnAsSandbox(
+      ['cp', '-a', '--no-preserve=ownership', `${real}/.`, staging],
+      staging,
+      { PATH: '/usr/bin:/bin' },
+    )
+    if (copied.code !== 0)
+      throw badRequest(`source.path: copy failed: ${copied.output.slice(-1000)}`, 'source.path')
   })
-  if (copied.code !== 0)
-    throw badRequest(`source.path: copy failed: ${copied.output.slice(-1000)}`, 'source.path')
 }

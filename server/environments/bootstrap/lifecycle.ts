@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { rm, writeFile } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { env as appEnv } from '../../env.ts'
 import { HttpError } from '../../lib/errors.ts'
@@ -20,6 +20,7 @@ import { type BootstrapRecord, bootstrap, type BootstrapInput } from './bootstra
 import { announceBootstrap, type BootstrapWatcher, watchBootstrap } from './bootstrap-watch.ts'
 import { maxAgeMs } from '../definition/definition-parts.ts'
 import type { EnvironmentDefinition } from '../definition/definition.ts'
+import { fileInside, removeInside, writeInside } from '../files/inside.ts'
 import { project } from './project.ts'
 import { restoreSnapshot, takeSnapshot } from './snapshot.ts'
 import { type EnvironmentRow, findEnvironmentById, updateLifecycle } from '../store.ts'
@@ -90,8 +91,8 @@ async function build(input: ReadyInput) {
   }
   if (buildsNothing(def)) return project(files, projection)
   const hash = definitionHash(def)
-  const marker = join(files.root, READY_MARKER)
-  if (row.definitionHash === hash && existsSync(marker)) return project(files, projection)
+  const ready = row.definitionHash === hash && (await fileInside(files.root, READY_MARKER))
+  if (ready) return project(files, projection)
 
   const record: BootstrapRecord = {
     status: 'running',
@@ -118,7 +119,7 @@ async function build(input: ReadyInput) {
     try {
       await restoreSnapshot(files.root, snapshot)
       await project(files, projection)
-      return await finish(record, hash, marker, save)
+      return await finish(record, hash, files, save)
     } catch (err) {
       logger.warn({ err, environmentId: row.id }, 'snapshot restore failed; bootstrapping')
       record.restoredFrom = undefined
@@ -149,19 +150,21 @@ async function build(input: ReadyInput) {
       logger.warn({ err, environmentId: row.id }, 'snapshot failed; the environment works without one')
     }
   }
-  await finish(record, hash, marker, save)
+  await finish(record, hash, files, save)
 }
 
 async function finish(
   record: BootstrapRecord,
   hash: string,
-  marker: string,
+  files: ReadyInput['files'],
   save: (extra?: Parameters<typeof updateLifecycle>[1]) => Promise<void>,
 ) {
   if (record.phase === 'restore') record.restoredFrom = 'snapshot'
   record.status = 'ready'
   record.phase = 'done'
   record.finishedAt = new Date().toISOString()
-  await writeFile(marker, `${hash}\n`)
+  // A command may have left a link at the marker's name: it goes, and the marker is a new file.
+  await removeInside(files.root, READY_MARKER)
+  await writeInside(files.root, READY_MARKER, `${hash}\n`, files.owner)
   await save({ definitionHash: hash })
 }

@@ -5,10 +5,11 @@
  * become `.mcp.json` with their secrets' values resolved now, so a changed secret is picked up on
  * the next use (the file is never part of a snapshot). Git skills are cloned by the bootstrap.
  */
-import { lchown, lstat, readFile as fsReadFile, readlink, rm, symlink } from 'node:fs/promises'
+import { lchown, lstat, readlink, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Skill } from '../definition/definition-parts.ts'
 import { writeFile, type FileContext } from '../files/files.ts'
+import { readInside, removeEntry } from '../files/inside.ts'
 
 export const INSTRUCTIONS_FILE = 'AGENTS.md'
 export const INSTRUCTION_LINKS = ['CLAUDE.md', 'GEMINI.md']
@@ -28,7 +29,7 @@ export type Projection = {
 
 /** Writes a file only when its content differs (projection runs on every use). */
 async function writeIfChanged(files: FileContext, path: string, content: string) {
-  const current = await fsReadFile(join(files.root, path), 'utf8').catch(() => undefined)
+  const current = await readInside(files.root, path, 1024 * 1024)
   if (current !== content) await writeFile({ ...files, quotaBytes: undefined }, { path, content })
 }
 
@@ -74,7 +75,8 @@ async function projectInstructions(files: FileContext, body: string) {
     if (info?.isSymbolicLink()) {
       if ((await readlink(path)) === INSTRUCTIONS_FILE) continue
     }
-    if (info) await rm(path, { force: true, recursive: info.isDirectory() })
+    // Whatever a command left there goes without the server walking it (inside.ts).
+    if (info) await removeEntry(files.root, name)
     try {
       await symlink(INSTRUCTIONS_FILE, path)
       if (files.owner) await lchown(path, files.owner.uid, files.owner.gid)

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { prepareFolder } from '../exec/identity.ts'
+import { DEFAULT_POLICY } from '../policy/policy.ts'
 import { runSetup, type StepRecord } from './setup-shell.ts'
 
 let base: string
@@ -19,8 +20,10 @@ beforeAll(async () => {
 })
 afterAll(() => rm(base, { recursive: true, force: true }))
 
+const ORG = { exec: true, execRuntimes: ['node' as const, 'python' as const], execLimits: {}, execDeny: [] }
 const ctx = (progress: StepRecord[][] = []) => ({
   env: { root, secrets: { API_TOKEN: SECRET } },
+  gate: { org: ORG, policy: DEFAULT_POLICY, audit: async () => {} },
   owner,
   opts: { environmentsDir: join(base, 'environments') },
   onProgress: (steps: StepRecord[]) => void progress.push(steps),

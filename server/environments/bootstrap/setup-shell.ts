@@ -9,17 +9,26 @@
  * The shell state passes between steps through files in `.clockwork/` that the step's own shell
  * writes on exit: `pwd`, and `export -p` minus what the sandbox itself set, with the environment's
  * secrets unset first, so no secret value is ever written there.
+ *
+ * Setup is a member's commands like any other: each step passes the same gate as run_command (the
+ * org's switch, the command policy with the org's layer, the audit), judged on the step as written
+ * (not on the wrapper around it). Nobody is there to approve a step, so `ask` means no, as in an
+ * unattended run.
  */
-import { mkdir, readFile, rm } from 'node:fs/promises'
-import { chown } from 'node:fs/promises'
 import { join } from 'node:path'
 import { newId } from '../../lib/ids.ts'
+import { type CommandAudit, runPolicedCommand } from '../exec/commands.ts'
 import type { Setup } from '../definition/definition-parts.ts'
 import { type ExecEnvironment, type ExecOptions, runCommand } from '../exec/exec.ts'
+import { folderInside, readInside, removeEntry, removeInside } from '../files/inside.ts'
+import { assertExecAllowed, type OrgExec } from '../definition/org-policy.ts'
 import { isInside } from '../files/paths.ts'
+import type { EffectivePolicy } from '../policy/policy-schema.ts'
 
 export const STATE_DIR = '.clockwork'
 const TAIL_CHARS = 2000
+/** Largest state file read back: `export -p` of a sane shell is a few KiB. */
+const MAX_STATE_BYTES = 1024 * 1024
 /** How often a running step's output tail is reported: the environment page polls as often. */
 const LIVE_TAIL_MS = 1_000
 
@@ -55,8 +64,16 @@ function script(root: string, state: ShellState, id: string, command: string, se
   ].join('\n')
 }
 
+/** What every command passes: the org's switch, the policy (with the org's layer) and the audit. */
+export type CommandGate = {
+  org: OrgExec
+  policy: EffectivePolicy
+  audit: (entry: CommandAudit) => Promise<void>
+}
+
 export type SetupContext = {
   env: ExecEnvironment & { secrets: Record<string, string> }
+  gate: CommandGate
   owner: { uid: number; gid: number }
   opts?: ExecOptions
   /** Variables the first step starts with (e.g. PACKAGE_MANAGER). */
@@ -67,8 +84,10 @@ export type SetupContext = {
 /** Runs `setup` step by step. Never throws for a failing step: the result says which one failed. */
 export async function runSetup(setup: Setup, ctx: SetupContext): Promise<SetupRun> {
   const root = ctx.env.root
-  await mkdir(join(root, STATE_DIR), { recursive: true })
-  await chown(join(root, STATE_DIR), ctx.owner.uid, ctx.owner.gid)
+  if (setup.length > 0) assertExecAllowed(ctx.gate.org)
+  // Whatever a source left at .clockwork (a link to a host folder) goes; a fresh folder is made.
+  await removeEntry(root, STATE_DIR)
+  await folderInside(root, STATE_DIR, ctx.owner)
   const steps: StepRecord[] = []
   const initial = Object.entries(ctx.initialExports ?? {}).map(([k, v]) => `export ${k}=${quote(v)}`)
   let state: ShellState = { cwd: root, exports: initial.join('\n') }
@@ -87,10 +106,21 @@ export async function runSetup(setup: Setup, ctx: SetupContext): Promise<SetupRu
     const body = script(root, from, id, record.command, Object.keys(ctx.env.secrets))
     const opts = { ...ctx.opts, onOutput: (latest: (chars: number) => string) => live.set(record, latest) }
     try {
-      const result = await runCommand(ctx.env, body, opts)
-      record.exitCode = result.exitCode
-      record.status = result.exitCode === 0 ? 'ok' : 'failed'
-      record.tail = [result.stdout, result.stderr].filter(Boolean).join('\n').slice(-TAIL_CHARS)
+      // The step is judged and audited as written; what runs is the step inside its state wrapper.
+      const outcome = await runPolicedCommand(
+        { env: { ...ctx.env, policy: ctx.gate.policy }, command: record.command, mode: 'run' },
+        { audit: ctx.gate.audit, exec: (env, _step, o) => runCommand(env, body, { ...o, ...opts }) },
+      )
+      if (outcome.status !== 'ran') {
+        record.status = 'failed'
+        record.exitCode = null
+        record.tail = `Not run: ${outcome.reason}`
+      } else {
+        const result = outcome.result
+        record.exitCode = result.exitCode
+        record.status = result.exitCode === 0 ? 'ok' : 'failed'
+        record.tail = [result.stdout, result.stderr].filter(Boolean).join('\n').slice(-TAIL_CHARS)
+      }
     } catch (err) {
       record.status = 'failed'
       record.tail = (err as Error).message.slice(-TAIL_CHARS)
@@ -139,16 +169,19 @@ export async function runSetup(setup: Setup, ctx: SetupContext): Promise<SetupRu
     if (records.some((r) => r.status === 'failed')) return { ok: false, steps }
     if (typeof step === 'string' && after[0]) state = after[0]
   }
-  await rm(join(root, STATE_DIR), { recursive: true, force: true })
+  await removeEntry(root, STATE_DIR)
   return { ok: true, steps }
 }
 
-/** The state a step's shell saved on exit (then deleted); a cwd outside the folder falls back to it. */
+/**
+ * The state a step's shell saved on exit (then deleted); a cwd outside the folder falls back to it.
+ * The step could have made either file a link to a host file: only regular files inside are read.
+ */
 async function readState(root: string, id: string): Promise<ShellState> {
-  const base = join(root, STATE_DIR, id)
-  const cwd = (await readFile(`${base}.cwd`, 'utf8').catch(() => root)).trim()
-  const exports = await readFile(`${base}.env`, 'utf8').catch(() => '')
-  await rm(`${base}.cwd`, { force: true })
-  await rm(`${base}.env`, { force: true })
+  const base = `${STATE_DIR}/${id}`
+  const cwd = ((await readInside(root, `${base}.cwd`, MAX_STATE_BYTES)) ?? root).trim()
+  const exports = (await readInside(root, `${base}.env`, MAX_STATE_BYTES)) ?? ''
+  await removeInside(root, `${base}.cwd`)
+  await removeInside(root, `${base}.env`)
   return { cwd: isInside(root, cwd) || cwd === root ? cwd : root, exports: exports.trim() }
 }

@@ -7,10 +7,11 @@
  */
 import { spawn } from 'node:child_process'
 import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, readdir, rename, rm } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { mkdir, rename } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { dropPrivileges } from '../exec/identity.ts'
+import { emptyFolder, fillFromStaging } from '../files/inside.ts'
 import { SECRET_BEARING } from './project.ts'
 import { STATE_DIR } from './setup-shell.ts'
 
@@ -47,15 +48,15 @@ export async function takeSnapshot(root: string, file: string): Promise<void> {
   await rename(partial, file)
 }
 
-/** Empties `root` (keeping the folder itself and its owner). */
-export async function emptyFolder(root: string): Promise<void> {
-  for (const entry of await readdir(root)) await rm(join(root, entry), { recursive: true, force: true })
-}
-
-/** Replaces the contents of `root` with the snapshot in `file`. */
+/**
+ * Replaces the contents of `root` with the snapshot in `file`, extracted where no command can see
+ * it and then moved in (inside.ts): a command running meanwhile cannot redirect the extraction.
+ */
 export async function restoreSnapshot(root: string, file: string): Promise<void> {
   await emptyFolder(root)
-  const child = tar(['-xzf', '-', '--no-same-owner', '--no-same-permissions', '-C', root], root)
-  child.stdout!.resume()
-  await Promise.all([pipeline(createReadStream(file), child.stdin!), finished(child, 'restore')])
+  await fillFromStaging(root, '', async (staging) => {
+    const child = tar(['-xzf', '-', '--no-same-owner', '--no-same-permissions', '-C', staging], staging)
+    child.stdout!.resume()
+    await Promise.all([pipeline(createReadStream(file), child.stdin!), finished(child, 'restore')])
+  })
 }

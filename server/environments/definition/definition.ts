@@ -7,6 +7,7 @@
 import matter from 'gray-matter'
 import { z } from 'zod'
 import { badRequest, HttpError, payloadTooLarge } from '../../lib/errors.ts'
+import { namesInside } from '../../lib/outbound.ts'
 import { parseInput } from '../../lib/validate.ts'
 import { SecretName } from '../../keys/secrets-schema.ts'
 import { DEFAULT_ALLOWED_HOSTS, ExecLimitsInput } from '../exec/exec-schema.ts'
@@ -31,9 +32,8 @@ export const EnvironmentName = z
   })
   .describe('Name of the environment in its scope, e.g. "scratch"; also its file environments/<name>.md')
 
-// Hosts that would reach this server's own services (its database, the app itself) are refused.
-const LOCAL_HOST =
-  /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1?\]?|169\.254\.\d+\.\d+)(:\d+)?$/i
+// Hosts that would reach this server's own services (its database, the app itself), the
+// intranet or a cloud's metadata service are refused, in any spelling of their address.
 const Host = z
   .string()
   .trim()
@@ -41,7 +41,10 @@ const Host = z
   .regex(/^(\*\.)?[a-z0-9.-]+(:\d{1,5})?$/, {
     error: 'must be a host name like "api.github.com" or "*.github.com"',
   })
-  .refine((host) => !LOCAL_HOST.test(host), { error: 'must not be this machine (localhost, 127.x, ::1)' })
+  .refine((host) => !namesInside(host), {
+    error:
+      'must not be this machine or an inside address (localhost, 127.x, 10.x, 172.16–31.x, 192.168.x, 169.254.x, this server’s own addresses): name a public host',
+  })
 
 /** `local`, or `machine:<id>` with a machine id as the client registers it (server/machines). */
 const PROVIDER = /^(local|docker|machine:[A-Za-z0-9][A-Za-z0-9_.-]{0,62})$/

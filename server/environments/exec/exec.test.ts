@@ -136,11 +136,12 @@ describe('isolation', () => {
 describe('network', () => {
   let allowed: Server
   let denied: Server
+  let connections = 0
   const listen = () =>
     new Promise<Server>((resolve) => {
-      const server = createServer((_req, res) => res.end('reached')).listen(0, '127.0.0.1', () =>
-        resolve(server),
-      )
+      const server = createServer((_req, res) => res.end('reached'))
+      server.on('connection', () => connections++)
+      server.listen(0, '127.0.0.1', () => resolve(server))
     })
   const port = (server: Server) => (server.address() as { port: number }).port
   beforeAll(async () => {
@@ -152,16 +153,38 @@ describe('network', () => {
     denied.close()
   })
 
-  it('reaches an allowed host through the proxy and nothing else', async () => {
-    const curl = (p: number, viaProxy: boolean) =>
-      `curl -sS -m 5 ${viaProxy ? "--noproxy ''" : ''} -o /dev/null -w '%{http_code}\\n' http://127.0.0.1:${p}/ 2>&1; true`
-    const hosts = [`127.0.0.1:${port(allowed)}`]
-    const ok = await runCommand(env({ allowedHosts: hosts }), curl(port(allowed), true), opts)
-    expect(ok.stdout.trim()).toBe('200')
-    const refused = await runCommand(env({ allowedHosts: hosts }), curl(port(denied), true), opts)
-    expect(refused.stdout).not.toMatch(/^200/)
-    const direct = await runCommand(env({ allowedHosts: hosts }), curl(port(allowed), false), opts)
+  const code = (url: string, viaProxy = true) =>
+    `curl -sS -m 5 --noproxy ${viaProxy ? "''" : "'*'"} -o /dev/null -w '%{http_code}\\n' ${url} 2>&1; true`
+
+  it('lets an allowed host name through the proxy and refuses every other', async () => {
+    // .invalid never resolves: an allowed name gets as far as the proxy's lookup (502), no further.
+    const hosts = ['allowed.invalid']
+    const ok = await runCommand(env({ allowedHosts: hosts }), code('http://allowed.invalid/'), opts)
+    expect(ok.stdout.trim()).toBe('502')
+    const refused = await runCommand(env({ allowedHosts: hosts }), code('http://other.invalid/'), opts)
+    expect(refused.stdout.trim()).toBe('403')
+    const direct = await runCommand(
+      env({ allowedHosts: hosts }),
+      code(`http://127.0.0.1:${port(allowed)}/`, false),
+      opts,
+    )
     expect(direct.stdout).not.toMatch(/^200/)
+  })
+
+  it('never lets a stored policy reach this host by an address literal or localhost: refused before connecting', async () => {
+    // A definition saved before literals were refused, or one that slipped past: the proxy judges again.
+    const p = port(allowed)
+    connections = 0
+    const outcomes = []
+    for (const [allow, url] of [
+      [`127.0.0.1:${p}`, `http://127.0.0.1:${p}/`],
+      [`localhost:${p}`, `http://localhost:${p}/`],
+    ]) {
+      const tried = await runCommand(env({ allowedHosts: [allow!] }), code(url!), opts)
+      outcomes.push(tried.stdout.trim())
+    }
+    expect(outcomes).toEqual(['403', '403'])
+    expect(connections).toBe(0)
   })
 
   it('refuses every host in the bubblewrap fallback', async () => {

@@ -5,15 +5,25 @@
  * of the commands running right now: exact for one command, fail-closed when two environments with
  * different hosts overlap (a host one of them lacks is refused to both until it finishes).
  *
+ * The proxy trusts an address literal on its allowlist and never judges it again, so no entry
+ * that leads inside (a private, loopback, link-local or reserved literal in any spelling, this
+ * host's own addresses, `localhost`) ever reaches it, whatever a stored definition says; a host
+ * name is judged after resolution (PRIVATE_RANGES below, plus the runtime's own loopback,
+ * link-local, metadata and own-address checks).
+ *
  * A refused connection does not always fail the command (curl prints the proxy's 403 page and
  * exits 0), so the refusals the runtime records for a command (its violation store, keyed by the
  * command id we pass) are collected while it runs and reported with its result.
  */
 import { chown } from 'node:fs/promises'
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
+import { namesInside } from '../../lib/outbound.ts'
 import { sandboxIdentity } from './identity.ts'
 
-/** Private ranges an allowed host name must not resolve to (loopback, link-local are built in). */
+/**
+ * Private ranges an allowed host name must not resolve to; loopback, link-local, this host's own
+ * addresses and the clouds' metadata addresses are refused by the runtime itself.
+ */
 const PRIVATE_RANGES = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', 'fc00::/7']
 
 const BASE: SandboxRuntimeConfig = {
@@ -66,7 +76,8 @@ export type Wrapped = {
 /** The shell line that runs `command` confined to `root`, plus a release for its network slot. */
 export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
   await initSandboxRuntime()
-  running.set(req.id, req.allowedHosts)
+  const allowedHosts = proxyHosts(req.allowedHosts)
+  running.set(req.id, allowedHosts)
   refused.set(req.id, [])
   applyAllowlist()
   const release = () => {
@@ -79,7 +90,7 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
       '/bin/bash',
       {
         filesystem: { denyRead: req.denyRead, allowRead: [req.root], allowWrite: [req.root], denyWrite: [] },
-        network: { ...BASE.network, allowedDomains: req.allowedHosts },
+        network: { ...BASE.network, allowedDomains: allowedHosts },
       },
       undefined,
       // An opaque id: by default the proxy user name would carry the command text itself.
@@ -91,6 +102,9 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
     throw err
   }
 }
+
+/** The entries the proxy may be given: none that leads inside (see the top of this file). */
+export const proxyHosts = (hosts: string[]) => hosts.filter((host) => !namesInside(host))
 
 function applyAllowlist() {
   const lists = [...running.values()]

@@ -6,8 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { constants } from 'node:fs'
 import { lstat, open, readdir } from 'node:fs/promises'
-import picomatch from 'picomatch'
-import { badRequest } from '../../lib/errors.ts'
+import { badRequest, HttpError } from '../../lib/errors.ts'
 import { type FileContext, type ListDirectoryInput, type SearchFilesInput } from './files-schema.ts'
 import { checkRelativePath, handlePath, openForRead, type Opened } from './paths.ts'
 
@@ -73,50 +72,56 @@ function hasRipgrep(): boolean {
   return ripgrepFound
 }
 
+/** Longest a search may run; then it is stopped and what it found so far is answered. */
+const SEARCH_TIMEOUT_MS = 20_000
+
 export type SearchResult = {
   output: string
   matches: number
   truncated: boolean
-  engine: 'ripgrep' | 'js' | 'machine'
+  engine: 'ripgrep' | 'machine'
 }
 
-/** Searches file contents: `file:line: text` per match, with ripgrep when present. */
-export async function searchFiles(
-  ctx: FileContext,
-  input: SearchFilesInput,
-  opts: { ripgrep?: boolean } = {},
-): Promise<SearchResult> {
-  let regex: RegExp
-  try {
-    regex = new RegExp(input.pattern)
-  } catch (err) {
-    throw badRequest(`pattern: not a valid regular expression (${(err as Error).message})`, 'pattern')
-  }
+/**
+ * Searches file contents: `file:line: text` per match. Always ripgrep, in a child with a time
+ * limit: its regex engine runs in linear time, where JavaScript's backtracks (`^(a+)+$` on a long
+ * line would hold the event loop for minutes), and the caller's pattern never runs in this process.
+ */
+export async function searchFiles(ctx: FileContext, input: SearchFilesInput): Promise<SearchResult> {
   if (input.glob !== undefined) checkRelativePath(input.glob, 'glob')
+  if (!hasRipgrep())
+    throw new HttpError(503, 'unavailable', 'search_files needs ripgrep (rg) installed on this server')
   const opened = await openForRead(ctx.root, input.path ?? '', { allowRoot: true })
   try {
     const isFolder = (await opened.handle.stat()).isDirectory()
-    const useRipgrep = (opts.ripgrep ?? true) && hasRipgrep() && isFolder
-    const lines = useRipgrep
-      ? await ripgrep(opened, input)
-      : await jsSearch(opened, isFolder, regex, input.glob)
-    const truncated = lines.length > MAX_MATCHES
+    const { lines, timedOut } = await ripgrep(opened, input, isFolder)
+    const truncated = lines.length > MAX_MATCHES || timedOut
     let output = lines.slice(0, MAX_MATCHES).join('\n')
-    if (truncated) output += `\n[… more than ${MAX_MATCHES} matches: narrow the pattern, path or glob …]`
-    if (lines.length === 0) output = 'No matches.'
+    if (lines.length > MAX_MATCHES)
+      output += `\n[… more than ${MAX_MATCHES} matches: narrow the pattern, path or glob …]`
+    if (timedOut) output += `\n[… stopped after ${SEARCH_TIMEOUT_MS / 1000} s: narrow the path or glob …]`
+    if (lines.length === 0 && !timedOut) output = 'No matches.'
     return {
-      output: ctx.redact ? ctx.redact(output) : output,
+      output: ctx.redact ? ctx.redact(output.trim()) : output.trim(),
       matches: Math.min(lines.length, MAX_MATCHES),
       truncated,
-      engine: useRipgrep ? 'ripgrep' : 'js',
+      engine: 'ripgrep',
     }
   } finally {
     await opened.handle.close()
   }
 }
 
-/** Runs rg inside the opened folder (its cwd is the descriptor, so no name is resolved again). */
-function ripgrep(opened: Opened, input: SearchFilesInput): Promise<string[]> {
+/**
+ * Runs rg on the opened folder (its cwd is the descriptor) or file (named by its descriptor), so
+ * no name is resolved again.
+ */
+function ripgrep(
+  opened: Opened,
+  input: SearchFilesInput,
+  isFolder: boolean,
+): Promise<{ lines: string[]; timedOut: boolean }> {
+  const fdPath = `/proc/${process.pid}/fd/${opened.handle.fd}`
   const args = [
     '--line-number',
     '--no-heading',
@@ -126,32 +131,45 @@ function ripgrep(opened: Opened, input: SearchFilesInput): Promise<string[]> {
     '400',
     '--max-columns-preview',
   ]
-  for (const skipped of SKIPPED) args.push('--glob', `!**/${skipped}/**`)
-  if (input.glob) args.push('--glob', input.glob)
-  args.push('--max-count', String(MAX_MATCHES + 1), '-e', input.pattern, '--', '.')
+  if (isFolder) {
+    for (const skipped of SKIPPED) args.push('--glob', `!**/${skipped}/**`)
+    if (input.glob) args.push('--glob', input.glob)
+  } else args.push('--no-filename')
+  args.push('--max-count', String(MAX_MATCHES + 1), '-e', input.pattern, '--', isFolder ? '.' : fdPath)
   return new Promise((resolve, reject) => {
     const child = spawn('rg', args, {
-      cwd: `/proc/${process.pid}/fd/${opened.handle.fd}`,
+      cwd: isFolder ? fdPath : '/',
       env: { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8' },
       stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 20_000,
     })
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      child.kill('SIGKILL')
+    }, SEARCH_TIMEOUT_MS)
     const out: string[] = []
     let buffered = ''
     let stderr = ''
+    const format = isFolder
+      ? (line: string) => formatLine(opened.rel, line)
+      : (line: string) => `${opened.rel}:${line.replace(/^(\d+):/, '$1: ')}`
     child.stdout.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8')
       const parts = buffered.split('\n')
       buffered = parts.pop() ?? ''
-      for (const line of parts) if (out.length <= MAX_MATCHES) out.push(formatLine(opened.rel, line))
+      for (const line of parts) if (out.length <= MAX_MATCHES) out.push(format(line))
       if (out.length > MAX_MATCHES) child.kill()
     })
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-    child.on('error', reject)
+    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-2000)))
+    child.on('error', (err) => {
+      clearTimeout(timer)
+      reject(err)
+    })
     child.on('close', (code) => {
+      clearTimeout(timer)
       if (code === 2 && out.length === 0)
         reject(badRequest(`pattern: ripgrep refused it: ${stderr.trim()}`, 'pattern'))
-      else resolve(out)
+      else resolve({ lines: out, timedOut })
     })
   })
 }
@@ -162,50 +180,4 @@ function formatLine(base: string, line: string): string {
   if (!match) return line
   const file = base ? `${base}/${match[1]}` : match[1]
   return `${file}:${match[2]}: ${match[3]}`
-}
-
-async function jsSearch(opened: Opened, isFolder: boolean, regex: RegExp, glob?: string): Promise<string[]> {
-  const out: string[] = []
-  const matchesGlob = glob ? picomatch(glob, { basename: !glob.includes('/'), dot: true }) : () => true
-  const searchData = (data: Buffer | null, rel: string) => {
-    if (!data || data.length > 1024 * 1024 || data.subarray(0, 8192).includes(0)) return
-    data
-      .toString('utf8')
-      .split('\n')
-      .forEach((text, i) => {
-        if (out.length <= MAX_MATCHES && regex.test(text)) out.push(`${rel}:${i + 1}: ${text.slice(0, 400)}`)
-      })
-  }
-  const searchFile = async (path: string, rel: string) => {
-    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
-      () => null,
-    )
-    if (!handle) return
-    try {
-      if ((await handle.stat()).isFile()) searchData(await handle.readFile(), rel)
-    } finally {
-      await handle.close()
-    }
-  }
-  if (!isFolder) {
-    searchData(await opened.handle.readFile(), opened.rel)
-    return out
-  }
-  const visit = async (dirPath: string, rel: string) => {
-    for (const dirent of await readdir(dirPath, { withFileTypes: true })) {
-      if (out.length > MAX_MATCHES || dirent.name.startsWith('.') || SKIPPED.has(dirent.name)) continue
-      const path = rel ? `${rel}/${dirent.name}` : dirent.name
-      if (dirent.isFile() && matchesGlob(path)) await searchFile(`${dirPath}/${dirent.name}`, path)
-      if (!dirent.isDirectory()) continue
-      const child = await openFolder(`${dirPath}/${dirent.name}`)
-      if (!child) continue
-      try {
-        await visit(`/proc/self/fd/${child.fd}`, path)
-      } finally {
-        await child.close()
-      }
-    }
-  }
-  await visit(handlePath(opened), opened.rel)
-  return out
 }

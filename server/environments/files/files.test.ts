@@ -117,7 +117,7 @@ describe('list_directory', () => {
   })
 })
 
-describe.each([true, false])('search_files (ripgrep: %s)', (ripgrep) => {
+describe('search_files', () => {
   beforeEach(async () => {
     await writeFile(ctx, { path: 'src/a.ts', content: 'const x = 1\n// TODO fix\n' })
     await writeFile(ctx, { path: 'src/b.js', content: 'TODO: js\n' })
@@ -127,22 +127,24 @@ describe.each([true, false])('search_files (ripgrep: %s)', (ripgrep) => {
   })
 
   it('prints file:line: text, filtered by glob and path', async () => {
-    const all = await searchFiles(ctx, { pattern: 'TODO' }, { ripgrep })
-    expect(all.engine).toBe(ripgrep ? 'ripgrep' : 'js')
+    const all = await searchFiles(ctx, { pattern: 'TODO' })
+    expect(all.engine).toBe('ripgrep')
     expect(all.output.split('\n').sort()).toEqual(['src/a.ts:2: // TODO fix', 'src/b.js:1: TODO: js'])
-    expect((await searchFiles(ctx, { pattern: 'TODO', glob: '*.ts' }, { ripgrep })).output).toBe(
-      'src/a.ts:2: // TODO fix',
-    )
-    expect((await searchFiles(ctx, { pattern: 'const', path: 'src' }, { ripgrep })).output).toBe(
-      'src/a.ts:1: const x = 1',
-    )
+    expect((await searchFiles(ctx, { pattern: 'TODO', glob: '*.ts' })).output).toBe('src/a.ts:2: // TODO fix')
+    expect((await searchFiles(ctx, { pattern: 'const', path: 'src' })).output).toBe('src/a.ts:1: const x = 1')
   })
 
   it('says when nothing matches, and refuses a bad pattern or an escaping path', async () => {
-    expect((await searchFiles(ctx, { pattern: 'root:x:0' }, { ripgrep })).output).toBe('No matches.')
-    expect(await failure(searchFiles(ctx, { pattern: '(' }, { ripgrep }))).toMatchObject({ field: 'pattern' })
-    expect(await failure(searchFiles(ctx, { pattern: 'x', path: 'etc' }, { ripgrep }))).toMatchObject({
+    expect((await searchFiles(ctx, { pattern: 'root:x:0' })).output).toBe('No matches.')
+    expect(await failure(searchFiles(ctx, { pattern: '(' }))).toMatchObject({ field: 'pattern' })
+    expect(await failure(searchFiles(ctx, { pattern: 'x', path: 'etc' }))).toMatchObject({
       message: /resolves outside/,
     })
+  })
+
+  it('searches one file by its path, with the same engine', async () => {
+    expect((await searchFiles(ctx, { pattern: 'TO+DO', path: 'src/a.ts' })).output).toBe(
+      'src/a.ts:2: // TODO fix',
+    )
   })
 })

@@ -143,8 +143,12 @@ export async function openForWrite(
   return opened
 }
 
-/** Creates missing folders one at a time, each under a parent whose real path was just checked. */
-async function makeFolders(
+/**
+ * Creates missing folders one at a time, each under a parent whose real path was just checked; a
+ * folder that exists must resolve inside the root. New folders are chowned through their own
+ * descriptor (opened without following a link), never by name.
+ */
+export async function makeFolders(
   rootReal: string,
   relDir: string,
   field: string,

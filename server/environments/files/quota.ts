@@ -3,28 +3,44 @@
  * command and kept up to date by the file tools; once it is over the limit, writes are refused until
  * files are removed. A single command can overshoot (it is stopped only by RLIMIT_FSIZE per file),
  * which is why the check after it matters.
+ *
+ * The count is GNU du's, in a child: it never follows a link (a folder a command swaps for a link
+ * to / cannot make the server walk the host) and a tree of a million files costs the event loop
+ * nothing. Allocated blocks and apparent sizes are both counted, the larger wins (sparse files).
  */
-import { lstat, readdir } from 'node:fs/promises'
-import { join } from 'node:path'
+import { spawn } from 'node:child_process'
 import { HttpError } from '../../lib/errors.ts'
 
 const usage = new Map<string, number>()
 
+/** Past this a count is given up and the last known figure kept. */
+const DU_TIMEOUT_MS = 60_000
+
+/** du's total for `root` in bytes (`--apparent-size` when asked), undefined when it gave none. */
+function du(root: string, apparent: boolean): Promise<number | undefined> {
+  const args = ['-s', '-x', '-P', '-B1', ...(apparent ? ['--apparent-size'] : []), '--', root]
+  return new Promise((resolve) => {
+    const child = spawn('du', args, {
+      env: { PATH: '/usr/bin:/bin', LANG: 'C' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: DU_TIMEOUT_MS,
+    })
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => (out = (out + chunk.toString()).slice(-200)))
+    child.on('error', () => resolve(undefined))
+    // du exits 1 when a file vanished or was unreadable mid-way; its total is still printed.
+    child.on('close', () => {
+      const total = Number(/^(\d+)\s/.exec(out)?.[1])
+      resolve(Number.isFinite(total) ? total : undefined)
+    })
+  })
+}
+
 /** Bytes the tree under `root` occupies on disk. */
 export async function measureUsage(root: string): Promise<number> {
-  let total = 0
-  const stack = [root]
-  while (stack.length > 0) {
-    const dir = stack.pop()!
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => [])
-    for (const entry of entries) {
-      const path = join(dir, entry.name)
-      const stat = await lstat(path).catch(() => null)
-      if (!stat) continue
-      total += Math.max(stat.blocks * 512, stat.isFile() ? stat.size : 0)
-      if (stat.isDirectory()) stack.push(path)
-    }
-  }
+  const [blocks, apparent] = await Promise.all([du(root, false), du(root, true)])
+  if (blocks === undefined && apparent === undefined) return usage.get(root) ?? 0
+  const total = Math.max(blocks ?? 0, apparent ?? 0)
   usage.set(root, total)
   return total
 }

@@ -82,7 +82,7 @@ export async function operate<K extends OperationName>(
   forwarded = false,
   onBootstrap?: BootstrapWatcher,
 ): Promise<{ environment: string; result: Operations[K]['result'] }> {
-  const opened = await openEnvironment(caller, ref.name, NEEDS[op], { runId: ref.runId, onBootstrap })
+  const opened = await openEnvironment(caller, ref.name, NEEDS[op], { runId: ref.runId, onBootstrap, origin })
   const following =
     onBootstrap && opened.elsewhere ? await followRecordedBootstrap(opened.row.id, onBootstrap) : null
   try {

@@ -3,9 +3,10 @@
  * tool call (service.ts `openEnvironment` with the run's id) and removed here when the run ends,
  * whatever its outcome. Its audit rows stay.
  */
-import { rm } from 'node:fs/promises'
+import { rmdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { logger } from '../../lib/logger.ts'
+import { emptyFolder } from '../files/inside.ts'
 import { environmentsDir, here } from '../instance.ts'
 import { runScratchName } from '../service.ts'
 import { deleteEnvironment, findEnvironment } from '../store.ts'
@@ -25,7 +26,14 @@ export async function removeRunScratch(run: {
     })
     if (!row) return false
     if (row.instanceId === here().instanceId) {
-      await rm(join(environmentsDir(), row.dir), { recursive: true, force: true })
+      // Emptied without following links a command left, then the folder itself.
+      const root = join(environmentsDir(), row.dir)
+      await emptyFolder(root).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err
+      })
+      await rmdir(root).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err
+      })
     }
     await deleteEnvironment(row.id)
     return true

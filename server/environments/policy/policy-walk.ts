@@ -6,6 +6,7 @@
  */
 import { parse } from 'unbash'
 import { type BuiltinHit, builtinDenies } from './policy-builtin.ts'
+import { codeArguments, expansionHit, numericNames } from './policy-code.ts'
 import {
   type ArgJson,
   basename,
@@ -22,13 +23,23 @@ import {
 } from './policy-words.ts'
 import { innerCommands, isWrapper } from './policy-wrappers.ts'
 
-/** One thing to judge: a simple command matched against patterns, or a built-in verdict on it. */
-export type Check = { command: string; forms: string[]; builtin?: BuiltinHit }
+/**
+ * One thing to judge: a simple command matched against patterns, or a built-in verdict on it.
+ * `names` are its command name as written and its base name; `dynamic` says an argument is
+ * computed (an expansion, a glob, braces), so what runs may be what a pattern names.
+ */
+export type Check = {
+  command: string
+  forms: string[]
+  builtin?: BuiltinHit
+  names?: string[]
+  dynamic?: boolean
+}
 
 /** How deep `sh -c "bash -c '…'"` may nest before the line is refused outright. */
 const MAX_DEPTH = 6
 
-type Ctx = { depth: number; pipeIndex: number; upstream: string[] }
+type Ctx = { depth: number; pipeIndex: number; upstream: string[]; numeric: Set<string> }
 
 const ask = (rule: string, reason: string): BuiltinHit => ({
   decision: 'ask',
@@ -56,14 +67,14 @@ export class ParseFailure extends Error {}
 /** All checks for a command line. @throws ParseFailure when the line is not valid shell. */
 export function collectChecks(line: string): Check[] {
   const checks: Check[] = []
-  walkScript(line, { depth: 0, pipeIndex: 0, upstream: [] }, checks)
+  walkScript(line, { depth: 0, pipeIndex: 0, upstream: [], numeric: new Set() }, checks)
   return checks
 }
 
 function walkScript(source: string, ctx: Ctx, checks: Check[]) {
   if (ctx.depth > MAX_DEPTH) throw new ParseFailure(`nested more than ${MAX_DEPTH} levels deep`)
   const tree = JSON.parse(JSON.stringify(parse(source))) as Json
-  walk(tree, ctx, checks)
+  walk(tree, { ...ctx, numeric: numericNames(tree, new Set(ctx.numeric)) }, checks)
 }
 
 function walk(node: unknown, ctx: Ctx, checks: Check[]): void {
@@ -75,7 +86,9 @@ function walk(node: unknown, ctx: Ctx, checks: Check[]): void {
   const json = node as Json
   const errors = json.errors as { message: string }[] | undefined
   if (errors?.length) throw new ParseFailure(errors.map((e) => e.message).join('; '))
-  const fresh: Ctx = { depth: ctx.depth, pipeIndex: 0, upstream: [] }
+  const fresh: Ctx = { depth: ctx.depth, pipeIndex: 0, upstream: [], numeric: ctx.numeric }
+  const hit = expansionHit(json, ctx.numeric)
+  if (hit) checks.push({ command: String(json.text ?? json.type), forms: [], builtin: hit })
   if (json.type === 'Pipeline') {
     const stages = json.commands as Json[]
     stages.forEach((stage, i) =>
@@ -122,7 +135,8 @@ function judgeArgv(argv: ArgJson[], redirects: Json[], ctx: Ctx, checks: Check[]
   const base = basename(name)
   const rest = args.map(wordValue).join(' ')
   const forms = [...new Set([`${base} ${rest}`, `${name} ${rest}`].map(normalise))]
-  checks.push({ command: normalise(display), forms })
+  const dynamic = args.some((arg) => !isStatic(arg))
+  checks.push({ command: normalise(display), forms, names: [...new Set([base, name])], dynamic })
   for (const hit of builtinDenies(base, args, redirects))
     checks.push({ command: normalise(display), forms, builtin: hit })
   const flag = (hit: BuiltinHit) => checks.push({ command: normalise(display), forms: [], builtin: hit })
@@ -138,6 +152,10 @@ function judgeArgv(argv: ArgJson[], redirects: Json[], ctx: Ctx, checks: Check[]
     return
   }
   if (runsCode) judgeInterpreter(base, args, redirects, ctx, checks, flag)
+  const code = codeArguments(base, args)
+  for (const hit of code.hits) flag(hit)
+  if (code.shell.length > 0 && code.shell.every(isStatic))
+    walkScript(code.shell.map(wordValue).join(' '), inner, checks)
   if (isWrapper(base)) {
     for (const found of innerCommands(base, argv)) {
       if ('argv' in found) judgeArgv(found.argv, [], ctx, checks)

@@ -23,10 +23,16 @@ const VALUE_OPTIONS: Record<string, Set<string>> = {
   time: new Set(['-f', '-o', '--format', '--output']),
   chronic: new Set(),
   busybox: new Set(),
+  strace: new Set(['-e', '-o', '-p', '-s', '-u', '-E', '-a', '-b', '-I', '-O', '-S', '-X', '-P', '-U']),
+  ltrace: new Set(['-e', '-o', '-p', '-s', '-u', '-a', '-n', '-l', '-x', '-F', '-A', '-D']),
+  flock: new Set(['-w', '--timeout', '-E', '--conflict-exit-code']),
+  taskset: new Set(),
+  chrt: new Set(),
+  unbuffer: new Set(),
 }
 
 /** Wrappers whose first operand is not the command (timeout's duration). */
-const LEADING_OPERANDS: Record<string, number> = { timeout: 1 }
+const LEADING_OPERANDS: Record<string, number> = { timeout: 1, flock: 1, taskset: 1, chrt: 1 }
 
 export const isWrapper = (base: string): boolean => base in VALUE_OPTIONS || base === 'find'
 

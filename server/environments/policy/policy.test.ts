@@ -157,6 +157,81 @@ describe('decideCommand', () => {
   })
 })
 
+/** An org that denies `uname` and `git push`, over an environment that allows everything else. */
+const DENY_UNAME = {
+  commands: { allow: [], ask: [], deny: ['uname *', 'git push *'] },
+  default: 'allow' as const,
+}
+
+// Spellings the shell expands or hides (boundary review item 10): never allowed; `ask` at least.
+const HIDDEN: [string, 'ask' | 'deny', string][] = [
+  ['{uname,-s}', 'ask', 'builtin:dynamic-command'],
+  ['/usr/bin/unam?', 'ask', 'builtin:dynamic-command'],
+  ['trap uname EXIT', 'deny', 'deny: uname *'],
+  ['trap "$cmd" EXIT', 'ask', 'builtin:inline-code'],
+  ["x='$(uname)'; echo ${x@P}", 'ask', 'builtin:prompt-expansion'],
+  [`awk 'BEGIN{system("uname")}'`, 'ask', 'builtin:inline-code'],
+  [`gawk -e 'BEGIN{system("id")}'`, 'ask', 'builtin:inline-code'],
+  ['script -q -c uname /dev/null', 'deny', 'deny: uname *'],
+  ['script --command="$x" /dev/null', 'ask', 'builtin:inline-code'],
+  ['strace -f -o trace.txt uname -a', 'deny', 'deny: uname *'],
+  ['ltrace uname', 'deny', 'deny: uname *'],
+  ['flock /tmp/lock uname', 'deny', 'deny: uname *'],
+  ['watch -n 1 uname', 'deny', 'deny: uname *'],
+  ["make --eval='all:;uname'", 'ask', 'builtin:inline-code'],
+  ['make -f /dev/stdin <<< "all:;uname"', 'ask', 'builtin:stdin-code'],
+  ['make SHELL=/usr/bin/uname', 'ask', 'builtin:inline-code'],
+  ['gdb -batch -ex "shell uname"', 'ask', 'builtin:inline-code'],
+  ["x='a[$(uname)]'; echo $((x))", 'ask', 'builtin:arithmetic'],
+  ["x='a[$(uname)]'; (( x ))", 'ask', 'builtin:arithmetic'],
+  ["x='a[$(uname)]'; [[ $x -eq 0 ]]", 'ask', 'builtin:arithmetic'],
+  ['git pu?h origin main', 'ask', 'deny: git push *'],
+  ['x=push; git $x origin main', 'ask', 'deny: git push *'],
+  ['git {push,origin,main}', 'ask', 'deny: git push *'],
+]
+// What stays allowed: static words, globs where no rule names the command, plain arithmetic.
+const PLAIN: string[] = [
+  'make test',
+  'awk -f report.awk data.csv',
+  'trap - EXIT',
+  'ls *.ts',
+  'mkdir -p src/{a,b}',
+  'git status',
+  'for ((i = 0; i < 3; i++)); do echo $((i + 1)); done',
+  'n=3; echo $((n * 2))',
+  'strace -c ls',
+]
+
+describe('spellings the shell expands or hides', () => {
+  it.each(HIDDEN)('%j is %s (%s), never allowed', (line, decision, rule) => {
+    const result = decideCommand(DENY_UNAME, line)
+    expect([result.decision, result.rule]).toEqual([decision, rule])
+  })
+
+  it.each(PLAIN)('%j stays allowed', (line) => {
+    expect(decideCommand(DENY_UNAME, line).decision).toBe('allow')
+  })
+
+  it('stops matching a pattern built to backtrack, refusing instead of holding the server', () => {
+    const policy = {
+      commands: { allow: [], ask: [], deny: [`${'*a'.repeat(60)}*b`] },
+      default: 'allow' as const,
+    }
+    const line = `echo ${'a'.repeat(60_000)}`
+    const result = decideCommand(
+      {
+        layers: Array.from({ length: 3 }, () => ({
+          source: 'environment' as const,
+          policy: CommandPolicy.parse(policy),
+        })),
+      },
+      line,
+    )
+    expect(['allow', 'deny']).toContain(result.decision)
+    if (result.decision === 'deny') expect(result.rule).toBe('builtin:too-complex')
+  })
+})
+
 describe('mergePolicies', () => {
   const org = { commands: { deny: ['curl *'], ask: ['git push *'], allow: [] }, default: 'allow' as const }
 

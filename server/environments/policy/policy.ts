@@ -8,7 +8,7 @@
  * A line that does not parse is denied, not asked: a partial tree may hide a command nobody saw,
  * and asking a person to approve it would make them the parser. The agent is told to fix the syntax.
  */
-import picomatch from 'picomatch'
+import { type Budget, compileGlob, GlobBudgetSpent, globMatches } from '../../lib/glob.ts'
 import {
   type CommandDecision,
   CommandPolicy,
@@ -26,6 +26,12 @@ export type { CommandDecision, Decision, EffectivePolicy, MergedPolicy } from '.
 
 /** Longest command line judged; longer ones are refused rather than parsed. */
 export const MAX_COMMAND_LINE = 64 * 1024
+/**
+ * Pattern-matching steps one decision may take (tens of milliseconds). Matching is linear per
+ * pattern (lib/glob.ts), but 600 patterns over a 64 KiB line still add up; past this the line is
+ * refused rather than hold the event loop.
+ */
+export const MATCH_BUDGET = 20_000_000
 
 /** The policy an environment gets when it declares none: the built-in rules, everything else runs. */
 export const DEFAULT_POLICY: CommandPolicy = CommandPolicy.parse({})
@@ -51,10 +57,16 @@ export function decideCommand(
   const layers = toLayers(policy)
   let verdict: CommandDecision = { decision: 'allow', rule: 'default' }
   let first = true
-  for (const check of checks) {
-    const judged = judge(check, layers)
-    if (first || STRICTNESS[judged.decision] > STRICTNESS[verdict.decision]) verdict = judged
-    first = false
+  const budget: Budget = { steps: MATCH_BUDGET }
+  try {
+    for (const check of checks) {
+      const judged = judge(check, layers, budget)
+      if (first || STRICTNESS[judged.decision] > STRICTNESS[verdict.decision]) verdict = judged
+      first = false
+    }
+  } catch (err) {
+    if (!(err instanceof GlobBudgetSpent)) throw err
+    return refuse('builtin:too-complex', 'the command line is too long to judge against this policy')
   }
   return verdict
 }
@@ -81,36 +93,52 @@ function toLayers(policy: EffectivePolicy | CommandPolicyInput): Layer[] {
   return [{ policy: CommandPolicy.parse(policy) }]
 }
 
-function judge(check: Check, layers: Layer[]): CommandDecision {
+function judge(check: Check, layers: Layer[], budget: Budget): CommandDecision {
   if (check.builtin) {
     const { decision, rule, reason } = check.builtin
     return { decision, command: check.command, rule, reason }
   }
   let best: CommandDecision | undefined
   for (const layer of layers) {
-    const answer = judgeLayer(check, layer)
+    const answer = judgeLayer(check, layer, budget)
     if (!best || STRICTNESS[answer.decision] > STRICTNESS[best.decision]) best = answer
   }
   return best ?? { decision: 'allow', command: check.command, rule: 'default' }
 }
 
-function judgeLayer(check: Check, { source, policy }: Layer): CommandDecision {
+function judgeLayer(check: Check, { source, policy }: Layer, budget: Budget): CommandDecision {
   const prefix = source === 'org' ? 'org ' : ''
   for (const decision of ['deny', 'ask', 'allow'] as Decision[]) {
-    const pattern = policy.commands[decision].find((p) => check.forms.some((form) => matches(p, form)))
+    const pattern = policy.commands[decision].find((p) =>
+      check.forms.some((form) => matches(p, form, budget)),
+    )
     if (pattern) {
       const reason = decision === 'allow' ? undefined : `${prefix}policy says ${decision} for "${pattern}"`
       return { decision, command: check.command, rule: `${prefix}${decision}: ${pattern}`, reason }
+    }
+    // Computed arguments and a rule about this command: what runs may be what the rule names.
+    const named = decision !== 'allow' && check.dynamic && namedBy(policy.commands[decision], check, budget)
+    if (named) {
+      const reason = `its arguments are computed, and ${prefix}policy says ${decision} for "${named}"`
+      return { decision: 'ask', command: check.command, rule: `${prefix}${decision}: ${named}`, reason }
     }
   }
   const reason = policy.default === 'allow' ? undefined : `${prefix}policy default is ${policy.default}`
   return { decision: policy.default, command: check.command, rule: `${prefix}default`, reason }
 }
 
-/** `sudo *` must also catch a bare `sudo`, and `*` must cross `/` (picomatch's bash mode). */
-function matches(pattern: string, form: string): boolean {
-  if (picomatch.isMatch(form, pattern, { bash: true, dot: true })) return true
-  return pattern.endsWith(' *') && picomatch.isMatch(form, pattern.slice(0, -2), { bash: true, dot: true })
+/** The first pattern whose command name (its first word) matches the check's. */
+function namedBy(patterns: string[], check: Check, budget: Budget): string | undefined {
+  return patterns.find((p) => {
+    const head = compileGlob(p.split(' ')[0]!)
+    return (check.names ?? []).some((name) => globMatches(head, name, budget))
+  })
+}
+
+/** `sudo *` must also catch a bare `sudo`, and `*` crosses `/` (lib/glob.ts). */
+function matches(pattern: string, form: string, budget: Budget): boolean {
+  if (globMatches(compileGlob(pattern), form, budget)) return true
+  return pattern.endsWith(' *') && globMatches(compileGlob(pattern.slice(0, -2)), form, budget)
 }
 
 function refuse(rule: string, reason: string): CommandDecision {

@@ -21,7 +21,6 @@ const spec: DockerExecSpec = {
   root: '/srv/environments/env_1',
   command: 'npm test',
   limits: { ...DEFAULT_LIMITS, memoryMb: 768, processes: 32, cpuSeconds: 60, diskMb: 100 },
-  allowedHosts: [],
   secretNames: ['API_TOKEN'],
   user: { uid: 61000, gid: 61000 },
 }
@@ -72,9 +71,10 @@ describe('dockerExecArgs', () => {
     ])
   })
 
-  it('gets a network only when the policy names hosts', () => {
-    const args = dockerExecArgs({ ...spec, allowedHosts: ['registry.npmjs.org'] })
-    expect(args[args.indexOf('--network') + 1]).toBe('bridge')
+  it('never gets a network, whatever hosts the policy names (the bridge cannot filter them)', () => {
+    const args = dockerExecArgs(spec)
+    expect(args[args.indexOf('--network') + 1]).toBe('none')
+    expect(args).not.toContain('bridge')
   })
 
   it('never carries a secret value', () => {

@@ -2,8 +2,9 @@
  * `provider: docker`: an environment whose commands run in a throwaway container on this server,
  * through the `docker` CLI with the run-code Docker adapter's container flags (containerRunArgs in
  * server/sandbox/docker.ts). Its folder is the same folder on this instance (bind-mounted at
- * /workspace), so the file tools are the local ones; only `exec` differs. The container has no network unless the policy names hosts (then the
- * default bridge: Docker cannot filter by host name, so any host is reachable), a read-only root,
+ * /workspace), so the file tools are the local ones; only `exec` differs. The container has no
+ * network whatever the policy names: Docker's bridge cannot filter by host name, so it would reach
+ * the intranet, this host (docker0) and the cloud's metadata service. A read-only root,
  * no capabilities, the sandbox uid, and the definition's limits as --memory/--pids-limit/ulimits.
  * Secret values travel in the CLI's environment; only their names are on the command line.
  */
@@ -13,7 +14,6 @@ import { env as appEnv } from '../../env.ts'
 import { HttpError } from '../../lib/errors.ts'
 import { containerRunArgs, dockerClientEnv } from '../../sandbox/docker.ts'
 import {
-  DEFAULT_ALLOWED_HOSTS,
   DEFAULT_LIMITS,
   type ExecEnvironment,
   type ExecLimits,
@@ -33,8 +33,6 @@ export type DockerExecSpec = {
   root: string
   command: string
   limits: ExecLimits
-  /** Hosts the policy allows; none → `--network none`. */
-  allowedHosts: string[]
   /** Names of the secrets the command gets (values go in the CLI's environment, never here). */
   secretNames: string[]
   user: { uid: number; gid: number }
@@ -45,7 +43,7 @@ export function dockerExecArgs(spec: DockerExecSpec): string[] {
   const { limits } = spec
   const args = containerRunArgs({
     name: spec.name,
-    network: spec.allowedHosts.length > 0 ? 'bridge' : 'none',
+    network: 'none',
     mounts: [`type=bind,source=${spec.root},target=${DOCKER_WORKDIR}`],
     user: `${spec.user.uid}:${spec.user.gid}`,
     memory: `${limits.memoryMb}m`,
@@ -108,7 +106,6 @@ export async function dockerExec(
     root: env.root,
     command,
     limits,
-    allowedHosts: env.allowedHosts ?? DEFAULT_ALLOWED_HOSTS,
     secretNames: Object.keys(secrets),
     user: { uid, gid },
   })

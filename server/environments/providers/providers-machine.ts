@@ -3,7 +3,7 @@
  * are checked here with the same spelling rules as local folders, and again on the machine, which
  * confines them to its directory on the real path. Output is capped like a local command's.
  */
-import picomatch from 'picomatch'
+import { compileGlob, globMatches } from '../../lib/glob.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { callMachine, machineProvider } from '../../machines/provider.ts'
 import type { FileEntry } from '../../machines/protocol.ts'
@@ -143,9 +143,11 @@ export function machineFiles(
         query: input.pattern,
         path,
       })
-      const kept = input.glob
-        ? matches.filter((m) => picomatch.isMatch(m.path, input.glob!, { dot: true, matchBase: true }))
-        : matches
+      // A glob without a slash matches the file name, as ripgrep's does for a folder here.
+      const glob = input.glob === undefined ? undefined : compileGlob(input.glob)
+      const name = (path: string) =>
+        input.glob!.includes('/') ? path : path.slice(path.lastIndexOf('/') + 1)
+      const kept = glob ? matches.filter((m) => globMatches(glob, name(m.path))) : matches
       const truncated = kept.length >= MAX_MATCHES
       const lines = kept.map((m) => `${m.path}:${m.line}: ${m.text}`)
       const output = lines.length === 0 ? 'No matches.' : lines.join('\n')

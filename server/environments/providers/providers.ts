@@ -20,8 +20,9 @@ import { listDirectory, searchFiles } from '../files/files-list.ts'
 import type { EnvironmentProvider, ProviderTarget } from './provider-schema.ts'
 import { dockerExec, stopDocker } from './providers-docker.ts'
 import { assertNoMachineSecrets, machineFiles, machineLister } from './providers-machine.ts'
-import { localLister, pollTree } from '../watch/watch-poll.ts'
-import { watchNative, type Watcher } from '../watch/watch.ts'
+import { diskScanner } from '../watch/watch-disk.ts'
+import { byListing, pollTree } from '../watch/watch-poll.ts'
+import type { Watcher } from '../watch/watch.ts'
 
 export { folderHere, type EnvironmentProvider, type ProviderTarget } from './provider-schema.ts'
 
@@ -63,13 +64,13 @@ export function providerFor(target: ProviderTarget, files: FileContext): Environ
 }
 
 /**
- * How file events are watched there (watch.ts). A machine's folder is not on this disk: a poll over
- * its own listing. `local` and `docker` (its container bind-mounts this server's folder) get native
- * `fs.watch`, or the same poll over this disk's listing where `fs.watch` cannot start.
+ * How file events are watched there (watch.ts): a poll over a listing, a machine's own for a
+ * machine, a `find` child over this disk for `local` and `docker` (its container bind-mounts this
+ * server's folder).
  */
 export function watcherFor(target: ProviderTarget, root: string): Watcher {
-  if (target.kind === 'machine') return () => pollTree(machineLister(target))
-  return async () => watchNative(root) ?? pollTree(localLister(root))
+  if (target.kind === 'machine') return () => pollTree(byListing(machineLister(target)))
+  return () => pollTree(diskScanner(root))
 }
 
 /**

@@ -7,12 +7,11 @@
  * `.skills/<name>/SKILL.md`.
  */
 import matter from 'gray-matter'
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { type Caller, isOrgAdmin } from '../../access/caller.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { SkillName } from '../definition/definition-parts.ts'
+import { readInside } from '../files/inside.ts'
 import {
   decideSkill as decideRow,
   findSkill,
@@ -77,8 +76,9 @@ export async function noticeSkillFile(
 ): Promise<SkillView | undefined> {
   const match = SKILL_FILE.exec(path)
   if (!match) return undefined
-  const text = await readFile(join(root, path), 'utf8').catch(() => undefined)
-  if (text === undefined || Buffer.byteLength(text) > MAX_SKILL_BYTES) return undefined
+  // A command may have made the file a link to a host file: read only a regular file inside.
+  const text = await readInside(root, path, MAX_SKILL_BYTES)
+  if (text === undefined) return undefined
   let data: Record<string, unknown>
   try {
     data = matter(text).data as Record<string, unknown>

@@ -1,12 +1,13 @@
 /**
- * The portable poll watcher over a real folder (this disk's listing), and over a listing a test
+ * The poll watcher over a real folder (this disk's `find` listing), and over a listing a test
  * controls for the bounds: what a bounded listing did not reach is unknown, never deleted.
  */
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { differences, type ListedEntry, type Lister, localLister, pollTree, scanTree } from './watch-poll.ts'
+import { diskScanner } from './watch-disk.ts'
+import { differences, type ListedEntry, type Lister, pollTree, scanTree, type Scanner } from './watch-poll.ts'
 
 let dir: string
 beforeEach(() => {
@@ -20,12 +21,12 @@ const write = (rel: string, text: string) => {
 }
 const pairs = (events: { type: string; path: string }[]) => events.map((e) => [e.type, e.path])
 
-/** Counts the root listings of `list`, so a test can wait for a poll to have happened. */
-function counted(list: Lister) {
+/** Counts the listings of `scan`, so a test can wait for a poll to have happened. */
+function counted(scan: Scanner) {
   let roots = 0
-  const wrapped: Lister = (d) => {
-    if (d === '') roots++
-    return list(d)
+  const wrapped: Scanner = (bounds) => {
+    roots++
+    return scan(bounds)
   }
   return {
     list: wrapped,
@@ -42,7 +43,7 @@ describe('the poll watcher over a folder', () => {
     write('keep.txt', 'same')
     write('edit.txt', 'one')
     write('src/old.txt', 'bye')
-    const watch = await pollTree(localLister(dir), { intervalMs: 60_000 })
+    const watch = await pollTree(diskScanner(dir), { intervalMs: 60_000 })
     write('new.txt', 'hello')
     write('edit.txt', 'one and more')
     unlinkSync(path.join(dir, 'src/old.txt'))
@@ -60,7 +61,7 @@ describe('the poll watcher over a folder', () => {
   })
 
   it('sees a file that lived only while the command ran (between two listings) as deleted', async () => {
-    const probe = counted(localLister(dir))
+    const probe = counted(diskScanner(dir))
     const watch = await pollTree(probe.list, { intervalMs: 1 })
     write('tmp/scratch.txt', 'short-lived')
     await probe.untilListed(2) // at least one whole listing saw it
@@ -69,12 +70,12 @@ describe('the poll watcher over a folder', () => {
   })
 
   it('sees nothing, and does not throw, when the folder cannot be listed', async () => {
-    const watch = await pollTree(localLister(path.join(dir, 'missing')))
+    const watch = await pollTree(diskScanner(path.join(dir, 'missing')))
     expect(await watch.stop()).toEqual([])
   })
 
   it('keeps no listing going after cancel', async () => {
-    const probe = counted(localLister(dir))
+    const probe = counted(diskScanner(dir))
     const watch = await pollTree(probe.list, { intervalMs: 1 })
     watch.cancel()
     const after = probe.roots()
@@ -129,5 +130,26 @@ describe('the bounds of a listing', () => {
     expect(scan.dirs.has('gone')).toBe(true)
     expect(scan.listed.has('gone')).toBe(false)
     await expect(scanTree(memory({}))).rejects.toThrow(/no such folder/)
+  })
+})
+
+describe("this disk's listing", () => {
+  it('lists files with sizes, never through a link, and stops at its bound with the open folders unknown', async () => {
+    write('a/one.txt', '1')
+    write('a/b/two.txt', '22')
+    write('z.txt', '333')
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'clockwork-poll-out-'))
+    writeFileSync(path.join(outside, 'host.txt'), 'x')
+    symlinkSync(outside, path.join(dir, 'link'))
+    try {
+      const whole = await diskScanner(dir)({})
+      expect([...whole.files.keys()].sort()).toEqual(['a/b/two.txt', 'a/one.txt', 'link', 'z.txt'])
+      expect(whole.files.get('a/b/two.txt')?.size).toBe(2)
+      expect([...whole.listed].sort()).toEqual(['', 'a', 'a/b'])
+      const bounded = await diskScanner(dir)({ maxEntries: 2 })
+      expect(bounded.listed.has('')).toBe(false) // stopped inside it: not listed whole
+    } finally {
+      rmSync(outside, { recursive: true, force: true })
+    }
   })
 })

@@ -1,8 +1,8 @@
 /**
- * The portable file watcher: list the tree (size and modification time of every file) before a
- * command, every second or so while it runs, and after it, through whatever lists the folder (a
- * connected machine's own `list_directory`, or this disk when `fs.watch` cannot watch it), and
- * fold the differences into the same events as the native watcher (watch.ts).
+ * The file watcher: list the tree (size and modification time of every file) before a command,
+ * every second or so while it runs, and after it, through whatever lists the folder (a connected
+ * machine's own `list_directory`, or on this disk a `find` child: watch-disk.ts), and fold the
+ * differences into file events (watch.ts).
  *
  * Bounded: a listing stops descending after MAX_POLL_ENTRIES entries or SCAN_BUDGET_MS, and never
  * enters `.git` or `node_modules`. What a bounded listing did not reach is unknown, not deleted:
@@ -10,10 +10,8 @@
  * spaced at least as far apart as the last one took, so a slow machine is not flooded.
  * A listing without modification times (a client older than this watcher) compares sizes only.
  */
-import { lstat, readdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { entryType, type FileEntry } from '../../machines/protocol.ts'
+import type { FileEntry } from '../../machines/protocol.ts'
 import { type FileEvent, ignoredName, MAX_EVENTS, NO_WATCH, sortEvents, type Watch } from './watch.ts'
 
 /** One entry of a folder listing: a machine's own (the protocol's), or this disk's. */
@@ -23,7 +21,7 @@ export type Lister = (dir: string) => Promise<ListedEntry[]>
 
 export const MAX_POLL_ENTRIES = 5000
 export const POLL_INTERVAL_MS = 1000
-const SCAN_BUDGET_MS = 20_000
+export const SCAN_BUDGET_MS = 20_000
 /** Folders listed at once (each is one call to a machine). */
 const PARALLEL = 8
 
@@ -36,11 +34,18 @@ export type Scan = {
   listed: Set<string>
 }
 
+export type Bounds = { maxEntries?: number; budgetMs?: number }
+/** Takes one bounded listing of the whole tree. @throws when the root cannot be listed. */
+export type Scanner = (bounds: Bounds) => Promise<Scan>
+
+/** A scanner over a folder-by-folder lister (a connected machine's). */
+export const byListing =
+  (list: Lister): Scanner =>
+  (bounds) =>
+    scanTree(list, bounds)
+
 /** Lists the tree breadth first, within the bounds. @throws when the root cannot be listed. */
-export async function scanTree(
-  list: Lister,
-  bounds: { maxEntries?: number; budgetMs?: number } = {},
-): Promise<Scan> {
+export async function scanTree(list: Lister, bounds: Bounds = {}): Promise<Scan> {
   const maxEntries = bounds.maxEntries ?? MAX_POLL_ENTRIES
   const deadline = Date.now() + (bounds.budgetMs ?? SCAN_BUDGET_MS)
   const scan: Scan = { files: new Map(), dirs: new Set(['']), listed: new Set() }
@@ -111,19 +116,19 @@ function eventType(before: Stat | 'absent' | 'unknown', after: Stat | 'absent' |
 }
 
 /**
- * Starts a poll watch over `list`: the first listing now, then one every `intervalMs` (or as long
+ * Starts a poll watch over `scan`: the first listing now, then one every `intervalMs` (or as long
  * as the last one took) until `stop`, which lists once more. A root that cannot be listed gives a
  * watch that sees nothing: the command itself reports why its folder is unreachable.
  */
 export async function pollTree(
-  list: Lister,
+  scan: Scanner,
   options: { intervalMs?: number; maxEntries?: number } = {},
 ): Promise<Watch> {
   const bounds = { maxEntries: options.maxEntries }
   const interval = options.intervalMs ?? POLL_INTERVAL_MS
   let baseline: Scan
   try {
-    baseline = await scanTree(list, bounds)
+    baseline = await scan(bounds)
   } catch {
     return NO_WATCH
   }
@@ -148,7 +153,7 @@ export async function pollTree(
       if (ending.signal.aborted) return
       const started = Date.now()
       // A listing that fails (the machine went away for a moment) is skipped; the next one compares.
-      await scanTree(list, bounds).then(compare, () => {})
+      await scan(bounds).then(compare, () => {})
       wait = Math.max(interval, Date.now() - started)
     }
   })()
@@ -157,7 +162,7 @@ export async function pollTree(
     stop: async () => {
       ending.abort()
       await loop
-      const last = await scanTree(list, bounds).catch(() => undefined)
+      const last = await scan(bounds).catch(() => undefined)
       if (last) compare(last)
       const end = last ?? previous
       const events: FileEvent[] = []
@@ -167,20 +172,5 @@ export async function pollTree(
       }
       return sortEvents(events)
     },
-  }
-}
-
-/** This disk's listing with sizes and times, for a folder `fs.watch` cannot watch. */
-export function localLister(root: string): Lister {
-  return async (dir) => {
-    const names = await readdir(join(root, dir))
-    const entries = await Promise.all(
-      names.map(async (name): Promise<ListedEntry | undefined> => {
-        const s = await lstat(join(root, dir, name)).catch(() => undefined)
-        if (!s) return undefined // removed between the listing and its look
-        return { name, type: entryType(s), size: s.size, mtimeMs: s.mtimeMs }
-      }),
-    )
-    return entries.filter((e) => e !== undefined)
   }
 }

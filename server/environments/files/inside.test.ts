@@ -1,0 +1,69 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { prepareFolder } from '../exec/identity.ts'
+import { emptyFolder, fileInside, folderInside, readInside, removeInside, writeInside } from './inside.ts'
+
+let base: string
+let root: string
+let outside: string
+
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'env-inside-'))
+  await chmod(base, 0o711)
+  root = join(base, 'envs', 'e1')
+  await prepareFolder(root)
+  outside = join(base, 'outside')
+  await mkdir(outside)
+  await writeFile(join(outside, 'secret'), 'HOST')
+  await writeFile(join(root, 'mine.txt'), 'inside')
+})
+afterEach(() => rm(base, { recursive: true, force: true }))
+
+describe('the server’s own reads and writes inside an environment', () => {
+  it('read regular files inside only: not a link out, a FIFO, or one too large', async () => {
+    await symlink(join(outside, 'secret'), join(root, 'link'))
+    execFileSync('mkfifo', [join(root, 'fifo')])
+    expect(await readInside(root, 'mine.txt', 100)).toBe('inside')
+    expect(await readInside(root, 'mine.txt', 3)).toBeUndefined()
+    expect(await readInside(root, 'link', 100)).toBeUndefined()
+    expect(await readInside(root, 'fifo', 100)).toBeUndefined()
+    expect(await fileInside(root, 'link')).toBe(false)
+    expect(await fileInside(root, 'mine.txt')).toBe(true)
+  })
+
+  it('refuse to write through a link, and make folders only inside', async () => {
+    await symlink(join(outside, 'secret'), join(root, 'marker'))
+    await expect(writeInside(root, 'marker', 'x')).rejects.toThrow(/resolves outside/)
+    await symlink(outside, join(root, 'state'))
+    await expect(folderInside(root, 'state')).rejects.toThrow(/resolves outside/)
+    expect(await readFile(join(outside, 'secret'), 'utf8')).toBe('HOST')
+  })
+
+  it('remove the link itself, never what it points to, even through a swapped parent', async () => {
+    await mkdir(join(root, 'dir'))
+    await writeFile(join(outside, 'x'), 'keep')
+    await rm(join(root, 'dir'), { recursive: true })
+    await symlink(outside, join(root, 'dir')) // a command swapped the folder for a link
+    await removeInside(root, 'dir/x')
+    expect(existsSync(join(outside, 'x'))).toBe(true)
+    await symlink(join(outside, 'secret'), join(root, 'l2'))
+    await removeInside(root, 'l2')
+    expect(existsSync(join(root, 'l2'))).toBe(false)
+    expect(existsSync(join(outside, 'secret'))).toBe(true)
+  })
+
+  it('empty the folder without following a link out of it', async () => {
+    await symlink(outside, join(root, 'out'))
+    await mkdir(join(root, 'deep', 'er'), { recursive: true })
+    // As a command would have made them: owned by the sandbox uid, like the folder.
+    const owner = await prepareFolder(root)
+    execFileSync('chown', ['-R', '-h', `${owner.uid}:${owner.gid}`, root])
+    await emptyFolder(root)
+    expect(execFileSync('ls', ['-A', root], { encoding: 'utf8' })).toBe('')
+    expect(existsSync(join(outside, 'secret'))).toBe(true)
+  })
+})

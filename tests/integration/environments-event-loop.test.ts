@@ -1,0 +1,92 @@
+/**
+ * Item 5 of the boundary review, as the attacks a member makes: one command that makes thousands
+ * of files, and a search with a pattern that makes a backtracking regex engine run for ages. While
+ * each runs, the server must keep answering: the test asks /_agent-native/health again and again
+ * and needs every answer (the timeout on each is only a hang guard; nothing here is timed). The
+ * server runs in its own process, so a frozen server cannot freeze the test that watches it.
+ */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
+import { ApiClient } from '#tests/support/api-client.ts'
+import { startFakeAnthropic, toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { createEmptyDatabase } from '#tests/support/postgres-server.ts'
+import { spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
+
+const KEY = 'sk-ant-event-loop-0001'
+const HANG_GUARD_MS = 15_000
+
+let server: SpawnedServer
+let fake: FakeAnthropic
+let member: ApiClient
+let dir: string
+let dropDatabase = async () => {}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-loop-'))
+  chmodSync(dir, 0o711) // the sandbox uid must be able to enter it
+  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
+  const database = await createEmptyDatabase(inject('postgresUrl'))
+  dropDatabase = database.drop
+  server = await spawnServer({
+    DATABASE_URL: database.url,
+    SCHEDULER_ENABLED: 'false',
+    ANTHROPIC_API_KEY: KEY,
+    ANTHROPIC_BASE_URL: fake.baseURL,
+    ENVIRONMENTS_DIR: path.join(dir, 'environments'),
+  })
+  member = new ApiClient(server.baseUrl)
+  await member.signUp('Mallory', 'mallory-loop@example.com')
+}, 240_000)
+afterAll(async () => {
+  await server?.stop()
+  await fake?.close()
+  await dropDatabase()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** Asks for health until `work` settles; every answer must come. Returns how many came. */
+async function healthWhile(work: Promise<unknown>): Promise<number> {
+  let settled = false
+  void work.finally(() => (settled = true)).catch(() => {})
+  let answers = 0
+  while (!settled || answers === 0) {
+    const res = await fetch(`${server.baseUrl}/_agent-native/health`, {
+      signal: AbortSignal.timeout(HANG_GUARD_MS),
+    })
+    expect(res.status).toBeLessThan(500)
+    await res.arrayBuffer()
+    answers++
+  }
+  return answers
+}
+
+describe('the server keeps answering', () => {
+  it('while a command makes 5,000 files', async () => {
+    fake.reply(
+      toolUse('run_command', {
+        command: 'mkdir -p many && cd many && seq 1 5000 | xargs touch && sleep 3 && ls | wc -l',
+      }),
+      { text: 'Done.' },
+    )
+    const turn = sendChat(member, { message: userText('make many files') })
+    expect(await healthWhile(turn)).toBeGreaterThan(1)
+    const [run] = toolParts((await turn).reply, 'run_command')
+    expect(run.output).toMatchObject({ ok: true, exitCode: 0, stdout: '5000\n' })
+    expect(run.output.files.length).toBeGreaterThan(0) // file events still come, bounded
+  }, 180_000)
+
+  it('while search_files runs a catastrophic pattern over one file', async () => {
+    fake.reply(
+      toolUse('write_file', { path: 'evil.txt', content: `${'a'.repeat(5000)}!\n` }),
+      toolUse('search_files', { path: 'evil.txt', pattern: '^(a+)+$' }),
+      { text: 'Done.' },
+    )
+    const turn = sendChat(member, { message: userText('search') })
+    expect(await healthWhile(turn)).toBeGreaterThan(0)
+    const [search] = toolParts((await turn).reply, 'search_files')
+    expect(search.output).toMatchObject({ ok: true, output: 'No matches.' })
+  }, 180_000)
+})
