@@ -15,6 +15,16 @@ async function openChat(page: Page) {
   await expect(chatPanel(page)).toBeVisible()
 }
 
+/** Reloads the page and reopens the chat whose title holds `tag` from the panel's History. */
+async function reopenThread(page: Page, tag: string) {
+  await page.reload()
+  await openChat(page)
+  await chatPanel(page).getByRole('button', { name: 'History' }).click()
+  await chatPanel(page)
+    .getByRole('button', { name: new RegExp(tag) })
+    .click()
+}
+
 async function ask(page: Page, text: string) {
   const input = chatPanel(page).getByLabel('Message the agent')
   await input.fill(text)
@@ -78,12 +88,7 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     // Readable in both themes (the thread reopens from History after the reload).
     for (const theme of ['light', 'dark'] as const) {
       await useTheme(page, theme)
-      await page.reload()
-      await openChat(page)
-      await chatPanel(page).getByRole('button', { name: 'History' }).click()
-      await chatPanel(page)
-        .getByRole('button', { name: new RegExp(tag) })
-        .click()
+      await reopenThread(page, tag)
       const again = chatPanel(page).getByTestId('assistant-message').last()
       await expect(again.getByRole('heading', { level: 1 })).toBeVisible()
       for (const part of [
@@ -129,12 +134,7 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     await expect(panel.getByRole('alert')).toHaveCount(0)
     await expect(panel.getByText(`summarise the week (${tag})`)).toHaveCount(1)
     // The stored thread agrees: reopened, it has the question once and the answer.
-    await page.reload()
-    await openChat(page)
-    await chatPanel(page).getByRole('button', { name: 'History' }).click()
-    await chatPanel(page)
-      .getByRole('button', { name: new RegExp(tag) })
-      .click()
+    await reopenThread(page, tag)
     await expect(chatPanel(page).getByText(`summarise the week (${tag})`)).toHaveCount(1)
     await expect(chatPanel(page).getByText(`Here it is after all (${tag}).`)).toBeVisible()
   })

@@ -51,17 +51,17 @@ export function ChatSession({
     revalidate.current = revalidator.revalidate
   })
   // Replies carry their thread id as metadata (stored ones too), so the id is read from the messages;
-  // the last one seen is kept too, for a Retry (it drops the failed reply that carried it).
-  const knownThread = useRef(threadId)
+  // a Retry drops the failed reply that carried it, so it passes the id along itself.
   const [transport] = useState(
     () =>
       new DefaultChatTransport<ChatMessage>({
         api: '/_agent-native/agent/chat',
         // A regenerate is the Retry after a failed turn: the server answers the stored message
         // again rather than storing it twice.
-        prepareSendMessagesRequest: ({ messages, trigger }) => ({
+        prepareSendMessagesRequest: ({ messages, trigger, body }) => ({
           body: {
-            threadId: threadIdOf(messages) ?? knownThread.current ?? undefined,
+            threadId:
+              threadIdOf(messages) ?? (body as { threadId?: string })?.threadId ?? threadId ?? undefined,
             message: messages.at(-1),
             ...(trigger === 'regenerate-message' ? { retry: true } : {}),
           },
@@ -92,9 +92,7 @@ export function ChatSession({
 
   const current = threadIdOf(messages)
   useEffect(() => {
-    if (!current) return
-    knownThread.current = current
-    onThread(current)
+    if (current) onThread(current)
   }, [current, onThread])
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'end' })
@@ -122,7 +120,7 @@ export function ChatSession({
 
   function retry() {
     clearError()
-    void regenerate()
+    void regenerate({ body: { threadId: current ?? threadId ?? undefined } })
   }
 
   const failure = error ? readChatError(error) : null
