@@ -8,7 +8,6 @@
  * to public addresses only, and git connects to the addresses that were checked (pinned through
  * curl's resolve list) and follows no redirect.
  */
-import { spawn } from 'node:child_process'
 import { lookup } from 'node:dns/promises'
 import { chmod, mkdtemp, realpath, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -17,7 +16,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { badRequest, forbidden } from '../../lib/errors.ts'
 import { assertPublicAddress, OutboundRefused } from '../../lib/outbound.ts'
-import { dropPrivileges } from '../exec/identity.ts'
+import { spawnAsSandbox } from '../exec/identity.ts'
 import { isInside } from '../files/paths.ts'
 
 export type CloneRequest = {
@@ -32,24 +31,6 @@ export type CloneRequest = {
   /** ENVIRONMENT_LOCAL_ROOT, when set. */
   localRoot?: string
   field: string
-}
-
-export type Spawned = { code: number | null; output: string }
-
-/** Runs argv as the sandbox uid with `env` only; output (stdout + stderr) capped at 64 KiB. */
-export function spawnAsSandbox(argv: string[], cwd: string, env: Record<string, string>): Promise<Spawned> {
-  const full = [...dropPrivileges(), ...argv]
-  return new Promise((resolve, reject) => {
-    const child = spawn(full[0]!, full.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    const take = (chunk: Buffer) => {
-      if (output.length < 65_536) output += chunk.toString('utf8')
-    }
-    child.stdout.on('data', take)
-    child.stderr.on('data', take)
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, output }))
-  })
 }
 
 /** "owner/name" means GitHub; anything else is a URL already validated by the definition schema. */

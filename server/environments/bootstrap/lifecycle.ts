@@ -20,7 +20,7 @@ import { type BootstrapRecord, bootstrap, type BootstrapInput } from './bootstra
 import { announceBootstrap, type BootstrapWatcher, watchBootstrap } from './bootstrap-watch.ts'
 import { maxAgeMs } from '../definition/definition-parts.ts'
 import type { EnvironmentDefinition } from '../definition/definition.ts'
-import { fileInside, removeInside, writeInside } from '../files/inside.ts'
+import { fileInside, removeInside, writeInside } from '../exec/inside.ts'
 import { project } from './project.ts'
 import { restoreSnapshot, takeSnapshot } from './snapshot.ts'
 import { type EnvironmentRow, findEnvironmentById, updateLifecycle } from '../store.ts'

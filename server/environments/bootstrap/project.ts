@@ -9,7 +9,7 @@ import { lchown, lstat, readlink, symlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Skill } from '../definition/definition-parts.ts'
 import { writeFile, type FileContext } from '../files/files.ts'
-import { readInside, removeEntry } from '../files/inside.ts'
+import { readInside, removeEntry } from '../exec/inside.ts'
 
 export const INSTRUCTIONS_FILE = 'AGENTS.md'
 export const INSTRUCTION_LINKS = ['CLAUDE.md', 'GEMINI.md']

@@ -11,7 +11,7 @@ import { mkdir, rename } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { dropPrivileges } from '../exec/identity.ts'
-import { emptyFolder, fillFromStaging } from '../files/inside.ts'
+import { emptyFolder, fillFromStaging } from '../exec/inside.ts'
 import { SECRET_BEARING } from './project.ts'
 import { STATE_DIR } from './setup-shell.ts'
 

@@ -3,6 +3,7 @@
  * is not enforced for root, and a root command inside a user namespace keeps capabilities there);
  * otherwise as the server's own, already unprivileged, user.
  */
+import { spawn } from 'node:child_process'
 import { chmod, chown, mkdir, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 
@@ -51,4 +52,22 @@ async function assertReachable(dir: string, uid: number) {
     }
     if (current === dirname(current)) return
   }
+}
+
+export type Spawned = { code: number | null; output: string }
+
+/** Runs argv as the sandbox uid with `env` only; output (stdout + stderr) capped at 64 KiB. */
+export function spawnAsSandbox(argv: string[], cwd: string, env: Record<string, string>): Promise<Spawned> {
+  const full = [...dropPrivileges(), ...argv]
+  return new Promise((resolve, reject) => {
+    const child = spawn(full[0]!, full.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    const take = (chunk: Buffer) => {
+      if (output.length < 65_536) output += chunk.toString('utf8')
+    }
+    child.stdout.on('data', take)
+    child.stderr.on('data', take)
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, output }))
+  })
 }

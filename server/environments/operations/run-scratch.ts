@@ -6,7 +6,7 @@
 import { rmdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { logger } from '../../lib/logger.ts'
-import { emptyFolder } from '../files/inside.ts'
+import { emptyFolder } from '../exec/inside.ts'
 import { environmentsDir, here } from '../instance.ts'
 import { runScratchName } from '../service.ts'
 import { deleteEnvironment, findEnvironment } from '../store.ts'

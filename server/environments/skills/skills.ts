@@ -11,7 +11,7 @@ import { type Caller, isOrgAdmin } from '../../access/caller.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { SkillName } from '../definition/definition-parts.ts'
-import { readInside } from '../files/inside.ts'
+import { readInside } from '../exec/inside.ts'
 import {
   decideSkill as decideRow,
   findSkill,

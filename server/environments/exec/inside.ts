@@ -10,9 +10,8 @@
 import { chown, mkdtemp, readdir, realpath, rename, rm, unlink } from 'node:fs/promises'
 import { basename, dirname, join, posix } from 'node:path'
 import { HttpError } from '../../lib/errors.ts'
-import { spawnAsSandbox } from '../bootstrap/git.ts'
-import { sandboxIdentity } from '../exec/identity.ts'
-import { checkRelativePath, handlePath, makeFolders, openForRead, openForWrite } from './paths.ts'
+import { sandboxIdentity, spawnAsSandbox } from './identity.ts'
+import { checkRelativePath, handlePath, makeFolders, openForRead, openForWrite } from '../files/paths.ts'
 
 type Owner = { uid: number; gid: number }
 

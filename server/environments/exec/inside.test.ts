@@ -4,7 +4,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { prepareFolder } from '../exec/identity.ts'
+import { prepareFolder } from './identity.ts'
 import { emptyFolder, fileInside, folderInside, readInside, removeInside, writeInside } from './inside.ts'
 
 let base: string
