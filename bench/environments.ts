@@ -52,7 +52,7 @@ const base = mkdtempSync(path.join(os.tmpdir(), 'bench-env-'))
 chmodSync(base, 0o711)
 const root = path.join(base, 'environments', 'bench')
 await prepareFolder(root)
-const opts = { dataDir: path.join(base, 'data'), environmentsDir: path.join(base, 'environments') }
+const opts = {}
 const check = (result: { exitCode: number | null; stderr: string }) => {
   if (result.exitCode !== 0) throw new Error(`true failed in the sandbox: ${result.stderr}`)
 }

@@ -42,7 +42,7 @@ export const OrgSettings = z.object({
     .default([...EXEC_RUNTIMES])
     .describe('Runtimes commands may start (node: node/npm/npx; python: python/pip); others are denied'),
   execLimits: ExecLimitsInput.default({}).describe(
-    'Limits of a command when its environment sets none (timeoutSeconds, cpuSeconds, memoryMb, …)',
+    'Ceilings of every command (timeoutSeconds, cpuSeconds, memoryMb, …): a definition asking more gets these; unset ones are the built-in defaults',
   ),
   execDeny: z
     .array(z.string().trim().min(1, 'a pattern must not be empty').max(500))

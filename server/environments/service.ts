@@ -10,7 +10,7 @@
  * the instance that created it (recorded); a call arriving elsewhere is forwarded (remote.ts).
  */
 import { hostname } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import type { Caller } from '../access/caller.ts'
 import { canEditJob, canViewJob } from '../access/rules.ts'
 import { readOrgSettings } from '../accounts/org-settings.ts'
@@ -70,8 +70,6 @@ export type OpenEnvironment = {
   /** Set when the folder lives on another instance: calls are forwarded there (remote.ts). */
   elsewhere?: { instanceId: string; instanceUrl: string | null }
 }
-
-const execOptions = () => ({ dataDir: resolve('.data'), environmentsDir: environmentsDir() })
 
 async function readDefinition(caller: Caller, name: string) {
   for (const scope of ['personal', 'shared'] as const) {
@@ -194,7 +192,7 @@ async function open(
     await prepareTree(caller, row, definition, {
       files,
       secrets: values,
-      execOptions: execOptions(),
+      execOptions: {},
       gate: { org, policy: base.policy, audit: commandAuditor(caller, row, how.origin) },
       limits: base.limits,
       onProgress: how.onBootstrap,
@@ -231,7 +229,6 @@ export async function runInEnvironment(
     {
       audit: commandAuditor(caller, row, origin),
       exec: (env, command, opts) => provider.exec(env, command, { ...opts, stopKey }),
-      execOptions: execOptions(),
     },
   )
   const local = folderHere(opened.target) && outcome.status === 'ran'

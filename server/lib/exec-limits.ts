@@ -6,10 +6,27 @@
 import { z } from 'zod'
 
 export const LIMIT_FIELDS = {
-  timeoutSeconds: z.number().int().min(1).max(3600).describe('Wall-clock limit per command'),
+  timeoutSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(3600)
+    .describe('Wall-clock limit per command (a caller may ask for less, never more)'),
   cpuSeconds: z.number().int().min(1).max(3600).describe('CPU-time limit per command (RLIMIT_CPU)'),
-  memoryMb: z.number().int().min(256).max(16384).describe('Address-space limit (RLIMIT_AS)'),
-  processes: z.number().int().min(8).max(4096).describe('Process limit for the sandbox user'),
+  memoryMb: z
+    .number()
+    .int()
+    .min(256)
+    .max(16384)
+    .describe(
+      'Memory of all its processes together (the environment’s cgroup; RLIMIT_AS per process without cgroups)',
+    ),
+  processes: z
+    .number()
+    .int()
+    .min(8)
+    .max(4096)
+    .describe('Processes (threads included) the environment may have at once'),
   diskMb: z.number().int().min(1).max(102400).describe('Disk quota of the environment folder'),
   outputKb: z.number().int().min(1).max(10240).describe('Output kept per stream; the middle is cut'),
 }

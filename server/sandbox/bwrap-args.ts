@@ -1,18 +1,26 @@
 /**
  * The bubblewrap command line for one run, as a pure function so a test can pin it.
- * The sandbox sees: system dirs read-only, the run's temp dir at /sandbox, the bridge socket,
- * a private /proc, /dev and /tmp. No network namespace, no host env, uid 65534, no capabilities.
+ * The sandbox sees: system dirs read-only, the module read-only in a size-capped tmpfs at
+ * /sandbox (its only writable folder: nothing it writes reaches the host's disk), the bridge
+ * socket, a private /proc, /dev and a tiny /tmp. No network namespace, no host env, uid 65534, no
+ * capabilities.
  */
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs'
+import { basename } from 'node:path'
 
 export const SANDBOX_DIR = '/sandbox'
 export const SANDBOX_SOCKET = '/run/agent-native/bridge.sock'
 const NOBODY = '65534'
+/** /tmp is not writable under the permission model anyway (TMPDIR is /sandbox): keep it tiny. */
+const TMP_BYTES = 1024 * 1024
 // /etc is left out on purpose: node needs nothing from it, and it holds host secrets.
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64']
 
 export type BwrapPlan = {
-  dir: string
+  /** The module on the host, bound read-only as /sandbox/<its name>. */
+  entry: string
+  /** Size of the /sandbox tmpfs, bytes. */
+  scratchBytes: number
   socketPath?: string
   env: Record<string, string>
   /** The node binary, bound read-only when it lives outside the system dirs (nvm, volta). */
@@ -40,11 +48,17 @@ export function bwrapArgs(plan: BwrapPlan, systemDirs = systemMounts()): string[
     '/proc',
     '--dev',
     '/dev',
+    '--size',
+    String(TMP_BYTES),
     '--tmpfs',
     '/tmp',
-    '--bind',
-    plan.dir,
+    '--size',
+    String(plan.scratchBytes),
+    '--tmpfs',
     SANDBOX_DIR,
+    '--ro-bind',
+    plan.entry,
+    `${SANDBOX_DIR}/${basename(plan.entry)}`,
     '--chdir',
     SANDBOX_DIR,
   ]

@@ -1,7 +1,7 @@
 /**
  * Environment definitions and their lifecycle through the real agent tools over real HTTP, with a
  * git source and a git skill served from local bare repositories (file:// under
- * ENVIRONMENT_LOCAL_ROOT): a shallow clone, AGENTS.md with its links, serial and parallel setup
+ * ENVIRONMENT_LOCAL_ROOT, which only org admins may read: the org's owner builds them): a shallow clone, AGENTS.md with its links, serial and parallel setup
  * with cwd/env carried, a snapshot restored without running setup again, a rebuild when setup
  * changes, a secret that reaches no file, snapshot, log or transcript; file events in the chat
  * stream and a run's record; self-made skills pending until a person approves them.
@@ -141,12 +141,12 @@ const envRow = async (name: string) =>
   )[0]!
 const rootOf = async (name: string) => path.join(dir, 'environments', (await envRow(name)).dir)
 const bootstrapOf = async (name: string) =>
-  (await team.member.client.get(`/_agent-native/environments/${(await envRow(name)).id}/bootstrap`)).body
+  (await team.owner.client.get(`/_agent-native/environments/${(await envRow(name)).id}/bootstrap`)).body
     .bootstrap
 
 async function use(name: string, ...replies: Parameters<FakeAnthropic['reply']>) {
   fake.reply(...replies, { text: 'Done.' })
-  const turn = await sendChat(team.member.client, { message: userText(`work in ${name}`) })
+  const turn = await sendChat(team.owner.client, { message: userText(`work in ${name}`) })
   expect(turn.status).toBe(200)
   return turn
 }
@@ -163,7 +163,7 @@ describe('a git source with setup, skills and a snapshot', () => {
     skillsUrl = bareRepo('skills', [
       { 'SKILL.md': '---\nname: house\ndescription: House rules\n---\nBe kind.\n' },
     ])
-    const c = team.member.client
+    const c = team.owner.client
     expect(
       (await c.request('PUT', '/_agent-native/secrets/personal/GH_TOKEN', { value: SECRET })).status,
     ).toBe(200)
@@ -223,7 +223,7 @@ describe('a git source with setup, skills and a snapshot', () => {
   })
 
   it('rebuilds when setup changes', async () => {
-    const c = team.member.client
+    const c = team.owner.client
     const changed = definition([...SETUP, '"echo second > second.txt"'])
     expect((await c.put(`${R}/personal/environments/app.md`, changed)).status).toBe(200)
     const turn = await use('app', toolUse('list_directory', { environment: 'app' }))
@@ -247,7 +247,7 @@ describe('a git source with setup, skills and a snapshot', () => {
     expect(tarball).toContain('.skills/skills/SKILL.md')
     const transcripts = await Promise.all(
       threads.map(async (id) =>
-        JSON.stringify((await team.member.client.get(`/_agent-native/agent/threads/${id}`)).body),
+        JSON.stringify((await team.owner.client.get(`/_agent-native/agent/threads/${id}`)).body),
       ),
     )
     expect(transcripts.join('')).toContain('tests pass') // the transcripts are really there
@@ -283,7 +283,7 @@ describe('file events', () => {
   })
 
   it('are recorded with a job run', async () => {
-    const c = team.member.client
+    const c = team.owner.client
     const job = await c.post('/_agent-native/jobs', {
       name: 'touches-files',
       schedule: '0 7 * * 1-5',
@@ -328,7 +328,7 @@ describe('self-made skills', () => {
     })
     expect(toolParts(turn.reply, 'skills')[0].output).toMatchObject({ ok: false, error: { status: 403 } })
 
-    const listed = await team.member.client.get('/_agent-native/skills')
+    const listed = await team.owner.client.get('/_agent-native/skills')
     const [skill] = listed.body.skills
     expect(skill).toMatchObject({
       name: 'deploy-notes',
@@ -337,7 +337,7 @@ describe('self-made skills', () => {
     })
 
     // Pending: it cannot be attached.
-    const c = team.member.client
+    const c = team.owner.client
     expect(
       (await c.put(`${R}/personal/environments/tools.md`, '---\nskills: [deploy-notes]\n---\nTools.\n'))
         .status,
@@ -349,7 +349,7 @@ describe('self-made skills', () => {
     })
 
     // A member is not an admin; an admin approves the version they saw.
-    expect((await c.post(`/_agent-native/skills/${skill.id}/approve`, {})).status).toBe(403)
+    expect((await team.member.client.post(`/_agent-native/skills/${skill.id}/approve`, {})).status).toBe(403)
     const approved = await team.admin.client.post(`/_agent-native/skills/${skill.id}/approve`, {
       updatedAt: skill.updatedAt,
     })

@@ -59,13 +59,13 @@ afterAll(async () => {
 })
 
 /** Stores a personal definition and uses the environment once through the command box. */
-async function useWith(name: string, frontmatter: string[], command = 'true') {
-  const put = await member.put(
+async function useWith(name: string, frontmatter: string[], command = 'true', client = member) {
+  const put = await client.put(
     `${R}/personal/environments/${name}.md`,
     ['---', ...frontmatter, '---', 'x'].join('\n'),
   )
   expect(put.status).toBe(201)
-  return member.post(`${E}/${name}/commands`, { command })
+  return client.post(`${E}/${name}/commands`, { command })
 }
 
 const envRoot = async (name: string) => {
@@ -130,14 +130,24 @@ describe('a link a command planted', () => {
   })
 })
 
+// The repositories are served by file:// under ENVIRONMENT_LOCAL_ROOT, which only org admins may
+// clone (a member's would be refused before any link is seen): an admin builds these. The same
+// repository over https would reach a member's build the same way.
 describe('a link in a cloned git source', () => {
+  const admin = () => agent.team.admin.client
+
   it('at .clockwork does not make the server chown a host folder to the sandbox uid', async () => {
     const folder = path.join(host, 'owned-by-root')
     mkdirSync(folder)
     const url = repoWith('state-link', (work) =>
       execFileSync('ln', ['-s', folder, path.join(work, '.clockwork')]),
     )
-    const used = await useWith('chown', [`source: { type: git, url: "${url}" }`, 'setup: ["true"]'])
+    const used = await useWith(
+      'chown',
+      [`source: { type: git, url: "${url}" }`, 'setup: ["true"]'],
+      'true',
+      admin(),
+    )
     expect(used.status).toBe(200)
     expect(statSync(folder).uid).toBe(0)
   })
@@ -152,11 +162,12 @@ describe('a link in a cloned git source', () => {
       execFileSync('ln', ['-s', victim, path.join(work, '.skills')]),
     )
     const skill = repoWith('notes', (work) => writeFileSync(path.join(work, 'SKILL.md'), 'notes\n'))
-    const used = await useWith('clone', [
-      `source: { type: git, url: "${source}" }`,
-      'skills:',
-      `  - { kind: git, repo: "${skill}" }`,
-    ])
+    const used = await useWith(
+      'clone',
+      [`source: { type: git, url: "${source}" }`, 'skills:', `  - { kind: git, repo: "${skill}" }`],
+      'true',
+      admin(),
+    )
     expect(readdirSync(victim)).toEqual([])
     // The build refuses the link, saying which one.
     expect(used.status).toBe(400)

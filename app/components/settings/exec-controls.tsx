@@ -26,7 +26,7 @@ type Exec = Pick<OrgSettings, 'exec' | 'execRuntimes' | 'execLimits' | 'execDeny
 
 /**
  * Settings → Agent: the organisation's layer over every environment's commands: the runtimes
- * they may start, default limits and extra deny patterns. Owners and admins edit; members read.
+ * they may start, limits (ceilings no definition exceeds) and extra deny patterns. Owners and admins edit; members read.
  */
 export function ExecControls({ settings, canEdit }: { settings: Exec; canEdit: boolean }) {
   const fetcher = useFetcher<ActionData>()
@@ -51,7 +51,7 @@ export function ExecControls({ settings, canEdit }: { settings: Exec; canEdit: b
             <dd>{settings.execRuntimes.length ? settings.execRuntimes.join(', ') : 'none'}</dd>
           </div>
           <div>
-            <dt className="font-medium">Default limits</dt>
+            <dt className="font-medium">Limits (no environment gets more)</dt>
             <dd>
               {limits.length ? limits.map(([k, v]) => `${k} ${v}`).join(', ') : 'the server’s defaults'}
             </dd>
@@ -73,7 +73,8 @@ export function ExecControls({ settings, canEdit }: { settings: Exec; canEdit: b
     <Card className="max-w-2xl p-6" data-testid="exec-controls">
       <h2 className="font-semibold">Commands in environments</h2>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-        Apply above every environment’s own policy: members can tighten them, never loosen them.
+        Apply above every environment’s own policy: members can tighten them, never loosen them. Limits are
+        ceilings: an environment asking for more gets these.
       </p>
       <fetcher.Form method="post" className="mt-4 space-y-4">
         <input type="hidden" name="intent" value="exec-controls" />

@@ -4,7 +4,7 @@
  * no terminal prompt and only https and file transports. A token from a named secret is handed to
  * git as an `http.extraHeader` through GIT_CONFIG_* variables: git keeps it in memory and never
  * writes it to `.git/config`, and it never appears in a URL. file:// URLs are only accepted under
- * ENVIRONMENT_LOCAL_ROOT (the same allowlisted root as `local` sources); an https host must resolve
+ * ENVIRONMENT_LOCAL_ROOT and only for org admins (the same rule as `local` sources); an https host must resolve
  * to public addresses only, and git connects to the addresses that were checked (pinned through
  * curl's resolve list) and follows no redirect.
  */
@@ -30,6 +30,8 @@ export type CloneRequest = {
   token?: string
   /** ENVIRONMENT_LOCAL_ROOT, when set. */
   localRoot?: string
+  /** Whether the person the clone is for is an org admin: file:// URLs are for admins only. */
+  isAdmin?: boolean
   field: string
 }
 
@@ -61,9 +63,12 @@ export async function checkGitUrl(
   url: string,
   localRoot: string | undefined,
   field: string,
+  isAdmin = false,
 ): Promise<GitPin | undefined> {
   const parsed = new URL(url)
   if (parsed.protocol === 'file:') {
+    // ENVIRONMENT_LOCAL_ROOT is the admins' folder: a member's file:// URL would copy it out.
+    if (!isAdmin) throw forbidden(`${field}: file:// sources are for organisation admins only`)
     if (!localRoot) throw forbidden(`${field}: file:// sources need ENVIRONMENT_LOCAL_ROOT on this server`)
     const path = await realpath(fileURLToPath(parsed)).catch(() => {
       throw badRequest(`${field}: ${url} does not exist`, field)
@@ -137,7 +142,7 @@ function globalConfig(): Promise<string> {
 
 /** Clones `req.url` into `req.dir`. @throws HttpError 400 with git's (redacted) output on failure. */
 export async function cloneRepo(req: CloneRequest, redact: (text: string) => string): Promise<void> {
-  const pin = await checkGitUrl(req.url, req.localRoot, req.field)
+  const pin = await checkGitUrl(req.url, req.localRoot, req.field, req.isAdmin)
   await runClone(req, pin, redact)
 }
 

@@ -25,7 +25,6 @@ const ctx = (progress: StepRecord[][] = []) => ({
   env: { root, secrets: { API_TOKEN: SECRET } },
   gate: { org: ORG, policy: DEFAULT_POLICY, audit: async () => {} },
   owner,
-  opts: { environmentsDir: join(base, 'environments') },
   onProgress: (steps: StepRecord[]) => void progress.push(steps),
 })
 const span = (s: StepRecord) => [Date.parse(s.startedAt), Date.parse(s.endedAt!)] as const

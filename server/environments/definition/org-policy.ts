@@ -1,8 +1,9 @@
 /**
  * The organisation's layer over every environment (Settings → Agent): its extra deny patterns and
  * the runtimes it refuses become an org policy merged above the environment's (mergePolicies), so
- * a member's definition can tighten it but never loosen it; its default limits fill in what a
- * definition leaves unset. Exec switched off refuses every command with a reason.
+ * a member's definition can tighten it but never loosen it; its limits are ceilings (the built-in
+ * defaults where it sets none), which also fill in what a definition leaves unset. Exec switched
+ * off refuses every command with a reason.
  */
 import type { ExecRuntime, OrgSettings } from '../../accounts/org-settings-schema.ts'
 import { HttpError } from '../../lib/errors.ts'
@@ -31,9 +32,19 @@ export function effectivePolicy(org: OrgExec, definition: EnvironmentDefinition)
   )
 }
 
-/** Limits of a command: the definition's, else the org's defaults, else the built-in ones. */
+/**
+ * Limits of a command: the definition's, each clamped to the org's ceiling (its setting, else the
+ * built-in default); a limit the definition leaves unset is the ceiling. Clamped here, at use,
+ * rather than refused when the definition is saved: an admin may lower a ceiling later, and the
+ * definitions written before must then run within it, not above it.
+ */
 export function effectiveLimits(org: OrgExec, definition: EnvironmentDefinition): ExecLimits {
-  return { ...DEFAULT_LIMITS, ...org.execLimits, ...definition.limits }
+  const ceiling: ExecLimits = { ...DEFAULT_LIMITS, ...org.execLimits }
+  const limits = { ...ceiling }
+  for (const key of Object.keys(ceiling) as (keyof ExecLimits)[]) {
+    limits[key] = Math.min(definition.limits[key] ?? ceiling[key], ceiling[key])
+  }
+  return limits
 }
 
 /** @throws HttpError 403 when the organisation switched commands off. */

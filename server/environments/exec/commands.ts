@@ -7,7 +7,7 @@
  */
 import type { EffectivePolicy } from '../policy/policy-schema.ts'
 import { decideCommand } from '../policy/policy.ts'
-import { type ExecEnvironment, type ExecResult } from './exec-schema.ts'
+import { commandTimeout, DEFAULT_LIMITS, type ExecEnvironment, type ExecResult } from './exec-schema.ts'
 import { runCommand, type ExecOptions } from './exec.ts'
 import { makeRedactor } from './redact.ts'
 
@@ -73,7 +73,9 @@ export async function runPolicedCommand(req: CommandRequest, deps: CommandDeps):
     decision = 'approved'
   }
   const exec = deps.exec ?? runCommand
-  const result = await exec(req.env, req.command, { ...deps.execOptions, timeoutSeconds: req.timeoutSeconds })
+  // A caller may ask for less time than the environment allows, never more (every provider).
+  const timeoutSeconds = commandTimeout({ ...DEFAULT_LIMITS, ...req.env.limits }, req.timeoutSeconds)
+  const result = await exec(req.env, req.command, { ...deps.execOptions, timeoutSeconds })
   const blocked = result.networkBlocked ?? []
   const reason = blocked.length > 0 ? describeNetworkRefusal(blocked) : null
   if (blocked.length > 0) decision = 'network_blocked'

@@ -18,6 +18,10 @@ export const ExecLimits = z.strictObject({
 export type ExecLimits = z.infer<typeof ExecLimits>
 export const DEFAULT_LIMITS: ExecLimits = ExecLimits.parse({})
 
+/** A caller's timeout, never above the environment's own (a caller cannot buy more time). */
+export const commandTimeout = (limits: Pick<ExecLimits, 'timeoutSeconds'>, requested?: number) =>
+  Math.min(requested ?? limits.timeoutSeconds, limits.timeoutSeconds)
+
 /** Hosts commands may reach when the policy names none: the npm and PyPI registries. */
 export const DEFAULT_ALLOWED_HOSTS = ['registry.npmjs.org', 'pypi.org', 'files.pythonhosted.org']
 

@@ -1,20 +1,24 @@
 /**
- * Runs one command line in an environment's folder, isolated (mechanism.ts), as an unprivileged
- * uid, with a clean env (PATH, HOME inside the folder, LANG, plus the environment's secrets), under
- * CPU, memory, process and file-size limits and a wall-clock timeout. Returns the full output of
+ * Runs one command line in an environment's folder, isolated (mechanism.ts), seeing only its folder,
+ * the system tools and a private /tmp (sandbox-view.ts), as an unprivileged uid, with a clean env
+ * (PATH, HOME inside the folder, LANG, plus the environment's secrets), in the environment's box
+ * (a cgroup capping its processes and their memory together, server/sandbox/cgroup.ts) under CPU
+ * and file-size limits and a wall-clock timeout no caller can raise. Returns the full output of
  * each stream (the middle cut with a visible marker past the cap), redacted of secret values.
  * The policy decision (policy.ts) is the caller's job; this module only executes.
  */
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { homedir } from 'node:os'
+import { createHash } from 'node:crypto'
 import { resolve } from 'node:path'
 import { newId } from '../../lib/ids.ts'
 import { HttpError } from '../../lib/errors.ts'
+import { type Box, openBox } from '../../sandbox/cgroup.ts'
 import {
+  commandTimeout,
   DEFAULT_ALLOWED_HOSTS,
   DEFAULT_LIMITS,
   type ExecEnvironment,
+  type ExecLimits,
   type ExecResult,
 } from './exec-schema.ts'
 import { dropPrivileges } from './identity.ts'
@@ -24,16 +28,17 @@ import { collectChecks } from '../policy/policy-walk.ts'
 import { currentUsage, formatBytes, measureUsage, overQuota } from '../files/quota.ts'
 import { makeRedactor } from './redact.ts'
 import { wrapCommand } from './sandbox-runtime.ts'
+import { viewArgs } from './sandbox-view.ts'
 
 export * from './exec-schema.ts'
 
 const PATH = '/usr/local/bin:/usr/bin:/bin'
 
 export type ExecOptions = {
+  /** The caller's wish; never more than the environment's `timeoutSeconds`. */
   timeoutSeconds?: number
-  /** The app's data folder and the folder holding all environments: never readable by commands. */
-  dataDir?: string
-  environmentsDir?: string
+  /** Paths to mask even inside a bound system folder; the server's own by default (sandbox-view.ts). */
+  hidden?: string[]
   /** Tests inject a mechanism; otherwise the one detected for this process. */
   mechanism?: Mechanism
   /**
@@ -58,37 +63,32 @@ export async function runCommand(
   if (used >= diskLimit && !isCleanupOnly(command)) throw overQuota(used, diskLimit)
 
   const id = newId('cmd')
-  const denyRead = deniedPaths(env.root, opts)
-  const limitArgs = [
-    'prlimit',
-    `--cpu=${limits.cpuSeconds}`,
-    `--as=${limits.memoryMb * 1024 * 1024}`,
-    `--nproc=${limits.processes}`,
-    `--fsize=${diskLimit}`,
-    '--core=0',
-    '--',
-  ]
+  const box = await openBox(boxName(env.root), {
+    processes: limits.processes + SANDBOX_PROCESSES,
+    memoryBytes: limits.memoryMb * MiB,
+  })
   let release = () => {}
   let refusals = (): string[] => []
-  let inner: string[]
-  if (mechanism.kind === 'sandbox-runtime') {
-    const allowedHosts = env.allowedHosts ?? DEFAULT_ALLOWED_HOSTS
-    const wrapped = await wrapCommand({ id, command, root: env.root, denyRead, allowedHosts })
-    release = wrapped.release
-    refusals = wrapped.refusals
-    inner = ['/bin/bash', '-c', wrapped.line]
-  } else {
-    inner = bwrapArgs(env.root, denyRead, command)
-  }
-  const argv = [...dropPrivileges(), ...limitArgs, ...inner]
-  const commandEnv: Record<string, string> = { PATH, HOME: env.root, LANG: 'C.UTF-8', ...env.secrets }
-  const redact = makeRedactor(Object.values(env.secrets ?? {}))
   try {
+    const view = { root: env.root, tmpBytes: limits.memoryMb * MiB, hidden: opts.hidden }
+    let inner: string[]
+    if (mechanism.kind === 'sandbox-runtime') {
+      const allowedHosts = env.allowedHosts ?? DEFAULT_ALLOWED_HOSTS
+      const wrapped = await wrapCommand({ id, command, root: env.root, allowedHosts })
+      release = wrapped.release
+      refusals = wrapped.refusals
+      inner = [...viewArgs({ ...view, ...wrapped.view }), '--', '/bin/bash', '-c', wrapped.line]
+    } else {
+      inner = [...viewArgs(view), '--', '/bin/bash', '-c', command]
+    }
+    const argv = [...(box?.prefix ?? []), ...dropPrivileges(), ...prlimitArgs(limits, box), 'bwrap', ...inner]
+    const commandEnv: Record<string, string> = { PATH, HOME: env.root, LANG: 'C.UTF-8', ...env.secrets }
+    const redact = makeRedactor(Object.values(env.secrets ?? {}))
     const run = await spawnCollect(
       argv,
       env.root,
       commandEnv,
-      opts.timeoutSeconds ?? limits.timeoutSeconds,
+      commandTimeout(limits, opts.timeoutSeconds),
       limits.outputKb,
       undefined,
       opts.onOutput &&
@@ -98,7 +98,27 @@ export async function runCommand(
     return await resultOf(run, how)
   } finally {
     release()
+    await box?.release()
   }
+}
+
+const MiB = 1024 * 1024
+/** Processes the sandbox itself adds in a box (bwrap twice, the proxy relays, the shells). */
+const SANDBOX_PROCESSES = 16
+
+/** One box per environment folder: all its commands share its process and memory caps. */
+const boxName = (root: string) =>
+  `env-${createHash('sha256').update(resolve(root)).digest('hex').slice(0, 24)}`
+
+/**
+ * Per-process limits. In a box, processes and memory are the box's (for all of the environment's
+ * processes together); without one (no cgroups here) they fall back to RLIMIT_NPROC, which counts
+ * every process of the sandbox uid, and RLIMIT_AS per process.
+ */
+function prlimitArgs(limits: ExecLimits, box: Box | undefined): string[] {
+  const args = ['prlimit', `--cpu=${limits.cpuSeconds}`, `--fsize=${limits.diskMb * MiB}`, '--core=0']
+  if (!box) args.push(`--as=${limits.memoryMb * MiB}`, `--nproc=${limits.processes}`)
+  return [...args, '--']
 }
 
 /** A finished command as the tools answer it: redacted output, timeout and quota notes, disk use. */
@@ -146,45 +166,6 @@ function latestOutput(
   redact: (text: string) => string,
 ) {
   return [stdout.latest(chars, redact), stderr.latest(chars, redact)].filter(Boolean).join('\n').slice(-chars)
-}
-
-/** Home folders, the app's data folder and every other environment: hidden from commands. */
-function deniedPaths(root: string, opts: ExecOptions): string[] {
-  const candidates = ['/root', '/home', homedir(), resolve(opts.dataDir ?? '.data'), resolve('.env')]
-  if (opts.environmentsDir) candidates.push(resolve(opts.environmentsDir))
-  return [...new Set(candidates)].filter((path) => existsSync(path))
-}
-
-/** The fallback profile: no network, read-only system, only the environment folder writable. */
-function bwrapArgs(root: string, denyRead: string[], command: string): string[] {
-  const hide = denyRead.flatMap((path) =>
-    path.endsWith('.env') ? ['--ro-bind', '/dev/null', path] : ['--tmpfs', path],
-  )
-  return [
-    'bwrap',
-    '--unshare-all',
-    '--die-with-parent',
-    '--new-session',
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
-    ...hide,
-    '--bind',
-    root,
-    root,
-    '--chdir',
-    root,
-    '--',
-    '/bin/bash',
-    '-c',
-    command,
-  ]
 }
 
 const CLEANUP = new Set(['rm', 'rmdir', 'unlink', 'truncate', 'ls', 'du', 'df', 'find'])

@@ -1,13 +1,20 @@
 /**
  * How commands are isolated on this server, decided once: Anthropic's sandbox-runtime (bubblewrap
- * + a filtering network proxy + seccomp), else a bubblewrap profile with no network at all, else
- * nothing, and then exec is refused with the reason. Never unsandboxed. Either way the command runs
- * as an unprivileged uid (setpriv, when the server is root) under prlimit's CPU, memory, process
- * and file-size limits, which the sandboxes themselves do not set.
+ * + a filtering network proxy + seccomp) inside the command view (sandbox-view.ts), else the view
+ * with no network at all, else nothing, and then exec is refused with the reason. Never
+ * unsandboxed. Each is probed by running `true` the way a command runs. Either way the command
+ * runs as an unprivileged uid (setpriv, when the server is root), in its environment's cgroup box
+ * when this server can make one (else per-uid rlimits stand in, and the start-up log says so).
  */
-import { spawnSync } from 'node:child_process'
-import { dropPrivileges, sandboxIdentity } from './identity.ts'
-import { initSandboxRuntime } from './sandbox-runtime.ts'
+import { execFile, spawnSync } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { logger } from '../../lib/logger.ts'
+import { cgroupSupport } from '../../sandbox/cgroup.ts'
+import { dropPrivileges, prepareFolder, sandboxIdentity } from './identity.ts'
+import { initSandboxRuntime, wrapCommand } from './sandbox-runtime.ts'
+import { viewArgs, type ViewPlan } from './sandbox-view.ts'
 
 export type Mechanism =
   { kind: 'sandbox-runtime' } | { kind: 'bwrap'; why: string } | { kind: 'none'; why: string }
@@ -35,12 +42,47 @@ const realProbes: Probes = {
     } catch (err) {
       return (err as Error).message
     }
-    return null
+    return probeView(async (root) => {
+      const wrapped = await wrapCommand({ id: 'probe', command: 'true', root, allowedHosts: [] })
+      return { line: wrapped.line, view: wrapped.view, release: wrapped.release }
+    })
   },
-  bubblewrap: async () => {
-    const args = [...dropPrivileges(), 'bwrap', '--unshare-all', '--ro-bind', '/', '/', '--', '/bin/true']
-    return works(args[0]!, args.slice(1)) ? null : 'bubblewrap (bwrap) is missing or cannot create namespaces'
-  },
+  bubblewrap: async () =>
+    probeView(async () => ({ line: 'true', view: {}, release: () => {} })).then((why) =>
+      why ? `bubblewrap (bwrap) is missing or cannot run the command view: ${why}` : null,
+    ),
+}
+
+/** Runs a line inside the command view as a command would, in a throwaway folder. */
+async function probeView(
+  wrap: (root: string) => Promise<{ line: string; view: Partial<ViewPlan>; release: () => void }>,
+): Promise<string | null> {
+  const base = await mkdtemp(join(tmpdir(), 'clockwork-probe-'))
+  const root = join(base, 'env')
+  try {
+    await prepareFolder(root)
+    const { line, view, release } = await wrap(root)
+    const argv = [
+      ...dropPrivileges(),
+      'bwrap',
+      ...viewArgs({ root, tmpBytes: 1024 * 1024, ...view }),
+      '--',
+      '/bin/bash',
+      '-c',
+      line,
+    ]
+    return await new Promise<string | null>((resolve) => {
+      const env = { PATH: '/usr/local/bin:/usr/bin:/bin' }
+      execFile(argv[0]!, argv.slice(1), { cwd: root, env, timeout: 20_000 }, (err, _out, stderr) => {
+        release()
+        resolve(err ? stderr.trim().slice(-300) || err.message : null)
+      })
+    })
+  } catch (err) {
+    return (err as Error).message
+  } finally {
+    await rm(base, { recursive: true, force: true })
+  }
 }
 
 /** Decides the mechanism with the given probes (tests inject failing ones). */
@@ -58,6 +100,15 @@ export async function detectMechanism(probes: Probes = realProbes): Promise<Mech
 let detected: Promise<Mechanism> | undefined
 /** The mechanism for this process, detected on first use. */
 export function currentMechanism(): Promise<Mechanism> {
-  detected ??= detectMechanism()
+  detected ??= detectMechanism().then(async (mechanism) => {
+    const boxes = await cgroupSupport()
+    if (mechanism.kind !== 'none' && typeof boxes === 'string') {
+      logger.warn(
+        { why: boxes },
+        'environments: no cgroup boxes, so processes and memory are limited per uid and per process (one tenant can exhaust the process count of all)',
+      )
+    }
+    return mechanism
+  })
   return detected
 }

@@ -16,9 +16,13 @@
  * command id we pass) are collected while it runs and reported with its result.
  */
 import { chown } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { homedir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
 import { namesInside } from '../../lib/outbound.ts'
 import { sandboxIdentity } from './identity.ts'
+import type { ViewPlan } from './sandbox-view.ts'
 
 /**
  * Private ranges an allowed host name must not resolve to; loopback, link-local, this host's own
@@ -61,19 +65,28 @@ export type WrapRequest = {
   id: string
   command: string
   root: string
-  denyRead: string[]
   allowedHosts: string[]
 }
 
 export type Wrapped = {
+  /** The shell line (sandbox-runtime's own bwrap, proxy relays and seccomp around `command`). */
   line: string
+  /** Frees the command's slot in the host allowlist (and forgets its refusals). */
+  release: () => void
   /** The connections the proxy refused to this command so far ("host:port"); read before release. */
   refusals: () => string[]
-  /** Frees the command's network slot (and forgets its refusals). */
-  release: () => void
+  /**
+   * What the line needs from the view it runs in (sandbox-view.ts): the proxy socket and the
+   * runtime's helper binaries, and the folders it mounts its own masks on.
+   */
+  view: Pick<ViewPlan, 'readOnly' | 'dirs'>
 }
 
-/** The shell line that runs `command` confined to `root`, plus a release for its network slot. */
+/**
+ * The shell line that runs `command` confined to `root`. It runs inside the view of
+ * sandbox-view.ts, so its own `--ro-bind / /` binds only what that view holds: the runtime brings
+ * the network (its proxy, the host allowlist, seccomp), the view decides what exists.
+ */
 export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
   await initSandboxRuntime()
   const allowedHosts = proxyHosts(req.allowedHosts)
@@ -89,14 +102,27 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
       req.command,
       '/bin/bash',
       {
-        filesystem: { denyRead: req.denyRead, allowRead: [req.root], allowWrite: [req.root], denyWrite: [] },
+        // The home folder is denied so the runtime leaves out its convenience write paths there
+        // (~/.npm/_logs); /tmp is the view's private one.
+        filesystem: {
+          denyRead: home(),
+          allowRead: [req.root],
+          allowWrite: [req.root, '/tmp'],
+          denyWrite: [],
+        },
         network: { ...BASE.network, allowedDomains: allowedHosts },
       },
       undefined,
       // An opaque id: by default the proxy user name would carry the command text itself.
       { commandId: req.id, commandText: req.id },
     )
-    return { line, release, refusals: () => [...(refused.get(req.id) ?? [])] }
+    const sockets = [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()]
+    const view = {
+      readOnly: [...new Set(sockets.filter((s): s is string => Boolean(s))), vendorDir()],
+      // TMPDIR inside is /tmp/claude (the runtime's choice).
+      dirs: [...home(), '/tmp/claude'],
+    }
+    return { line, release, view, refusals: () => [...(refused.get(req.id) ?? [])] }
   } catch (err) {
     release()
     throw err
@@ -105,6 +131,22 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
 
 /** The entries the proxy may be given: none that leads inside (see the top of this file). */
 export const proxyHosts = (hosts: string[]) => hosts.filter((host) => !namesInside(host))
+
+/**
+ * The server's home, denied (an empty folder inside) so the runtime binds none of its convenience
+ * write folders there (~/.npm/_logs); above the environment it re-binds the environment's folder
+ * over that. Not `/`, which would deny the whole view.
+ */
+function home(): string[] {
+  const dir = homedir()
+  return dir === '/' ? [] : [dir]
+}
+
+/** The runtime's helper binaries (seccomp filter, JVM proxy agent), run from inside the sandbox. */
+function vendorDir(): string {
+  const entry = createRequire(import.meta.url).resolve('@anthropic-ai/sandbox-runtime')
+  return join(dirname(entry), '..', 'vendor')
+}
 
 function applyAllowlist() {
   const lists = [...running.values()]

@@ -14,6 +14,7 @@ import { env as appEnv } from '../../env.ts'
 import { HttpError } from '../../lib/errors.ts'
 import { containerRunArgs, dockerClientEnv } from '../../sandbox/docker.ts'
 import {
+  commandTimeout,
   DEFAULT_LIMITS,
   type ExecEnvironment,
   type ExecLimits,
@@ -117,7 +118,7 @@ export async function dockerExec(
       [bin, ...args],
       env.root,
       { ...dockerClientEnv(), ...secrets },
-      opts.timeoutSeconds ?? limits.timeoutSeconds,
+      commandTimeout(limits, opts.timeoutSeconds),
       limits.outputKb,
       kill, // killing the CLI leaves the container running: only the daemon stops it
     )

@@ -7,7 +7,7 @@ import { compileGlob, globMatches } from '../../lib/glob.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { callMachine, machineProvider } from '../../machines/provider.ts'
 import type { FileEntry } from '../../machines/protocol.ts'
-import { DEFAULT_LIMITS, type ExecResult } from '../exec/exec-schema.ts'
+import { commandTimeout, DEFAULT_LIMITS, type ExecResult } from '../exec/exec-schema.ts'
 import { MAX_ENTRIES, MAX_MATCHES, type Entry } from '../files/files-list.ts'
 import { sliceLines } from '../files/files.ts'
 import { OutputCollector } from '../exec/output.ts'
@@ -47,7 +47,7 @@ export function machineFiles(
   return {
     async exec(env, command, opts) {
       const limits = { ...DEFAULT_LIMITS, ...env.limits }
-      const timeoutMs = (opts.timeoutSeconds ?? limits.timeoutSeconds) * 1000
+      const timeoutMs = commandTimeout(limits, opts.timeoutSeconds) * 1000
       const result = await machineProvider.runCommand(ownerId, machineId, {
         command,
         timeoutMs,
