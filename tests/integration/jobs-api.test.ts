@@ -75,6 +75,7 @@ describe('the Job shape', () => {
         'lastRun',
         'lastStatus',
         'lastError',
+        'lastDeniedCommands',
         'suspendedReason',
         'version',
         'createdAt',

@@ -15,7 +15,8 @@ export type FakeBlock =
 export type FakeReply =
   | { text: string; usage?: FakeUsage; stopReason?: string }
   | { content: FakeBlock[]; usage?: FakeUsage; stopReason?: string }
-  | { status: number; errorType?: string; message: string }
+  /** An error answer; `headers` e.g. `{ 'retry-after-ms': '50' }` to pace the client's retries. */
+  | { status: number; errorType?: string; message: string; headers?: Record<string, string> }
   /** Never answers; the request ends only when the client aborts it. */
   | { hang: true }
 
@@ -95,14 +96,18 @@ export async function startFakeAnthropic(
     if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs))
     const reply = typeof next === 'function' ? next(request) : next
     if ('hang' in reply) return
-    if ('status' in reply) return sendError(res, reply.status, reply.errorType ?? 'api_error', reply.message)
+    if ('status' in reply)
+      return sendError(res, reply.status, reply.errorType ?? 'api_error', reply.message, reply.headers)
     const content = 'text' in reply ? [{ type: 'text' as const, text: reply.text }] : reply.content
     const message = {
       id: `msg_fake_${requests.length}`,
       type: 'message',
       role: 'assistant',
       model: request.body.model,
-      content: content.map((b, i) => (b.type === 'tool_use' ? { ...b, id: b.id ?? `toolu_fake_${i}` } : b)),
+      // Unique across the conversation, as the real API's are (the UI message matches results by id).
+      content: content.map((b, i) =>
+        b.type === 'tool_use' ? { ...b, id: b.id ?? `toolu_fake_${requests.length}_${i}` } : b,
+      ),
       stop_reason: reply.stopReason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'),
       stop_sequence: null,
       usage: reply.usage ?? { input_tokens: 12, output_tokens: 7 },
@@ -207,8 +212,14 @@ function chunks(text: string, size: number): string[] {
   return out.length ? out : ['']
 }
 
-function sendError(res: ServerResponse, status: number, type: string, message: string) {
-  res.writeHead(status, { 'content-type': 'application/json' })
+function sendError(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  message: string,
+  headers: Record<string, string> = {},
+) {
+  res.writeHead(status, { ...headers, 'content-type': 'application/json' })
   res.end(JSON.stringify({ type: 'error', error: { type, message } }))
 }
 

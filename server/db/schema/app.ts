@@ -80,6 +80,8 @@ export const jobs = pgTable(
     lastStatus: text('last_status'),
     lastError: text('last_error'),
     consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+    /** Commands the last run's agent was refused (policy or network), so the list can filter on it. */
+    lastDeniedCommands: integer('last_denied_commands').notNull().default(0),
     /** Set when the system pauses a job (repeated failures, creator left); cleared on re-enable. */
     suspendedReason: text('suspended_reason'),
     stateUpdatedAt: timestamp('state_updated_at', tz),
@@ -144,6 +146,11 @@ export const jobRuns = pgTable(
     costUsd: numeric('cost_usd', { precision: 12, scale: 6 }),
     /** `provider:model` the run spoke to (null for runs that never reached a model). */
     model: text('model'),
+    /**
+     * Commands the run's agent was refused (denied by the policy, or their connections refused by
+     * the network allowlist), counted from the environment audit when the run settles.
+     */
+    deniedCommands: integer('denied_commands').notNull().default(0),
     createdAt: timestamp('created_at', tz).notNull().defaultNow(),
   },
   (t) => [

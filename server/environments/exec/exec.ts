@@ -80,6 +80,7 @@ export async function runCommand(
     memoryBytes: limits.memoryMb * MiB,
   })
   let release = () => {}
+  let refusals = (): string[] => []
   try {
     const view = {
       root: env.root,
@@ -94,6 +95,7 @@ export async function runCommand(
       const allowedHosts = env.allowedHosts ?? DEFAULT_ALLOWED_HOSTS
       const wrapped = await wrapCommand({ id, command, root: env.root, allowedHosts })
       release = wrapped.release
+      refusals = wrapped.refusals
       inner = [...viewArgs({ ...view, ...wrapped.view }), '--', '/bin/bash', '-c', wrapped.line]
     } else {
       inner = [...viewArgs(view), '--', '/bin/bash', '-c', command]
@@ -123,6 +125,7 @@ export async function runCommand(
       redact,
       diskLimit,
       mechanism: opts.program ? 'bwrap' : mechanism.kind,
+      networkBlocked: refusals(),
     })
   } finally {
     release()
@@ -157,6 +160,8 @@ export async function resultOf(
     redact: (text: string) => string
     diskLimit: number
     mechanism: ExecResult['mechanism']
+    /** Connections the sandbox's network proxy refused to the command ("host:port"). */
+    networkBlocked?: string[]
   },
 ): Promise<ExecResult> {
   const { diskLimit } = how
@@ -180,6 +185,7 @@ export async function resultOf(
     truncated: { stdout: stdout.truncated, stderr: stderr.truncated },
     mechanism: how.mechanism,
     disk: { usedBytes: usedAfter, limitBytes: diskLimit, overQuota: overQuotaNow },
+    ...(how.networkBlocked?.length ? { networkBlocked: how.networkBlocked.map(how.redact) } : {}),
   }
 }
 
