@@ -8,6 +8,7 @@ export const JOB_FILTERS = [
   { id: 'shared', label: 'Shared' },
   { id: 'paused', label: 'Paused' },
   { id: 'failing', label: 'Failing' },
+  { id: 'denied', label: 'Commands denied' },
 ] as const
 export type JobFilter = (typeof JOB_FILTERS)[number]['id']
 
@@ -43,7 +44,8 @@ export function toListQuery(p: JobListParams): {
 } {
   const q = p.q || undefined
   if (p.filter === 'personal' || p.filter === 'shared') return { scope: p.filter, q }
-  if (p.filter === 'paused' || p.filter === 'failing') return { scope: 'all', q, status: p.filter }
+  if (p.filter === 'paused' || p.filter === 'failing' || p.filter === 'denied')
+    return { scope: 'all', q, status: p.filter }
   return { scope: 'all', q }
 }
 

@@ -1,20 +1,25 @@
 import { Boxes, FileText, Plus } from 'lucide-react'
-import { Link, useNavigation } from 'react-router'
+import { Link, useLocation, useNavigation } from 'react-router'
 import { environmentHref, formatBytes, StatusBadge } from '#app/components/environments/environment-chips.tsx'
-import { buttonClass } from '#app/components/ui/button.tsx'
-import { Badge, Card, EmptyState, PageHeader } from '#app/components/ui/card.tsx'
+import { Button } from '#app/components/ui/button.tsx'
+import { Badge, Card, PageHeader } from '#app/components/ui/card.tsx'
+import { CreateDialog } from '#app/components/workspace/create-dialog.tsx'
 import { PageError } from '#app/components/ui/page-error.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { TableHead } from '#app/components/ui/table-head.tsx'
 import { cn } from '#app/lib/cn.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
-import { loadEnvironmentsList } from '#server/pages/environments-page.ts'
+import { handleEnvironmentsListAction, loadEnvironmentsList } from '#server/pages/environments-page.ts'
 import type { Route } from './+types/_app.environments._index'
 
 export const meta = () => [{ title: 'Environments · Clockwork' }]
 
 export async function loader({ request }: Route.LoaderArgs) {
   return loadEnvironmentsList(await requirePageCaller(request))
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return handleEnvironmentsListAction(await requirePageCaller(request), request)
 }
 
 type Environment = Route.ComponentProps['loaderData']['environments'][number]
@@ -74,28 +79,27 @@ function Row({ environment: e }: { environment: Environment }) {
 export default function Environments({ loaderData }: Route.ComponentProps) {
   const { environments } = loaderData
   const busy = useNavigation().state === 'loading'
+  const location = useLocation()
   const onlyScratch = environments.every((e) => e.name === 'scratch' && !e.id)
-  const create = (
-    <Link to="/workspace" className={buttonClass()}>
-      <Plus className="size-4" aria-hidden /> New environment
-    </Link>
+  const create = (label: string, variant: 'primary' | 'secondary' = 'primary') => (
+    <CreateDialog
+      // A fresh dialog (and form) after each navigation, so a created one leaves no stale error.
+      key={location.key}
+      kind="environment"
+      trigger={(disabled) => (
+        <Button variant={variant} disabled={disabled}>
+          <Plus className="size-4" aria-hidden /> {label}
+        </Button>
+      )}
+    />
   )
   return (
     <>
       <PageHeader
         title="Environments"
         description="Working folders where the agent (and you) write files and run commands, under each one's policy."
-        actions={create}
+        actions={create('New environment')}
       />
-      {onlyScratch ? (
-        <div className="mb-4">
-          <EmptyState icon={<Boxes className="size-8" />} title="No environments defined yet">
-            Everyone has a personal <code>scratch</code> environment. For a project of its own, use{' '}
-            <strong>+ Environment</strong> in the workspace: it writes{' '}
-            <code>environments/&lt;name&gt;.md</code> with its policy, secrets and limits.
-          </EmptyState>
-        </div>
-      ) : null}
       <Card className={cn('overflow-x-auto transition-opacity', busy && 'opacity-60')} aria-busy={busy}>
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Environments ({environments.length})</caption>
@@ -107,6 +111,21 @@ export default function Environments({ loaderData }: Route.ComponentProps) {
           </tbody>
         </table>
       </Card>
+      {onlyScratch ? (
+        // Not "empty": scratch is listed above. What is missing is one of your own.
+        <div
+          className="mt-4 flex flex-col items-start gap-3 rounded-xl border border-dashed border-stone-300 px-5 py-5 text-sm sm:flex-row sm:items-center dark:border-stone-700"
+          data-testid="only-scratch"
+        >
+          <Boxes className="size-6 shrink-0 text-stone-400" aria-hidden />
+          <p className="flex-1 text-stone-600 dark:text-stone-400">
+            Only the built-in <code>scratch</code> so far. Give a project an environment of its own: its
+            definition <code>environments/&lt;name&gt;.md</code> sets its command policy, secrets, limits and
+            the agent’s instructions.
+          </p>
+          {create('Create an environment', 'secondary')}
+        </div>
+      ) : null}
     </>
   )
 }

@@ -9,6 +9,7 @@ import { buttonClass } from '#app/components/ui/button.tsx'
 import { EmptyState, PageHeader } from '#app/components/ui/card.tsx'
 import { Pager } from '#app/components/ui/pager.tsx'
 import { readJobListParams, sortJobs, toListQuery } from '#app/lib/job-list-params.ts'
+import { useRevalidateWhile } from '#app/lib/use-revalidate-while.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import { handleJobsListAction, loadJobsList } from '#server/pages/jobs-list.ts'
 import type { Route } from './+types/_app.jobs._index'
@@ -38,6 +39,11 @@ export default function Jobs({ loaderData }: Route.ComponentProps) {
   const jobs = useMemo(
     () => sortJobs(loaderData.jobs, params.sort, params.dir),
     [loaderData.jobs, params.sort, params.dir],
+  )
+  // While any listed job has a run queued or running, its dots, last run and status stay current.
+  // A job still marked running counts too: its run may have ended between the two reads.
+  useRevalidateWhile(
+    loaderData.activeJobIds.length > 0 || loaderData.jobs.some((job) => job.lastStatus === 'running'),
   )
   const deleted = searchParams.get('deleted')
   useEffect(() => {

@@ -19,6 +19,12 @@ export const ChatRequest = z.object({
     role: z.enum(['user', 'assistant']),
     parts: z.array(z.record(z.string(), z.unknown())).max(500),
   }),
+  retry: z
+    .boolean()
+    .optional()
+    .describe(
+      "Answer the thread's last message again after a turn that failed before replying; `message` repeats it",
+    ),
 })
 export type ChatRequest = z.infer<typeof ChatRequest>
 

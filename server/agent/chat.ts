@@ -4,7 +4,13 @@
  * stores the person's message first, then the agent's reply when the stream ends (even if the
  * browser went away), so a thread can be reopened as it was.
  */
-import { consumeStream, convertToModelMessages, type UIMessage } from 'ai'
+import {
+  consumeStream,
+  convertToModelMessages,
+  createUIMessageStream,
+  createUIMessageStreamResponse,
+  type UIMessage,
+} from 'ai'
 import type { Caller } from '../auth/caller.ts'
 import { badRequest, notFound } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
@@ -13,6 +19,7 @@ import { logger } from '../lib/logger.ts'
 import { applyApprovalAnswers, ChatRequest, declinePendingApprovals, readUserText } from './chat-request.ts'
 import { CHAT_MAX_STEPS, CHAT_TIMEOUT_MS, startAgentLoop } from './loop.ts'
 import { describeModelError } from './model-errors.ts'
+import type { RetryNotice } from './model-retry.ts'
 import { resolveModel } from './model.ts'
 import { buildChatSystemPrompt } from './system-prompt.ts'
 import {
@@ -30,6 +37,12 @@ import { loadMcpTools, withMcpNote } from './mcp-tools.ts'
 
 /** Metadata on the streamed reply: which thread it belongs to (a new chat learns its id here). */
 export type ChatMessageMetadata = { threadId: string }
+
+/**
+ * A transient part of the stream (never stored): the model call failed and is retried after a
+ * wait (RetryNotice), or null once a retry got through. The chat shows "retrying" meanwhile.
+ */
+export type ChatRetryPart = { type: 'data-retry'; data: RetryNotice | null; transient: true }
 
 const TITLE_LENGTH = 80
 
@@ -76,6 +89,12 @@ async function prepareThread(
       title: text.slice(0, TITLE_LENGTH),
     })
   }
+  // A retry of a turn that failed before any reply was stored answers the stored message again
+  // instead of storing it twice.
+  const last = stored.at(-1)
+  if (request.retry && last?.role === 'user' && readUserText(last as ChatRequest['message']) === text) {
+    return { threadId, history: stored }
+  }
   const userMessage: UIMessage = { id: newId('msg'), role: 'user', parts: [{ type: 'text', text }] }
   await appendThreadMessage({ ...userMessage, threadId, parts: userMessage.parts })
   return { threadId, history: [...stored, userMessage] }
@@ -96,42 +115,53 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
     ...mcp.tools,
   }
   const turn = trackTurn(threadId)
-  const result = startAgentLoop({
-    model: resolved.model,
-    system: withMcpNote(buildChatSystemPrompt(caller, new Date(), Object.keys(tools)), mcp),
-    messages: await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true }),
-    tools,
-    maxSteps: CHAT_MAX_STEPS,
-    signal: AbortSignal.any([AbortSignal.timeout(CHAT_TIMEOUT_MS), turn.signal]),
-    onError: (err) =>
-      logger.warn(
-        { threadId, userId: caller.userId, error: describeModelError(err, [resolved.apiKey]) },
-        'chat turn failed',
-      ),
+  const messages = await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true })
+  const describe = (err: unknown) => describeModelError(err, [resolved.apiKey])
+  const stream = createUIMessageStream({
+    execute: ({ writer }) => {
+      const result = startAgentLoop({
+        model: resolved.model,
+        system: withMcpNote(buildChatSystemPrompt(caller, new Date(), Object.keys(tools)), mcp),
+        messages,
+        tools,
+        maxSteps: CHAT_MAX_STEPS,
+        signal: AbortSignal.any([AbortSignal.timeout(CHAT_TIMEOUT_MS), turn.signal]),
+        onRetry: (notice) => writer.write({ type: 'data-retry', data: notice, transient: true }),
+        onError: (err) =>
+          logger.warn({ threadId, userId: caller.userId, error: describe(err) }, 'chat turn failed'),
+      })
+      writer.merge(
+        result.toUIMessageStream({
+          originalMessages: history,
+          generateMessageId: () => newId('msg'),
+          messageMetadata: ({ part }): ChatMessageMetadata | undefined =>
+            part.type === 'start' ? { threadId } : undefined,
+          onError: describe,
+          onFinish: async ({ responseMessage, isContinuation }) => {
+            turn.done()
+            try {
+              if (isContinuation)
+                await updateMessageParts(threadId, responseMessage.id, responseMessage.parts)
+              else if (responseMessage.parts.length > 0) {
+                await appendThreadMessage({
+                  id: responseMessage.id,
+                  threadId,
+                  role: 'assistant',
+                  parts: responseMessage.parts,
+                })
+              }
+            } catch (err) {
+              logger.error({ err, threadId }, 'could not store the chat reply')
+            }
+          },
+        }),
+      )
+    },
+    onError: describe,
   })
-  return result.toUIMessageStreamResponse({
-    originalMessages: history,
-    generateMessageId: () => newId('msg'),
-    messageMetadata: ({ part }): ChatMessageMetadata | undefined =>
-      part.type === 'start' ? { threadId } : undefined,
-    onError: (err) => describeModelError(err, [resolved.apiKey]),
+  return createUIMessageStreamResponse({
+    stream,
     // Reads the stream to its end even when the browser leaves, so onFinish stores the reply.
     consumeSseStream: ({ stream }) => consumeStream({ stream }),
-    onFinish: async ({ responseMessage, isContinuation }) => {
-      turn.done()
-      try {
-        if (isContinuation) await updateMessageParts(threadId, responseMessage.id, responseMessage.parts)
-        else if (responseMessage.parts.length > 0) {
-          await appendThreadMessage({
-            id: responseMessage.id,
-            threadId,
-            role: 'assistant',
-            parts: responseMessage.parts,
-          })
-        }
-      } catch (err) {
-        logger.error({ err, threadId }, 'could not store the chat reply')
-      }
-    },
   })
 }

@@ -11,6 +11,7 @@ import {
   type Tool,
 } from 'ai'
 import { deriveKey } from '../keys/crypto.ts'
+import { withModelRetries, type RetryNotice } from './model-retry.ts'
 import type { AgentTools } from './tools/index.ts'
 
 /** The registry's tools plus those of connected MCP servers (`<server>__<tool>`, see mcp-tools.ts). */
@@ -34,12 +35,15 @@ export type AgentLoopInput = {
   /** Checked after each step (after onStepFinish): true stops the loop before the next one. */
   stopAfterStep?: () => boolean
   onError?: (error: unknown) => void
+  /** Told before each retry of a failed model call, and (null) once a retry got through. */
+  onRetry?: (notice: RetryNotice | null) => void
 }
 
 /** Starts one agent turn; the caller consumes the result as a UI message stream. */
 export function startAgentLoop(input: AgentLoopInput) {
   return streamText({
-    model: input.model,
+    // Retried by the wrapper (same policy as the SDK's), so a wait can be shown while it lasts.
+    ...withModelRetries(input.model, { onRetry: input.onRetry }),
     system: input.system,
     messages: input.messages,
     tools: input.tools,

@@ -5,6 +5,7 @@
  */
 import { APICallError, RetryError } from 'ai'
 import { HttpError } from '../lib/errors.ts'
+import { MODEL_RETRIES } from './model-retry.ts'
 
 /** Replaces every occurrence of each secret in `text` with ••••. */
 function maskSecrets(text: string, secrets: (string | null | undefined)[]): string {
@@ -26,7 +27,11 @@ export function describeModelError(err: unknown, secrets: (string | null | undef
         "or the deployment's key in .env."
     } else if (status === 429)
       message = 'The model provider is rate-limiting requests (429). Try again shortly.'
-    else message = `The model call failed${status ? ` (${status})` : ''}: ${cause.message}`
+    else if (status === 529 || status === 503) {
+      message =
+        `The model provider is overloaded (${status}) and did not answer after ${MODEL_RETRIES + 1} tries. ` +
+        'Try again in a moment.'
+    } else message = `The model call failed${status ? ` (${status})` : ''}: ${cause.message}`
   } else if (cause instanceof Error && cause.name === 'AbortError') {
     message = 'The agent was stopped before it finished (time limit reached or cancelled).'
   } else {

@@ -31,6 +31,7 @@ import { orgBudgetRefusal } from '../runs/budget.ts'
 import { createCostCap } from './budget.ts'
 import { stopCommands } from '../environments/providers/providers.ts'
 import { removeRunScratch } from '../environments/operations/run-scratch.ts'
+import { runJobInHarness } from './harness-job.ts'
 
 async function resolveRunModel(...args: Parameters<typeof resolveModel>): Promise<ResolvedModel> {
   try {
@@ -71,6 +72,7 @@ export function createAgentExecutor(): RunExecutor {
       if (isNotFound(err)) throw new RunFailure('The job is no longer visible to the person it runs as.')
       throw err
     })
+    if (job.harness !== 'builtin') return runJobInHarness({ caller, job, run, resolved, signal })
     // "Now" in a run means now where the job lives: its schedule is read in that zone.
     const [execution, mcp, skills] = await Promise.all([
       loadExecution(caller),

@@ -21,6 +21,7 @@ export function bodyKindFor(path: string): BodyKind {
   if (!path.startsWith('/_agent-native/')) return 'pageForm'
   if (path.startsWith('/_agent-native/resources/')) return 'workspaceFile'
   if (path === '/_agent-native/agent/chat') return 'chat'
+  if (path.startsWith('/_agent-native/harness/runs/')) return 'harness'
   return 'json'
 }
 

@@ -17,6 +17,8 @@ export function csrfRefusal(req: IncomingMessage, path: string, allowed: readonl
   if (SAFE_METHODS.has(req.method ?? 'GET')) return null
   // A bearer token is not sent by a browser on its own, so such a request cannot be forged.
   if (!req.headers.cookie && /^bearer /i.test(req.headers.authorization ?? '')) return null
+  // A harness run's endpoint: the run's token in the path is its credential, never a cookie.
+  if (!req.headers.cookie && path.startsWith('/_agent-native/harness/runs/')) return null
   const origin = req.headers.origin
   if (origin !== undefined) {
     if (!allowed.includes(origin)) return `Origin ${origin} may not change data here`

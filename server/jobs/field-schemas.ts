@@ -5,6 +5,7 @@
  * reset fields.
  */
 import { z } from 'zod'
+import { badRequest } from '../lib/errors.ts'
 import { isValidTimezone, validateSchedule } from '../cron/cron.ts'
 
 /** Instructions are capped so that even in three-byte characters they fit the 256 KiB job file limit. */
@@ -136,6 +137,33 @@ export const EnvironmentRef = z
   .describe(
     'The environment (environments/<name>.md) whose folder runs of this job work in; null: a scratch folder',
   )
+
+/**
+ * What does a run's work: `builtin` (the agent loop) or a harness adapter (server/harness/registry.ts,
+ * which a test keeps equal to this list).
+ */
+export const HARNESS_IDS = ['builtin', 'claude-code'] as const
+
+// A string, not an enum, in the stored type: the column stays plain text as adapters come and go.
+export const Harness = z
+  .string({ error: 'must be a harness name' })
+  .refine((id) => (HARNESS_IDS as readonly string[]).includes(id), {
+    error: `must be one of ${HARNESS_IDS.join(', ')}`,
+  })
+  .describe(
+    'Who does the work of a run: builtin (the agent) or a coding-agent CLI such as claude-code, which runs ' +
+      "inside the job's environment (a harness needs an environment)",
+  )
+
+/** A harness works in a folder it can be confined to: without an environment it is refused. @throws 400 `harness` */
+export function checkHarness(definition: { harness: string; environment: string | null }) {
+  if (definition.harness !== 'builtin' && !definition.environment) {
+    throw badRequest(
+      `harness: ${definition.harness} runs inside the job's environment; set environment (environments/<name>.md) or use harness: builtin`,
+      'harness',
+    )
+  }
+}
 
 /** A JSON value as stored in Postgres jsonb. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }

@@ -328,6 +328,7 @@ describe('renderJobFile', () => {
         'overlap: skip',
         'retries: 0',
         'timeoutMinutes: 10',
+        'harness: builtin',
         'agentMayEditJobs: false',
         'alertAfterFailures: 2',
         'owner: growth',

@@ -37,6 +37,7 @@ const job = (over: Partial<JobRow> = {}): JobRow => ({
   lastStatus: null,
   lastError: null,
   consecutiveFailures: 0,
+  lastDeniedCommands: 0,
   suspendedReason: null,
   stateUpdatedAt: null,
   ...over,

@@ -9,6 +9,7 @@ import { HttpError, badRequest } from '../lib/errors.ts'
 import { auditActionFor, diffDefinition, summarizeChanges, type AuditAction } from './audit.ts'
 import { nextRun } from '../cron/cron.ts'
 import { definitionOf, type JobDefinition } from './fields.ts'
+import { checkHarness } from './field-schemas.ts'
 import type { JobUpdateInput } from './schema.ts'
 import type { AuditChanges, JobRow, NewJobRow } from './store.ts'
 
@@ -48,6 +49,7 @@ export function planJobChange(ctx: JobChangeContext): JobChangePlan | null {
   const given = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined))
   const after: JobDefinition = { ...definitionOf(job), ...given }
   const changes = diffDefinition(definitionOf(job), after)
+  if (changes.harness || changes.environment) checkHarness(after)
 
   const resuming =
     change.enabled === true && (!job.enabled || (ctx.liftsSuspension && job.suspendedReason !== null))

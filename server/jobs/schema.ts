@@ -83,13 +83,15 @@ export const JobListQuery = z
       .preprocess(
         emptyAsAbsent,
         z
-          .enum(['enabled', 'paused', 'failing', 'running'], {
-            error: 'must be enabled, paused, failing or running',
+          .enum(['enabled', 'paused', 'failing', 'running', 'denied'], {
+            error: 'must be enabled, paused, failing, running or denied',
           })
           .optional(),
       )
       .optional()
-      .describe('Only jobs that are enabled, paused, failing (last run failed) or running now'),
+      .describe(
+        'Only jobs that are enabled, paused, failing (last run failed), running now, or denied (their last run had commands refused)',
+      ),
   })
   .describe('Filters for listing jobs')
 export type JobListQuery = z.infer<typeof JobListQuery>

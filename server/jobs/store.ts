@@ -65,6 +65,7 @@ export function listFilter(query: JobListQuery, userId: string): SQL | undefined
   if (query.status === 'enabled') conditions.push(and(eq(jobs.enabled, true), isNull(jobs.suspendedReason)))
   if (query.status === 'paused') conditions.push(or(not(jobs.enabled), isNotNull(jobs.suspendedReason)))
   if (query.status === 'failing') conditions.push(inArray(jobs.lastStatus, [...FAILING_STATUSES]))
+  if (query.status === 'denied') conditions.push(sql`${jobs.lastDeniedCommands} > 0`)
   if (query.status === 'running') {
     conditions.push(
       sql`exists (select 1 from ${jobRuns} where ${jobRuns.jobId} = ${jobs.id} and ${jobRuns.status} = 'running')`,

@@ -22,6 +22,8 @@ export type JobView = {
   lastRun: string | null
   lastStatus: string | null
   lastError: string | null
+  /** Commands the last run's agent was refused (policy or network); 0 when none or never run. */
+  lastDeniedCommands: number
   /** Why the system paused the job (repeated failures, creator left); null when it did not. */
   suspendedReason: string | null
   /** Bumped on every change a person makes; send it back as If-Match to avoid overwriting others. */
@@ -48,6 +50,7 @@ export function toJobView(record: JobRecord, caller: Caller): JobView {
     lastRun: iso(record.lastRunAt),
     lastStatus: record.lastStatus,
     lastError: record.lastError,
+    lastDeniedCommands: record.lastDeniedCommands,
     suspendedReason: record.suspendedReason,
     version: record.version,
     createdAt: record.createdAt.toISOString(),

@@ -33,6 +33,7 @@ import { toJobFileView, toJobView, type JobView } from './views.ts'
 import { checkJobFileSize } from './job-file.ts'
 import { checkEnabledJobQuota } from './quota.ts'
 import { checkJobSkills } from './skill-refs.ts'
+import { checkHarness } from './field-schemas.ts'
 import { checkEmailTargets } from './notify-members.ts'
 import { foldScheduleKeys } from './schedule-keys.ts'
 
@@ -65,6 +66,7 @@ export async function createJobFrom(
       )
     }
   }
+  checkHarness(data)
   await checkEmailTargets(data.notify, { orgId: caller.orgId, createdBy: caller.userId }, getDb())
   const { name, scope, timezone: givenZone, ...definition } = data
   const timezone =

@@ -23,6 +23,8 @@ export const BODY_LIMITS = {
    * non-ASCII byte, plus the other fields.
    */
   pageForm: 3 * MiB + 64 * KiB,
+  /** A harness's model call through its run's endpoint: a whole conversation with its files. */
+  harness: 32 * MiB,
 } as const
 
 export type BodyKind = keyof typeof BODY_LIMITS

@@ -17,11 +17,29 @@ import {
 import { recentFileChanges } from '../environments/browse/file-changes.ts'
 import { holderState, rebuildHere } from '../environments/bootstrap/rebuild.ts'
 import { conflict, HttpError } from '../lib/errors.ts'
+import { redirect } from 'react-router'
 import { readForm, runIntent } from './forms.ts'
 import { orRouteError } from './page-errors.ts'
+import { createEnvironmentFile } from './workspace-create.ts'
 
 export async function loadEnvironmentsList(caller: Caller) {
   return { environments: await orRouteError(listEnvironments(caller)) }
+}
+
+/**
+ * "New environment" on the list (intent `create-environment`): writes its definition as the
+ * workspace's "+ Environment" does, then opens the new environment's page.
+ */
+export async function handleEnvironmentsListAction(caller: Caller, request: Request) {
+  const { intent = '', ...fields } = await readForm(request)
+  const result = await runIntent(intent, async () => {
+    if (intent !== 'create-environment')
+      throw new HttpError(400, 'bad_request', `Unknown intent "${intent}"`, 'intent')
+    return createEnvironmentFile(caller, fields)
+  })
+  if (!result.ok || !result.data) return result
+  const { name, scope } = result.data
+  return redirect(`/environments/${name}?${new URLSearchParams({ scope })}`)
 }
 
 /**

@@ -15,12 +15,17 @@ import { orRouteError } from './page-errors.ts'
  * component owns their shape).
  */
 export async function loadJobPage(caller: Caller, id: string) {
+  // The runs before the job: a run that ends between the two reads then shows as still running
+  // beside the job's finished state, which the page's next look at the runs corrects (it polls
+  // while a run is active); read the other way round, the rows would say "succeeded" beside a
+  // status card stuck at "running", with nothing left to poll for.
+  const runs = await orRouteError(loadRunHistory(caller, id))
   const job = await orRouteError(getJob(caller, id))
   const audit = await orRouteError(listJobAudit(caller, id))
   return {
     job,
     audit,
-    runs: await orRouteError(loadRunHistory(caller, id)),
+    runs,
     me: { userId: caller.userId, isAdmin: isOrgAdmin(caller) },
     form: jobFormSpec(),
     // Admins may hand a shared job to another member (jobs/transfer.ts).

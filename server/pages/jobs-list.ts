@@ -5,7 +5,7 @@ import { readForm, runIntent } from './forms.ts'
 import { definitionOf } from '../jobs/fields.ts'
 import { createJob, getJob, listJobPage, setJobEnabled } from '../jobs/service.ts'
 import { conflict, HttpError } from '../lib/errors.ts'
-import { listRecentRuns } from '../runs/store.ts'
+import { listJobsWithActiveRuns, listRecentRuns } from '../runs/store.ts'
 import { orRouteError } from './page-errors.ts'
 
 /**
@@ -15,10 +15,8 @@ import { orRouteError } from './page-errors.ts'
 export async function loadJobsList(caller: Caller, query: Record<string, string | undefined>) {
   const page = await orRouteError(listJobPage(caller, query))
   // The jobs are the caller's visible ones, so their runs are too: one query for every row's dots.
-  const recent = await listRecentRuns(
-    page.jobs.map((j) => j.id),
-    RECENT_RUNS,
-  )
+  const ids = page.jobs.map((j) => j.id)
+  const [recent, active] = await Promise.all([listRecentRuns(ids, RECENT_RUNS), listJobsWithActiveRuns(ids)])
   const recentRuns: Record<string, { id: string; status: string; scheduledFor: string }[]> = {}
   for (const r of recent)
     (recentRuns[r.jobId] ??= []).push({
@@ -26,7 +24,8 @@ export async function loadJobsList(caller: Caller, query: Record<string, string 
       status: r.status,
       scheduledFor: r.scheduledFor.toISOString(),
     })
-  return { ...page, recentRuns, me: { userId: caller.userId } }
+  // The page stays live (polls) while any of these has a run queued or running.
+  return { ...page, recentRuns, activeJobIds: active, me: { userId: caller.userId } }
 }
 
 /** How many of each job's latest runs the list shows as dots. */

@@ -8,7 +8,7 @@ export const RUN_HISTORY_PAGE = 20
 /** The page size as a type, so the browser's copy (app/components/runs/types.ts) cannot drift. */
 export type RunHistoryPageSize = typeof RUN_HISTORY_PAGE
 
-/** The newest runs of a job the caller may see (the loader has already checked that). */
+/** The newest runs of a job the caller may see (404 otherwise, as for the job). */
 export function loadRunHistory(caller: Caller, jobId: string): Promise<Run[]> {
   return listRunsOfJob(caller, jobId, { limit: RUN_HISTORY_PAGE })
 }

@@ -1,10 +1,8 @@
 /** Server side of the workspace page (app/routes/_app.workspace.tsx). */
 import { redirect } from 'react-router'
 import type { Caller } from '../auth/caller.ts'
-import { z } from 'zod'
-import { JobName, toJobName } from '../jobs/field-schemas.ts'
+import { JobName } from '../jobs/field-schemas.ts'
 import { HttpError, badRequest } from '../lib/errors.ts'
-import { parseInput } from '../lib/validate.ts'
 import { readForm, runIntent } from './forms.ts'
 import {
   deleteResource,
@@ -13,8 +11,8 @@ import {
   readResource,
   writeResource,
 } from '../resources/service.ts'
-import { EnvironmentName, environmentTemplate } from '../environments/definition/definition.ts'
 import { orRouteError } from './page-errors.ts'
+import { assertAbsent, createEnvironmentFile, slugOf } from './workspace-create.ts'
 import { validateWorkspaceFile } from './workspace-validate.ts'
 
 /** The tree, and the file named by `?scope=&path=` (or why it cannot be shown). */
@@ -76,11 +74,7 @@ export async function handleWorkspaceAction(caller: Caller, request: Request) {
         return { open: { scope, path } }
       }
       case 'create-environment': {
-        const name = slugOf(fields.name, EnvironmentName)
-        const scope = parseScope(fields.scope)
-        const path = `environments/${name}.md`
-        await assertAbsent(caller, scope, path, 'name')
-        await writeResource(caller, scope, path, environmentTemplate(name))
+        const { scope, path } = await createEnvironmentFile(caller, fields)
         return { open: { scope, path } }
       }
       case 'create-file': {
@@ -101,21 +95,4 @@ export async function handleWorkspaceAction(caller: Caller, request: Request) {
     return result.data.open ? openFile(result.data.open.scope, result.data.open.path) : redirect('/workspace')
   }
   return result
-}
-
-/** People type a title ("Weekly Report!"); the name is its slug, checked by the name's own rule. */
-function slugOf(typed: string | undefined, rule: z.ZodType<string>): string {
-  const title = (typed ?? '').trim()
-  if (!title) throw badRequest('name: is required', 'name')
-  if (!toJobName(title)) throw badRequest('name: needs at least one letter or digit', 'name')
-  return parseInput(z.object({ name: rule }), { name: toJobName(title) }).name
-}
-
-/** Creating never overwrites: an existing file is a 409 naming the field the person typed. */
-async function assertAbsent(caller: Caller, scope: 'personal' | 'shared', path: string, field: string) {
-  const existing = await readResource(caller, scope, path).catch((err: unknown) => {
-    if (err instanceof HttpError && err.status === 404) return null
-    throw err
-  })
-  if (existing) throw new HttpError(409, 'conflict', `${field}: ${scope}/${path} already exists`, field)
 }

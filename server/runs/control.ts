@@ -18,6 +18,7 @@ import { logger } from '../lib/logger.ts'
 import { FAILED_STATUSES, toRun, type Run, type RunRow } from './schema.ts'
 import { runJobNow } from './service.ts'
 import { findRun, fromRawRun } from './store.ts'
+import { deniedCommandsSql } from './settle.ts'
 
 /** Runs a person may retry: the failed ones and those someone cancelled. */
 export const RETRYABLE_STATUSES: readonly RunRow['status'][] = [...FAILED_STATUSES, 'cancelled']
@@ -43,7 +44,7 @@ export async function cancelRun(caller: Caller, runId: string): Promise<Run> {
     const [raw] = await queryRows(
       tx,
       sql`update job_runs set status = 'cancelled', finished_at = now(), lease_expires_at = null,
-            error = ${`Cancelled by ${caller.name}`},
+            error = ${`Cancelled by ${caller.name}`}, denied_commands = ${deniedCommandsSql(runId)},
             reason = case when reason is null then ${reason} else reason || '; ' || ${reason} end
           where id = ${runId} and status in ('queued', 'running')
           returning *`,
@@ -54,7 +55,8 @@ export async function cancelRun(caller: Caller, runId: string): Promise<Run> {
       await queryRows(
         tx,
         sql`update jobs set last_run_at = ${row.startedAt.toISOString()}::timestamptz,
-              last_status = 'cancelled', last_error = ${row.error}, state_updated_at = now()
+              last_status = 'cancelled', last_error = ${row.error}, state_updated_at = now(),
+              last_denied_commands = ${row.deniedCommands}
             where id = ${row.jobId}`,
       )
     }

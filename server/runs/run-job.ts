@@ -67,6 +67,7 @@ export async function recordRunStarts(starts: RunStart[], now: SQL, db: Db): Pro
           next_run_at = case when u.advance then u.next_run_at else j.next_run_at end,
           last_run_at = case when u.started then ${now} else j.last_run_at end,
           last_status = case when u.started then 'running' else j.last_status end,
+          last_denied_commands = case when u.started then 0 else j.last_denied_commands end,
           suspended_reason = coalesce(j.suspended_reason, u.suspend)
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
           as u(id text, started boolean, advance boolean, next_run_at timestamptz, suspend text)

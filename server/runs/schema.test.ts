@@ -23,6 +23,7 @@ const row: RunRow = {
   outputTokens: 30,
   costUsd: null,
   model: null,
+  deniedCommands: 1,
   createdAt: new Date('2026-01-05T07:00:00.010Z'),
 }
 
@@ -42,6 +43,7 @@ describe('toRun', () => {
       error: null,
       usage: { inputTokens: 120, outputTokens: 30, costUsd: null, model: null },
       instance: 'host-1-2-ab',
+      deniedCommands: 1,
     })
   })
   it('reports the stored cost estimate as a number', () => {

@@ -35,6 +35,11 @@ export type Run = {
     model: string | null
   }
   instance: string | null
+  /**
+   * Commands the agent was refused in this run (denied by the policy, or network refused by the
+   * sandbox): a run can succeed without doing what it was asked. Counted when the run ends.
+   */
+  deniedCommands: number
 }
 
 /** One message of a run's transcript (an `agent_messages` row; parts are AI SDK UI message parts). */
@@ -69,6 +74,7 @@ export function toRun(row: RunRow): Run {
       model: row.model,
     },
     instance: row.instance,
+    deniedCommands: row.deniedCommands,
   }
 }
 

@@ -44,6 +44,14 @@ function guardSql(guard: SettleGuard): SQL {
     : sql`lease_expires_at < ${guard.leaseExpiredBefore}`
 }
 
+/**
+ * The commands a run's agent was refused, from the environment audit (every command lands there,
+ * on whichever instance or path it ran): denied by the policy, or network refused by the sandbox.
+ */
+export const deniedCommandsSql = (runId: string) =>
+  sql`(select count(*)::int from environment_audit
+        where run_id = ${runId} and kind = 'command' and decision in ('denied', 'network_blocked'))`
+
 const usageSql = (usage: RunUsage | undefined) =>
   sql`input_tokens = ${usage?.inputTokens ?? null}, output_tokens = ${usage?.outputTokens ?? null},
       cost_usd = ${usage?.costUsd ?? null}, model = ${usage?.model ?? null}`
@@ -55,12 +63,12 @@ async function settleSuccess(runId: string, usage: RunUsage | undefined, options
     db,
     sql`with r as (
           update job_runs set status = 'success', finished_at = ${now}, error = null,
-            lease_expires_at = null, ${usageSql(usage)}
+            lease_expires_at = null, ${usageSql(usage)}, denied_commands = ${deniedCommandsSql(runId)}
           where id = ${runId} and status = 'running' and ${guardSql(options.guard)}
           returning *
         ), j as (
           update jobs set last_run_at = r.started_at, last_status = 'success', last_error = null,
-            consecutive_failures = 0, state_updated_at = ${now}
+            last_denied_commands = r.denied_commands, consecutive_failures = 0, state_updated_at = ${now}
           from r where jobs.id = r.job_id
           returning jobs.id
         )
@@ -80,7 +88,8 @@ async function settleSkipped(runId: string, reason: string, options: SettleOptio
           where id = ${runId} and status = 'running' and ${guardSql(options.guard)}
           returning *
         ), j as (
-          update jobs set last_status = 'skipped', last_error = null, state_updated_at = ${now}
+          update jobs set last_status = 'skipped', last_error = null, last_denied_commands = 0,
+            state_updated_at = ${now}
           from r where jobs.id = r.job_id
           returning jobs.id
         )
@@ -99,7 +108,7 @@ async function settleFailure(
   const [raw] = await queryRows(
     tx,
     sql`update job_runs set status = ${outcome.status}, finished_at = ${now}, error = ${outcome.error},
-          lease_expires_at = null, ${usageSql(outcome.usage)}
+          lease_expires_at = null, ${usageSql(outcome.usage)}, denied_commands = ${deniedCommandsSql(runId)}
         where id = ${runId} and status = 'running' and ${guardSql(options.guard)}
         returning *`,
   )
@@ -112,6 +121,7 @@ async function settleFailure(
     tx,
     sql`update jobs set last_run_at = ${run.startedAt?.toISOString() ?? null}::timestamptz,
           last_status = ${outcome.status}, last_error = ${outcome.error}, state_updated_at = ${now},
+          last_denied_commands = ${run.deniedCommands},
           consecutive_failures = case
             when ${run.attempt} <= retries then consecutive_failures
             when consecutive_failures + 1 >= ${AUTO_PAUSE_AFTER} then 0

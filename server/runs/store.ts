@@ -226,3 +226,24 @@ export async function listRecentRuns(
     scheduledFor: toDate(r.scheduled_for)!,
   }))
 }
+
+/**
+ * Which of `jobIds` have a run under way: running, or queued and due to start (a retry still
+ * waiting out its backoff is not). Served by the partial index on active runs.
+ */
+export async function listJobsWithActiveRuns(jobIds: string[], db: Db = getDb()): Promise<string[]> {
+  if (jobIds.length === 0) return []
+  const rows = await db
+    .selectDistinct({ jobId: jobRuns.jobId })
+    .from(jobRuns)
+    .where(
+      and(
+        inArray(jobRuns.jobId, jobIds),
+        or(
+          eq(jobRuns.status, 'running'),
+          and(eq(jobRuns.status, 'queued'), sql`coalesce(${jobRuns.notBefore}, now()) <= now()`),
+        ),
+      ),
+    )
+  return rows.map((r) => r.jobId)
+}

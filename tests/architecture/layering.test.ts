@@ -24,6 +24,9 @@ export const LAYERS: string[][] = [
   ['machines'],
   ['environments'],
   ['integrations'],
+  // A harness run needs environments (sandbox, policy, audit) and integrations (MCP endpoints); the
+  // agent hands it what it resolves for every run (the model key, prices, budgets), so it sits below.
+  ['harness'],
   ['agent'],
   ['pages'],
   ['http'],

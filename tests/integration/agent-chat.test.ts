@@ -75,6 +75,7 @@ describe('chat creates jobs through the manage-jobs tool', () => {
       'read_file',
       'run-code',
       'run_command',
+      'run_harness',
       'run_script',
       'search_files',
       'skills',

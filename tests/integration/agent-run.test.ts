@@ -135,6 +135,7 @@ describe('an unattended run', () => {
       'read_file',
       'run-code',
       'run_command',
+      'run_harness',
       'run_script',
       'search_files',
       'send_notification',

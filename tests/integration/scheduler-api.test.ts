@@ -32,6 +32,7 @@ afterAll(() => agent?.close())
 
 const RUN_KEYS = [
   'attempt',
+  'deniedCommands',
   'error',
   'finishedAt',
   'durationMs',

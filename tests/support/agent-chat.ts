@@ -23,7 +23,7 @@ export const CHAT = '/_agent-native/agent/chat'
 /** Sends one chat request (`{ threadId?, message }`) and reads the streamed reply to the end. */
 export async function sendChat(
   client: ApiClient,
-  body: { threadId?: string; message: unknown },
+  body: { threadId?: string; message: unknown; retry?: boolean },
 ): Promise<ChatTurn> {
   const res = await fetch(client.baseUrl + CHAT, {
     method: 'POST',

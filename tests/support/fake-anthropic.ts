@@ -3,6 +3,7 @@
  * HTTP and never the network. Tests script replies in order (a reply can depend on the request);
  * it answers JSON or, when the request asks for `stream: true`, server-sent events, with text and
  * `tool_use` blocks. Point `ANTHROPIC_BASE_URL` at `baseURL` (it ends in `/v1`, as the AI SDK expects).
+ * It also answers what the Claude Code CLI sends (`?beta=true`, `count_tokens`).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -14,7 +15,8 @@ export type FakeBlock =
 export type FakeReply =
   | { text: string; usage?: FakeUsage; stopReason?: string }
   | { content: FakeBlock[]; usage?: FakeUsage; stopReason?: string }
-  | { status: number; errorType?: string; message: string }
+  /** An error answer; `headers` e.g. `{ 'retry-after-ms': '50' }` to pace the client's retries. */
+  | { status: number; errorType?: string; message: string; headers?: Record<string, string> }
   /** Never answers; the request ends only when the client aborts it. */
   | { hang: true }
 
@@ -74,7 +76,13 @@ export async function startFakeAnthropic(
   const server = createServer(async (req, res) => {
     const text = await readBody(req)
     if (options.control && req.url?.startsWith('/__control/')) return control(req.method, req.url, text, res)
-    if (req.method !== 'POST' || req.url !== '/v1/messages') {
+    // Claude Code calls `/v1/messages?beta=true` and may count tokens first.
+    const path = new URL(req.url ?? '/', 'http://fake').pathname
+    if (req.method === 'POST' && path === '/v1/messages/count_tokens') {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      return void res.end(JSON.stringify({ input_tokens: Math.ceil(text.length / 4) }))
+    }
+    if (req.method !== 'POST' || path !== '/v1/messages') {
       return sendError(res, 404, 'not_found_error', `fake-anthropic: no route ${req.method} ${req.url}`)
     }
     const request: FakeRequest = { headers: req.headers, body: JSON.parse(text || '{}'), aborted: false }
@@ -88,14 +96,18 @@ export async function startFakeAnthropic(
     if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs))
     const reply = typeof next === 'function' ? next(request) : next
     if ('hang' in reply) return
-    if ('status' in reply) return sendError(res, reply.status, reply.errorType ?? 'api_error', reply.message)
+    if ('status' in reply)
+      return sendError(res, reply.status, reply.errorType ?? 'api_error', reply.message, reply.headers)
     const content = 'text' in reply ? [{ type: 'text' as const, text: reply.text }] : reply.content
     const message = {
       id: `msg_fake_${requests.length}`,
       type: 'message',
       role: 'assistant',
       model: request.body.model,
-      content: content.map((b, i) => (b.type === 'tool_use' ? { ...b, id: b.id ?? `toolu_fake_${i}` } : b)),
+      // Unique across the conversation, as the real API's are (the UI message matches results by id).
+      content: content.map((b, i) =>
+        b.type === 'tool_use' ? { ...b, id: b.id ?? `toolu_fake_${requests.length}_${i}` } : b,
+      ),
       stop_reason: reply.stopReason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'),
       stop_sequence: null,
       usage: reply.usage ?? { input_tokens: 12, output_tokens: 7 },
@@ -200,8 +212,14 @@ function chunks(text: string, size: number): string[] {
   return out.length ? out : ['']
 }
 
-function sendError(res: ServerResponse, status: number, type: string, message: string) {
-  res.writeHead(status, { 'content-type': 'application/json' })
+function sendError(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  message: string,
+  headers: Record<string, string> = {},
+) {
+  res.writeHead(status, { ...headers, 'content-type': 'application/json' })
   res.end(JSON.stringify({ type: 'error', error: { type, message } }))
 }
 

@@ -17,6 +17,7 @@ export const SAMPLE_DEFINITION: JobDefinition = {
   timeoutMinutes: 25,
   maxCostUsd: 0.25,
   environment: 'reports',
+  harness: 'claude-code',
   agentMayEditJobs: true,
   notify: { onSuccess: ['webhook:ops-feed'], onFailure: ['email:ana@example.com'] },
   alertAfterFailures: 3,

@@ -16,6 +16,12 @@ const WEEKDAY = new Intl.DateTimeFormat('en-GB', {
 /** "Sun 29 Mar" for a local date (formatted in UTC: the date is already local). */
 const dayLabel = (date: string) => WEEKDAY.format(new Date(`${date}T00:00:00Z`))
 
+/**
+ * A job's name in a day: whole, wrapping (at its dashes first) when the day is narrow, as it is
+ * in a week row beside the open chat, rather than cut to "dail…".
+ */
+const NAME = 'min-w-0 [overflow-wrap:anywhere]'
+
 function Entry({ entry, names, time }: { entry: CalendarEntry; names: Map<string, string>; time: string }) {
   const name = names.get(entry.jobId) ?? entry.jobId
   if (entry.kind === 'fire') {
@@ -23,11 +29,11 @@ function Entry({ entry, names, time }: { entry: CalendarEntry; names: Map<string
       <li data-testid="calendar-fire" data-at={entry.at} data-job={entry.jobId}>
         <Link
           to={`/jobs/${entry.jobId}`}
-          className="flex items-baseline gap-1.5 rounded border border-dashed border-brand-300 px-1.5 py-0.5 text-xs hover:bg-brand-50 dark:border-brand-700 dark:hover:bg-brand-900/30"
+          className="flex flex-wrap items-baseline gap-x-1.5 rounded border border-dashed border-brand-300 px-1.5 py-0.5 text-xs hover:bg-brand-50 dark:border-brand-700 dark:hover:bg-brand-900/30"
           title={`Upcoming: ${name} at ${time}`}
         >
           <span className="tabular-nums text-stone-500">{time}</span>
-          <span className="truncate">{name}</span>
+          <span className={NAME}>{name}</span>
         </Link>
       </li>
     )
@@ -37,11 +43,11 @@ function Entry({ entry, names, time }: { entry: CalendarEntry; names: Map<string
     <li data-testid="calendar-run" data-at={entry.at} data-status={entry.status}>
       <Link
         to={`/jobs/${entry.jobId}/runs/${entry.runId}`}
-        className="flex items-baseline gap-1.5 rounded px-1.5 py-0.5 text-xs hover:bg-stone-100 dark:hover:bg-stone-800"
+        className="flex flex-wrap items-baseline gap-x-1.5 rounded px-1.5 py-0.5 text-xs hover:bg-stone-100 dark:hover:bg-stone-800"
         title={`${name} at ${time}: ${label}`}
       >
         <span className="tabular-nums text-stone-500">{time}</span>
-        <span className="truncate">{name}</span>
+        <span className={NAME}>{name}</span>
         <Badge tone={tone} className="ml-auto shrink-0 px-1 py-0 text-[10px]">
           {label}
         </Badge>
@@ -105,9 +111,11 @@ export function CalendarWeeks(props: Props) {
   const weeks: CalendarDay[][] = []
   props.calendar.days.forEach((day, i) => (i % 7 === 0 ? weeks.push([day]) : weeks.at(-1)!.push(day)))
   return (
-    <div className="space-y-2" data-testid="calendar-weeks">
+    // Seven columns once the calendar itself is wide enough (not the screen: the open chat
+    // narrows it too); narrower, the days stack.
+    <div className="@container space-y-2" data-testid="calendar-weeks">
       {weeks.map((week) => (
-        <div key={week[0]!.date} className="grid grid-cols-1 gap-2 sm:grid-cols-7">
+        <div key={week[0]!.date} className="grid grid-cols-1 gap-2 @2xl:grid-cols-7">
           {week.map((day) => (
             <Day key={day.date} day={day} props={props} compact />
           ))}

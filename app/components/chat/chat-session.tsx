@@ -1,11 +1,17 @@
 import { useChat } from '@ai-sdk/react'
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai'
-import { ArrowUp, Square } from 'lucide-react'
+import { ArrowUp, RotateCcw, Square } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { Link, useRevalidator } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { MessageParts } from './message-parts.tsx'
-import { readChatError, type ChatMetadata, type ToolPart } from './types.ts'
+import {
+  readChatError,
+  readRetryNotice,
+  type ChatMetadata,
+  type RetryNotice,
+  type ToolPart,
+} from './types.ts'
 
 type ChatMessage = UIMessage<ChatMetadata>
 
@@ -44,25 +50,41 @@ export function ChatSession({
   useEffect(() => {
     revalidate.current = revalidator.revalidate
   })
-  // Replies carry their thread id as metadata (stored ones too), so the id is read from the messages.
+  // Replies carry their thread id as metadata (stored ones too), so the id is read from the messages;
+  // a Retry drops the failed reply that carried it, so it passes the id along itself.
   const [transport] = useState(
     () =>
       new DefaultChatTransport<ChatMessage>({
         api: '/_agent-native/agent/chat',
-        prepareSendMessagesRequest: ({ messages }) => ({
-          body: { threadId: threadIdOf(messages) ?? threadId ?? undefined, message: messages.at(-1) },
+        // A regenerate is the Retry after a failed turn: the server answers the stored message
+        // again rather than storing it twice.
+        prepareSendMessagesRequest: ({ messages, trigger, body }) => ({
+          body: {
+            threadId:
+              threadIdOf(messages) ?? (body as { threadId?: string })?.threadId ?? threadId ?? undefined,
+            message: messages.at(-1),
+            ...(trigger === 'regenerate-message' ? { retry: true } : {}),
+          },
         }),
       }),
   )
-  const { messages, sendMessage, status, error, stop, addToolApprovalResponse, clearError } =
+  // The model call failed and the server waits to retry it (a 529 "overloaded", a 429, …).
+  const [retrying, setRetrying] = useState<RetryNotice | null>(null)
+  const { messages, sendMessage, regenerate, status, error, stop, addToolApprovalResponse, clearError } =
     useChat<ChatMessage>({
       id: sessionKey,
       messages: initialMessages,
       transport,
       sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+      onData: (part) => {
+        const notice = readRetryNotice(part)
+        if (notice !== undefined) setRetrying(notice)
+      },
       onFinish: ({ message }) => {
+        setRetrying(null)
         if (changedJobs(message)) void revalidate.current()
       },
+      onError: () => setRetrying(null),
     })
   const [text, setText] = useState('')
   const busy = status === 'submitted' || status === 'streaming'
@@ -96,6 +118,11 @@ export function ChatSession({
     setText('')
   }
 
+  function retry() {
+    clearError()
+    void regenerate({ body: { threadId: current ?? threadId ?? undefined } })
+  }
+
   const failure = error ? readChatError(error) : null
   return (
     <div className="flex min-h-0 flex-1 flex-col">
@@ -126,7 +153,17 @@ export function ChatSession({
             </div>
           ),
         )}
-        {status === 'submitted' ? <p className="text-stone-500">Thinking…</p> : null}
+        {busy && retrying ? (
+          <p role="status" className="text-amber-700 dark:text-amber-400" data-testid="chat-retrying">
+            {retrying.status === 529 || retrying.status === 503
+              ? `The model is overloaded (${retrying.status})`
+              : `The model call failed${retrying.status ? ` (${retrying.status})` : ''}`}
+            : retrying in {Math.round(retrying.delayMs / 1000)} s (try {retrying.attempt} of{' '}
+            {retrying.attempts})…
+          </p>
+        ) : status === 'submitted' ? (
+          <p className="text-stone-500">Thinking…</p>
+        ) : null}
         {failure ? (
           <div
             role="alert"
@@ -140,6 +177,12 @@ export function ChatSession({
                   Open Settings → Models
                 </Link>
               </>
+            ) : messages.some((m) => m.role === 'user') ? (
+              <div className="mt-2">
+                <Button type="button" variant="secondary" size="sm" onClick={retry}>
+                  <RotateCcw className="size-3.5" aria-hidden /> Retry
+                </Button>
+              </div>
             ) : null}
           </div>
         ) : null}

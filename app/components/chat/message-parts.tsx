@@ -1,4 +1,5 @@
 import { Markdown } from './markdown.tsx'
+import { HarnessStep } from './harness-step.tsx'
 import { ToolStep } from './tool-step.tsx'
 import type { ToolPart } from './types.ts'
 
@@ -19,6 +20,15 @@ export function MessageParts({
     <div className="space-y-2">
       {(parts as Part[]).map((part, i) => {
         if (part.type === 'text' && part.text) return <Markdown key={i} text={part.text} />
+        if (part.type === 'tool-run_harness' && part.toolCallId) {
+          return (
+            <HarnessStep
+              key={part.toolCallId}
+              part={part as ToolPart}
+              renderSteps={(steps) => <MessageParts parts={steps} />}
+            />
+          )
+        }
         if (part.type.startsWith('tool-') && part.toolCallId) {
           return <ToolStep key={part.toolCallId} part={part as ToolPart} onAnswer={onAnswer} />
         }

@@ -1,4 +1,4 @@
-import { Ban, Check, Loader2, TriangleAlert } from 'lucide-react'
+import { Ban, Check, Loader2, ShieldX, TriangleAlert } from 'lucide-react'
 import { Button } from '#app/components/ui/button.tsx'
 import {
   BootstrapLive,
@@ -6,6 +6,7 @@ import {
   bootstrapSummaryOf,
   bootstrappingOf,
 } from './bootstrap-step.tsx'
+import { harnessToolView } from './harness-views.tsx'
 import { Markdown } from './markdown.tsx'
 import { toolView, type ApprovalView, type ToolView } from './tool-views.tsx'
 import type { ToolPart } from './types.ts'
@@ -78,7 +79,8 @@ function StepBody({ kind, text }: { kind: NonNullable<ToolView['body']>['kind'];
  */
 export function ToolStep({ part, onAnswer }: { part: ToolPart; onAnswer?: Answer }) {
   const name = part.type.replace(/^tool-/, '')
-  const view = toolView(name)
+  // A harness's own tools (Claude Code's Bash, Edit, mcp__…) first: their names are theirs.
+  const view = harnessToolView(name) ?? toolView(name)
   const input = (part.input ?? {}) as never
   const Icon = view?.icon ?? Check
   let icon = <Loader2 className="size-3.5 animate-spin" aria-hidden />
@@ -116,11 +118,21 @@ export function ToolStep({ part, onAnswer }: { part: ToolPart; onAnswer?: Answer
       </span>
     )
   } else if (part.state === 'output-available') {
-    icon = <Icon className={`size-3.5 ${view?.tint ?? ''}`} aria-hidden />
+    // A command that ran but whose connections the sandbox refused is a refusal, not a success.
+    const refused = Boolean((part.output as { networkBlocked?: string[] }).networkBlocked?.length)
+    icon = refused ? (
+      <ShieldX className="size-3.5 text-red-600" aria-label="Refused" />
+    ) : (
+      <Icon className={`size-3.5 ${view?.tint ?? ''}`} aria-hidden />
+    )
     const output = part.output as never
     body = view ? (
       <>
-        {view.done(output, input)}
+        {refused ? (
+          <span className="text-red-700 dark:text-red-400">{view.done(output, input)}</span>
+        ) : (
+          view.done(output, input)
+        )}
         {view.body ? <StepBody kind={view.body.kind} text={view.body.of(output)} /> : null}
       </>
     ) : (

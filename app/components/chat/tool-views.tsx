@@ -6,6 +6,7 @@
  */
 import type { InferUITools } from 'ai'
 import {
+  Bot,
   CalendarClock,
   Clock,
   FileCode,
@@ -240,16 +241,24 @@ const filesChanged = (files: FileChange[] | undefined) =>
     : ''
 const changedNote = (files: FileChange[] | undefined) =>
   files && files.length > 0 ? ` · ${files.length} file${files.length === 1 ? '' : 's'} changed` : ''
-const commandBody = (output: { stdout: string; stderr: string; files?: FileChange[] }) =>
-  [output.stdout, output.stderr && `--- stderr ---\n${output.stderr}`, filesChanged(output.files)]
+const commandBody = (output: { stdout: string; stderr: string; files?: FileChange[]; refusal?: string }) =>
+  [
+    output.refusal && `--- ${output.refusal} ---`,
+    output.stdout,
+    output.stderr && `--- stderr ---\n${output.stderr}`,
+    filesChanged(output.files),
+  ]
     .filter(Boolean)
     .join('\n')
+/** "network refused (example.com:80) · " when the sandbox refused the command's connections. */
+const refusedNote = (blocked: string[] | undefined) =>
+  blocked && blocked.length > 0 ? `network refused (${blocked.join(', ')}) · ` : ''
 
 const runCommandView: ToolView<'run_command'> = {
   icon: SquareTerminal,
   running: (input) => `Running ${input.command ?? 'a command'}…`,
   done: (output) =>
-    `Ran in ${output.environment}: exit ${output.exitCode ?? 'killed'} (${output.durationMs} ms)${changedNote(output.files)}`,
+    `Ran in ${output.environment}: ${refusedNote(output.networkBlocked)}exit ${output.exitCode ?? 'killed'} (${output.durationMs} ms)${changedNote(output.files)}`,
   body: { kind: 'code', of: commandBody },
   approval: (input) => ({
     title: 'Run this command?',
@@ -264,7 +273,7 @@ const runScriptView: ToolView<'run_script'> = {
   icon: SquareTerminal,
   running: (input) => `Running script ${input.name ?? ''}…`,
   done: (output) =>
-    `Ran script ${output.script} in ${output.environment}: exit ${output.exitCode ?? 'killed'} (${output.durationMs} ms)${changedNote(output.files)}`,
+    `Ran script ${output.script} in ${output.environment}: ${refusedNote(output.networkBlocked)}exit ${output.exitCode ?? 'killed'} (${output.durationMs} ms)${changedNote(output.files)}`,
   body: { kind: 'code', of: commandBody },
   approval: (input) => ({
     title: 'Run this script?',
@@ -309,6 +318,14 @@ export const TOOL_VIEWS = {
   search_files: searchFilesView,
   run_command: runCommandView,
   run_script: runScriptView,
+  // Its steps and approval card are drawn by harness-step.tsx; this line is its fallback.
+  run_harness: {
+    icon: Bot,
+    running: (input) =>
+      `${input.harness ?? 'A harness'} is working in ${input.environment ?? 'an environment'}…`,
+    done: (_output, input) =>
+      `${input.harness ?? 'The harness'} finished in ${input.environment ?? 'its environment'}`,
+  },
   skills: skillsView,
   send_notification: sendNotification,
   web_fetch: webFetchView,

@@ -13,6 +13,19 @@ export type ToolPart = {
   approval?: { id: string; approved?: boolean; reason?: string }
 }
 
+import type { ChatRetryPart } from '#server/agent/chat.ts'
+
+export type RetryNotice = NonNullable<ChatRetryPart['data']>
+
+/**
+ * The server's transient "retrying" part: a notice (the model call failed, the next try comes
+ * after a wait), null (a retry got through), or undefined for any other data part.
+ */
+export function readRetryNotice(part: { type: string; data?: unknown }): RetryNotice | null | undefined {
+  if (part.type !== 'data-retry') return undefined
+  return (part.data as RetryNotice | null) ?? null
+}
+
 /** Metadata the server puts on replies: the thread they belong to. */
 export type ChatMetadata = { threadId?: string }
 

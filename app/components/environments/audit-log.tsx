@@ -11,7 +11,13 @@ type Page = Awaited<ReturnType<typeof getAuditPage>>
 type Section = { ok: true; data: Page } | { ok: false; message: string } | null
 
 const wide = 'hidden md:table-cell'
-const TONES = { allowed: 'green', approved: 'amber', denied: 'red' } as const
+const DECISIONS = {
+  allowed: { tone: 'green', label: 'allowed' },
+  approved: { tone: 'amber', label: 'approved' },
+  denied: { tone: 'red', label: 'denied' },
+  // It ran, but the sandbox refused its connections: a refusal, not a success.
+  network_blocked: { tone: 'red', label: 'network refused' },
+} as const
 const COLUMNS = [
   { label: 'When' },
   { label: 'Who', className: wide },
@@ -56,11 +62,11 @@ export function AuditLog({ audit }: { audit: Section }) {
                     <span className="mr-1.5 text-xs text-stone-500">
                       {e.kind === 'write' ? 'wrote' : '$'}
                     </span>
-                    <code className="font-mono text-xs break-all">{e.subject}</code>
+                    <code className="font-mono text-xs [overflow-wrap:anywhere]">{e.subject}</code>
                     {e.reason ? <p className="mt-1 text-xs text-stone-500">{e.reason}</p> : null}
                   </td>
                   <td className="px-3 py-2">
-                    <Badge tone={TONES[e.decision]}>{e.decision}</Badge>
+                    <Badge tone={DECISIONS[e.decision].tone}>{DECISIONS[e.decision].label}</Badge>
                     {e.rule ? (
                       <span className="block pt-1 font-mono text-xs text-stone-500">{e.rule}</span>
                     ) : null}

@@ -1,4 +1,4 @@
-import { AlertCircle, Play, TerminalSquare } from 'lucide-react'
+import { AlertCircle, Play, ShieldX, TerminalSquare } from 'lucide-react'
 import { useEffect, useRef } from 'react'
 import { useFetcher } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
@@ -32,11 +32,18 @@ function Output({ label, text, tone }: { label: string; text: string; tone?: 'er
 
 function Result({ ran }: { ran: Ran }) {
   const { result } = ran
-  const ok = result.exitCode === 0
+  const blocked = result.networkBlocked ?? []
+  // A refused connection is no success, whatever the exit code says (curl exits 0 on the refusal page).
+  const ok = result.exitCode === 0 && blocked.length === 0
   return (
     <div className="mt-4 space-y-3" data-testid="command-result">
       <div className="flex flex-wrap items-center gap-2 text-sm" role="status">
-        <Badge tone={ok ? 'green' : 'red'}>
+        {blocked.length > 0 ? (
+          <Badge tone="red" data-testid="network-refused">
+            <ShieldX className="size-3" aria-hidden /> Network refused
+          </Badge>
+        ) : null}
+        <Badge tone={ok ? 'green' : blocked.length > 0 && result.exitCode === 0 ? 'neutral' : 'red'}>
           {result.timedOut
             ? 'Timed out'
             : result.exitCode === null
@@ -51,6 +58,13 @@ function Result({ ran }: { ran: Ran }) {
         ) : null}
         {result.disk.overQuota ? <Badge tone="red">Over the disk quota</Badge> : null}
       </div>
+      {blocked.length > 0 ? (
+        <p className="text-sm text-red-700 dark:text-red-400" data-testid="network-refusal">
+          The sandbox refused connections to <code className="font-mono">{blocked.join(', ')}</code>: not in
+          this environment’s allowlist. Add the host under{' '}
+          <code className="font-mono">policy.network.allow</code> in its definition to let commands reach it.
+        </p>
+      ) : null}
       <Output label="stdout" text={result.stdout} />
       <Output label="stderr" text={result.stderr} tone="error" />
       {!result.stdout && !result.stderr ? <p className="text-sm text-stone-500">No output.</p> : null}

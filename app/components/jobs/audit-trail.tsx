@@ -110,7 +110,12 @@ const isLong = (v: unknown) => typeof v === 'string' && (v.length > 60 || v.incl
 function Value({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="text-stone-400">—</span>
   const text = typeof value === 'string' ? value : JSON.stringify(value)
-  return <code className="rounded bg-stone-100 px-1 py-0.5 break-all dark:bg-stone-800">{text}</code>
+  // Wraps between words, and inside one only when it is longer than the line.
+  return (
+    <code className="rounded bg-stone-100 px-1 py-0.5 [overflow-wrap:anywhere] dark:bg-stone-800">
+      {text}
+    </code>
+  )
 }
 
 function LongChange({ from, to, created }: { from: unknown; to: unknown; created?: boolean }) {

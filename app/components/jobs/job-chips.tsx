@@ -1,4 +1,4 @@
-import { AlertTriangle, Pause, Lock, Users } from 'lucide-react'
+import { AlertTriangle, Pause, Lock, ShieldAlert, Users } from 'lucide-react'
 import { Badge } from '#app/components/ui/card.tsx'
 import { describeRunStatus } from '#app/lib/job-status.ts'
 
@@ -45,6 +45,23 @@ export function PausedChip({
   return (
     <Badge>
       <Pause className="size-3" aria-hidden /> Paused
+    </Badge>
+  )
+}
+
+/**
+ * "2 commands denied": the agent was refused what it asked for (the policy denied a command, or
+ * the sandbox refused its connection), so a run that "succeeded" may not have done its work.
+ */
+export function DeniedChip({ count }: { count: number }) {
+  if (count <= 0) return null
+  return (
+    <Badge
+      tone="amber"
+      title="The agent was refused commands in this run (the command policy or the network allowlist); the environment's audit log says which"
+      data-testid="denied-chip"
+    >
+      <ShieldAlert className="size-3" aria-hidden /> {count} {count === 1 ? 'command' : 'commands'} denied
     </Badge>
   )
 }

@@ -1,7 +1,7 @@
 import { DropdownMenu } from 'radix-ui'
 import { Copy, MoreHorizontal, Pause, Play, Zap } from 'lucide-react'
 import { useEffect } from 'react'
-import { useFetcher, useNavigate } from 'react-router'
+import { useFetcher, useNavigate, useRevalidator } from 'react-router'
 import { toast } from 'sonner'
 import type { ActionData } from '#app/lib/action-errors.ts'
 import type { JobLike } from '#app/lib/job-types.ts'
@@ -9,7 +9,8 @@ import type { JobLike } from '#app/lib/job-types.ts'
 const ITEM =
   'flex cursor-default items-center gap-2 rounded-md px-2 py-1.5 text-sm outline-none select-none data-[highlighted]:bg-stone-100 dark:data-[highlighted]:bg-stone-800'
 
-async function runNow(job: JobLike) {
+/** Queues a run; true when one was queued (the list then shows it, live while it runs). */
+async function runNow(job: JobLike): Promise<boolean> {
   const res = await fetch(`/_agent-native/jobs/${encodeURIComponent(job.id)}/run`, {
     method: 'POST',
     headers: { accept: 'application/json', 'content-type': 'application/json' },
@@ -19,9 +20,13 @@ async function runNow(job: JobLike) {
     run?: { status: string; reason: string | null }
     error?: { message: string }
   } | null
-  if (!res.ok || !body?.run) toast.error(`Could not start ${job.name}: ${body?.error?.message ?? res.status}`)
-  else if (body.run.status === 'skipped') toast.warning(`Not run: ${body.run.reason ?? 'skipped'}`)
+  if (!res.ok || !body?.run) {
+    toast.error(`Could not start ${job.name}: ${body?.error?.message ?? res.status}`)
+    return false
+  }
+  if (body.run.status === 'skipped') toast.warning(`Not run: ${body.run.reason ?? 'skipped'}`)
   else toast.success(`Run of ${job.name} queued`)
+  return true
 }
 
 /**
@@ -31,6 +36,7 @@ async function runNow(job: JobLike) {
 export function JobRowMenu({ job }: { job: JobLike }) {
   const fetcher = useFetcher<ActionData>()
   const navigate = useNavigate()
+  const { revalidate } = useRevalidator()
   const active = job.enabled && !job.suspendedReason
   useEffect(() => {
     if (fetcher.state !== 'idle' || !fetcher.data) return
@@ -59,7 +65,10 @@ export function JobRowMenu({ job }: { job: JobLike }) {
         >
           {job.canEdit ? (
             <>
-              <DropdownMenu.Item className={ITEM} onSelect={() => void runNow(job)}>
+              <DropdownMenu.Item
+                className={ITEM}
+                onSelect={() => void runNow(job).then((queued) => (queued ? revalidate() : undefined))}
+              >
                 <Zap className="size-4" aria-hidden /> Run now
               </DropdownMenu.Item>
               <DropdownMenu.Item

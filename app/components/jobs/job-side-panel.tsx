@@ -1,6 +1,6 @@
 import { Card } from '#app/components/ui/card.tsx'
 import type { JobLike } from '#app/lib/job-types.ts'
-import { PausedChip, RunStatusChip, ScopeBadge } from './job-chips.tsx'
+import { DeniedChip, PausedChip, RunStatusChip, ScopeBadge } from './job-chips.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
@@ -40,9 +40,10 @@ export function JobSidePanel({
               {active ? <RelativeTime value={job.nextRun} timeZone={job.timezone} /> : '—'}
             </Row>
             <Row label="Last run">
-              <span className="inline-flex items-center gap-2">
+              <span className="inline-flex flex-wrap items-center justify-end gap-2" data-testid="last-run">
                 <RelativeTime value={job.lastRun} timeZone={job.timezone} empty="Never" />
                 <RunStatusChip status={job.lastStatus} />
+                <DeniedChip count={job.lastDeniedCommands} />
               </span>
             </Row>
           </dl>

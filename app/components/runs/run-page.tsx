@@ -1,10 +1,11 @@
 import { ArrowLeft } from 'lucide-react'
-import { useEffect } from 'react'
 import { Link, useRevalidator } from 'react-router'
 import { MessageParts } from '#app/components/chat/message-parts.tsx'
+import { DeniedChip } from '#app/components/jobs/job-chips.tsx'
 import { Badge, Card } from '#app/components/ui/card.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { describeRunStatus } from '#app/lib/job-status.ts'
+import { useRevalidateWhile } from '#app/lib/use-revalidate-while.ts'
 import { describeTrigger, formatElapsed, formatUsd } from './format.ts'
 import { RunActions } from './run-actions.tsx'
 import { isActive, type RunLike, type TranscriptEntry } from './types.ts'
@@ -24,7 +25,8 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
   return (
     <div className="min-w-0">
       <dt className="text-xs text-stone-500 dark:text-stone-400">{label}</dt>
-      <dd className="truncate text-sm font-medium">{children}</dd>
+      {/* Long values (a provider:model id) wrap at any character rather than being cut off. */}
+      <dd className="text-sm font-medium [overflow-wrap:anywhere]">{children}</dd>
     </div>
   )
 }
@@ -32,15 +34,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 /** Reloads the page's data every 2 s while the run is queued or running (the transcript grows). */
 function useLiveRun(run: RunLike) {
   const revalidator = useRevalidator()
-  const live = isActive(run)
-  useEffect(() => {
-    if (!live) return
-    const id = setInterval(() => {
-      if (document.visibilityState === 'visible' && revalidator.state === 'idle')
-        void revalidator.revalidate()
-    }, 2_000)
-    return () => clearInterval(id)
-  }, [live, revalidator])
+  useRevalidateWhile(isActive(run))
   return () => void revalidator.revalidate()
 }
 
@@ -61,6 +55,7 @@ export function RunPage({ run, transcript, job, deliveries = [] }: Props) {
         <div className="min-w-0">
           <h1 className="flex flex-wrap items-center gap-2 text-2xl font-semibold tracking-tight">
             Run <Badge tone={status.tone}>{status.label}</Badge>
+            <DeniedChip count={run.deniedCommands} />
           </h1>
           <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
             {describeTrigger(run)} · {run.trigger === 'manual' ? 'requested' : 'slot'}{' '}

@@ -1,4 +1,5 @@
 import { Link } from 'react-router'
+import { DeniedChip } from '#app/components/jobs/job-chips.tsx'
 import { Badge } from '#app/components/ui/card.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { describeRunStatus } from '#app/lib/job-status.ts'
@@ -57,6 +58,11 @@ export function RunsTable({ jobId, runs, timeZone }: { jobId: string; runs: RunL
                   >
                     <Badge tone={tone}>{label}</Badge>
                   </Link>
+                  {run.deniedCommands > 0 ? (
+                    <span className="ml-1.5">
+                      <DeniedChip count={run.deniedCommands} />
+                    </span>
+                  ) : null}
                 </td>
                 <td className={TD}>{describeTrigger(run)}</td>
                 <td className={TD}>

@@ -19,51 +19,48 @@ async function fetchRuns(jobId: string, before?: string): Promise<RunLike[]> {
   return body.runs
 }
 
+/** What a look at the newest runs can change on the page: which runs exist and how they stand. */
+const signature = (runs: readonly RunLike[]) =>
+  runs.map((run) => `${run.id}:${run.status}:${run.deniedCommands}`).join(',')
+
 /**
- * A job's run history that stays current: the newest page is re-fetched on a timer (only while
- * the tab is visible), older pages load on demand. `initial` is the loader's first page.
+ * A job's run history that stays current together with the rest of the job page. `initial` is
+ * the loader's newest page; a light look at the newest runs runs on a timer (only while the tab is
+ * visible, every 2 s while a run is queued or running) and, when anything changed, the page's
+ * loader runs again, so the status card (last run, status, suspension) and the rows always come
+ * from one answer. A failed look is shown beside the history; the page stays as it was.
+ * Older pages load on demand.
  */
 export function useRunHistory(jobId: string, initial: RunLike[]) {
-  const [newest, setNewest] = useState(initial)
   const [older, setOlder] = useState<RunLike[]>([])
-  const [hasMore, setHasMore] = useState(initial.length >= RUN_PAGE_SIZE)
+  // Whether a page older than the last one loaded exists (null: none loaded, the newest page says).
+  const [olderMore, setOlderMore] = useState<boolean | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [loadingOlder, setLoadingOlder] = useState(false)
   const latest = useRef(0)
-  const activeIds = useRef(new Set(initial.filter(isActive).map((run) => run.id)))
   const revalidator = useRevalidator()
-  // Kept in a ref so `refresh` (and the polling timer built on it) stays stable across renders.
+  // Kept in refs so `refresh` (and the polling timer built on it) stays stable across renders.
   const revalidate = useRef(revalidator)
+  const shownNewest = useRef(initial)
   useEffect(() => {
     revalidate.current = revalidator
+    shownNewest.current = initial
   })
-
-  // A fresh loader answer (after a save, or navigating between jobs) replaces what we had.
-  const [seen, setSeen] = useState(initial)
-  if (seen !== initial) {
-    setSeen(initial)
-    setNewest(initial)
-    setOlder([])
-    setHasMore(initial.length >= RUN_PAGE_SIZE)
-  }
 
   const refresh = useCallback(async () => {
     const request = ++latest.current
     try {
       const runs = await fetchRuns(jobId)
       if (request !== latest.current) return
-      // A run just finished: the job's own run state (last run, status, suspension) moved too.
-      const finished = runs.some((run) => !isActive(run) && activeIds.current.has(run.id))
-      activeIds.current = new Set(runs.filter(isActive).map((run) => run.id))
-      setNewest(runs)
-      if (finished && revalidate.current.state === 'idle') void revalidate.current.revalidate()
       setError(null)
+      // A revalidation already under way is restarted, so it answers with what was just seen.
+      if (signature(runs) !== signature(shownNewest.current)) await revalidate.current.revalidate()
     } catch (err) {
       if (request === latest.current) setError((err as Error).message)
     }
   }, [jobId])
 
-  const active = newest.some(isActive)
+  const active = initial.some(isActive)
   useEffect(() => {
     const id = setInterval(
       () => {
@@ -75,8 +72,8 @@ export function useRunHistory(jobId: string, initial: RunLike[]) {
   }, [active, refresh])
 
   const shown = useMemo(
-    () => [...newest, ...older.filter((run) => !newest.some((n) => n.id === run.id))],
-    [newest, older],
+    () => [...initial, ...older.filter((run) => !initial.some((n) => n.id === run.id))],
+    [initial, older],
   )
 
   const loadOlder = useCallback(async () => {
@@ -86,7 +83,7 @@ export function useRunHistory(jobId: string, initial: RunLike[]) {
     try {
       const runs = await fetchRuns(jobId, last.id)
       setOlder((o) => [...o, ...runs])
-      setHasMore(runs.length >= RUN_PAGE_SIZE)
+      setOlderMore(runs.length >= RUN_PAGE_SIZE)
       setError(null)
     } catch (err) {
       setError((err as Error).message)
@@ -95,5 +92,6 @@ export function useRunHistory(jobId: string, initial: RunLike[]) {
     }
   }, [jobId, shown])
 
+  const hasMore = olderMore ?? initial.length >= RUN_PAGE_SIZE
   return { runs: shown, refresh, loadOlder, hasMore, loadingOlder, error }
 }

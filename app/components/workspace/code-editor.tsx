@@ -1,8 +1,10 @@
 import { markdown } from '@codemirror/lang-markdown'
 import { yaml, yamlFrontmatter } from '@codemirror/lang-yaml'
 import CodeMirror, { EditorView, type ReactCodeMirrorRef } from '@uiw/react-codemirror'
-import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react'
-import { cardTheme, errorLineField, errorLineTheme, setErrorLine } from './error-line.ts'
+import { useEffect, useMemo, useRef } from 'react'
+import { useDarkClass } from '#app/lib/use-dark.ts'
+import { editorTheme } from './editor-theme.ts'
+import { errorLineField, errorLineTheme, setErrorLine } from './error-line.ts'
 
 type Props = {
   path: string
@@ -10,19 +12,6 @@ type Props = {
   onChange: (text: string) => void
   readOnly: boolean
   errorLine: { line: number; message: string } | null
-}
-
-const darkQuery = '(prefers-color-scheme: dark)'
-function useDarkMode(): boolean {
-  return useSyncExternalStore(
-    (notify) => {
-      const media = window.matchMedia(darkQuery)
-      media.addEventListener('change', notify)
-      return () => media.removeEventListener('change', notify)
-    },
-    () => window.matchMedia(darkQuery).matches,
-    () => false,
-  )
 }
 
 /** Markdown with YAML frontmatter for .md (job files), YAML for .yaml, plain text otherwise. */
@@ -37,7 +26,8 @@ function languageFor(path: string) {
  * DOM). The erroneous line of a job file is highlighted.
  */
 export default function CodeEditor({ path, value, onChange, readOnly, errorLine }: Props) {
-  const dark = useDarkMode()
+  // The app's mode (the person's theme choice), which may differ from the system's.
+  const dark = useDarkClass()
   const editor = useRef<ReactCodeMirrorRef>(null)
   const marked = useRef(errorLine)
   const extensions = useMemo(
@@ -47,7 +37,6 @@ export default function CodeEditor({ path, value, onChange, readOnly, errorLine 
       EditorView.contentAttributes.of({ 'aria-label': `Contents of ${path}` }),
       errorLineField,
       errorLineTheme,
-      cardTheme,
     ],
     [path],
   )
@@ -63,7 +52,7 @@ export default function CodeEditor({ path, value, onChange, readOnly, errorLine 
       extensions={extensions}
       readOnly={readOnly}
       editable={!readOnly}
-      theme={dark ? 'dark' : 'light'}
+      theme={dark ? editorTheme.dark : editorTheme.light}
       minHeight="24rem"
       maxHeight="70vh"
       onCreateEditor={(view) => view.dispatch({ effects: setErrorLine.of(marked.current) })}

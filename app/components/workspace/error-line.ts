@@ -1,11 +1,4 @@
-import {
-  Decoration,
-  EditorView,
-  Prec,
-  StateEffect,
-  StateField,
-  type DecorationSet,
-} from '@uiw/react-codemirror'
+import { Decoration, EditorView, StateEffect, StateField, type DecorationSet } from '@uiw/react-codemirror'
 
 /** Marks (or clears, with null) the line a validation error points at. */
 export const setErrorLine = StateEffect.define<{ line: number; message: string } | null>()
@@ -39,11 +32,3 @@ export const errorLineTheme = EditorView.baseTheme({
     boxShadow: 'inset 3px 0 0 rgb(220, 38, 38)',
   },
 })
-
-/** The editor sits on the page's card: it takes the card's background instead of the theme's own. */
-export const cardTheme = Prec.highest(
-  EditorView.theme({
-    '&': { backgroundColor: 'transparent' },
-    '.cm-gutters': { backgroundColor: 'transparent', borderRight: '1px solid rgba(120, 113, 108, 0.25)' },
-  }),
-)

@@ -10,6 +10,7 @@
  */
 import { tool } from 'ai'
 import { z } from 'zod'
+import { describeNetworkRefusal } from '../../environments/exec/commands.ts'
 import { decideCommand } from '../../environments/policy/policy.ts'
 import {
   EditFileInput,
@@ -208,6 +209,10 @@ async function runOperated(
     // model see where it ran.
     mechanism: result.mechanism,
     decision: outcome.decision,
+    // A refused connection can still exit 0: say so, so neither the agent nor the transcript reads it as done.
+    ...(result.networkBlocked
+      ? { networkBlocked: result.networkBlocked, refusal: describeNetworkRefusal(result.networkBlocked) }
+      : {}),
     ...(outcome.files ? { files: outcome.files } : {}),
     ...(outcome.skills ? { skills: outcome.skills } : {}),
   }

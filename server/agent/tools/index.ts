@@ -28,6 +28,7 @@ import {
 } from './environment.ts'
 import { MANAGE_JOBS_DESCRIPTION, createManageJobsTool } from './manage-jobs.ts'
 import { RUN_CODE_DESCRIPTION, createRunCodeTool } from './run-code.ts'
+import { RUN_HARNESS_DESCRIPTION, createRunHarnessTool } from './run-harness.ts'
 import { SKILLS_DESCRIPTION, createSkillsTool } from './skills.ts'
 import { SEND_NOTIFICATION_DESCRIPTION, createSendNotificationTool } from './send-notification.ts'
 import { WEB_FETCH_DESCRIPTION, createWebFetchTool } from './web-fetch.ts'
@@ -77,6 +78,11 @@ export const AGENT_TOOLS = {
   run_script: {
     description: RUN_SCRIPT_DESCRIPTION,
     create: createRunScriptTool,
+    enabled: (ctx) => executionToolEnabled('run_command', ctx.execution),
+  },
+  run_harness: {
+    description: RUN_HARNESS_DESCRIPTION,
+    create: createRunHarnessTool,
     enabled: (ctx) => executionToolEnabled('run_command', ctx.execution),
   },
   skills: { description: SKILLS_DESCRIPTION, create: createSkillsTool },

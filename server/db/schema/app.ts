@@ -54,6 +54,8 @@ export const jobs = pgTable(
     maxCostUsd: doublePrecision('max_cost_usd'),
     /** The environment runs work in (environments/<name>.md); null: a scratch folder. */
     environment: text('environment'),
+    /** Who does the work: `builtin` (the agent loop) or a harness adapter's id (`claude-code`). */
+    harness: text('harness').notNull().default('builtin'),
     /** Whether the job's unattended runs may create and change jobs (not only read them). */
     agentMayEditJobs: boolean('agent_may_edit_jobs').notNull().default(false),
     /** Where a run's result goes when it ends: `{ onSuccess: [target…], onFailure: [target…] }`. */
@@ -78,6 +80,8 @@ export const jobs = pgTable(
     lastStatus: text('last_status'),
     lastError: text('last_error'),
     consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+    /** Commands the last run's agent was refused (policy or network), so the list can filter on it. */
+    lastDeniedCommands: integer('last_denied_commands').notNull().default(0),
     /** Set when the system pauses a job (repeated failures, creator left); cleared on re-enable. */
     suspendedReason: text('suspended_reason'),
     stateUpdatedAt: timestamp('state_updated_at', tz),
@@ -142,6 +146,11 @@ export const jobRuns = pgTable(
     costUsd: numeric('cost_usd', { precision: 12, scale: 6 }),
     /** `provider:model` the run spoke to (null for runs that never reached a model). */
     model: text('model'),
+    /**
+     * Commands the run's agent was refused (denied by the policy, or their connections refused by
+     * the network allowlist), counted from the environment audit when the run settles.
+     */
+    deniedCommands: integer('denied_commands').notNull().default(0),
     createdAt: timestamp('created_at', tz).notNull().defaultNow(),
   },
   (t) => [

@@ -62,7 +62,8 @@ export const environmentAudit = pgTable(
     kind: text('kind', { enum: ['command', 'write', 'change'] }).notNull(),
     /** The command line or the written path (secret values redacted). */
     subject: text('subject').notNull(),
-    decision: text('decision', { enum: ['allowed', 'approved', 'denied'] }).notNull(),
+    /** `network_blocked`: the command ran, but the sandbox refused one or more of its connections. */
+    decision: text('decision', { enum: ['allowed', 'approved', 'denied', 'network_blocked'] }).notNull(),
     rule: text('rule'),
     reason: text('reason'),
     exitCode: integer('exit_code'),
@@ -70,7 +71,13 @@ export const environmentAudit = pgTable(
     bytesOut: bigint('bytes_out', { mode: 'number' }),
     at: timestamp('at', tz).notNull().defaultNow(),
   },
-  (t) => [index('environment_audit_env_idx').on(t.environmentId, t.at)],
+  (t) => [
+    index('environment_audit_env_idx').on(t.environmentId, t.at),
+    // A settling run counts its refused commands here (runs/settle.ts).
+    index('environment_audit_run_idx')
+      .on(t.runId)
+      .where(sql`${t.runId} is not null`),
+  ],
 )
 
 export const secrets = pgTable(

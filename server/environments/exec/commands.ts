@@ -14,7 +14,8 @@ import { makeRedactor } from './redact.ts'
 /** `chat`: the agent in a conversation; `run`: an unattended job run; `person`: the command box. */
 export type CommandMode = 'chat' | 'run' | 'person'
 
-export type AuditDecision = 'allowed' | 'approved' | 'denied'
+/** `network_blocked`: allowed (or approved) to run, but the sandbox refused its connections. */
+export type AuditDecision = 'allowed' | 'approved' | 'denied' | 'network_blocked'
 
 export type CommandAudit = {
   kind: 'command'
@@ -75,13 +76,24 @@ export async function runPolicedCommand(req: CommandRequest, deps: CommandDeps):
   // A caller may ask for less time than the environment allows, never more (every provider).
   const timeoutSeconds = commandTimeout({ ...DEFAULT_LIMITS, ...req.env.limits }, req.timeoutSeconds)
   const result = await exec(req.env, req.command, { ...deps.execOptions, timeoutSeconds })
+  const blocked = result.networkBlocked ?? []
+  const reason = blocked.length > 0 ? describeNetworkRefusal(blocked) : null
+  if (blocked.length > 0) decision = 'network_blocked'
   await deps.audit({
-    ...entry(shown, decision, decision === 'allowed' && rule === 'default' ? null : rule, null),
+    ...entry(shown, decision, decision === 'allowed' && rule === 'default' ? null : rule, reason),
     exitCode: result.exitCode,
     durationMs: result.durationMs,
     bytesOut: result.bytesOut,
   })
   return { status: 'ran', decision, rule: rule === 'default' ? null : rule, result }
+}
+
+/** Why a command's connections were refused, in the words the audit, the page and the agent show. */
+export function describeNetworkRefusal(blocked: string[]): string {
+  return (
+    `Network refused: ${blocked.join(', ')} ${blocked.length === 1 ? 'is' : 'are'} not in the ` +
+    "environment's allowlist (policy.network.allow in its definition)"
+  )
 }
 
 function entry(

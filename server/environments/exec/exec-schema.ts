@@ -49,4 +49,9 @@ export type ExecResult = {
   truncated: { stdout: boolean; stderr: boolean }
   mechanism: 'sandbox-runtime' | 'bwrap' | 'machine' | 'docker'
   disk: { usedBytes: number; limitBytes: number; overQuota: boolean }
+  /**
+   * Connections the sandbox refused because their host is not in the allowlist ("host:port"),
+   * absent when none was. The command may still exit 0 (curl prints the proxy's refusal page).
+   */
+  networkBlocked?: string[]
 }

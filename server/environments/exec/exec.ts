@@ -46,6 +46,18 @@ export type ExecOptions = {
    * at most `chars` characters): setup's live progress reads it while the command runs.
    */
   onOutput?: (latest: (chars: number) => string) => void
+  /**
+   * A long-running program (a harness CLI) rather than one command line: host paths it needs bound
+   * read-only at the same path (its install folder, the folder of its endpoint socket), plain
+   * variables beside the environment's secrets (never a secret of the server's), each chunk of
+   * output as it comes, and a signal that kills its whole process tree.
+   */
+  program?: {
+    readOnly: string[]
+    env: Record<string, string>
+    onChunk?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void
+    signal?: AbortSignal
+  }
 }
 
 /** Runs `command` in `env.root`. @throws HttpError 503 when no sandbox exists, 507 when over quota. */
@@ -68,19 +80,34 @@ export async function runCommand(
     memoryBytes: limits.memoryMb * MiB,
   })
   let release = () => {}
+  let refusals = (): string[] => []
   try {
-    const view = { root: env.root, tmpBytes: limits.memoryMb * MiB, hidden: opts.hidden }
+    const view = {
+      root: env.root,
+      tmpBytes: limits.memoryMb * MiB,
+      hidden: opts.hidden,
+      readOnly: opts.program?.readOnly,
+    }
     let inner: string[]
-    if (mechanism.kind === 'sandbox-runtime') {
+    // A program reaches its endpoint over a bound Unix socket, which sandbox-runtime's seccomp filter
+    // refuses; it runs in the bubblewrap view (no network but that socket). Decision 0302.
+    if (mechanism.kind === 'sandbox-runtime' && !opts.program) {
       const allowedHosts = env.allowedHosts ?? DEFAULT_ALLOWED_HOSTS
       const wrapped = await wrapCommand({ id, command, root: env.root, allowedHosts })
       release = wrapped.release
+      refusals = wrapped.refusals
       inner = [...viewArgs({ ...view, ...wrapped.view }), '--', '/bin/bash', '-c', wrapped.line]
     } else {
       inner = [...viewArgs(view), '--', '/bin/bash', '-c', command]
     }
     const argv = [...(box?.prefix ?? []), ...dropPrivileges(), ...prlimitArgs(limits, box), 'bwrap', ...inner]
-    const commandEnv: Record<string, string> = { PATH, HOME: env.root, LANG: 'C.UTF-8', ...env.secrets }
+    const commandEnv: Record<string, string> = {
+      PATH,
+      HOME: env.root,
+      LANG: 'C.UTF-8',
+      ...opts.program?.env,
+      ...env.secrets,
+    }
     const redact = makeRedactor(Object.values(env.secrets ?? {}))
     const run = await spawnCollect(
       argv,
@@ -91,8 +118,15 @@ export async function runCommand(
       undefined,
       opts.onOutput &&
         ((out) => opts.onOutput!((chars) => latestOutput(out.stdout, out.stderr, chars, redact))),
+      opts.program,
     )
-    return await resultOf(run, { root: env.root, redact, diskLimit, mechanism: mechanism.kind })
+    return await resultOf(run, {
+      root: env.root,
+      redact,
+      diskLimit,
+      mechanism: opts.program ? 'bwrap' : mechanism.kind,
+      networkBlocked: refusals(),
+    })
   } finally {
     release()
     await box?.release()
@@ -126,6 +160,8 @@ export async function resultOf(
     redact: (text: string) => string
     diskLimit: number
     mechanism: ExecResult['mechanism']
+    /** Connections the sandbox's network proxy refused to the command ("host:port"). */
+    networkBlocked?: string[]
   },
 ): Promise<ExecResult> {
   const { diskLimit } = how
@@ -149,6 +185,7 @@ export async function resultOf(
     truncated: { stdout: stdout.truncated, stderr: stderr.truncated },
     mechanism: how.mechanism,
     disk: { usedBytes: usedAfter, limitBytes: diskLimit, overQuota: overQuotaNow },
+    ...(how.networkBlocked?.length ? { networkBlocked: how.networkBlocked.map(how.redact) } : {}),
   }
 }
 
@@ -194,6 +231,11 @@ export function spawnCollect(
   outputKb: number,
   onTimeout?: () => void,
   onStart?: (out: { stdout: OutputCollector; stderr: OutputCollector }) => void,
+  live?: {
+    onChunk?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void
+    /** Aborting kills the process group (bwrap's death takes its whole PID namespace with it). */
+    signal?: AbortSignal
+  },
 ): Promise<Collected> {
   const started = performance.now()
   const stdout = new OutputCollector(outputKb * 1024)
@@ -220,14 +262,25 @@ export function spawnCollect(
       killGroup()
       onTimeout?.()
     }, timeoutSeconds * 1000)
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk))
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk))
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout.push(chunk)
+      live?.onChunk?.('stdout', chunk)
+    })
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr.push(chunk)
+      live?.onChunk?.('stderr', chunk)
+    })
+    const signal = live?.signal
+    if (signal?.aborted) killGroup()
+    signal?.addEventListener('abort', killGroup, { once: true })
     child.on('error', (err) => {
       clearTimeout(timer)
+      signal?.removeEventListener('abort', killGroup)
       reject(err)
     })
     child.on('close', (code, signal) => {
       clearTimeout(timer)
+      live?.signal?.removeEventListener('abort', killGroup)
       killGroup() // anything the command left running in the background
       const durationMs = Math.round(performance.now() - started)
       resolvePromise({ stdout, stderr, exitCode: code, signal, timedOut, durationMs, timeoutSeconds })

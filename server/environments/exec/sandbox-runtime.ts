@@ -10,6 +10,10 @@
  * host's own addresses, `localhost`) ever reaches it, whatever a stored definition says; a host
  * name is judged after resolution (PRIVATE_RANGES below, plus the runtime's own loopback,
  * link-local, metadata and own-address checks).
+ *
+ * A refused connection does not always fail the command (curl prints the proxy's 403 page and
+ * exits 0), so the refusals the runtime records for a command (its violation store, keyed by the
+ * command id we pass) are collected while it runs and reported with its result.
  */
 import { chown } from 'node:fs/promises'
 import { createRequire } from 'node:module'
@@ -38,6 +42,10 @@ const BASE: SandboxRuntimeConfig = {
 
 let ready: Promise<void> | undefined
 const running = new Map<string, string[]>()
+/** The connections refused to each running command ("host:port"), by command id. */
+const refused = new Map<string, string[]>()
+/** Refusals kept per command: enough to say what was refused, bounded against a loop of retries. */
+const MAX_REFUSALS = 20
 
 /** Starts the runtime (proxies) once; later calls share the first attempt. @throws why it cannot. */
 export function initSandboxRuntime(): Promise<void> {
@@ -47,6 +55,7 @@ export function initSandboxRuntime(): Promise<void> {
     const deps = SandboxManager.checkDependencies()
     if (deps.errors.length > 0) throw new Error(`sandbox-runtime is missing ${deps.errors.join(', ')}`)
     await SandboxManager.initialize(structuredClone(BASE))
+    collectRefusals()
     await shareSockets()
   })()
   return ready
@@ -62,8 +71,10 @@ export type WrapRequest = {
 export type Wrapped = {
   /** The shell line (sandbox-runtime's own bwrap, proxy relays and seccomp around `command`). */
   line: string
-  /** Frees the command's slot in the host allowlist. */
+  /** Frees the command's slot in the host allowlist (and forgets its refusals). */
   release: () => void
+  /** The connections the proxy refused to this command so far ("host:port"); read before release. */
+  refusals: () => string[]
   /**
    * What the line needs from the view it runs in (sandbox-view.ts): the proxy socket and the
    * runtime's helper binaries, and the folders it mounts its own masks on.
@@ -80,8 +91,10 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
   await initSandboxRuntime()
   const allowedHosts = proxyHosts(req.allowedHosts)
   running.set(req.id, allowedHosts)
+  refused.set(req.id, [])
   applyAllowlist()
   const release = () => {
+    refused.delete(req.id)
     if (running.delete(req.id)) applyAllowlist()
   }
   try {
@@ -109,7 +122,7 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
       // TMPDIR inside is /tmp/claude (the runtime's choice).
       dirs: [...home(), '/tmp/claude'],
     }
-    return { line, release, view }
+    return { line, release, view, refusals: () => [...(refused.get(req.id) ?? [])] }
   } catch (err) {
     release()
     throw err
@@ -143,6 +156,37 @@ function applyAllowlist() {
     ...structuredClone(BASE),
     network: { ...BASE.network, allowedDomains: allowed },
   })
+}
+
+/**
+ * Listens to the runtime's violation store: the proxies record each refused connection there
+ * (`deny network-outbound host:port (reason)`, `deny http-request METHOD url (reason)`) with the
+ * command text we registered, which is the command's id. The store keeps only its latest 100
+ * entries, so refusals are taken as they arrive rather than looked up afterwards.
+ */
+function collectRefusals() {
+  let first = true
+  SandboxManager.getSandboxViolationStore().subscribe((violations) => {
+    // subscribe() calls back at once with what is stored already: nothing of ours.
+    if (first) return void (first = false)
+    const latest = violations.at(-1)
+    const list = latest?.command ? refused.get(latest.command) : undefined
+    const target = latest && refusedTarget(latest.line)
+    if (list && target && !list.includes(target) && list.length < MAX_REFUSALS) list.push(target)
+  })
+}
+
+/** `example.com:80` from a proxy's violation line; null for anything that is not a network refusal. */
+export function refusedTarget(line: string): string | null {
+  const outbound = /^deny network-outbound (\S+)/.exec(line)
+  if (outbound) return outbound[1]!
+  const request = /^deny http-request \S+ (\S+)/.exec(line)
+  if (!request) return null
+  try {
+    return new URL(request[1]!).host
+  } catch {
+    return request[1]!
+  }
 }
 
 /** The proxy's Unix sockets are created by the server (root); the sandbox uid must reach them. */

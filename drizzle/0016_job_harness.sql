@@ -1,0 +1,1 @@
+ALTER TABLE "jobs" ADD COLUMN "harness" text DEFAULT 'builtin' NOT NULL;

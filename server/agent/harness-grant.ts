@@ -1,0 +1,70 @@
+/**
+ * What a harness run gets from the agent: the model access the run is entitled to (resolved by the
+ * same rules as a builtin run: personal, org or deployment key), priced by the same table, under
+ * the same budgets; and what it works with (the environment, approved skills, MCP endpoints).
+ */
+import type { Caller } from '../auth/caller.ts'
+import { env } from '../env.ts'
+import { approvedSkillContent } from '../environments/skills/skills.ts'
+import type { HarnessAdapter } from '../harness/adapter.ts'
+import type { ModelGrant } from '../harness/endpoint.ts'
+import { harnessAdapter } from '../harness/registry.ts'
+import type { McpEndpoint } from '../integrations/mcp-client.ts'
+import { endpointOf, serversForAgent } from '../integrations/mcp-service.ts'
+import { badRequest } from '../lib/errors.ts'
+import { orgBudgetRefusal } from '../runs/budget.ts'
+import type { ResolvedModel } from './model.ts'
+import { estimateCostUsd } from './pricing.ts'
+
+/** The public Messages API, when ANTHROPIC_BASE_URL does not point elsewhere. */
+const ANTHROPIC_API = 'https://api.anthropic.com/v1'
+
+/** The adapter a job or a chat names. @throws 400 `harness` for an unknown one or a model it cannot use. */
+export function adapterFor(id: string, resolved: Pick<ResolvedModel, 'choice'>): HarnessAdapter {
+  const adapter = harnessAdapter(id)
+  if (!adapter) throw badRequest(`harness: no harness named ${id} on this server`, 'harness')
+  if (resolved.choice.provider !== 'anthropic') {
+    throw badRequest(
+      `harness: ${adapter.label} needs an Anthropic model; AGENT_MODEL is ${resolved.choice.provider}:${resolved.choice.modelId}`,
+      'harness',
+    )
+  }
+  return adapter
+}
+
+export function modelGrant(
+  resolved: ResolvedModel,
+  budget: { orgId: string; capUsd: number | null },
+): ModelGrant {
+  return {
+    baseURL: env().ANTHROPIC_BASE_URL ?? ANTHROPIC_API,
+    apiKey: resolved.apiKey ?? '',
+    price: (modelId, usage) => estimateCostUsd({ provider: 'anthropic', modelId }, usage),
+    capUsd: budget.capUsd,
+    // The organisation's monthly budget binds every call on its key, not only the run's start.
+    admit: resolved.keySource === 'org' ? () => orgBudgetRefusal(budget.orgId) : undefined,
+  }
+}
+
+/** The MCP servers the job (or chat) may use, with their headers; those that cannot be used are left out. */
+export async function harnessMcp(caller: Caller, only: readonly string[] | null): Promise<McpEndpoint[]> {
+  const { servers } = await serversForAgent(caller, only)
+  const endpoints = await Promise.all(servers.map((row) => endpointOf(row).catch(() => null)))
+  return endpoints.filter((e): e is McpEndpoint => e !== null)
+}
+
+/** The environment's approved self-made skills (its definition names them), with their text. */
+export async function environmentSkills(
+  orgId: string,
+  skills: readonly unknown[],
+): Promise<{ name: string; content: string }[]> {
+  const names = skills.filter((s): s is string => typeof s === 'string')
+  const found = await Promise.all(
+    names.map((name) =>
+      approvedSkillContent(orgId, name)
+        .then((content) => ({ name, content }))
+        .catch(() => null),
+    ),
+  )
+  return found.filter((s): s is { name: string; content: string } => s !== null)
+}

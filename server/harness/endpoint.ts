@@ -1,0 +1,300 @@
+/**
+ * The run's endpoint: everything a harness may reach outside its sandbox, behind one per-run token
+ * that dies with the run. `<token>/v1/messages` forwards model calls to the provider with the key
+ * the run is entitled to (the key never enters the sandbox), meters each call's tokens and cost,
+ * and refuses the next call once a budget is spent or the run has ended; `<token>/hook` answers the
+ * harness's pre-tool hook (the environment's policy, the audit); `<token>/mcp/<name>` relays to an
+ * MCP server, adding its secret headers here. Served over the run's Unix socket (socket.ts) and at
+ * `/_agent-native/harness/runs/<token>/…` for harnesses on connected machines.
+ */
+import { randomBytes } from 'node:crypto'
+import type { McpEndpoint } from '../integrations/mcp-client.ts'
+import { integrationStreamFetch } from '../lib/integration-fetch.ts'
+import { BODY_LIMITS } from '../lib/limits.ts'
+import { singleton } from '../lib/singleton.ts'
+import { usd } from '../runs/budget.ts'
+
+/** The model access a run is entitled to, as the agent resolved it (same rules as a builtin run). */
+export type ModelGrant = {
+  /** The Anthropic API base ending in `/v1` (ANTHROPIC_BASE_URL or the public API). */
+  baseURL: string
+  apiKey: string
+  /** USD for one call's tokens on `modelId`; null when the price is unknown. */
+  price: (modelId: string, usage: TokenUsage) => number | null
+  /** The job's `maxCostUsd`, or null. */
+  capUsd: number | null
+  /** Asked before every call: a reason refuses it (the organisation's monthly budget). */
+  admit?: () => Promise<string | null>
+}
+
+export type TokenUsage = { inputTokens: number; outputTokens: number }
+export type CallRecord = TokenUsage & { model: string; costUsd: number | null }
+
+/** A tool call the harness wants to make, as its hook reports it. */
+export type ToolCall = { tool: string; input: Record<string, unknown> }
+export type ToolVerdict = { allow: true } | { allow: false; reason: string }
+
+export type SessionOptions = {
+  grant: ModelGrant
+  decide: (call: ToolCall) => Promise<ToolVerdict>
+  mcp: Map<string, McpEndpoint>
+  /**
+   * Hides the environment's secret values in what goes to the model (the harness's commands see
+   * them; their output must not carry them to the provider), as run_command's output is redacted.
+   */
+  redact: (text: string) => string
+  /** A budget refused a call: the run must stop with this reason. */
+  onRefusal: (reason: string) => void
+}
+
+export type HarnessSession = {
+  token: string
+  calls: CallRecord[]
+  usage: () => TokenUsage & { costUsd: number | null }
+  /** Ends the session: every later request is refused, in-flight upstream calls are aborted. */
+  close: () => void
+}
+
+type Live = SessionOptions & {
+  session: HarnessSession
+  refusal: string | null
+  abort: AbortController
+}
+
+// Live runs, like running chat turns: a handle the test runner's copy of this module (which starts
+// runs) and the server's routes (which answer a machine's calls) must share.
+const sessions = singleton('harness-sessions', () => new Map<string, Live>())
+
+/** Largest request body relayed (a long conversation with files stays well under it). */
+const MAX_BODY = BODY_LIMITS.harness
+
+export function openSession(options: SessionOptions): HarnessSession {
+  const token = `hrn_${randomBytes(24).toString('base64url')}`
+  const calls: CallRecord[] = []
+  const abort = new AbortController()
+  const session: HarnessSession = {
+    token,
+    calls,
+    usage: () => {
+      const known = calls.every((c) => c.costUsd !== null)
+      return {
+        inputTokens: calls.reduce((n, c) => n + c.inputTokens, 0),
+        outputTokens: calls.reduce((n, c) => n + c.outputTokens, 0),
+        costUsd: known ? round(calls.reduce((n, c) => n + (c.costUsd ?? 0), 0)) : null,
+      }
+    },
+    close: () => {
+      sessions.delete(token)
+      abort.abort()
+    },
+  }
+  sessions.set(token, { ...options, session, refusal: null, abort })
+  return session
+}
+
+const round = (n: number) => Math.round(n * 1e6) / 1e6
+
+/** An error the harness's Anthropic client understands (and does not retry: 4xx but 429). */
+function apiError(status: number, type: string, message: string): Response {
+  return Response.json({ type: 'error', error: { type, message } }, { status })
+}
+
+/** Answers one request of the harness run holding `token`; `path` is what follows the token. */
+export async function handleHarnessRequest(token: string, path: string, request: Request): Promise<Response> {
+  const live = sessions.get(token)
+  if (!live) return apiError(401, 'authentication_error', 'This harness run has ended or never existed')
+  const url = new URL(path, 'http://endpoint')
+  if (request.method === 'POST' && url.pathname === '/v1/messages') return modelCall(live, url, request)
+  if (request.method === 'POST' && url.pathname === '/v1/messages/count_tokens')
+    return forward(live, url, request, live.redact(await request.text()))
+  if (request.method === 'POST' && url.pathname === '/hook') return hook(live, request)
+  const mcp = /^\/mcp\/([a-z0-9_-]+)$/.exec(url.pathname)
+  if (mcp) return relayMcp(live, mcp[1]!, request)
+  return apiError(404, 'not_found_error', `No such endpoint: ${url.pathname}`)
+}
+
+async function readBody(request: Request): Promise<string | null> {
+  const text = await request.text()
+  return Buffer.byteLength(text) > MAX_BODY ? null : text
+}
+
+function upstreamHeaders(live: Live, request: Request): Headers {
+  const headers = new Headers({ 'x-api-key': live.grant.apiKey })
+  for (const name of ['content-type', 'accept', 'anthropic-version', 'anthropic-beta']) {
+    const value = request.headers.get(name)
+    if (value) headers.set(name, value)
+  }
+  return headers
+}
+
+async function forward(live: Live, url: URL, request: Request, body?: string): Promise<Response> {
+  const target = `${live.grant.baseURL.replace(/\/$/, '')}${url.pathname.slice('/v1'.length)}${url.search}`
+  return fetch(target, {
+    method: 'POST',
+    headers: upstreamHeaders(live, request),
+    body: body ?? (await request.text()),
+    signal: live.abort.signal,
+  })
+}
+
+async function modelCall(live: Live, url: URL, request: Request): Promise<Response> {
+  const refusal = live.refusal ?? (await live.grant.admit?.()) ?? null
+  if (refusal) {
+    live.refusal = refusal
+    live.onRefusal(refusal)
+    return apiError(403, 'permission_error', refusal)
+  }
+  const raw = await readBody(request)
+  if (raw === null) return apiError(413, 'request_too_large', 'The request is too large')
+  const body = live.redact(raw)
+  let model = 'unknown'
+  try {
+    model = String((JSON.parse(body) as { model?: unknown }).model ?? model)
+  } catch {
+    return apiError(400, 'invalid_request_error', 'The request body is not JSON')
+  }
+  const upstream = await forward(live, url, request, body)
+  const headers = { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }
+  const record = (usage: TokenUsage) => recordCall(live, model, usage)
+  if (!upstream.ok || !upstream.body) return new Response(upstream.body, { status: upstream.status, headers })
+  if (headers['content-type'].includes('text/event-stream')) {
+    return new Response(upstream.body.pipeThrough(meterStream(record)), { status: upstream.status, headers })
+  }
+  const text = await upstream.text()
+  try {
+    record(usageOf((JSON.parse(text) as { usage?: RawUsage }).usage))
+  } catch {
+    // not JSON: nothing to meter
+  }
+  return new Response(text, { status: upstream.status, headers })
+}
+
+type RawUsage = {
+  input_tokens?: number
+  output_tokens?: number
+  cache_creation_input_tokens?: number
+  cache_read_input_tokens?: number
+}
+
+const usageOf = (u: RawUsage | undefined): TokenUsage => ({
+  inputTokens:
+    (u?.input_tokens ?? 0) + (u?.cache_creation_input_tokens ?? 0) + (u?.cache_read_input_tokens ?? 0),
+  outputTokens: u?.output_tokens ?? 0,
+})
+
+function recordCall(live: Live, model: string, usage: TokenUsage) {
+  const costUsd = live.grant.price(model, usage)
+  live.session.calls.push({ model, ...usage, costUsd })
+  const { capUsd } = live.grant
+  const spent = live.session.usage().costUsd
+  if (capUsd !== null && spent !== null && spent > capUsd && !live.refusal) {
+    live.refusal =
+      `Stopped: the run cost ${usd(spent)} after model call ${live.session.calls.length}, over the job's ` +
+      `cap of ${usd(capUsd)} per run (maxCostUsd). Raise the cap on the job's Definition tab or make the job do less.`
+  }
+}
+
+/**
+ * Passes server-sent events through unchanged while reading the usage they carry:
+ * `message_start` has the input tokens, each `message_delta` the output tokens so far.
+ */
+function meterStream(record: (usage: TokenUsage) => void): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder()
+  let pending = ''
+  let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 }
+  let seen = false
+  const scan = (line: string) => {
+    if (!line.startsWith('data:')) return
+    try {
+      const event = JSON.parse(line.slice(5)) as {
+        type?: string
+        message?: { usage?: RawUsage }
+        usage?: RawUsage
+      }
+      if (event.type === 'message_start') {
+        usage = usageOf(event.message?.usage)
+        seen = true
+      }
+      if (event.type === 'message_delta' && event.usage?.output_tokens !== undefined)
+        usage = { ...usage, outputTokens: event.usage.output_tokens }
+    } catch {
+      // a partial or foreign line
+    }
+  }
+  return new TransformStream({
+    transform(chunk, controller) {
+      controller.enqueue(chunk)
+      pending += decoder.decode(chunk, { stream: true })
+      const lines = pending.split('\n')
+      pending = lines.pop() ?? ''
+      lines.forEach(scan)
+    },
+    flush() {
+      scan(pending)
+      if (seen) record(usage)
+    },
+  })
+}
+
+async function hook(live: Live, request: Request): Promise<Response> {
+  let payload: { tool_name?: unknown; tool_input?: unknown }
+  try {
+    payload = (await request.json()) as typeof payload
+  } catch {
+    return apiError(400, 'invalid_request_error', 'The hook payload is not JSON')
+  }
+  const input =
+    payload.tool_input && typeof payload.tool_input === 'object'
+      ? (payload.tool_input as Record<string, unknown>)
+      : {}
+  const verdict = await live.decide({ tool: String(payload.tool_name ?? ''), input })
+  return Response.json({
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: verdict.allow ? 'allow' : 'deny',
+      ...(verdict.allow ? {} : { permissionDecisionReason: verdict.reason }),
+    },
+  })
+}
+
+const MCP_REQUEST_HEADERS = [
+  'content-type',
+  'accept',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
+]
+const MCP_RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-version']
+
+/** Relays one MCP request to the server the run may use, with its headers (secrets) added here. */
+async function relayMcp(live: Live, name: string, request: Request): Promise<Response> {
+  const endpoint = live.mcp.get(name)
+  if (!endpoint) return Response.json({ error: `No MCP server named ${name} in this run` }, { status: 404 })
+  const headers = new Headers(endpoint.headers)
+  for (const header of MCP_REQUEST_HEADERS) {
+    const value = request.headers.get(header)
+    if (value) headers.set(header, value)
+  }
+  const body = ['GET', 'HEAD'].includes(request.method) ? undefined : await readBody(request)
+  if (body === null) return Response.json({ error: 'The request is too large' }, { status: 413 })
+  const fetcher = integrationStreamFetch({ adminRegistered: endpoint.adminRegistered, timeoutMs: 60_000 })
+  try {
+    const upstream = await fetcher(endpoint.url, {
+      method: request.method,
+      headers,
+      body,
+      signal: live.abort.signal,
+    })
+    const out = new Headers()
+    for (const header of MCP_RESPONSE_HEADERS) {
+      const value = upstream.headers.get(header)
+      if (value) out.set(header, value)
+    }
+    return new Response(upstream.body, { status: upstream.status, headers: out })
+  } catch (err) {
+    return Response.json(
+      { error: `MCP server ${name} could not be reached: ${(err as Error).message}` },
+      { status: 502 },
+    )
+  }
+}

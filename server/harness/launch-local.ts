@@ -1,0 +1,74 @@
+/**
+ * A harness on this server: in the environment's sandbox, as the sandbox user, under its limits
+ * (the environments' executor, exec.ts). Its only way out is the run's endpoint on a Unix socket,
+ * relayed by socat from a loopback port of the sandbox's own network namespace (decision 0302).
+ * The projection goes into a fresh folder inside the environment, removed afterwards.
+ */
+import { randomBytes } from 'node:crypto'
+import { basename, dirname, join, posix, relative } from 'node:path'
+import { runCommand } from '../environments/exec/exec.ts'
+import { folderInside, removeEntry, writeInside } from '../environments/exec/inside.ts'
+import type { OpenEnvironment } from '../environments/service.ts'
+import type { Launcher } from './launcher.ts'
+import { quote } from './launcher.ts'
+import { serveOnSocket } from './socket.ts'
+
+export const launchLocal: Launcher = async ({ adapter, opened, token, timeoutSeconds, signal }) => {
+  const cli = adapter.locate()
+  if (!cli) {
+    throw new Error(
+      `${adapter.label} is not installed on this server: run \`npm run harness:install ${adapter.id}\`` +
+        ` or set ${adapter.install.pathVariable}`,
+    )
+  }
+  const socket = await serveOnSocket()
+  const runDir = join(opened.root, `.harness-${randomBytes(6).toString('hex')}`)
+  // A port of the sandbox's own loopback: nothing else listens in its network namespace.
+  const port = 20_000 + (randomBytes(2).readUInt16BE() % 40_000)
+  return {
+    baseUrl: `http://127.0.0.1:${port}/${token}`,
+    runDir,
+    async run(projection, onChunk) {
+      await writeProjection(opened, runDir, projection.files)
+      const line = [
+        `socat TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${quote(socket.path)} 2>/dev/null &`,
+        // The CLI's first call must find the relay listening.
+        `for i in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && break; sleep 0.05; done`,
+        `exec ${[cli, ...projection.args].map(quote).join(' ')}`,
+      ].join('\n')
+      // The environment's timeoutSeconds bounds one command; a harness run is a whole session of
+      // them, bounded by the run's own timeout (the job's timeoutMinutes, cancel, the lease).
+      const limits = { ...opened.limits, timeoutSeconds }
+      return runCommand({ root: opened.root, secrets: opened.secrets, limits }, line, {
+        timeoutSeconds,
+        program: { readOnly: [dirname(cli), socket.dir], env: projection.env, signal, onChunk },
+      })
+    },
+    async cleanup() {
+      await socket.close()
+      // As the sandbox user, never following a link the harness left (inside.ts).
+      await removeEntry(opened.root, basename(runDir))
+    },
+  }
+}
+
+/**
+ * The projected files, owned by the sandbox user (the harness writes its home and temp files), all
+ * inside the run's folder, written with the environments' no-link helpers (inside.ts) like every
+ * other path the server touches in a tenant's folder.
+ */
+async function writeProjection(
+  opened: OpenEnvironment,
+  runDir: string,
+  files: { path: string; content: string }[],
+) {
+  const owner = opened.files.owner
+  const run = relative(opened.root, runDir)
+  for (const dir of [run, `${run}/home`, `${run}/tmp`]) await folderInside(opened.root, dir, owner)
+  for (const file of files) {
+    const rel = posix.normalize(`${run}/${file.path}`)
+    if (!rel.startsWith(`${run}/`)) throw new Error(`projection path outside the run folder: ${file.path}`)
+    await folderInside(opened.root, posix.dirname(rel), owner)
+    await writeInside(opened.root, rel, file.content, owner)
+  }
+}

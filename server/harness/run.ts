@@ -1,0 +1,138 @@
+/**
+ * One harness run, whatever the adapter and wherever it runs: open the run's endpoint (a token that
+ * dies with the run), place it (launch-local.ts: this server's sandbox; launch-machine.ts: a
+ * connected machine), project the environment and the prompt into the run's throw-away folder,
+ * start the CLI, read its event stream into transcript steps as they come, and clean up whatever
+ * happened. Every tool call the harness makes is decided by the environment's policy and audited
+ * (policy-hook.ts).
+ */
+import type { Caller } from '../auth/caller.ts'
+import type { OpenEnvironment } from '../environments/service.ts'
+import type { McpEndpoint } from '../integrations/mcp-client.ts'
+import type { HarnessAdapter, TranscriptPart } from './adapter.ts'
+import { type CallRecord, type ModelGrant, openSession } from './endpoint.ts'
+import { launchLocal } from './launch-local.ts'
+import { launchMachine } from './launch-machine.ts'
+import type { Placed } from './launcher.ts'
+import { createPolicyHook, type Approver } from './policy-hook.ts'
+
+export type HarnessRunRequest = {
+  adapter: HarnessAdapter
+  caller: Caller
+  opened: OpenEnvironment
+  prompt: string
+  /** `run`: unattended (the policy's `ask` means no); `chat`: a person may approve. */
+  mode: 'run' | 'chat'
+  /** The run or thread (for the audit), and what stops its commands on a machine (a chat turn's key). */
+  origin: { runId?: string; threadId?: string; stopKey?: string }
+  grant: ModelGrant
+  modelId: string
+  skills: { name: string; content: string }[]
+  mcp: McpEndpoint[]
+  signal: AbortSignal
+  timeoutSeconds: number
+  approve?: Approver
+  /** The transcript so far, each time it changes. */
+  onProgress?: (parts: TranscriptPart[]) => void
+}
+
+export type HarnessOutcome = {
+  parts: TranscriptPart[]
+  usage: { inputTokens: number; outputTokens: number; costUsd: number | null }
+  calls: CallRecord[]
+  /** Why the run failed, or null when the harness finished its task. */
+  failure: string | null
+}
+
+/** Seconds a hook may wait for a person's answer in chat. */
+const APPROVAL_SECONDS = 600
+
+export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome> {
+  const { adapter, opened } = req
+  const redact = opened.files.redact ?? ((text: string) => text)
+  const parser = adapter.parser()
+  // The transcript is shown to people and kept: secret values never reach it (nor the model).
+  const steps = (): TranscriptPart[] => JSON.parse(redact(JSON.stringify(parser.parts()))) as TranscriptPart[]
+  const stop = new AbortController()
+  let refusal: string | null = null
+  const onAbort = () => stop.abort()
+  req.signal.addEventListener('abort', onAbort, { once: true })
+  if (req.signal.aborted) stop.abort()
+  const session = openSession({
+    grant: req.grant,
+    decide: createPolicyHook(req),
+    mcp: new Map(req.mcp.map((m) => [m.name, m])),
+    redact,
+    onRefusal: (reason) => {
+      refusal ??= reason
+      stop.abort()
+    },
+  })
+  const outcome = (failure: string | null): HarnessOutcome => ({
+    parts: steps(),
+    usage: session.usage(),
+    calls: session.calls,
+    failure: failure && redact(failure),
+  })
+  const launch = opened.target.kind === 'machine' ? launchMachine : launchLocal
+  let placed: Placed | undefined
+  try {
+    if (opened.target.kind === 'docker' || opened.elsewhere) {
+      return outcome(
+        `${adapter.label} runs in environments on this server or a connected machine for now; ` +
+          `${opened.row.name} is ${opened.elsewhere ? 'on another instance' : 'a docker environment'}`,
+      )
+    }
+    try {
+      placed = await launch({
+        adapter,
+        opened,
+        token: session.token,
+        timeoutSeconds: req.timeoutSeconds,
+        signal: stop.signal,
+        stopKey: req.origin.stopKey ?? req.origin.runId ?? session.token,
+      })
+    } catch (err) {
+      return outcome((err as Error).message) // not installed, no socket: nothing ran
+    }
+    const base = placed.baseUrl
+    const projection = adapter.project({
+      root: opened.root,
+      runDir: placed.runDir,
+      prompt: req.prompt,
+      modelId: req.modelId,
+      skills: req.skills,
+      mcpServers: req.mcp.map((m) => ({ name: m.name, url: `${base}/mcp/${m.name}` })),
+      endpoint: {
+        baseUrl: base,
+        token: session.token,
+        hookUrl: `${base}/hook`,
+        hookTimeoutSeconds: req.mode === 'chat' ? APPROVAL_SECONDS : 30,
+      },
+    })
+    let pending = ''
+    const result = await placed.run(projection, (stream, chunk) => {
+      if (stream !== 'stdout') return
+      pending += chunk.toString('utf8')
+      const lines = pending.split('\n')
+      pending = lines.pop() ?? ''
+      if (lines.map((l) => parser.push(l)).some(Boolean)) req.onProgress?.(steps())
+    })
+    if (pending && parser.push(pending)) req.onProgress?.(steps())
+    if (req.signal.aborted) return outcome('Stopped before the harness finished')
+    if (refusal) return outcome(refusal)
+    if (result.timedOut)
+      return outcome(`${adapter.label} ran longer than ${req.timeoutSeconds} s and was stopped`)
+    const { error } = parser.summary()
+    if (error) return outcome(error)
+    if (result.exitCode !== 0)
+      return outcome(
+        `${adapter.label} exited with ${result.exitCode ?? result.signal}: ${result.stderr.slice(-500)}`,
+      )
+    return outcome(null)
+  } finally {
+    req.signal.removeEventListener('abort', onAbort)
+    session.close()
+    await placed?.cleanup().catch(() => {})
+  }
+}

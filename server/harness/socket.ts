@@ -1,0 +1,67 @@
+/**
+ * The run's endpoint on a Unix socket: the sandbox has no network, so its folder is bound into it
+ * and a relay inside (socat, on a loopback port of the sandbox's own network namespace) carries the
+ * harness's HTTP to it. The folder is fresh, 0711 and named at random; the socket is the sandbox
+ * user's to connect to. Every request still names the run's token (endpoint.ts).
+ */
+import { chmod, chown, mkdtemp, rm } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
+import { sandboxIdentity } from '../environments/exec/identity.ts'
+import { handleHarnessRequest } from './endpoint.ts'
+
+export type SocketEndpoint = { dir: string; path: string; close: () => Promise<void> }
+
+export async function serveOnSocket(): Promise<SocketEndpoint> {
+  const dir = await mkdtemp(join(tmpdir(), 'clockwork-harness-'))
+  await chmod(dir, 0o711)
+  const path = join(dir, 'endpoint.sock')
+  const server = createServer((req, res) => void answer(req, res))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(path, resolve)
+  })
+  const id = sandboxIdentity()
+  if (id.drop) await chown(path, id.uid, id.gid)
+  await chmod(path, 0o600)
+  return {
+    dir,
+    path,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** `/<token>/<rest>` → the endpoint's answer, streamed back. */
+async function answer(req: IncomingMessage, res: ServerResponse) {
+  try {
+    const match = /^\/([A-Za-z0-9_-]+)(\/.*)$/.exec(req.url ?? '')
+    const request = new Request(`http://endpoint${req.url ?? '/'}`, {
+      method: req.method,
+      headers: Object.entries(req.headers).flatMap(([k, v]) =>
+        v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v] as [string, string]],
+      ),
+      body:
+        req.method === 'GET' || req.method === 'HEAD' ? undefined : (Readable.toWeb(req) as ReadableStream),
+      duplex: 'half',
+    } as RequestInit)
+    const response = match
+      ? await handleHarnessRequest(match[1]!, match[2]!, request)
+      : Response.json({ error: 'not found' }, { status: 404 })
+    res.writeHead(response.status, Object.fromEntries(response.headers))
+    if (!response.body) return void res.end()
+    const body = Readable.fromWeb(response.body as NodeReadableStream)
+    res.on('close', () => body.destroy())
+    body.on('error', () => res.destroy())
+    body.pipe(res)
+  } catch {
+    if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'endpoint failed' } }))
+  }
+}

@@ -1,0 +1,97 @@
+import { expect, test, type Page } from '@playwright/test'
+import { signUp, uniqueEmail } from './helpers.ts'
+import { expectWhole, VIEWPORTS, wordsBrokenAcrossLines } from './look.ts'
+
+// Jobs, a run through the scheduler and several page loads, on a busy machine.
+test.describe.configure({ timeout: 150_000 })
+
+const NAME = 'daily-digest-for-the-growth-team'
+
+/** At desktop size the chat panel is open beside each page (it narrows the page the most). */
+async function openChat(page: Page) {
+  await expect(page.getByRole('button', { name: 'Ask the agent' })).toHaveAttribute('data-ready', 'true')
+  await page.keyboard.press('Control+j')
+  const panel = page.getByRole('complementary', { name: 'Agent chat' })
+  await expect(panel).toBeVisible()
+  return panel
+}
+
+for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+  const withChat = size === 'desktop'
+  test(`pages give way${withChat ? ' to the open chat' : ''}: nothing clipped or cut mid-word (${size})`, async ({
+    page,
+    baseURL,
+  }) => {
+    await page.setViewportSize(viewport)
+    await signUp(page, 'Gus Giveway', uniqueEmail('gus'))
+    const headers = { origin: baseURL! }
+    const ids: string[] = []
+    for (const name of [NAME, 'weekly-report']) {
+      const res = await page.request.post('/_agent-native/jobs', {
+        headers,
+        data: {
+          name,
+          schedule: '0 7 * * 1-5',
+          timezone: 'Europe/Berlin',
+          instructions: 'Summarise yesterday’s sign-ups for the growth team.',
+        },
+      })
+      expect(res.status()).toBe(201)
+      ids.push((await res.json()).job.id)
+    }
+    // A change to audit: values under 60 characters, shown inline as "before → after", which
+    // wrap onto a second line beside the open chat or on a phone.
+    const changed = await page.request.patch(`/_agent-native/jobs/${ids[0]}`, {
+      headers,
+      data: {
+        schedule: '30 18 * * 1-5',
+        timezone: 'America/Los_Angeles',
+        instructions: 'Summarise last week’s sign-ups for the whole growth team.',
+      },
+    })
+    expect(changed.status()).toBe(200)
+    const run = await page.request.post(`/_agent-native/jobs/${ids[0]}/run`, { headers })
+    expect(run.status()).toBe(202)
+    const runId = (await run.json()).run.id as string
+    await expect
+      .poll(async () => (await (await page.request.get(`/_agent-native/runs/${runId}`)).json()).run.status, {
+        timeout: 30_000,
+      })
+      .toBe('success')
+
+    await page.goto('/jobs')
+    const panel = withChat ? await openChat(page) : undefined
+    // The jobs table: no sideways scrolling, every row's switch and menu in view.
+    await expectWhole(page.getByTestId('jobs-table'), panel)
+    for (const name of [NAME, 'weekly-report']) {
+      const row = page.getByTestId(`job-row-${name}`)
+      await expectWhole(row.getByRole('switch', { name: `Enabled: ${name}` }), panel)
+      await expectWhole(row.getByRole('button', { name: `Actions for ${name}` }), panel)
+      await expectWhole(row.getByRole('link', { name }), panel)
+    }
+
+    // The calendar's week: job names whole (wrapped), not cut to "dail…".
+    await page.goto('/calendar')
+    if (withChat) await openChat(page)
+    const fires = page.getByTestId('calendar-fire').filter({ hasText: NAME })
+    await expect(fires.first()).toBeVisible()
+    for (const fire of await fires.all()) {
+      await expectWhole(fire.getByText(NAME), panel)
+    }
+
+    // The run page: the model's full id.
+    await page.goto(`/jobs/${ids[0]}/runs/${runId}`)
+    if (withChat) await openChat(page)
+    const model = page.getByTestId('run-header').locator('dd').first()
+    await expect(model).toHaveText('anthropic:claude-sonnet-4-5')
+    await expectWhole(model, panel)
+
+    // The audit trail: values wrap between words, never inside one.
+    await page.goto(`/jobs/${ids[0]}?tab=audit`)
+    if (withChat) await openChat(page)
+    const trail = page.getByTestId('audit-trail')
+    await expect(trail).toContainText('America/Los_Angeles')
+    await expectWhole(trail, panel)
+    expect(await wordsBrokenAcrossLines(trail)).toEqual([])
+  })
+}

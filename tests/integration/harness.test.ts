@@ -1,0 +1,424 @@
+/**
+ * Jobs whose agent is the real Claude Code CLI (pinned, `npm run harness:install claude-code`), run
+ * in the job's environment against the fake model through the run's own endpoint: Run now and the
+ * scheduler both fire it; its `Bash` writes a file into the environment; the steps, tokens and cost
+ * land on the run; the deployment's key is nowhere in the sandbox; the policy denies and audits a
+ * call; `maxCostUsd` stops it at its next model call; cancel leaves no process behind; a job's MCP
+ * server is reached under its name without its secret in the folder.
+ */
+import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { queryRows } from '#server/db/sql.ts'
+import { claudeCode } from '#server/harness/claude-code.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import type { ApiClient } from '#tests/support/api-client.ts'
+import { toolUse, type FakeAnthropic, type FakeRequest } from '#tests/support/fake-anthropic.ts'
+import { startTestMcpServer, type TestMcpServer } from '#tests/support/mcp-server.ts'
+import type { Team } from '#tests/support/team.ts'
+import { eventually, streamChat, toolOutputs } from '#tests/support/chat-stream.ts'
+import { downloadClient, startClient, type MachineClient } from '#tests/support/machine-client.ts'
+
+// The deployment's key: planted so the sandbox can be searched for it.
+const KEY = 'sk-ant-planted-harness-key-7Q9Z'
+const MCP_TOKEN = 'mcp-secret-header-5521'
+const R = '/_agent-native/resources'
+
+let agent: AgentApp
+let team: Team
+let fake: FakeAnthropic
+let mcp: TestMcpServer
+
+beforeAll(async () => {
+  if (!claudeCode.locate())
+    throw new Error('Claude Code is not installed: npm run harness:install claude-code')
+  mcp = await startTestMcpServer({ token: MCP_TOKEN })
+  agent = await startAgentApp({
+    key: KEY,
+    environmentsDir: 'clockwork-harness-',
+    scheduler: true,
+    // The test's MCP server lives on 127.0.0.1: an admin may name such hosts.
+    env: { INTEGRATIONS_ALLOW_HOSTS: `127.0.0.1:${mcp.port}` },
+  })
+  ;({ team, fake } = agent)
+}, 120_000)
+afterAll(async () => {
+  await agent?.close()
+  await mcp?.close()
+})
+
+async function settledRun(c: ApiClient, runId: string) {
+  let run: any
+  await vi.waitFor(
+    async () => {
+      run = (await c.get(`/_agent-native/runs/${runId}`)).body
+      expect(['queued', 'running']).not.toContain(run.run.status)
+    },
+    { timeout: 90_000, interval: 100 },
+  )
+  return run
+}
+
+async function harnessJob(c: ApiClient, name: string, env: string, fields: Record<string, unknown> = {}) {
+  const definition = `---\nprovider: local\n${(fields.envYaml as string) ?? ''}---\nWork carefully.\n`
+  expect((await c.put(`${R}/personal/environments/${env}.md`, definition)).status).toBe(201)
+  const { envYaml: _, ...rest } = fields
+  const job = await c.post('/_agent-native/jobs', {
+    name,
+    schedule: '0 7 * * 1-5',
+    instructions: `Task ${name}: do the thing.`,
+    environment: env,
+    harness: 'claude-code',
+    ...rest,
+  })
+  expect(job.status).toBe(201)
+  return job.body.job as { id: string }
+}
+
+/** The requests that came from the CLI for one job (its prompt names the job). */
+const cliRequests = (name: string) =>
+  fake.requests.filter((r) => JSON.stringify(r.body.messages ?? []).includes(`Task ${name}:`))
+
+const bashParts = (run: any) =>
+  (run.transcript as any[]).flatMap((m) => m.parts ?? []).filter((p: any) => p.type === 'tool-Bash')
+
+const envRoot = (name: string) => {
+  const base = path.join(agent.dir!, 'environments')
+  const found = execFileSync('find', [base, '-maxdepth', '3', '-type', 'd', '-name', name], {
+    encoding: 'utf8',
+  })
+  return found.trim().split('\n')[0]!
+}
+
+describe('run_harness in chat', () => {
+  it('shows the approval card for a command the policy asks about, and goes on once approved', async () => {
+    const c = team.member.client
+    const definition = '---\nprovider: local\npolicy:\n  commands:\n    ask: ["touch *"]\n---\nAsk first.\n'
+    expect((await c.put(`${R}/personal/environments/harness-ask.md`, definition)).status).toBe(201)
+    fake.replyWhen(
+      'chat-harness-task',
+      toolUse('run_harness', {
+        harness: 'claude-code',
+        environment: 'harness-ask',
+        prompt: 'Task asked: touch approved.txt',
+      }),
+      { text: 'The harness made the file.' },
+    )
+    fake.replyWhen(
+      'Task asked:',
+      toolUse('Bash', { command: 'touch approved.txt && echo touched', description: 'touch' }),
+      { text: 'Touched it.' },
+    )
+    const turn = streamChat(c, 'chat-harness-task')
+    const pending = await eventually('the approval card', () =>
+      toolOutputs(turn.chunks)
+        .map((chunk) => (chunk.output as { approval?: { id: string; command: string } }).approval)
+        .find(Boolean),
+    )
+    expect(pending.command).toBe('touch approved.txt && echo touched')
+    // Nobody else may answer it.
+    expect(
+      (await team.admin.client.post(`/_agent-native/harness/approvals/${pending.id}`, { approved: true }))
+        .status,
+    ).toBe(404)
+    expect((await c.post(`/_agent-native/harness/approvals/${pending.id}`, { approved: true })).status).toBe(
+      200,
+    )
+    const chunks = await turn.done
+    const final = toolOutputs(chunks).filter((chunk) => !chunk.preliminary)
+    const result = final.map((chunk) => chunk.output as any).find((o) => o.harness === 'claude-code')
+    expect(result.ok, JSON.stringify(result)).toBe(true)
+    const bash = result.steps.find((p: any) => p.type === 'tool-Bash')
+    expect(JSON.stringify(bash.output)).toContain('touched')
+    const rows = await queryRows<{ decision: string }>(
+      agent.app.server.db.db,
+      sql`select decision from environment_audit where subject = 'touch approved.txt && echo touched'`,
+    )
+    expect(rows).toEqual([{ decision: 'approved' }])
+  }, 120_000)
+})
+
+describe('a job with harness: claude-code', () => {
+  it('needs an environment: 400 naming harness, nothing stored', async () => {
+    const c = team.member.client
+    const res = await c.post('/_agent-native/jobs', {
+      name: 'no-env',
+      schedule: '0 7 * * 1-5',
+      instructions: 'x',
+      harness: 'claude-code',
+    })
+    expect(res.status).toBe(400)
+    expect(res.body.error.field).toBe('harness')
+    expect((await c.get('/_agent-native/jobs')).body.jobs.map((j: any) => j.name)).not.toContain('no-env')
+  })
+
+  it('runs on Run now: Bash writes a file in the environment, steps, tokens and cost on the run, no key inside', async () => {
+    const c = team.member.client
+    const job = await harnessJob(c, 'writer', 'harness-work')
+    fake.replyWhen(
+      'Task writer:',
+      toolUse('Bash', {
+        command: 'echo harness-was-here > made-by-harness.txt && cat made-by-harness.txt',
+        description: 'write a file',
+      }),
+      // What the sandbox can see: its variables, every process's arguments, its files.
+      toolUse('Bash', {
+        command:
+          "env; for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f; echo; done; " +
+          'echo found=$(grep -rl "sk-ant-planted-harness-key-7Q9[Z]" "$PWD" "$HOME" /tmp /etc /run 2>/dev/null | wc -l)',
+        description: 'look around',
+      }),
+      { text: 'Wrote the file.' },
+    )
+    const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
+    expect(started.status).toBe(202)
+    const run = await settledRun(c, started.body.run.id)
+    expect(run.run.status, run.run.error).toBe('success')
+    const root = envRoot('harness-work')
+    expect(readFileSync(path.join(root, 'made-by-harness.txt'), 'utf8')).toBe('harness-was-here\n')
+    const [write, look] = bashParts(run)
+    expect(write).toMatchObject({ state: 'output-available' })
+    expect(JSON.stringify(write.output)).toContain('harness-was-here')
+    const seen = JSON.stringify(look.output)
+    expect(seen).toContain('found=0') // grep found nothing
+    expect(seen).toContain('ANTHROPIC_API_KEY=hrn_') // the run's token, not the key
+    expect(seen).not.toContain(KEY)
+    expect(run.run.usage.inputTokens).toBeGreaterThan(0)
+    expect(run.run.usage.outputTokens).toBeGreaterThan(0)
+    expect(run.run.usage.costUsd).toBeGreaterThan(0)
+    // The provider got the real key; the CLI only ever held the token.
+    const calls = cliRequests('writer')
+    expect(calls.length).toBe(3)
+    expect(calls.every((r: FakeRequest) => r.headers['x-api-key'] === KEY)).toBe(true)
+    // Nothing of the run's projection is left in the folder.
+    expect(readdirSync(root).filter((f) => f.startsWith('.harness-'))).toEqual([])
+  }, 120_000)
+
+  it('is fired by the scheduler too', async () => {
+    const c = team.member.client
+    const job = await harnessJob(c, 'timed', 'harness-timed')
+    fake.replyWhen(
+      'Task timed:',
+      toolUse('Bash', { command: 'echo fired-by-schedule > timed.txt', description: 'write' }),
+      { text: 'Done on schedule.' },
+    )
+    // Due now by the database clock; the job change wakes the scheduler (LISTEN/NOTIFY).
+    await agent.app.server.db.db.execute(
+      sql`update jobs set next_run_at = now() - interval '1 second' where id = ${job.id}`,
+    )
+    await agent.app.server.db.db.execute(sql`select pg_notify('clockwork_jobs_changed', '')`)
+    let runId = ''
+    await vi.waitFor(
+      async () => {
+        const runs = (await c.get(`/_agent-native/jobs/${job.id}/runs`)).body.runs as any[]
+        expect(runs.length).toBeGreaterThan(0)
+        runId = runs[0].id
+        expect(runs[0].trigger).toBe('schedule')
+      },
+      { timeout: 60_000, interval: 250 },
+    )
+    const run = await settledRun(c, runId)
+    expect(run.run.status, run.run.error).toBe('success')
+    expect(readFileSync(path.join(envRoot('harness-timed'), 'timed.txt'), 'utf8')).toBe('fired-by-schedule\n')
+    expect(JSON.stringify(bashParts(run)[0].output)).toContain('stdout')
+  }, 120_000)
+
+  it("gives commands the environment's secrets but keeps them from the model and the transcript", async () => {
+    const c = team.member.client
+    const value = 'deploy-secret-value-8812'
+    const saved = await c.put('/_agent-native/secrets/personal/DEPLOY_TOKEN', JSON.stringify({ value }), {
+      'content-type': 'application/json',
+    })
+    expect(saved.status).toBe(200)
+    const job = await harnessJob(c, 'secretive', 'harness-secret', { envYaml: 'secrets: [DEPLOY_TOKEN]\n' })
+    fake.replyWhen(
+      'Task secretive:',
+      toolUse('Bash', {
+        command: '[ -n "$DEPLOY_TOKEN" ] && echo "token=$DEPLOY_TOKEN"',
+        description: 'use it',
+      }),
+      { text: 'Used the token.' },
+    )
+    const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
+    const run = await settledRun(c, started.body.run.id)
+    expect(run.run.status, run.run.error).toBe('success')
+    expect(JSON.stringify(bashParts(run)[0].output)).toContain('token=••••')
+    expect(JSON.stringify(run)).not.toContain(value)
+    const sent = cliRequests('secretive')
+    expect(sent.length).toBe(2)
+    expect(JSON.stringify(sent.map((r) => r.body))).toContain('token=••••')
+    expect(JSON.stringify(sent.map((r) => r.body))).not.toContain(value)
+  }, 120_000)
+
+  it('a Bash call the policy denies is refused, audited, and the run says so', async () => {
+    const c = team.member.client
+    const job = await harnessJob(c, 'denied', 'harness-deny', {
+      envYaml: 'policy:\n  commands:\n    deny: ["curl *"]\n',
+    })
+    fake.replyWhen(
+      'Task denied:',
+      toolUse('Bash', { command: 'curl https://example.com', description: 'fetch' }),
+      { text: 'The policy refused curl.' },
+    )
+    const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
+    const run = await settledRun(c, started.body.run.id)
+    const [call] = bashParts(run)
+    expect(call.state).toBe('output-error')
+    expect(call.errorText).toContain('deny: curl *')
+    const rows = await queryRows<{ decision: string; rule: string }>(
+      agent.app.server.db.db,
+      sql`select decision, rule from environment_audit where run_id = ${started.body.run.id} and kind = 'command'`,
+    )
+    expect(rows).toEqual([{ decision: 'denied', rule: 'deny: curl *' }])
+  }, 120_000)
+
+  it('maxCostUsd stops the run at its next model call, with the reason', async () => {
+    const c = team.member.client
+    const job = await harnessJob(c, 'costly', 'harness-cost', { maxCostUsd: 0.01 })
+    const big = { input_tokens: 10_000, output_tokens: 1_000 } // $0.045 at Sonnet prices
+    fake.replyWhen(
+      'Task costly:',
+      { ...toolUse('Bash', { command: 'echo step-one', description: 'one' }), usage: big },
+      { text: 'never sent' },
+    )
+    const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
+    const run = await settledRun(c, started.body.run.id)
+    expect(run.run.status).toBe('error')
+    expect(run.run.error).toContain('maxCostUsd')
+    expect(cliRequests('costly').length).toBe(1) // the second call never reached the provider
+    expect(run.run.usage.costUsd).toBeGreaterThan(0.01)
+  }, 120_000)
+
+  it('cancel leaves no process of the run behind', async () => {
+    const c = team.member.client
+    const job = await harnessJob(c, 'sleeper', 'harness-cancel')
+    fake.replyWhen(
+      'Task sleeper:',
+      toolUse('Bash', { command: 'tail -f /dev/null', description: 'wait', timeout: 600000 }),
+    )
+    const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
+    // Every process of the run names the environment's folder or the sleep (bwrap, socat, the CLI, its shell).
+    const inRun = () =>
+      execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' })
+        .split('\n')
+        .filter((l) => l.includes('tail -f /dev/null') || l.includes('/harness-cancel'))
+    await vi.waitFor(
+      async () => {
+        const now = (await c.get(`/_agent-native/runs/${started.body.run.id}`)).body
+        expect(now.run.status, JSON.stringify(now)).toBe('running')
+        expect(inRun().some((l) => l.includes('tail -f /dev/null'))).toBe(true)
+      },
+      { timeout: 60_000, interval: 200 },
+    )
+    expect((await c.post(`/_agent-native/runs/${started.body.run.id}/cancel`)).status).toBe(200)
+    await vi.waitFor(() => expect(inRun()).toEqual([]), { timeout: 2_000, interval: 50 })
+    const run = await settledRun(c, started.body.run.id)
+    expect(run.run.status).toBe('cancelled')
+  }, 120_000)
+
+  it("reaches the job's MCP server under its name; its secret header is never in the folder", async () => {
+    const c = team.member.client
+    const admin = team.admin.client
+    const saved = await admin.put(
+      '/_agent-native/secrets/org/HANDBOOK_TOKEN',
+      JSON.stringify({ value: MCP_TOKEN }),
+      {
+        'content-type': 'application/json',
+      },
+    )
+    expect(saved.status).toBe(200)
+    const added = await admin.post('/_agent-native/mcp-servers', {
+      name: 'handbook',
+      url: mcp.url,
+      scope: 'org',
+      headers: { Authorization: { bearer: 'HANDBOOK_TOKEN' } },
+    })
+    expect(added.status, JSON.stringify(added.body)).toBe(201)
+    const job = await harnessJob(c, 'mcpuser', 'harness-mcp', { mcp: ['handbook'] })
+    fake.replyWhen(
+      'Task mcpuser:',
+      toolUse('mcp__handbook__lookup_docs', { query: 'deploys' }),
+      toolUse('Bash', {
+        command: 'echo found=$(grep -rl "mcp-secret-heade[r]" . 2>/dev/null | wc -l)',
+        description: 'look',
+      }),
+      { text: 'Deploys happen on Tuesdays.' },
+    )
+    const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
+    const run = await settledRun(c, started.body.run.id)
+    expect(run.run.status, run.run.error).toBe('success')
+    expect(mcp.calls).toContainEqual(
+      expect.objectContaining({ tool: 'lookup_docs', authorization: `Bearer ${MCP_TOKEN}` }),
+    )
+    const parts = (run.transcript as any[]).flatMap((m) => m.parts ?? [])
+    const lookup = parts.find((p: any) => p.type === 'tool-mcp__handbook__lookup_docs')
+    expect(JSON.stringify(lookup.output)).toContain('deploys happen on Tuesdays')
+    expect(JSON.stringify(bashParts(run)[0].output)).toContain('found=0')
+    const root = envRoot('harness-mcp')
+    const grep = spawnSync('grep', ['-rl', MCP_TOKEN, root], { encoding: 'utf8' })
+    expect(grep.stdout).toBe('')
+    expect(grep.status).toBe(1)
+  }, 120_000)
+})
+
+describe('a harness job in a machine environment', () => {
+  let machine: MachineClient | undefined
+  let dir = ''
+  afterAll(async () => {
+    await machine?.kill()
+    if (dir) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("runs the CLI on the person's machine through the same per-run endpoint", async () => {
+    const c = team.member.client
+    dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-harness-machine-'))
+    const token = await c.post('/_agent-native/machines/tokens', { name: 'laptop' })
+    expect(token.status).toBe(201)
+    // The person's machine has the CLI installed where this variable says.
+    process.env.CLAUDE_CODE_PATH = claudeCode.locate()!
+    machine = startClient(await downloadClient(agent.app.baseUrl), [
+      '--server',
+      agent.app.baseUrl,
+      '--token',
+      token.body.token,
+      '--dir',
+      dir,
+      '--id',
+      'laptop',
+    ])
+    await machine.waitFor('is online')
+    const definition =
+      '---\nprovider: machine:laptop\npolicy:\n  commands:\n    deny: ["rm *"]\n---\nMy laptop.\n'
+    expect((await c.put(`${R}/personal/environments/laptop.md`, definition)).status).toBe(201)
+    const job = await c.post('/_agent-native/jobs', {
+      name: 'on-laptop',
+      schedule: '0 7 * * 1-5',
+      instructions: 'Task on-laptop: do the thing.',
+      environment: 'laptop',
+      harness: 'claude-code',
+    })
+    expect(job.status).toBe(201)
+    fake.replyWhen(
+      'Task on-laptop:',
+      toolUse('Bash', {
+        command: 'echo from-the-laptop > laptop.txt && cat laptop.txt',
+        description: 'write',
+      }),
+      toolUse('Bash', { command: 'rm laptop.txt', description: 'remove' }),
+      { text: 'Wrote it on the laptop.' },
+    )
+    const started = await c.post(`/_agent-native/jobs/${job.body.job.id}/run`)
+    const run = await settledRun(c, started.body.run.id)
+    expect(run.run.status, run.run.error).toBe('success')
+    expect(readFileSync(path.join(dir, 'laptop.txt'), 'utf8')).toBe('from-the-laptop\n')
+    const [write, remove] = bashParts(run)
+    expect(JSON.stringify(write.output)).toContain('from-the-laptop')
+    expect(remove.state).toBe('output-error') // the environment's policy, through the same hook
+    expect(run.run.usage.costUsd).toBeGreaterThan(0)
+    expect(cliRequests('on-laptop').every((r: FakeRequest) => r.headers['x-api-key'] === KEY)).toBe(true)
+    expect(readdirSync(dir).filter((f) => f.startsWith('.harness-'))).toEqual([])
+  }, 120_000)
+})
