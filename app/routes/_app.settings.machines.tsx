@@ -23,11 +23,14 @@ export async function action({ request }: Route.ActionArgs) {
 
 type Data = Route.ComponentProps['loaderData']
 
-/** The command a person pastes on their computer (POSIX shell; Node 20+). */
+/**
+ * The command a person pastes on their computer (POSIX shell; Node 20+). The machine's id and
+ * label come from the token, so the command names neither.
+ */
 function connectCommand(origin: string, token: string) {
   return (
     `curl -fsSL ${origin}/_agent-native/machines/client.mjs -o clockwork-machine.mjs && ` +
-    `node clockwork-machine.mjs --server ${origin} --token ${token} --dir . --id laptop --label "My laptop"`
+    `node clockwork-machine.mjs --server ${origin} --token ${token} --dir .`
   )
 }
 
@@ -37,6 +40,7 @@ function ConnectDialog({ origin }: { origin: string }) {
   const [open, setOpen] = useState(false)
   const data = fetcher.data?.intent === 'create-token' ? fetcher.data : undefined
   const token = data?.ok ? data.data?.token : null
+  const machine = data?.ok && data.data && 'machine' in data.data ? data.data.machine : null
   const error = data && !data.ok ? data.error : null
   const command = token ? connectCommand(origin, token) : ''
   return (
@@ -51,12 +55,25 @@ function ConnectDialog({ origin }: { origin: string }) {
         <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(40rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-xl border border-stone-200 bg-white p-6 shadow-xl dark:border-stone-700 dark:bg-stone-900">
           <Dialog.Title className="text-lg font-semibold">Connect a machine</Dialog.Title>
           <Dialog.Description className="mt-2 text-sm text-stone-600 dark:text-stone-400">
-            The agent can then run commands and edit files on that computer, only inside the directory you
-            give, only for you. Needs Node 20 or newer there.
+            The agent can then run commands and edit files on that computer, only for you. Needs Node 20 or
+            newer there.
           </Dialog.Description>
+          <p data-testid="machine-reach" className="mt-2 text-sm text-amber-800 dark:text-amber-300">
+            Its file tools stay inside the directory you give, but its commands run as your user account on
+            that computer: they can read and change anything that account can (<code>ls /</code>,{' '}
+            <code>cd ..</code>, <code>cat ../file</code> all work) and use its network. Connect a computer or
+            an account that holds nothing the agent should not reach.
+          </p>
           {token ? (
             <div className="mt-4 space-y-3">
               <p className="text-sm font-medium">Run this on the computer. The token is shown this once.</p>
+              {machine?.id ? (
+                <p data-testid="connect-machine" className="text-sm text-stone-600 dark:text-stone-400">
+                  It connects as “{machine.label}” (<code>{machine.id}</code>): name it in an environment as{' '}
+                  <code>provider: machine:{machine.id}</code>. To move it to another computer, run the command
+                  there with <code>--replace</code>.
+                </p>
+              ) : null}
               <pre
                 data-testid="connect-command"
                 className="overflow-x-auto rounded-lg bg-stone-100 p-3 text-xs break-all whitespace-pre-wrap dark:bg-stone-800"
@@ -99,6 +116,25 @@ function ConnectDialog({ origin }: { origin: string }) {
   )
 }
 
+function DisconnectButton({ id, label }: { id: string; label: string }) {
+  const fetcher = useFetcher<typeof action>()
+  return (
+    <fetcher.Form method="post" className="ml-auto">
+      <input type="hidden" name="intent" value="disconnect" />
+      <input type="hidden" name="id" value={id} />
+      <Button
+        variant="secondary"
+        size="sm"
+        type="submit"
+        disabled={fetcher.state !== 'idle'}
+        aria-label={`Disconnect ${label}`}
+      >
+        Disconnect
+      </Button>
+    </fetcher.Form>
+  )
+}
+
 function MachineRow({ machine }: { machine: Data['machines'][number] }) {
   return (
     <li className="space-y-1 py-3" data-testid={`machine-${machine.id}`}>
@@ -106,6 +142,7 @@ function MachineRow({ machine }: { machine: Data['machines'][number] }) {
         <span className="font-medium">{machine.label}</span>
         <span className="text-xs text-stone-500">{machine.id}</span>
         {machine.online ? <Badge tone="green">online</Badge> : <Badge>offline</Badge>}
+        <DisconnectButton id={machine.id} label={machine.label} />
       </div>
       <p className="text-sm text-stone-600 dark:text-stone-400">
         {machine.os} · <code>{machine.dir}</code> · last seen <RelativeTime value={machine.lastSeenAt} />
@@ -141,7 +178,14 @@ function TokenRow({ token }: { token: Data['tokens'][number] }) {
   return (
     <li className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
       <span>
-        {token.name} · made <RelativeTime value={token.createdAt} /> · last used{' '}
+        {token.name}
+        {token.machineId ? (
+          <>
+            {' '}
+            · connects <code>{token.machineId}</code>
+          </>
+        ) : null}{' '}
+        · made <RelativeTime value={token.createdAt} /> · last used{' '}
         <RelativeTime value={token.lastUsedAt} empty="never" />
       </span>
       <fetcher.Form method="post">
@@ -161,7 +205,8 @@ export default function MachinesSettings({ loaderData }: Route.ComponentProps) {
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-stone-600 dark:text-stone-400">
-          Your own computers, connected to run the agent's commands in a directory you chose.
+          Your own computers, connected to run the agent's commands as you, starting in a directory you chose.
+          Disconnect one to end its connection and take it off this list.
         </p>
         <ConnectDialog origin={origin} />
       </div>
@@ -188,7 +233,9 @@ export default function MachinesSettings({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         ) : (
-          <p className="text-sm text-stone-500">No tokens. A revoked token is refused at its next connect.</p>
+          <p className="text-sm text-stone-500">
+            No tokens. Revoking a token ends the connections it made and refuses it from then on.
+          </p>
         )}
       </Card>
     </div>

@@ -14,7 +14,7 @@ export type Caller = {
 export const isOrgAdmin = (caller: Pick<Caller, 'role'>) => caller.role === 'owner' || caller.role === 'admin'
 
 /** A member's role as better-auth stores it (possibly comma-joined): the strongest one counts. */
-function strongestRole(role: string): OrgRole {
+export function roleOf(role: string): OrgRole {
   const roles = role.split(',').map((r) => r.trim())
   if (roles.includes('owner')) return 'owner'
   if (roles.includes('admin')) return 'admin'
@@ -33,6 +33,6 @@ export function callerFrom(
     timezone: user.timezone ?? null,
     orgId: membership.orgId,
     orgName: membership.orgName,
-    role: strongestRole(membership.role),
+    role: roleOf(membership.role),
   }
 }

@@ -16,7 +16,7 @@ import { singleton } from '../lib/singleton.ts'
 import { checkSignUpAllowed, onMemberRemoved, organizationForNewSession } from '../accounts/service.ts'
 import { HttpError, toErrorBody } from '../lib/errors.ts'
 import { resolveAuthSecret } from './secret.ts'
-import { checkUserFields } from './user-fields.ts'
+import { checkDisplayName, checkUserFields } from './user-fields.ts'
 import { authMail, sendInvitationMail } from './mail.ts'
 
 const AUTH_BASE_PATH = '/_agent-native/auth'
@@ -75,6 +75,11 @@ function createAuth() {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        const orgName = organizationNameIn(ctx.path, ctx.body)
+        if (orgName !== undefined) {
+          const invalid = checkDisplayName(orgName)
+          return invalid ? refusal(invalid) : undefined
+        }
         if (ctx.path !== '/sign-up/email' && ctx.path !== '/update-user') return
         const body = (ctx.body ?? {}) as Record<string, unknown>
         const invalid = checkUserFields(body)
@@ -122,6 +127,9 @@ function createAuth() {
         sendInvitationEmail: (data) => sendInvitationMail(data),
         organizationHooks: {
           afterRemoveMember: async ({ member }) => onMemberRemoved(member.organizationId, member.userId),
+          // Backstops for any path that writes an organisation (the hook above answers the HTTP calls).
+          beforeCreateOrganization: async ({ organization }) => rejectInvalidName(organization.name),
+          beforeUpdateOrganization: async ({ organization }) => rejectInvalidName(organization.name),
         },
       }),
     ],
@@ -134,6 +142,19 @@ function refusal(err: HttpError): Response {
     status: err.status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
   })
+}
+
+/** The organisation name a create or update call carries (absent: undefined). */
+function organizationNameIn(path: string, body: unknown): unknown {
+  const fields = (body ?? {}) as { name?: unknown; data?: { name?: unknown } }
+  if (path === '/organization/create') return fields.name ?? ''
+  if (path === '/organization/update') return fields.data?.name
+  return undefined
+}
+
+async function rejectInvalidName(name: unknown): Promise<void> {
+  const invalid = checkDisplayName(name)
+  if (invalid) throw new APIError('BAD_REQUEST', { message: invalid.message, code: invalid.code })
 }
 
 function rejectInvalidUser(data: { name?: unknown; timezone?: unknown }) {

@@ -18,9 +18,22 @@ const stamp = (ms: number) =>
     .replace(/[-:]/g, '')
     .replace(/\.\d{3}/, '')
 
-/** TEXT values escape backslash, semicolon, comma and newlines (RFC 5545 §3.3.11). */
+// Control characters a TEXT value may not hold (RFC 5545 §3.1: all but HTAB).
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/g
+
+/**
+ * TEXT values escape backslash, semicolon, comma and line breaks (RFC 5545 §3.3.11); any other
+ * control character is dropped, so nothing a person typed (an organisation's name, a job's
+ * description) can start a line of its own in the feed.
+ */
 const text = (value: string) =>
-  value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n')
+  value
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n')
+    .replace(CONTROL, '')
 
 /** Lines longer than 75 octets are folded with CRLF + space, never inside a UTF-8 sequence (§3.1). */
 function fold(line: string): string {

@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import type { Caller } from '../access/caller.ts'
 import { canEditJob, canViewJob } from '../access/rules.ts'
 import { readOrgSettings } from '../accounts/org-settings.ts'
+import { secretOwnerFor } from '../keys/secret-rules.ts'
 import { resolveSecretValues } from '../keys/secrets-service.ts'
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
@@ -71,11 +72,20 @@ export type OpenEnvironment = {
   elsewhere?: { instanceId: string; instanceUrl: string | null }
 }
 
-async function readDefinition(caller: Caller, name: string) {
+/** A definition as it was found: its scope, who created it and who saved it last (user ids). */
+type FoundDefinition = {
+  scope: 'personal' | 'shared'
+  definition: EnvironmentDefinition
+  creator?: string | null
+  writer?: string | null
+}
+
+async function readDefinition(caller: Caller, name: string): Promise<FoundDefinition> {
   for (const scope of ['personal', 'shared'] as const) {
     try {
       const file = await readResource(caller, scope, `environments/${name}.md`)
-      return { scope, definition: parseEnvironmentFile(file.content), writer: file.updatedBy }
+      const definition = parseEnvironmentFile(file.content)
+      return { scope, definition, creator: file.createdBy, writer: file.updatedBy }
     } catch (err) {
       if (!(err instanceof HttpError) || err.status !== 404) throw err
     }
@@ -86,7 +96,16 @@ async function readDefinition(caller: Caller, name: string) {
   )
 }
 
-const facts = (row: EnvironmentRow) => ({ orgId: row.orgId, scope: row.scope, createdBy: row.createdBy })
+/**
+ * Who may see and use it: a personal environment is its record's creator's; a shared one follows
+ * its definition's creator (the record's first user is nobody in particular: opening a shared
+ * environment first must not make someone its creator). No recorded creator: the admins alone.
+ */
+const facts = (row: EnvironmentRow, found: Pick<FoundDefinition, 'creator'>) => ({
+  orgId: row.orgId,
+  scope: row.scope,
+  createdBy: row.scope === 'personal' ? row.createdBy : (found.creator ?? ''),
+})
 
 /** The record name of a job run's own scratch folder (not a slug, so no definition can claim it). */
 export const runScratchName = (runId: string) => `${SCRATCH}:${runId}`
@@ -119,8 +138,8 @@ export async function openEnvironment(
   const runScratch = (name === undefined || name === null) && defaults.runId !== undefined
   const parsed = EnvironmentName.safeParse(name ?? SCRATCH)
   if (!parsed.success) throw badRequest(`environment: ${parsed.error.issues[0]!.message}`, 'environment')
-  const found = runScratch
-    ? { scope: 'personal' as const, definition: parseEnvironmentFile(''), writer: caller.userId }
+  const found: FoundDefinition = runScratch
+    ? { scope: 'personal', definition: parseEnvironmentFile('') }
     : await readDefinition(caller, parsed.data)
   const recordName = runScratch ? runScratchName(defaults.runId!) : parsed.data
   const key = { orgId: caller.orgId, scope: found.scope, name: recordName, createdBy: caller.userId }
@@ -131,25 +150,32 @@ export async function openEnvironment(
   const row =
     (await findEnvironment(key)) ?? (await insertEnvironment({ id: newId('env'), ...key, ...here(), dir }))
   if (!row) throw conflict(`The environment ${recordName} could not be created`, 'environment')
-  const writer = ('writer' in found && found.writer) || undefined
-  return open(caller, row, found.definition, need, writer, defaults)
+  return open(caller, row, found, need, defaults)
 }
 
 async function open(
   caller: Caller,
   row: EnvironmentRow,
-  definition: EnvironmentDefinition,
+  found: FoundDefinition,
   need: 'view' | 'use',
-  writer: string | undefined,
   how: OpenOptions,
 ): Promise<OpenEnvironment> {
-  if (!canViewJob(caller, facts(row))) throw notFound(`No environment named ${row.name}`)
-  if (need === 'use' && !canEditJob(caller, facts(row))) {
+  const { definition } = found
+  if (!canViewJob(caller, facts(row, found))) throw notFound(`No environment named ${row.name}`)
+  const mayUse = canEditJob(caller, facts(row, found))
+  if (need === 'use' && !mayUse) {
     throw forbidden(
       `Only its creator and the organisation's admins may work in the shared environment ${row.name}`,
     )
   }
-  const target = await resolveTarget(caller, { ...row, ...definition, writer })
+  // Its files, search hits and setup output may hold what its secrets made: only for its users.
+  if (!mayUse && definition.secrets.length > 0) {
+    throw forbidden(
+      `The shared environment ${row.name} holds secrets: only its creator and the organisation's admins see its files`,
+    )
+  }
+  const machineOwner = row.scope === 'personal' ? caller.userId : found.creator
+  const target = await resolveTarget(caller, { ...row, ...definition, machineOwner })
   const org = await readOrgSettings(row.orgId)
   const root = join(environmentsDir(), row.dir)
   const base = {
@@ -172,23 +198,13 @@ async function open(
   }
   if (legacy || row.instanceUrl !== instanceUrl) await recordPlace(row.id, { instanceId, instanceUrl })
   const owner = await prepareFolder(root)
-  const owners =
-    row.scope === 'personal'
-      ? [{ userId: caller.userId }, { orgId: caller.orgId }]
-      : [{ orgId: caller.orgId }]
-  const { values, missing } = await resolveSecretValues(owners, definition.secrets)
-  if (missing.length > 0) {
-    throw badRequest(
-      `secrets: ${missing.join(', ')} not stored; add them under Settings → Secrets`,
-      'secrets',
-    )
-  }
+  const values = await secretsOf(caller, row, found)
   const quotaBytes = base.limits.diskMb * 1024 * 1024
   const redact = makeRedactor(Object.values(values))
   const files = { root, owner, quotaBytes, redact }
   // Build (or restore) the tree for this definition and project its instructions and skills;
   // setup's steps pass the same gate as every command.
-  if (how.prepare !== false && canEditJob(caller, facts(row))) {
+  if (how.prepare !== false && mayUse) {
     await prepareTree(caller, row, definition, {
       files,
       secrets: values,
@@ -199,6 +215,36 @@ async function open(
     })
   }
   return { ...base, secrets: values, files }
+}
+
+/**
+ * The values of the definition's secrets (docs/decisions/0220): a personal environment gets its
+ * owner's own, never the organisation's; a shared one the organisation's, while an admin stands
+ * behind its definition. @throws HttpError 403 or 400 on `secrets`.
+ */
+async function secretsOf(caller: Caller, row: EnvironmentRow, found: FoundDefinition) {
+  const names = found.definition.secrets
+  if (names.length === 0) return {}
+  const source = await secretOwnerFor(
+    row.scope === 'personal'
+      ? { scope: 'personal', userId: caller.userId }
+      : {
+          scope: 'shared',
+          orgId: row.orgId,
+          writer: found.writer,
+          what: `the shared environment ${row.name}`,
+        },
+  )
+  const { values, missing } = await resolveSecretValues([source], names)
+  if (missing.length > 0) {
+    const whose = row.scope === 'personal' ? 'your own secrets' : "the organisation's secrets"
+    throw badRequest(
+      `secrets: ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not among ${whose}; add ` +
+        `${missing.length > 1 ? 'them' : 'it'} under Settings → Secrets`,
+      'secrets',
+    )
+  }
+  return values
 }
 
 /** Runs a command under the environment's (and the org's) policy and audits it. */

@@ -3,13 +3,15 @@
  * A person registers servers for themselves; owners and admins for the organisation. Everyone sees
  * the org's servers; only whoever may change a server sees its headers. When a personal server
  * and an org server share a name, the org's wins in the agent's tool set (names are tool prefixes).
+ * Header secrets follow docs/decisions/0220: a personal server sends only its owner's own secrets,
+ * an org server the organisation's while whoever saved it last is an admin.
  */
 import { isOrgAdmin, type Caller } from '../access/caller.ts'
 import type { McpHeaderValue } from '../db/schema/mcp.ts'
 import { isUniqueViolation } from '../jobs/store.ts'
+import { firstRefusedSecret, secretOwnerFor } from '../keys/secret-rules.ts'
 import { resolveSecretValues } from '../keys/secrets-service.ts'
-import type { KeyOwner } from '../keys/store.ts'
-import { conflict, forbidden, notFound } from '../lib/errors.ts'
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import { parseInput } from '../lib/validate.ts'
@@ -60,6 +62,23 @@ async function findEditable(caller: Who, id: string): Promise<McpServerRow> {
 
 const taken = (name: string) => conflict(`name: an MCP server named ${name} already exists`, 'name')
 
+/** Refuses header secrets the caller may not send from a server of this scope (400 `headers.<Name>`). */
+async function checkHeaderSecrets(
+  caller: Who,
+  scope: McpServerRow['scope'],
+  headers: Record<string, McpHeaderValue>,
+) {
+  const named = Object.entries(headers).flatMap(([header, value]) => {
+    const secret = headerSecret(value)
+    return secret ? [{ header, secret }] : []
+  })
+  const names = named.map((n) => n.secret)
+  const refused = await firstRefusedSecret(caller, scope === 'org' ? 'shared' : 'personal', names)
+  if (!refused) return
+  const field = `headers.${named[refused.index]!.header}`
+  throw badRequest(`${field}: ${refused.message}`, field)
+}
+
 export async function createMcpServer(caller: Who, body: unknown): Promise<McpServerView> {
   const input = parseInput(McpServerInput, body)
   if (input.scope === 'org' && !isOrgAdmin(caller))
@@ -67,12 +86,14 @@ export async function createMcpServer(caller: Who, body: unknown): Promise<McpSe
   // One name per person's view: a name is the prefix of the server's tools.
   const existing = await selectVisibleServers(caller.orgId, caller.userId)
   if (existing.some((s) => s.name === input.name)) throw taken(input.name)
+  await checkHeaderSecrets(caller, input.scope, input.headers)
   try {
     const row = await insertServer({
       id: newId('mcp'),
       orgId: caller.orgId,
       scope: input.scope,
       createdBy: caller.userId,
+      updatedBy: caller.userId,
       name: input.name,
       url: input.url,
       headers: input.headers,
@@ -95,8 +116,9 @@ export async function updateMcpServer(caller: Who, id: string, body: unknown): P
     const existing = await selectVisibleServers(caller.orgId, caller.userId)
     if (existing.some((s) => s.name === patch.name)) throw taken(patch.name)
   }
+  if (patch.headers) await checkHeaderSecrets(caller, row.scope, patch.headers)
   try {
-    const updated = await updateServer(row.id, patch)
+    const updated = await updateServer(row.id, { ...patch, updatedBy: caller.userId })
     if (!updated) throw notFound(`No MCP server ${id}`)
     return view(caller, updated)
   } catch (err) {
@@ -132,8 +154,9 @@ const headerSecret = (value: McpHeaderValue) =>
   typeof value === 'string' ? null : 'secret' in value ? value.secret : value.bearer
 
 /**
- * The server with its header secrets filled in. A personal server reads its owner's secrets, then
- * the org's; an org server only the org's (a member's own secrets never travel to a shared server).
+ * The server with its header secrets filled in. A personal server reads only its owner's secrets;
+ * an org server only the org's (a member's own secrets never travel to a shared server), and only
+ * while whoever saved it last is an admin or owner.
  */
 export async function endpointOf(row: McpServerRow): Promise<McpEndpoint> {
   const names = [
@@ -143,17 +166,15 @@ export async function endpointOf(row: McpServerRow): Promise<McpEndpoint> {
         .filter((n): n is string => !!n),
     ),
   ]
-  const owners: KeyOwner[] =
-    row.scope === 'org' ? [{ orgId: row.orgId }] : [{ userId: row.createdBy }, { orgId: row.orgId }]
   const { values, missing } = names.length
-    ? await resolveSecretValues(owners, names)
+    ? await resolveSecretValues([await secretSourceOf(row)], names)
     : { values: {}, missing: [] }
   if (missing.length)
     throw new McpFailure(
       'config',
       `MCP server ${row.name} needs the secret${missing.length > 1 ? 's' : ''} ${missing.join(', ')}, which ${
         missing.length > 1 ? 'are' : 'is'
-      } not stored (Settings → Secrets)`,
+      } not stored among ${row.scope === 'org' ? "the organisation's" : 'its owner’s own'} secrets (Settings → Secrets)`,
     )
   const headers = Object.fromEntries(
     Object.entries(row.headers).map(([name, value]) => [
@@ -166,6 +187,25 @@ export async function endpointOf(row: McpServerRow): Promise<McpEndpoint> {
     ]),
   )
   return { key: keyOf(row), name: row.name, url: row.url, headers, adminRegistered: row.scope === 'org' }
+}
+
+/** Whose secrets the server's headers carry, as an McpFailure (`config`) when none may be sent. */
+async function secretSourceOf(row: McpServerRow) {
+  try {
+    return await secretOwnerFor(
+      row.scope === 'personal'
+        ? { scope: 'personal', userId: row.createdBy }
+        : {
+            scope: 'shared',
+            orgId: row.orgId,
+            writer: row.updatedBy ?? row.createdBy,
+            what: `MCP server ${row.name}`,
+          },
+    )
+  } catch (err) {
+    if (err instanceof HttpError) throw new McpFailure('config', err.message.replace(/^secrets: /, ''))
+    throw err
+  }
 }
 
 /**

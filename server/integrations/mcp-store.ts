@@ -35,7 +35,7 @@ export async function insertServer(row: typeof mcpServers.$inferInsert, db: Db =
 
 export async function updateServer(
   id: string,
-  patch: Partial<Pick<McpServerRow, 'name' | 'url' | 'headers'>>,
+  patch: Partial<Pick<McpServerRow, 'name' | 'url' | 'headers' | 'updatedBy'>>,
   db: Db = getDb(),
 ) {
   const [updated] = await db

@@ -25,6 +25,14 @@ import {
 
 export type OnOutput = (out: Omit<OutputParams, 'callId'>) => void
 
+/** Why the server ends a connection for good: the client is told (its close code) and exits. */
+export const CLOSE_REASONS = {
+  revoked: { code: CLOSE_CODES.revoked, why: 'its token was revoked (Settings → Machines)' },
+  disconnected: { code: CLOSE_CODES.disconnected, why: 'disconnected by its owner in Settings → Machines' },
+  replaced: { code: CLOSE_CODES.replaced, why: 'replaced by a new connection of the same machine' },
+} as const
+export type CloseReason = keyof typeof CLOSE_REASONS
+
 export class MachineConnection {
   readonly connectionId = newId('mconn')
   readonly rpc: JSONRPCServerAndClient
@@ -34,6 +42,8 @@ export class MachineConnection {
 
   constructor(
     readonly ownerId: string,
+    /** The token it connected with: revoking it ends the connection. */
+    readonly tokenId: string,
     public machineId: string,
     public label: string,
     readonly ws: WebSocket,
@@ -97,6 +107,11 @@ export class MachineConnection {
     }
   }
 
+  /** Ends the connection for one of {@link CLOSE_REASONS}. */
+  end(reason: CloseReason) {
+    this.close(CLOSE_REASONS[reason].why, CLOSE_REASONS[reason].code)
+  }
+
   private toHttpError(err: unknown, timeoutMs: number): Error {
     if (this.closedBecause) return machineDisconnected(this.label, this.closedBecause)
     if (err instanceof JSONRPCErrorException) {
@@ -121,7 +136,7 @@ export const connections = singleton('machines.connections', () => {
     /** Adds `conn`, closing (and failing the calls of) any connection it replaces. */
     add(conn: MachineConnection) {
       const k = key(conn.ownerId, conn.machineId)
-      byKey.get(k)?.close('replaced by a new connection of the same machine', CLOSE_CODES.replaced)
+      byKey.get(k)?.end('replaced')
       byKey.set(k, conn)
     },
     remove(conn: MachineConnection) {

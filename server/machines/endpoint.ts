@@ -1,32 +1,44 @@
 /**
  * The WebSocket endpoint machines connect to. The bearer token is checked in the HTTP `upgrade`
- * handler, before any socket exists (401 otherwise); the client then registers and is served.
+ * handler, before any socket exists (401 otherwise); the client then registers as the machine its
+ * token names, unless that machine is live elsewhere (then only with `replace`) or the account is
+ * at its cap (USER_MAX_MACHINES), and is served until it goes, is replaced, its token is revoked
+ * or its owner disconnects it (decisions 0223, 0224).
  */
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
+import { JSONRPCErrorException } from 'json-rpc-2.0'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { z } from 'zod'
+import { env } from '../env.ts'
+import { HttpError } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
 import { parseInput } from '../lib/validate.ts'
 import { connections, MachineConnection } from './connection.ts'
+import { closeConnection } from './forward.ts'
 import { instanceId, instanceUrl } from './instance.ts'
+import type { REGISTER_REFUSALS, RegisterResult } from './protocol.ts'
 import { deliverStops, STOP_RETRY_MS } from './stops.ts'
-import { markConnected, markDisconnected, touchMachine } from './store.ts'
-import { verifyMachineToken } from './tokens.ts'
+import { isLive, markConnected, markDisconnected, touchMachine } from './store.ts'
+import { isTokenLive, verifyMachineToken, type VerifiedToken } from './tokens.ts'
 
 export const CONNECT_PATH = '/_agent-native/machines/connect'
 const REGISTER_WITHIN_MS = 10_000
 
+const MachineId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, { error: 'letters, digits, "_", "-", "." (max 63)' })
+
 const RegisterInput = z.object({
-  id: z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, { error: 'letters, digits, "_", "-", "." (max 63)' }),
-  label: z.string().trim().min(1).max(100),
+  id: MachineId.optional(),
+  label: z.string().trim().min(1).max(100).optional(),
+  replace: z.boolean().default(false),
   os: z.string().max(200),
   version: z.string().max(50),
   dir: z.string().max(1000),
   activeRuns: z.array(z.string().max(200)).max(1000).default([]),
 })
+type RegisterInput = z.infer<typeof RegisterInput>
 
 function refuse(socket: Duplex, status: number, text: string, message: string) {
   const body = JSON.stringify({ error: { code: status === 401 ? 'unauthorized' : 'not_found', message } })
@@ -35,6 +47,10 @@ function refuse(socket: Duplex, status: number, text: string, message: string) {
   )
 }
 
+/** A registration the client must not retry: it exits, saying why. */
+const refusal = (code: (typeof REGISTER_REFUSALS)[number] | 'bad_request', message: string) =>
+  new JSONRPCErrorException(message, -32001, { code })
+
 /** Handles upgrades to {@link CONNECT_PATH} on `server`; other upgrades (Vite's HMR) are left alone. */
 export function attachMachineEndpoint(server: Server): { close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 })
@@ -42,9 +58,9 @@ export function attachMachineEndpoint(server: Server): { close(): void } {
     if (new URL(req.url ?? '/', 'http://x').pathname !== CONNECT_PATH) return
     const token = req.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? ''
     verifyMachineToken(token).then(
-      (owner) => {
-        if (!owner) return refuse(socket, 401, 'Unauthorized', 'Unknown or revoked machine token')
-        wss.handleUpgrade(req, socket, head, (ws) => serve(ws, owner.ownerId, owner.tokenId))
+      (verified) => {
+        if (!verified) return refuse(socket, 401, 'Unauthorized', 'Unknown or revoked machine token')
+        wss.handleUpgrade(req, socket, head, (ws) => serve(ws, verified))
       },
       (err: unknown) => {
         logger.error({ err }, 'machine token check failed')
@@ -62,39 +78,103 @@ export function attachMachineEndpoint(server: Server): { close(): void } {
   }
 }
 
-function serve(ws: WebSocket, ownerId: string, tokenId: string) {
+/**
+ * The machine a registration names: the token's (id from its name, label the name itself); a
+ * token from before ids came from tokens takes the client's `--id`.
+ */
+function identify(token: VerifiedToken, input: RegisterInput): { id: string; label: string } {
+  if (token.machineId) {
+    if (input.id && input.id !== token.machineId) {
+      throw refusal(
+        'wrong_machine',
+        `this token connects the machine "${token.machineId}" (${token.name}), not "${input.id}": ` +
+          'leave --id out, or use the token made for that machine',
+      )
+    }
+    return { id: token.machineId, label: token.name }
+  }
+  if (!input.id) {
+    throw refusal(
+      'wrong_machine',
+      'this token is from before machine ids came from tokens: give --id, or make a new token in Settings → Machines',
+    )
+  }
+  return { id: input.id, label: input.label ?? input.id }
+}
+
+/** Why a live machine cannot be taken over without `--replace`. */
+function alreadyConnected(id: string, label: string, since: Date | null | undefined) {
+  return refusal(
+    'machine_connected',
+    `machine "${label}" (${id}) is already connected from another computer` +
+      `${since ? ` since ${since.toISOString()}` : ''}; run the client with --replace to take its place`,
+  )
+}
+
+function serve(ws: WebSocket, token: VerifiedToken) {
+  const { ownerId, tokenId } = token
   let conn: MachineConnection | undefined
   let retry: NodeJS.Timeout | undefined
   const unregistered = setTimeout(() => ws.close(4001, 'register first'), REGISTER_WITHIN_MS)
   // Until it registers, the socket answers only `register`; afterwards the connection's own RPC.
-  const boot = new MachineConnection(ownerId, '', 'unregistered machine', ws)
-  boot.rpc.addMethod('register', async (params) => {
-    if (conn) return { ok: true }
+  const boot = new MachineConnection(ownerId, tokenId, '', 'unregistered machine', ws)
+  const register = async (params: unknown): Promise<RegisterResult> => {
     const input = parseInput(RegisterInput, params)
+    const { id, label } = identify(token, input)
+    // A second computer never takes a live machine's place by accident (here or on another
+    // instance): only `replace` may, the client's --replace or its own reconnect.
+    const here = connections.get(ownerId, id)
+    if (here && !here.closedBecause && !input.replace) throw alreadyConnected(id, label, undefined)
+    const recorded = await markConnected(
+      {
+        ownerId,
+        id,
+        label,
+        os: input.os,
+        version: input.version,
+        dir: input.dir,
+        tokenId,
+        instanceId: instanceId(),
+        instanceUrl: instanceUrl(),
+        connectionId: boot.connectionId,
+      },
+      { limit: env().USER_MAX_MACHINES, replace: input.replace },
+    )
+    if (!recorded.ok && 'live' in recorded) throw alreadyConnected(id, label, recorded.live.connectedAt)
+    if (!recorded.ok) {
+      throw refusal(
+        'machine_limit',
+        `you have ${recorded.full} machines, and an account may have at most ${env().USER_MAX_MACHINES} ` +
+          'machines (USER_MAX_MACHINES): disconnect one in Settings → Machines first',
+      )
+    }
+    const previous = recorded.previous
+    const elsewhere =
+      previous && isLive(previous) && previous.instanceId !== instanceId() ? previous : undefined
     clearTimeout(unregistered)
     conn = boot
-    Object.assign(conn, { machineId: input.id, label: input.label })
-    connections.add(conn)
-    await markConnected({
-      ownerId,
-      id: input.id,
-      label: input.label,
-      os: input.os,
-      version: input.version,
-      dir: input.dir,
-      tokenId,
-      instanceId: instanceId(),
-      instanceUrl: instanceUrl(),
-      connectionId: conn.connectionId,
-    })
-    logger.info({ ownerId, machine: input.id }, 'machine connected')
+    Object.assign(conn, { machineId: id, label })
+    connections.add(conn) // ends a connection of the same machine this instance held
+    if (elsewhere) await closeConnection(ownerId, id, elsewhere, 'replaced')
+    logger.info({ ownerId, machine: id }, 'machine connected')
     const registered = conn
     setImmediate(() => void deliverStops(registered))
     retry = setInterval(() => {
       void touchMachine(ownerId, registered.machineId, registered.connectionId)
       void deliverStops(registered)
+      // A revoke whose word did not reach this instance still ends the connection.
+      void isTokenLive(tokenId).then((live) => live || registered.end('revoked'))
     }, STOP_RETRY_MS)
-    return { ok: true, instance: instanceId() }
+    return { ok: true, id, label, instance: instanceId() }
+  }
+  boot.rpc.addMethod('register', async (params) => {
+    if (conn) return { ok: true, id: conn.machineId, label: conn.label, instance: instanceId() }
+    try {
+      return await register(params)
+    } catch (err) {
+      if (err instanceof HttpError) throw refusal('bad_request', err.message)
+      throw err
+    }
   })
   ws.on('message', (data) => {
     let payload: unknown

@@ -2,17 +2,30 @@
  * The JSON-RPC contract between the server and a machine client (both ends import it; the client
  * bundle inlines it). Calls go server → client except `register`; `output` is a notification.
  */
-export const PROTOCOL_VERSION = 1
+export const PROTOCOL_VERSION = 2
 
 export type RegisterParams = {
-  id: string
-  label: string
+  /**
+   * The machine's id and label come from the token it connects with; a client sends an id only
+   * when it was given one (refused unless it is the token's; required for tokens made before ids
+   * came from tokens).
+   */
+  id?: string
+  label?: string
+  /** Take the place of a connection of the same machine that is still live (`--replace`, or a reconnect). */
+  replace?: boolean
   os: string
   version: string
   dir: string
   /** Run ids whose commands are still running here (after a reconnect). */
   activeRuns: string[]
 }
+
+/** What registration answers: the machine the client now is. */
+export type RegisterResult = { ok: true; id: string; label: string; instance: string }
+
+/** Why a registration is refused (JSON-RPC error `data.code`); the client exits on any of them. */
+export const REGISTER_REFUSALS = ['machine_connected', 'machine_limit', 'wrong_machine'] as const
 
 export type RunCommandParams = {
   callId: string
@@ -67,5 +80,8 @@ export const CLIENT_ERRORS = {
 } as const
 export type ClientErrorCode = keyof typeof CLIENT_ERRORS
 
-/** WebSocket close codes the server uses: a replaced client stops, others reconnect. */
-export const CLOSE_CODES = { going: 4000, replaced: 4002 } as const
+/**
+ * WebSocket close codes the server uses: a replaced, revoked or disconnected client stops; after
+ * any other close it reconnects.
+ */
+export const CLOSE_CODES = { going: 4000, replaced: 4002, revoked: 4003, disconnected: 4004 } as const

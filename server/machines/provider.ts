@@ -12,11 +12,9 @@ import { forwardCall } from './forward.ts'
 import { instanceId } from './instance.ts'
 import type { MachineCalls, MachineMethod } from './protocol.ts'
 import { CLEANUP_TIMEOUT_MS, deliverStopsLocally } from './stops.ts'
-import { findMachine, recordRunUse, requestStop } from './store.ts'
+import { findMachine, isLive, recordRunUse, requestStop } from './store.ts'
 
 export const CALL_GRACE_MS = 15 * 60_000
-/** A machine whose holder has not refreshed it for this long is offline (it refreshes every 30 s). */
-const STALE_MS = 90_000
 
 export type RunCommandInput = { command: string; cwd?: string; timeoutMs: number; runId: string }
 type Params<M extends MachineMethod> = MachineCalls[M]['params']
@@ -35,8 +33,7 @@ export async function callMachine<M extends MachineMethod>(
   if (local) return local.call(method, params, timeoutMs, onOutput)
   const row = await findMachine(ownerId, machineId)
   if (!row) throw machineNotFound(machineId)
-  const fresh = Date.now() - row.lastSeenAt.getTime() < STALE_MS
-  if (!row.connected || !fresh || row.instanceId === instanceId() || !row.instanceUrl) {
+  if (!isLive(row) || row.instanceId === instanceId() || !row.instanceUrl) {
     throw machineOffline(row.label, row.lastSeenAt)
   }
   return forwardCall(row, { ownerId, machineId, method, params, timeoutMs }, () =>

@@ -1,9 +1,13 @@
-/** What the Machines page and `GET /_agent-native/machines` show: the caller's machines and tokens. */
+/**
+ * What the Machines page and `GET /_agent-native/machines` show and do: the caller's machines and
+ * tokens; revoking a token (which also ends what it connected) and disconnecting a machine.
+ */
 import { connections } from './connection.ts'
-import { listMachineRows, recentRuns } from './store.ts'
-import { listMachineTokens, type TokenSummary } from './tokens.ts'
+import { machineNotFound } from './errors.ts'
+import { closeConnection } from './forward.ts'
+import { deleteMachine, findMachine, isLive, listMachineRows, machinesOfToken, recentRuns } from './store.ts'
+import { listMachineTokens, revokeMachineToken, type TokenSummary } from './tokens.ts'
 
-const STALE_MS = 90_000
 const RUNS_PER_MACHINE = 5
 
 export type MachineSummary = {
@@ -28,9 +32,7 @@ export async function listMachines(
     rows.map((r) => r.id),
   )
   const machines = rows.map((row) => {
-    const online =
-      !!connections.get(ownerId, row.id) ||
-      (row.connected && Date.now() - row.lastSeenAt.getTime() < STALE_MS)
+    const online = !!connections.get(ownerId, row.id) || isLive(row)
     return {
       id: row.id,
       label: row.label,
@@ -51,4 +53,31 @@ export async function listMachines(
     }
   })
   return { machines, tokens: await listMachineTokens(ownerId) }
+}
+
+/**
+ * Revokes one of the owner's tokens and ends, at once and on whichever instance holds them, the
+ * connections it made: a revoked token serves nothing more (decision 0223).
+ */
+export async function revokeToken(ownerId: string, tokenId: string): Promise<void> {
+  await revokeMachineToken(ownerId, tokenId)
+  for (const row of await machinesOfToken(ownerId, tokenId)) {
+    await closeConnection(ownerId, row.id, row, 'revoked')
+  }
+  // One this instance holds whose record a newer connection has taken over since.
+  for (const conn of connections.all()) {
+    if (conn.ownerId === ownerId && conn.tokenId === tokenId) conn.end('revoked')
+  }
+}
+
+/**
+ * Ends the machine's connection (the client exits) and takes it off the owner's list, making room
+ * under the cap. Its token stays valid: a client started again with it connects again; revoke the
+ * token to keep it out. @throws HttpError 404 for a machine the owner does not have.
+ */
+export async function disconnectMachine(ownerId: string, machineId: string): Promise<void> {
+  const row = await findMachine(ownerId, machineId)
+  const closed = await closeConnection(ownerId, machineId, row, 'disconnected')
+  const removed = await deleteMachine(ownerId, machineId)
+  if (!closed && !removed) throw machineNotFound(machineId)
 }

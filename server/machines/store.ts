@@ -2,11 +2,18 @@
  * SQL for `machines` (one row per (owner, id), with the instance holding its socket) and
  * `machine_runs` (which runs used which machine, and the stops asked for them).
  */
-import { and, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { machineRuns, machines } from '../db/schema/app.ts'
 
 export type MachineRow = typeof machines.$inferSelect
+
+/** A machine whose holder has not refreshed it for this long is offline (it refreshes every 30 s). */
+export const STALE_MS = 90_000
+
+/** Whether the record says a connection is open (its holder refreshed it lately). */
+export const isLive = (row: Pick<MachineRow, 'connected' | 'lastSeenAt'>) =>
+  row.connected && Date.now() - row.lastSeenAt.getTime() < STALE_MS
 
 export async function findMachine(
   ownerId: string,
@@ -30,13 +37,54 @@ type Connected = Pick<MachineRow, 'ownerId' | 'id' | 'label' | 'os' | 'version' 
   connectionId: string
 }
 
-export async function markConnected(row: Connected, db: Db = getDb()): Promise<void> {
-  const now = new Date()
-  const values = { ...row, connected: true, connectedAt: now, lastSeenAt: now }
-  await db
-    .insert(machines)
-    .values(values)
-    .onConflictDoUpdate({ target: [machines.ownerId, machines.id], set: values })
+/** Why a registration was not recorded: the account is full, or the machine is live elsewhere. */
+export type NotRecorded = { ok: false; full: number } | { ok: false; live: MachineRow }
+
+/**
+ * Records the connection, unless the machine is live already and `replace` is false (answers its
+ * record), or it would be the owner's machine number `limit + 1` (answers how many they have).
+ * Otherwise answers the record it replaces. One owner's registrations take turns (an advisory
+ * lock), so instances racing can pass neither the cap nor the replace check together.
+ */
+export async function markConnected(
+  row: Connected,
+  options: { limit: number; replace: boolean },
+  db: Db = getDb(),
+): Promise<{ ok: true; previous: MachineRow | undefined } | NotRecorded> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`machines:${row.ownerId}`}))`)
+    const previous = await findMachine(row.ownerId, row.id, tx)
+    if (previous && isLive(previous) && !options.replace) return { ok: false, live: previous }
+    const [others] = await tx
+      .select({ n: count() })
+      .from(machines)
+      .where(and(eq(machines.ownerId, row.ownerId), ne(machines.id, row.id)))
+    if (others!.n >= options.limit) return { ok: false, full: others!.n }
+    const now = new Date()
+    const values = { ...row, connected: true, connectedAt: now, lastSeenAt: now }
+    await tx
+      .insert(machines)
+      .values(values)
+      .onConflictDoUpdate({ target: [machines.ownerId, machines.id], set: values })
+    return { ok: true, previous }
+  })
+}
+
+/** Forgets one of the owner's machines (its run history stays); true when there was one. */
+export async function deleteMachine(ownerId: string, id: string, db: Db = getDb()): Promise<boolean> {
+  const rows = await db
+    .delete(machines)
+    .where(and(eq(machines.ownerId, ownerId), eq(machines.id, id)))
+    .returning({ id: machines.id })
+  return rows.length > 0
+}
+
+/** The owner's machines last connected with `tokenId`. */
+export async function machinesOfToken(ownerId: string, tokenId: string, db: Db = getDb()) {
+  return db
+    .select()
+    .from(machines)
+    .where(and(eq(machines.ownerId, ownerId), eq(machines.tokenId, tokenId)))
 }
 
 /** Marks the machine offline unless a newer connection took its place meanwhile. */

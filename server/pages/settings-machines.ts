@@ -5,10 +5,10 @@
 import type { Caller } from '../auth/caller.ts'
 import { env } from '../env.ts'
 import { badRequest } from '../lib/errors.ts'
-import { listMachines, type MachineSummary } from '../machines/service.ts'
+import { disconnectMachine, listMachines, revokeToken, type MachineSummary } from '../machines/service.ts'
 import { findRun } from '../runs/store.ts'
 import { findOwnThread } from '../runs/threads.ts'
-import { createMachineToken, revokeMachineToken } from '../machines/tokens.ts'
+import { createMachineToken } from '../machines/tokens.ts'
 import { readForm, runIntent } from './forms.ts'
 
 export async function loadMachinesPage(caller: Caller, request: Request) {
@@ -40,15 +40,23 @@ async function describeUse(caller: Caller, use: MachineSummary['runs'][number]) 
   }
 }
 
-/** Form intents: create-token (answers the token once) and revoke-token. */
+/**
+ * Form intents: create-token (answers the token once, with the machine it names), revoke-token
+ * (also ends what it connected) and disconnect (a machine).
+ */
 export async function handleMachinesAction(caller: Caller, request: Request) {
   const { intent = '', ...fields } = await readForm(request)
   return runIntent(intent, async () => {
     switch (intent) {
-      case 'create-token':
-        return { token: (await createMachineToken(caller.userId, { name: fields.name ?? '' })).token }
+      case 'create-token': {
+        const { token, summary } = await createMachineToken(caller.userId, { name: fields.name ?? '' })
+        return { token, machine: { id: summary.machineId, label: summary.name } }
+      }
       case 'revoke-token':
-        await revokeMachineToken(caller.userId, fields.id ?? '')
+        await revokeToken(caller.userId, fields.id ?? '')
+        return { token: null }
+      case 'disconnect':
+        await disconnectMachine(caller.userId, fields.id ?? '')
         return { token: null }
       default:
         throw badRequest(`Unknown intent "${intent}"`, 'intent')

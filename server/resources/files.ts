@@ -1,11 +1,15 @@
 /**
  * Plain workspace files (not job files). Personal files belong to one person and are only ever
  * looked up under the caller's own id, so nobody can name another person's file. Shared files
- * belong to the organisation: every member may read, write and delete them, like a team folder.
+ * belong to the organisation: every member may read them, and write and delete them like a team
+ * folder, except where the installed checks say shared files belong to their creator
+ * (environment definitions, which run with the rights of whoever uses them): those follow the
+ * jobs' truth table, so only their creator and the organisation's admins change them.
  */
+import { canEditJob, type AccessCaller } from '../access/rules.ts'
 import type { Caller } from '../auth/caller.ts'
 import { getDb } from '../db/client.ts'
-import { badRequest, conflict, notFound, payloadTooLarge } from '../lib/errors.ts'
+import { badRequest, conflict, forbidden, notFound, payloadTooLarge } from '../lib/errors.ts'
 import { isUniqueViolation } from '../jobs/store.ts'
 import { newId } from '../lib/ids.ts'
 import { MAX_RESOURCE_BYTES, contentTypeFor, type ResourceScope } from './paths.ts'
@@ -17,7 +21,7 @@ import {
   type ResourceOwner,
   type ResourceRow,
 } from './store.ts'
-import { validateFileContent } from './validators.ts'
+import { isOwnedWhenShared, validateFileContent, validateWriter } from './validators.ts'
 
 /** A workspace file as callers get it. */
 export type ResourceView = {
@@ -30,6 +34,8 @@ export type ResourceView = {
   updatedAt: string
   /** Who wrote it last (a user id; unset for job files). */
   updatedBy?: string | null
+  /** Who created it (a user id; null when not recorded; unset for job files). */
+  createdBy?: string | null
   /** Set for job files: the job behind them. */
   jobId?: string
 }
@@ -40,22 +46,37 @@ export function ownerFor(caller: Caller, scope: ResourceScope): ResourceOwner {
 }
 
 /**
- * Whether the caller may change a file they can read: always. Personal files are only ever the
- * caller's own, and shared files are a team folder every member may write (jobs are different:
- * their files follow the job truth table).
+ * Whether the caller may change (or delete) a file they can read. Personal files are only ever the
+ * caller's own. A shared file is the team's, unless shared files at its path belong to their
+ * creator: then its creator and the organisation's admins (a file whose creator was not recorded:
+ * the admins alone).
  */
-export const canEditFile = (): boolean => true
+export function canEditFile(
+  caller: AccessCaller,
+  file: { scope: ResourceScope; path: string; createdBy: string | null },
+): boolean {
+  if (file.scope === 'personal' || !isOwnedWhenShared(file.path)) return true
+  return canEditJob(caller, { orgId: caller.orgId, scope: 'shared', createdBy: file.createdBy ?? '' })
+}
 
-function toView(row: ResourceRow): ResourceView {
+function assertCanEdit(caller: AccessCaller, row: ResourceRow) {
+  if (canEditFile(caller, row)) return
+  throw forbidden(
+    `Only its creator and the organisation's admins may change or delete the shared file ${row.path}`,
+  )
+}
+
+function toView(caller: AccessCaller, row: ResourceRow): ResourceView {
   return {
     path: row.path,
     scope: row.scope,
     content: row.content,
     version: row.version,
-    canEdit: canEditFile(),
+    canEdit: canEditFile(caller, row),
     contentType: contentTypeFor(row.path),
     updatedAt: row.updatedAt.toISOString(),
     updatedBy: row.updatedBy,
+    createdBy: row.createdBy,
   }
 }
 
@@ -64,12 +85,13 @@ const missing = (scope: ResourceScope, path: string) => notFound(`No file ${scop
 export async function readFile(caller: Caller, scope: ResourceScope, path: string): Promise<ResourceView> {
   const row = await findResourceRow(ownerFor(caller, scope), path)
   if (!row) throw missing(scope, path)
-  return toView(row)
+  return toView(caller, row)
 }
 
 /**
  * Creates or replaces a file. With `ifMatch`, the file must exist (404) at that version (409).
- * Writing the same content again changes nothing.
+ * Writing the same content again changes nothing. A file without a recorded creator is claimed
+ * by the next person who may change it.
  */
 export async function writeFile(
   caller: Caller,
@@ -84,15 +106,28 @@ export async function writeFile(
   try {
     return await getDb().transaction(async (tx) => {
       const row = await findResourceRow(owner, path, { lock: true }, tx)
+      if (row) assertCanEdit(caller, row)
+      else if (opts.ifMatch !== undefined) throw missing(scope, path)
+      await validateWriter({ caller, scope, path, text: content })
+      const view = async () => toView(caller, (await findResourceRow(owner, path, {}, tx))!)
       if (!row) {
-        if (opts.ifMatch !== undefined) throw missing(scope, path)
-        await insertResourceRow({ id: newId('res'), ...owner, path, content, updatedBy: caller.userId }, tx)
-        return { resource: toView((await findResourceRow(owner, path, {}, tx))!), created: true }
+        const by = { updatedBy: caller.userId, createdBy: caller.userId }
+        await insertResourceRow({ id: newId('res'), ...owner, path, content, ...by }, tx)
+        return { resource: await view(), created: true }
       }
       checkVersion(row, opts.ifMatch)
-      if (row.content === content) return { resource: toView(row), created: false }
-      await updateResourceContent(row.id, { content, version: row.version + 1, updatedBy: caller.userId }, tx)
-      return { resource: toView((await findResourceRow(owner, path, {}, tx))!), created: false }
+      if (row.content === content) return { resource: toView(caller, row), created: false }
+      await updateResourceContent(
+        row.id,
+        {
+          content,
+          version: row.version + 1,
+          updatedBy: caller.userId,
+          createdBy: row.createdBy ?? caller.userId,
+        },
+        tx,
+      )
+      return { resource: await view(), created: false }
     })
   } catch (err) {
     // Two people created the same new file at once: the later one should look before overwriting.
@@ -111,6 +146,7 @@ export async function deleteFile(
   await getDb().transaction(async (tx) => {
     const row = await findResourceRow(ownerFor(caller, scope), path, { lock: true }, tx)
     if (!row) throw missing(scope, path)
+    assertCanEdit(caller, row)
     checkVersion(row, opts.ifMatch)
     await deleteResourceRow(row.id, tx)
   })

@@ -92,7 +92,7 @@ export async function listTreeRows(
         kind: 'file' as const,
         size: file.size,
         updatedAt: file.updatedAt.toISOString(),
-        canEdit: canEditFile(),
+        canEdit: canEditFile(caller, { scope, path: file.path, createdBy: file.createdBy }),
       },
     }))
     return [...jobRows, ...fileRows].sort((a, b) => a.entry.path.localeCompare(b.entry.path))

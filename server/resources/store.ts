@@ -10,7 +10,13 @@ import { escapeLike } from '../jobs/store.ts'
 export type ResourceRow = typeof resources.$inferSelect
 /** Whose files: one user's personal files in an org, or the org's shared files. */
 export type ResourceOwner = { orgId: string; scope: 'personal' | 'shared'; ownerId: string | null }
-export type ResourceSummary = { path: string; size: number; version: number; updatedAt: Date }
+export type ResourceSummary = {
+  path: string
+  size: number
+  version: number
+  updatedAt: Date
+  createdBy: string | null
+}
 
 function ownedBy(owner: ResourceOwner): SQL {
   return and(
@@ -32,6 +38,7 @@ export async function selectResourceSummaries(
       size: sql<number>`octet_length(${resources.content})`.mapWith(Number),
       version: resources.version,
       updatedAt: resources.updatedAt,
+      createdBy: resources.createdBy,
     })
     .from(resources)
     .where(and(ownedBy(owner), prefix ? like(resources.path, `${escapeLike(prefix)}%`) : undefined))
@@ -60,7 +67,7 @@ export async function insertResourceRow(row: typeof resources.$inferInsert, db: 
 
 export async function updateResourceContent(
   id: string,
-  values: { content: string; version: number; updatedBy: string },
+  values: { content: string; version: number; updatedBy: string; createdBy: string | null },
   db: Db = getDb(),
 ): Promise<void> {
   await db

@@ -10,14 +10,35 @@
  * the test runner's own import of it); a check answers its problem as data, and the error is made
  * here, by the module that handles the write.
  */
+import type { AccessCaller } from '../access/rules.ts'
 import { HttpError } from '../lib/errors.ts'
 import { singleton } from '../lib/singleton.ts'
 
 /** Why a file is refused: what the HttpError would carry (400 naming the field and line, or 413). */
 export type FileProblem = { status: number; code: string; message: string; field?: string }
 
-/** The check for files whose path starts with `prefix`: their problem, or null when valid. */
-export type FileValidator = { prefix: string; check: (path: string, text: string) => FileProblem | null }
+/** A write about to be stored, for the checks that depend on who writes it. */
+export type FileWrite = {
+  caller: AccessCaller
+  scope: 'personal' | 'shared'
+  path: string
+  text: string
+}
+
+/** The rules for files whose path starts with `prefix`. */
+export type FileValidator = {
+  prefix: string
+  /** The file's problem, or null when valid. */
+  check: (path: string, text: string) => FileProblem | null
+  /**
+   * Shared files here belong to whoever created them: only the creator and the organisation's
+   * admins change or delete them (the jobs' truth table); other members read them. Without it a
+   * shared file is a team folder every member may change.
+   */
+  ownedWhenShared?: boolean
+  /** What this writer may say in the file (their role, their stored secrets), after `check`. */
+  checkWriter?: (write: FileWrite) => Promise<FileProblem | null>
+}
 
 const registry = singleton('resources.file-validators', () => ({
   validators: null as readonly FileValidator[] | null,
@@ -43,6 +64,24 @@ export function validateFileContent(path: string, text: string): void {
     if (problem) throw new HttpError(problem.status, problem.code, problem.message, problem.field)
   }
 }
+
+/**
+ * Runs the installed writer checks that apply to the write.
+ * @throws HttpError with the check's problem.
+ */
+export async function validateWriter(write: FileWrite): Promise<void> {
+  for (const { prefix, checkWriter } of registry.validators ?? []) {
+    if (!checkWriter || !write.path.startsWith(prefix)) continue
+    const problem = await checkWriter(write)
+    if (problem) throw new HttpError(problem.status, problem.code, problem.message, problem.field)
+  }
+}
+
+/** Whether shared files at `path` belong to their creator (see {@link FileValidator.ownedWhenShared}). */
+export const isOwnedWhenShared = (path: string): boolean =>
+  (registry.validators ?? []).some(
+    ({ prefix, ownedWhenShared }) => ownedWhenShared && path.startsWith(prefix),
+  )
 
 /** Whether some installed check applies to `path` (the editor then validates as you type). */
 export const hasFileValidator = (path: string): boolean =>

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import { signUp, uniqueEmail } from './helpers.ts'
 
-test('connect a machine: the token shown once in a copyable command, the real client, then online', async ({
+test('connect a machine: the token shown once in a copyable command naming its own machine, the real client, then online; Disconnect ends it', async ({
   page,
   baseURL,
 }) => {
@@ -13,44 +14,43 @@ test('connect a machine: the token shown once in a copyable command, the real cl
   await page.goto('/settings/machines')
   await expect(page.getByText('No machine connected yet')).toBeVisible()
   await page.getByRole('button', { name: 'Connect a machine' }).click()
+  // The dialog says plainly what the machine's commands can reach.
+  await expect(page.getByTestId('machine-reach')).toContainText('run as your user account')
+  await expect(page.getByTestId('machine-reach')).toContainText('cd ..')
+  await expect(page.getByText('only inside the directory you give')).toHaveCount(0)
   await page.getByLabel('Token name').fill("Mia's laptop")
   await page.getByRole('button', { name: 'Create token' }).click()
   const command = (await page.getByTestId('connect-command').textContent()) ?? ''
   const token = command.match(/--token (cwm_\S+)/)?.[1]
   expect(token).toBeTruthy()
   expect(command).toContain(`${baseURL}/_agent-native/machines/client.mjs`)
+  // The machine's id and label come from the token: the command names neither.
+  expect(command).not.toContain('--id')
+  expect(command).not.toContain('--label')
+  await expect(page.getByTestId('connect-machine')).toContainText('provider: machine:mias-laptop')
 
-  // Run what the command downloads, as the person would.
+  // Run what the command downloads, with the command's own arguments, as the person would.
   const dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-browser-machine-'))
   const file = path.join(dir, 'client.mjs')
   writeFileSync(file, await (await fetch(`${baseURL}/_agent-native/machines/client.mjs`)).text())
-  const client = spawn(
-    process.execPath,
-    [
-      file,
-      '--server',
-      baseURL!,
-      '--token',
-      token!,
-      '--dir',
-      dir,
-      '--id',
-      'mia-laptop',
-      '--label',
-      'Mia laptop',
-    ],
-    {
-      stdio: 'ignore',
-    },
-  )
+  const args = command.slice(command.indexOf('--server')).split(' ')
+  const client = spawn(process.execPath, [file, ...args.slice(0, -1), dir], { stdio: 'ignore' })
   try {
     await page.getByRole('button', { name: 'Done' }).click()
     await expect(async () => {
       await page.reload()
-      await expect(page.getByTestId('machine-mia-laptop')).toContainText('online')
+      await expect(page.getByTestId('machine-mias-laptop')).toContainText('online')
     }).toPass({ timeout: 15_000 })
-    await expect(page.getByTestId('machine-mia-laptop')).toContainText(dir)
-    await expect(page.getByText("Mia's laptop · made")).toBeVisible()
+    await expect(page.getByTestId('machine-mias-laptop')).toContainText("Mia's laptop")
+    await expect(page.getByTestId('machine-mias-laptop')).toContainText(dir)
+    await expect(page.getByText("Mia's laptop · connects mias-laptop · made")).toBeVisible()
+
+    const exited = once(client, 'exit')
+    await page.getByRole('button', { name: "Disconnect Mia's laptop" }).click()
+    await expect(page.getByTestId('machine-mias-laptop')).toHaveCount(0)
+    await expect(page.getByText('No machine connected yet')).toBeVisible()
+    const [code] = await exited
+    expect(code).toBe(0) // the client was told it was disconnected, and stopped
   } finally {
     client.kill()
     rmSync(dir, { recursive: true, force: true })

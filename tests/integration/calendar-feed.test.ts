@@ -2,9 +2,12 @@
  * The iCalendar feed over real HTTP, parsed by ical.js: a person's upcoming fires as `nextRuns`
  * gives them, only the jobs they see, and a token that stops working once revoked.
  */
+import { eq } from 'drizzle-orm'
 import ICAL from 'ical.js'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { FEED_DAYS } from '#server/calendar/feed.ts'
+import { getDb } from '#server/db/client.ts'
+import { member, organization } from '#server/db/schema/index.ts'
 import { nextRuns } from '#server/cron/cron.ts'
 import { createTeam, type Team } from '#tests/support/team.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
@@ -67,4 +70,44 @@ it('parses with ical.js, lists the next fires as nextRuns gives them, and stops 
   expect(refused.status).toBe(401)
   expect((await refused.json()).error.code).toBe('unauthorized')
   expect((await feed('cwc_not-a-token')).status).toBe(401)
+})
+
+it('keeps a control character in an organisation name out of every member’s feed (refused at the source, escaped in the feed)', async () => {
+  const owner = team.owner.client
+  const evil = 'Team\rBEGIN:VEVENT\rSUMMARY:Click evil.example\rEND:VEVENT'
+  // Refused where names are written: renaming and creating an organisation.
+  const renamed = await owner.post('/_agent-native/auth/organization/update', {
+    organizationId: team.orgId,
+    data: { name: evil },
+  })
+  expect(renamed.status).toBe(400)
+  expect(renamed.body.error).toMatchObject({ field: 'name' })
+  const created = await owner.post('/_agent-native/auth/organization/create', {
+    name: evil,
+    slug: 'evil-org',
+  })
+  expect(created.status).toBe(400)
+  expect(created.body.error).toMatchObject({ field: 'name' })
+  const [org] = await getDb().select().from(organization).where(eq(organization.id, team.orgId))
+  expect(org!.name).not.toContain('\r')
+  // Nothing was made: the owner still belongs to team A alone.
+  expect(await getDb().select().from(member).where(eq(member.userId, team.owner.id))).toHaveLength(1)
+
+  // A name stored before the check: the feed escapes it, so it stays one property.
+  await getDb().update(organization).set({ name: evil }).where(eq(organization.id, team.orgId))
+  await team.member.client.post('/_agent-native/jobs', {
+    name: 'named',
+    schedule: '0 9 * * *',
+    instructions: 'Go.',
+  })
+  const made = await team.member.client.post('/_agent-native/calendar/tokens')
+  const text = await (await feed(made.body.token)).text()
+  const lines = text.split('\r\n')
+  expect(lines.every((line) => !/[\r\n]/.test(line))).toBe(true)
+  expect(lines).not.toContain('SUMMARY:Click evil.example')
+  const calendar = new ICAL.Component(ICAL.parse(text))
+  const events = calendar.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v))
+  expect(events.map((e) => e.summary)).toContain('named')
+  expect(events.some((e) => e.summary.includes('evil'))).toBe(false)
+  expect(String(calendar.getFirstPropertyValue('x-wr-calname'))).toContain('Team')
 })

@@ -46,19 +46,11 @@ beforeAll(async () => {
   scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
   alice = app.client()
   await alice.signUp('Alice', 'alice@example.com')
-  const token = await alice.post('/_agent-native/machines/tokens', { name: 'watch' })
+  // The token's name gives the machine its id: `box`.
+  const token = await alice.post('/_agent-native/machines/tokens', { name: 'box' })
   expect(token.status).toBe(201)
   const clientFile = await downloadClient(app.baseUrl)
-  machine = startClient(clientFile, [
-    '--server',
-    app.baseUrl,
-    '--token',
-    token.body.token,
-    '--dir',
-    dir,
-    '--id',
-    'box',
-  ])
+  machine = startClient(clientFile, ['--server', app.baseUrl, '--token', token.body.token, '--dir', dir])
   await machine.waitFor('is online')
   expect(
     (await alice.put(`${R}/personal/environments/repo.md`, '---\nprovider: machine:box\n---\nThe box.\n'))

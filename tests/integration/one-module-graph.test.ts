@@ -102,10 +102,11 @@ describe.each<ServerEntry>(['compiled', 'source'])('the %s server', (entry) => {
   it("answers machine_disconnected when the machine's client dies mid-command", async () => {
     const alice = new ApiClient(server.baseUrl)
     await alice.signUp('Alice', 'alice@example.com')
-    const made = await alice.post('/_agent-native/machines/tokens', { name: 'laptop token' })
+    // The token named "laptop" connects the machine `laptop`.
+    const made = await alice.post('/_agent-native/machines/tokens', { name: 'laptop' })
     expect(made.status).toBe(201)
     const clientFile = await downloadClient(server.baseUrl)
-    const args = ['--server', server.baseUrl, '--token', made.body.token, '--dir', dir, '--id', 'laptop']
+    const args = ['--server', server.baseUrl, '--token', made.body.token, '--dir', dir]
     laptop = startClient(clientFile, args)
     await laptop.waitFor('is online')
     const definition = '---\nprovider: machine:laptop\n---\nA repository on my laptop.\n'

@@ -5,6 +5,7 @@
  */
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
 import type { ApiClient } from './api-client.ts'
+import { toolUse, type FakeAnthropic } from './fake-anthropic.ts'
 
 export type ChatTurn = {
   status: number
@@ -64,4 +65,19 @@ export const userText = (text: string) => ({
 /** The tool parts of a reply, by tool name. */
 export function toolParts(reply: UIMessage | undefined, name: string): any[] {
   return (reply?.parts ?? []).filter((p) => p.type === `tool-${name}`)
+}
+
+/**
+ * One chat turn in which the person's agent calls `name` with `input` (the fake model is scripted
+ * to), then says "Done.": the turn, and the tool's output.
+ */
+export async function callTool(
+  client: ApiClient,
+  fake: FakeAnthropic,
+  name: string,
+  input: Record<string, unknown>,
+): Promise<{ turn: ChatTurn; output: any }> {
+  fake.reply(toolUse(name, input), { text: 'Done.' })
+  const turn = await sendChat(client, { message: userText(`please ${name}`) })
+  return { turn, output: toolParts(turn.reply, name)[0]?.output }
 }

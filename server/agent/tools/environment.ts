@@ -21,6 +21,7 @@ import {
 } from '../../environments/files/files-schema.ts'
 import {
   operate,
+  type NoticedSkill,
   type OperationName,
   type Operations,
   type RunCommandRequest,
@@ -79,10 +80,11 @@ function call<K extends Exclude<OperationName, 'run_command'>>(ctx: ToolContext,
     )
 }
 
-/** A write that made a self-made skill tells the agent who decides on it. */
+/** A write that made a self-made skill tells the agent who decides on it (or why it was refused). */
 function withSkillNote<R extends object>(result: R) {
   if (!('skill' in result) || !result.skill) return result
-  return { ...result, skill: { ...result.skill, note: 'A person must approve it on the Skills page' } }
+  const skill = result.skill as NoticedSkill
+  return { ...result, skill: { ...skill, note: skill.note ?? 'A person must approve it on the Skills page' } }
 }
 
 export const WRITE_FILE_DESCRIPTION =

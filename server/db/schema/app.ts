@@ -188,6 +188,11 @@ export const resources = pgTable(
     content: text('content').notNull(),
     version: integer('version').notNull().default(1),
     updatedBy: text('updated_by'),
+    /**
+     * Who created it (set by the server). A shared environment definition belongs to its creator:
+     * only they and the org's admins change it. Null for files from before it was recorded.
+     */
+    createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', tz).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', tz).notNull().defaultNow(),
   },
@@ -293,6 +298,11 @@ export const machineTokens = pgTable(
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
+    /**
+     * The machine this token connects, from its name (unique per person among live tokens). Null
+     * for tokens made before ids came from the token: their client names the machine itself.
+     */
+    machineId: text('machine_id'),
     tokenHash: text('token_hash').notNull(),
     createdAt: timestamp('created_at', tz).notNull().defaultNow(),
     lastUsedAt: timestamp('last_used_at', tz),
@@ -301,6 +311,9 @@ export const machineTokens = pgTable(
   (t) => [
     uniqueIndex('machine_tokens_hash_uq').on(t.tokenHash),
     index('machine_tokens_owner_idx').on(t.ownerId),
+    uniqueIndex('machine_tokens_machine_uq')
+      .on(t.ownerId, t.machineId)
+      .where(sql`${t.revokedAt} is null and ${t.machineId} is not null`),
   ],
 )
 

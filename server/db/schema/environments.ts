@@ -137,7 +137,10 @@ export const skillAudit = pgTable(
     skillId: text('skill_id').notNull(),
     orgId: text('org_id').notNull(),
     actorId: text('actor_id'),
-    /** proposed, edited (back to pending), approved, rejected, or refused (the agent tried to approve). */
+    /**
+     * proposed, edited (back to pending), approved, rejected, or refused (the agent tried to approve
+     * it, or to overwrite another person's skill).
+     */
     action: text('action', { enum: ['proposed', 'edited', 'approved', 'rejected', 'refused'] }).notNull(),
     via: text('via', { enum: ['person', 'agent'] }).notNull(),
     at: timestamp('at', tz).notNull().defaultNow(),

@@ -26,6 +26,8 @@ export const mcpServers = pgTable(
     name: text('name').notNull(),
     url: text('url').notNull(),
     headers: jsonb('headers').$type<Record<string, McpHeaderValue>>().notNull().default({}),
+    /** Who saved it last: an org server sends org secrets only while this person is an admin. */
+    updatedBy: text('updated_by').references(() => user.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', tz).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', tz).notNull().defaultNow(),
   },

@@ -48,16 +48,21 @@ export type EnvironmentSummary = {
   shadowed: boolean
 }
 
+// For seeing: a personal environment is its record's creator's, a shared one every member's.
 const facts = (row: EnvironmentRow) => ({ orgId: row.orgId, scope: row.scope, createdBy: row.createdBy })
 const definitionPath = (name: string) => `environments/${name}.md`
+
+/** The definition file as this caller finds it: may they change it (and so use the environment)? */
+type DefinitionFile = { text: string; canEdit: boolean }
 
 function summarize(
   caller: Caller,
   scope: ResourceScope,
   name: string,
   row: EnvironmentRow | undefined,
-  defined: boolean,
+  file: Pick<DefinitionFile, 'canEdit'> | null,
 ): EnvironmentSummary {
+  const defined = file !== null
   const status: EnvironmentStatus = !row
     ? 'not_started'
     : row.instanceId !== here().instanceId && row.instanceId !== hostname() // bare host: legacy, adopted on open
@@ -74,8 +79,8 @@ function summarize(
     lastActivityAt: row?.lastActivityAt.toISOString() ?? null,
     instanceId: row?.instanceId ?? null,
     definitionPath: defined ? definitionPath(name) : null,
-    // The first use of a shared environment makes its user the creator, so anyone may start one.
-    canUse: row ? canEditJob(caller, facts(row)) : true,
+    // A shared one is used by whoever may change its definition: its creator and the admins.
+    canUse: scope === 'personal' ? !row || canEditJob(caller, facts(row)) : (file?.canEdit ?? false),
     shadowed: false,
   }
 }
@@ -86,19 +91,19 @@ export async function listEnvironments(caller: Caller): Promise<EnvironmentSumma
     selectVisibleEnvironments(caller),
     listResources(caller, 'environments/'),
   ])
-  const defined = new Set<string>()
+  const defined = new Map<string, { canEdit: boolean }>()
   for (const scope of ['personal', 'shared'] as const) {
     for (const entry of tree[scope]) {
       const name = definitionNameOf(entry.path)
-      if (name && EnvironmentName.safeParse(name).success) defined.add(`${scope}/${name}`)
+      if (name && EnvironmentName.safeParse(name).success) defined.set(`${scope}/${name}`, entry)
     }
   }
-  const keys = new Set([...defined, `personal/${SCRATCH}`])
+  const keys = new Set([...defined.keys(), `personal/${SCRATCH}`])
   for (const row of rows) keys.add(`${row.scope}/${row.name}`)
   const list = [...keys].map((key) => {
     const [scope, name] = key.split('/') as [ResourceScope, string]
     const row = rows.find((r) => r.scope === scope && r.name === name)
-    return summarize(caller, scope, name, row, defined.has(key))
+    return summarize(caller, scope, name, row, defined.get(key) ?? null)
   })
   const personal = new Set(list.filter((e) => e.scope === 'personal').map((e) => e.name))
   for (const e of list) e.shadowed = e.scope === 'shared' && personal.has(e.name)
@@ -127,9 +132,14 @@ const scope = z
   .describe('Which workspace defines it; default: personal first, then shared (as the agent resolves names)')
 const RefQuery = z.strictObject({ scope })
 
-async function readDefinitionText(caller: Caller, scope: ResourceScope, name: string) {
+async function readDefinitionFile(
+  caller: Caller,
+  scope: ResourceScope,
+  name: string,
+): Promise<DefinitionFile | null> {
   try {
-    return (await readResource(caller, scope, definitionPath(name))).content
+    const file = await readResource(caller, scope, definitionPath(name))
+    return { text: file.content, canEdit: file.canEdit }
   } catch (err) {
     if (isNotFound(err)) return null
     throw err
@@ -143,9 +153,9 @@ export async function getEnvironment(
   query: unknown = {},
 ): Promise<EnvironmentDetail> {
   const found = await resolve(caller, ref, parseInput(RefQuery, query).scope)
-  const summary = summarize(caller, found.scope, found.name, found.row, found.text !== null)
+  const summary = summarize(caller, found.scope, found.name, found.row, found.file)
   if (found.scope === 'shared') summary.shadowed = await hasPersonal(caller, found.name)
-  return { ...summary, definition: found.text === null ? null : describeDefinition(found.text) }
+  return { ...summary, definition: found.file === null ? null : describeDefinition(found.file.text) }
 }
 
 function describeDefinition(text: string): EnvironmentDetail['definition'] {
@@ -173,16 +183,16 @@ async function resolve(caller: Caller, ref: string, scope: ResourceScope | undef
       scope: row.scope,
       name: row.name,
       row,
-      text: await readDefinitionText(caller, row.scope, row.name),
+      file: await readDefinitionFile(caller, row.scope, row.name),
     }
   }
   const name = parseInput(z.object({ name: EnvironmentName }), { name: ref }).name
   for (const s of scope ? [scope] : (['personal', 'shared'] as const)) {
-    const [row, text] = await Promise.all([
+    const [row, file] = await Promise.all([
       findEnvironment({ orgId: caller.orgId, scope: s, name, createdBy: caller.userId }),
-      readDefinitionText(caller, s, name),
+      readDefinitionFile(caller, s, name),
     ])
-    if (row || text !== null || (s === 'personal' && name === SCRATCH)) return { scope: s, name, row, text }
+    if (row || file !== null || (s === 'personal' && name === SCRATCH)) return { scope: s, name, row, file }
   }
   throw notFound(`No environment named ${name}: create environments/${name}.md in your workspace`)
 }
@@ -190,7 +200,7 @@ async function resolve(caller: Caller, ref: string, scope: ResourceScope | undef
 async function hasPersonal(caller: Caller, name: string): Promise<boolean> {
   const key = { orgId: caller.orgId, scope: 'personal' as const, name, createdBy: caller.userId }
   if (name === SCRATCH || (await findEnvironment(key))) return true
-  return (await readDefinitionText(caller, 'personal', name)) !== null
+  return (await readDefinitionFile(caller, 'personal', name)) !== null
 }
 
 /**
@@ -220,7 +230,28 @@ export async function getBootstrapOf(
   query: unknown = {},
 ): Promise<BootstrapRecord | null> {
   const found = await resolve(caller, ref, parseInput(RefQuery, query).scope)
-  return (found.row?.bootstrap as BootstrapRecord | null | undefined) ?? null
+  const record = (found.row?.bootstrap as BootstrapRecord | null | undefined) ?? null
+  if (!record || !found.file || found.file.canEdit || definedSecrets(found.file.text).length === 0)
+    return record
+  return withoutOutput(record)
+}
+
+/** The secrets a definition names (none when it does not parse). */
+function definedSecrets(text: string): string[] {
+  const described = describeDefinition(text)
+  return described?.ok ? described.secrets : []
+}
+
+/**
+ * A build as a viewer of an environment with secrets sees it: the steps and their outcome without
+ * their output, which may hold what the secrets made (redaction is no control: base64 passes it).
+ */
+function withoutOutput(record: BootstrapRecord): BootstrapRecord {
+  return {
+    ...record,
+    steps: record.steps.map(({ tail: _tail, ...step }) => step),
+    ...(record.error ? { error: record.error.split('\n')[0] } : {}),
+  }
 }
 
 const FilesQuery = z.strictObject({

@@ -1,10 +1,14 @@
 /**
- * The check the workspace runs before storing `environments/<name>.md`: the name is a slug and the
- * file parses as a definition (400 naming the field and its line otherwise). Start-up installs it
- * with resources (server/http/server.ts), so every write path runs it without importing it.
+ * The rules the workspace applies to `environments/<name>.md`: the name is a slug and the file
+ * parses as a definition (400 naming the field and its line otherwise); a shared definition
+ * belongs to its creator (only they and the organisation's admins change it, docs/decisions/0221);
+ * and the writer may name only the secrets a definition of that scope may get (decision 0220).
+ * Start-up installs them with resources (server/http/server.ts), so every write path (the
+ * resources API, the workspace page, the agent's workspace tool) runs them without importing them.
  */
+import { firstRefusedSecret } from '../../keys/secret-rules.ts'
 import { badRequest, HttpError } from '../../lib/errors.ts'
-import type { FileProblem, FileValidator } from '../../resources/validators.ts'
+import type { FileProblem, FileValidator, FileWrite } from '../../resources/validators.ts'
 import { ENVIRONMENTS_FOLDER, EnvironmentName, parseEnvironmentFile } from './definition.ts'
 
 /** The environment a workspace path defines (`environments/<name>.md`), or null for other files. */
@@ -34,7 +38,18 @@ function definitionProblem(path: string, text: string): FileProblem | null {
   }
 }
 
+/** The secrets the writer may not name in a definition of this scope (400 on `secrets.<i>`). */
+async function secretsProblem({ caller, scope, path, text }: FileWrite): Promise<FileProblem | null> {
+  if (definitionNameOf(path) === null) return null
+  const refused = await firstRefusedSecret(caller, scope, parseEnvironmentFile(text).secrets)
+  if (!refused) return null
+  const field = `secrets.${refused.index}`
+  return { status: 400, code: 'bad_request', message: `${field}: ${refused.message}`, field }
+}
+
 export const definitionFileValidator: FileValidator = {
   prefix: `${ENVIRONMENTS_FOLDER}/`,
   check: definitionProblem,
+  ownedWhenShared: true,
+  checkWriter: secretsProblem,
 }

@@ -8,12 +8,12 @@ import { canViewJob } from '../../access/rules.ts'
 import { getDb } from '../../db/client.ts'
 import { environmentAudit, environments } from '../../db/schema/environments.ts'
 import type { OpenEnvironment, Origin } from '../service.ts'
-import { noticeSkillFile, SKILL_FILE, type SkillView } from '../skills/skills.ts'
+import { noticeSkillFile, SKILL_FILE, type SkillRefusal, type SkillView } from '../skills/skills.ts'
 import { insertAudit } from '../store.ts'
 import { watcherFor } from '../providers/providers.ts'
 import type { FileEvent } from '../watch/watch.ts'
 
-export type Activity = { files: FileEvent[]; skills: SkillView[] }
+export type Activity = { files: FileEvent[]; skills: (SkillView | SkillRefusal)[] }
 
 const originOf = (opened: OpenEnvironment) => `environment:${opened.row.id}`
 
@@ -54,7 +54,7 @@ export async function watchWhile<T>(
       rule: event.type,
     })
   }
-  const skills: SkillView[] = []
+  const skills: Activity['skills'] = []
   for (const event of options.skills ? events : []) {
     if (event.type === 'delete' || !SKILL_FILE.test(event.path)) continue
     const skill = await noticeSkillFile(caller, opened.root, event.path, originOf(opened))

@@ -11,7 +11,7 @@ import { type BootstrapWatcher, followRecordedBootstrap } from '../bootstrap/boo
 import type { CommandMode, CommandOutcome } from '../exec/commands.ts'
 import type { EnvironmentProvider } from '../providers/provider-schema.ts'
 import { folderHere, providerFor } from '../providers/providers.ts'
-import type { SkillView } from '../skills/skills.ts'
+import type { SkillRefusal, SkillView } from '../skills/skills.ts'
 import type { FileEvent } from '../watch/watch.ts'
 import { forwardOperation } from './remote.ts'
 import {
@@ -34,8 +34,20 @@ type Op<M extends keyof EnvironmentProvider> = {
   result: Awaited<ReturnType<EnvironmentProvider[M]>>
 }
 
-/** A self-made skill a write or a command stored as pending (a person approves it). */
-export type NoticedSkill = Pick<SkillView, 'name' | 'status'>
+/**
+ * A self-made skill a write or a command stored as pending (a person approves it), or refused
+ * because the name is another person's skill.
+ */
+export type NoticedSkill = {
+  name: string
+  status: SkillView['status'] | SkillRefusal['status']
+  note?: string
+}
+
+const noticed = (skill: SkillView | SkillRefusal): NoticedSkill =>
+  'reason' in skill
+    ? { name: skill.name, status: skill.status, note: skill.reason }
+    : { name: skill.name, status: skill.status }
 /** A write that made a self-made skill says so. */
 type Written<M extends 'writeFile' | 'editFile'> = {
   input: Op<M>['input']
@@ -128,15 +140,15 @@ async function perform<K extends OperationName>(
   const written = async <R extends { path: string; bytes: number }>(result: R) => {
     await auditWrite(caller, opened, result.path, result.bytes, origin)
     const skill = local ? await afterWrite(caller, opened, result.path) : undefined
-    return skill ? { ...result, skill: { name: skill.name, status: skill.status } } : result
+    return skill ? { ...result, skill: noticed(skill) } : result
   }
   // Every command is watched, wherever it runs (a machine by polling): its file events are
   // answered and recorded. A person's command box writes no self-made skills (only the agent does).
   const runCommand = async (i: RunCommandRequest): Promise<CommandOutcome & CommandActivity> => {
     const run = () => runInEnvironment(caller, opened, i, origin)
     const watched = await watchWhile(caller, opened, origin, run, { skills: local && i.mode !== 'person' })
-    const noticed = watched.skills.map((s) => ({ name: s.name, status: s.status }))
-    return { ...watched.result, files: watched.files, ...(noticed.length > 0 ? { skills: noticed } : {}) }
+    const skills = watched.skills.map(noticed)
+    return { ...watched.result, files: watched.files, ...(skills.length > 0 ? { skills } : {}) }
   }
   const ops: {
     [Op in OperationName]: (input: Operations[Op]['input']) => Promise<Operations[Op]['result']>

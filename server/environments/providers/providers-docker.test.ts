@@ -97,9 +97,10 @@ describe('the definition and the provider seam', () => {
     }
     const target = await resolveTarget(caller, {
       name: 'box',
-      scope: 'personal',
+      orgId: 'o',
       provider: 'docker',
       secrets: ['A'],
+      machineOwner: 'u',
     })
     expect(target).toEqual({ kind: 'docker' })
   })

@@ -9,7 +9,8 @@
  * `providerFor`, its file watcher in `watcherFor`, and its stop in `stopCommands`.
  */
 import { isOrgAdmin, type Caller } from '../../access/caller.ts'
-import { notFound } from '../../lib/errors.ts'
+import { findMembership } from '../../accounts/store.ts'
+import { forbidden, notFound } from '../../lib/errors.ts'
 import { newId } from '../../lib/ids.ts'
 import { machineNotFound } from '../../machines/errors.ts'
 import { machineProvider } from '../../machines/provider.ts'
@@ -27,21 +28,34 @@ import type { Watcher } from '../watch/watch.ts'
 export { folderHere, type EnvironmentProvider, type ProviderTarget } from './provider-schema.ts'
 
 /**
- * Resolves `provider` for a caller who may already see the environment. A machine is its owner's:
- * the person whose personal environment names it, or for a shared environment the person who last
- * wrote its definition (as a job runs with the identity of whoever wrote its instructions); the
- * org's admins may use it too. Anyone else, and an id the owner never connected, gets a 404.
+ * Resolves `provider` for a caller who may already see the environment. A machine is its owner's,
+ * named explicitly (docs/decisions/0221): the person whose personal environment names it, or for a
+ * shared environment the creator of its definition, who must still be a member of the
+ * organisation. An admin editing the definition does not move it to the admin's machine, and
+ * nobody else's edit can (only the creator and admins may edit it). Its owner and the org's
+ * admins use it; anyone else, and an id the owner never connected, gets a 404.
  */
 export async function resolveTarget(
   caller: Caller,
-  env: { name: string; scope: 'personal' | 'shared'; provider: string; secrets: string[]; writer?: string },
+  env: {
+    name: string
+    orgId: string
+    provider: string
+    secrets: string[]
+    machineOwner: string | null | undefined
+  },
 ): Promise<ProviderTarget> {
   if (env.provider === 'docker') return { kind: 'docker' }
   if (!env.provider.startsWith('machine:')) return { kind: 'local' }
   const machineId = env.provider.slice('machine:'.length)
-  const ownerId = env.scope === 'personal' ? caller.userId : env.writer
+  const ownerId = env.machineOwner
   if (!ownerId || (ownerId !== caller.userId && !isOrgAdmin(caller))) {
     throw notFound(`No environment named ${env.name}`)
+  }
+  if (ownerId !== caller.userId && !(await findMembership(ownerId, env.orgId))) {
+    throw forbidden(
+      `provider: the machine of ${env.name} belongs to its creator, who is no longer a member of the organisation`,
+    )
   }
   if (!(await findMachine(ownerId, machineId))) throw machineNotFound(machineId)
   assertNoMachineSecrets(env.secrets)

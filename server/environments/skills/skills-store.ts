@@ -26,7 +26,10 @@ export async function listSkills(orgId: string, db: Db = getDb()) {
     .orderBy(sql`${skills.status} <> 'pending_approval'`, asc(skills.name))
 }
 
-/** Inserts or replaces a skill's text; any change sends it back to pending. Returns the row and whether it changed. */
+/**
+ * Inserts or replaces a skill's text; any change sends it back to pending, with the writer as its
+ * author (authorship follows the text). Returns the row when it changed, else undefined.
+ */
 export async function upsertSkill(
   row: Pick<SkillRow, 'id' | 'orgId' | 'name' | 'description' | 'content' | 'createdBy' | 'origin'>,
   db: Db = getDb(),
@@ -40,6 +43,7 @@ export async function upsertSkill(
         description: row.description,
         content: row.content,
         origin: row.origin,
+        createdBy: row.createdBy,
         status: 'pending_approval',
         decidedBy: null,
         decidedAt: null,

@@ -5,6 +5,10 @@
  * page) approves or rejects it; the agent's own attempt is refused and audited. Only approved
  * skills can be attached (`skills: [name]` in a definition), and are projected as
  * `.skills/<name>/SKILL.md`.
+ *
+ * Names are the organisation's, so a skill's text is changed only by its author or an admin; its
+ * author is whoever wrote the text it has now (docs/decisions/0222). Anyone else's agent writing
+ * the same name is refused (audited): the file stays in their folder, the skill stays as it was.
  */
 import matter from 'gray-matter'
 import { type Caller, isOrgAdmin } from '../../access/caller.ts'
@@ -40,6 +44,9 @@ export type SkillView = {
   updatedAt: string
 }
 
+/** A SKILL.md whose name belongs to someone else's skill: not recorded. */
+export type SkillRefusal = { name: string; status: 'refused'; reason: string }
+
 const view = (row: SkillRow): SkillView => ({
   id: row.id,
   name: row.name,
@@ -66,14 +73,15 @@ export async function approvedSkillContent(orgId: string, name: string): Promise
 
 /**
  * Records a SKILL.md the agent wrote at `path` under `root` (ignored for other paths). Returns the
- * skill when its text was new or changed (then pending), else undefined.
+ * skill when its text was new or changed (then pending, with the writer as its author), a refusal
+ * when the name is another person's skill and the writer is not an admin, else undefined.
  */
 export async function noticeSkillFile(
   caller: Caller,
   root: string,
   path: string,
   origin: string,
-): Promise<SkillView | undefined> {
+): Promise<SkillView | SkillRefusal | undefined> {
   const match = SKILL_FILE.exec(path)
   if (!match) return undefined
   // A command may have made the file a link to a host file: read only a regular file inside.
@@ -89,6 +97,21 @@ export async function noticeSkillFile(
   if (!name.success || name.data !== match[1]) return undefined
   const description = typeof data.description === 'string' ? data.description.slice(0, 1024) : ''
   const before = await findSkill(caller.orgId, name.data)
+  if (before && before.createdBy !== caller.userId && !isOrgAdmin(caller)) {
+    if (before.content === text && before.description === description) return undefined
+    await insertSkillAudit({
+      skillId: before.id,
+      orgId: caller.orgId,
+      actorId: caller.userId,
+      action: 'refused',
+      via: 'agent',
+    })
+    return {
+      name: name.data,
+      status: 'refused',
+      reason: `The skill ${name.data} is someone else's: only its author and the organisation's admins change it. Choose another name.`,
+    }
+  }
   const stored = await upsertSkill({
     id: newId('skill'),
     orgId: caller.orgId,

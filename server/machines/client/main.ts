@@ -1,14 +1,26 @@
 /**
- * The machine client: `node client.mjs --server URL --token TOKEN --dir DIR [--id ID] [--label L]
- * [--deny PATTERN]...`. Connects to the app, registers, and serves its calls in DIR until stopped,
- * reconnecting with backoff. Bundled into one file by build.ts (ws and json-rpc-2.0 inlined).
+ * The machine client: `node client.mjs --server URL --token TOKEN --dir DIR [--replace]
+ * [--deny PATTERN]...`. Connects to the app, registers as the machine its token names, and serves
+ * its calls in DIR until stopped, reconnecting with backoff. It exits when the server refuses it
+ * (the machine is connected from another computer and --replace was not given, the account is at
+ * its cap) or ends it for good (replaced, token revoked, disconnected in Settings → Machines).
+ * `--id` and `--label` are for tokens made before ids came from tokens. File calls stay inside DIR;
+ * commands run as this user with this user's rights (docs/decisions/0224). Bundled into one file
+ * by build-client.ts (ws and json-rpc-2.0 inlined).
  */
 import { realpathSync, statSync } from 'node:fs'
 import os from 'node:os'
 import { parseArgs } from 'node:util'
-import { JSONRPCClient, JSONRPCServer, JSONRPCServerAndClient } from 'json-rpc-2.0'
+import { JSONRPCClient, JSONRPCErrorException, JSONRPCServer, JSONRPCServerAndClient } from 'json-rpc-2.0'
 import WebSocket from 'ws'
-import { CLOSE_CODES, PROTOCOL_VERSION, type MachineCalls, type RegisterParams } from '../protocol.ts'
+import {
+  CLOSE_CODES,
+  PROTOCOL_VERSION,
+  REGISTER_REFUSALS,
+  type MachineCalls,
+  type RegisterParams,
+  type RegisterResult,
+} from '../protocol.ts'
 import { Commands } from './commands.ts'
 import { fileCalls } from './files.ts'
 
@@ -23,13 +35,14 @@ function options() {
       dir: { type: 'string' },
       id: { type: 'string' },
       label: { type: 'string' },
+      replace: { type: 'boolean' },
       deny: { type: 'string', multiple: true },
     },
   })
   const missing = (['server', 'token', 'dir'] as const).filter((k) => !values[k])
   if (missing.length) {
     console.error(`Missing ${missing.map((k) => `--${k}`).join(', ')}.
-Usage: node client.mjs --server URL --token TOKEN --dir DIR [--id ID] [--label LABEL] [--deny PATTERN]`)
+Usage: node client.mjs --server URL --token TOKEN --dir DIR [--replace] [--deny PATTERN]`)
     process.exit(2)
   }
   let dir: string
@@ -40,20 +53,22 @@ Usage: node client.mjs --server URL --token TOKEN --dir DIR [--id ID] [--label L
     console.error(`--dir ${values.dir}: ${(err as Error).message}`)
     process.exit(2)
   }
-  const id =
-    values.id ??
-    os
-      .hostname()
-      .toLowerCase()
-      .replace(/[^a-z0-9_-]+/g, '-')
   return {
     server: values.server!,
     token: values.token!,
     dir,
-    id,
-    label: values.label ?? id,
+    id: values.id,
+    label: values.label,
+    replace: values.replace ?? false,
     deny: values.deny ?? [],
   }
+}
+
+/** How the server ended a connection for good: what to say before exiting. */
+const ENDINGS: Record<number, string> = {
+  [CLOSE_CODES.replaced]: 'another client connected as this machine and replaced this one; exiting',
+  [CLOSE_CODES.revoked]: 'the server ended the connection: its token was revoked; exiting',
+  [CLOSE_CODES.disconnected]: 'disconnected from Settings → Machines by its owner; exiting',
 }
 
 const opts = options()
@@ -64,9 +79,16 @@ url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:'
 let backoffMs = 500
 let closing = false
 let socket: WebSocket | undefined
+// After its first registration a client reconnecting takes its own place back.
+let registeredOnce = false
+
+log(
+  `file calls stay inside ${opts.dir}; commands execute as ${os.userInfo().username} with that account's ` +
+    'rights and can reach anything it can (other folders, the network)',
+)
 
 function connect() {
-  log(`connecting to ${url.origin} as "${opts.id}" (directory ${opts.dir})`)
+  log(`connecting to ${url.origin} (directory ${opts.dir})`)
   const ws = new WebSocket(url, { headers: { authorization: `Bearer ${opts.token}` } })
   socket = ws
   const rpc = new JSONRPCServerAndClient(
@@ -101,18 +123,27 @@ function connect() {
   ws.on('open', async () => {
     ws.on('message', (data) => void rpc.receiveAndSend(JSON.parse(String(data))))
     const params: RegisterParams = {
-      id: opts.id,
-      label: opts.label,
+      ...(opts.id ? { id: opts.id } : {}),
+      ...(opts.label ? { label: opts.label } : {}),
+      replace: opts.replace || registeredOnce,
       os: `${os.platform()} ${os.release()} (${os.arch()})`,
       version: CLIENT_VERSION,
       dir: opts.dir,
       activeRuns: commands.activeRuns(),
     }
     try {
-      await rpc.timeout(10_000).request('register', params)
+      const machine = (await rpc.timeout(10_000).request('register', params)) as RegisterResult
       backoffMs = 500
-      log(`connected: "${opts.label}" (${opts.id}) is online`)
+      registeredOnce = true
+      log(`connected: "${machine.label}" (${machine.id}) is online`)
     } catch (err) {
+      const code = err instanceof JSONRPCErrorException ? (err.data as { code?: string })?.code : undefined
+      if (code === 'bad_request' || REGISTER_REFUSALS.some((refusal) => refusal === code)) {
+        log(`the server refused this machine: ${(err as Error).message}`)
+        closing = true
+        ws.close()
+        process.exit(4)
+      }
       log(`registration failed: ${(err as Error).message}`)
       ws.close()
     }
@@ -121,9 +152,10 @@ function connect() {
   ws.on('close', (code) => {
     rpc.rejectAllPendingRequests('connection closed')
     if (closing) return
-    if (code === CLOSE_CODES.replaced) {
-      log(`another client connected as "${opts.id}" and replaced this one; exiting`)
-      process.exit(3)
+    const ending = ENDINGS[code]
+    if (ending) {
+      log(ending)
+      process.exit(code === CLOSE_CODES.disconnected ? 0 : 3)
     }
     log(`disconnected; reconnecting in ${(backoffMs / 1000).toFixed(1)} s`)
     setTimeout(connect, backoffMs)
