@@ -12,6 +12,8 @@ export const clientDeps = [
   '@ai-sdk/react',
   '@codemirror/lang-markdown',
   '@codemirror/lang-yaml',
+  '@codemirror/language',
+  '@lezer/highlight',
   '@uiw/react-codemirror',
   'ai',
   'better-auth/client/plugins',
