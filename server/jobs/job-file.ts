@@ -7,9 +7,9 @@
  */
 import matter from 'gray-matter'
 import { z } from 'zod'
-import { badRequest, payloadTooLarge } from '../lib/errors.ts'
+import { badFields, badRequest, payloadTooLarge } from '../lib/errors.ts'
 import { BODY_LIMITS } from '../lib/limits.ts'
-import { parseInput } from '../lib/validate.ts'
+import { checkInput } from '../lib/validate.ts'
 import { JobName, isPlainObject, toJsonValue, type JsonValue } from './field-schemas.ts'
 import { foldScheduleKeys, scheduleLine } from './schedule-keys.ts'
 import {
@@ -112,7 +112,7 @@ export function parseJobFile(text: string, ctx: { name: string; truth: JobFileTr
       `The job file is ${bytes} bytes; the limit is ${MAX_JOB_FILE_BYTES} (${MAX_JOB_FILE_BYTES / 1024} KiB)`,
     )
   }
-  parseInput(z.object({ name: JobName }), { name: ctx.name })
+  const nameCheck = checkInput(z.object({ name: JobName }), { name: ctx.name })
 
   const data = readFrontmatter(text)
   const fields: Record<string, unknown> = {}
@@ -126,10 +126,11 @@ export function parseJobFile(text: string, ctx: { name: string; truth: JobFileTr
     } else extra.push([key, value])
   }
 
-  const parsed = parseInput(FileFields, { ...fields, instructions: data.body }) as Omit<
-    ParsedJobFile,
-    'extra'
-  >
+  const fieldsCheck = checkInput(FileFields, { ...fields, instructions: data.body })
+  // Every bad field at once, the file's name among them.
+  const problems = [nameCheck, fieldsCheck].flatMap((check) => (check.ok ? [] : check.problems))
+  if (problems.length > 0 || !fieldsCheck.ok) throw badFields(problems)
+  const parsed = fieldsCheck.data as Omit<ParsedJobFile, 'extra'>
   const json = toJsonValue(Object.fromEntries(extra))
   if (!json.ok) {
     const field = json.path.join('.')
