@@ -96,7 +96,7 @@ it('kill -9 mid-run: the run becomes interrupted within the lease TTL and anothe
 
   const [first, retry] = await runsOf(db(), id)
   expect(first).toMatchObject({ attempt: 1, status: 'interrupted', instance: 'doomed' })
-  expect(first!.reason).toMatch(/^its instance doomed stopped responding \(lease expired\); retrying/)
+  expect(first!.reason).toMatch(/^the server running it \(doomed\) stopped responding; retrying/)
   // Never reaped while its lease was still valid, and reaped within one lease TTL of the kill.
   expect(first!.finishedAt!.getTime()).toBeGreaterThanOrEqual(first!.leaseExpiresAt?.getTime() ?? 0)
   expect(first!.finishedAt!.getTime() - new Date(killedAt).getTime()).toBeLessThan(LEASE_MS + 1_000)
@@ -136,7 +136,7 @@ it('SIGTERM: a run still going after the grace period is interrupted, and anothe
     error: 'The server shut down before the run finished',
   })
   expect(first!.reason).toMatch(
-    /^instance impatient shut down and the run did not finish within the 300 ms grace period; retrying/,
+    /^the server running it \(impatient\) shut down, and it did not finish in the 300 ms the server waits for running work; retrying/,
   )
   expect(queued).toMatchObject({ attempt: 2, status: 'queued', trigger: 'retry' })
 
