@@ -14,7 +14,7 @@ test('one submit shows each bad field’s message next to it', async ({ page }) 
   await page.getByRole('radio', { name: 'Weekdays at 07:00' }).click()
   await page.getByText('Advanced').click()
   // The browser's own range check would stop the submit first; the server's answer is under test.
-  await page.locator('form').evaluate((form: HTMLFormElement) => (form.noValidate = true))
+  await page.locator('form[action="/jobs/new"]').evaluate((form: HTMLFormElement) => (form.noValidate = true))
   await page.getByLabel('Retries').fill('9')
   await page.getByLabel('Timeout (minutes)').fill('0')
   await page.getByRole('button', { name: 'Create job' }).click()
