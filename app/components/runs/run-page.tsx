@@ -116,10 +116,11 @@ export function RunPage({ run, transcript, job, deliveries = [] }: Props) {
   )
 }
 
-/** What the run's reason explains, in words: why it ran, why it was skipped, what stopped it. */
+/** What the run's reason explains, in words: why it ran, why it waits or was skipped, what stopped it. */
 function reasonLabel(status: string): string {
-  if (status === 'skipped' || status === 'missed')
-    return `Why it ${status === 'skipped' ? 'was skipped' : 'was missed'}:`
+  if (status === 'skipped') return 'Why it was skipped:'
+  if (status === 'missed') return 'Why it was missed:'
+  if (status === 'queued') return 'Why it waits:'
   if (['error', 'timed_out', 'interrupted', 'cancelled'].includes(status)) return 'What happened:'
-  return 'Why it ran:'
+  return status === 'running' ? 'Why it runs:' : 'Why it ran:'
 }
