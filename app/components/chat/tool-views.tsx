@@ -62,6 +62,7 @@ const VERBS: Record<string, string> = {
   create: 'Creating',
   update: 'Updating',
   list: 'Listing',
+  get: 'Reading',
   delete: 'Deleting',
 }
 
@@ -98,7 +99,7 @@ const manageJobs: ToolView<'manage-jobs'> = {
       )
     return (
       <span>
-        {output.action === 'create' ? 'Created' : 'Updated'} job{' '}
+        {output.action === 'create' ? 'Created' : output.action === 'get' ? 'Read' : 'Updated'} job{' '}
         <Link to={output.job.url} className="font-medium italic underline underline-offset-2">
           {output.job.name}
         </Link>

@@ -35,7 +35,7 @@ export type JobBrief = {
 }
 
 export type ManageJobsResult =
-  | { ok: true; action: 'create' | 'update'; summary: string; job: JobBrief }
+  | { ok: true; action: 'create' | 'get' | 'update'; summary: string; job: JobBrief }
   | { ok: true; action: 'list'; summary: string; jobs: JobBrief[] }
   | { ok: true; action: 'delete'; summary: string; job: Pick<JobBrief, 'id' | 'name' | 'scope'> }
   | (ToolFailure & { action: ManageJobsInput['action'] })
@@ -108,6 +108,10 @@ async function runAction(ctx: ToolContext, input: ManageJobsInput): Promise<Mana
       const summary = jobs.length === 1 ? '1 job' : `${jobs.length} jobs`
       return { ok: true, action: 'list', summary, jobs: jobs.map((job) => toBrief(job, false)) }
     }
+    case 'get': {
+      const job = await findTarget(caller, input)
+      return { ok: true, action: 'get', summary: summariseJob('Found', job), job: toBrief(job) }
+    }
     case 'update': {
       const target = await findTarget(caller, input)
       const job = await updateJob(caller, target.id, pickFields(input))
@@ -130,7 +134,7 @@ async function runAction(ctx: ToolContext, input: ManageJobsInput): Promise<Mana
 
 /** What the model and the system prompt read about the tool. */
 export const MANAGE_JOBS_DESCRIPTION =
-  'Create, list, update or delete scheduled jobs (a prompt the agent runs on a cron schedule "0 7 * * 1-5" ' +
+  'Create, list, read, update or delete scheduled jobs (a prompt the agent runs on a cron schedule "0 7 * * 1-5" ' +
   "in an IANA time zone, default the person's), with the person's own rights. Instead of schedule, give " +
   'at: "2026-12-24T09:00" for a one-off ("remind me tomorrow at 9": work out the date from the current ' +
   'time; it runs once, then pauses itself) or every: "90m" for a fixed interval. Choose a short slug name ' +
