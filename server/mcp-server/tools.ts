@@ -1,23 +1,20 @@
 /**
- * The tools Clockwork's MCP server offers a person's own agent. The job tools are the built-in
- * agent's `manage-jobs` tool (agent/tools), called with one of its actions: the same input fields
- * from the job field registry, the same service, validation, messages and results; nothing about
- * jobs is written a second time here. The run, schedule and environment tools call the services
- * the HTTP API's routes call. Each tool needs one token scope; the server lists and runs only
- * those the token has.
+ * The tools Clockwork's MCP server offers a person's own agent. The job, schedule and run tools are
+ * the built-in agent's `manage-jobs` and `manage-runs` tools (agent/tools), called with one of
+ * their actions: the same input fields (from the job field registry), services, validation,
+ * messages and results; nothing about jobs or runs is written a second time here. Listing
+ * environments and saving a job file call the services the HTTP API's routes call. Each tool needs
+ * one token scope; the server lists and runs only those the token has.
  */
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import { checkRunNowQuota } from '../agent/quota.ts'
 import { AGENT_TOOLS } from '../agent/tools/index.ts'
 import type { ManageJobsResult } from '../agent/tools/manage-jobs.ts'
 import { ManageJobsInput } from '../agent/tools/manage-jobs-input.ts'
+import { ManageRunsInput, type ManageRunsResult } from '../agent/tools/manage-runs.ts'
 import { toToolFailure, type ToolContext } from '../agent/tool-context.ts'
 import { listEnvironments } from '../environments/browse/browse.ts'
 import { writeJobFile } from '../jobs/job-files.ts'
-import { previewSchedule } from '../jobs/service.ts'
-import { getRunWithTranscript, listRunsOfJob, runJobNow } from '../runs/service.ts'
-import { queuedRunNotice } from '../scheduler/status.ts'
 import type { AccessTokenScope } from '../tokens/access-tokens.ts'
 
 /** A tool's answer: `ok: false` results reach the client as tool errors (`isError`). */
@@ -33,6 +30,7 @@ export type McpToolSpec = {
 }
 
 const manageJobsTool = AGENT_TOOLS['manage-jobs']
+const manageRunsTool = AGENT_TOOLS['manage-runs']
 
 /** One call of the agent's manage-jobs tool, bound to the token's caller. */
 async function manageJobs(ctx: ToolContext, input: ManageJobsInput): Promise<ManageJobsResult> {
@@ -40,16 +38,29 @@ async function manageJobs(ctx: ToolContext, input: ManageJobsInput): Promise<Man
   return (await tool.execute!(input, { toolCallId: 'mcp', messages: [] })) as ManageJobsResult
 }
 
+/** One call of the agent's manage-runs tool, bound to the token's caller. */
+async function manageRuns(ctx: ToolContext, input: ManageRunsInput): Promise<ManageRunsResult> {
+  const tool = manageRunsTool.create(ctx)
+  return (await tool.execute!(input, { toolCallId: 'mcp', messages: [] })) as ManageRunsResult
+}
+
 const field = ManageJobsInput.shape
 const target = { id: field.id, name: field.name, scope: field.scope }
 const { action: _action, query: _query, id: _id, ...createFields } = field
 const updateFields = { ...createFields, id: field.id }
+
+const runField = ManageRunsInput.shape
+const runTarget = { name: runField.name, jobId: runField.jobId, scope: runField.scope }
 
 /** A manage-jobs action as a tool: its arguments pass through unchanged. */
 const jobAction =
   (action: ManageJobsInput['action'], extra: Partial<ManageJobsInput> = {}) =>
   (ctx: ToolContext, args: Record<string, unknown>) =>
     manageJobs(ctx, { ...(args as Partial<ManageJobsInput>), ...extra, action })
+
+/** A manage-runs action as a tool. */
+const runAction = (action: ManageRunsInput['action']) => (ctx: ToolContext, args: Record<string, unknown>) =>
+  manageRuns(ctx, { ...(args as Partial<ManageRunsInput>), action })
 
 /** Runs a service call, turning a refusal into the same failure shape as the agent's tools. */
 async function attempt(tool: string, work: () => Promise<Record<string, unknown>>): Promise<McpToolResult> {
@@ -180,49 +191,27 @@ export const MCP_TOOLS: Record<string, McpToolSpec> = {
   run_job: {
     scope: 'runs:write',
     title: 'Run a job now',
-    description:
-      'Start a run of a job now (by name or id), outside its schedule; the schedule is unchanged. ' +
-      'Follow it with get_run.',
-    inputSchema: target,
+    description: manageRunsTool.description,
+    inputSchema: runTarget,
     annotations: WRITES,
-    call: async (ctx, args) => {
-      const found = await jobIdFor(ctx, args)
-      if ('ok' in found) return found
-      return attempt('run_job', async () => {
-        await checkRunNowQuota(ctx.caller, found.id)
-        const run = await runJobNow(ctx.caller, found.id)
-        const notice = run.status === 'queued' ? await queuedRunNotice(ctx.caller.orgId) : null
-        return notice ? { run, notice } : { run }
-      })
-    },
+    call: runAction('run'),
   },
   list_runs: {
     scope: 'runs:read',
     title: 'List runs',
-    description: 'A job’s runs (by name or id), newest first: status, when, duration, error.',
-    inputSchema: {
-      ...target,
-      limit: z.number().int().min(1).max(100).optional().describe('How many (default 20)'),
-    },
+    description: 'A job’s runs (by name or jobId), newest first: status, when, duration, error.',
+    inputSchema: { ...runTarget, limit: runField.limit },
     annotations: READ_ONLY,
-    call: async (ctx, { limit, ...args }) => {
-      const found = await jobIdFor(ctx, args)
-      if ('ok' in found) return found
-      return attempt('list_runs', async () => ({
-        job: found,
-        runs: await listRunsOfJob(ctx.caller, found.id, { limit: limit ?? 20 }),
-      }))
-    },
+    call: runAction('list'),
   },
   get_run: {
     scope: 'runs:read',
     title: 'Read a run',
     description:
-      'One run with its transcript (the agent’s messages and tool calls), by run id from list_runs.',
-    inputSchema: { runId: z.string().describe('The run id (run_…)') },
+      'One run with its transcript (the agent’s messages and tool calls), by runId from list_runs.',
+    inputSchema: { runId: runField.runId.unwrap() },
     annotations: READ_ONLY,
-    call: (ctx, args) =>
-      attempt('get_run', async () => ({ ...(await getRunWithTranscript(ctx.caller, String(args.runId))) })),
+    call: runAction('get'),
   },
   preview_schedule: {
     scope: 'jobs:read',
@@ -230,26 +219,9 @@ export const MCP_TOOLS: Record<string, McpToolSpec> = {
     description:
       'Check a schedule before saving it: whether it is valid, what it means in words and its next fire ' +
       'times. Give one of schedule (cron), at (one-off) or every (interval).',
-    inputSchema: {
-      schedule: field.schedule,
-      at: field.at,
-      every: field.every,
-      timezone: field.timezone,
-    },
+    inputSchema: { schedule: field.schedule, at: field.at, every: field.every, timezone: field.timezone },
     annotations: READ_ONLY,
-    call: (ctx, args) =>
-      attempt('preview_schedule', async () => {
-        const timezone = (args.timezone as string | undefined) ?? ctx.caller.timezone ?? 'UTC'
-        const given = (key: string) => (typeof args[key] === 'string' ? (args[key] as string) : undefined)
-        return {
-          ...previewSchedule({
-            schedule: given('schedule'),
-            at: given('at'),
-            every: given('every'),
-            timezone,
-          }),
-        }
-      }),
+    call: jobAction('preview'),
   },
   list_environments: {
     scope: 'jobs:read',

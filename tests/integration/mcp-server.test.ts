@@ -140,7 +140,8 @@ describe('the MCP server', () => {
       schedule: '0 7 * * 1-5',
       timezone: 'Europe/Berlin',
     })
-    expect(preview.body).toMatchObject({ ok: true, valid: true })
+    expect(preview.body).toMatchObject({ ok: true, action: 'preview', preview: { valid: true } })
+    expect(preview.body.summary).toBe('Every weekday at 07:00 (Europe/Berlin)')
 
     const bad = await call(client, 'create_job', {
       name: 'pr-digest',
@@ -245,7 +246,7 @@ describe('the MCP server', () => {
     expect(JSON.stringify(list.body)).not.toContain('outsider-secret')
     const byId = await call(client, 'get_job', { id: made.body.job.id })
     expect(byId.body.error).toMatchObject({ status: 404 })
-    const runs = await call(client, 'list_runs', { id: made.body.job.id })
+    const runs = await call(client, 'list_runs', { jobId: made.body.job.id })
     expect(runs.body.error).toMatchObject({ status: 404 })
     await expect(client.readResource({ uri: 'clockwork://jobs/outsider-secret' })).rejects.toThrow(
       /No job file/,
@@ -273,5 +274,36 @@ describe('the MCP server', () => {
     // Another token of the same person has its own budget.
     const other = await connect((await makeToken(creator, ['jobs:read'])).token)
     expect((await call(other, 'list_jobs')).body.ok).toBe(true)
+  })
+
+  it('run_job is the agent’s manage-runs tool: an unattended run may not start runs with it', async () => {
+    const { creator } = agent.team
+    const client = await connect((await makeToken(creator, ['jobs:write', 'runs:read', 'runs:write'])).token)
+    const created = await call(client, 'create_job', {
+      name: 'self-starter',
+      schedule: '0 7 * * *',
+      instructions: 'Start yourself again (self-start)',
+    })
+    expect(created.isError, JSON.stringify(created.body)).toBe(false)
+    agent.fake.replyWhen(
+      '(self-start)',
+      {
+        content: [{ type: 'tool_use', name: 'manage-runs', input: { action: 'run', name: 'self-starter' } }],
+      },
+      { text: 'I could not start it.' },
+    )
+    const started = await call(client, 'run_job', { name: 'self-starter' })
+    const runId = started.body.run.id as string
+    const run = await vi.waitFor(
+      async () => {
+        const got = await call(client, 'get_run', { runId })
+        expect(got.body.run.status).toBe('success')
+        return got.body
+      },
+      { timeout: 30_000, interval: 100 },
+    )
+    expect(JSON.stringify(run.transcript)).toContain('Unattended runs may read runs but not start them')
+    const runs = await call(client, 'list_runs', { name: 'self-starter' })
+    expect(runs.body.runs).toHaveLength(1)
   })
 })

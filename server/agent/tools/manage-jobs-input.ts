@@ -31,11 +31,12 @@ type ToolFields = { [K in (typeof TOOL_KEYS)[number]]?: unknown }
 
 export const ManageJobsInput = z.object({
   action: z
-    .enum(['create', 'list', 'get', 'update', 'delete'])
+    .enum(['create', 'list', 'get', 'update', 'delete', 'preview'])
     .describe(
       'create: a new job (never replaces one); list: the jobs the person can see; get: one job in full ' +
         '(by name or id); update: change some ' +
-        'fields of a job; delete: remove a job (the person must confirm in chat; refused in unattended runs)',
+        'fields of a job; delete: remove a job (the person must confirm in chat; refused in unattended runs); ' +
+        'preview: check schedule (or at/every) in timezone without saving: its meaning in words and next fire times',
     ),
   name: z
     .string()
