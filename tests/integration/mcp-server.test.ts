@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
-import type { TeamPerson } from '#tests/support/team.ts'
+import { createTeam, type TeamPerson } from '#tests/support/team.ts'
 
 const KEY = 'sk-ant-deployment-mcp-0320'
 const TOKENS = '/_agent-native/access-tokens'
@@ -305,5 +305,40 @@ describe('the MCP server', () => {
     expect(JSON.stringify(run.transcript)).toContain('Unattended runs may read runs but not start them')
     const runs = await call(client, 'list_runs', { name: 'self-starter' })
     expect(runs.body.runs).toHaveLength(1)
+  })
+
+  it('acts with the person’s rights: a member’s token may read a shared job but not change it', async () => {
+    const { creator, member } = agent.team
+    const shared = await creator.client.post('/_agent-native/jobs', {
+      name: 'team-report',
+      scope: 'shared',
+      schedule: '0 8 * * 1',
+      instructions: 'Write the team report',
+    })
+    expect(shared.status).toBe(201)
+    const client = await connect((await makeToken(member, ['jobs:read', 'jobs:write', 'runs:write'])).token)
+    const read = await call(client, 'get_job', { name: 'team-report', scope: 'shared' })
+    expect(read.body).toMatchObject({ ok: true, job: { canEdit: false } })
+    const update = await call(client, 'update_job', { id: shared.body.job.id, instructions: 'Mine now' })
+    expect(update.body.error).toMatchObject({ status: 403 })
+    const run = await call(client, 'run_job', { jobId: shared.body.job.id })
+    expect(run.body.error).toMatchObject({ status: 403 })
+    const del = await call(client, 'delete_job', { id: shared.body.job.id, confirm: true })
+    expect(del.body.error).toMatchObject({ status: 403 })
+    const after = await creator.client.get(`/_agent-native/jobs/${shared.body.job.id}`)
+    expect(after.body.job.instructions).toBe('Write the team report')
+  })
+
+  it('refuses the token of someone who left the organisation', async () => {
+    const team = await createTeam(agent.app)
+    const { token } = await makeToken(team.member, ['jobs:read'])
+    const client = await connect(token)
+    expect((await call(client, 'list_jobs')).body.ok).toBe(true)
+    const removed = await team.owner.client.post('/_agent-native/auth/organization/remove-member', {
+      memberIdOrEmail: team.member.email,
+      organizationId: team.orgId,
+    })
+    expect(removed.status).toBe(200)
+    await expect(client.callTool({ name: 'list_jobs', arguments: {} })).rejects.toThrow(/unauthorized/)
   })
 })
