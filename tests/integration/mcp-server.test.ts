@@ -341,4 +341,51 @@ describe('the MCP server', () => {
     expect(removed.status).toBe(200)
     await expect(client.callTool({ name: 'list_jobs', arguments: {} })).rejects.toThrow(/unauthorized/)
   })
+
+  it('serves job files as resources and saves a proposed edit through the jobs service', async () => {
+    const { creator } = agent.team
+    const { token, summary } = await makeToken(creator, ['jobs:read', 'jobs:write'], 'editor')
+    const client = await connect(token)
+    const made = await call(client, 'create_job', {
+      name: 'weekly-notes',
+      schedule: '0 9 * * 1',
+      timezone: 'UTC',
+      instructions: 'Collect the notes.',
+    })
+    expect(made.isError, JSON.stringify(made.body)).toBe(false)
+    const uri = 'clockwork://jobs/weekly-notes'
+    const text = ((await client.readResource({ uri })).contents[0] as { text: string }).text
+    const edited = text
+      .replace('schedule: "0 9 * * 1"', 'schedule: "30 9 * * 1"')
+      .replace('Collect', 'Gather')
+    const bad = await call(client, 'edit_job_file', {
+      name: 'weekly-notes',
+      content: text.replace('schedule: "0 9 * * 1"', 'schedule: "nope"'),
+    })
+    expect(bad.isError).toBe(true)
+    expect(bad.body.error).toMatchObject({ status: 400, field: 'schedule' })
+    const saved = await call(client, 'edit_job_file', { name: 'weekly-notes', content: edited })
+    expect(saved.isError, JSON.stringify(saved.body)).toBe(false)
+    const job = await call(client, 'get_job', { name: 'weekly-notes' })
+    expect(job.body.job).toMatchObject({ schedule: '30 9 * * 1', instructions: 'Gather the notes.' })
+    const audit = await creator.client.get(`/_agent-native/jobs/${job.body.job.id}/audit`)
+    expect(audit.body.entries[0].note).toBe(
+      `Saved as personal/jobs/weekly-notes.md; via access token "editor" (${summary.id})`,
+    )
+
+    const prompt = await client.getPrompt({
+      name: 'schedule-a-job',
+      arguments: { task: 'summarise the open PRs', when: 'every weekday at 7' },
+    })
+    const message = (prompt.messages[0]!.content as { text: string }).text
+    expect(message).toContain('Schedule this in Clockwork: summarise the open PRs, every weekday at 7')
+    expect(message).toContain('create_job')
+
+    const reader = await connect((await makeToken(creator, ['jobs:read'])).token)
+    const refused = await call(reader, 'edit_job_file', { name: 'weekly-notes', content: text })
+    expect(refused.body).toMatch(/edit_job_file needs the jobs:write scope/)
+    // The prompt is for writing tokens: a read-only token's server offers no prompts at all.
+    expect(reader.getServerCapabilities()?.prompts).toBeUndefined()
+    expect(client.getServerCapabilities()?.prompts).toBeDefined()
+  })
 })
