@@ -141,7 +141,7 @@ describe('Claude Code as an MCP client of Clockwork', () => {
     await expectJobWithTokenInAudit('open-prs', 'Claude Code on my laptop', summary.id)
   }, 180_000)
 
-  it('configured with --mcp-config, it creates a job the same way', async () => {
+  it('configured with --mcp-config, it creates a job the same way, and cannot delete it unasked', async () => {
     const folder = path.join(dir, 'mcp-config')
     mkdirSync(folder, { recursive: true })
     const { token, summary } = await makeToken('Claude Code in CI')
@@ -164,5 +164,36 @@ describe('Claude Code as an MCP client of Clockwork', () => {
       '--strict-mcp-config',
     ])
     await expectJobWithTokenInAudit('open-prs-ci', 'Claude Code in CI', summary.id)
+
+    // A delete the person did not allow: Claude Code asks before an MCP tool it was not told to
+    // allow, and in print mode nobody answers, so the call never reaches Clockwork.
+    agent.fake.replyWhen(
+      '(cli-e2e-delete)',
+      toolUse('mcp__clockwork__delete_job', { name: 'open-prs-ci', confirm: true }),
+      { text: 'I was not allowed to delete it.' },
+    )
+    await claude(folder, [
+      '-p',
+      'Delete the open-prs-ci job (cli-e2e-delete).',
+      '--output-format',
+      'json',
+      '--model',
+      'claude-sonnet-4-5',
+      '--mcp-config',
+      config,
+      '--strict-mcp-config',
+      '--allowedTools',
+      'mcp__clockwork__create_job',
+      '--permission-mode',
+      'default',
+    ])
+    const asked = agent.fake.requests.filter((r) =>
+      JSON.stringify(r.body.messages ?? []).includes('(cli-e2e-delete)'),
+    )
+    const toolResult = JSON.stringify(asked.at(-1)!.body.messages)
+    expect(toolResult).toContain('requested permissions to use mcp__clockwork__delete_job')
+    expect(toolResult).not.toContain('Deleted job open-prs-ci')
+    const jobs = await agent.team.creator.client.get('/_agent-native/jobs')
+    expect(jobs.body.jobs.map((j: { name: string }) => j.name)).toContain('open-prs-ci')
   }, 180_000)
 })
