@@ -71,8 +71,8 @@ async function attempt(tool: string, work: () => Promise<Record<string, unknown>
   }
 }
 
-/** The job a run tool means, resolved exactly as manage-jobs resolves it (by id, or name and scope). */
-async function jobIdFor(ctx: ToolContext, args: Record<string, unknown>) {
+/** The job delete_job means, found as manage-jobs finds it (by id, or name and scope), or why not. */
+async function jobToDelete(ctx: ToolContext, args: Record<string, unknown>) {
   const found = await manageJobs(ctx, { ...(args as Partial<ManageJobsInput>), action: 'get' })
   return found.ok && found.action === 'get' ? { id: found.job.id, name: found.job.name } : found
 }
@@ -154,7 +154,7 @@ export const MCP_TOOLS: Record<string, McpToolSpec> = {
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     call: async (ctx, { confirm, ...args }) => {
       if (confirm === true) return jobAction('delete')(ctx, args)
-      const found = await jobIdFor(ctx, args)
+      const found = await jobToDelete(ctx, args)
       if ('ok' in found) return found
       return { ok: false, confirmationRequired: true, job: found, message: CONFIRM_DELETE }
     },
