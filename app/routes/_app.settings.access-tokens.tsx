@@ -94,9 +94,18 @@ function CreateToken({ endpoint }: { endpoint: string }) {
           <pre className="overflow-x-auto rounded-lg bg-stone-100 p-3 text-xs break-all whitespace-pre-wrap dark:bg-stone-800">
             {claudeCommand(endpoint, token)}
           </pre>
-          <Button variant="secondary" size="sm" onClick={() => void navigator.clipboard.writeText(token)}>
-            Copy token
-          </Button>
+          <div className="flex gap-2">
+            <Button
+              variant="secondary"
+              size="sm"
+              onClick={() => void navigator.clipboard.writeText(claudeCommand(endpoint, token))}
+            >
+              Copy command
+            </Button>
+            <Button variant="secondary" size="sm" onClick={() => void navigator.clipboard.writeText(token)}>
+              Copy token
+            </Button>
+          </div>
         </div>
       ) : null}
     </Card>
