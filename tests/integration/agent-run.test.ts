@@ -132,6 +132,7 @@ describe('an unattended run', () => {
       'edit_file',
       'list_directory',
       'manage-jobs',
+      'manage-runs',
       'read_file',
       'run-code',
       'run_command',
