@@ -19,7 +19,8 @@ import type { ApiClient } from '#tests/support/api-client.ts'
 import { toolUse, type FakeAnthropic, type FakeRequest } from '#tests/support/fake-anthropic.ts'
 import { startTestMcpServer, type TestMcpServer } from '#tests/support/mcp-server.ts'
 import type { Team } from '#tests/support/team.ts'
-import { eventually, streamChat, toolOutputs } from '#tests/support/chat-stream.ts'
+import { streamChat, toolOutputs } from '#tests/support/chat-stream.ts'
+import { eventually } from '#tests/support/poll.ts'
 import { downloadClient, startClient, type MachineClient } from '#tests/support/machine-client.ts'
 
 // The deployment's key: planted so the sandbox can be searched for it.

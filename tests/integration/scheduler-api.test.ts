@@ -110,7 +110,7 @@ it('run now obeys overlap: skip while a run is in progress', async () => {
   const job = await createJob('busy', { overlap: 'skip' })
   fake.reply({ hang: true })
   const first = (await team.creator.client.post(`/_agent-native/jobs/${job.id}/run`)).body.run
-  await waitForRun(team.creator.client, first.id, (s) => s === 'running')
+  await waitForRun(team.creator.client, first.id, { until: (s) => s === 'running' })
   const second = await team.creator.client.post(`/_agent-native/jobs/${job.id}/run`)
   expect(second.status).toBe(202)
   expect(second.body.run).toMatchObject({ status: 'skipped', trigger: 'manual' })

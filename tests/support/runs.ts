@@ -6,6 +6,7 @@
  */
 import { expect, vi } from 'vitest'
 import type { ApiClient } from './api-client.ts'
+import { POLL } from './poll.ts'
 
 /** A run as `GET /_agent-native/runs/:id` answers it. */
 export type RunBody = { run: any; transcript: any[] }
@@ -13,25 +14,37 @@ export type RunBody = { run: any; transcript: any[] }
 /** The statuses a run leaves once it is done. */
 export const finished = (status: string): boolean => !['queued', 'running'].includes(status)
 
-/** How long the polls wait before failing the test: long enough for a loaded 2-core machine. */
-export const POLL = { timeout: 20_000, interval: 25 } as const
+export type WaitOptions = {
+  /** The status to wait for (default: any finished one). */
+  until?: (status: string) => boolean
+  /** The hang guard in ms (default 20 s); runs that build an environment first want more. */
+  timeout?: number
+}
 
 export async function waitForRun(
   client: ApiClient,
   runId: string,
-  done: (status: string) => boolean = finished,
+  options: WaitOptions = {},
 ): Promise<RunBody> {
-  return vi.waitFor(async () => {
-    const res = await client.get<RunBody>(`/_agent-native/runs/${runId}`)
-    expect(res.status, JSON.stringify(res.body)).toBe(200)
-    if (!done(res.body.run.status)) throw new Error(`run ${runId} is still ${res.body.run.status}`)
-    return res.body
-  }, POLL)
+  const done = options.until ?? finished
+  return vi.waitFor(
+    async () => {
+      const res = await client.get<RunBody>(`/_agent-native/runs/${runId}`)
+      expect(res.status, JSON.stringify(res.body)).toBe(200)
+      if (!done(res.body.run.status)) throw new Error(`run ${runId} is still ${res.body.run.status}`)
+      return res.body
+    },
+    { ...POLL, timeout: options.timeout ?? POLL.timeout },
+  )
 }
 
 /** Runs the job now as `client` and answers the finished run with its transcript. */
-export async function runNow(client: ApiClient, jobId: string): Promise<RunBody> {
+export async function runNow(
+  client: ApiClient,
+  jobId: string,
+  options: Omit<WaitOptions, 'until'> = {},
+): Promise<RunBody> {
   const res = await client.post(`/_agent-native/jobs/${jobId}/run`)
   expect(res.status, JSON.stringify(res.body)).toBe(202)
-  return waitForRun(client, res.body.run.id)
+  return waitForRun(client, res.body.run.id, options)
 }
