@@ -89,19 +89,21 @@ it('kill -9 mid-run: the run becomes interrupted within the lease TTL and anothe
   await waitFor(async () => (await runsOf(db(), id))[0]?.status === 'running')
   child.kill('SIGKILL')
   await once(child, 'exit')
-  const [{ killed_at: killedAt }] = (await db().execute(sql`select now() as killed_at`)) as unknown as [
-    { killed_at: string },
-  ]
+  // The lease the dead instance last renewed (nobody renews it now) and the time of the kill,
+  // both by the database clock; the reaper clears the lease when it settles the run.
+  const [{ killed_at: killedAt, lease }] = (await db().execute(
+    sql`select now() as killed_at, lease_expires_at as lease from job_runs where job_id = ${id}`,
+  )) as unknown as [{ killed_at: string; lease: string }]
   survivor = await startSurvivor()
   await waitFor(async () => (await runsOf(db(), id)).some((r) => r.attempt === 2 && r.status === 'success'))
 
   const [first, retry] = await runsOf(db(), id)
   expect(first).toMatchObject({ attempt: 1, status: 'interrupted', instance: 'doomed' })
   expect(first!.reason).toMatch(/^its instance doomed stopped responding \(lease expired\); retrying/)
-  // Never reaped while its lease was still valid, and the lease it lost was the one renewed before
-  // the kill (so it lapsed within one TTL of it). Database times on both sides: no stopwatch.
-  expect(first!.finishedAt!.getTime()).toBeGreaterThanOrEqual(first!.leaseExpiresAt!.getTime())
-  expect(first!.leaseExpiresAt!.getTime()).toBeLessThanOrEqual(new Date(killedAt).getTime() + LEASE_MS)
+  // Never reaped while its lease was still valid, and that lease lapsed within one TTL of the
+  // kill (it was renewed before it): an order of database times, not a stopwatch.
+  expect(first!.finishedAt!.getTime()).toBeGreaterThanOrEqual(new Date(lease).getTime())
+  expect(new Date(lease).getTime()).toBeLessThanOrEqual(new Date(killedAt).getTime() + LEASE_MS)
   expect(retry).toMatchObject({ attempt: 2, trigger: 'retry', status: 'success', instance: 'survivor' })
   expect(await jobState(db(), id)).toMatchObject({ lastStatus: 'success', consecutiveFailures: 0 })
 })
