@@ -10,11 +10,11 @@ import { createHash } from 'node:crypto'
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import { ApiClient } from '#tests/support/api-client.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { createEmptyDatabase, startPostgresServer } from '#tests/support/postgres-server.ts'
+import { createEmptyDatabase } from '#tests/support/postgres-server.ts'
 import { spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
 
 const KEY = 'sk-ant-deployment-instances-0010'
@@ -39,12 +39,9 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-env-instances-'))
   chmodSync(dir, 0o711) // the sandbox uid must be able to enter it
   fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  const postgres = await startPostgresServer()
-  const database = await createEmptyDatabase(postgres.url)
-  dropDatabase = async () => {
-    await database.drop()
-    await postgres.stop()
-  }
+  // A database of its own on the run's one PostgreSQL server (tests/support/global-setup.ts).
+  const database = await createEmptyDatabase(inject('postgresUrl'))
+  dropDatabase = database.drop
   const env = {
     DATABASE_URL: database.url,
     SCHEDULER_ENABLED: 'false',
