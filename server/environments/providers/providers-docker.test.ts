@@ -71,10 +71,35 @@ describe('dockerExecArgs', () => {
     ])
   })
 
-  it('never gets a network, whatever hosts the policy names (the bridge cannot filter them)', () => {
+  it('never gets a Docker network (the bridge cannot filter hosts; the proxy is relayed in instead)', () => {
     const args = dockerExecArgs(spec)
     expect(args[args.indexOf('--network') + 1]).toBe('none')
     expect(args).not.toContain('bridge')
+  })
+
+  it('with the proxy: its socket and the relay mounted, the relay in front, its variables by name', () => {
+    const args = dockerExecArgs({
+      ...spec,
+      proxy: {
+        socket: '/tmp/claude-http-1.sock',
+        relayDir: '/tmp/clockwork-relay-1',
+        envNames: ['HTTP_PROXY'],
+      },
+    })
+    expect(args[args.indexOf('--network') + 1]).toBe('none')
+    expect(args).toContain('type=bind,source=/tmp/clockwork-relay-1,target=/run/clockwork-relay,readonly')
+    expect(args).toContain('type=bind,source=/tmp/claude-http-1.sock,target=/run/clockwork-proxy/proxy.sock')
+    expect(args.slice(args.indexOf('node:22-slim'))).toEqual([
+      'node:22-slim',
+      'node',
+      '/run/clockwork-relay/relay.mjs',
+      '/run/clockwork-proxy/proxy.sock',
+      '3128',
+      '/bin/bash',
+      '-c',
+      'npm test',
+    ])
+    expect(args.join(' ')).toContain('--env HTTP_PROXY --env API_TOKEN')
   })
 
   it('never carries a secret value', () => {
