@@ -176,4 +176,17 @@ describe('with a Docker engine', () => {
       expect(readFileSync(join(root, 'made.txt'), 'utf8')).toBe(`${SECRET_VALUE}\n`)
     },
   )
+
+  it.skipIf(!daemon.ok)(
+    `over its disk quota, runs only commands that free space, as a local environment${docker.ok ? '' : ` (skipped: ${docker.why})`}`,
+    async () => {
+      const quota = { root, allowedHosts: [], limits: { diskMb: 1 } }
+      const opts = { stopKey: 'run_docker_quota', image: TEST_SANDBOX_IMAGE }
+      const big = await dockerExec(quota, 'for i in 1 2; do head -c 700000 /dev/zero > big$i.bin; done', opts)
+      expect(big.disk.overQuota).toBe(true)
+      await expect(dockerExec(quota, 'echo more > more.txt', opts)).rejects.toMatchObject({ status: 507 })
+      expect((await dockerExec(quota, 'rm big1.bin big2.bin', opts)).disk.overQuota).toBe(false)
+      expect((await dockerExec(quota, 'echo ok', opts)).stdout).toBe('ok\n')
+    },
+  )
 })

@@ -24,7 +24,7 @@ import {
   type ExecLimits,
   type ExecResult,
 } from '../exec/exec-schema.ts'
-import { resultOf, spawnCollect, type ExecOptions } from '../exec/exec.ts'
+import { assertRoomFor, resultOf, spawnCollect, type ExecOptions } from '../exec/exec.ts'
 import { sandboxIdentity } from '../exec/identity.ts'
 import { makeRedactor } from '../exec/redact.ts'
 import { leaseProxy, type ProxyLease } from '../exec/sandbox-runtime.ts'
@@ -109,7 +109,7 @@ export const dockerUnavailable = (why: string) =>
 
 const running = new Map<string, Set<string>>()
 
-/** Runs `command` in a container over `env.root`. @throws 503 when no Docker engine answers. */
+/** Runs `command` in a container over `env.root`. @throws 503 when no Docker engine answers, 507 when over quota. */
 export async function dockerExec(
   env: ExecEnvironment,
   command: string,
@@ -119,6 +119,7 @@ export async function dockerExec(
   const ready = await dockerState(bin)
   if (!ready.ok) throw dockerUnavailable(ready.why)
   const limits = { ...DEFAULT_LIMITS, ...env.limits }
+  await assertRoomFor(env.root, command, limits.diskMb * 1024 * 1024)
   const secrets = env.secrets ?? {}
   const name = `clockwork-env-${randomBytes(8).toString('hex')}`
   const { uid, gid } = sandboxIdentity()
