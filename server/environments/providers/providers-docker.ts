@@ -134,7 +134,7 @@ export async function dockerExec(
     secretNames: Object.keys(secrets),
     user: { uid, gid },
     proxy: lease
-      ? { socket: lease.socket, relayDir: await relayFolder(), envNames: Object.keys(lease.env) }
+      ? { socket: lease.socket, relayDir: network.relayDir, envNames: Object.keys(lease.env) }
       : undefined,
   })
   const names = running.get(opts.stopKey) ?? new Set()
@@ -170,13 +170,19 @@ export async function dockerExec(
  * The proxy lease for a command whose policy names hosts; none (no network at all) when it names
  * none, or, fail-closed, when the proxy cannot start here (then `why` says so in the output).
  */
-async function networkFor(id: string, hosts: string[]): Promise<{ lease: ProxyLease | null; why?: string }> {
+async function networkFor(
+  id: string,
+  hosts: string[],
+): Promise<{ lease: ProxyLease | null; relayDir: string; why?: string }> {
+  let lease: ProxyLease | null = null
   try {
-    return { lease: await leaseProxy({ id, allowedHosts: hosts, port: RELAY_PORT }) }
+    lease = await leaseProxy({ id, allowedHosts: hosts, port: RELAY_PORT })
+    return { lease, relayDir: lease ? await relayFolder() : '' }
   } catch (err) {
+    lease?.release()
     const why = `the filtering proxy cannot start on this server (${(err as Error).message})`
     logger.warn({ why }, 'environments: a docker command runs without network')
-    return { lease: null, why }
+    return { lease: null, relayDir: '', why }
   }
 }
 
