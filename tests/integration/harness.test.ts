@@ -7,9 +7,10 @@
  * server is reached under its name without its secret in the folder.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { gunzipSync } from 'node:zlib'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { queryRows } from '#server/db/sql.ts'
@@ -33,6 +34,8 @@ let agent: AgentApp
 let team: Team
 let fake: FakeAnthropic
 let mcp: TestMcpServer
+// Environments' snapshots (taken after setup), searched for the MCP server's secret.
+const snapshots = mkdtempSync(path.join(os.tmpdir(), 'clockwork-harness-snapshots-'))
 
 beforeAll(async () => {
   if (!claudeCode.locate())
@@ -43,13 +46,14 @@ beforeAll(async () => {
     environmentsDir: 'clockwork-harness-',
     scheduler: true,
     // The test's MCP server lives on 127.0.0.1: an admin may name such hosts.
-    env: { INTEGRATIONS_ALLOW_HOSTS: `127.0.0.1:${mcp.port}` },
+    env: { INTEGRATIONS_ALLOW_HOSTS: `127.0.0.1:${mcp.port}`, ENVIRONMENT_SNAPSHOTS_DIR: snapshots },
   })
   ;({ team, fake } = agent)
 }, 120_000)
 afterAll(async () => {
   await agent?.close()
   await mcp?.close()
+  rmSync(snapshots, { recursive: true, force: true })
 })
 
 /** A harness run takes the real CLI's time: a longer hang guard than the fixture's. */
@@ -312,7 +316,7 @@ describe('a job with harness: claude-code', () => {
     expect(run.run.status).toBe('cancelled')
   }, 120_000)
 
-  it("reaches the job's MCP server under its name; its secret header is never in the folder", async () => {
+  it("reaches the job's MCP server under its name; its secret header is in neither the folder nor the snapshot", async () => {
     const c = team.member.client
     const admin = team.admin.client
     const saved = await admin.put(
@@ -330,7 +334,11 @@ describe('a job with harness: claude-code', () => {
       headers: { Authorization: { bearer: 'HANDBOOK_TOKEN' } },
     })
     expect(added.status, JSON.stringify(added.body)).toBe(201)
-    const job = await harnessJob(c, 'mcpuser', 'harness-mcp', { mcp: ['handbook'] })
+    // A setup step, so the environment has a snapshot.
+    const job = await harnessJob(c, 'mcpuser', 'harness-mcp', {
+      mcp: ['handbook'],
+      envYaml: 'setup:\n  - "echo built > built.txt"\n',
+    })
     fake.replyWhen(
       'Task mcpuser:',
       toolUse('mcp__handbook__lookup_docs', { query: 'deploys' }),
@@ -354,6 +362,15 @@ describe('a job with harness: claude-code', () => {
     const grep = spawnSync('grep', ['-rl', MCP_TOKEN, root], { encoding: 'utf8' })
     expect(grep.stdout).toBe('')
     expect(grep.status).toBe(1)
+    const [envRow] = await queryRows<{ id: string }>(
+      agent.app.server.db.db,
+      sql`select id from environments where name = 'harness-mcp'`,
+    )
+    const tarball = path.join(snapshots, `${envRow!.id}.tar.gz`)
+    expect(existsSync(tarball)).toBe(true)
+    const snapshot = gunzipSync(readFileSync(tarball)).toString('latin1')
+    expect(snapshot).toContain('built.txt') // the snapshot is really the folder's
+    expect(snapshot).not.toContain(MCP_TOKEN)
   }, 120_000)
 })
 
