@@ -20,7 +20,9 @@ import type { ApiClient } from '#tests/support/api-client.ts'
 import { toolUse, type FakeAnthropic, type FakeRequest } from '#tests/support/fake-anthropic.ts'
 import { startTestMcpServer, type TestMcpServer } from '#tests/support/mcp-server.ts'
 import type { Team } from '#tests/support/team.ts'
-import { eventually, streamChat, toolOutputs } from '#tests/support/chat-stream.ts'
+import { streamChat, toolOutputs } from '#tests/support/chat-stream.ts'
+import { eventually } from '#tests/support/poll.ts'
+import { waitForRun } from '#tests/support/runs.ts'
 import { downloadClient, startClient, type MachineClient } from '#tests/support/machine-client.ts'
 
 // The deployment's key: planted so the sandbox can be searched for it.
@@ -54,17 +56,8 @@ afterAll(async () => {
   rmSync(snapshots, { recursive: true, force: true })
 })
 
-async function settledRun(c: ApiClient, runId: string) {
-  let run: any
-  await vi.waitFor(
-    async () => {
-      run = (await c.get(`/_agent-native/runs/${runId}`)).body
-      expect(['queued', 'running']).not.toContain(run.run.status)
-    },
-    { timeout: 90_000, interval: 100 },
-  )
-  return run
-}
+/** A harness run takes the real CLI's time: a longer hang guard than the fixture's. */
+const settledRun = (c: ApiClient, runId: string) => waitForRun(c, runId, { timeout: 90_000 })
 
 async function harnessJob(c: ApiClient, name: string, env: string, fields: Record<string, unknown> = {}) {
   const definition = `---\nprovider: local\n${(fields.envYaml as string) ?? ''}---\nWork carefully.\n`
