@@ -134,10 +134,13 @@ async function main() {
       for (const connections of concurrencies) {
         let healthRps = NaN
         for (const route of routes) {
+          const cpuBefore = server.cpuMs()
           const r = await load(server.baseUrl, route, connections, duration)
+          // The server's CPU per answered request during the row (its background work included).
+          const cpuPerRequest = (server.cpuMs() - cpuBefore) / Math.max(1, r.total)
           await drained(server.baseUrl)
           if (route.name === 'health') healthRps = r.rps
-          measured.push({ route: route.name, connections, ...r, bytes: bytes.get(route.name) })
+          measured.push({ route: route.name, connections, ...r, cpuPerRequest, bytes: bytes.get(route.name) })
           rows.push([
             route.name,
             String(connections),
@@ -146,6 +149,7 @@ async function main() {
             `${r.p50} ms`,
             `${r.p99} ms`,
             `${r.max} ms`,
+            `${cpuPerRequest.toFixed(2)} ms`,
             String(bytes.get(route.name)),
             r.failures ? `${r.failures} failed` : '',
           ])
@@ -157,7 +161,10 @@ async function main() {
       const restRss = server.rssMb()
       console.log(`\nRound ${round} of ${rounds} (${duration} s per row, Accept-Encoding: gzip, br)\n`)
       console.log(
-        table(['route', 'conc', 'req/s', '÷ health', 'p50', 'p99', 'max', 'bytes/resp', 'errors'], rows),
+        table(
+          ['route', 'conc', 'req/s', '÷ health', 'p50', 'p99', 'max', 'CPU/req', 'bytes/resp', 'errors'],
+          rows,
+        ),
       )
       const answered = measured.reduce((n, m) => n + m.total, 0)
       const failed = measured.reduce((n, m) => n + m.failures, 0)
