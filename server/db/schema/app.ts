@@ -64,7 +64,7 @@ export const jobs = pgTable(
     alertAfterFailures: integer('alert_after_failures').notNull().default(2),
     /** Dead-man's switch: alert when no run succeeded for this long (`26h`, `90m`, `2d`). */
     expectSuccessWithin: text('expect_success_within'),
-    /** MCP servers (by name) the job's runs may use; null: every server the run-as person can use. */
+    /** MCP servers (by name) the job's runs may use; null or []: none. */
     mcp: jsonb('mcp').$type<string[] | null>(),
     /** Approved self-made skills (by name) whose text the job's runs get; null: none. */
     skills: jsonb('skills').$type<string[] | null>(),
