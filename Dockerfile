@@ -1,7 +1,9 @@
-# syntax=docker/dockerfile:1
 # Multi-stage image: build with dev dependencies, run with production ones only.
+# BASE_IMAGE: a Node image with npm; scripts/production-image.sh passes a locally made stand-in
+# where no registry can be reached.
+ARG BASE_IMAGE=node:22-slim
 
-FROM node:22-slim AS deps
+FROM ${BASE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -10,12 +12,11 @@ FROM deps AS build
 COPY . .
 RUN npm run build
 
-FROM node:22-slim AS prod-deps
-WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+# Production dependencies: the installed tree minus the dev ones (no second download).
+FROM deps AS prod-deps
+RUN npm prune --omit=dev --no-audit --no-fund
 
-FROM node:22-slim
+FROM ${BASE_IMAGE}
 # V8's heap is sized for a 512 MiB machine: without a limit it grows to ~700 MB under load and
 # keeps it (see docs/deploying.md, "Memory and machine size"). Raise it with the machine (about half its memory), e.g. with
 # `docker run -e NODE_OPTIONS=--max-old-space-size=512` on 1 GiB.

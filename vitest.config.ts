@@ -13,6 +13,10 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     // Integration tests share one Postgres server; each file makes its own database.
     fileParallelism: true,
+    // Most files wait on servers, databases and child processes rather than the CPU, so more
+    // workers than cores shortens the run (vitest's default is cores - 1, one worker on a
+    // two-core machine). VITEST_MAX_WORKERS overrides it.
+    maxWorkers: 4,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

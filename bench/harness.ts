@@ -1,7 +1,7 @@
 /**
  * `npm run bench:harness`: how long a job run takes from Run now to its first model call, with the
  * built-in agent and with Claude Code (sandbox + relay + CLI start-up), on one server with the fake
- * model. RUNS runs of each, one at a time, after WARMUP. Prints p50/p95 and appends them, with
+ * model (OpenCode too, when `npm run harness:install opencode` put it here). RUNS runs of each, one at a time, after WARMUP. Prints p50/p95 and appends them, with
  * `uptime`, to bench/RESULTS.md. Needs `npm run build`, `npm run harness:install claude-code`
  * and a Postgres (TEST_DATABASE_URL, else the embedded one).
  */
@@ -12,6 +12,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
 import { claudeCode } from '../server/harness/claude-code.ts'
+import { openCode } from '../server/harness/opencode.ts'
 import { ApiClient } from '../tests/support/api-client.ts'
 import { startFakeAnthropic } from '../tests/support/fake-anthropic.ts'
 import { spawnServer } from '../tests/support/spawn-server.ts'
@@ -48,7 +49,7 @@ async function settle(client: ApiClient, runId: string) {
   }
 }
 
-async function measure(label: string, harness: 'builtin' | 'claude-code') {
+async function measure(label: string, harness: 'builtin' | 'claude-code' | 'opencode') {
   const job = await c.post('/_agent-native/jobs', {
     name: `bench-${harness}`,
     schedule: '0 7 1 1 *',
@@ -77,6 +78,7 @@ async function measure(label: string, harness: 'builtin' | 'claude-code') {
 const rows = [
   await measure('builtin agent', 'builtin'),
   await measure('claude-code (sandbox + relay + CLI)', 'claude-code'),
+  ...(openCode.locate() ? [await measure('opencode (sandbox + relay + CLI)', 'opencode')] : []),
 ]
 await server.stop()
 await fake.close()
@@ -94,7 +96,7 @@ appendFileSync(
   path.join(import.meta.dirname, 'RESULTS.md'),
   `\n## Harness: Run now to the first model call (${new Date().toISOString().slice(0, 16)}Z)\n\n` +
     `\`npm run bench:harness\`: ${RUNS} runs of each, one at a time, after ${WARMUP} warm-up runs; the fake ` +
-    `model answers at once. Claude Code ${claudeCode.install.version}. Machine: ${machine}. Load: \`${uptime}\`.\n\n` +
+    `model answers at once. Claude Code ${claudeCode.install.version}, OpenCode ${openCode.install.version}. Machine: ${machine}. Load: \`${uptime}\`.\n\n` +
     `${output}\n\nThe harness figure includes opening the environment, the run's endpoint and socket, the ` +
     'projection, setpriv + prlimit + bwrap, the relay and the CLI start-up.\n',
 )

@@ -3,7 +3,7 @@
 # node:22-slim by default) where no registry can be reached: this machine's `node`, the shared
 # libraries it needs, bash and the everyday command-line tools, imported as a root filesystem.
 # The Docker tests use it; developers can too: `scripts/sandbox-test-image.sh [tag]`.
-# Does nothing when the tag exists already, unless --force is given.
+# Does nothing when the tag exists already, made by this version of the script, unless --force.
 set -euo pipefail
 
 tag="clockwork-test-sandbox:latest"
@@ -15,7 +15,10 @@ for arg in "$@"; do
   esac
 done
 
-if ! $force && docker image inspect "$tag" >/dev/null 2>&1; then
+# The image carries the hash of the script that made it: a changed recipe (a tool added) remakes it.
+recipe=$(sha256sum "$0" | cut -c1-16)
+made=$(docker image inspect --format '{{index .Config.Labels "clockwork.recipe"}}' "$tag" 2>/dev/null || true)
+if ! $force && [ "$made" = "$recipe" ]; then
   echo "$tag exists"
   exit 0
 fi
@@ -32,7 +35,8 @@ cp "$node_bin" "$root/usr/local/bin/node"
 
 # Tools the tests' commands use; each copied with the libraries ldd lists for it.
 tools=(bash sh cat echo ls mkdir rm cp mv pwd env id printf sleep head tail wc cut tr sort uniq
-  sha256sum base64 grep sed touch chmod date true false test stat find xargs tee kill ps dd seq)
+  sha256sum base64 grep sed touch chmod date true false test stat find xargs tee kill ps dd seq
+  curl)
 # A host path as it lies under merged /usr (/lib/x → /usr/lib/x), so no copy lands on a link.
 merged() {
   case "$1" in
@@ -64,5 +68,6 @@ printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 tar -C "$root" -c . | docker import \
   --change 'ENV PATH=/usr/local/bin:/usr/bin:/bin' \
   --change 'WORKDIR /workspace' \
+  --change "LABEL clockwork.recipe=$recipe" \
   - "$tag" >/dev/null
 echo "built $tag"

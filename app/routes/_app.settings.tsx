@@ -10,6 +10,7 @@ const tabs = [
   { to: '/settings/models', label: 'Models' },
   { to: '/settings/usage', label: 'Usage' },
   { to: '/settings/machines', label: 'Machines' },
+  { to: '/settings/access-tokens', label: 'Access tokens' },
   { to: '/settings/secrets', label: 'Secrets' },
   { to: '/settings/agent', label: 'Agent' },
   { to: '/settings/delivery', label: 'Delivery' },

@@ -9,7 +9,13 @@ export type Caller = {
   orgId: string
   orgName: string
   role: OrgRole
+  /** Set when the person acts through one of their personal access tokens (the MCP server). */
+  via?: { tokenId: string; tokenName: string }
 }
+
+/** What the audit trail says about a token's writes ("via access token "laptop" (pat_…)"), or null. */
+export const viaNote = (caller: Pick<Caller, 'via'>): string | null =>
+  caller.via ? `via access token "${caller.via.tokenName}" (${caller.via.tokenId})` : null
 
 export const isOrgAdmin = (caller: Pick<Caller, 'role'>) => caller.role === 'owner' || caller.role === 'admin'
 

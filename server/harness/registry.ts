@@ -5,8 +5,12 @@
  */
 import type { HarnessAdapter } from './adapter.ts'
 import { claudeCode } from './claude-code.ts'
+import { openCode } from './opencode.ts'
 
-const adapters = new Map<string, HarnessAdapter>([[claudeCode.id, claudeCode]])
+const adapters = new Map<string, HarnessAdapter>([
+  [claudeCode.id, claudeCode],
+  [openCode.id, openCode],
+])
 
 /** The adapter for `id`, or undefined (`builtin` is not an adapter: it is the agent loop). */
 export function harnessAdapter(id: string): HarnessAdapter | undefined {

@@ -19,6 +19,8 @@ export function csrfRefusal(req: IncomingMessage, path: string, allowed: readonl
   if (!req.headers.cookie && /^bearer /i.test(req.headers.authorization ?? '')) return null
   // A harness run's endpoint: the run's token in the path is its credential, never a cookie.
   if (!req.headers.cookie && path.startsWith('/_agent-native/harness/runs/')) return null
+  // The MCP endpoint reads no cookie, only a bearer token: without one it answers 401 itself.
+  if (!req.headers.cookie && path === '/_agent-native/mcp') return null
   const origin = req.headers.origin
   if (origin !== undefined) {
     if (!allowed.includes(origin)) return `Origin ${origin} may not change data here`

@@ -84,6 +84,9 @@ export async function startServer(
   // is (sign-out, a role, an organisation), so it starts a new generation as it begins and ends.
   app.use((req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next()
+    // An MCP request acts through a token and changes no one's identity, role or organisation; it
+    // must not empty every session's cached caller at a client's request rate.
+    if (req.path === '/_agent-native/mcp' && !req.headers.cookie) return next()
     invalidateCallers()
     res.on('finish', invalidateCallers)
     res.on('close', invalidateCallers)

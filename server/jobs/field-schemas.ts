@@ -142,7 +142,7 @@ export const EnvironmentRef = z
  * What does a run's work: `builtin` (the agent loop) or a harness adapter (server/harness/registry.ts,
  * which a test keeps equal to this list).
  */
-export const HARNESS_IDS = ['builtin', 'claude-code'] as const
+export const HARNESS_IDS = ['builtin', 'claude-code', 'opencode'] as const
 
 // A string, not an enum, in the stored type: the column stays plain text as adapters come and go.
 export const Harness = z

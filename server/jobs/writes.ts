@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm'
 import { findMembership } from '../accounts/store.ts'
 import { canEditJob, canUseSharedKey } from '../access/rules.ts'
 import { jobsVisibleTo } from '../access/visibility.ts'
+import { viaNote } from '../access/caller.ts'
 import type { Caller } from '../auth/caller.ts'
 import { getDb, type Db } from '../db/client.ts'
 import { jobs } from '../db/schema/index.ts'
@@ -89,7 +90,7 @@ export async function createJobFrom(
           actorId: caller.userId,
           action: 'create',
           changes: creationChanges(row),
-          note: options.note ?? null,
+          note: auditNote(caller, options.note),
         },
         tx,
       )
@@ -134,7 +135,7 @@ export async function changeJobFrom(
     const willBeActive = (plan.set.enabled ?? job.enabled) && suspended === null
     if (willBeActive && !wasActive) await checkEnabledJobQuota(job.orgId, id, tx)
     await updateJobRow(id, plan.set, tx)
-    const note = [plan.note, options.note].filter(Boolean).join('; ') || null
+    const note = auditNote(caller, plan.note, options.note)
     await insertAuditRow(
       {
         jobId: id,
@@ -166,13 +167,17 @@ export async function removeJob(caller: Caller, id: string, options: WriteOption
         actorId: caller.userId,
         action: 'delete',
         changes: { name: { from: job.name, to: null } },
-        note: options.note ?? null,
+        note: auditNote(caller, options.note),
       },
       tx,
     )
   })
   await signalJobsChanged()
 }
+
+/** The audit entry's note: the given context, and the access token the caller acts through. */
+const auditNote = (caller: Caller, ...notes: (string | null | undefined)[]) =>
+  [...notes, viaNote(caller)].filter(Boolean).join('; ') || null
 
 /** The job, locked for this transaction, if the caller may edit it: else 404 (unseen) or 403. */
 async function lockEditableJob(caller: Caller, id: string, ifMatch: number | undefined, db: Db) {

@@ -3,6 +3,7 @@
  * is the jobs service's: whoever may see a job sees its runs; whoever may edit it may run it now.
  */
 import { eq, sql } from 'drizzle-orm'
+import { viaNote } from '../access/caller.ts'
 import type { Caller } from '../auth/caller.ts'
 import { getDb } from '../db/client.ts'
 import { jobs } from '../db/schema/app.ts'
@@ -37,7 +38,7 @@ export async function runJobNow(
     const decision = decideOverlap(job.overlap, await listActiveRuns([jobId], tx))
     const requested = retryOf
       ? `retry of ${retryOf.id} (${retryOf.status}) by ${caller.name}`
-      : `run now by ${caller.name}`
+      : `run now by ${caller.name}${caller.via ? ` ${viaNote(caller)}` : ''}`
     const [row] = await insertRuns(
       [
         {

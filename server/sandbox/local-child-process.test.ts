@@ -93,11 +93,10 @@ describe.each(modes)('local adapter, %s', (_label, mode) => {
     expect(r.stdout).toBe('spawn ERR_ACCESS_DENIED\nworker ERR_ACCESS_DENIED\n')
   })
 
-  it('an endless loop comes back timedOut within timeoutMs + 3 s', async () => {
-    const started = Date.now()
+  // How soon past the deadline it comes back is a figure of `npm run bench:sandbox`, not a stopwatch here.
+  it('an endless loop is stopped at its timeout and comes back timedOut', async () => {
     const r = await run('while (true) {}', 1_000)
     expect(r).toMatchObject({ timedOut: true, exitCode: null })
-    expect(Date.now() - started).toBeLessThan(1_000 + 3_000)
   })
 
   it('caps 10 MB of output with a visible marker', async () => {

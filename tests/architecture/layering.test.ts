@@ -15,6 +15,7 @@ export const LAYERS: string[][] = [
   ['access'],
   ['accounts', 'auth'],
   ['keys'],
+  ['tokens'],
   ['jobs'],
   ['resources'],
   ['runs'],
@@ -28,6 +29,8 @@ export const LAYERS: string[][] = [
   // agent hands it what it resolves for every run (the model key, prices, budgets), so it sits below.
   ['harness'],
   ['agent'],
+  // Clockwork as an MCP server: the agent's tools, offered to people's own clients.
+  ['mcp-server'],
   ['pages'],
   ['http'],
   ['start.ts'],

@@ -24,13 +24,16 @@ test('after sign-up the button shows progress until the next page has loaded', a
   })
   const button = page.getByRole('button', { name: /Create account|Creating your account/ })
   const signedUp = page.waitForResponse(/\/auth\/sign-up\/email/)
+  const navigating = page.waitForRequest(/\/jobs\.data/)
   await button.click()
   await expect(button).toHaveText('Creating your account…')
   await expect(button).toBeDisabled()
-  // Well after the account exists (the request is done), it still says so.
+  // After the account exists and the page has acted on it (it is loading /jobs, held above), it
+  // still says so.
   expect((await signedUp).status()).toBe(200)
-  await page.waitForTimeout(500)
+  await navigating
   await expect(button).toHaveText('Creating your account…')
+  await expect(button).toBeDisabled()
   release()
   await expect(page).toHaveURL(/\/jobs$/)
   await expect(page.getByRole('heading', { level: 1, name: 'Jobs' })).toBeVisible()

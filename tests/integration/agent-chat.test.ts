@@ -72,6 +72,7 @@ describe('chat creates jobs through the manage-jobs tool', () => {
       'edit_file',
       'list_directory',
       'manage-jobs',
+      'manage-runs',
       'read_file',
       'run-code',
       'run_command',

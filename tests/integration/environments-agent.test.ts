@@ -19,6 +19,7 @@ import type { ApiClient } from '#tests/support/api-client.ts'
 import { toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import type { Team } from '#tests/support/team.ts'
 import type { TestApp } from '#tests/support/test-app.ts'
+import { waitForRun } from '#tests/support/runs.ts'
 
 const KEY = 'sk-ant-deployment-env-0012'
 const SECRET_VALUE = 'ghp-very-secret-token-9731'
@@ -38,17 +39,6 @@ afterAll(() => agent?.close())
 beforeEach(() => {
   fake.requests.length = 0
 })
-
-/** The run's view once it has settled (the scheduler executes it in this process). */
-async function settledRun(c: ApiClient, runId: string) {
-  let run: any
-  for (let i = 0; i < 400; i++) {
-    run = (await c.get(`/_agent-native/runs/${runId}`)).body
-    if (!['queued', 'running'].includes(run.run.status)) break
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  return run
-}
 
 /** Every tool_result text the model was sent, in order. */
 const toolResultsSeen = () =>
@@ -207,7 +197,7 @@ describe('commands the policy marks ask', () => {
     expect(job.body.job.environment).toBe('asky')
     fake.reply(toolUse('run_command', { command: 'date +%Y' }), { text: 'Could not.' })
     const started = await c.post(`/_agent-native/jobs/${job.body.job.id}/run`)
-    const run = await settledRun(c, started.body.run.id)
+    const run = await waitForRun(c, started.body.run.id)
     const transcript = JSON.stringify(run.transcript)
     expect(transcript).toContain('an unattended run cannot ask, so it was denied')
     expect(transcript).toContain('ask: date *')
@@ -268,7 +258,7 @@ describe('an invalid environment definition', () => {
     const write = { action: 'write', path: 'environments/via-run.md', content: INVALID }
     fake.reply(toolUse('workspace', write), { text: 'It was refused.' })
     const started = await c.post(`/_agent-native/jobs/${job.body.job.id}/run`)
-    const run = await settledRun(c, started.body.run.id)
+    const run = await waitForRun(c, started.body.run.id)
     expect(JSON.stringify(run.transcript)).toContain('Line 2: provider: ')
     expect(await stored(c, 'environments/via-run.md')).toBe(404)
   })

@@ -5,59 +5,42 @@
  * environment page's endpoint shows the running step, and a chat there whose tool call is
  * forwarded to A streams the build's progress before its result.
  */
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
+import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { ApiClient } from '#tests/support/api-client.ts'
-import { eventually, streamChat, toolOutputs as outputs } from '#tests/support/chat-stream.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { createEmptyDatabase } from '#tests/support/postgres-server.ts'
-import { spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ApiClient } from '#tests/support/api-client.ts'
+import { streamChat, toolOutputs as outputs } from '#tests/support/chat-stream.ts'
+import { eventually } from '#tests/support/poll.ts'
+import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import type { SpawnedServer } from '#tests/support/spawn-server.ts'
+import { startSpawnedAgentServers, type SpawnedAgentServers } from '#tests/support/spawned-agent-servers.ts'
 
 const KEY = 'sk-ant-deployment-progress-instances-0013'
 
-let a: SpawnedServer
+let agent: SpawnedAgentServers
 let b: SpawnedServer
 let fake: FakeAnthropic
 let dir: string
 let onA: ApiClient
 let onB: ApiClient
-let dropDatabase = async () => {}
 
 const toolUse = (name: string, input: Record<string, unknown>) => ({
   content: [{ type: 'tool_use' as const, name, input }],
 })
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-progress-instances-'))
-  chmodSync(dir, 0o711) // the sandbox uid must be able to enter it
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  const database = await createEmptyDatabase(inject('postgresUrl'))
-  dropDatabase = database.drop
-  const env = {
-    DATABASE_URL: database.url,
-    SCHEDULER_ENABLED: 'false',
-    ANTHROPIC_API_KEY: KEY,
-    ANTHROPIC_BASE_URL: fake.baseURL,
-    ENVIRONMENT_SNAPSHOTS_DIR: path.join(dir, 'snapshots'),
-  }
-  // One after the other: the first applies the migrations.
-  a = await spawnServer({ ...env, ENVIRONMENTS_DIR: path.join(dir, 'a') }, undefined, 'compiled')
-  b = await spawnServer({ ...env, ENVIRONMENTS_DIR: path.join(dir, 'b') }, undefined, 'compiled')
-  onA = new ApiClient(a.baseUrl)
-  await onA.signUp('Ines', 'ines-progress@example.com')
-  onB = new ApiClient(b.baseUrl)
-  await onB.signIn('ines-progress@example.com')
+  agent = await startSpawnedAgentServers({
+    key: KEY,
+    dirPrefix: 'clockwork-progress-instances-',
+    instances: ['a', 'b'],
+    person: { name: 'Ines', email: 'ines-progress@example.com' },
+    env: (made) => ({ ENVIRONMENT_SNAPSHOTS_DIR: path.join(made, 'snapshots') }),
+  })
+  ;({ fake, dir } = agent)
+  ;[, b] = agent.servers as [SpawnedServer, SpawnedServer]
+  ;[onA, onB] = agent.clients as [ApiClient, ApiClient]
 }, 240_000)
-
-afterAll(async () => {
-  await a?.stop()
-  await b?.stop()
-  await fake?.close()
-  await dropDatabase()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => agent?.close())
 
 const gated = (record: any) =>
   record?.status === 'running' &&

@@ -7,59 +7,49 @@
  * the model never sees it. A failing step stops the build with its output. A saved chat and a job
  * run's transcript keep a compact record (steps and times), not the ticks or the output.
  */
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
+import { existsSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { UIMessageChunk } from 'ai'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { queryRows } from '#server/db/sql.ts'
-import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import {
   bootstrappingOf as progressOf,
-  eventually,
   streamChat,
   toolOutputs as outputs,
 } from '#tests/support/chat-stream.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { eventually } from '#tests/support/poll.ts'
+import { waitForRun } from '#tests/support/runs.ts'
+import type { TestApp } from '#tests/support/test-app.ts'
 
 const KEY = 'sk-ant-deployment-progress-0013'
 const R = '/_agent-native/resources'
 const E = '/_agent-native/environments'
 
+let agent: AgentApp<false>
 let app: TestApp
 let fake: FakeAnthropic
-let scheduler: RunningScheduler
 let dir: string
 let pia: ApiClient
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-bootstrap-progress-'))
-  chmodSync(dir, 0o711) // the sandbox uid must be able to enter it
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  app = await startTestApp({
-    env: {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: fake.baseURL,
-      AGENT_MODEL: 'anthropic:claude-sonnet-4-5',
-      ENVIRONMENTS_DIR: path.join(dir, 'environments'),
-      ENVIRONMENT_SNAPSHOTS_DIR: path.join(dir, 'snapshots'),
-    },
+  agent = await startAgentApp({
+    key: KEY,
+    team: false,
+    scheduler: true,
+    environmentsDir: 'clockwork-bootstrap-progress-',
+    env: (made) => ({ ENVIRONMENT_SNAPSHOTS_DIR: path.join(made, 'snapshots') }),
   })
+  ;({ app, fake } = agent)
+  dir = agent.dir!
   pia = app.client()
   await pia.signUp('Pia Progress', 'pia-progress@example.com')
-  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
 })
-afterAll(async () => {
-  await scheduler?.stop()
-  await app?.close()
-  await fake?.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => agent?.close())
 
 const toolUse = (name: string, input: Record<string, unknown>) => ({
   content: [{ type: 'tool_use' as const, name, input }],
@@ -226,10 +216,7 @@ describe('a job run', () => {
     fake.reply(toolUse('run_command', { command: 'echo report' }), { text: 'Reported.' })
     const started = await pia.post(`/_agent-native/jobs/${job.body.job.id}/run`)
     expect(started.status).toBe(202)
-    const got = await eventually('the run to end', async () => {
-      const body = (await pia.get(`/_agent-native/runs/${started.body.run.id}`)).body
-      return ['queued', 'running'].includes(body.run.status) ? undefined : body
-    })
+    const got = await waitForRun(pia, started.body.run.id, { timeout: 60_000 })
     expect(got.run.status).toBe('success')
     const parts = got.transcript.flatMap((m: { parts: any[] }) => m.parts)
     const call = parts.find((p: any) => p.type === 'tool-run_command')

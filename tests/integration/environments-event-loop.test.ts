@@ -5,47 +5,33 @@
  * and needs every answer (the timeout on each is only a hang guard; nothing here is timed). The
  * server runs in its own process, so a frozen server cannot freeze the test that watches it.
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
-import { ApiClient } from '#tests/support/api-client.ts'
-import { startFakeAnthropic, toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { createEmptyDatabase } from '#tests/support/postgres-server.ts'
-import { spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
+import type { ApiClient } from '#tests/support/api-client.ts'
+import { toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import type { SpawnedServer } from '#tests/support/spawn-server.ts'
+import { startSpawnedAgentServers, type SpawnedAgentServers } from '#tests/support/spawned-agent-servers.ts'
 
 const KEY = 'sk-ant-event-loop-0001'
 const HANG_GUARD_MS = 15_000
 
+let agent: SpawnedAgentServers
 let server: SpawnedServer
 let fake: FakeAnthropic
 let member: ApiClient
-let dir: string
-let dropDatabase = async () => {}
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-loop-'))
-  chmodSync(dir, 0o711) // the sandbox uid must be able to enter it
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  const database = await createEmptyDatabase(inject('postgresUrl'))
-  dropDatabase = database.drop
-  server = await spawnServer({
-    DATABASE_URL: database.url,
-    SCHEDULER_ENABLED: 'false',
-    ANTHROPIC_API_KEY: KEY,
-    ANTHROPIC_BASE_URL: fake.baseURL,
-    ENVIRONMENTS_DIR: path.join(dir, 'environments'),
+  agent = await startSpawnedAgentServers({
+    key: KEY,
+    dirPrefix: 'clockwork-loop-',
+    instances: ['environments'],
+    person: { name: 'Mallory', email: 'mallory-loop@example.com' },
   })
-  member = new ApiClient(server.baseUrl)
-  await member.signUp('Mallory', 'mallory-loop@example.com')
+  fake = agent.fake
+  server = agent.servers[0]!
+  member = agent.clients[0]!
 }, 240_000)
-afterAll(async () => {
-  await server?.stop()
-  await fake?.close()
-  await dropDatabase()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => agent?.close())
 
 /** Asks for health until `work` settles; every answer must come. Returns how many came. */
 async function healthWhile(work: Promise<unknown>): Promise<number> {

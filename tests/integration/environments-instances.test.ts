@@ -7,68 +7,42 @@
  * the compiled server's routes (the check start-up installs).
  */
 import { createHash } from 'node:crypto'
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import { ApiClient } from '#tests/support/api-client.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { createEmptyDatabase, startPostgresServer } from '#tests/support/postgres-server.ts'
-import { spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
+import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import type { SpawnedServer } from '#tests/support/spawn-server.ts'
+import { startSpawnedAgentServers, type SpawnedAgentServers } from '#tests/support/spawned-agent-servers.ts'
 
 const KEY = 'sk-ant-deployment-instances-0010'
 const SECRET_VALUE = 'ghs-instances-secret-4417-zeta'
 const HASH = createHash('sha256').update(SECRET_VALUE).digest('hex').slice(0, 16)
 const R = '/_agent-native/resources'
 
+let agent: SpawnedAgentServers
 let a: SpawnedServer
 let b: SpawnedServer
 let fake: FakeAnthropic
-let dir: string
-let dropDatabase = async () => {}
 let onA: ApiClient
 let onB: ApiClient
-let aStopped = false
 
 const toolUse = (name: string, input: Record<string, unknown>) => ({
   content: [{ type: 'tool_use' as const, name, input }],
 })
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-env-instances-'))
-  chmodSync(dir, 0o711) // the sandbox uid must be able to enter it
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  const postgres = await startPostgresServer()
-  const database = await createEmptyDatabase(postgres.url)
-  dropDatabase = async () => {
-    await database.drop()
-    await postgres.stop()
-  }
-  const env = {
-    DATABASE_URL: database.url,
-    SCHEDULER_ENABLED: 'false',
-    ANTHROPIC_API_KEY: KEY,
-    ANTHROPIC_BASE_URL: fake.baseURL,
-    LOG_LEVEL: 'debug',
-  }
-  // One after the other: the first applies the migrations.
-  // The compiled server (`npm run build`) starts in a fraction of the source's time.
-  a = await spawnServer({ ...env, ENVIRONMENTS_DIR: path.join(dir, 'a') }, undefined, 'compiled')
-  b = await spawnServer({ ...env, ENVIRONMENTS_DIR: path.join(dir, 'b') }, undefined, 'compiled')
-  onA = new ApiClient(a.baseUrl)
-  await onA.signUp('Ana', 'ana@example.com')
-  onB = new ApiClient(b.baseUrl)
-  await onB.signIn('ana@example.com')
+  agent = await startSpawnedAgentServers({
+    key: KEY,
+    dirPrefix: 'clockwork-env-instances-',
+    instances: ['a', 'b'],
+    person: { name: 'Ana', email: 'ana@example.com' },
+    env: { LOG_LEVEL: 'debug' },
+  })
+  fake = agent.fake
+  ;[a, b] = agent.servers as [SpawnedServer, SpawnedServer]
+  ;[onA, onB] = agent.clients as [ApiClient, ApiClient]
 }, 240_000)
-
-afterAll(async () => {
-  if (!aStopped) await a?.stop()
-  await b?.stop()
-  await fake?.close()
-  await dropDatabase()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => agent?.close())
 
 describe('the compiled server', () => {
   it('refuses an invalid environment definition through its routes', async () => {
@@ -128,7 +102,6 @@ describe('an environment on two instances', () => {
     const [row] = await queryEnvironment()
     expect(row).toBeDefined()
     await a.stop()
-    aStopped = true
     fake.reply(toolUse('run_command', { environment: 'work', command: 'ls' }), { text: 'Gone.' })
     const gone = await sendChat(onB, { message: userText('ls') })
     const failure = toolParts(gone.reply, 'run_command')[0].output

@@ -7,38 +7,27 @@
  * stream and a run's record; self-made skills pending until a person approves them.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import {
-  chmodSync,
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
-import os from 'node:os'
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { queryRows } from '#server/db/sql.ts'
-import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { createTeam, type Team } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import type { Team } from '#tests/support/team.ts'
+import type { TestApp } from '#tests/support/test-app.ts'
+import { runNow } from '#tests/support/runs.ts'
 
 const KEY = 'sk-ant-deployment-env-0013'
 const SECRET = 'ghp-skill-secret-token-5521'
 const R = '/_agent-native/resources'
 
+let agent: AgentApp
 let app: TestApp
 let team: Team
 let fake: FakeAnthropic
-let scheduler: RunningScheduler
 let dir: string
 let repos: string
 let snapshots: string
@@ -70,25 +59,20 @@ function bareRepo(name: string, commits: Record<string, string>[]) {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-lifecycle-'))
-  chmodSync(dir, 0o711)
-  repos = path.join(dir, 'repos')
-  snapshots = path.join(dir, 'snapshots')
-  mkdirSync(repos, { mode: 0o755 })
-  writeFileSync(path.join(dir, 'gitconfig'), '[safe]\n\tdirectory = *\n')
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  app = await startTestApp({
-    env: {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: fake.baseURL,
-      AGENT_MODEL: 'anthropic:claude-sonnet-4-5',
-      ENVIRONMENTS_DIR: path.join(dir, 'environments'),
-      ENVIRONMENT_SNAPSHOTS_DIR: snapshots,
-      ENVIRONMENT_LOCAL_ROOT: repos,
+  agent = await startAgentApp({
+    key: KEY,
+    scheduler: true,
+    environmentsDir: 'clockwork-lifecycle-',
+    env: (made) => {
+      dir = made
+      repos = path.join(dir, 'repos')
+      snapshots = path.join(dir, 'snapshots')
+      mkdirSync(repos, { mode: 0o755 })
+      writeFileSync(path.join(dir, 'gitconfig'), '[safe]\n\tdirectory = *\n')
+      return { ENVIRONMENT_SNAPSHOTS_DIR: snapshots, ENVIRONMENT_LOCAL_ROOT: repos }
     },
   })
-  team = await createTeam(app)
-  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
+  ;({ app, team, fake } = agent)
   // Every line the server logs, to check no secret reaches them.
   const write = process.stdout.write.bind(process.stdout)
   process.stdout.write = ((chunk: any, ...rest: any[]) => {
@@ -96,12 +80,7 @@ beforeAll(async () => {
     return write(chunk, ...rest)
   }) as typeof process.stdout.write
 })
-afterAll(async () => {
-  await scheduler?.stop()
-  await app?.close()
-  await fake?.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => agent?.close())
 beforeEach(() => {
   fake.requests.length = 0
 })
@@ -293,23 +272,15 @@ describe('file events', () => {
     })
     expect(job.status).toBe(201)
     fake.reply(toolUse('run_command', { command: 'echo report > report.txt' }), { text: 'Written.' })
-    const started = await c.post(`/_agent-native/jobs/${job.body.job.id}/run`)
-    let run: any
-    for (let i = 0; i < 800; i++) {
-      run = (await c.get(`/_agent-native/runs/${started.body.run.id}`)).body
-      if (!['queued', 'running'].includes(run.run.status)) break
-      await new Promise((r) => setTimeout(r, 25))
-    }
+    const run = await runNow(c, job.body.job.id)
     expect(run.run.status).toBe('success')
-    const files = await c.get(`/_agent-native/runs/${started.body.run.id}/files`)
+    const files = await c.get(`/_agent-native/runs/${run.run.id}/files`)
     expect(files.status).toBe(200)
     expect(files.body.files).toEqual([
       expect.objectContaining({ environment: 'app', path: 'report.txt', type: 'create' }),
     ])
     // Someone who cannot see the personal environment sees none of its files.
-    expect(
-      (await team.admin.client.get(`/_agent-native/runs/${started.body.run.id}/files`)).body.files,
-    ).toEqual([])
+    expect((await team.admin.client.get(`/_agent-native/runs/${run.run.id}/files`)).body.files).toEqual([])
   })
 })
 

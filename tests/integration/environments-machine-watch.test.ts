@@ -9,23 +9,23 @@ import os from 'node:os'
 import path from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { getDb } from '#server/db/client.ts'
 import { environments } from '#server/db/schema/index.ts'
-import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { downloadClient, startClient, type MachineClient } from '#tests/support/machine-client.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import type { TestApp } from '#tests/support/test-app.ts'
+import { runNow } from '#tests/support/runs.ts'
 
 const KEY = 'sk-ant-deployment-key-machine-watch'
 const R = '/_agent-native/resources'
 const E = '/_agent-native/environments'
 
+let agent: AgentApp<false>
 let app: TestApp
 let fake: FakeAnthropic
-let scheduler: RunningScheduler
 let alice: ApiClient
 let dir: string
 let machine: MachineClient
@@ -41,9 +41,9 @@ const pairs = (files: { type: string; path: string }[]) => files.map((f) => [f.t
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-machine-watch-'))
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  app = await startTestApp({ env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.baseURL } })
-  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
+  // The machine's folder is the test's own: ENVIRONMENTS_DIR (environmentsDir) would not be it.
+  agent = await startAgentApp({ key: KEY, team: false, scheduler: true })
+  ;({ app, fake } = agent)
   alice = app.client()
   await alice.signUp('Alice', 'alice@example.com')
   // The token's name gives the machine its id: `box`.
@@ -60,9 +60,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await machine?.kill()
-  await scheduler?.stop()
-  await app?.close()
-  await fake?.close()
+  await agent?.close()
   rmSync(dir, { recursive: true, force: true })
 })
 
@@ -114,14 +112,8 @@ describe("a machine environment's file events", () => {
     fake.reply(toolUse('run_command', { command: 'echo report > report.txt && rm new.txt' }), {
       text: 'Written.',
     })
-    const started = await alice.post(`/_agent-native/jobs/${job.body.job.id}/run`)
-    const runId: string = started.body.run.id
-    let run: any
-    for (let i = 0; i < 1200; i++) {
-      run = (await alice.get(`/_agent-native/runs/${runId}`)).body
-      if (!['queued', 'running'].includes(run.run.status)) break
-      await new Promise((r) => setTimeout(r, 25))
-    }
+    const run = await runNow(alice, job.body.job.id, { timeout: 30_000 })
+    const runId: string = run.run.id
     expect(run.run.status).toBe('success')
     const files = await alice.get(`/_agent-native/runs/${runId}/files`)
     expect(files.status).toBe(200)

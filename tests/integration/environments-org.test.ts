@@ -13,6 +13,7 @@ import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import { toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import type { Team } from '#tests/support/team.ts'
 import type { TestApp } from '#tests/support/test-app.ts'
+import { runNow } from '#tests/support/runs.ts'
 
 const KEY = 'sk-ant-deployment-env-org-0007'
 const R = '/_agent-native/resources'
@@ -226,14 +227,7 @@ describe('a job run without an environment', () => {
       toolUse('run_command', { command: 'bash hello.sh' }),
       { text: 'Done.' },
     )
-    const started = await c.post(`/_agent-native/jobs/${job.body.job.id}/run`)
-    const runId: string = started.body.run.id
-    let run: any
-    for (let i = 0; i < 1200; i++) {
-      run = (await c.get(`/_agent-native/runs/${runId}`)).body
-      if (!['queued', 'running'].includes(run.run.status)) break
-      await new Promise((r) => setTimeout(r, 50))
-    }
+    const run = await runNow(c, job.body.job.id, { timeout: 60_000 })
     expect(run.run.status).toBe('success')
     const output = JSON.stringify(run.transcript)
     const folder = /hello from (\/[^"\\]+)/.exec(output)?.[1] // the output, not the script
@@ -247,7 +241,7 @@ describe('a job run without an environment', () => {
     expect(rows).toEqual([])
     const audit = await queryRows<{ subject: string; run_id: string }>(
       app.server.db.db,
-      sql`select subject, run_id from environment_audit where run_id = ${runId} order by id`,
+      sql`select subject, run_id from environment_audit where run_id = ${run.run.id} order by id`,
     )
     expect(audit.map((a) => a.subject)).toEqual(['hello.sh', 'bash hello.sh']) // the trail stays
     // The personal scratch was not touched.

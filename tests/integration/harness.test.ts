@@ -7,9 +7,10 @@
  * server is reached under its name without its secret in the folder.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { gunzipSync } from 'node:zlib'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { queryRows } from '#server/db/sql.ts'
@@ -19,7 +20,9 @@ import type { ApiClient } from '#tests/support/api-client.ts'
 import { toolUse, type FakeAnthropic, type FakeRequest } from '#tests/support/fake-anthropic.ts'
 import { startTestMcpServer, type TestMcpServer } from '#tests/support/mcp-server.ts'
 import type { Team } from '#tests/support/team.ts'
-import { eventually, streamChat, toolOutputs } from '#tests/support/chat-stream.ts'
+import { streamChat, toolOutputs } from '#tests/support/chat-stream.ts'
+import { eventually } from '#tests/support/poll.ts'
+import { waitForRun } from '#tests/support/runs.ts'
 import { downloadClient, startClient, type MachineClient } from '#tests/support/machine-client.ts'
 
 // The deployment's key: planted so the sandbox can be searched for it.
@@ -31,6 +34,8 @@ let agent: AgentApp
 let team: Team
 let fake: FakeAnthropic
 let mcp: TestMcpServer
+// Environments' snapshots (taken after setup), searched for the MCP server's secret.
+const snapshots = mkdtempSync(path.join(os.tmpdir(), 'clockwork-harness-snapshots-'))
 
 beforeAll(async () => {
   if (!claudeCode.locate())
@@ -41,26 +46,18 @@ beforeAll(async () => {
     environmentsDir: 'clockwork-harness-',
     scheduler: true,
     // The test's MCP server lives on 127.0.0.1: an admin may name such hosts.
-    env: { INTEGRATIONS_ALLOW_HOSTS: `127.0.0.1:${mcp.port}` },
+    env: { INTEGRATIONS_ALLOW_HOSTS: `127.0.0.1:${mcp.port}`, ENVIRONMENT_SNAPSHOTS_DIR: snapshots },
   })
   ;({ team, fake } = agent)
 }, 120_000)
 afterAll(async () => {
   await agent?.close()
   await mcp?.close()
+  rmSync(snapshots, { recursive: true, force: true })
 })
 
-async function settledRun(c: ApiClient, runId: string) {
-  let run: any
-  await vi.waitFor(
-    async () => {
-      run = (await c.get(`/_agent-native/runs/${runId}`)).body
-      expect(['queued', 'running']).not.toContain(run.run.status)
-    },
-    { timeout: 90_000, interval: 100 },
-  )
-  return run
-}
+/** A harness run takes the real CLI's time: a longer hang guard than the fixture's. */
+const settledRun = (c: ApiClient, runId: string) => waitForRun(c, runId, { timeout: 90_000 })
 
 async function harnessJob(c: ApiClient, name: string, env: string, fields: Record<string, unknown> = {}) {
   const definition = `---\nprovider: local\n${(fields.envYaml as string) ?? ''}---\nWork carefully.\n`
@@ -319,7 +316,7 @@ describe('a job with harness: claude-code', () => {
     expect(run.run.status).toBe('cancelled')
   }, 120_000)
 
-  it("reaches the job's MCP server under its name; its secret header is never in the folder", async () => {
+  it("reaches the job's MCP server under its name; its secret header is in neither the folder nor the snapshot", async () => {
     const c = team.member.client
     const admin = team.admin.client
     const saved = await admin.put(
@@ -337,7 +334,11 @@ describe('a job with harness: claude-code', () => {
       headers: { Authorization: { bearer: 'HANDBOOK_TOKEN' } },
     })
     expect(added.status, JSON.stringify(added.body)).toBe(201)
-    const job = await harnessJob(c, 'mcpuser', 'harness-mcp', { mcp: ['handbook'] })
+    // A setup step, so the environment has a snapshot.
+    const job = await harnessJob(c, 'mcpuser', 'harness-mcp', {
+      mcp: ['handbook'],
+      envYaml: 'setup:\n  - "echo built > built.txt"\n',
+    })
     fake.replyWhen(
       'Task mcpuser:',
       toolUse('mcp__handbook__lookup_docs', { query: 'deploys' }),
@@ -361,6 +362,15 @@ describe('a job with harness: claude-code', () => {
     const grep = spawnSync('grep', ['-rl', MCP_TOKEN, root], { encoding: 'utf8' })
     expect(grep.stdout).toBe('')
     expect(grep.status).toBe(1)
+    const [envRow] = await queryRows<{ id: string }>(
+      agent.app.server.db.db,
+      sql`select id from environments where name = 'harness-mcp'`,
+    )
+    const tarball = path.join(snapshots, `${envRow!.id}.tar.gz`)
+    expect(existsSync(tarball)).toBe(true)
+    const snapshot = gunzipSync(readFileSync(tarball)).toString('latin1')
+    expect(snapshot).toContain('built.txt') // the snapshot is really the folder's
+    expect(snapshot).not.toContain(MCP_TOKEN)
   }, 120_000)
 })
 

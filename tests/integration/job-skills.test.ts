@@ -5,48 +5,26 @@
  * a run's request to the model carries the text of each still-approved skill but not of one that
  * went back to pending after the job was saved; the run says which it left out and why.
  */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAgentExecutor } from '#server/agent/run-executor.ts'
-import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
-import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { createTeam, type Team } from '#tests/support/team.ts'
-import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import type { Team } from '#tests/support/team.ts'
+import { runNow } from '#tests/support/runs.ts'
 
 const KEY = 'sk-ant-deployment-skills-0013'
 const J = '/_agent-native/jobs'
 const S = '/_agent-native/skills'
 
-let app: TestApp
+let agent: AgentApp
 let team: Team
 let fake: FakeAnthropic
-let scheduler: RunningScheduler
-let dir: string
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-job-skills-'))
-  chmodSync(dir, 0o711)
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  app = await startTestApp({
-    env: {
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: fake.baseURL,
-      AGENT_MODEL: 'anthropic:claude-sonnet-4-5',
-      ENVIRONMENTS_DIR: path.join(dir, 'environments'),
-    },
-  })
-  team = await createTeam(app)
-  scheduler = await startScheduler({ handle: app.server.db, executor: createAgentExecutor(), graceMs: 1_000 })
+  agent = await startAgentApp({ key: KEY, scheduler: true, environmentsDir: 'clockwork-job-skills-' })
+  ;({ team, fake } = agent)
 })
-afterAll(async () => {
-  await scheduler?.stop()
-  await app?.close()
-  await fake?.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+afterAll(() => agent?.close())
 
 const skillText = (name: string, body: string) =>
   `---\nname: ${name}\ndescription: About ${name}\n---\n${body}\n`
@@ -155,14 +133,7 @@ describe("a job's skills", () => {
     // Edited after the job was saved: pending again, so the next run must not use either text.
     await agentWritesSkill('deploy-steps', 'EDIT-MARKER-TWO: deploy on Fridays.')
 
-    const started = await c.post(`${J}/${created.body.job.id}/run`)
-    expect(started.status).toBe(202)
-    let run: any
-    for (let i = 0; i < 800; i++) {
-      run = (await c.get(`/_agent-native/runs/${started.body.run.id}`)).body
-      if (!['queued', 'running'].includes(run.run.status)) break
-      await new Promise((r) => setTimeout(r, 25))
-    }
+    const run = await runNow(c, created.body.job.id)
     expect(run.run.status).toBe('success')
 
     const requests = fake.requests.filter((r) =>

@@ -9,6 +9,7 @@ import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import { toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { startTestMcpServer, type TestMcpServer } from '#tests/support/mcp-server.ts'
+import { runNow } from '#tests/support/runs.ts'
 import { freePort } from '#tests/support/postgres-server.ts'
 import type { Team } from '#tests/support/team.ts'
 import type { TestApp } from '#tests/support/test-app.ts'
@@ -202,7 +203,7 @@ describe('MCP tools in chat and runs', () => {
     fake.replyWhen('handbook-run', toolUse('docs__lookup_docs', { query: 'deploy rules' }), {
       text: 'Deploys: Tuesdays.',
     })
-    const { run, transcript } = await runNow(created.body.job.id)
+    const { run, transcript } = await runNow(team.creator.client, created.body.job.id)
     expect(run.status).toBe('success')
     const parts = transcript[1].parts
     expect(parts).toContainEqual(
@@ -224,7 +225,7 @@ describe('MCP tools in chat and runs', () => {
     })
     fake.replyWhen('no-mcp-run', { text: 'ok' })
     fake.requests.length = 0
-    await runNow(none.body.job.id)
+    await runNow(team.creator.client, none.body.job.id)
     expect(toolNames(0).some((n: string) => n.startsWith('docs__'))).toBe(false)
     expect(toolNames(0)).toContain('clock')
   })
@@ -305,15 +306,3 @@ describe('failures are clear, never crashes', () => {
     await team.admin.client.delete(`${M}/${res.body.server.id}`)
   })
 })
-
-async function runNow(jobId: string) {
-  const res = await team.creator.client.post(`${J}/${jobId}/run`)
-  expect(res.status).toBe(202)
-  for (let i = 0; i < 400; i++) {
-    const got = await team.creator.client.get(`/_agent-native/runs/${res.body.run.id}`)
-    if (!['queued', 'running'].includes(got.body.run.status))
-      return got.body as { run: any; transcript: any[] }
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  throw new Error('the run did not finish')
-}

@@ -13,7 +13,12 @@ import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import { ApiClient } from '#tests/support/api-client.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { downloadClient, startClient, type MachineClient } from '#tests/support/machine-client.ts'
-import { spawnServer, type ServerEntry, type SpawnedServer } from '#tests/support/spawn-server.ts'
+import {
+  sharedPostgres,
+  spawnServer,
+  type ServerEntry,
+  type SpawnedServer,
+} from '#tests/support/spawn-server.ts'
 import { inject } from 'vitest'
 import { importsOf } from '#tests/architecture/import-graph.ts'
 
@@ -84,7 +89,7 @@ describe.each<ServerEntry>(['compiled', 'source'])('the %s server', (entry) => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-one-graph-'))
     fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-    const postgres = { url: inject('postgresUrl'), stop: async () => {} }
+    const postgres = sharedPostgres(inject('postgresUrl'))
     server = await spawnServer(
       { SCHEDULER_ENABLED: 'false', ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: fake.baseURL },
       postgres,

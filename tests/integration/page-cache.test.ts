@@ -6,16 +6,16 @@
  * is never served to another. Needs `npm run build` first.
  */
 import postgres from 'postgres'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { ApiClient } from '#tests/support/api-client.ts'
-import { spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
+import { sharedPostgres, spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
 
 let server: SpawnedServer
 let alice: ApiClient
 let bob: ApiClient
 
 beforeAll(async () => {
-  server = await spawnServer({ SCHEDULER_ENABLED: 'false' })
+  server = await spawnServer({ SCHEDULER_ENABLED: 'false' }, sharedPostgres(inject('postgresUrl')))
   alice = new ApiClient(server.baseUrl)
   bob = new ApiClient(server.baseUrl)
   await alice.signUp('Alice Cache', 'alice-page-cache@example.com')
@@ -182,7 +182,10 @@ describe('PAGE_CACHE=false', () => {
   let uncached: SpawnedServer
   let carol: ApiClient
   beforeAll(async () => {
-    uncached = await spawnServer({ SCHEDULER_ENABLED: 'false', PAGE_CACHE: 'false' })
+    uncached = await spawnServer(
+      { SCHEDULER_ENABLED: 'false', PAGE_CACHE: 'false' },
+      sharedPostgres(inject('postgresUrl')),
+    )
     carol = new ApiClient(uncached.baseUrl)
     await carol.signUp('Carol Uncached', 'carol-page-cache@example.com')
   }, 120_000)

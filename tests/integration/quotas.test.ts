@@ -9,6 +9,7 @@ import { queryRows } from '#server/db/sql.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { runNow } from '#tests/support/runs.ts'
 import { snapshotTables } from '#tests/support/snapshot.ts'
 import type { Team } from '#tests/support/team.ts'
 import type { TestApp } from '#tests/support/test-app.ts'
@@ -41,17 +42,6 @@ const job = (name: string, extra: Record<string, unknown> = {}) => ({
   scope: 'shared',
   ...extra,
 })
-
-async function runNow(jobId: string) {
-  const res = await team.admin.client.post(`${J}/${jobId}/run`)
-  if (res.status !== 202) return { status: res.status, body: res.body }
-  for (let i = 0; i < 400; i++) {
-    const got = await team.admin.client.get(`/_agent-native/runs/${res.body.run.id}`)
-    if (!['queued', 'running'].includes(got.body.run.status)) return { status: 202, body: got.body }
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  throw new Error('the run did not finish')
-}
 
 describe('enabled jobs per organisation', () => {
   const ids: string[] = []
@@ -90,9 +80,9 @@ describe('runs on the deployment key per organisation', () => {
   it('runs up to the limit, then refuses Run now with 429', async () => {
     const made = await team.admin.client.post(J, job('spender', { enabled: false }))
     const id = made.body.job.id
-    expect((await runNow(id)).body.run.status).toBe('success')
-    expect((await runNow(id)).body.run.status).toBe('success')
-    const third = await runNow(id)
+    expect((await runNow(team.admin.client, id)).run.status).toBe('success')
+    expect((await runNow(team.admin.client, id)).run.status).toBe('success')
+    const third = await team.admin.client.post(`${J}/${id}/run`)
     expect(third.status).toBe(429)
     expect(third.body).toMatchObject({
       error: { code: 'quota_exceeded', message: expect.stringMatching(/deployment/) },
@@ -132,15 +122,8 @@ describe('unattended runs and job changes', () => {
         toolUse({ action: 'create', name: 'spawned', schedule: '0 7 * * *', instructions: 'x' }),
         { text: 'Done.' },
       )
-      const queued = await team.outsider.client.post(`${J}/${id}/run`)
-      expect(queued.status).toBe(202)
-      for (let i = 0; i < 400; i++) {
-        const got = await team.outsider.client.get(`/_agent-native/runs/${queued.body.run.id}`)
-        if (!['queued', 'running'].includes(got.body.run.status))
-          return got.body.transcript[1].parts.find((p: { type: string }) => p.type === 'tool-manage-jobs')
-        await new Promise((r) => setTimeout(r, 25))
-      }
-      throw new Error('the run did not finish')
+      const { transcript } = await runNow(team.outsider.client, id)
+      return transcript[1].parts.find((p: { type: string }) => p.type === 'tool-manage-jobs')
     }
     const before = await count()
     const refused = await runOnce()

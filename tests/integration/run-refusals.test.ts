@@ -11,6 +11,7 @@ import { queryRows } from '#server/db/sql.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { toolUse } from '#tests/support/fake-anthropic.ts'
+import { waitForRun } from '#tests/support/runs.ts'
 
 const KEY = 'sk-ant-deployment-refusals-0026'
 const R = '/_agent-native/resources'
@@ -25,16 +26,6 @@ beforeAll(async () => {
   expect((await c.put(`${R}/personal/environments/guarded.md`, GUARDED)).status).toBe(201)
 })
 afterAll(() => agent?.close())
-
-/** The run once it has settled (the scheduler executes it in this process). */
-async function settledRun(c: ApiClient, runId: string) {
-  for (let i = 0; i < 800; i++) {
-    const run = (await c.get(`/_agent-native/runs/${runId}`)).body
-    if (!['queued', 'running'].includes(run.run.status)) return run
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  throw new Error(`run ${runId} did not settle`)
-}
 
 async function createJob(c: ApiClient, name: string) {
   const job = await c.post('/_agent-native/jobs', {
@@ -87,7 +78,7 @@ describe('a connection the network allowlist refused', () => {
       { text: 'Fetched it.' },
     )
     const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
-    const run = await settledRun(c, started.body.run.id)
+    const run = await waitForRun(c, started.body.run.id)
     expect(run.run).toMatchObject({ status: 'success', deniedCommands: 1 })
     const results = (run.transcript as { parts: any[] }[])
       .flatMap((m) => m.parts)
@@ -115,7 +106,7 @@ describe('a run whose only command was denied', () => {
     const clean = await createJob(c, 'tidy')
     agent.fake.reply(toolUse('run_command', { command: 'rm -f old.log' }), { text: 'Could not clean up.' })
     const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
-    const run = await settledRun(c, started.body.run.id)
+    const run = await waitForRun(c, started.body.run.id)
     // The run itself went fine (the model answered): it succeeded, with one command denied.
     expect(run.run).toMatchObject({ status: 'success', deniedCommands: 1 })
     expect(await auditOf(started.body.run.id)).toEqual([
@@ -138,7 +129,7 @@ describe('a run whose only command was denied', () => {
     // A later run that was refused nothing clears the job's flag (it describes the last run).
     agent.fake.reply(toolUse('run_command', { command: 'echo cleaned' }), { text: 'Cleaned.' })
     const again = await c.post(`/_agent-native/jobs/${job.id}/run`)
-    expect((await settledRun(c, again.body.run.id)).run).toMatchObject({
+    expect((await waitForRun(c, again.body.run.id)).run).toMatchObject({
       status: 'success',
       deniedCommands: 0,
     })

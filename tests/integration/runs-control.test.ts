@@ -11,6 +11,8 @@ import type { RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { eventually } from '#tests/support/poll.ts'
+import { waitForRun } from '#tests/support/runs.ts'
 import type { Team } from '#tests/support/team.ts'
 import type { TestApp } from '#tests/support/test-app.ts'
 
@@ -53,14 +55,6 @@ async function finishedRun(jobId: string, status: 'error' | 'success'): Promise<
         from jobs where id = ${jobId}`,
   )
   return id
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
-    const value = await probe()
-    if (value !== undefined) return value
-  }
-  throw new Error(`timed out waiting for ${what}`)
 }
 
 describe('POST /runs/:id/cancel and /runs/:id/retry per the truth table', () => {
@@ -118,7 +112,7 @@ describe('cancelling a running run', () => {
     expect(queued.status).toBe(202)
     const runId: string = queued.body.run.id
     const isOurs = (r: { body: Record<string, any> }) => JSON.stringify(r.body).includes(token)
-    await waitFor('the model request', async () => fake.requests.find(isOurs))
+    await eventually('the model request', () => fake.requests.find(isOurs))
     expect((await c.get(`/_agent-native/runs/${runId}`)).body.run.status).toBe('running')
 
     const cancel = await c.post(`/_agent-native/runs/${runId}/cancel`)
@@ -128,12 +122,10 @@ describe('cancelling a running run', () => {
       status: 'cancelled',
       error: `Cancelled by ${team.creator.name}`,
     })
-    await waitFor('the model request to be aborted', async () =>
+    await eventually('the model request to be aborted', () =>
       fake.requests.find((r) => isOurs(r) && r.aborted),
     )
-    await waitFor('the run to leave the instance', async () =>
-      scheduler.core.runningIds().includes(runId) ? undefined : true,
-    )
+    await eventually('the run to leave the instance', () => !scheduler.core.runningIds().includes(runId))
     const after = await c.get(`/_agent-native/runs/${runId}`)
     expect(after.body.run.status).toBe('cancelled')
     expect((await c.get(`${J}/${jobId}`)).body.job.lastStatus).toBe('cancelled')
@@ -143,10 +135,7 @@ describe('cancelling a running run', () => {
     expect(retry.status, JSON.stringify(retry.body)).toBe(202)
     expect(retry.body.run).toMatchObject({ jobId, trigger: 'retry', status: 'queued' })
     expect(retry.body.run.reason).toContain(`retry of ${runId}`)
-    const done = await waitFor('the retry to finish', async () => {
-      const r = await c.get(`/_agent-native/runs/${retry.body.run.id}`)
-      return r.body.run.status === 'queued' || r.body.run.status === 'running' ? undefined : r.body.run
-    })
-    expect(done.status).toBe('success')
+    const done = await waitForRun(c, retry.body.run.id)
+    expect(done.run.status).toBe('success')
   })
 })

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { waitForRun } from '#tests/support/runs.ts'
 import type { Team } from '#tests/support/team.ts'
 import type { TestApp } from '#tests/support/test-app.ts'
 
@@ -59,15 +60,6 @@ async function createJob(name: string, extra: Record<string, unknown> = {}) {
   return res.body.job as { id: string; nextRun: string }
 }
 
-async function waitForRun(runId: string, done = (s: string) => !['queued', 'running'].includes(s)) {
-  for (let i = 0; i < 400; i++) {
-    const res = await team.creator.client.get(`/_agent-native/runs/${runId}`)
-    if (done(res.body.run.status)) return res.body
-    await new Promise((r) => setTimeout(r, 25))
-  }
-  throw new Error(`run ${runId} did not finish`)
-}
-
 it('run now: 202 with the Run, executes with the transcript, and leaves the schedule alone', async () => {
   const job = await createJob('run-now')
   const res = await team.creator.client.post(`/_agent-native/jobs/${job.id}/run`)
@@ -76,7 +68,7 @@ it('run now: 202 with the Run, executes with the transcript, and leaves the sche
   expect(res.body.run).toMatchObject({ jobId: job.id, trigger: 'manual', status: 'queued', attempt: 1 })
   expect(res.body.run.reason).toBe('run now by Cleo Creator')
 
-  const { run, transcript } = await waitForRun(res.body.run.id)
+  const { run, transcript } = await waitForRun(team.creator.client, res.body.run.id)
   expect(run).toMatchObject({ status: 'success', error: null, usage: { inputTokens: 12, outputTokens: 7 } })
   expect(run.instance).toBe(scheduler.instanceId)
   expect(run.durationMs).toBe(Date.parse(run.finishedAt) - Date.parse(run.startedAt))
@@ -118,7 +110,7 @@ it('run now obeys overlap: skip while a run is in progress', async () => {
   const job = await createJob('busy', { overlap: 'skip' })
   fake.reply({ hang: true })
   const first = (await team.creator.client.post(`/_agent-native/jobs/${job.id}/run`)).body.run
-  await waitForRun(first.id, (s) => s === 'running')
+  await waitForRun(team.creator.client, first.id, { until: (s) => s === 'running' })
   const second = await team.creator.client.post(`/_agent-native/jobs/${job.id}/run`)
   expect(second.status).toBe(202)
   expect(second.body.run).toMatchObject({ status: 'skipped', trigger: 'manual' })
@@ -136,7 +128,7 @@ it('lists a job’s runs newest first and pages with ?before=; one run is 404 to
   const ids: string[] = []
   for (let i = 0; i < 3; i++) {
     const run = (await team.creator.client.post(`/_agent-native/jobs/${job.id}/run`)).body.run
-    await waitForRun(run.id)
+    await waitForRun(team.creator.client, run.id)
     ids.push(run.id)
   }
   const page1 = await team.creator.client.get(`/_agent-native/jobs/${job.id}/runs?limit=2`)
@@ -197,7 +189,7 @@ it('deleting a job deletes its runs and their transcripts (agent threads and mes
   const job = await createJob('short-lived')
   const queued = await team.creator.client.post(`/_agent-native/jobs/${job.id}/run`)
   expect(queued.status).toBe(202)
-  await waitForRun(queued.body.run.id)
+  await waitForRun(team.creator.client, queued.body.run.id)
   const count = async (
     table: 'agent_threads' | 'agent_messages' | 'job_runs',
     where: ReturnType<typeof sql>,

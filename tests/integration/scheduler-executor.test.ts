@@ -18,6 +18,7 @@ import { getRunWithTranscript } from '#server/runs/service.ts'
 import { readTranscript } from '#server/runs/threads.ts'
 import { createSchedulerCore } from '#server/scheduler/core.ts'
 import { ManualClock } from '#tests/support/clock.ts'
+import { POLL } from '#tests/support/poll.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { createOwner, insertJob, resetJobs, runsOf, type Owner } from '#tests/support/scheduler-fixtures.ts'
 import { createSchedulerDatabase, type SchedulerTestDatabase } from '#tests/support/scheduler-db.ts'
@@ -123,12 +124,11 @@ it('a provider error fails the run with the provider’s message', async () => {
 it('past its timeout the run is timed_out and the model request is aborted', async () => {
   fake.reply({ hang: true })
   const { run } = await runOnce({ timeoutMinutes: 1 }, async (clock) => {
-    while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 5))
+    await expect.poll(() => fake.requests.length, POLL).toBeGreaterThan(0)
     await clock.advance(60_000)
   })
   expect(run.status).toBe('timed_out')
-  while (!fake.requests[0]!.aborted) await new Promise((r) => setTimeout(r, 5))
-  expect(fake.requests[0]!.aborted).toBe(true)
+  await expect.poll(() => fake.requests[0]!.aborted, POLL).toBe(true)
 })
 
 it('the fake speaks the streaming protocol and tool_use blocks (for the agent)', async () => {

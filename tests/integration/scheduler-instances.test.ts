@@ -3,6 +3,7 @@
  * few hundred jobs runs exactly once and none is missed (invariant 2), first racing tick for tick
  * under a shared manual clock, then with real timers, the database clock and LISTEN/NOTIFY.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import type { DbHandle } from '#server/db/client.ts'
@@ -13,6 +14,7 @@ import { startScheduler } from '#server/scheduler/scheduler.ts'
 import { notifyJobsChanged } from '#server/db/signal.ts'
 import { ManualClock } from '#tests/support/clock.ts'
 import { ok } from '#tests/support/fake-executor.ts'
+import { POLL } from '#tests/support/poll.ts'
 import { allRuns, createOwner, insertJob, resetJobs, type Owner } from '#tests/support/scheduler-fixtures.ts'
 import { createSchedulerDatabase, type SchedulerTestDatabase } from '#tests/support/scheduler-db.ts'
 
@@ -28,9 +30,9 @@ afterAll(() => database?.drop())
 beforeEach(() => resetJobs(database.handle.db))
 const db = () => database.handle.db
 
-/** Finishes after a few real milliseconds, so runs overlap the other instances' ticks. */
+/** Finishes after a few turns of the event loop, so runs overlap the other instances' ticks. */
 const briefly: RunExecutor = async () => {
-  await new Promise((r) => setTimeout(r, Math.random() * 8))
+  for (let turns = Math.floor(Math.random() * 8); turns > 0; turns--) await nextTurn()
   return ok()
 }
 
@@ -69,7 +71,7 @@ it('three instances racing tick for tick: every slot of 300 jobs over 8 minutes 
       const busy =
         results.some((r) => r.claimed + r.started + r.reaped > 0) || cores.some((c) => c.inFlight > 0)
       if (!busy) break
-      await new Promise((r) => setTimeout(r, 2))
+      await Promise.all(cores.map((c) => c.idle()))
     }
   }
 
@@ -113,8 +115,11 @@ it('three instances on real timers and the database clock: 200 jobs due together
       sql`update jobs set next_run_at = date_trunc('milliseconds', now()) + interval '1.5 seconds'`,
     )
     await notifyJobsChanged()
-    await waitFor(async () => (await allRuns(db())).filter((r) => r.status === 'success').length === 200)
-    await new Promise((r) => setTimeout(r, 300))
+    await expect
+      .poll(async () => (await allRuns(db())).filter((r) => r.status === 'success').length, POLL)
+      .toBe(200)
+    // Stopped (in-flight work drained), none can start a second run of a job: the count is final.
+    await Promise.all(schedulers.map((s) => s.stop()))
     const runs = await allRuns(db())
     expect(runs).toHaveLength(200)
     expect(new Set(runs.map((r) => r.jobId)).size).toBe(200)
@@ -126,11 +131,3 @@ it('three instances on real timers and the database clock: 200 jobs due together
     await Promise.all(schedulers.map((s) => s.stop()))
   }
 })
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import { runNow } from '#tests/support/runs.ts'
 import type { TestApp } from '#tests/support/test-app.ts'
 
 let agent: AgentApp<false>
@@ -34,14 +35,7 @@ it('runs a job on PGlite: run now wakes the scheduler in-process and the run suc
     instructions: 'Hello?',
   })
   expect(created.status).toBe(201)
-  const queued = await client.post(`/_agent-native/jobs/${created.body.job.id}/run`)
-  expect(queued.status).toBe(202)
-  let body: any
-  for (let i = 0; i < 200; i++) {
-    body = (await client.get(`/_agent-native/runs/${queued.body.run.id}`)).body
-    if (body.run.status === 'success') break
-    await new Promise((r) => setTimeout(r, 25))
-  }
+  const body = await runNow(client, created.body.job.id)
   expect(body.run.status).toBe('success')
   expect(body.transcript.map((m: any) => m.parts.find((p: any) => p.type === 'text').text)).toEqual([
     'Hello?',

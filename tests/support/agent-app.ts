@@ -21,8 +21,11 @@ export type AgentAppOptions = {
   anyKey?: boolean
   /** What the fake model answers once the scripted replies run out (default: the text "Done."). */
   fallback?: FakeReply
-  /** More server env (limits, hosts, …), applied last. */
-  env?: Record<string, string>
+  /**
+   * More server env (limits, hosts, …), applied last; a function is given the `environmentsDir`
+   * folder, for settings that live beside the environments (snapshots, local repositories).
+   */
+  env?: Record<string, string> | ((dir: string) => Record<string, string>)
   /** Run the server on PGlite instead of its own Postgres database. */
   pglite?: boolean
   /** Sign up a team (default). `false` for files that sign up their own people. */
@@ -41,6 +44,11 @@ export type AgentApp<WithTeam extends boolean = true> = {
   /** The temp folder made for `environmentsDir`, removed by close(). */
   dir?: string
   close(): Promise<void>
+}
+
+const required = (dir: string | undefined): string => {
+  if (!dir) throw new Error('startAgentApp: an env function needs environmentsDir')
+  return dir
 }
 
 // The model the tests' token prices assume (also the server's default).
@@ -73,7 +81,7 @@ export async function startAgentApp<WithTeam extends boolean = true>(
         ANTHROPIC_BASE_URL: fake.baseURL,
         AGENT_MODEL: MODEL,
         ...(dir ? { ENVIRONMENTS_DIR: path.join(dir, 'environments') } : {}),
-        ...options.env,
+        ...(typeof options.env === 'function' ? options.env(required(dir)) : options.env),
       },
     })
     closers.push(() => app.close())

@@ -44,13 +44,3 @@ export const bootstrappingOf = (chunk: OutputChunk): any =>
   chunk.preliminary
     ? ((chunk.output as { bootstrapping?: unknown } | undefined)?.bootstrapping ?? null)
     : null
-
-/** Polls `probe` until it returns something (50 ms apart, for at most a minute). */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined) {
-  for (let i = 0; i < 1200; i++) {
-    const found = await probe()
-    if (found !== undefined) return found
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`never saw ${what}`)
-}

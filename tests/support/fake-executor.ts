@@ -25,8 +25,10 @@ export const hang: RunExecutor = (ctx) =>
 export function gated() {
   const started: RunContext[] = []
   const waiting = new Map<string, (result: RunResult | Error) => void>()
+  const watchers = new Set<() => void>()
   const executor: RunExecutor = (ctx) => {
     started.push(ctx)
+    for (const watch of watchers) watch()
     return new Promise((resolve, reject) => {
       waiting.set(ctx.run.id, (r) => (r instanceof Error ? reject(r) : resolve(r)))
       ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))
@@ -46,9 +48,17 @@ export function gated() {
     get waiting() {
       return waiting.size
     },
-    /** Resolves once `n` runs in total have reached the executor. */
-    async untilStarted(n: number) {
-      while (started.length < n) await new Promise((r) => setTimeout(r, 5))
+    /** Resolves once `n` runs in total have reached the executor (told by the executor, not polled). */
+    untilStarted(n: number): Promise<void> {
+      return new Promise((resolve) => {
+        const watch = () => {
+          if (started.length < n) return
+          watchers.delete(watch)
+          resolve()
+        }
+        watchers.add(watch)
+        watch()
+      })
     },
   }
 }

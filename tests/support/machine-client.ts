@@ -33,13 +33,31 @@ export function startClient(file: string, args: string[]): MachineClient {
   return {
     child,
     output: () => text,
-    async waitFor(wanted, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs
+    waitFor(wanted, timeoutMs = 15_000) {
+      // Checked on every chunk of output (the listeners above add it to `text` first); the timer
+      // is a hang guard only.
       const hit = () => (typeof wanted === 'string' ? text.includes(wanted) : wanted.test(text))
-      while (!hit()) {
-        if (Date.now() > deadline) throw new Error(`client never printed ${String(wanted)}; output:\n${text}`)
-        await new Promise((r) => setTimeout(r, 25))
-      }
+      return new Promise<void>((resolve, reject) => {
+        const end = (error?: Error) => {
+          clearTimeout(guard)
+          child.stdout!.off('data', check)
+          child.stderr!.off('data', check)
+          child.off('exit', exited)
+          if (error) reject(error)
+          else resolve()
+        }
+        const check = () => hit() && end()
+        const exited = () =>
+          hit() || end(new Error(`client exited before printing ${String(wanted)}:\n${text}`))
+        const guard = setTimeout(
+          () => end(new Error(`client never printed ${String(wanted)}; output:\n${text}`)),
+          timeoutMs,
+        )
+        child.stdout!.on('data', check)
+        child.stderr!.on('data', check)
+        child.on('exit', exited)
+        check()
+      })
     },
     async kill(signal = 'SIGKILL') {
       if (child.exitCode !== null || child.signalCode !== null) return

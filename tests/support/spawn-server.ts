@@ -18,6 +18,9 @@ export type SpawnedServer = {
 }
 type PostgresServer = { url: string; stop(): Promise<void> }
 
+/** A PostgreSQL server the caller owns (vitest: `inject('postgresUrl')`, the run's one server). */
+export const sharedPostgres = (url: string): PostgresServer => ({ url, stop: async () => {} })
+
 /**
  * Which server entry to run: the production build `npm run build` writes (default: what `npm start`,
  * the Dockerfile and the systemd unit run), or the development entry (`npm run dev`: the TypeScript

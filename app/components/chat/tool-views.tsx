@@ -14,6 +14,7 @@ import {
   FilePen,
   FolderTree,
   Globe,
+  Play,
   Plug,
   Search,
   Send,
@@ -62,6 +63,8 @@ const VERBS: Record<string, string> = {
   create: 'Creating',
   update: 'Updating',
   list: 'Listing',
+  get: 'Reading',
+  preview: 'Previewing',
   delete: 'Deleting',
 }
 
@@ -90,6 +93,7 @@ const manageJobs: ToolView<'manage-jobs'> = {
         </details>
       )
     }
+    if (output.action === 'preview') return `Previewed the schedule: ${output.summary}`
     if (output.action === 'delete')
       return (
         <span>
@@ -98,7 +102,7 @@ const manageJobs: ToolView<'manage-jobs'> = {
       )
     return (
       <span>
-        {output.action === 'create' ? 'Created' : 'Updated'} job{' '}
+        {output.action === 'create' ? 'Created' : output.action === 'get' ? 'Read' : 'Updated'} job{' '}
         <Link to={output.job.url} className="font-medium italic underline underline-offset-2">
           {output.job.name}
         </Link>
@@ -116,6 +120,35 @@ const manageJobs: ToolView<'manage-jobs'> = {
       cancel: 'Keep it',
       what: `${input.action ?? 'delete'} ${input.name ?? ''}`,
     }
+  },
+}
+
+const RUN_VERBS: Record<string, string> = {
+  run: 'Starting a run of',
+  list: 'Listing the runs of',
+  get: 'Reading run',
+}
+
+const manageRuns: ToolView<'manage-runs'> = {
+  icon: Play,
+  running: (input) =>
+    `${RUN_VERBS[input.action ?? ''] ?? 'Working on'} ${input.action === 'get' ? (input.runId ?? '') : (input.name ?? input.jobId ?? 'a job')}…`,
+  failed: (message, status) => `Could not do that with the runs: ${message}${status ? ` (${status})` : ''}`,
+  done: (output) => {
+    if (output.action === 'get')
+      return (
+        <span>
+          Read{' '}
+          <Link
+            to={`/jobs/${output.run.jobId}/runs/${output.run.id}`}
+            className="font-medium underline underline-offset-2"
+          >
+            run {output.run.id}
+          </Link>
+          : {output.run.status}
+        </span>
+      )
+    return output.summary
   },
 }
 
@@ -307,6 +340,7 @@ const webFetchView: ToolView<'web_fetch'> = {
 /** Every tool's view, by tool name. */
 export const TOOL_VIEWS = {
   'manage-jobs': manageJobs,
+  'manage-runs': manageRuns,
   workspace,
   clock,
   'run-code': runCode,

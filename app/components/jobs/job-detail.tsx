@@ -1,5 +1,5 @@
 import { ArrowLeft, Pause, Play } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { useEffect } from 'react'
 import { Tabs } from 'radix-ui'
 import { Link, useFetcher, useSearchParams } from 'react-router'
 import { toast } from 'sonner'
@@ -11,7 +11,8 @@ import { useHydrated } from '#app/lib/hydrated.ts'
 import { useConfirmLeave } from '#app/lib/use-confirm-leave.ts'
 import { AuditTrail } from './audit-trail.tsx'
 import { PausedChip, ScopeBadge } from './job-chips.tsx'
-import { changedFields, draftOf as draftFrom, type JobDraft } from './job-draft.ts'
+import { changedFields, draftOf as draftFrom } from './job-draft.ts'
+import { isDirty, savedJob, useJobEdit } from './job-edit-state.ts'
 import { JobEditor } from './job-editor.tsx'
 import { JobReadOnly } from './job-readonly.tsx'
 import { JobSidePanel } from './job-side-panel.tsx'
@@ -28,7 +29,6 @@ type Props = {
   /** Members an admin may hand this shared job to (empty: no transfer control). */
   transferTargets?: readonly Person[]
 }
-type Base = { version: number; draft: JobDraft }
 
 /** The page's sections; runs lead, the definition (the edit form) and the audit trail are a tab away. */
 const TABS = [
@@ -39,13 +39,10 @@ const TABS = [
 type Tab = (typeof TABS)[number][0]
 const isTab = (value: string | null): value is Tab => TABS.some(([t]) => t === value)
 
-const savedJob = (data: ActionData | undefined) =>
-  data?.ok ? (data.data as { job?: JobLike } | undefined)?.job : undefined
-
 /**
  * The job page. It remembers the version the person started editing from ("base") and sends it
  * as If-Match, so a save never overwrites someone else's change unseen: a 409 keeps the text
- * and explains. Its own saves and pauses move the base forward.
+ * and explains. Its own saves and pauses move the base forward (job-edit-state.ts).
  */
 export function JobDetail({ job, audit, runs, me, form, transferTargets = [] }: Props) {
   const draftOf = (j: JobLike) => draftFrom(j, form.fields)
@@ -55,39 +52,18 @@ export function JobDetail({ job, audit, runs, me, form, transferTargets = [] }: 
   const tab: Tab = isTab(requested) ? requested : 'runs'
   const save = useFetcher<ActionData>()
   const toggle = useFetcher<ActionData>()
-  const [base, setBase] = useState<Base>(() => ({ version: job.version, draft: draftOf(job) }))
-  const [draft, setDraft] = useState<JobDraft>(base.draft)
-  const [handled, setHandled] = useState<{ save?: ActionData; toggle?: ActionData }>({})
+  const { state: edit, dispatch } = useJobEdit(job, draftOf, save, toggle)
+  const { base, draft } = edit
   const changes = changedFields(base.draft, draft)
-  const dirty = Object.keys(changes).length > 0
-
-  // Adopt the outcome of our own requests once (React's "adjust state while rendering" pattern).
-  if (save.state === 'idle' && save.data && save.data !== handled.save) {
-    setHandled((h) => ({ ...h, save: save.data }))
-    const saved = savedJob(save.data)
-    if (saved) {
-      setBase({ version: saved.version, draft: draftOf(saved) })
-      setDraft(draftOf(saved))
-    }
-  }
-  if (toggle.state === 'idle' && toggle.data && toggle.data !== handled.toggle) {
-    setHandled((h) => ({ ...h, toggle: toggle.data }))
-    const saved = savedJob(toggle.data)
-    if (saved) setBase((b) => ({ ...b, version: saved.version }))
-  }
-  // Someone else's change with nothing of ours to lose: just show it.
-  const idle = save.state === 'idle' && toggle.state === 'idle'
-  if (idle && !dirty && job.version > base.version) {
-    setBase({ version: job.version, draft: draftOf(job) })
-    setDraft(draftOf(job))
-  }
+  const dirty = isDirty(edit)
 
   useEffect(() => {
     if (save.state === 'idle' && save.data?.ok) toast.success('Saved')
   }, [save.state, save.data])
   useEffect(() => {
     if (toggle.state !== 'idle' || !toggle.data) return
-    if (toggle.data.ok) toast.success((savedJob(toggle.data)?.enabled ?? true) ? 'Resumed' : 'Paused')
+    if (toggle.data.ok)
+      toast.success((savedJob<JobLike>(toggle.data)?.enabled ?? true) ? 'Resumed' : 'Paused')
     else
       toast.error(
         toggle.data.error.status === 409
@@ -208,7 +184,7 @@ export function JobDetail({ job, audit, runs, me, form, transferTargets = [] }: 
             <JobEditor
               fields={form.fields}
               draft={draft}
-              setDraft={setDraft}
+              setDraft={(update) => dispatch({ type: 'edit', update })}
               dirty={dirty}
               saving={save.state !== 'idle'}
               result={save.data}
@@ -221,11 +197,8 @@ export function JobDetail({ job, audit, runs, me, form, transferTargets = [] }: 
                   { method: 'post' },
                 )
               }
-              onDiscard={() => setDraft(base.draft)}
-              onLoadLatest={() => {
-                setBase({ version: job.version, draft: draftOf(job) })
-                setDraft(draftOf(job))
-              }}
+              onDiscard={() => dispatch({ type: 'discard' })}
+              onLoadLatest={() => dispatch({ type: 'load', version: job.version, draft: draftOf(job) })}
             />
           ) : (
             <JobReadOnly job={job} fields={form.fields} />

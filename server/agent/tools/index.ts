@@ -26,6 +26,7 @@ import {
   WRITE_FILE_DESCRIPTION,
 } from './environment.ts'
 import { MANAGE_JOBS_DESCRIPTION, createManageJobsTool } from './manage-jobs.ts'
+import { MANAGE_RUNS_DESCRIPTION, createManageRunsTool } from './manage-runs.ts'
 import { RUN_CODE_DESCRIPTION, createRunCodeTool } from './run-code.ts'
 import { RUN_HARNESS_DESCRIPTION, createRunHarnessTool } from './run-harness.ts'
 import { SKILLS_DESCRIPTION, createSkillsTool } from './skills.ts'
@@ -46,6 +47,7 @@ export type AgentToolEntry = {
 /** Every tool, by the name the model and the UI see. */
 export const AGENT_TOOLS = {
   'manage-jobs': { description: MANAGE_JOBS_DESCRIPTION, create: createManageJobsTool },
+  'manage-runs': { description: MANAGE_RUNS_DESCRIPTION, create: createManageRunsTool },
   workspace: { description: WORKSPACE_DESCRIPTION, create: createWorkspaceTool },
   clock: { description: CLOCK_DESCRIPTION, create: createClockTool },
   'run-code': {

@@ -31,25 +31,27 @@ type ToolFields = { [K in (typeof TOOL_KEYS)[number]]?: unknown }
 
 export const ManageJobsInput = z.object({
   action: z
-    .enum(['create', 'list', 'update', 'delete'])
+    .enum(['create', 'list', 'get', 'update', 'delete', 'preview'])
     .describe(
-      'create: a new job (never replaces one); list: the jobs the person can see; update: change some ' +
-        'fields of a job; delete: remove a job (the person must confirm in chat; refused in unattended runs)',
+      'create: a new job (never replaces one); list: the jobs the person can see; get: one job in full ' +
+        '(by name or id); update: change some ' +
+        'fields of a job; delete: remove a job (the person must confirm in chat; refused in unattended runs); ' +
+        'preview: check schedule (or at/every) in timezone without saving: its meaning in words and next fire times',
     ),
   name: z
     .string()
     .optional()
     .describe(
-      doc(JobName, '. Required for create; for update and delete it names the job (or give id instead)'),
+      doc(JobName, '. Required for create; for get, update and delete it names the job (or give id instead)'),
     ),
-  id: z.string().optional().describe('update/delete: the job id from list, instead of name'),
+  id: z.string().optional().describe('get/update/delete: the job id from list, instead of name'),
   scope: z
     .enum(['personal', 'shared'])
     .optional()
     .describe(
       doc(
         Scope,
-        '. create: default personal. update/delete: which job when a personal and a shared one share the name',
+        '. create: default personal. get/update/delete: which job when a personal and a shared one share the name',
       ),
     ),
   ...(Object.fromEntries(TOOL_KEYS.map((key) => [key, looseField(key)])) as Record<

@@ -11,7 +11,16 @@
 import { tool } from 'ai'
 import type { Caller } from '../../auth/caller.ts'
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts'
-import { createJob, deleteJob, getJob, listJobs, updateJob, type JobView } from '../../jobs/service.ts'
+import {
+  createJob,
+  deleteJob,
+  getJob,
+  listJobs,
+  previewSchedule,
+  updateJob,
+  type JobView,
+  type SchedulePreview,
+} from '../../jobs/service.ts'
 import { toToolFailure, type ToolContext, type ToolFailure } from '../tool-context.ts'
 import { ManageJobsInput, UPDATE_FIELDS } from './manage-jobs-input.ts'
 
@@ -35,9 +44,10 @@ export type JobBrief = {
 }
 
 export type ManageJobsResult =
-  | { ok: true; action: 'create' | 'update'; summary: string; job: JobBrief }
+  | { ok: true; action: 'create' | 'get' | 'update'; summary: string; job: JobBrief }
   | { ok: true; action: 'list'; summary: string; jobs: JobBrief[] }
   | { ok: true; action: 'delete'; summary: string; job: Pick<JobBrief, 'id' | 'name' | 'scope'> }
+  | { ok: true; action: 'preview'; summary: string; preview: SchedulePreview }
   | (ToolFailure & { action: ManageJobsInput['action'] })
 
 const MAX_LISTED_INSTRUCTIONS = 300
@@ -108,6 +118,21 @@ async function runAction(ctx: ToolContext, input: ManageJobsInput): Promise<Mana
       const summary = jobs.length === 1 ? '1 job' : `${jobs.length} jobs`
       return { ok: true, action: 'list', summary, jobs: jobs.map((job) => toBrief(job, false)) }
     }
+    case 'preview': {
+      const timezone = input.timezone ?? ctx.timezone ?? caller.timezone ?? 'UTC'
+      const preview = previewSchedule({
+        schedule: input.schedule,
+        at: input.at,
+        every: input.every,
+        timezone,
+      })
+      const summary = preview.valid ? preview.description : `Not a valid schedule: ${preview.message}`
+      return { ok: true, action: 'preview', summary, preview }
+    }
+    case 'get': {
+      const job = await findTarget(caller, input)
+      return { ok: true, action: 'get', summary: summariseJob('Found', job), job: toBrief(job) }
+    }
     case 'update': {
       const target = await findTarget(caller, input)
       const job = await updateJob(caller, target.id, pickFields(input))
@@ -130,7 +155,7 @@ async function runAction(ctx: ToolContext, input: ManageJobsInput): Promise<Mana
 
 /** What the model and the system prompt read about the tool. */
 export const MANAGE_JOBS_DESCRIPTION =
-  'Create, list, update or delete scheduled jobs (a prompt the agent runs on a cron schedule "0 7 * * 1-5" ' +
+  'Create, list, read, update or delete scheduled jobs, or preview a schedule (a prompt the agent runs on a cron schedule "0 7 * * 1-5" ' +
   "in an IANA time zone, default the person's), with the person's own rights. Instead of schedule, give " +
   'at: "2026-12-24T09:00" for a one-off ("remind me tomorrow at 9": work out the date from the current ' +
   'time; it runs once, then pauses itself) or every: "90m" for a fixed interval. Choose a short slug name ' +

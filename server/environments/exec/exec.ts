@@ -71,8 +71,7 @@ export async function runCommand(
     throw new HttpError(503, 'unavailable', `execution is unavailable on this server: ${mechanism.why}`)
   const limits = { ...DEFAULT_LIMITS, ...env.limits }
   const diskLimit = limits.diskMb * 1024 * 1024
-  const used = await currentUsage(env.root)
-  if (used >= diskLimit && !isCleanupOnly(command)) throw overQuota(used, diskLimit)
+  await assertRoomFor(env.root, command, diskLimit)
 
   const id = newId('cmd')
   const box = await openBox(boxName(env.root), {
@@ -197,6 +196,12 @@ function latestOutput(
   redact: (text: string) => string,
 ) {
   return [stdout.latest(chars, redact), stderr.latest(chars, redact)].filter(Boolean).join('\n').slice(-chars)
+}
+
+/** Over its disk quota, an environment runs only commands that free space. @throws 507 otherwise. */
+export async function assertRoomFor(root: string, command: string, diskLimit: number) {
+  const used = await currentUsage(root)
+  if (used >= diskLimit && !isCleanupOnly(command)) throw overQuota(used, diskLimit)
 }
 
 const CLEANUP = new Set(['rm', 'rmdir', 'unlink', 'truncate', 'ls', 'du', 'df', 'find'])

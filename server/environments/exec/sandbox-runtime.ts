@@ -89,14 +89,7 @@ export type Wrapped = {
  */
 export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
   await initSandboxRuntime()
-  const allowedHosts = proxyHosts(req.allowedHosts)
-  running.set(req.id, allowedHosts)
-  refused.set(req.id, [])
-  applyAllowlist()
-  const release = () => {
-    refused.delete(req.id)
-    if (running.delete(req.id)) applyAllowlist()
-  }
+  const { allowedHosts, release } = register(req.id, req.allowedHosts)
   try {
     const line = await SandboxManager.wrapWithSandbox(
       req.command,
@@ -127,6 +120,62 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
     release()
     throw err
   }
+}
+
+/** Puts a command's hosts in the allowlist in force (and starts collecting its refusals). */
+function register(id: string, hosts: string[]) {
+  const allowedHosts = proxyHosts(hosts)
+  running.set(id, allowedHosts)
+  refused.set(id, [])
+  applyAllowlist()
+  const release = () => {
+    refused.delete(id)
+    if (running.delete(id)) applyAllowlist()
+  }
+  return { allowedHosts, release }
+}
+
+/** The filtering proxy for a command that brings its own isolation (a `docker` environment's container). */
+export type ProxyLease = {
+  /** The proxy's Unix socket on this host (the container reaches it bind-mounted, through a relay). */
+  socket: string
+  /**
+   * The variables that point the command's tools at a relay of that socket listening on
+   * 127.0.0.1:`port` inside its network namespace, with the proxy's credential and the command's
+   * id as its user name (so the runtime files its refusals under the command, as for `wrapCommand`).
+   */
+  env: Record<string, string>
+  release: () => void
+  refusals: () => string[]
+}
+
+/**
+ * Leases the proxy to command `id` with `allowedHosts` (those that lead inside dropped), or null when
+ * none is left: a command without hosts gets no network at all. @throws when the runtime cannot start.
+ */
+export async function leaseProxy(req: {
+  id: string
+  allowedHosts: string[]
+  port: number
+}): Promise<ProxyLease | null> {
+  if (proxyHosts(req.allowedHosts).length === 0) return null
+  await initSandboxRuntime()
+  await SandboxManager.waitForNetworkInitialization()
+  const socket = SandboxManager.getLinuxHttpSocketPath()
+  if (!socket) throw new Error('sandbox-runtime has no proxy socket')
+  const { release } = register(req.id, req.allowedHosts)
+  // The runtime's own convention (0.0.78, pinned): user `srt.<base64 of the command id>`, password
+  // its per-process token; see generateProxyEnvVars in its sandbox-utils.
+  const token = SandboxManager.getProxyAuthToken()
+  const user = `srt.${encodeURIComponent(Buffer.from(req.id).toString('base64'))}`
+  const url = `http://${token ? `${user}:${token}@` : ''}127.0.0.1:${req.port}`
+  const local = 'localhost,127.0.0.1,::1'
+  const env: Record<string, string> = { NO_PROXY: local, no_proxy: local, GRPC_PROXY: url }
+  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY']) {
+    env[name] = url
+    env[name.toLowerCase()] = url
+  }
+  return { socket, env, release, refusals: () => [...(refused.get(req.id) ?? [])] }
 }
 
 /** The entries the proxy may be given: none that leads inside (see the top of this file). */

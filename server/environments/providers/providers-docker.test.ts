@@ -71,10 +71,35 @@ describe('dockerExecArgs', () => {
     ])
   })
 
-  it('never gets a network, whatever hosts the policy names (the bridge cannot filter them)', () => {
+  it('never gets a Docker network (the bridge cannot filter hosts; the proxy is relayed in instead)', () => {
     const args = dockerExecArgs(spec)
     expect(args[args.indexOf('--network') + 1]).toBe('none')
     expect(args).not.toContain('bridge')
+  })
+
+  it('with the proxy: its socket and the relay mounted, the relay in front, its variables by name', () => {
+    const args = dockerExecArgs({
+      ...spec,
+      proxy: {
+        socket: '/tmp/claude-http-1.sock',
+        relayDir: '/tmp/clockwork-relay-1',
+        envNames: ['HTTP_PROXY'],
+      },
+    })
+    expect(args[args.indexOf('--network') + 1]).toBe('none')
+    expect(args).toContain('type=bind,source=/tmp/clockwork-relay-1,target=/run/clockwork-relay,readonly')
+    expect(args).toContain('type=bind,source=/tmp/claude-http-1.sock,target=/run/clockwork-proxy/proxy.sock')
+    expect(args.slice(args.indexOf('node:22-slim'))).toEqual([
+      'node:22-slim',
+      'node',
+      '/run/clockwork-relay/relay.mjs',
+      '/run/clockwork-proxy/proxy.sock',
+      '3128',
+      '/bin/bash',
+      '-c',
+      'npm test',
+    ])
+    expect(args.join(' ')).toContain('--env HTTP_PROXY --env API_TOKEN')
   })
 
   it('never carries a secret value', () => {
@@ -149,6 +174,19 @@ describe('with a Docker engine', () => {
       )
       expect(result).toMatchObject({ exitCode: 0, mechanism: 'docker', stdout: '/workspace\n••••\n' })
       expect(readFileSync(join(root, 'made.txt'), 'utf8')).toBe(`${SECRET_VALUE}\n`)
+    },
+  )
+
+  it.skipIf(!daemon.ok)(
+    `over its disk quota, runs only commands that free space, as a local environment${docker.ok ? '' : ` (skipped: ${docker.why})`}`,
+    async () => {
+      const quota = { root, allowedHosts: [], limits: { diskMb: 1 } }
+      const opts = { stopKey: 'run_docker_quota', image: TEST_SANDBOX_IMAGE }
+      const big = await dockerExec(quota, 'for i in 1 2; do head -c 700000 /dev/zero > big$i.bin; done', opts)
+      expect(big.disk.overQuota).toBe(true)
+      await expect(dockerExec(quota, 'echo more > more.txt', opts)).rejects.toMatchObject({ status: 507 })
+      expect((await dockerExec(quota, 'rm big1.bin big2.bin', opts)).disk.overQuota).toBe(false)
+      expect((await dockerExec(quota, 'echo ok', opts)).stdout).toBe('ok\n')
     },
   )
 })

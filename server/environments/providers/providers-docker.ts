@@ -2,11 +2,14 @@
  * `provider: docker`: an environment whose commands run in a throwaway container on this server,
  * through the `docker` CLI with the run-code Docker adapter's container flags (containerRunArgs in
  * server/sandbox/docker.ts). Its folder is the same folder on this instance (bind-mounted at
- * /workspace), so the file tools are the local ones; only `exec` differs. The container has no
- * network whatever the policy names: Docker's bridge cannot filter by host name, so it would reach
- * the intranet, this host (docker0) and the cloud's metadata service. A read-only root,
- * no capabilities, the sandbox uid, and the definition's limits as --memory/--pids-limit/ulimits.
- * Secret values travel in the CLI's environment; only their names are on the command line.
+ * /workspace), so the file tools are the local ones; only `exec` differs. The container never
+ * gets a Docker network (`--network none`): Docker's bridge cannot filter by host name, so it would
+ * reach the intranet, this host (docker0) and the cloud's metadata service. When the policy names
+ * hosts, the command reaches exactly those through the same filtering proxy local commands use: its
+ * Unix socket is bind-mounted in and a relay inside the container (docker-relay.ts) listens on
+ * loopback for the tools' HTTP_PROXY (decision 0286). A read-only root, no capabilities, the
+ * sandbox uid, and the definition's limits as --memory/--pids-limit/ulimits. Secret values (and the
+ * proxy's credential) travel in the CLI's environment; only their names are on the command line.
  */
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -15,14 +18,19 @@ import { HttpError } from '../../lib/errors.ts'
 import { containerRunArgs, dockerClientEnv } from '../../sandbox/docker.ts'
 import {
   commandTimeout,
+  DEFAULT_ALLOWED_HOSTS,
   DEFAULT_LIMITS,
   type ExecEnvironment,
   type ExecLimits,
   type ExecResult,
 } from '../exec/exec-schema.ts'
-import { resultOf, spawnCollect, type ExecOptions } from '../exec/exec.ts'
+import { assertRoomFor, resultOf, spawnCollect, type ExecOptions } from '../exec/exec.ts'
 import { sandboxIdentity } from '../exec/identity.ts'
 import { makeRedactor } from '../exec/redact.ts'
+import { leaseProxy, type ProxyLease } from '../exec/sandbox-runtime.ts'
+import { logger } from '../../lib/logger.ts'
+import { newId } from '../../lib/ids.ts'
+import { PROXY_SOCKET, RELAY_DIR, RELAY_PORT, relayed, relayFolder } from './docker-relay.ts'
 
 export const DOCKER_WORKDIR = '/workspace'
 const LANG = 'C.UTF-8'
@@ -37,15 +45,27 @@ export type DockerExecSpec = {
   /** Names of the secrets the command gets (values go in the CLI's environment, never here). */
   secretNames: string[]
   user: { uid: number; gid: number }
+  /**
+   * The filtering proxy, when the policy names hosts: its socket on this host, the relay's folder,
+   * and the names of the proxy variables (values in the CLI's environment: they hold its credential).
+   */
+  proxy?: { socket: string; relayDir: string; envNames: string[] }
 }
 
 /** The exact `docker` argument list for one command. Pure, so a test can pin it. */
 export function dockerExecArgs(spec: DockerExecSpec): string[] {
-  const { limits } = spec
+  const { limits, proxy } = spec
+  const mounts = [`type=bind,source=${spec.root},target=${DOCKER_WORKDIR}`]
+  if (proxy) {
+    mounts.push(
+      `type=bind,source=${proxy.relayDir},target=${RELAY_DIR},readonly`,
+      `type=bind,source=${proxy.socket},target=${PROXY_SOCKET}`,
+    )
+  }
   const args = containerRunArgs({
     name: spec.name,
     network: 'none',
-    mounts: [`type=bind,source=${spec.root},target=${DOCKER_WORKDIR}`],
+    mounts,
     user: `${spec.user.uid}:${spec.user.gid}`,
     memory: `${limits.memoryMb}m`,
     cpus: '1',
@@ -54,8 +74,9 @@ export function dockerExecArgs(spec: DockerExecSpec): string[] {
     workdir: DOCKER_WORKDIR,
   })
   args.push('--env', `HOME=${DOCKER_WORKDIR}`, '--env', `LANG=${LANG}`)
-  for (const name of spec.secretNames) args.push('--env', name)
-  args.push(spec.image, '/bin/bash', '-c', spec.command)
+  for (const name of [...(proxy?.envNames ?? []), ...spec.secretNames]) args.push('--env', name)
+  const command = ['/bin/bash', '-c', spec.command]
+  args.push(spec.image, ...(proxy ? relayed(command) : command))
   return args
 }
 
@@ -88,7 +109,7 @@ export const dockerUnavailable = (why: string) =>
 
 const running = new Map<string, Set<string>>()
 
-/** Runs `command` in a container over `env.root`. @throws 503 when no Docker engine answers. */
+/** Runs `command` in a container over `env.root`. @throws 503 when no Docker engine answers, 507 when over quota. */
 export async function dockerExec(
   env: ExecEnvironment,
   command: string,
@@ -98,9 +119,12 @@ export async function dockerExec(
   const ready = await dockerState(bin)
   if (!ready.ok) throw dockerUnavailable(ready.why)
   const limits = { ...DEFAULT_LIMITS, ...env.limits }
+  await assertRoomFor(env.root, command, limits.diskMb * 1024 * 1024)
   const secrets = env.secrets ?? {}
   const name = `clockwork-env-${randomBytes(8).toString('hex')}`
   const { uid, gid } = sandboxIdentity()
+  const network = await networkFor(newId('cmd'), env.allowedHosts ?? DEFAULT_ALLOWED_HOSTS)
+  const lease = network.lease
   const args = dockerExecArgs({
     name,
     image: opts.image ?? appEnv().SANDBOX_DOCKER_IMAGE,
@@ -109,6 +133,9 @@ export async function dockerExec(
     limits,
     secretNames: Object.keys(secrets),
     user: { uid, gid },
+    proxy: lease
+      ? { socket: lease.socket, relayDir: network.relayDir, envNames: Object.keys(lease.env) }
+      : undefined,
   })
   const names = running.get(opts.stopKey) ?? new Set()
   running.set(opts.stopKey, names.add(name))
@@ -117,21 +144,45 @@ export async function dockerExec(
     const run = await spawnCollect(
       [bin, ...args],
       env.root,
-      { ...dockerClientEnv(), ...secrets },
+      { ...dockerClientEnv(), ...lease?.env, ...secrets },
       commandTimeout(limits, opts.timeoutSeconds),
       limits.outputKb,
       kill, // killing the CLI leaves the container running: only the daemon stops it
     )
     const redact = makeRedactor(Object.values(secrets))
-    return await resultOf(run, {
+    const result = await resultOf(run, {
       root: env.root,
       redact,
       diskLimit: limits.diskMb * 1024 * 1024,
       mechanism: 'docker',
+      networkBlocked: lease?.refusals(),
     })
+    if (network.why) result.stderr += `\n[no network: ${network.why}]`
+    return result
   } finally {
+    lease?.release()
     names.delete(name)
     if (names.size === 0) running.delete(opts.stopKey)
+  }
+}
+
+/**
+ * The proxy lease for a command whose policy names hosts; none (no network at all) when it names
+ * none, or, fail-closed, when the proxy cannot start here (then `why` says so in the output).
+ */
+async function networkFor(
+  id: string,
+  hosts: string[],
+): Promise<{ lease: ProxyLease | null; relayDir: string; why?: string }> {
+  let lease: ProxyLease | null = null
+  try {
+    lease = await leaseProxy({ id, allowedHosts: hosts, port: RELAY_PORT })
+    return { lease, relayDir: lease ? await relayFolder() : '' }
+  } catch (err) {
+    lease?.release()
+    const why = `the filtering proxy cannot start on this server (${(err as Error).message})`
+    logger.warn({ why }, 'environments: a docker command runs without network')
+    return { lease: null, relayDir: '', why }
   }
 }
 

@@ -1,0 +1,111 @@
+/**
+ * `/_agent-native/mcp`: Clockwork as an MCP server over streamable HTTP (the official SDK's
+ * server side), for a person's own agent. Stateless: every request carries its personal access
+ * token, which is checked (and counted against the token's rate limit) before anything else, and
+ * gets a server built for that token's caller and scopes. So a revoked token is refused from its
+ * very next request, on every instance, and no instance holds sessions another cannot serve.
+ * Answers are plain JSON (no event stream): every tool answers once.
+ */
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { env } from '../env.ts'
+import { HttpError, toErrorBody, unauthorized } from '../lib/errors.ts'
+import { checkAccessToken, type AccessTokenScope } from '../tokens/access-tokens.ts'
+import { buildMcpServer } from './server.ts'
+import { MCP_TOOLS } from './tools.ts'
+
+export const MCP_SERVER_VERSION = '0.1.0'
+
+const jsonError = (err: HttpError, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(toErrorBody(err)), {
+    status: err.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  })
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i
+
+/**
+ * Answers one MCP request. `readBody` reads it within the body limit (the route passes the HTTP
+ * layer's reader), and only once the token has been accepted.
+ */
+export async function handleMcpRequest(request: Request, readBody: () => Promise<string>): Promise<Response> {
+  const given = BEARER.exec(request.headers.get('authorization') ?? '')?.[1]
+  const challenge = { 'www-authenticate': 'Bearer realm="clockwork"' }
+  if (!given) {
+    return jsonError(
+      unauthorized('Send a personal access token: Authorization: Bearer cwp_… (Settings → Access tokens)'),
+      challenge,
+    )
+  }
+  const check = await checkAccessToken(given, env().MCP_RATE_LIMIT_PER_MINUTE)
+  if (!check.ok && check.reason === 'invalid') {
+    return jsonError(
+      unauthorized('This access token is not valid (unknown, revoked, or its owner left)'),
+      challenge,
+    )
+  }
+  if (!check.ok) {
+    const limit = env().MCP_RATE_LIMIT_PER_MINUTE
+    return jsonError(
+      new HttpError(
+        429,
+        'rate_limited',
+        `This token has made its ${limit} requests this minute; try again shortly`,
+      ),
+      { 'retry-after': String(check.retryAfterSeconds) },
+    )
+  }
+  // Stateless: no stream for server-initiated messages and no session to end.
+  if (request.method !== 'POST') {
+    return new Response(null, { status: 405, headers: { allow: 'POST', 'cache-control': 'no-store' } })
+  }
+  let body: unknown
+  try {
+    body = JSON.parse(await readBody())
+  } catch (err) {
+    if (err instanceof HttpError) return jsonError(err)
+    return jsonRpcError(null, -32700, 'Parse error: the body must be JSON')
+  }
+  const refusal = scopeRefusal(body, check.scopes)
+  if (refusal) return refusal
+
+  const server = buildMcpServer(check, MCP_SERVER_VERSION)
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  })
+  try {
+    await server.connect(transport)
+    return await transport.handleRequest(request, { parsedBody: body })
+  } finally {
+    // With JSON answers the response is whole by now.
+    await server.close()
+  }
+}
+
+function jsonRpcError(id: unknown, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error: { code, message } }), {
+    status: 200,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  })
+}
+
+/**
+ * A call of one of Clockwork's tools that the token's scopes do not cover, answered as a tool
+ * error that says which scope it needs (the server would only say "not found", since such a tool
+ * is not listed).
+ */
+function scopeRefusal(body: unknown, scopes: readonly AccessTokenScope[]): Response | null {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null
+  const message = body as { id?: unknown; method?: unknown; params?: { name?: unknown } }
+  if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return null
+  const spec = Object.hasOwn(MCP_TOOLS, message.params.name) ? MCP_TOOLS[message.params.name] : undefined
+  if (!spec || scopes.includes(spec.scope)) return null
+  const text =
+    `forbidden: ${message.params.name} needs the ${spec.scope} scope, and this token has ` +
+    `${scopes.join(', ')}. Make a token with that scope under Settings → Access tokens.`
+  const result = { content: [{ type: 'text', text }], isError: true }
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, result }), {
+    status: 200,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+  })
+}

@@ -1,0 +1,191 @@
+/**
+ * Personal access tokens: made by a signed-in person for their own MCP client (Claude Code, Claude
+ * Desktop, …), named, scoped, shown once, stored as a SHA-256 hash (32 random bytes, so a fast hash
+ * is enough), revocable, with the time of last use. A token acts as its owner in the organisation
+ * it was made in, with the owner's current rights: someone who left the organisation gets nothing.
+ * Every use is counted against a per-token rate limit in the same statement that checks it, so the
+ * limit holds across instances.
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { and, desc, eq, isNull, sql } from 'drizzle-orm'
+import { z } from 'zod'
+import { findMembership, findUser } from '../accounts/store.ts'
+import { callerFrom, type Caller } from '../access/caller.ts'
+import { getDb, type Db } from '../db/client.ts'
+import { accessTokens } from '../db/schema/index.ts'
+import { badRequest, notFound } from '../lib/errors.ts'
+import { newId } from '../lib/ids.ts'
+import { findUnstorableText } from '../lib/text.ts'
+
+export const ACCESS_TOKEN_PREFIX = 'cwp_'
+
+/** What a token may do: read or change jobs (and their files), read or start runs. */
+export const ACCESS_TOKEN_SCOPES = ['jobs:read', 'jobs:write', 'runs:read', 'runs:write'] as const
+export type AccessTokenScope = (typeof ACCESS_TOKEN_SCOPES)[number]
+
+export const AccessTokenInput = z.strictObject({
+  name: z
+    .string({ error: 'is required' })
+    .trim()
+    .min(1, { error: 'is required' })
+    .max(80, { error: 'must be at most 80 characters' })
+    .refine((v) => !/[\r\n]/.test(v), { error: 'must be one line' })
+    .describe('A name to recognise the token by, e.g. "Claude Code on my laptop"'),
+  scopes: z
+    .array(z.enum(ACCESS_TOKEN_SCOPES, { error: `must each be one of ${ACCESS_TOKEN_SCOPES.join(', ')}` }), {
+      error: 'is required: a list of jobs:read, jobs:write, runs:read, runs:write',
+    })
+    .min(1, { error: 'needs at least one scope' })
+    .max(ACCESS_TOKEN_SCOPES.length, { error: 'lists a scope twice' })
+    .refine((v) => new Set(v).size === v.length, { error: 'lists a scope twice' })
+    .describe('What the token may do'),
+})
+
+export type AccessTokenSummary = {
+  id: string
+  name: string
+  scopes: AccessTokenScope[]
+  createdAt: string
+  lastUsedAt: string | null
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
+
+const summary = (row: typeof accessTokens.$inferSelect): AccessTokenSummary => ({
+  id: row.id,
+  name: row.name,
+  scopes: row.scopes as AccessTokenScope[],
+  createdAt: row.createdAt.toISOString(),
+  lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+})
+
+/**
+ * The input checked, with every bad field named at once (the first one is the error's `field`).
+ * @throws HttpError 400
+ */
+function parseTokenInput(input: unknown): z.output<typeof AccessTokenInput> {
+  const result = AccessTokenInput.safeParse(input ?? {})
+  if (!result.success) {
+    const seen = new Map<string, string>()
+    for (const issue of result.error.issues) {
+      const keys = issue.code === 'unrecognized_keys' ? issue.keys : [String(issue.path[0] ?? 'body')]
+      for (const key of keys) {
+        if (!seen.has(key))
+          seen.set(key, issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message)
+      }
+    }
+    const [first] = seen.keys()
+    throw badRequest([...seen].map(([field, message]) => `${field}: ${message}`).join('; '), first)
+  }
+  const unstorable = findUnstorableText(result.data)
+  if (unstorable) throw badRequest(`name: ${unstorable.reason}`, 'name')
+  return result.data
+}
+
+/** A new token for the caller in their current organisation; the plain token is only in the answer. */
+export async function createAccessToken(
+  caller: Caller,
+  input: unknown,
+  db: Db = getDb(),
+): Promise<{ token: string; summary: AccessTokenSummary }> {
+  const { name, scopes } = parseTokenInput(input)
+  // Scopes are stored in one order, so a token's list reads the same however it was asked for.
+  const ordered = ACCESS_TOKEN_SCOPES.filter((s) => scopes.includes(s))
+  const token = ACCESS_TOKEN_PREFIX + randomBytes(32).toString('base64url')
+  const [row] = await db
+    .insert(accessTokens)
+    .values({
+      id: newId('pat'),
+      userId: caller.userId,
+      orgId: caller.orgId,
+      name,
+      scopes: ordered,
+      tokenHash: hashToken(token),
+    })
+    .returning()
+  return { token, summary: summary(row!) }
+}
+
+/** The caller's live tokens in their current organisation, newest first. */
+export async function listAccessTokens(caller: Caller, db: Db = getDb()): Promise<AccessTokenSummary[]> {
+  const rows = await db
+    .select()
+    .from(accessTokens)
+    .where(
+      and(
+        eq(accessTokens.userId, caller.userId),
+        eq(accessTokens.orgId, caller.orgId),
+        isNull(accessTokens.revokedAt),
+      ),
+    )
+    .orderBy(desc(accessTokens.createdAt))
+  return rows.map(summary)
+}
+
+/**
+ * Revokes one of the caller's tokens; someone else's is a 404, as if it did not exist. Every
+ * request checks its token, so the next request of any session using it is refused.
+ */
+export async function revokeAccessToken(caller: Caller, id: string, db: Db = getDb()): Promise<void> {
+  const rows = await db
+    .update(accessTokens)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(eq(accessTokens.id, id), eq(accessTokens.userId, caller.userId), isNull(accessTokens.revokedAt)),
+    )
+    .returning({ id: accessTokens.id })
+  if (rows.length === 0) throw notFound('No such access token')
+}
+
+/** A live token's caller (who, where, through which token) and what it may do. */
+export type TokenCaller = { caller: Caller; scopes: AccessTokenScope[] }
+
+/** The outcome of presenting a token: its caller, or why not. */
+export type TokenCheck =
+  | ({ ok: true } & TokenCaller)
+  | { ok: false; reason: 'invalid' }
+  | { ok: false; reason: 'rate_limited'; retryAfterSeconds: number }
+
+const WINDOW_SECONDS = 60
+
+/**
+ * Checks a token and counts this use against its rate limit (`perMinute` requests in a fixed
+ * minute), noting the time of last use, in one statement. Unknown, malformed and revoked tokens,
+ * and tokens of people no longer in the organisation, are `invalid`.
+ */
+export async function checkAccessToken(
+  token: string,
+  perMinute: number,
+  db: Db = getDb(),
+): Promise<TokenCheck> {
+  if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 100) return { ok: false, reason: 'invalid' }
+  const fresh = sql`${accessTokens.windowStartedAt} > now() - make_interval(secs => ${WINDOW_SECONDS})`
+  const [row] = await db
+    .update(accessTokens)
+    .set({
+      lastUsedAt: sql`now()`,
+      windowStartedAt: sql`case when ${fresh} then ${accessTokens.windowStartedAt} else now() end`,
+      windowCount: sql`case when ${fresh} then ${accessTokens.windowCount} + 1 else 1 end`,
+    })
+    .where(and(eq(accessTokens.tokenHash, hashToken(token)), isNull(accessTokens.revokedAt)))
+    .returning({
+      id: accessTokens.id,
+      name: accessTokens.name,
+      userId: accessTokens.userId,
+      orgId: accessTokens.orgId,
+      scopes: accessTokens.scopes,
+      windowCount: accessTokens.windowCount,
+      retryAfter: sql<number>`ceil(extract(epoch from (${accessTokens.windowStartedAt} + make_interval(secs => ${WINDOW_SECONDS}) - now())))::int`,
+    })
+  if (!row) return { ok: false, reason: 'invalid' }
+  if (row.windowCount > perMinute) {
+    return { ok: false, reason: 'rate_limited', retryAfterSeconds: Math.max(1, Number(row.retryAfter)) }
+  }
+  const [user, membership] = await Promise.all([
+    findUser(row.userId, db),
+    findMembership(row.userId, row.orgId, db),
+  ])
+  if (!user || !membership) return { ok: false, reason: 'invalid' }
+  const caller = { ...callerFrom(user, membership), via: { tokenId: row.id, tokenName: row.name } }
+  return { ok: true, caller, scopes: row.scopes as AccessTokenScope[] }
+}
