@@ -9,6 +9,7 @@
  * so delete is refused outright.
  */
 import { tool } from 'ai'
+import { z } from 'zod'
 import type { Caller } from '../../auth/caller.ts'
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts'
 import {
@@ -169,7 +170,10 @@ export const MANAGE_JOBS_DESCRIPTION =
  */
 const LIST_ONLY_DESCRIPTION =
   'List the scheduled jobs the person can see (this run may not create, change or delete jobs).'
-const ListOnlyInput = ManageJobsInput.pick({ action: true, name: true, id: true, scope: true, query: true })
+const ListOnlyInput = z.object({
+  action: ManageJobsInput.shape.action.describe('list; the other actions are refused in this run'),
+  query: ManageJobsInput.shape.query,
+})
 
 export function createManageJobsTool(ctx: ToolContext) {
   const listOnly = ctx.mode === 'run' && !ctx.mayEditJobs
