@@ -1,9 +1,13 @@
 /**
  * React Router's default Node entry, plus the CSP nonce: the server sets one per request
  * (server/http/security-headers.ts), and every inline script React Router renders carries it.
+ * The document is collected into one buffer before it is answered: React writes a page in a few
+ * hundred small chunks, and each chunk through a web stream, the compressor and the socket cost
+ * more CPU than rendering it (docs/decisions/0260-pages-are-answered-in-one-buffer.md). Loaders
+ * have finished before rendering starts, so the shell and the whole page are ready at nearly the
+ * same moment; only a lazy component (the code editor) arrives with the page rather than after it.
  */
-import { PassThrough } from 'node:stream'
-import { createReadableStreamFromReadable } from '@react-router/node'
+import { Writable } from 'node:stream'
 import { isbot } from 'isbot'
 import { renderToPipeableStream, type RenderToPipeableStreamOptions } from 'react-dom/server'
 import { ServerRouter, type EntryContext } from 'react-router'
@@ -41,21 +45,23 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true
-          const body = new PassThrough({
+          // As when streamed: the status is the shell's (an error in a boundary the client retries is not a 500).
+          const status = responseStatusCode
+          const chunks: Buffer[] = []
+          const body = new Writable({
+            write(chunk: Buffer, _encoding, callback) {
+              chunks.push(chunk)
+              callback()
+            },
             final(callback) {
               clearTimeout(timeoutId)
               timeoutId = undefined
+              responseHeaders.set('Content-Type', 'text/html')
+              resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status }))
               callback()
             },
           })
-          responseHeaders.set('Content-Type', 'text/html')
           pipe(body)
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          )
         },
         onShellError(error: unknown) {
           reject(error)

@@ -5,6 +5,7 @@ import '@fontsource-variable/inter'
 import { useNonce } from './lib/nonce.tsx'
 import './app.css'
 import { THEME_SCRIPT } from './lib/theme.ts'
+import { IconSprite } from './components/ui/icon-sprite.tsx'
 
 export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
 
@@ -23,6 +24,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links nonce="" />
       </head>
       <body className="min-h-screen">
+        <IconSprite />
         {children}
         <Toaster richColors closeButton position="bottom-right" />
         <ScrollRestoration nonce={nonce} />

@@ -7,10 +7,19 @@
  * throughput as a ratio to /health in the same run, and the server's RSS: idle, peak, at the end of
  * the load and after a rest. See bench/RESULTS.md.
  *
+ * Modes (issue 27), each on a server of its own, printed side by side at the end:
+ *   quiet     the page cache on, nothing else writing
+ *   busy      the page cache on, while the scheduler runs 20 every-minute jobs in the organisation
+ *             whose pages are measured (against the fake model, answering after 1 s) and another
+ *             organisation writes (a job changed every 100 ms)
+ *   uncached  PAGE_CACHE=false: every request rendered
+ *
+ *   --modes L          which modes, comma-separated (default quiet,busy,uncached)
+ *   --no-page-cache    the same as --modes uncached
  *   --duration S       seconds per route and concurrency (default 10)
  *   --round-minutes M  instead of --duration: split M minutes of load per round over the rows
  *                      (issue 19's soak: `--round-minutes 5 --rounds 3`)
- *   --connections L    concurrencies, comma-separated (default 10,50)
+ *   --connections L    concurrencies, comma-separated (default 10)
  *   --rounds N         repeat the whole load N times (memory soak: does RSS climb?)
  *   --rest S           seconds of rest after each round before RSS is read again (default 30)
  *   --routes L         only these routes (names as printed), comma-separated
@@ -35,12 +44,15 @@ import { seedPerson } from './lib/seed-web.ts'
 import { freePort, startBenchServer } from './lib/server.ts'
 import { table } from './lib/stats.ts'
 import { load, responseBytes, type Route } from './lib/load.ts'
+import { startFakeAnthropic, type FakeAnthropic } from '../tests/support/fake-anthropic.ts'
+import type { ApiClient } from '../tests/support/api-client.ts'
 
 const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
     'round-minutes': { type: 'string' },
-    connections: { type: 'string', default: '10,50' },
+    connections: { type: 'string', default: '10' },
+    modes: { type: 'string', default: 'quiet,busy,uncached' },
     rounds: { type: 'string', default: '1' },
     rest: { type: 'string', default: '30' },
     routes: { type: 'string' },
@@ -52,6 +64,23 @@ const { values: args } = parseArgs({
     'no-page-cache': { type: 'boolean', default: false },
   },
 })
+type Mode = 'quiet' | 'busy' | 'uncached'
+const MODES: Record<Mode, string> = {
+  quiet: 'cache on, quiet',
+  busy: 'cache on, scheduler + other orgs writing',
+  uncached: 'PAGE_CACHE=false',
+}
+const modes = (args['no-page-cache'] ? ['uncached'] : args.modes.split(',')).map((m) => m.trim()) as Mode[]
+for (const m of modes) if (!(m in MODES)) throw new Error(`--modes: unknown mode ${m}`)
+type Measured = {
+  route: string
+  connections: number
+  rps: number
+  p50: number
+  p99: number
+  cpuPerRequest: number
+}
+const byMode = new Map<Mode, Measured[]>()
 let duration = Number(args.duration)
 const concurrencies = args.connections.split(',').map(Number)
 const rounds = Number(args.rounds)
@@ -67,6 +96,41 @@ let stopping = false
 async function main() {
   const machine = await describeMachine()
   log(`machine: ${machine.cpu}, ${machine.memoryGb} GB, ${machine.node}, load ${machine.loadAverage}`)
+  const results: Record<string, unknown> = { machine, args }
+  for (const mode of modes) {
+    log(`mode ${mode}: ${MODES[mode]}`)
+    results[mode] = await runMode(mode)
+  }
+  await closeAdmin()
+  if (modes.length > 1) printModes()
+  writeFileSync(path.join(outDir, 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
+  log(
+    `figures in ${path.relative(process.cwd(), outDir)}/results.json; load now ${os.loadavg()[0]!.toFixed(2)}`,
+  )
+}
+
+/** The last round's figures of every mode, one column group per mode. */
+function printModes() {
+  const first = byMode.get(modes[0]!) ?? []
+  const rows = first.map(({ route, connections }) => {
+    const cells = [route, String(connections)]
+    for (const mode of modes) {
+      const all = byMode.get(mode) ?? []
+      const m = all.find((x) => x.route === route && x.connections === connections)
+      const health = all.find((x) => x.route === 'health' && x.connections === connections)
+      cells.push(
+        m && health
+          ? `${m.rps.toFixed(0)} (${(m.rps / health.rps).toFixed(2)}×) p99 ${m.p99} ms, ${m.cpuPerRequest.toFixed(2)} ms CPU`
+          : '',
+      )
+    }
+    return cells
+  })
+  console.log(`\nModes side by side: req/s (÷ /health), p99, server CPU per request\n`)
+  console.log(table(['route', 'conc', ...modes.map((m) => MODES[m])], rows))
+}
+
+async function runMode(mode: Mode) {
   const dbName = 'bench_web'
   const pgliteDir = args.pglite ? mkdtempSync(path.join(os.tmpdir(), 'clockwork-bench-pglite-')) : ''
   const databaseEnv = args.pglite
@@ -83,20 +147,29 @@ async function main() {
     cgroup = createMemoryCgroup(`clockwork-bench-${process.pid}`, Number(args['memory-max']))
     log(`server runs in ${cgroup.dir} with a ${args['memory-max']} MiB limit`)
   }
-  // --no-page-cache measures every request rendered (a deployment whose database is written to
-  // all the time gets few cache hits).
-  const env = args['no-page-cache'] ? { ...databaseEnv, PAGE_CACHE: 'false' } : databaseEnv
+  // uncached measures every request rendered; busy runs the scheduler against the fake model.
+  let fake: FakeAnthropic | undefined
+  if (mode === 'busy') fake = await startFakeAnthropic({ fallback: { text: 'Done.' }, delayMs: 1000 })
+  const env = {
+    ...databaseEnv,
+    ...(mode === 'uncached' ? { PAGE_CACHE: 'false' } : {}),
+    ...(fake ? { ANTHROPIC_API_KEY: 'sk-bench-web', ANTHROPIC_BASE_URL: fake.baseURL } : {}),
+  }
   const server = await startBenchServer({ nodeFlags, env, wrap: cgroup?.wrap })
   server.child.on('exit', (code, signal) => {
     if (!stopping) log(`SERVER DIED: exit ${code} signal ${signal}`)
   })
   log(`server up in ${server.bootMs} ms (${args.pglite ? 'PGlite' : 'Postgres'}), RSS ${mb(server.rssMb())}`)
-  const result: Record<string, unknown> = { machine, args, bootMs: server.bootMs, bootRssMb: server.rssMb() }
+  const result: Record<string, unknown> = { mode, bootMs: server.bootMs, bootRssMb: server.rssMb() }
+  let busy: { stop(): Promise<void> } | undefined
 
   try {
+    // The large person (another organisation) gets 1,000 jobs only when a (1,000) route is measured.
+    const largeCount = !args.routes || args.routes.includes('1,000') ? 1_000 : 100
     const small = await seedPerson(server.baseUrl, 'small', 100)
-    const large = await seedPerson(server.baseUrl, 'large', 1_000)
-    log(`seeded 100 + 1,000 jobs`)
+    const large = await seedPerson(server.baseUrl, 'large', largeCount)
+    log(`seeded 100 + ${largeCount} jobs`)
+    if (mode === 'busy') busy = await startBusy(small.client, large.client, large.jobIds)
     const all: Route[] = [
       { name: 'health', path: '/_agent-native/health' },
       { name: 'api jobs (100)', path: '/_agent-native/jobs', cookie: small.cookie },
@@ -134,10 +207,19 @@ async function main() {
       for (const connections of concurrencies) {
         let healthRps = NaN
         for (const route of routes) {
+          const cpuBefore = server.cpuMs()
           const r = await load(server.baseUrl, route, connections, duration)
+          // The server's CPU per answered request during the row (its background work included).
+          const cpuPerRequest = (server.cpuMs() - cpuBefore) / Math.max(1, r.total)
           await drained(server.baseUrl)
           if (route.name === 'health') healthRps = r.rps
-          measured.push({ route: route.name, connections, ...r, bytes: bytes.get(route.name) })
+          measured.push({
+            route: route.name,
+            connections,
+            ...r,
+            cpuPerRequest,
+            bytes: bytes.get(route.name),
+          })
           rows.push([
             route.name,
             String(connections),
@@ -146,6 +228,7 @@ async function main() {
             `${r.p50} ms`,
             `${r.p99} ms`,
             `${r.max} ms`,
+            `${cpuPerRequest.toFixed(2)} ms`,
             String(bytes.get(route.name)),
             r.failures ? `${r.failures} failed` : '',
           ])
@@ -157,7 +240,10 @@ async function main() {
       const restRss = server.rssMb()
       console.log(`\nRound ${round} of ${rounds} (${duration} s per row, Accept-Encoding: gzip, br)\n`)
       console.log(
-        table(['route', 'conc', 'req/s', '÷ health', 'p50', 'p99', 'max', 'bytes/resp', 'errors'], rows),
+        table(
+          ['route', 'conc', 'req/s', '÷ health', 'p50', 'p99', 'max', 'CPU/req', 'bytes/resp', 'errors'],
+          rows,
+        ),
       )
       const answered = measured.reduce((n, m) => n + m.total, 0)
       const failed = measured.reduce((n, m) => n + m.failures, 0)
@@ -169,6 +255,7 @@ async function main() {
       if (args['heap-snapshots']) snapshots.push(await snapshot(server, `round-${round}`))
     }
     result.rounds = roundResults
+    byMode.set(mode, roundResults.at(-1)!.measured)
     if (rounds > 1) {
       console.log(`\nRounds (${duration} s per row, ${routes.length * concurrencies.length} rows each)\n`)
       console.log(
@@ -188,6 +275,7 @@ async function main() {
     if (profiler) writeFileSync(path.join(outDir, 'load.cpuprofile'), JSON.stringify(await profiler.stop()))
     if (snapshots.length > 1) printHeapGrowth(snapshots)
   } finally {
+    await busy?.stop()
     stopping = true
     if (cgroup) {
       const { peakMb, oomKills } = cgroup.stats()
@@ -198,13 +286,51 @@ async function main() {
     cgroup?.remove()
     if (args.pglite) rmSync(pgliteDir, { recursive: true, force: true })
     else await dropDatabase(dbName)
-    await closeAdmin()
+    await fake?.close()
   }
   if (args['cpu-prof']) printProfile()
-  writeFileSync(path.join(outDir, 'results.json'), `${JSON.stringify(result, null, 2)}\n`)
+  return result
+}
+
+/**
+ * The busy mode's background: 20 every-minute jobs in the measured organisation (the scheduler
+ * fires them, runs them against the fake model and records their runs), and another organisation
+ * changing one of its jobs every 100 ms. Waits for the first minute's runs to start.
+ */
+async function startBusy(measured: ApiClient, other: ApiClient, otherJobIds: string[]) {
+  for (let i = 0; i < 20; i++) {
+    const res = await measured.post('/_agent-native/jobs', {
+      name: `every-minute-${i}`,
+      schedule: '* * * * *',
+      instructions: `Busy job ${i}: say done.`,
+    })
+    if (res.status !== 201) throw new Error(`busy job ${i}: ${res.status} ${JSON.stringify(res.body)}`)
+  }
+  let running = true
+  let writes = 0
+  const writer = (async () => {
+    for (let i = 0; running; i++) {
+      const id = otherJobIds[i % otherJobIds.length]!
+      await other.patch(`/_agent-native/jobs/${id}`, {
+        instructions: `Changed by the other organisation (${i})`,
+      })
+      writes++
+      await sleep(100)
+    }
+  })()
+  // The next minute boundary, plus a little: the scheduler has fired the first 20 runs.
+  const wait = 60_000 - (Date.now() % 60_000) + 3_000
   log(
-    `figures in ${path.relative(process.cwd(), outDir)}/results.json; load now ${os.loadavg()[0]!.toFixed(2)}`,
+    `busy: 20 every-minute jobs and the other organisation writing; waiting ${Math.round(wait / 1000)} s for the first fires`,
   )
+  await sleep(wait)
+  return {
+    stop: async () => {
+      running = false
+      await writer
+      log(`busy: the other organisation wrote ${writes} times`)
+    },
+  }
 }
 
 /** Waits until requests cut off at the end of a row are done, so they do not slow the next row. */

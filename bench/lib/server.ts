@@ -15,6 +15,8 @@ export type BenchServer = {
   bootMs: number
   /** Resident set size of the server process, in MiB. */
   rssMb(): number
+  /** CPU time the server process has used so far, in ms. */
+  cpuMs(): number
   stop(): Promise<void>
 }
 
@@ -32,6 +34,16 @@ export function rssMb(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN)
   return kb / 1024
 }
+
+/** CPU time (user + system) the process has used so far, in milliseconds (from /proc). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  // Fields after the command name (which may hold spaces) start at ")"; utime and stime are 14, 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
+}
+/** USER_HZ: 100 on every Linux this runs on (`getconf CLK_TCK`). */
+const CLOCK_TICKS = 100
 
 export async function startBenchServer(options: {
   nodeFlags: string[]
@@ -82,6 +94,7 @@ export async function startBenchServer(options: {
     child,
     bootMs,
     rssMb: () => rssMb(pid),
+    cpuMs: () => cpuMs(pid),
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return
       child.kill('SIGTERM')

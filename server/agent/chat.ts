@@ -21,7 +21,7 @@ import { CHAT_MAX_STEPS, CHAT_TIMEOUT_MS, startAgentLoop } from './loop.ts'
 import { describeModelError } from './model-errors.ts'
 import type { RetryNotice } from './model-retry.ts'
 import { resolveModel } from './model.ts'
-import { buildChatSystemPrompt } from './system-prompt.ts'
+import { buildChatSystemPrompt, withContext } from './system-prompt.ts'
 import {
   appendThreadMessage,
   findOwnThread,
@@ -121,7 +121,7 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
     execute: ({ writer }) => {
       const result = startAgentLoop({
         model: resolved.model,
-        system: withMcpNote(buildChatSystemPrompt(caller, new Date(), Object.keys(tools)), mcp),
+        system: withContext(buildChatSystemPrompt(caller, new Date()), (c) => withMcpNote(c, mcp)),
         messages,
         tools,
         maxSteps: CHAT_MAX_STEPS,

@@ -60,7 +60,7 @@ async function prepare({ caller, job, run, resolved }: Parameters<typeof runJobI
   const [jobSkills, envSkills, mcp] = await Promise.all([
     loadRunSkills(job.orgId, job.skills),
     environmentSkills(job.orgId, opened.definition.skills),
-    harnessMcp(caller, job.mcp),
+    harnessMcp(caller, job.mcp ?? []),
   ])
   return { adapter, opened, skills: [...envSkills, ...jobSkills.attached], mcp }
 }

@@ -8,10 +8,12 @@ import {
   type LanguageModel,
   type ModelMessage,
   type StepResult,
+  type SystemModelMessage,
   type Tool,
 } from 'ai'
 import { deriveKey } from '../keys/crypto.ts'
 import { withModelRetries, type RetryNotice } from './model-retry.ts'
+import type { SystemPrompt } from './system-prompt.ts'
 import type { AgentTools } from './tools/index.ts'
 
 /** The registry's tools plus those of connected MCP servers (`<server>__<tool>`, see mcp-tools.ts). */
@@ -26,7 +28,7 @@ export const CHAT_TIMEOUT_MS = 3 * 60_000
 
 export type AgentLoopInput = {
   model: LanguageModel
-  system: string
+  system: SystemPrompt
   messages: ModelMessage[]
   tools: ConversationTools
   maxSteps: number
@@ -39,12 +41,29 @@ export type AgentLoopInput = {
   onRetry?: (notice: RetryNotice | null) => void
 }
 
+/**
+ * Anthropic reads a prompt as tools, then system, then messages, and caches the prefix that ends at
+ * a block marked `cache_control`. The mark goes on the stable part of the system prompt, so the
+ * tool definitions and that part are written once and read back (at a tenth of the price) by the
+ * conversation's later model calls and by other conversations with the same tools within the
+ * cache's five minutes. Other providers ignore the option.
+ */
+export const CACHED = { anthropic: { cacheControl: { type: 'ephemeral' } } } as const
+
+/** The system prompt as the model gets it: the cached stable part, then this conversation's context. */
+export function systemMessages(prompt: SystemPrompt): SystemModelMessage[] {
+  return [
+    { role: 'system', content: prompt.stable, providerOptions: CACHED },
+    { role: 'system', content: prompt.context },
+  ]
+}
+
 /** Starts one agent turn; the caller consumes the result as a UI message stream. */
 export function startAgentLoop(input: AgentLoopInput) {
   return streamText({
     // Retried by the wrapper (same policy as the SDK's), so a wait can be shown while it lasts.
     ...withModelRetries(input.model, { onRetry: input.onRetry }),
-    system: input.system,
+    system: systemMessages(input.system),
     messages: input.messages,
     tools: input.tools,
     stopWhen: input.stopAfterStep
@@ -58,14 +77,26 @@ export function startAgentLoop(input: AgentLoopInput) {
   })
 }
 
-/** Sums token usage over steps (kept step by step so a failed turn still reports what it spent). */
+/**
+ * Sums token usage over steps (kept step by step so a failed turn still reports what it spent).
+ * `inputTokens` counts every input token, cached or not; `cacheReadTokens` and `cacheWriteTokens`
+ * say how many of them were read from or written to the provider's prompt cache (priced apart).
+ */
 export function createUsageMeter() {
-  const total = { inputTokens: 0, outputTokens: 0 }
+  const total = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }
   return {
     total,
-    add(step: { usage: { inputTokens?: number; outputTokens?: number } }) {
+    add(step: {
+      usage: {
+        inputTokens?: number
+        outputTokens?: number
+        inputTokenDetails?: { cacheReadTokens?: number; cacheWriteTokens?: number }
+      }
+    }) {
       total.inputTokens += step.usage.inputTokens ?? 0
       total.outputTokens += step.usage.outputTokens ?? 0
+      total.cacheReadTokens += step.usage.inputTokenDetails?.cacheReadTokens ?? 0
+      total.cacheWriteTokens += step.usage.inputTokenDetails?.cacheWriteTokens ?? 0
     },
   }
 }

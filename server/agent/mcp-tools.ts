@@ -56,7 +56,7 @@ export type McpToolSet = {
 }
 
 /**
- * The MCP tools of one conversation. `only`: the job's `mcp` list in a run (null: every server).
+ * The MCP tools of one conversation. `only`: the job's `mcp` list in a run (the run executor passes [] for none); null, in chat: every server.
  * Servers are listed in parallel; each listing is cached for a minute.
  */
 export async function loadMcpTools(

@@ -29,4 +29,15 @@ describe('run cost estimate', () => {
       ),
     ).toBeNull()
   })
+
+  it('prices prompt-cache writes at 1.25 and reads at 0.1 of an input token', () => {
+    // 1M input tokens of which 200k written to and 700k read from the cache; 100k uncached.
+    const usd = estimateCostUsd(anthropic('claude-sonnet-4-5'), {
+      inputTokens: 1_000_000,
+      outputTokens: 0,
+      cacheWriteTokens: 200_000,
+      cacheReadTokens: 700_000,
+    })
+    expect(usd).toBeCloseTo((100_000 * 3 + 200_000 * 3 * 1.25 + 700_000 * 3 * 0.1) / 1e6, 6)
+  })
 })

@@ -30,13 +30,25 @@ export function findPrice(choice: ModelChoice): Price | null {
   return match ? ANTHROPIC_PRICES[match]! : null
 }
 
-/** USD for the given token counts, rounded to 6 decimals (the column's scale); null for unknown models. */
+/** Anthropic's prompt-cache prices, as multiples of the input price: writes (5-minute cache) and reads. */
+export const CACHE_WRITE_FACTOR = 1.25
+export const CACHE_READ_FACTOR = 0.1
+
+/**
+ * USD for the given token counts, rounded to 6 decimals (the column's scale); null for unknown
+ * models. `inputTokens` counts every input token; those of them written to or read from the prompt
+ * cache (`cacheWriteTokens`, `cacheReadTokens`) are priced at the cache's rates.
+ */
 export function estimateCostUsd(
   choice: ModelChoice,
-  usage: { inputTokens: number; outputTokens: number },
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number },
 ): number | null {
   const price = findPrice(choice)
   if (!price) return null
-  const usd = (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000
+  const read = usage.cacheReadTokens ?? 0
+  const written = usage.cacheWriteTokens ?? 0
+  const input =
+    Math.max(0, usage.inputTokens - read - written) + written * CACHE_WRITE_FACTOR + read * CACHE_READ_FACTOR
+  const usd = (input * price.input + usage.outputTokens * price.output) / 1_000_000
   return Math.round(usd * 1e6) / 1e6
 }

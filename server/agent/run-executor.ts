@@ -20,7 +20,7 @@ import { describeModelError } from './model-errors.ts'
 import { resolveModel, type ResolvedModel } from './model.ts'
 import { estimateCostUsd } from './pricing.ts'
 import { loadRunCaller } from './run-caller.ts'
-import { buildRunSystemPrompt } from './system-prompt.ts'
+import { buildRunSystemPrompt, withContext, type SystemPrompt } from './system-prompt.ts'
 import { loadExecution } from './execution.ts'
 import { createAgentTools } from './tools/index.ts'
 import { loadMcpTools, withMcpNote } from './mcp-tools.ts'
@@ -76,7 +76,9 @@ export function createAgentExecutor(): RunExecutor {
     // "Now" in a run means now where the job lives: its schedule is read in that zone.
     const [execution, mcp, skills] = await Promise.all([
       loadExecution(caller),
-      loadMcpTools(caller, job.mcp),
+      // Only the MCP servers the job names (none when it names none): each server's tools would
+      // otherwise be in every model call of every run.
+      loadMcpTools(caller, job.mcp ?? []),
       loadRunSkills(job.orgId, job.skills),
     ])
     const builtIn = createAgentTools({
@@ -86,6 +88,7 @@ export function createAgentExecutor(): RunExecutor {
       runId: run.id,
       environment: job.environment,
       mayEditJobs: job.agentMayEditJobs,
+      hasNotifyTargets: Boolean(view.notify?.onSuccess?.length || view.notify?.onFailure?.length),
       execution,
     })
     const tools = { ...builtIn, ...mcp.tools }
@@ -93,12 +96,8 @@ export function createAgentExecutor(): RunExecutor {
     const stop = () => void stopCommands({ runId: run.id }).catch(() => {})
     signal.addEventListener('abort', stop, { once: true })
     try {
-      const system = withSkills(
-        withMcpNote(
-          buildRunSystemPrompt(caller, view, run.scheduledFor, new Date(), Object.keys(tools)),
-          mcp,
-        ),
-        skills,
+      const system = withContext(buildRunSystemPrompt(caller, view, run.scheduledFor, new Date()), (c) =>
+        withSkills(withMcpNote(c, mcp), skills),
       )
       return await converse(system, skippedSkillsNote(skills), tools, resolved, job, signal)
     } finally {
@@ -113,7 +112,7 @@ export function createAgentExecutor(): RunExecutor {
  * lines for people reading the run, such as skills left out).
  */
 async function converse(
-  system: string,
+  system: SystemPrompt,
   notes: ExecutorMessage[],
   tools: ConversationTools,
   resolved: ResolvedModel,
@@ -151,7 +150,8 @@ async function converse(
     })
     .pipeTo(new WritableStream())
   const usage = {
-    ...meter.total,
+    inputTokens: meter.total.inputTokens,
+    outputTokens: meter.total.outputTokens,
     costUsd: estimateCostUsd(resolved.choice, meter.total) ?? undefined,
     model: `${resolved.choice.provider}:${resolved.choice.modelId}`,
   }

@@ -29,10 +29,15 @@ export type ToolContext = {
   turnId?: string
   /** The job's environment in a run: the default of the environment tools (else `scratch`). */
   environment?: string | null
+  /** In a run: whether the job has notify targets (send_notification can post to nothing else). */
+  hasNotifyTargets?: boolean
 }
 
-/** The org's switches for run-code and cli, and the CLIs this server offers. */
-export type ExecutionContext = { settings: OrgSettings; clis: CliDescription[] }
+/**
+ * The org's switches for run-code and cli, the CLIs this server offers, and whether the caller can
+ * see any environment definition (run_harness works only in a named environment).
+ */
+export type ExecutionContext = { settings: OrgSettings; clis: CliDescription[]; hasEnvironments?: boolean }
 
 /** A failed tool call as the model (and the chat UI) sees it: the same status and message as the API. */
 export type ToolFailure = {

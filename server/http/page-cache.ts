@@ -1,14 +1,18 @@
 /**
- * Rendered HTML of the busiest pages (the jobs list, a job's page), reused while the database has
- * not changed. React's server rendering of a 50-row table is most of a page request's CPU; a
+ * Rendered HTML of the busiest pages (the jobs list, a job's page), reused while nothing they show
+ * has changed. React's server rendering of a 50-row table is most of a page request's CPU; a
  * person polling their jobs, or a team looking at the same list, asks for the same bytes again.
  *
  * Freshness: an entry is keyed by the request's cookies and URL (so by session: what one person
- * sees is never served to another) and tagged with the database's WAL insert position read as the
- * request arrives. Every committed write moves that position before it becomes visible, on any
- * instance, so an entry is served only while no write at all has committed since it was rendered.
- * What a page shows that is not in the database (the clock: "scheduler silent for 3 min") is
- * bounded by {@link PAGE_CACHE_TTL_MS}.
+ * sees is never served to another) and tagged with two counters read as the request arrives, the
+ * organisation's and the person's (table `cache_versions`). Database triggers move them, at
+ * commit, on every write that can change what that organisation's or person's pages show (jobs,
+ * run states, members, settings, notifications, …), and on nothing else: lease renewals,
+ * heartbeats and other organisations' writes leave an entry valid
+ * (docs/decisions/0263-page-cache-versions-per-organisation-and-person.md). The counters are read
+ * before the render, so a write that commits during it makes the entry stale at once, never the
+ * reverse. What a page shows that is not in the database (the clock: "scheduler silent for 3 min")
+ * is bounded by {@link PAGE_CACHE_TTL_MS}.
  *
  * The CSP nonce: a cached document keeps the nonce it was rendered with, and the response's CSP
  * header is rewritten to name it. Nonces are per response so that a nonce seen in one document
@@ -20,6 +24,7 @@ import type { Request as ExpressRequest, Response as ExpressResponse } from 'exp
 import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { queryRows } from '../db/sql.ts'
+import { getCaller } from '../auth/caller.ts'
 import { BoundedCache } from '../lib/lru.ts'
 import { logger } from '../lib/logger.ts'
 import { COMPRESSION_THRESHOLD_BYTES } from './compression.ts'
@@ -60,12 +65,17 @@ export function createPageCache(db: Db): PageCache {
   const cache = new BoundedCache<string, Entry>(MAX_ENTRIES, PAGE_CACHE_TTL_MS)
   const rendering = new Map<string, Promise<Entry | null>>()
   let disabled = false
-  const readVersion = coalesced(async () => {
-    // The insert position, not the write position: with synchronous_commit off a commit is
-    // visible before its WAL is written out, but never before it is inserted.
-    const [row] = await queryRows<{ v: string }>(db, sql`select pg_current_wal_insert_lsn()::text as v`)
-    return row!.v
-  })
+  /** The organisation's and the person's counters, as one tag (a scope never written reads 0). */
+  const readVersion = async (orgId: string, userId: string) => {
+    const org = `org:${orgId}`
+    const person = `user:${userId}`
+    const rows = await queryRows<{ scope: string; version: string }>(
+      db,
+      sql`select scope, version::text as version from cache_versions where scope in (${org}, ${person})`,
+    )
+    const of = (scope: string) => rows.find((r) => r.scope === scope)?.version ?? '0'
+    return `${orgId}.${of(org)}.${of(person)}`
+  }
 
   async function renderEntry(res: ExpressResponse, version: string, render: () => Promise<Response>) {
     const response = await render()
@@ -87,13 +97,16 @@ export function createPageCache(db: Db): PageCache {
       if (disabled || req.method !== 'GET' || !cookie || !CACHED_PATH.test(req.path)) return render()
       // A bearer caller is not named by the cookie; a conditional request is the route's (304).
       if (req.headers.authorization || req.headers['if-none-match']) return render()
+      // The caller (cached for a few seconds per session) says whose counters tag the page.
+      const caller = await getCaller(new Request('http://page-cache/', { headers: { cookie } }))
+      if (!caller) return render()
       let version: string
       try {
-        version = await readVersion()
+        version = await readVersion(caller.orgId, caller.userId)
       } catch (err) {
-        // A replica, or a database without WAL functions: render every time.
+        // A database without the versions table (a replica that lags its migrations): render every time.
         disabled = true
-        logger.warn({ err }, 'page cache disabled: the database version cannot be read')
+        logger.warn({ err }, 'page cache disabled: the cache versions cannot be read')
         return render()
       }
       const key = `${req.originalUrl}\n${cookie}`

@@ -8,6 +8,7 @@ import type { Request as ExpressRequest, RequestHandler, Response as ExpressResp
 import { createRequestHandler as createRouterHandler, type ServerBuild } from 'react-router'
 import { bufferedBody } from './body-limit.ts'
 import { badRequest, toErrorBody } from '../lib/errors.ts'
+import { encodeBody } from './compression.ts'
 import type { PageCache } from './page-cache.ts'
 
 export function reactRouterHandler(
@@ -20,7 +21,7 @@ export function reactRouterHandler(
     try {
       const render = () => handle(toFetchRequest(req, res))
       const response = pageCache ? await pageCache.handle(req, res, render) : await render()
-      if (response) await send(res, response)
+      if (response) await send(req, res, response)
     } catch (error) {
       next(error)
     }
@@ -70,7 +71,10 @@ function toFetchRequest(req: ExpressRequest, res: ExpressResponse): Request {
   return new Request(url.href, init)
 }
 
-async function send(res: ExpressResponse, response: Response) {
+/** Answers read whole and sent in one write (pages, JSON); anything else is streamed. */
+const BUFFERED = /^(?:text\/html|application\/json)/i
+
+async function send(req: ExpressRequest, res: ExpressResponse, response: Response) {
   if (res.destroyed || res.writableEnded) {
     await response.body?.cancel()
     return
@@ -82,8 +86,14 @@ async function send(res: ExpressResponse, response: Response) {
     if (key === 'set-cookie') res.append(key, value)
     else res.setHeader(key, value)
   }
-  if (/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) res.flushHeaders()
+  const type = response.headers.get('content-type') ?? ''
+  if (/text\/event-stream/i.test(type)) res.flushHeaders()
   if (!response.body) return void res.end()
+  if (BUFFERED.test(type) && !response.headers.has('content-encoding')) {
+    const body = encodeBody(req, res, Buffer.from(await response.arrayBuffer()))
+    res.setHeader('content-length', body.length)
+    return void res.end(body)
+  }
   try {
     await writeReadableStreamToWritable(response.body, res)
   } catch (error) {

@@ -242,10 +242,7 @@ export const McpServers = z
   .max(20, { error: 'must name at most 20 servers' })
   .refine((names) => new Set(names).size === names.length, { error: 'must not name a server twice' })
   .nullable()
-  .describe(
-    'MCP servers (by name) whose tools runs of this job may use; [] for none; null: every server the ' +
-      'person it runs as can use',
-  )
+  .describe('MCP servers (by name) whose tools runs of this job may use; null or [] for none')
 
 /** A self-made skill's name (`skills/<name>/SKILL.md`); environment definitions name skills the same way. */
 export const SkillName = z

@@ -296,8 +296,8 @@ export const JOB_FIELDS = {
     form: {
       widget: 'list',
       label: 'MCP servers',
-      hint: 'names, comma-separated; empty: every server the job runs as may use',
-      unset: 'All available',
+      hint: 'names, comma-separated; empty: none (runs get only the servers named here)',
+      unset: 'None',
       initial: '',
       section: 'advanced',
     },

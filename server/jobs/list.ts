@@ -61,22 +61,26 @@ export async function listJobPage(caller: Caller, query: unknown = {}): Promise<
     ? [sql`${time} is null`, direction(millis(time)), asc(jobs.name), asc(jobs.id)]
     : [direction(jobs.name), direction(jobs.id)]
   const db = getDb()
-  const [rows, [counted]] = await Promise.all([
+  const select = (extra: SQL | undefined) =>
     db
-      .select(columns)
+      .select({ ...columns, total: sql<number>`count(*) over ()`.mapWith(Number) })
       .from(jobs)
       .innerJoin(user, eq(user.id, jobs.createdBy))
-      .where(and(where, after))
+      .where(and(where, extra))
       .orderBy(...order)
-      .limit(q.limit + 1),
-    db.select({ total: count() }).from(jobs).where(where),
-  ])
+      .limit(q.limit + 1)
+  // The first page counts the matches in the same query (a window over every match, before the
+  // limit); a later page's rows are fewer than the matches, so it counts them apart.
+  const [rows, counted] = after
+    ? await Promise.all([select(after), db.select({ total: count() }).from(jobs).where(where)])
+    : [await select(undefined), null]
   const page = rows.slice(0, q.limit)
   const last = page.at(-1)
   const more = rows.length > q.limit && last
+  const total = counted ? (counted[0]?.total ?? 0) : (rows[0]?.total ?? 0)
   return {
-    jobs: page.map((row) => toJobView(withPreview(row), caller)),
-    total: counted?.total ?? 0,
+    jobs: page.map(({ total: _total, ...row }) => toJobView(withPreview(row), caller)),
+    total,
     nextCursor: more ? cursorFor(last, time) : null,
   }
 }

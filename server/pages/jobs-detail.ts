@@ -20,8 +20,11 @@ export async function loadJobPage(caller: Caller, id: string) {
   // while a run is active); read the other way round, the rows would say "succeeded" beside a
   // status card stuck at "running", with nothing left to poll for.
   const runs = await orRouteError(loadRunHistory(caller, id))
-  const job = await orRouteError(getJob(caller, id))
-  const audit = await orRouteError(listJobAudit(caller, id))
+  // The job and its audit trail have no such order between them: read together.
+  const [job, audit] = await Promise.all([
+    orRouteError(getJob(caller, id)),
+    orRouteError(listJobAudit(caller, id)),
+  ])
   return {
     job,
     audit,

@@ -15,7 +15,7 @@ describe('the job form', () => {
     expect(JobUpdateInput.parse(toUpdateInput(sampleText))).toEqual(expected)
   })
 
-  it('reads the MCP servers field as a list of names, empty meaning every server', () => {
+  it('reads the MCP servers field as a list of names, empty meaning none', () => {
     const mcp = jobFormSpec().fields.find((f) => f.key === 'mcp')
     expect(mcp).toMatchObject({ widget: 'list', section: 'advanced', initial: '' })
     expect(toUpdateInput({ mcp: ' github, linear  notion,' })).toEqual({

@@ -76,7 +76,7 @@ describe('chat creates jobs through the manage-jobs tool', () => {
       'read_file',
       'run-code',
       'run_command',
-      'run_harness',
+      // No run_harness: this person has no environment definition a harness could work in.
       'run_script',
       'search_files',
       'skills',

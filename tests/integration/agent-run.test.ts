@@ -109,7 +109,9 @@ describe('an unattended run', () => {
       model: 'anthropic:claude-sonnet-4-5',
     })
 
-    // The system prompt names the job, its schedule in words and the current time; tools are the chat's plus send_notification.
+    // The system prompt names the job, its schedule in words and the current time. The tools are those
+    // this run can use: no send_notification (the job has no notify targets), no run_harness (the
+    // person has no environment to run one in).
     const [first] = fake.requests
     const system = first!.body.system.map((b: { text: string }) => b.text).join('\n')
     expect(system).toContain('"signup-report" unattended')
@@ -125,10 +127,8 @@ describe('an unattended run', () => {
       'read_file',
       'run-code',
       'run_command',
-      'run_harness',
       'run_script',
       'search_files',
-      'send_notification',
       'skills',
       'web_fetch',
       'workspace',

@@ -1,8 +1,9 @@
 /**
  * The rendered-page cache of the production server (server/http/page-cache.ts): a repeat of the
- * jobs page is the same document (its CSP header names the nonce inside it), any committed write,
- * even one made behind the server's back as another instance would, is seen by the next request,
- * and one person's page is never served to another. Needs `npm run build` first.
+ * jobs page is the same document (its CSP header names the nonce inside it), another
+ * organisation's writes leave it cached, any committed write that changes it, even one made behind
+ * the server's back as another instance would, is seen by the next request, and one person's page
+ * is never served to another. Needs `npm run build` first.
  */
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
@@ -50,8 +51,8 @@ async function page(client: ApiClient, path: string) {
 
 describe('page cache', () => {
   it('serves a repeat of the jobs page as the same document, its CSP naming the nonce inside', async () => {
-    // The version is the cluster's WAL position: a write anywhere on this Postgres (another test
-    // file's database, autovacuum) is a miss, so look for one repeat among a few requests.
+    // Nothing in Alice's organisation changes between these requests, but an entry lives 5 s: look
+    // for one repeat among a few requests.
     let previous = await page(alice, '/jobs')
     let repeated = false
     for (let i = 0; i < 20 && !repeated; i++) {
@@ -66,6 +67,51 @@ describe('page cache', () => {
       previous = next
     }
     expect(repeated).toBe(true)
+  })
+
+  it('serves organisation A’s page from the cache while organisation B writes, and misses after a write to A', async () => {
+    // Alice and Bob each signed up into a workspace of their own: two organisations.
+    const sql = postgres(server.databaseUrl, { max: 1 })
+    try {
+      let first = await page(alice, '/jobs')
+      let second = await page(alice, '/jobs')
+      // An entry lives 5 s: on a slow machine the pair may straddle its end, so retry once.
+      if (second.headerNonce !== first.headerNonce) {
+        first = second
+        second = await page(alice, '/jobs')
+      }
+      expect(second.headerNonce).toBe(first.headerNonce)
+      // Bob's organisation writes, through the API and behind the server's back.
+      const created = await bob.post('/_agent-native/jobs', {
+        name: 'bob-busy',
+        schedule: '* * * * *',
+        instructions: 'Keep busy.',
+      })
+      expect(created.status).toBe(201)
+      await sql`update jobs set instructions = 'bob wrote' where name = 'bob-report'`
+      const during = await page(alice, '/jobs')
+      expect(during.headerNonce).toBe(first.headerNonce)
+      expect(during.html).toBe(first.html)
+      // A run of Alice's job renewing its lease (a heartbeat) changes nothing she sees.
+      const [job] = await sql`select id, org_id from jobs where name = 'alice-report'`
+      await sql`insert into job_runs (id, job_id, org_id, trigger, scheduled_for, status, lease_expires_at)
+        values ('run_cache_lease', ${job!.id}, ${job!.org_id}, 'manual', now(), 'running', now())`
+      const withRun = await page(alice, '/jobs')
+      expect(withRun.headerNonce).not.toBe(first.headerNonce)
+      await sql`update job_runs set lease_expires_at = now() + interval '1 minute' where id = 'run_cache_lease'`
+      expect((await page(alice, '/jobs')).headerNonce).toBe(withRun.headerNonce)
+      await sql`delete from job_runs where id = 'run_cache_lease'`
+      const beforeWrite = await page(alice, '/jobs')
+      expect(beforeWrite.html).not.toContain('30 6 * * 1-5')
+      // A write to Alice's organisation that changes her list: the next request renders again.
+      await sql`update jobs set schedule = '30 6 * * 1-5' where name = 'alice-report'`
+      const after = await page(alice, '/jobs')
+      expect(after.headerNonce).not.toBe(beforeWrite.headerNonce)
+      expect(after.html).toContain('30 6 * * 1-5')
+      await sql`delete from jobs where name = 'bob-busy'`
+    } finally {
+      await sql.end()
+    }
   })
 
   it('shows a write committed behind the server’s back (another instance) on the next request', async () => {

@@ -12,11 +12,11 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { ApiClient } from '#tests/support/api-client.ts'
 import { dockerForTests } from '#tests/support/docker.ts'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { createEmptyDatabase, freePort, startPostgresServer } from '#tests/support/postgres-server.ts'
+import { createEmptyDatabase, freePort } from '#tests/support/postgres-server.ts'
 
 const run = promisify(execFile)
 const root = path.resolve(import.meta.dirname, '../..')
@@ -47,7 +47,6 @@ function peakMemory(id: string): number {
 describe.skipIf(!docker.ok)(`the production image${skipped}`, () => {
   let fake: FakeAnthropic
   let database: { url: string; drop(): Promise<void> }
-  let stopPostgres = async () => {}
   let baseUrl: string
   const name = `clockwork-prod-test-${randomBytes(4).toString('hex')}`
   let logs = ''
@@ -58,9 +57,8 @@ describe.skipIf(!docker.ok)(`the production image${skipped}`, () => {
       cwd: root,
       maxBuffer: 64 * 1024 * 1024,
     })
-    const postgres = await startPostgresServer()
-    stopPostgres = postgres.stop
-    database = await createEmptyDatabase(postgres.url)
+    // A database of its own on the run's one PostgreSQL server (tests/support/global-setup.ts).
+    database = await createEmptyDatabase(inject('postgresUrl'))
     fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Numbers posted.' } })
     const port = await freePort()
     baseUrl = `http://127.0.0.1:${port}`
@@ -101,7 +99,6 @@ describe.skipIf(!docker.ok)(`the production image${skipped}`, () => {
     await run('docker', ['rm', '-f', name]).catch(() => {})
     await fake?.close()
     await database?.drop()
-    await stopPostgres()
     if (logs && process.env.DEBUG_PRODUCTION_IMAGE) console.info(logs)
   })
 

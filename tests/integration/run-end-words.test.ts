@@ -87,7 +87,9 @@ describe.each<ServerEntry>(['source', 'compiled'])('the %s server', (entry) => {
     expect(bodies.join('\n')).not.toMatch(/ended (error|timed_out)/)
 
     // The run page labels the reason by what it explains.
-    const page = await ana.request('GET', `/jobs/${job.id}/runs/${run.id}`, undefined, { accept: 'text/html' })
+    const page = await ana.request('GET', `/jobs/${job.id}/runs/${run.id}`, undefined, {
+      accept: 'text/html',
+    })
     expect(page.status).toBe(200)
     expect(page.body).toContain('What happened:')
     expect(page.body).toContain('an error stopped it')

@@ -20,9 +20,20 @@ export type FakeReply =
   /** Never answers; the request ends only when the client aborts it. */
   | { hang: true }
 
-export type FakeUsage = { input_tokens: number; output_tokens: number }
+export type FakeUsage = {
+  input_tokens: number
+  output_tokens: number
+  cache_creation_input_tokens?: number
+  cache_read_input_tokens?: number
+}
 
-export type FakeRequest = { headers: IncomingMessage['headers']; body: Record<string, any>; aborted: boolean }
+export type FakeRequest = {
+  headers: IncomingMessage['headers']
+  body: Record<string, any>
+  aborted: boolean
+  /** The usage the answer reported (set when it is sent). */
+  usage?: FakeUsage
+}
 
 export type FakeAnthropic = {
   /** e.g. `http://127.0.0.1:41234/v1`. */
@@ -58,6 +69,12 @@ export async function startFakeAnthropic(
     port?: number
     /** Waits this long before answering each request (a model takes seconds; the chaos bench needs runs in flight). */
     delayMs?: number
+    /**
+     * Replies without a scripted `usage` report counted tokens instead of the fixed 12 in / 7 out,
+     * with Anthropic's prompt caching simulated (see {@link countUsage}): what `npm run bench:tokens`
+     * measures.
+     */
+    countTokens?: boolean
   } = {},
 ): Promise<FakeAnthropic> {
   const queue: (FakeReply | ((request: FakeRequest) => FakeReply))[] = []
@@ -67,6 +84,7 @@ export async function startFakeAnthropic(
     return matched.find((m) => m.replies.length > 0 && hay.includes(m.match))?.replies.shift()
   }
   const requests: FakeRequest[] = []
+  const promptCache = new Set<string>()
   const fallback = options.fallback ?? {
     status: 500,
     errorType: 'api_error',
@@ -110,8 +128,13 @@ export async function startFakeAnthropic(
       ),
       stop_reason: reply.stopReason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'),
       stop_sequence: null,
-      usage: reply.usage ?? { input_tokens: 12, output_tokens: 7 },
+      usage:
+        reply.usage ??
+        (options.countTokens
+          ? countUsage(request.body, promptCache, content)
+          : { input_tokens: 12, output_tokens: 7 }),
     }
+    request.usage = message.usage
     if (request.body.stream) return streamMessage(res, message)
     res.writeHead(200, { 'content-type': 'application/json', 'request-id': message.id })
     res.end(JSON.stringify(message))
@@ -169,7 +192,16 @@ function streamMessage(res: ServerResponse, message: Message) {
       ...head,
       content: [],
       stop_reason: null,
-      usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+      usage: {
+        input_tokens: usage.input_tokens,
+        output_tokens: 1,
+        ...(usage.cache_creation_input_tokens !== undefined
+          ? { cache_creation_input_tokens: usage.cache_creation_input_tokens }
+          : {}),
+        ...(usage.cache_read_input_tokens !== undefined
+          ? { cache_read_input_tokens: usage.cache_read_input_tokens }
+          : {}),
+      },
     },
   })
   send('ping', { type: 'ping' })
@@ -204,6 +236,59 @@ function streamMessage(res: ServerResponse, message: Message) {
   })
   send('message_stop', { type: 'message_stop' })
   res.end()
+}
+
+/** Tokens of a piece of a request, estimated as Anthropic's docs suggest for English: ~4 characters each. */
+export const estimateTokens = (value: unknown) => Math.ceil(JSON.stringify(value).length / 4)
+
+/** Anthropic's smallest cacheable prefix for Sonnet and Opus models, in tokens. */
+export const MIN_CACHEABLE_TOKENS = 1024
+
+/**
+ * Usage for a request as the Messages API bills it with prompt caching. The prompt is read in
+ * Anthropic's order (tools, then system blocks, then message content blocks); a block carrying
+ * `cache_control` ends a cacheable prefix. The longest such prefix seen before (in `cache`) is
+ * read (`cache_read_input_tokens`); later marked prefixes are written (`cache_creation_input_tokens`)
+ * when they reach {@link MIN_CACHEABLE_TOKENS}; the rest is `input_tokens`. Output tokens are
+ * counted from the reply. Entries never expire (a bench runs well within the 5-minute lifetime).
+ */
+export function countUsage(body: Record<string, any>, cache: Set<string>, reply: FakeBlock[]): FakeUsage {
+  const blocks: { tokens: number; key: string; marked: boolean }[] = []
+  const add = (value: Record<string, any>) => {
+    const { cache_control, ...rest } = value
+    blocks.push({ tokens: estimateTokens(rest), key: JSON.stringify(rest), marked: Boolean(cache_control) })
+  }
+  for (const t of body.tools ?? []) add(t)
+  const system = typeof body.system === 'string' ? [{ type: 'text', text: body.system }] : (body.system ?? [])
+  for (const b of system) add(b)
+  for (const m of body.messages ?? []) {
+    const content = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content
+    for (const b of content) add({ role: m.role, ...b })
+  }
+  const total = blocks.reduce((n, b) => n + b.tokens, 0)
+  // The key of each marked prefix, and its length in tokens.
+  const prefixes: { key: string; tokens: number }[] = []
+  let key = ''
+  let tokens = 0
+  for (const b of blocks) {
+    key += `\n${b.key}`
+    tokens += b.tokens
+    if (b.marked) prefixes.push({ key, tokens })
+  }
+  let read = 0
+  for (const p of prefixes) if (cache.has(p.key)) read = p.tokens
+  let written = read
+  for (const p of prefixes) {
+    if (p.tokens <= read || p.tokens < MIN_CACHEABLE_TOKENS) continue
+    cache.add(p.key)
+    written = p.tokens
+  }
+  return {
+    input_tokens: total - written,
+    output_tokens: Math.max(1, estimateTokens(reply)),
+    cache_creation_input_tokens: written - read,
+    cache_read_input_tokens: read,
+  }
 }
 
 function chunks(text: string, size: number): string[] {

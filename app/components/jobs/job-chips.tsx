@@ -1,16 +1,16 @@
-import { AlertTriangle, Pause, Lock, ShieldAlert, Users } from 'lucide-react'
 import { Badge } from '#app/components/ui/card.tsx'
+import { SpriteIcon } from '#app/components/ui/icon-sprite.tsx'
 import { describeRunStatus } from '#app/lib/job-status.ts'
 
 /** Personal or shared, at a glance. */
 export function ScopeBadge({ scope }: { scope: 'personal' | 'shared' }) {
   return scope === 'shared' ? (
     <Badge tone="blue">
-      <Users className="size-3" aria-hidden /> Shared
+      <SpriteIcon name="users" className="size-3" /> Shared
     </Badge>
   ) : (
     <Badge>
-      <Lock className="size-3" aria-hidden /> Personal
+      <SpriteIcon name="lock" className="size-3" /> Personal
     </Badge>
   )
 }
@@ -37,14 +37,14 @@ export function PausedChip({
   if (suspendedReason) {
     return (
       <Badge tone="amber" title={suspendedReason} data-testid="suspended-chip">
-        <AlertTriangle className="size-3" aria-hidden /> Paused by system: {suspendedReason}
+        <SpriteIcon name="alert" className="size-3" /> Paused by system: {suspendedReason}
       </Badge>
     )
   }
   if (enabled) return null
   return (
     <Badge>
-      <Pause className="size-3" aria-hidden /> Paused
+      <SpriteIcon name="pause" className="size-3" /> Paused
     </Badge>
   )
 }
@@ -61,7 +61,7 @@ export function DeniedChip({ count }: { count: number }) {
       title="The agent was refused commands in this run (the command policy or the network allowlist); the environment's audit log says which"
       data-testid="denied-chip"
     >
-      <ShieldAlert className="size-3" aria-hidden /> {count} {count === 1 ? 'command' : 'commands'} denied
+      <SpriteIcon name="shield" className="size-3" /> {count} {count === 1 ? 'command' : 'commands'} denied
     </Badge>
   )
 }

@@ -1,8 +1,9 @@
 import { DropdownMenu } from 'radix-ui'
-import { Copy, MoreHorizontal, Pause, Play, Zap } from 'lucide-react'
-import { useEffect } from 'react'
+import { Copy, Pause, Play, Zap } from 'lucide-react'
+import { useEffect, useState } from 'react'
 import { useFetcher, useNavigate, useRevalidator } from 'react-router'
 import { toast } from 'sonner'
+import { SpriteIcon } from '#app/components/ui/icon-sprite.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
 import type { JobLike } from '#app/lib/job-types.ts'
 
@@ -29,11 +30,43 @@ async function runNow(job: JobLike): Promise<boolean> {
   return true
 }
 
+const TRIGGER =
+  'rounded-md p-1.5 text-stone-500 hover:bg-stone-100 hover:text-stone-900 dark:hover:bg-stone-800 dark:hover:text-stone-100'
+
 /**
  * A row's actions (keyboard-operable radix menu): run now and pause/resume for those who may edit
  * the job, duplicate for anyone who sees it (the copy is theirs, paused, opened for editing).
+ * Until it is first used the row shows only its button: the radix menu (contexts, refs, presence)
+ * was half the server render of a 50-row list, and most rows' menus are never opened. The first
+ * pointer-down or key press on the button mounts the menu already open.
  */
 export function JobRowMenu({ job }: { job: JobLike }) {
+  const [used, setUsed] = useState(false)
+  if (used) return <RowMenu job={job} />
+  const open = () => setUsed(true)
+  return (
+    <button
+      type="button"
+      aria-label={`Actions for ${job.name}`}
+      aria-haspopup="menu"
+      aria-expanded="false"
+      className={TRIGGER}
+      onPointerDown={(event) => {
+        if (event.button === 0 && !event.ctrlKey) open()
+      }}
+      onKeyDown={(event) => {
+        if (['Enter', ' ', 'ArrowDown'].includes(event.key)) {
+          event.preventDefault()
+          open()
+        }
+      }}
+    >
+      <SpriteIcon name="more" className="size-4" />
+    </button>
+  )
+}
+
+function RowMenu({ job }: { job: JobLike }) {
   const fetcher = useFetcher<ActionData>()
   const navigate = useNavigate()
   const { revalidate } = useRevalidator()
@@ -50,12 +83,9 @@ export function JobRowMenu({ job }: { job: JobLike }) {
     }
   }, [fetcher.state, fetcher.data, navigate])
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger
-        aria-label={`Actions for ${job.name}`}
-        className="rounded-md p-1.5 text-stone-500 hover:bg-stone-100 hover:text-stone-900 dark:hover:bg-stone-800 dark:hover:text-stone-100"
-      >
-        <MoreHorizontal className="size-4" aria-hidden />
+    <DropdownMenu.Root defaultOpen>
+      <DropdownMenu.Trigger aria-label={`Actions for ${job.name}`} className={TRIGGER}>
+        <SpriteIcon name="more" className="size-4" />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
         <DropdownMenu.Content

@@ -13,6 +13,16 @@ const DOT: Record<StatusTone, string> = {
   neutral: 'bg-stone-500 dark:bg-stone-400',
 }
 
+// One formatter for every dot (toLocaleString builds a new one per call): the same text it gives.
+const STAMP = new Intl.DateTimeFormat('en-GB', {
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+})
+
 export type RecentRun = { id: string; status: string; scheduledFor: string }
 
 /** A job's latest runs as dots, oldest to newest; each links to its run page. */
@@ -26,7 +36,7 @@ export function RunDots({ jobId, runs }: { jobId: string; runs: readonly RecentR
           <li key={run.id} className="flex">
             <Link
               to={`/jobs/${encodeURIComponent(jobId)}/runs/${encodeURIComponent(run.id)}`}
-              title={`${label} · ${new Date(run.scheduledFor).toLocaleString('en-GB')}`}
+              title={`${label} · ${STAMP.format(new Date(run.scheduledFor))}`}
               aria-label={label}
               data-status={run.status}
               className={cn('block size-2.5 rounded-full', DOT[tone])}

@@ -1,7 +1,6 @@
 /**
  * The agent's tool registry: one line per tool, each written in its own file (or in its domain,
- * for tools from the execution domains) with a description the model reads in the tool list and
- * in the system prompt. Chat and unattended runs get the same set; the mode in the context decides
+ * for tools from the execution domains) with a description the model reads in the tool list. Chat and unattended runs get the same set; the mode in the context decides
  * what needs a person (see manage-jobs). The chat renders each tool's steps from its entry in
  * app/components/chat/tool-views.tsx, which the type `AgentToolName` keeps in step with this list.
  */
@@ -82,17 +81,19 @@ export const AGENT_TOOLS = {
     create: createRunScriptTool,
     enabled: (ctx) => executionToolEnabled('run_command', ctx.execution),
   },
+  // A harness works in a named environment: without one the caller can use, it is left out.
   run_harness: {
     description: RUN_HARNESS_DESCRIPTION,
     create: createRunHarnessTool,
-    enabled: (ctx) => executionToolEnabled('run_command', ctx.execution),
+    enabled: (ctx) =>
+      executionToolEnabled('run_command', ctx.execution) && (ctx.execution?.hasEnvironments ?? false),
   },
   skills: { description: SKILLS_DESCRIPTION, create: createSkillsTool },
-  // Only runs have notify targets; chat never gets it.
+  // Only runs have notify targets, and only a run whose job has some can use it; chat never gets it.
   send_notification: {
     description: SEND_NOTIFICATION_DESCRIPTION,
     create: createSendNotificationTool,
-    enabled: (ctx) => ctx.mode === 'run',
+    enabled: (ctx) => ctx.mode === 'run' && (ctx.hasNotifyTargets ?? false),
   },
 } satisfies Record<string, AgentToolEntry>
 
@@ -116,12 +117,4 @@ export function createAgentTools(ctx: ToolContext): AgentTools {
   return Object.fromEntries(
     enabledToolNames(ctx).map((name) => [name, AGENT_TOOLS[name].create(ctx)]),
   ) as AgentTools
-}
-
-/** The tool list of the system prompt, from the same descriptions the model gets with each tool. */
-export function describeTools(names: readonly string[] = Object.keys(AGENT_TOOLS)): string {
-  return Object.entries(AGENT_TOOLS)
-    .filter(([name]) => names.includes(name))
-    .map(([name, entry]) => `- ${name}: ${entry.description}`)
-    .join('\n')
 }

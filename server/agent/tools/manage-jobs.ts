@@ -9,6 +9,7 @@
  * so delete is refused outright.
  */
 import { tool } from 'ai'
+import { z } from 'zod'
 import type { Caller } from '../../auth/caller.ts'
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts'
 import {
@@ -162,10 +163,24 @@ export const MANAGE_JOBS_DESCRIPTION =
   '(e.g. "morning-digest"). Results describe the schedule in words with its time zone: repeat that to the ' +
   'person. Create never replaces an existing job: on a name conflict, tell the person and suggest another name.'
 
+/**
+ * In a run that may only list jobs (the job did not opt in to `agentMayEditJobs`), the tool's
+ * definition leaves out the job fields it could never use: they were most of the tokens of every
+ * model call. The actions stay, so a create, update or delete is still refused with its reason.
+ */
+const LIST_ONLY_DESCRIPTION =
+  'List the scheduled jobs the person can see (this run may not create, change or delete jobs).'
+const ListOnlyInput = z.object({
+  action: ManageJobsInput.shape.action.describe('list; the other actions are refused in this run'),
+  query: ManageJobsInput.shape.query,
+})
+
 export function createManageJobsTool(ctx: ToolContext) {
+  const listOnly = ctx.mode === 'run' && !ctx.mayEditJobs
   return tool({
-    description: MANAGE_JOBS_DESCRIPTION,
-    inputSchema: ManageJobsInput,
+    description: listOnly ? LIST_ONLY_DESCRIPTION : MANAGE_JOBS_DESCRIPTION,
+    // The list-only schema is a subset of the full one, so its input is a ManageJobsInput.
+    inputSchema: (listOnly ? ListOnlyInput : ManageJobsInput) as typeof ManageJobsInput,
     // Chat only: the person answers the confirmation in their next request. Runs refuse delete instead.
     needsApproval: (input) => ctx.mode === 'chat' && input.action === 'delete',
     execute: async (input): Promise<ManageJobsResult> => {

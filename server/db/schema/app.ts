@@ -64,7 +64,7 @@ export const jobs = pgTable(
     alertAfterFailures: integer('alert_after_failures').notNull().default(2),
     /** Dead-man's switch: alert when no run succeeded for this long (`26h`, `90m`, `2d`). */
     expectSuccessWithin: text('expect_success_within'),
-    /** MCP servers (by name) the job's runs may use; null: every server the run-as person can use. */
+    /** MCP servers (by name) the job's runs may use; null or []: none. */
     mcp: jsonb('mcp').$type<string[] | null>(),
     /** Approved self-made skills (by name) whose text the job's runs get; null: none. */
     skills: jsonb('skills').$type<string[] | null>(),
@@ -390,4 +390,18 @@ export const orgSettings = pgTable('org_settings', {
   settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
   updatedAt: timestamp('updated_at', tz).notNull().defaultNow(),
   updatedBy: text('updated_by').references(() => user.id, { onDelete: 'set null' }),
+})
+
+/**
+ * What the rendered-page cache (server/http/page-cache.ts) checks an entry against: one counter per
+ * organisation (`org:<id>`) and per person (`user:<id>`), moved by database triggers when a
+ * committed write can change what that organisation's or person's pages show (jobs, runs' states,
+ * members, settings, notifications, names), and by nothing else: not by lease renewals, scheduler
+ * heartbeats or another organisation's writes. The triggers are deferred to commit, so the counter
+ * moves with the write and holds its row lock only while the transaction commits
+ * (docs/decisions/0263-page-cache-versions-per-organisation-and-person.md).
+ */
+export const cacheVersions = pgTable('cache_versions', {
+  scope: text('scope').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
 })
