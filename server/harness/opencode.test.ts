@@ -49,6 +49,7 @@ describe('opencode projection', () => {
       OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
       OPENCODE_DISABLE_MODELS_FETCH: '1',
       OPENCODE_DISABLE_AUTOUPDATE: '1',
+      npm_config_offline: 'true',
       HOME: '/envs/work/.harness-1/home',
       XDG_CONFIG_HOME: '/envs/work/.harness-1/home/.config',
     })

@@ -144,6 +144,10 @@ function project(input: ProjectionInput): Projection {
       OPENCODE_DISABLE_AUTOUPDATE: '1',
       OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
       OPENCODE_DISABLE_SHARE: '1',
+      // OpenCode installs its plugin SDK into its config home with npm before the first model call;
+      // the sandbox has no network, and npm's retries would hold the run for over a minute. Offline,
+      // it fails at once (the plugin imports nothing).
+      npm_config_offline: 'true',
     },
   }
 }
