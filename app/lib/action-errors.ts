@@ -2,24 +2,44 @@
  * Reading the `{ ok: false, error: { message, field } }` results page actions return
  * (server/pages/forms.ts runIntent), so each error shows next to the field it names.
  */
-export type ActionError = { message: string; field?: string; status?: number }
+export type ActionError = {
+  message: string
+  field?: string
+  /** Every bad field when there were several (server/lib/errors.ts badFields); `message` joins them. */
+  fields?: { field?: string; message: string }[]
+  status?: number
+}
 export type ActionData =
   { ok: true; intent: string; data?: unknown } | { ok: false; intent: string; error: ActionError }
 
-/** The error for `field` (or a sub-field of it), without the "field: " prefix the server adds. */
-export function fieldError(result: ActionData | undefined | null, field: string): string | null {
-  if (!result || result.ok || !result.error.field) return null
-  const f = result.error.field
-  if (f !== field && !f.startsWith(`${field}.`)) return null
-  return stripFieldPrefix(result.error.message, f)
+/** Each problem of an error: the `fields` list when the server sent several, else the one error. */
+function problemsOf(error: ActionError): { field?: string; message: string }[] {
+  return error.fields?.length ? error.fields : [error]
 }
 
-/** The error when it names none of `shownFields` (so it still appears somewhere: above the form). */
-export function formLevelError(result: ActionData | undefined | null, shownFields: readonly string[]) {
+const names = (f: string | undefined, field: string) => !!f && (f === field || f.startsWith(`${field}.`))
+
+/** The error for `field` (or a sub-field of it), without the "field: " prefix the server adds. */
+export function fieldError(result: ActionData | undefined | null, field: string): string | null {
   if (!result || result.ok) return null
-  const f = result.error.field
-  if (f && shownFields.some((s) => f === s || f.startsWith(`${s}.`))) return null
-  return result.error
+  const problem = problemsOf(result.error).find((p) => names(p.field, field))
+  return problem ? stripFieldPrefix(problem.message, problem.field!) : null
+}
+
+/**
+ * The problems that name none of `shownFields` (so they still appear somewhere: above the form),
+ * as one error; null when every problem is shown next to its field.
+ */
+export function formLevelError(
+  result: ActionData | undefined | null,
+  shownFields: readonly string[],
+): ActionError | null {
+  if (!result || result.ok) return null
+  const all = problemsOf(result.error)
+  const rest = all.filter((p) => !shownFields.some((s) => names(p.field, s)))
+  if (rest.length === 0) return null
+  if (rest.length === all.length) return result.error
+  return { ...rest[0]!, message: rest.map((p) => p.message).join('; '), status: result.error.status }
 }
 
 /** "schedule: hour: 25 is out of range" → "hour: 25 is out of range" (the label already says schedule). */

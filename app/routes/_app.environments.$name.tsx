@@ -72,8 +72,8 @@ function HolderNotice({ data }: { data: Data }) {
   if (holder.reachable) {
     return (
       <p role="status" className="mb-4 rounded-lg bg-stone-100 px-4 py-2 text-sm dark:bg-stone-900">
-        Its folder lives on instance {holder.instanceId}, which answers: commands and files are forwarded
-        there.
+        Its folder lives on another app server ({holder.instanceId}), which answers: commands and files are
+        sent there.
       </p>
     )
   }
@@ -83,7 +83,7 @@ function HolderNotice({ data }: { data: Data }) {
       className="mb-4 flex flex-wrap items-center gap-3 rounded-lg bg-red-50 px-4 py-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-300"
     >
       <p className="min-w-0 flex-1">
-        Unreachable: its folder lives on instance {holder.instanceId}
+        Unreachable: its folder lives on another app server ({holder.instanceId})
         {holder.instanceUrl ? ` (${holder.instanceUrl})` : ''}, which does not answer. Commands and files fail
         until it is back
         {holder.mayRebuild
@@ -94,7 +94,7 @@ function HolderNotice({ data }: { data: Data }) {
         <ConfirmDeleteDialog
           trigger={{ variant: 'secondary', text: 'Rebuild here' }}
           icon={<RotateCcw className="size-4" aria-hidden />}
-          title={`Rebuild ${e.name} on this instance?`}
+          title={`Rebuild ${e.name} on this server?`}
           description={`Its folder starts empty here; the files on ${holder.instanceId} stay there and are no longer used, even if it comes back.`}
           confirm="Rebuild here"
           busyText="Rebuilding…"
@@ -190,7 +190,14 @@ export default function EnvironmentPage({ loaderData }: Route.ComponentProps) {
             <span>
               · last activity <RelativeTime value={e.lastActivityAt} empty="never" />
             </span>
-            {e.instanceId ? <span>· on {e.instanceId}</span> : null}
+            {e.instanceId ? (
+              <span
+                data-testid="environment-server"
+                title={`Its folder lives on the app server ${e.instanceId} (host name and folder id), where its commands run`}
+              >
+                · stored on server {e.instanceId.split(':')[0]}
+              </span>
+            ) : null}
           </span>
         }
         actions={definition}

@@ -6,6 +6,7 @@ import { Field, Input } from '#app/components/ui/field.tsx'
 import { requirePageCaller } from '#server/http/pages.ts'
 import { handleDeliveryAction, loadDeliveryPage } from '#server/pages/settings-delivery.ts'
 import type { Route } from './+types/_app.settings.delivery'
+import { fieldError, formLevelError } from '#app/lib/action-errors.ts'
 
 export const meta = () => [{ title: 'Delivery · Clockwork' }]
 
@@ -23,7 +24,9 @@ const select =
 function AddEndpoint() {
   const fetcher = useFetcher<typeof action>()
   const result = fetcher.data?.intent === 'create-endpoint' ? fetcher.data : undefined
-  const error = result && !result.ok ? result.error : null
+  // Each field's problem next to it (the URL's includes an address the outbound rule refuses);
+  // anything else (the kind) under the URL.
+  const urlError = fieldError(result, 'url') ?? formLevelError(result, ['name', 'url'])?.message ?? null
   const secret = result?.ok ? result.data?.signingSecret : null
   return (
     <Card className="p-5">
@@ -38,21 +41,13 @@ function AddEndpoint() {
             </select>
           )}
         </Field>
-        <Field
-          label="Name"
-          error={error?.field === 'name' ? error.message : null}
-          hint="Jobs use it: webhook:<name>"
-        >
+        <Field label="Name" error={fieldError(result, 'name')} hint="Jobs use it: webhook:<name>">
           {(ids) => (
             <Input id={ids.id} name="name" required placeholder="ops-feed" aria-invalid={ids.invalid} />
           )}
         </Field>
         <div className="sm:col-span-2">
-          <Field
-            label="URL"
-            error={error && error.field !== 'name' ? error.message : null}
-            hint="Stored encrypted"
-          >
+          <Field label="URL" error={urlError} hint="Stored encrypted">
             {(ids) => (
               <Input
                 id={ids.id}

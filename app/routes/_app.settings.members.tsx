@@ -1,4 +1,4 @@
-import { UserPlus, Users } from 'lucide-react'
+import { KeyRound, UserPlus, Users } from 'lucide-react'
 import { useEffect, useRef } from 'react'
 import { useFetcher } from 'react-router'
 import { toast } from 'sonner'
@@ -7,6 +7,7 @@ import { TransferJobsCard } from '#app/components/members/transfer-jobs.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Badge, Card, EmptyState } from '#app/components/ui/card.tsx'
 import { Field, Input, inputClass } from '#app/components/ui/field.tsx'
+import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { handleMembersAction, loadMembersPage } from '#server/pages/settings-members.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import type { Route } from './+types/_app.settings.members'
@@ -99,71 +100,138 @@ function MemberRow({
   member,
   canManage,
   isMe,
+  mayResetOwner,
 }: {
   member: Route.ComponentProps['loaderData']['members'][number]
   canManage: boolean
   isMe: boolean
+  mayResetOwner: boolean
 }) {
   const roleFetcher = useFetcher<typeof action>()
   const removeFetcher = useFetcher<typeof action>()
+  const resetFetcher = useFetcher<typeof action>()
   useActionToast(roleFetcher, `Role updated for ${member.name}`)
   useActionToast(removeFetcher, `${member.name} removed`)
+  const reset = resetFetcher.data?.intent === 'reset-link' ? resetFetcher.data : undefined
+  const resetLink = reset?.ok ? (reset.data as { link: string }).link : null
+  const mayReset = canManage && !isMe && (member.role !== 'owner' || mayResetOwner)
   return (
-    <tr className="border-t border-stone-200 dark:border-stone-800">
-      <td className="px-4 py-3">
-        <div className="font-medium">
-          {member.name} {isMe ? <span className="text-xs font-normal text-stone-500">(you)</span> : null}
-        </div>
-        <div className="text-sm text-stone-500">{member.email}</div>
-      </td>
-      <td className="px-4 py-3">
-        {canManage && !isMe ? (
-          <roleFetcher.Form method="post">
-            <input type="hidden" name="intent" value="update-role" />
-            <input type="hidden" name="memberId" value={member.id} />
-            <select
-              name="role"
-              aria-label={`Role of ${member.name}`}
-              defaultValue={member.role}
-              className={inputClass + ' w-32 py-1'}
-              onChange={(e) => void roleFetcher.submit(e.currentTarget.form)}
+    <>
+      <tr className="border-t border-stone-200 dark:border-stone-800">
+        <td className="px-4 py-3">
+          <div className="font-medium">
+            {member.name} {isMe ? <span className="text-xs font-normal text-stone-500">(you)</span> : null}
+          </div>
+          <div className="text-sm text-stone-500">{member.email}</div>
+        </td>
+        <td className="px-4 py-3">
+          {canManage && !isMe ? (
+            <roleFetcher.Form method="post">
+              <input type="hidden" name="intent" value="update-role" />
+              <input type="hidden" name="memberId" value={member.id} />
+              <select
+                name="role"
+                aria-label={`Role of ${member.name}`}
+                defaultValue={member.role}
+                className={inputClass + ' w-32 py-1'}
+                onChange={(e) => void roleFetcher.submit(e.currentTarget.form)}
+              >
+                {roles.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </select>
+            </roleFetcher.Form>
+          ) : (
+            <Badge tone={member.role === 'member' ? 'neutral' : 'brand'} data-testid={`role-${member.email}`}>
+              {member.role}
+            </Badge>
+          )}
+        </td>
+        <td className="space-x-1 px-4 py-3 text-right whitespace-nowrap">
+          {mayReset ? (
+            <resetFetcher.Form method="post" className="inline">
+              <input type="hidden" name="intent" value="reset-link" />
+              <input type="hidden" name="userId" value={member.userId} />
+              <Button
+                type="submit"
+                variant="ghost"
+                size="sm"
+                disabled={resetFetcher.state !== 'idle'}
+                title={`Make a one-time link for ${member.name} to choose a new password`}
+              >
+                <KeyRound className="size-4" aria-hidden /> Reset link
+              </Button>
+            </resetFetcher.Form>
+          ) : null}
+          {canManage && !isMe ? (
+            <removeFetcher.Form
+              className="inline"
+              method="post"
+              onSubmit={(e) => {
+                if (!confirm(`Remove ${member.name} from this organisation? Their jobs here will pause.`))
+                  e.preventDefault()
+              }}
             >
-              {roles.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-          </roleFetcher.Form>
-        ) : (
-          <Badge tone={member.role === 'member' ? 'neutral' : 'brand'} data-testid={`role-${member.email}`}>
-            {member.role}
-          </Badge>
-        )}
-      </td>
-      <td className="px-4 py-3 text-right">
-        {canManage && !isMe ? (
-          <removeFetcher.Form
-            method="post"
-            onSubmit={(e) => {
-              if (!confirm(`Remove ${member.name} from this organisation? Their jobs here will pause.`))
-                e.preventDefault()
-            }}
-          >
-            <input type="hidden" name="intent" value="remove" />
-            <input type="hidden" name="memberId" value={member.id} />
-            <Button type="submit" variant="ghost" size="sm" disabled={removeFetcher.state !== 'idle'}>
-              Remove
-            </Button>
-          </removeFetcher.Form>
-        ) : null}
-      </td>
-    </tr>
+              <input type="hidden" name="intent" value="remove" />
+              <input type="hidden" name="memberId" value={member.id} />
+              <Button type="submit" variant="ghost" size="sm" disabled={removeFetcher.state !== 'idle'}>
+                Remove
+              </Button>
+            </removeFetcher.Form>
+          ) : null}
+        </td>
+      </tr>
+      {reset && !reset.ok ? (
+        <tr>
+          <td colSpan={3} className="px-4 pb-3">
+            <p role="alert" className="text-sm text-red-600">
+              {reset.error.message}
+            </p>
+          </td>
+        </tr>
+      ) : null}
+      {resetLink ? (
+        <tr>
+          <td colSpan={3} className="px-4 pb-4">
+            <div className="rounded-lg bg-brand-50 p-3 dark:bg-brand-900/30" data-testid="reset-link">
+              <p className="mb-2 text-sm font-medium">
+                Reset link for {member.name} ready. It works once, for 24 hours; send it to them yourself:
+              </p>
+              <CopyField value={resetLink} label={`reset link for ${member.name}`} />
+            </div>
+          </td>
+        </tr>
+      ) : null}
+    </>
+  )
+}
+
+function AccountHelp({ audit }: { audit: Route.ComponentProps['loaderData']['audit'] }) {
+  if (audit.length === 0) return null
+  return (
+    <section aria-labelledby="account-help-heading">
+      <h2 id="account-help-heading" className="mb-3 font-semibold">
+        Account help
+      </h2>
+      <Card className="p-4">
+        <ul className="space-y-2 text-sm" data-testid="member-audit">
+          {audit.map((entry) => (
+            <li key={entry.id}>
+              <span className="font-medium">{entry.actor?.name ?? 'A former member'}</span> made a password
+              reset link for <span className="font-medium">{entry.subject?.name ?? 'a former member'}</span> ·{' '}
+              <RelativeTime value={entry.at} />
+            </li>
+          ))}
+        </ul>
+      </Card>
+    </section>
   )
 }
 
 export default function Members({ loaderData }: Route.ComponentProps) {
-  const { me, members, invitations, jobOwners } = loaderData
+  const { me, members, invitations, jobOwners, audit } = loaderData
   const cancel = useFetcher<typeof action>()
   return (
     <div className="space-y-6">
@@ -186,12 +254,19 @@ export default function Members({ loaderData }: Route.ComponentProps) {
           </thead>
           <tbody>
             {members.map((m) => (
-              <MemberRow key={m.id} member={m} canManage={me.canManage} isMe={m.userId === me.userId} />
+              <MemberRow
+                key={m.id}
+                member={m}
+                canManage={me.canManage}
+                isMe={m.userId === me.userId}
+                mayResetOwner={me.role === 'owner'}
+              />
             ))}
           </tbody>
         </table>
       </Card>
       {me.canManage ? <TransferJobsCard owners={jobOwners} members={members} /> : null}
+      {me.canManage ? <AccountHelp audit={audit} /> : null}
       {me.canManage ? (
         <section aria-labelledby="pending-heading">
           <h2 id="pending-heading" className="mb-3 font-semibold">

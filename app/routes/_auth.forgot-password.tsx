@@ -41,8 +41,9 @@ export default function ForgotPassword({ loaderData }: Route.ComponentProps) {
       <h1 className="text-lg font-semibold">Reset your password</h1>
       {!emailEnabled ? (
         <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
-          Email is off on this server, so it cannot mail you a reset link. Ask an admin of your workspace to
-          help you back in.
+          Email is off on this server, so it cannot mail you a reset link. Ask an admin or owner of your
+          organisation: under <strong>Settings → Members</strong> they can make you a one-time reset link (
+          <strong>Reset link</strong> next to your name) and send it to you.
         </p>
       ) : sent ? (
         <p role="status" className="mt-2 text-sm text-stone-600 dark:text-stone-400">

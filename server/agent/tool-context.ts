@@ -5,7 +5,7 @@
 import type { Caller } from '../auth/caller.ts'
 import type { OrgSettings } from '../accounts/org-settings-schema.ts'
 import type { CliDescription } from '../cli/registry.ts'
-import { HttpError } from '../lib/errors.ts'
+import { HttpError, type FieldProblem } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
 
 /** `chat`: a person is there to confirm; `run`: an unattended job run (destructive actions refused). */
@@ -37,7 +37,7 @@ export type ExecutionContext = { settings: OrgSettings; clis: CliDescription[] }
 /** A failed tool call as the model (and the chat UI) sees it: the same status and message as the API. */
 export type ToolFailure = {
   ok: false
-  error: { status: number; code: string; message: string; field?: string }
+  error: { status: number; code: string; message: string; field?: string; fields?: FieldProblem[] }
 }
 
 /**
@@ -53,6 +53,7 @@ export function toToolFailure(err: unknown, tool: string): ToolFailure {
         code: err.code,
         message: err.message,
         ...(err.field ? { field: err.field } : {}),
+        ...(err.fields?.length ? { fields: err.fields } : {}),
       },
     }
   }

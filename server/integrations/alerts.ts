@@ -13,6 +13,7 @@ import { queryRows, toDate } from '../db/sql.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import type { RunRow } from '../runs/schema.ts'
+import { runEndedWords } from '../runs/words.ts'
 import { emailEnabled, sendEmail } from './email.ts'
 
 export type AlertKind = 'failing' | 'paused' | 'recovered' | 'deadman'
@@ -120,7 +121,7 @@ export async function onRunSettledAlerts(job: AlertJob, run: RunRow, db: Db = ge
       ...base,
       kind: 'failing',
       title: `${job.name} failed ${job.consecutiveFailures} times in a row`,
-      body: `The last run ended ${run.status}: ${run.error ?? 'no reason given'}`,
+      body: `The last run ${runEndedWords(run.status)}: ${run.error ?? 'no reason was given'}`,
     },
     db,
   )

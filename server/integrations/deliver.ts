@@ -78,7 +78,12 @@ export async function sendAttempt(delivery: Delivery, config: DeliveryConfig): P
     statusCode = (await sendOnce(ctx, target, message, messageId, config)).statusCode
   } catch (err) {
     statusCode = err instanceof HttpStatus ? err.status : null
-    error = (err instanceof Error ? err.message : String(err)).slice(0, 500)
+    const message = err instanceof Error ? err.message : String(err)
+    // In the words saving the endpoint uses for the same refusal.
+    error = (err instanceof OutboundRefused ? `refused by the outbound rule: ${message}` : message).slice(
+      0,
+      500,
+    )
     retry = !(err instanceof Permanent || err instanceof OutboundRefused)
   }
   const durationMs = Math.round(performance.now() - started)

@@ -10,7 +10,8 @@ import { isOrgAdmin, type Caller } from '../access/caller.ts'
 import { getDb, type Db } from '../db/client.ts'
 import { notificationEndpoints } from '../db/schema/integrations.ts'
 import { decryptSecret, encryptSecret } from '../keys/crypto.ts'
-import { conflict, forbidden, notFound } from '../lib/errors.ts'
+import { badRequest, conflict, forbidden, notFound } from '../lib/errors.ts'
+import { outboundRefusal } from '../lib/integration-fetch.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import { parseInput } from '../lib/validate.ts'
@@ -69,6 +70,10 @@ export async function createEndpoint(
 ): Promise<EndpointSummary & { signingSecret?: string }> {
   assertAdmin(caller)
   const input = parseInput(EndpointInput, body)
+  // Delivery would refuse it on every run: refuse it now, with the same reason.
+  const refusal = await outboundRefusal(input.url, { adminRegistered: true })
+  if (refusal)
+    throw badRequest(`url: ${input.kind} ${input.name} refused by the outbound rule: ${refusal}`, 'url')
   const signingSecret = input.kind === 'webhook' ? `whsec_${randomBytes(32).toString('base64')}` : undefined
   const row = {
     id: newId('end'),

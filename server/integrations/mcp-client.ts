@@ -48,15 +48,16 @@ export class McpFailure extends Error {
   }
 }
 
+/** The outbound rule's refusal of a server, in the words both saving and "Test connection" use. */
+export const refusedMessage = (server: string, reason: string) =>
+  `MCP server ${server} refused by the outbound rule: ${reason}`
+
 /** Turns whatever the SDK or the network threw into a readable {@link McpFailure}. */
 export function describeMcpError(server: string, err: unknown): McpFailure {
   if (err instanceof McpFailure) return err
   const cause = (err as { cause?: unknown })?.cause
   if (err instanceof OutboundRefused || cause instanceof OutboundRefused)
-    return new McpFailure(
-      'refused',
-      `MCP server ${server} refused by the outbound rule: ${(err as Error).message}`,
-    )
+    return new McpFailure('refused', refusedMessage(server, (err as Error).message))
   if (err instanceof StreamableHTTPError && (err.code === 401 || err.code === 403))
     return new McpFailure(
       'auth',

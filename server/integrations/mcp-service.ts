@@ -15,7 +15,15 @@ import { badRequest, conflict, forbidden, HttpError, notFound } from '../lib/err
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import { parseInput } from '../lib/validate.ts'
-import { listMcpTools, McpFailure, mcpStatus, noteMcpFailure, type McpEndpoint } from './mcp-client.ts'
+import { outboundRefusal } from '../lib/integration-fetch.ts'
+import {
+  listMcpTools,
+  McpFailure,
+  mcpStatus,
+  noteMcpFailure,
+  refusedMessage,
+  type McpEndpoint,
+} from './mcp-client.ts'
 import { McpServerInput, McpServerPatch, type McpServerView, type McpStatus } from './mcp-schema.ts'
 import {
   deleteServer,
@@ -79,6 +87,16 @@ async function checkHeaderSecrets(
   throw badRequest(`${field}: ${refused.message}`, field)
 }
 
+/**
+ * Refuses a URL the outbound rule would refuse when the server is used, now, with the message
+ * "Test connection" would show (400 `url`): org servers may reach hosts named in
+ * INTEGRATIONS_ALLOW_HOSTS, personal ones public addresses only.
+ */
+async function checkUrl(name: string, url: string, scope: McpServerRow['scope']) {
+  const refusal = await outboundRefusal(url, { adminRegistered: scope === 'org' })
+  if (refusal) throw badRequest(`url: ${refusedMessage(name, refusal)}`, 'url')
+}
+
 export async function createMcpServer(caller: Who, body: unknown): Promise<McpServerView> {
   const input = parseInput(McpServerInput, body)
   if (input.scope === 'org' && !isOrgAdmin(caller))
@@ -87,6 +105,7 @@ export async function createMcpServer(caller: Who, body: unknown): Promise<McpSe
   const existing = await selectVisibleServers(caller.orgId, caller.userId)
   if (existing.some((s) => s.name === input.name)) throw taken(input.name)
   await checkHeaderSecrets(caller, input.scope, input.headers)
+  await checkUrl(input.name, input.url, input.scope)
   try {
     const row = await insertServer({
       id: newId('mcp'),
@@ -117,6 +136,7 @@ export async function updateMcpServer(caller: Who, id: string, body: unknown): P
     if (existing.some((s) => s.name === patch.name)) throw taken(patch.name)
   }
   if (patch.headers) await checkHeaderSecrets(caller, row.scope, patch.headers)
+  if (patch.url) await checkUrl(patch.name ?? row.name, patch.url, row.scope)
   try {
     const updated = await updateServer(row.id, { ...patch, updatedBy: caller.userId })
     if (!updated) throw notFound(`No MCP server ${id}`)

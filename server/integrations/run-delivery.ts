@@ -14,6 +14,7 @@ import { logger } from '../lib/logger.ts'
 import { canRetry } from '../runs/policy.ts'
 import { FAILED_STATUSES, type RunRow } from '../runs/schema.ts'
 import { readTranscript } from '../runs/threads.ts'
+import { runEndedWords } from '../runs/words.ts'
 import { checkDeadman, onRunSettledAlerts, type AlertJob } from './alerts.ts'
 import {
   defaultDeliveryConfig,
@@ -63,10 +64,10 @@ export function runMessage(
   const url = runUrl(job.id, run.id)
   const text = ok
     ? `${result || '(the run said nothing)'}\n\n${url}`
-    : `The run of ${job.name} ended ${run.status}: ${run.error ?? 'no reason given'}\n\n${url}`
+    : `The run of ${job.name} ${runEndedWords(run.status)}: ${run.error ?? 'no reason was given'}\n\n${url}`
   return {
     type: ok ? 'run.succeeded' : 'run.failed',
-    subject: ok ? `${job.name}: run succeeded` : `${job.name}: run ${run.status}`,
+    subject: ok ? `${job.name}: run succeeded` : `${job.name}: run ${runEndedWords(run.status)}`,
     text,
     data: {
       job: { id: job.id, name: job.name },

@@ -349,7 +349,7 @@ const keysWhere = (test: (spec: FieldSpec) => boolean) => JOB_FIELD_KEYS.filter(
 export const DEFINITION_KEYS = keysWhere((s) => s.file === 'frontmatter')
 /** Set by the server from the session (invariant 4); a file may repeat them but not change them. */
 export const IDENTITY_KEYS = ['createdBy', 'orgId'] as const
-/** Written by the scheduler only; read-only in a job file. */
+/** Written by the scheduler only; not in a job file, and ignored when a submitted file has them. */
 export const MANAGED_KEYS = ['lastRun', 'lastStatus', 'lastError', 'nextRun'] as const
 // `at` and `every` are spellings of `schedule` (schedule-keys.ts).
 for (const key of [...DEFINITION_KEYS, ...IDENTITY_KEYS, ...MANAGED_KEYS, 'instructions', 'at', 'every'])

@@ -302,21 +302,10 @@ describe('renderJobFile', () => {
     instructions: 'Summarise yesterday’s sign-ups and post the numbers.',
     extra: {},
     createdByEmail: 'ana@example.com',
-    orgId: 'org_123',
-    nextRun: null,
-    lastRun: null,
-    lastStatus: null,
-    lastError: null,
   }
 
-  it('writes keys in a stable order, quotes the schedule and puts run state last', () => {
-    const text = renderJobFile({
-      ...base,
-      extra: { owner: 'growth', tags: ['a', 'b'] },
-      lastRun: new Date('2026-01-05T06:00:00Z'),
-      lastStatus: 'success',
-      nextRun: new Date('2026-01-06T06:00:00Z'),
-    })
+  it('writes keys in a stable order, quotes the schedule and ends with the creator', () => {
+    const text = renderJobFile({ ...base, extra: { owner: 'growth', tags: ['a', 'b'] } })
     expect(text).toBe(
       [
         '---',
@@ -336,10 +325,6 @@ describe('renderJobFile', () => {
         '  - a',
         '  - b',
         'createdBy: ana@example.com',
-        'orgId: org_123',
-        'lastRun: 2026-01-05T06:00:00.000Z',
-        'lastStatus: success',
-        'nextRun: 2026-01-06T06:00:00.000Z',
         '---',
         '',
         'Summarise yesterday’s sign-ups and post the numbers.',
@@ -356,8 +341,8 @@ describe('renderJobFile', () => {
   })
 
   const definition = (view: JobFileView) => {
-    const { createdByEmail, orgId, nextRun, lastRun, lastStatus, lastError, ...rest } = view
-    void [createdByEmail, orgId, nextRun, lastRun, lastStatus, lastError]
+    const { createdByEmail, ...rest } = view
+    void createdByEmail
     return rest
   }
 
@@ -432,25 +417,14 @@ describe('renderJobFile', () => {
       'multi-line extra strings',
       { ...base, extra: { note: 'line one\nline two\n', indented: '  leading\n\ttab', cr: 'a\r\nb' } },
     ],
-    [
-      'filled-in run state',
-      {
-        ...base,
-        createdByEmail: 'ana+jobs@example.com',
-        orgId: 'org:with"quotes',
-        nextRun: new Date('2030-01-01T00:00:00Z'),
-        lastRun: new Date('2029-12-31T00:00:00Z'),
-        lastStatus: 'error',
-        lastError: 'Failed: "quota" exceeded\n---\nat line 2: {oops}',
-      },
-    ],
+    ['an unusual creator address', { ...base, createdByEmail: 'ana+jobs"x@example.com' }],
   ]
 
   it.each(examples)('round-trips %s', (_, view) => {
     const text = renderJobFile(view)
     const parsed = parseJobFile(text, {
       name: 'job',
-      truth: { createdByEmail: view.createdByEmail, orgId: view.orgId },
+      truth: { createdByEmail: view.createdByEmail, orgId: 'org_123' },
     })
     expect(parsed).toEqual(definition(view))
     // Rendering what was parsed gives the same file: the format is a fixed point.

@@ -1,13 +1,15 @@
 /**
- * The job file `jobs/<name>.md`: a Markdown view that merges a job's definition with its run
- * state (invariant 1). Parsing returns only what a person may write; identity and run state in
- * a submitted file are checked or ignored, never taken (invariant 4).
+ * The job file `jobs/<name>.md`: a Markdown view of what a person writes about a job (its
+ * definition) and who wrote it. Run state (lastRun, lastStatus, lastError, nextRun) and the
+ * organisation are not in it: they are the server's, shown read-only on the job's page
+ * (decision 0250). Parsing returns only what a person may write; identity and run state in a
+ * submitted file are checked or ignored, never taken (invariant 4).
  */
 import matter from 'gray-matter'
 import { z } from 'zod'
-import { badRequest, payloadTooLarge } from '../lib/errors.ts'
+import { badFields, badRequest, payloadTooLarge } from '../lib/errors.ts'
 import { BODY_LIMITS } from '../lib/limits.ts'
-import { parseInput } from '../lib/validate.ts'
+import { checkInput } from '../lib/validate.ts'
 import { JobName, isPlainObject, toJsonValue, type JsonValue } from './field-schemas.ts'
 import { foldScheduleKeys, scheduleLine } from './schedule-keys.ts'
 import {
@@ -26,12 +28,11 @@ import {
 export const MAX_JOB_FILE_BYTES = BODY_LIMITS.jobFile
 
 /**
- * Room kept in a job's file for what the server writes into it later (creator's email, run state,
- * a shortened last error): a job is saved only while its file is this much under the limit, so
- * any job's file can always be saved back unchanged.
+ * Room kept in a job's file for what the server writes into it later (the creator's email, which
+ * a transfer may change): a job is saved only while its file is this much under the limit, so any
+ * job's file can always be saved back unchanged.
  */
 const SERVER_FIELDS_ROOM = 8 * 1024
-const MAX_LAST_ERROR_IN_FILE = 500
 
 /**
  * Refuses a job whose file would leave too little room under the file limit (for example a large
@@ -62,15 +63,8 @@ type Required = {
 export type ParsedJobFile = Pick<JobDefinition, Required> &
   Partial<Omit<JobDefinition, Required | 'extra'>> & { extra: Record<string, JsonValue> }
 
-/** A job as its file shows it: the definition plus identity and run state. */
-export type JobFileView = JobDefinition & {
-  createdByEmail: string
-  orgId: string
-  nextRun: Date | null
-  lastRun: Date | null
-  lastStatus: string | null
-  lastError: string | null
-}
+/** A job as its file shows it: the definition and who wrote it (no run state, no organisation). */
+export type JobFileView = JobDefinition & { createdByEmail: string }
 
 // Written-but-empty keys (`timezone:`) read as absent, not as a wrong type.
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -118,7 +112,7 @@ export function parseJobFile(text: string, ctx: { name: string; truth: JobFileTr
       `The job file is ${bytes} bytes; the limit is ${MAX_JOB_FILE_BYTES} (${MAX_JOB_FILE_BYTES / 1024} KiB)`,
     )
   }
-  parseInput(z.object({ name: JobName }), { name: ctx.name })
+  const nameCheck = checkInput(z.object({ name: JobName }), { name: ctx.name })
 
   const data = readFrontmatter(text)
   const fields: Record<string, unknown> = {}
@@ -132,10 +126,11 @@ export function parseJobFile(text: string, ctx: { name: string; truth: JobFileTr
     } else extra.push([key, value])
   }
 
-  const parsed = parseInput(FileFields, { ...fields, instructions: data.body }) as Omit<
-    ParsedJobFile,
-    'extra'
-  >
+  const fieldsCheck = checkInput(FileFields, { ...fields, instructions: data.body })
+  // Every bad field at once, the file's name among them.
+  const problems = [nameCheck, fieldsCheck].flatMap((check) => (check.ok ? [] : check.problems))
+  if (problems.length > 0 || !fieldsCheck.ok) throw badFields(problems)
+  const parsed = fieldsCheck.data as Omit<ParsedJobFile, 'extra'>
   const json = toJsonValue(Object.fromEntries(extra))
   if (!json.ok) {
     const field = json.path.join('.')
@@ -207,32 +202,21 @@ function checkIdentity(key: (typeof IDENTITY_KEYS)[number], value: unknown, trut
     throw badRequest(`${key}: is set by the server and must be ${expected}; remove it to keep it`, key)
 }
 
-const shorten = (text: string | null, max: number) =>
-  text && text.length > max ? `${text.slice(0, max).replace(/[\ud800-\udbff]$/, '')}…` : text
-
 // js-yaml 3 folds long strings at 80 columns and writes anchors for repeated objects by default.
 const DUMP_OPTIONS = { language: 'yaml', lineWidth: -1, noRefs: true }
 
 /**
  * Renders a job as its file: frontmatter in a stable order (definition, extra keys in insertion
- * order, createdBy, orgId, then run state, nulls omitted), a blank line, the instructions.
+ * order, createdBy, nulls omitted), a blank line, the instructions. Run state and the
+ * organisation are left out: the file is what a person writes and diffs (decision 0250).
  * `parseJobFile(renderJobFile(job))` gives back the job's definition.
  */
 export function renderJobFile(job: JobFileView): string {
-  const managed: [string, unknown][] = [
-    ['lastRun', job.lastRun],
-    ['lastStatus', job.lastStatus],
-    // Only a glimpse: the run history has it all, and the file must stay under its limit.
-    ['lastError', shorten(job.lastError, MAX_LAST_ERROR_IN_FILE)],
-    ['nextRun', job.nextRun],
-  ]
   const data = Object.fromEntries([
     // An unset optional field (null) is left out, as the parser reads a missing key.
     ...DEFINITION_KEYS.filter((key) => key !== 'schedule' && job[key] !== null).map((key) => [key, job[key]]),
     ...Object.entries(job.extra).filter(([key]) => !RESERVED_KEYS.has(key)),
     ['createdBy', job.createdByEmail],
-    ['orgId', job.orgId],
-    ...managed.filter(([, value]) => value !== null && value !== undefined),
   ])
   const doc = matter.stringify({ content: `\n${job.instructions.trim()}\n` }, data, DUMP_OPTIONS)
   // js-yaml 3 cannot force quotes, and an unquoted `*/5 …` is a YAML alias: write schedule first, ourselves.

@@ -7,7 +7,7 @@ import { jobsVisibleTo } from '../access/visibility.ts'
 import type { Caller } from '../auth/caller.ts'
 import { jobs } from '../db/schema/index.ts'
 import { forbidden, notFound } from '../lib/errors.ts'
-import { parseInput } from '../lib/validate.ts'
+import { checkInput, parseInput } from '../lib/validate.ts'
 import { z } from 'zod'
 import { parseJobFile, renderJobFile } from './job-file.ts'
 import { JOB_DEFAULTS, JobName } from './schema.ts'
@@ -54,6 +54,9 @@ export async function writeJobFile(
   text: string,
   opts: { ifMatch?: number } = {},
 ): Promise<{ job: JobView; created: boolean }> {
+  // A bad name can name no job: read the file anyway, so its 400 names every bad field at once.
+  if (!checkInput(FileName, { name }).ok)
+    parseJobFile(text, { name, truth: { createdByEmail: caller.email, orgId: caller.orgId } })
   const existing = await findJobByName(caller, scope, name)
   const note = `Saved as ${fileLabel(scope, name)}`
   if (!existing) {

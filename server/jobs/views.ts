@@ -59,13 +59,7 @@ export function toJobView(record: JobRecord, caller: Caller): JobView {
   }
 }
 
-/** The fields the job file renders, from a view. */
+/** The fields the job file renders, from a view: the definition and its creator's email. */
 export function toJobFileView(view: JobView): JobFileView {
-  const date = (s: string | null) => (s ? new Date(s) : null)
-  return {
-    ...view,
-    createdByEmail: view.createdBy.email,
-    nextRun: date(view.nextRun),
-    lastRun: date(view.lastRun),
-  }
+  return { ...definitionOf(view), createdByEmail: view.createdBy.email }
 }

@@ -7,7 +7,9 @@
  */
 import { env } from '../env.ts'
 import {
+  checkOutbound,
   guardedFetch,
+  OutboundRefused,
   guardedStreamFetch,
   isPublicAddress,
   type GuardedFetchOptions,
@@ -66,4 +68,34 @@ export function integrationFetch(url: string, options: IntegrationFetchOptions):
 /** {@link integrationFetch} as a streaming WHATWG fetch (for clients such as MCP's that bring their own). */
 export function integrationStreamFetch(options: IntegrationFetchOptions) {
   return guardedStreamFetch(guardOptions(options))
+}
+
+/** How long a save waits for DNS before giving up on checking (the address is checked again when used). */
+const SAVE_CHECK_TIMEOUT_MS = 5_000
+
+/**
+ * The outbound rule's refusal for `url`, checked when an integration is saved: the message a
+ * request to it would be refused with (`127.0.0.1 resolves to 127.0.0.1, which is not public`), or
+ * null when it would be allowed. A name that does not resolve (yet), or not within 5 s, is not a
+ * refusal: the rule is applied again on every request.
+ */
+export async function outboundRefusal(
+  url: string,
+  options: Pick<IntegrationFetchOptions, 'adminRegistered' | 'lookup'>,
+): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), SAVE_CHECK_TIMEOUT_MS)
+  })
+  try {
+    const checked = checkOutbound(url, guardOptions({ ...options }))
+    checked.catch(() => {})
+    await Promise.race([checked, timeout])
+    return null
+  } catch (err) {
+    if (err instanceof OutboundRefused) return err.message
+    return null
+  } finally {
+    clearTimeout(timer)
+  }
 }

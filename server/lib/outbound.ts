@@ -149,7 +149,10 @@ export function parseHostList(value: string | undefined): string[] {
 const systemLookup: Lookup = (hostname, cb) => dnsLookup(hostname, { all: true, verbatim: true }, cb)
 
 /** Resolves `hostname` and returns one address every answer of which passed the policy. */
-async function resolveChecked(url: URL, options: GuardedFetchOptions): Promise<LookupAddress> {
+async function resolveChecked(
+  url: URL,
+  options: Pick<GuardedFetchOptions, 'lookup' | 'addressPolicy'>,
+): Promise<LookupAddress> {
   const hostname = url.hostname
   const policy = options.addressPolicy ?? isPublicAddress
   const bare = hostname.replace(/^\[|\]$/g, '')
@@ -165,6 +168,28 @@ async function resolveChecked(url: URL, options: GuardedFetchOptions): Promise<L
       throw new OutboundRefused(`${hostname} resolves to ${a.address}, which is not public`)
   }
   return addresses[0]!
+}
+
+/**
+ * What {@link guardedFetch} would check before connecting to `rawUrl` (scheme, credentials,
+ * allowlist, every resolved address against the policy), without connecting: for checking an
+ * address when it is saved, with the same refusal as when it is used.
+ *
+ * @throws OutboundRefused when the request would be refused; the resolver's error when the name
+ *   does not resolve (not a refusal: it may resolve later).
+ */
+export async function checkOutbound(
+  rawUrl: string,
+  options: Pick<GuardedFetchOptions, 'allowHosts' | 'lookup' | 'addressPolicy'>,
+): Promise<void> {
+  const url = new URL(rawUrl)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new OutboundRefused(`Scheme ${url.protocol} is not allowed`)
+  if (url.username || url.password) throw new OutboundRefused('Credentials in URLs are not allowed')
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  if (options.allowHosts !== 'any' && !hostAllowed(host, options.allowHosts))
+    throw new OutboundRefused(`Host ${url.hostname} is not in the allowlist`)
+  await resolveChecked(url, options)
 }
 
 /** A fetch for untrusted URLs: allowlisted hosts, public addresses only, every redirect re-checked. */

@@ -1,12 +1,16 @@
-import { HttpError } from '../lib/errors.ts'
+import { HttpError, type FieldProblem } from '../lib/errors.ts'
 
 export type ActionResult<T = unknown> =
   | { ok: true; intent: string; data?: T }
-  | { ok: false; intent: string; error: { message: string; field?: string; status: number } }
+  | {
+      ok: false
+      intent: string
+      error: { message: string; field?: string; fields?: FieldProblem[]; status: number }
+    }
 
 /**
  * Runs one intent of a page action and reports the outcome as data, so the page
- * can show the error next to the field instead of an error page.
+ * can show each error next to its field instead of an error page.
  */
 export async function runIntent<T>(intent: string, work: () => Promise<T>): Promise<ActionResult<T>> {
   try {
@@ -14,7 +18,16 @@ export async function runIntent<T>(intent: string, work: () => Promise<T>): Prom
     return { ok: true, intent, data }
   } catch (err) {
     if (err instanceof HttpError)
-      return { ok: false, intent, error: { message: err.message, field: err.field, status: err.status } }
+      return {
+        ok: false,
+        intent,
+        error: {
+          message: err.message,
+          field: err.field,
+          ...(err.fields?.length ? { fields: err.fields } : {}),
+          status: err.status,
+        },
+      }
     throw err
   }
 }

@@ -2,6 +2,7 @@ import { appUrl } from '../auth/auth.ts'
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
 import { badRequest } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
+import { createResetLink, listMemberAudit } from '../auth/reset-links.ts'
 import { listSharedJobOwners, transferMemberJobs } from '../jobs/transfer.ts'
 import {
   cancelInvitation,
@@ -14,15 +15,17 @@ import {
 const invitationLink = (invitationId: string) => `${appUrl()}/accept-invitation/${invitationId}`
 
 export async function loadMembersPage(caller: Caller) {
-  const [{ members, invitations }, jobOwners] = await Promise.all([
+  const [{ members, invitations }, jobOwners, audit] = await Promise.all([
     listMembersAndInvitations(caller),
     listSharedJobOwners(caller),
+    listMemberAudit(caller),
   ])
   return {
     jobOwners,
     me: { userId: caller.userId, role: caller.role, canManage: isOrgAdmin(caller) },
     members,
     invitations: invitations.map((i) => ({ ...i, link: invitationLink(i.id) })),
+    audit,
   }
 }
 
@@ -42,6 +45,8 @@ export async function handleMembersAction(caller: Caller, request: Request) {
         return removeMember(caller, headers, fields)
       case 'transfer-jobs':
         return transferMemberJobs(caller, fields.fromUserId ?? '', { toUserId: fields.toUserId })
+      case 'reset-link':
+        return createResetLink(caller, fields.userId ?? '')
       case 'cancel-invitation':
         return cancelInvitation(caller, headers, fields)
       default:

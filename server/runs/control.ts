@@ -19,6 +19,7 @@ import { FAILED_STATUSES, toRun, type Run, type RunRow } from './schema.ts'
 import { runJobNow } from './service.ts'
 import { findRun, fromRawRun } from './store.ts'
 import { deniedCommandsSql } from './settle.ts'
+import { logRunEnd } from './log-run-end.ts'
 
 /** Runs a person may retry: the failed ones and those someone cancelled. */
 export const RETRYABLE_STATUSES: readonly RunRow['status'][] = [...FAILED_STATUSES, 'cancelled']
@@ -63,6 +64,7 @@ export async function cancelRun(caller: Caller, runId: string): Promise<Run> {
     return row
   })
   if (!settled) throw conflict(`Run ${runId} is ${run.status}, not queued or running: nothing to cancel`)
+  await logRunEnd(settled, undefined, getDb())
   await notifyJobsChanged().catch((err) =>
     logger.warn({ err }, 'could not tell the schedulers about a cancelled run'),
   )

@@ -48,7 +48,7 @@ describe('planSlots', () => {
     expect(times(plan.missed)).toEqual(['03:00', '04:00', '05:00'])
     expect(plan.fire).toMatchObject({
       trigger: 'catch-up',
-      reason: 'ran 20 min late, after the scheduler was away (catchUp: latest)',
+      reason: 'ran 20 min late, because no server was running the scheduler at its time (catchUp: latest)',
     })
     expect(plan.nextRunAt?.toISOString()).toBe('2026-01-05T07:00:00.000Z')
   })
@@ -88,7 +88,7 @@ describe('planSlots', () => {
     )
     expect(plan.missed).toHaveLength(MAX_MISSED_ROWS)
     expect(plan.missed[0]!.reason).toMatch(
-      /earlier missed slots since 2025-01-01T00:00:00.000Z are not listed/,
+      /earlier missed times since 2025-01-01T00:00:00.000Z are not listed/,
     )
     expect(plan.fire?.scheduledFor.toISOString()).toBe('2026-01-05T06:00:00.000Z')
     expect(calls).toBeLessThan(1_000)

@@ -55,18 +55,18 @@ export function planSlots(input: SlotPlanInput, next: NextRunFn = nextRun): Slot
   const missedSlots = runLatest ? slots.slice(0, -1) : slots
   const why =
     catchUp === 'latest'
-      ? 'no scheduler claimed it in time; catchUp: latest runs only the most recent missed slot'
-      : 'no scheduler claimed it in time; catchUp: skip runs none of the missed slots'
+      ? 'no server was running the scheduler at that time; after such a gap the job runs only the latest missed time (catchUp: latest)'
+      : 'no server was running the scheduler at that time; after such a gap the job runs none of the missed times (catchUp: skip)'
   const missed = missedSlots.slice(-MAX_MISSED_ROWS).map((scheduledFor) => ({ scheduledFor, reason: why }))
   if (truncated && missed[0]) {
-    missed[0].reason = `${why}; earlier missed slots since ${input.nextRunAt.toISOString()} are not listed`
+    missed[0].reason = `${why}; earlier missed times since ${input.nextRunAt.toISOString()} are not listed`
   }
   const fire = runLatest
     ? {
         scheduledFor: latest,
         trigger: late ? ('catch-up' as const) : ('schedule' as const),
         reason: late
-          ? `ran ${formatDuration(lateMs)} late, after the scheduler was away (catchUp: latest)`
+          ? `ran ${formatDuration(lateMs)} late, because no server was running the scheduler at its time (catchUp: latest)`
           : null,
       }
     : null

@@ -7,6 +7,8 @@ import { sql, type SQL } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { newId } from '../lib/ids.ts'
 import { formatDuration } from './format.ts'
+import { logRunEnd } from './log-run-end.ts'
+import { runEndedWords } from './words.ts'
 import { AUTO_PAUSE_AFTER, autoPauseReason, canRetry, RETRY_BACKOFF_MS, retryDelayMs } from './policy.ts'
 import { toPostgresText } from '../db/text.ts'
 import { inTransaction, plusMs, queryRows } from '../db/sql.ts'
@@ -22,15 +24,30 @@ export type RunOutcome =
 /** Who may settle: the instance holding the run, or anyone once its lease lapsed (the reaper). */
 export type SettleGuard = { instance: string } | { leaseExpiredBefore: SQL }
 
-export type SettleOptions = { guard: SettleGuard; now: SQL; backoffMs?: readonly number[] }
+export type SettleOptions = {
+  guard: SettleGuard
+  now: SQL
+  backoffMs?: readonly number[]
+  /** The job's name for the run-end log line, when the caller has it (else it is looked up). */
+  jobName?: string
+}
 
-/** Settles a running run. Null when it was no longer ours to settle (already settled or reaped). */
+/**
+ * Settles a running run and logs its end (one line: job, status, duration, cost). Null when it was
+ * no longer ours to settle (already settled or reaped).
+ */
 export async function settleRun(
   runId: string,
   outcome: RunOutcome,
   options: SettleOptions,
   db: Db = getDb(),
 ): Promise<RunRow | null> {
+  const settled = await settleOutcome(runId, outcome, options, db)
+  if (settled) await logRunEnd(settled, options.jobName, db)
+  return settled
+}
+
+function settleOutcome(runId: string, outcome: RunOutcome, options: SettleOptions, db: Db) {
   if (outcome.status === 'success') return settleSuccess(runId, outcome.usage, options, db)
   if (outcome.status === 'skipped') return settleSkipped(runId, outcome.reason, options, db)
   // Error texts can quote model output; a NUL in one must not keep the run from settling.
@@ -147,7 +164,7 @@ async function settleFailure(
           scheduledFor: run.scheduledFor,
           attempt: run.attempt + 1,
           status: 'queued',
-          reason: `retry of attempt ${run.attempt}, which ended ${outcome.status}`,
+          reason: `retry of attempt ${run.attempt}, which ${runEndedWords(outcome.status)}`,
           notBefore: plusMs(now, delay),
           runAsUserId: run.runAsUserId,
         },

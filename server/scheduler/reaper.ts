@@ -28,8 +28,8 @@ export async function reapExpiredLeases(
         run.id,
         {
           status: 'interrupted',
-          error: `The instance running it (${run.instance}) stopped renewing its lease: it was killed, crashed or lost the database`,
-          reason: `its instance ${run.instance} stopped responding (lease expired)`,
+          error: `The server running it (${run.instance}) stopped responding: it was stopped, crashed or lost touch with the database`,
+          reason: `the server running it (${run.instance}) stopped responding`,
         },
         { guard: { leaseExpiredBefore: now }, now, backoffMs: options.backoffMs },
         db,

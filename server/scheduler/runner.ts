@@ -37,7 +37,7 @@ export async function executeRun(deps: RunnerDeps, started: StartedRun, controll
   let outcome: RunOutcome = {
     status: 'error',
     error: 'The run could not be started',
-    reason: 'the scheduler could not prepare the run',
+    reason: 'the scheduler could not prepare it',
   }
   try {
     const threadId = run.threadId ?? newId('thr')
@@ -66,7 +66,7 @@ export async function executeRun(deps: RunnerDeps, started: StartedRun, controll
       outcome = {
         status: 'error',
         error: `The run finished but its transcript could not be stored: ${describe(err)}`,
-        reason: 'the transcript could not be stored',
+        reason: 'its transcript could not be saved',
         usage: outcome.usage,
       }
     }
@@ -74,18 +74,19 @@ export async function executeRun(deps: RunnerDeps, started: StartedRun, controll
     logger.error({ err, runId: run.id }, 'could not prepare a run')
     outcome = { ...outcome, error: `The run could not be started: ${describe(err)}` } as RunOutcome
   } finally {
-    await settle(deps, run.id, outcome)
+    await settle(deps, run.id, job.name, outcome)
   }
 }
 
 const describe = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500)
 
-async function settle(deps: RunnerDeps, runId: string, outcome: RunOutcome) {
+async function settle(deps: RunnerDeps, runId: string, jobName: string, outcome: RunOutcome) {
   try {
     const options = {
       guard: { instance: deps.instance },
       now: deps.clock.sqlNow(),
       backoffMs: deps.backoffMs,
+      jobName,
     }
     const settled = await settleRun(runId, outcome, options, deps.db)
     if (!settled) logger.warn({ runId }, 'run was settled elsewhere (lease lost); result dropped')
@@ -126,7 +127,11 @@ async function callExecutor(
       controller.abort(new Error(`timed out after ${job.timeoutMinutes} min`))
       const error = `The run took longer than its ${job.timeoutMinutes}-minute timeout and was stopped`
       return {
-        outcome: { status: 'timed_out', error, reason: `ran past timeoutMinutes (${job.timeoutMinutes})` },
+        outcome: {
+          status: 'timed_out',
+          error,
+          reason: `it ran longer than its ${job.timeoutMinutes}-minute time limit`,
+        },
         transcript: [],
       }
     }
@@ -139,7 +144,7 @@ async function callExecutor(
     const partial = err instanceof RunFailure ? err.partial : {}
     const error = err instanceof Error ? err.message : String(err)
     return {
-      outcome: { status: 'error', error, reason: 'the run failed', usage: partial.usage },
+      outcome: { status: 'error', error, reason: 'an error stopped it', usage: partial.usage },
       transcript: partial.transcript ?? [],
     }
   } finally {
@@ -153,12 +158,12 @@ function interrupted(cause: unknown, instance: string): RunOutcome {
     return {
       status: 'interrupted',
       error: 'The server shut down before the run finished',
-      reason: `instance ${instance} shut down and the run did not finish within the ${c.graceMs < 1000 ? `${c.graceMs} ms` : `${Math.round(c.graceMs / 1000)} s`} grace period`,
+      reason: `the server running it (${instance}) shut down, and it did not finish in the ${c.graceMs < 1000 ? `${c.graceMs} ms` : `${Math.round(c.graceMs / 1000)} s`} the server waits for running work`,
     }
   }
   return {
     status: 'interrupted',
-    error: 'The instance lost its lease on the run',
-    reason: `instance ${instance} could not renew its lease`,
+    error: 'The server running it lost touch with the database, so it stopped the run',
+    reason: `the server running it (${instance}) lost touch with the database`,
   }
 }

@@ -109,3 +109,48 @@ test('a fresh dev server does not reload the page during sign-up or the first vi
     await server.stop()
   }
 })
+
+test("the dev server's first /jobs loads only what the page shows: no chat code until it opens, not every icon", async ({
+  page,
+  browser,
+}) => {
+  const server: ServerProcess = await startServerProcess('development')
+  try {
+    await signUpAt(page, server.baseUrl)
+    // A developer's browser after `npm run dev`: signed in, nothing cached.
+    const context = await browser.newContext({ storageState: await page.context().storageState() })
+    const fresh = await context.newPage()
+    const scripts: { path: string; bytes: number }[] = []
+    fresh.on('requestfinished', (request) => {
+      if (request.resourceType() !== 'script') return
+      const path = new URL(request.url()).pathname
+      void request.sizes().then((sizes) => scripts.push({ path, bytes: sizes.responseBodySize }))
+    })
+    await fresh.goto(`${server.baseUrl}/jobs`)
+    const toggle = fresh.getByRole('button', { name: 'Ask the agent' })
+    await expect(toggle).toHaveAttribute('data-ready', 'true', { timeout: 120_000 })
+    await fresh.waitForLoadState('networkidle')
+
+    const deps = (name: string) => scripts.filter((s) => s.path.endsWith(`/.vite/deps/${name}.js`))
+    // The chat's conversation (the AI SDK, zod, the Markdown renderer) waits for the chat.
+    for (const name of ['ai', '@ai-sdk_react', 'zod', 'react-markdown', 'remark-gfm']) {
+      expect(deps(name), `${name} loaded by /jobs before the chat opened`).toEqual([])
+    }
+    expect(scripts.some((s) => s.path.endsWith('/chat-session.tsx'))).toBe(false)
+    // lucide-react pre-bundled whole is ~580 KiB (every icon); trimmed to app/'s icons, ~40 KiB.
+    const [lucide] = deps('lucide-react')
+    expect(lucide, 'lucide-react loaded').toBeDefined()
+    expect(lucide!.bytes).toBeLessThan(150 * 1024)
+    // 76 scripts before the chat was split off and the barrels trimmed; 56 after.
+    expect(scripts.length).toBeLessThanOrEqual(64)
+
+    // Opening the chat brings its code, and the composer takes the focus once it is there.
+    await fresh.keyboard.press('ControlOrMeta+j')
+    const composer = fresh.getByRole('complementary', { name: 'Agent chat' }).getByRole('textbox')
+    await expect(composer).toBeFocused({ timeout: 60_000 })
+    expect(deps('ai').length).toBe(1)
+    await context.close()
+  } finally {
+    await server.stop()
+  }
+})

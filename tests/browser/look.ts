@@ -99,3 +99,39 @@ export function wordsBrokenAcrossLines(locator: Locator): Promise<string[]> {
     return broken
   })
 }
+
+/**
+ * The WCAG contrast ratio of a shape drawn by its background colour (a status dot) against what
+ * is behind it: the composited backgrounds of its ancestors. Non-text parts need 3:1 (WCAG 1.4.11).
+ */
+export function graphicContrastOf(locator: Locator): Promise<number> {
+  return locator.evaluate((el) => {
+    const canvas = document.createElement('canvas')
+    canvas.width = canvas.height = 1
+    const ctx = canvas.getContext('2d', { willReadFrequently: true })!
+    const rgba = (color: string): [number, number, number, number] => {
+      ctx.clearRect(0, 0, 1, 1)
+      ctx.fillStyle = '#000'
+      ctx.fillStyle = color
+      ctx.fillRect(0, 0, 1, 1)
+      const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data
+      return [r!, g!, b!, a! / 255]
+    }
+    const over = (top: [number, number, number, number], under: number[]) =>
+      under.map((u, i) => top[i]! * top[3] + u * (1 - top[3]))
+    const chain: Element[] = []
+    for (let node = el.parentElement; node; node = node.parentElement) chain.unshift(node)
+    let behind = [255, 255, 255]
+    for (const node of chain) behind = over(rgba(getComputedStyle(node).backgroundColor), behind)
+    const fill = over(rgba(getComputedStyle(el).backgroundColor), behind)
+    const luminance = (c: number[]) => {
+      const [r, g, b] = c.map((v) => {
+        const s = v / 255
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4
+      })
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
+    }
+    const [hi, lo] = [luminance(fill), luminance(behind)].sort((a, b) => b - a)
+    return (hi! + 0.05) / (lo! + 0.05)
+  })
+}

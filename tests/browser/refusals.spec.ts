@@ -71,6 +71,7 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     await expect(page.getByRole('heading', { level: 1 }).getByTestId('denied-chip')).toHaveText(
       '2 commands denied',
     )
+    const runPage = page.url()
     const steps = page.getByTestId('transcript').getByTestId('tool-step')
     const refusedStep = steps.filter({ hasText: 'network refused (example.com:443)' })
     await expect(refusedStep).toBeVisible()
@@ -99,6 +100,14 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
       await page.goto('/environments/guarded?scope=personal')
       const badge = page.getByTestId('audit-log').getByText('network refused', { exact: true }).first()
       expect(await contrastOf(badge)).toBeGreaterThanOrEqual(4.5)
+      // The run: its heading's flag and the transcript's refused steps.
+      await page.goto(runPage)
+      const flag = page.getByRole('heading', { level: 1 }).getByTestId('denied-chip')
+      expect(await contrastOf(flag), `${theme}: the run's flag`).toBeGreaterThanOrEqual(4.5)
+      const refusal = refusedStep.getByText(/network refused \(example\.com:443\)/)
+      expect(await contrastOf(refusal), `${theme}: the refused step`).toBeGreaterThanOrEqual(4.5)
+      const denial = steps.filter({ hasText: /Denied by .*rm \*/ }).getByText(/Denied by/)
+      expect(await contrastOf(denial), `${theme}: the denied step`).toBeGreaterThanOrEqual(4.5)
     }
   })
 }

@@ -49,6 +49,9 @@ function claude(folder: string, args: string[], extraEnv: Record<string, string>
       DISABLE_ERROR_REPORTING: '1',
       // Clockwork's tools in the tool list itself (not deferred behind ToolSearch), schemas included.
       ENABLE_TOOL_SEARCH: 'false',
+      // Print mode connects MCP servers in the background by default, so on a loaded machine the first
+      // model call could go out before Clockwork's tools are listed: wait for the connection.
+      MCP_CONNECTION_NONBLOCKING: 'false',
       ...extraEnv,
     },
   })

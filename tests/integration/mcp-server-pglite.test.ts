@@ -46,4 +46,4 @@ it('makes a token, creates a job through MCP and limits the token, on PGlite', a
     )
   expect(String(refusal)).toMatch(/rate_limited/)
   await client.close()
-})
+}, 120_000)

@@ -253,18 +253,20 @@ describe('failures are clear, never crashes', () => {
     return check.body.status
   }
 
+  // Refused when added (tests/integration/outbound-on-save.test.ts has the rest).
   it('a personal server on loopback is refused: INTEGRATIONS_ALLOW_HOSTS widens admin registrations only', async () => {
-    const status = await checkOf(team.member.client, { name: 'mine', url: mcp.url })
-    expect(status).toMatchObject({ state: 'error', message: expect.stringMatching(/refused.*127\.0\.0\.1/) })
+    const res = await team.member.client.post(M, { name: 'mine', url: mcp.url })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toMatchObject({
+      field: 'url',
+      message: expect.stringMatching(/refused.*127\.0\.0\.1/),
+    })
   })
 
   it('an org server on an internal host not named in INTEGRATIONS_ALLOW_HOSTS is refused', async () => {
-    const status = await checkOf(team.admin.client, {
-      name: 'other',
-      url: 'http://10.0.0.1/mcp',
-      scope: 'org',
-    })
-    expect(status).toMatchObject({ state: 'error', message: expect.stringContaining('refused') })
+    const res = await team.admin.client.post(M, { name: 'other', url: 'http://10.0.0.1/mcp', scope: 'org' })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toMatchObject({ field: 'url', message: expect.stringContaining('refused') })
   })
 
   it('wrong credentials are reported as such', async () => {

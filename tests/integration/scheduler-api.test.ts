@@ -1,7 +1,7 @@
 /**
  * The runs API over real HTTP: run now (202, edit permission, overlap, schedule untouched), a
  * job's history with paging, one run with its transcript, the scheduler status, and the job
- * file's managed keys agreeing with the history. A scheduler runs in-process against a fake
+ * file staying free of run state. A scheduler runs in-process against a fake
  * Anthropic server.
  */
 import os from 'node:os'
@@ -80,7 +80,7 @@ it('run now: 202 with the Run, executes with the transcript, and leaves the sche
   expect(after.nextRun).toBe(job.nextRun)
   expect(after).toMatchObject({ lastStatus: 'success', lastRun: run.startedAt, lastError: null })
 
-  // The job file's managed keys say the same as the history.
+  // The job file is what a person writes: the run changed nothing in it (decision 0250).
   const file = await team.creator.client.request(
     'GET',
     '/_agent-native/resources/shared/jobs/run-now.md',
@@ -89,9 +89,9 @@ it('run now: 202 with the Run, executes with the transcript, and leaves the sche
       accept: 'text/markdown',
     },
   )
-  expect(file.body).toContain(`lastRun: ${run.startedAt}`)
-  expect(file.body).toContain('lastStatus: success')
-  expect(file.body).toContain(`nextRun: ${job.nextRun}`)
+  expect(file.status).toBe(200)
+  expect(file.body).toContain('schedule: "0 7 * * *"')
+  expect(file.body).not.toMatch(/^(lastRun|lastStatus|lastError|nextRun|orgId):/m)
 })
 
 it('run now needs edit permission: 403 for a plain member on a shared job, 404 outside the org', async () => {

@@ -92,7 +92,7 @@ describe('catchUp: latest', () => {
     const runs = await runsOf(db(), id)
     const missed = runs.filter((r) => r.status === 'missed')
     expect(missed).toHaveLength(MAX_MISSED_ROWS)
-    expect(missed[0]!.reason).toMatch(/earlier missed slots since 2026-04-01T00:01:00.000Z are not listed/)
+    expect(missed[0]!.reason).toMatch(/earlier missed times since 2026-04-01T00:01:00.000Z are not listed/)
     expect(missed.at(-1)!.scheduledFor.toISOString()).toBe('2026-05-04T06:09:00.000Z')
     expect(runs.at(-1)).toMatchObject({ status: 'success', trigger: 'schedule' })
     expect(runs.at(-1)!.scheduledFor.toISOString()).toBe('2026-05-04T06:10:00.000Z')

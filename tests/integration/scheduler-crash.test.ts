@@ -99,7 +99,7 @@ it('kill -9 mid-run: the run becomes interrupted within the lease TTL and anothe
 
   const [first, retry] = await runsOf(db(), id)
   expect(first).toMatchObject({ attempt: 1, status: 'interrupted', instance: 'doomed' })
-  expect(first!.reason).toMatch(/^its instance doomed stopped responding \(lease expired\); retrying/)
+  expect(first!.reason).toMatch(/^the server running it \(doomed\) stopped responding; retrying/)
   // Never reaped while its lease was still valid, and that lease lapsed within one TTL of the
   // kill (it was renewed before it): an order of database times, not a stopwatch.
   expect(first!.finishedAt!.getTime()).toBeGreaterThanOrEqual(new Date(lease).getTime())
@@ -140,7 +140,7 @@ it('SIGTERM: a run still going after the grace period is interrupted, and anothe
     error: 'The server shut down before the run finished',
   })
   expect(first!.reason).toMatch(
-    /^instance impatient shut down and the run did not finish within the 300 ms grace period; retrying/,
+    /^the server running it \(impatient\) shut down, and it did not finish in the 300 ms the server waits for running work; retrying/,
   )
   expect(queued).toMatchObject({ attempt: 2, status: 'queued', trigger: 'retry' })
 

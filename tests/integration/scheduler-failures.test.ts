@@ -33,7 +33,7 @@ it('retries a failed run after 30 s, then 1 min, and stops when the retries are 
     [2, 'queued', 'retry'],
   ])
   expect(runs[0]!.error).toBe('the API said no')
-  expect(runs[0]!.reason).toBe('the run failed; retrying in 30 s (attempt 2 of 3)')
+  expect(runs[0]!.reason).toBe('an error stopped it; retrying in 30 s (attempt 2 of 3)')
   expect(runs[1]!.notBefore!.getTime() - runs[0]!.finishedAt!.getTime()).toBe(30_000)
   expect(runs[1]!.scheduledFor).toEqual(runs[0]!.scheduledFor)
 
@@ -43,7 +43,7 @@ it('retries a failed run after 30 s, then 1 min, and stops when the retries are 
   expect((await tick()).started).toBe(1)
   runs = await runsOf(db(), id)
   expect(runs[2]!.notBefore!.getTime() - runs[1]!.finishedAt!.getTime()).toBe(60_000)
-  expect(runs[1]!.reason).toBe('the run failed; retrying in 1 min (attempt 3 of 3)')
+  expect(runs[1]!.reason).toBe('an error stopped it; retrying in 1 min (attempt 3 of 3)')
 
   await clock.advance(60_000)
   expect((await tick()).started).toBe(1)
@@ -53,7 +53,7 @@ it('retries a failed run after 30 s, then 1 min, and stops when the retries are 
     [2, 'error'],
     [3, 'error'],
   ])
-  expect(runs[2]!.reason).toBe('the run failed')
+  expect(runs[2]!.reason).toBe('an error stopped it')
   // One slot failed (after its retries): one failure towards the auto-pause, not three.
   expect(await jobState(db(), id)).toMatchObject({ lastStatus: 'error', consecutiveFailures: 1 })
 })
@@ -102,7 +102,7 @@ it('stops a run past timeoutMinutes: timed_out, the executor is aborted, and it 
   expect(run).toMatchObject({
     status: 'timed_out',
     error: 'The run took longer than its 3-minute timeout and was stopped',
-    reason: 'ran past timeoutMinutes (3)',
+    reason: 'it ran longer than its 3-minute time limit',
   })
   expect(run!.finishedAt!.getTime() - run!.startedAt!.getTime()).toBe(3 * 60_000)
   expect(await jobState(db(), id)).toMatchObject({ lastStatus: 'timed_out', consecutiveFailures: 1 })
@@ -132,9 +132,7 @@ it('a run whose lease lapsed becomes interrupted (with a reason) and is retried'
   expect((await alive.tick()).reaped).toBe(1)
   let runs = await runsOf(db(), id)
   expect(runs[0]).toMatchObject({ status: 'interrupted', instance: 'dead-1' })
-  expect(runs[0]!.reason).toMatch(
-    /^its instance dead-1 stopped responding \(lease expired\); retrying in 30 s/,
-  )
+  expect(runs[0]!.reason).toMatch(/^the server running it \(dead-1\) stopped responding; retrying in 30 s/)
   expect(runs[0]!.finishedAt!.getTime()).toBeGreaterThan(runs[0]!.leaseExpiresAt?.getTime() ?? 0)
   await clock.advance(30_000)
   await alive.tick()
@@ -162,7 +160,7 @@ it(`pauses a job after ${AUTO_PAUSE_AFTER} failed runs in a row; re-enabling res
   expect(runs).toHaveLength(AUTO_PAUSE_AFTER)
   expect(runs.every((r) => r.status === 'error')).toBe(true)
   expect(runs.at(-1)!.reason).toBe(
-    `the run failed; the job paused itself after ${AUTO_PAUSE_AFTER} failed runs in a row`,
+    `an error stopped it; the job paused itself after ${AUTO_PAUSE_AFTER} failed runs in a row`,
   )
   let job = await jobState(db(), id)
   expect(job.suspendedReason).toBe(

@@ -1,12 +1,31 @@
 import type { UIMessage } from 'ai'
 import { History, MessageSquarePlus, Sparkles, X } from 'lucide-react'
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react'
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react'
 import { Button } from '#app/components/ui/button.tsx'
 import { cn } from '#app/lib/cn.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
-import { ChatSession } from './chat-session.tsx'
-import { ThreadList } from './thread-list.tsx'
+import type * as SessionModule from './chat-session.tsx'
 import type { ChatMetadata } from './types.ts'
+
+/**
+ * The conversation and the history list load when the panel is first opened (or the toggle is
+ * pointed at), not with every page: they bring the AI SDK, zod and the Markdown renderer, the
+ * largest part of a page's JavaScript, which a page that never opens the chat does not need.
+ */
+let sessionModule: Promise<typeof SessionModule> | undefined
+const loadSession = () => (sessionModule ??= import('./chat-session.tsx'))
+const ChatSession = lazy(() => loadSession().then((m) => ({ default: m.ChatSession })))
+const ThreadList = lazy(() => import('./thread-list.tsx').then((m) => ({ default: m.ThreadList })))
 
 type Session = { key: string; threadId: string | null; messages: UIMessage<ChatMetadata>[] }
 
@@ -77,6 +96,8 @@ export function ChatToggle() {
       aria-controls="agent-chat"
       aria-keyshortcuts="Control+J Meta+J"
       data-ready={ready || undefined}
+      onPointerEnter={() => void loadSession()}
+      onFocus={() => void loadSession()}
       title="Ask the agent (Ctrl+J or ⌘J)"
       size="sm"
       className="rounded-full"
@@ -93,6 +114,9 @@ export function ChatPanel() {
   const [loadError, setLoadError] = useState<string | null>(null)
   const input = useRef<HTMLTextAreaElement>(null)
   const panel = useRef<HTMLElement>(null)
+  // The conversation is mounted from the first opening on (and kept while the panel is closed).
+  const [opened, setOpened] = useState(open)
+  if (open && !opened) setOpened(true)
 
   useEffect(() => {
     if (open && view === 'chat') input.current?.focus()
@@ -158,18 +182,32 @@ export function ChatPanel() {
         </p>
       ) : null}
       {open && view === 'history' ? (
-        <ThreadList currentId={session.threadId} onOpen={(id) => void openThread(id)} />
+        <Suspense fallback={<Loading />}>
+          <ThreadList currentId={session.threadId} onOpen={(id) => void openThread(id)} />
+        </Suspense>
       ) : null}
       <div className={cn('flex min-h-0 flex-1 flex-col', view === 'history' && 'hidden')}>
-        <ChatSession
-          key={session.key}
-          sessionKey={session.key}
-          threadId={session.threadId}
-          initialMessages={session.messages}
-          onThread={onThread}
-          inputRef={input}
-        />
+        {opened ? (
+          <Suspense fallback={<Loading />}>
+            <ChatSession
+              key={session.key}
+              sessionKey={session.key}
+              threadId={session.threadId}
+              initialMessages={session.messages}
+              onThread={onThread}
+              inputRef={input}
+            />
+          </Suspense>
+        ) : null}
       </div>
     </aside>
+  )
+}
+
+function Loading() {
+  return (
+    <p role="status" className="px-4 py-4 text-sm text-stone-500 dark:text-stone-400">
+      Loading…
+    </p>
   )
 }

@@ -1,3 +1,5 @@
+// First: zod must be told about the CSP before the AI SDK (which parses with zod) is used.
+import '#app/lib/zod-csp.ts'
 import { useChat } from '@ai-sdk/react'
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai'
 import { ArrowUp, RotateCcw, Square } from 'lucide-react'
@@ -97,6 +99,12 @@ export function ChatSession({
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'end' })
   }, [messages])
+  // The panel loads this part when it first opens, after its own focus effect ran: the composer
+  // takes the focus when it appears in an open panel.
+  useEffect(() => {
+    const box = inputRef.current
+    if (box && box.offsetParent !== null) box.focus()
+  }, [inputRef])
 
   // Stops the turn on the server too (its loop and its commands), not only this browser's stream.
   function halt() {

@@ -7,7 +7,7 @@ const STATUS: Record<
 > = {
   ready: { label: 'Ready', tone: 'green', hint: 'Its folder is on this server' },
   not_started: { label: 'Not started', tone: 'neutral', hint: 'Defined; its folder is made on first use' },
-  elsewhere: { label: 'On another instance', tone: 'amber', hint: 'Its folder lives on another server' },
+  elsewhere: { label: 'On another server', tone: 'amber', hint: 'Its folder lives on another app server' },
   no_definition: { label: 'No definition', tone: 'red', hint: 'Its environments/<name>.md was deleted' },
 }
 

@@ -2,13 +2,15 @@ import { Link } from 'react-router'
 import { describeRunStatus, type StatusTone } from '#app/lib/job-status.ts'
 import { cn } from '#app/lib/cn.ts'
 
+// A dot says its status by colour alone: each stands out 3:1 from the row in both themes (WCAG
+// 1.4.11), hence the darker shades on white.
 const DOT: Record<StatusTone, string> = {
-  green: 'bg-emerald-500',
-  red: 'bg-red-500',
-  amber: 'bg-amber-500',
-  blue: 'bg-sky-500',
-  brand: 'bg-brand-500',
-  neutral: 'bg-stone-300 dark:bg-stone-600',
+  green: 'bg-emerald-600 dark:bg-emerald-500',
+  red: 'bg-red-600 dark:bg-red-500',
+  amber: 'bg-amber-600 dark:bg-amber-500',
+  blue: 'bg-sky-600 dark:bg-sky-500',
+  brand: 'bg-brand-600 dark:bg-brand-500',
+  neutral: 'bg-stone-500 dark:bg-stone-400',
 }
 
 export type RecentRun = { id: string; status: string; scheduledFor: string }

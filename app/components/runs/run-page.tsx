@@ -76,7 +76,9 @@ export function RunPage({ run, transcript, job, deliveries = [] }: Props) {
           </Fact>
         </dl>
         {run.reason ? (
-          <p className="mt-3 text-sm text-stone-600 dark:text-stone-400">Why: {run.reason}</p>
+          <p className="mt-3 text-sm text-stone-600 dark:text-stone-400" data-testid="run-reason">
+            {reasonLabel(run.status)} {run.reason}
+          </p>
         ) : null}
       </Card>
       {run.error ? (
@@ -112,4 +114,13 @@ export function RunPage({ run, transcript, job, deliveries = [] }: Props) {
       </Card>
     </>
   )
+}
+
+/** What the run's reason explains, in words: why it ran, why it waits or was skipped, what stopped it. */
+function reasonLabel(status: string): string {
+  if (status === 'skipped') return 'Why it was skipped:'
+  if (status === 'missed') return 'Why it was missed:'
+  if (status === 'queued') return 'Why it waits:'
+  if (['error', 'timed_out', 'interrupted', 'cancelled'].includes(status)) return 'What happened:'
+  return status === 'running' ? 'Why it runs:' : 'Why it ran:'
 }

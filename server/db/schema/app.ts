@@ -222,6 +222,25 @@ export const jobAudit = pgTable(
   (t) => [index('job_audit_job_idx').on(t.jobId, t.at)],
 )
 
+/**
+ * What an admin did to a member's account (a password reset link made for them), for the members
+ * page's trail. Kept when the member leaves; gone with the organisation.
+ */
+export const memberAudit = pgTable(
+  'member_audit',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organization.id, { onDelete: 'cascade' }),
+    actorId: text('actor_id').references(() => user.id, { onDelete: 'set null' }),
+    subjectUserId: text('subject_user_id').references(() => user.id, { onDelete: 'set null' }),
+    action: text('action', { enum: ['reset_link_created'] }).notNull(),
+    at: timestamp('at', tz).notNull().defaultNow(),
+  },
+  (t) => [index('member_audit_org_idx').on(t.orgId, t.at)],
+)
+
 export const schedulerInstances = pgTable('scheduler_instances', {
   /** Opaque (shown to users); hostname and pid are only logged, next to it, at start-up. */
   id: text('id').primaryKey(),

@@ -1,0 +1,15 @@
+import { createResetLink } from '#server/auth/reset-links.ts'
+import { requireCaller } from '#server/auth/caller.ts'
+import { methodNotAllowed } from '#server/http/request.ts'
+import { api, json } from '#server/http/respond.ts'
+import type { Route } from './+types/[_agent-native].members.$userId.reset-link'
+
+// POST → 201 { link, expiresAt, userId }: a one-time password reset link for a member (admins and owners), audited
+export const action = ({ request, params }: Route.ActionArgs) =>
+  api(async () => {
+    if (request.method !== 'POST') return methodNotAllowed(request, ['POST'])
+    const caller = await requireCaller(request)
+    return json(await createResetLink(caller, params.userId), { status: 201 })
+  })
+
+export const loader = ({ request }: Route.LoaderArgs) => methodNotAllowed(request, ['POST'])

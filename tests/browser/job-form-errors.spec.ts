@@ -1,0 +1,30 @@
+/**
+ * The new-job form shows every field's problem from one submit (issue 26 item 6): a bad name, a
+ * bad retry count and a bad timeout come back together, each next to its own field, and nothing
+ * typed is lost.
+ */
+import { expect, test } from '@playwright/test'
+import { signUp, uniqueEmail } from './helpers.ts'
+
+test('one submit shows each bad field’s message next to it', async ({ page }) => {
+  await signUp(page, 'Ewa Errors', uniqueEmail('ewa'))
+  await page.goto('/jobs/new')
+  await page.getByLabel('Name').fill('Morning Report')
+  await page.getByLabel('Prompt').fill('Summarise the overnight alerts.')
+  await page.getByRole('radio', { name: 'Weekdays at 07:00' }).click()
+  await page.getByText('Advanced').click()
+  // The browser's own range check would stop the submit first; the server's answer is under test.
+  await page.locator('form[action="/jobs/new"]').evaluate((form: HTMLFormElement) => (form.noValidate = true))
+  await page.getByLabel('Retries').fill('9')
+  await page.getByLabel('Timeout (minutes)').fill('0')
+  await page.getByRole('button', { name: 'Create job' }).click()
+
+  await expect(page.getByText('must be a slug')).toBeVisible()
+  const retries = page.getByLabel('Retries')
+  await expect(retries).toHaveAttribute('aria-invalid', 'true')
+  await expect(page.getByLabel('Timeout (minutes)')).toHaveAttribute('aria-invalid', 'true')
+  await expect(page.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true')
+  // No summary of them above the form: each is next to its field.
+  await expect(page.getByRole('alert').filter({ hasText: 'retries:' })).toHaveCount(0)
+  await expect(page.getByLabel('Prompt')).toHaveValue('Summarise the overnight alerts.')
+})
