@@ -112,7 +112,7 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
     const sockets = [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()]
     const view = {
       readOnly: [...new Set(sockets.filter((s): s is string => Boolean(s))), vendorDir()],
-      // TMPDIR inside is /tmp/claude (the runtime's choice).
+      // TMPDIR inside is the runtime's own `claude` folder in the sandbox's temp dir (its choice).
       dirs: [...home(), '/tmp/claude'],
     }
     return { line, release, view, refusals: () => [...(refused.get(req.id) ?? [])] }
