@@ -40,6 +40,16 @@ const BASE: SandboxRuntimeConfig = {
   filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
 }
 
+/**
+ * The runtime starts its in-sandbox relays to the proxy (socat on 127.0.0.1:3128 for HTTP, :1080
+ * for SOCKS) in the background and runs the command straight after, so a command's first
+ * connection could find nothing listening ("Failed to connect to localhost port 3128") and look
+ * like an outage. The command waits for both first: a few milliseconds at most, and bounded.
+ */
+const AWAIT_RELAYS = [3128, 1080]
+  .map((port) => `for i in $(seq 250); do (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && break; sleep 0.02; done`)
+  .join('\n')
+
 let ready: Promise<void> | undefined
 const running = new Map<string, string[]>()
 /** The connections refused to each running command ("host:port"), by command id. */
@@ -92,7 +102,7 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
   const { allowedHosts, release } = register(req.id, req.allowedHosts)
   try {
     const line = await SandboxManager.wrapWithSandbox(
-      req.command,
+      `${AWAIT_RELAYS}\n${req.command}`,
       '/bin/bash',
       {
         // The home folder is denied so the runtime leaves out its convenience write paths there
