@@ -14,56 +14,27 @@ cd "$(dirname "$0")/.."
 tag="${1:-clockwork:local}"
 base="clockwork-node-base:local"
 
-recipe=$(sha256sum "$0" | cut -c1-16)
+# shellcheck source=lib/rootfs.sh
+source scripts/lib/rootfs.sh
+recipe=$(rootfs_recipe scripts/production-image.sh)
 made=$(docker image inspect --format '{{index .Config.Labels "clockwork.recipe"}}' "$base" 2>/dev/null || true)
 if [ "$made" != "$recipe" ]; then
   root=$(mktemp -d)
   trap 'rm -rf "$root"' EXIT
-  # Merged /usr, as Debian: /bin/sh and /usr/bin/sh are one file.
-  mkdir -p "$root"/{usr/local/bin,usr/local/lib/node_modules,usr/local/etc,usr/bin,usr/lib,usr/lib64,usr/sbin}
-  mkdir -p "$root"/{tmp,etc/ssl/certs,home/node,root}
-  for dir in bin lib lib64 sbin; do ln -s "usr/$dir" "$root/$dir"; done
-  chmod 1777 "$root/tmp"
-
-  merged() {
-    case "$1" in
-      /bin/* | /lib/* | /lib64/* | /sbin/*) echo "/usr$1" ;;
-      *) echo "$1" ;;
-    esac
-  }
-  copy_with_libs() {
-    local bin=$1 target=$2
-    cp -L "$bin" "$root$target"
-    ldd "$bin" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
-      [ -e "$lib" ] || continue
-      lib=$(merged "$lib")
-      mkdir -p "$root$(dirname "$lib")"
-      cp -Ln "$lib" "$root$lib"
-    done
-  }
-
-  node_bin=$(readlink -f "$(command -v node)")
-  copy_with_libs "$node_bin" /usr/local/bin/node
+  rootfs_skeleton
+  mkdir -p "$root"/{usr/local/lib/node_modules,usr/local/etc,etc/ssl/certs,home/node,root}
+  rootfs_node
   npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
   cp -r "$npm_dir" "$root/usr/local/lib/node_modules/npm"
   ln -s ../lib/node_modules/npm/bin/npm-cli.js "$root/usr/local/bin/npm"
   ln -s ../lib/node_modules/npm/bin/npx-cli.js "$root/usr/local/bin/npx"
   # What npm's scripts, the build and the Dockerfile's RUN lines call.
-  tools=(bash sh cat echo ls mkdir rm cp mv ln pwd env id chown chmod touch grep sed head tail sort
-    uniq find xargs tr wc dirname basename readlink uname true false test sleep)
-  for tool in "${tools[@]}"; do
-    path=$(type -P "$tool" 2>/dev/null) || continue
-    target=$(merged "$path")
-    mkdir -p "$root$(dirname "$target")"
-    copy_with_libs "$path" "$target"
-  done
+  rootfs_tools bash sh cat echo ls mkdir rm cp mv ln pwd env id chown chmod touch grep sed head tail \
+    sort uniq find xargs tr wc dirname basename readlink uname true false test sleep
   # glibc's companions that native modules (rolldown's binding: librt) load beside node's own.
-  libc_dir=$(dirname "$(ldd "$node_bin" | grep -o '/[^ ]*libc\.so\.6')")
+  libc_dir=$(dirname "$(ldd "$(command -v node)" | grep -o '/[^ ]*libc\.so\.6')")
   for lib in "$libc_dir"/lib{rt,resolv,util,anl,nss_files,nss_dns}.so.*; do
-    [ -e "$lib" ] || continue
-    target=$(merged "$lib")
-    mkdir -p "$root$(dirname "$target")"
-    cp -Ln "$lib" "$root$target"
+    if [ -e "$lib" ]; then rootfs_copy "$lib"; fi
   done
   # The TLS on the way out is re-signed: npm trusts this machine's bundle (node's own list does not
   # hold the re-signing CA).

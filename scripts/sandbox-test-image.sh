@@ -15,8 +15,11 @@ for arg in "$@"; do
   esac
 done
 
-# The image carries the hash of the script that made it: a changed recipe (a tool added) remakes it.
-recipe=$(sha256sum "$0" | cut -c1-16)
+# shellcheck source=lib/rootfs.sh
+source "$(dirname "$0")/lib/rootfs.sh"
+
+# The image carries the hash of the recipe that made it: a changed recipe (a tool added) remakes it.
+recipe=$(rootfs_recipe "$0")
 made=$(docker image inspect --format '{{index .Config.Labels "clockwork.recipe"}}' "$tag" 2>/dev/null || true)
 if ! $force && [ "$made" = "$recipe" ]; then
   echo "$tag exists"
@@ -25,42 +28,12 @@ fi
 
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
-# Merged /usr, as Debian: /bin/bash and /usr/bin/bash are one file.
-mkdir -p "$root"/{usr/local/bin,usr/bin,usr/lib,usr/lib64,usr/sbin,tmp,workspace,etc}
-for dir in bin lib lib64 sbin; do ln -s "usr/$dir" "$root/$dir"; done
-chmod 1777 "$root/tmp"
-
-node_bin=$(readlink -f "$(command -v node)")
-cp "$node_bin" "$root/usr/local/bin/node"
-
-# Tools the tests' commands use; each copied with the libraries ldd lists for it.
-tools=(bash sh cat echo ls mkdir rm cp mv pwd env id printf sleep head tail wc cut tr sort uniq
-  sha256sum base64 grep sed touch chmod date true false test stat find xargs tee kill ps dd seq
-  curl)
-# A host path as it lies under merged /usr (/lib/x → /usr/lib/x), so no copy lands on a link.
-merged() {
-  case "$1" in
-    /bin/* | /lib/* | /lib64/* | /sbin/*) echo "/usr$1" ;;
-    *) echo "$1" ;;
-  esac
-}
-copy_with_libs() {
-  local bin=$1 target=$2
-  cp -L "$bin" "$root$target"
-  ldd "$bin" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
-    [ -e "$lib" ] || continue
-    lib=$(merged "$lib")
-    mkdir -p "$root$(dirname "$lib")"
-    cp -Ln "$lib" "$root$lib"
-  done
-}
-copy_with_libs "$node_bin" /usr/local/bin/node
-for tool in "${tools[@]}"; do
-  path=$(type -P "$tool" 2>/dev/null) || continue
-  target=$(merged "$path")
-  mkdir -p "$root$(dirname "$target")"
-  copy_with_libs "$path" "$target"
-done
+rootfs_skeleton
+mkdir -p "$root/workspace"
+rootfs_node
+# Tools the tests' commands use.
+rootfs_tools bash sh cat echo ls mkdir rm cp mv pwd env id printf sleep head tail wc cut tr sort uniq \
+  sha256sum base64 grep sed touch chmod date true false test stat find xargs tee kill ps dd seq curl
 # ps reads /proc; the rest needs a passwd naming root and nobody for `id`.
 printf 'root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n' >"$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
