@@ -2,9 +2,8 @@
  * The MCP server on the embedded default (PGlite): tokens (a text[] of scopes), the per-token rate
  * limit's window arithmetic and a job write through a token work there as on PostgreSQL.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { connectMcp } from '#tests/support/mcp-client.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
 
 let app: TestApp
@@ -23,12 +22,7 @@ it('makes a token, creates a job through MCP and limits the token, on PGlite', a
   })
   expect(made.status).toBe(201)
   expect(made.body.summary.scopes).toEqual(['jobs:read', 'jobs:write'])
-  const client = new Client({ name: 'pglite-test', version: '1.0.0' })
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${app.baseUrl}/_agent-native/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${made.body.token}` } },
-    }),
-  )
+  const client = await connectMcp(app.baseUrl, made.body.token, 'pglite-test')
   const created = await client.callTool({
     name: 'create_job',
     arguments: { name: 'on-pglite', schedule: '0 7 * * *', instructions: 'Go.' },

@@ -3,10 +3,10 @@
  * real server over real HTTP and Postgres, authenticated by personal access tokens. A job made and
  * run through it runs on the real scheduler with the agent executor (the fake model answers).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import { connectMcp } from '#tests/support/mcp-client.ts'
 import { createTeam, type TeamPerson } from '#tests/support/team.ts'
 
 const KEY = 'sk-ant-deployment-mcp-0320'
@@ -31,11 +31,7 @@ afterAll(async () => {
 })
 
 async function connect(token: string) {
-  const client = new Client({ name: 'clockwork-test', version: '1.0.0' })
-  const transport = new StreamableHTTPClientTransport(new URL(`${agent.app.baseUrl}/_agent-native/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-  })
-  await client.connect(transport)
+  const client = await connectMcp(agent.app.baseUrl, token)
   clients.push(client)
   return client
 }
