@@ -26,7 +26,7 @@ export const installFolder = (id: string) => resolve('.data', 'harness', id)
 /** An MCP server as the harness reaches it: through the run's endpoint, never with its secrets. */
 export type ProjectedMcpServer = { name: string; url: string }
 
-/** What the runner hands an adapter to project. Paths are absolute on the host and inside the sandbox alike. */
+/** What the runner hands an adapter to project. Paths are absolute, as the CLI sees them where it runs. */
 export type ProjectionInput = {
   /** The environment's folder: the harness's working directory. */
   root: string
@@ -102,4 +102,11 @@ export interface HarnessAdapter {
   project(input: ProjectionInput): Projection
   /** A fresh reader for one run's output. */
   parser(): HarnessParser
+  /**
+   * Its policy code is a plugin that announces itself (a hook call with `hook_event_name:
+   * "PolicyLoaded"`) when the CLI loads it, and the run's endpoint refuses model calls until it
+   * has: a plugin the CLI failed to load would otherwise leave every tool call unjudged. (Claude
+   * Code's hook is in the settings file it is started with, which it fails to start without.)
+   */
+  readonly checksIn?: boolean
 }

@@ -45,6 +45,8 @@ export type SessionOptions = {
   redact: (text: string) => string
   /** A budget refused a call: the run must stop with this reason. */
   onRefusal: (reason: string) => void
+  /** Model calls wait for the harness's policy plugin to announce itself (HarnessAdapter.checksIn). */
+  awaitCheckIn?: boolean
 }
 
 export type HarnessSession = {
@@ -59,6 +61,8 @@ type Live = SessionOptions & {
   session: HarnessSession
   refusal: string | null
   abort: AbortController
+  /** The policy plugin said it is loaded (when the session waits for it). */
+  checkedIn: boolean
 }
 
 // Live runs, like running chat turns: a handle the test runner's copy of this module (which starts
@@ -88,7 +92,7 @@ export function openSession(options: SessionOptions): HarnessSession {
       abort.abort()
     },
   }
-  sessions.set(token, { ...options, session, refusal: null, abort })
+  sessions.set(token, { ...options, session, refusal: null, abort, checkedIn: false })
   return session
 }
 
@@ -137,8 +141,17 @@ async function forward(live: Live, url: URL, request: Request, body?: string): P
   })
 }
 
+/** Why no tool call of a harness whose plugin never announced itself could be judged. */
+export const NO_POLICY_PLUGIN =
+  "The harness did not load Clockwork's policy plugin, so none of its tool calls could be judged: " +
+  'no model call was made'
+
 async function modelCall(live: Live, url: URL, request: Request): Promise<Response> {
-  const refusal = live.refusal ?? (await live.grant.admit?.()) ?? null
+  const refusal =
+    live.refusal ??
+    (live.awaitCheckIn && !live.checkedIn ? NO_POLICY_PLUGIN : null) ??
+    (await live.grant.admit?.()) ??
+    null
   if (refusal) {
     live.refusal = refusal
     live.onRefusal(refusal)
@@ -237,11 +250,15 @@ function meterStream(record: (usage: TokenUsage) => void): TransformStream<Uint8
 }
 
 async function hook(live: Live, request: Request): Promise<Response> {
-  let payload: { tool_name?: unknown; tool_input?: unknown }
+  let payload: { hook_event_name?: unknown; tool_name?: unknown; tool_input?: unknown }
   try {
     payload = (await request.json()) as typeof payload
   } catch {
     return apiError(400, 'invalid_request_error', 'The hook payload is not JSON')
+  }
+  if (payload.hook_event_name === 'PolicyLoaded') {
+    live.checkedIn = true
+    return Response.json({ ok: true })
   }
   const input =
     payload.tool_input && typeof payload.tool_input === 'object'

@@ -27,6 +27,7 @@ export const launchLocal: Launcher = async ({ adapter, opened, token, timeoutSec
   const port = 20_000 + (randomBytes(2).readUInt16BE() % 40_000)
   return {
     baseUrl: `http://127.0.0.1:${port}/${token}`,
+    root: opened.root,
     runDir,
     async run(projection, onChunk) {
       await writeProjection(opened, runDir, projection.files)

@@ -3,7 +3,9 @@
  * (`$<pathVariable>`, else its command on the PATH) runs in the folder they chose, through the
  * machine client like any command, and reaches the same per-run endpoint at this server's URL
  * (`/_agent-native/harness/runs/<token>/…`). The projection is written through the client into a
- * folder of the run and removed with a command afterwards. The machine returns the output when the
+ * folder of the run and removed with a command afterwards. Its paths are absolute, as everywhere:
+ * the machine says where its folder is first (a CLI may not resolve a relative path in its config
+ * against its working directory: OpenCode's plugin URL does not). The machine returns the output when the
  * command ends, so the transcript arrives then; a stop reaches it as any run's stop does.
  */
 import { randomBytes } from 'node:crypto'
@@ -21,7 +23,7 @@ export const launchMachine: Launcher = async ({
   stopKey,
 }) => {
   const provider = providerFor(opened.target, opened.files)
-  const runDir = `.harness-${randomBytes(6).toString('hex')}`
+  const runName = `.harness-${randomBytes(6).toString('hex')}`
   const execEnv = { root: opened.root, limits: opened.limits }
   const stop = () => void stopCommands({ runId: stopKey }).catch(() => {})
   const appUrl = env().APP_URL
@@ -29,16 +31,19 @@ export const launchMachine: Launcher = async ({
     throw new Error(
       'A harness on a connected machine needs APP_URL: the URL the machine reaches this server at',
     )
+  const where = await provider.exec(execEnv, 'pwd -P', { timeoutSeconds: 30, stopKey: `${stopKey}-where` })
+  const root = where.stdout.trim()
+  if (where.exitCode !== 0 || !root.startsWith('/'))
+    throw new Error(`The machine did not say where its folder is: ${where.stderr.trim() || where.stdout.trim()}`)
+  const runDir = `${root}/${runName}`
   return {
     baseUrl: `${appUrl.replace(/\/$/, '')}/_agent-native/harness/runs/${token}`,
+    root,
     runDir,
     async run(projection, onChunk) {
       for (const file of projection.files)
-        await provider.writeFile({ path: `${runDir}/${file.path}`, content: file.content })
-      // Paths inside the run folder are relative to the machine's folder: anchor them there.
-      const exports = Object.entries(projection.env).map(([name, value]) =>
-        value.startsWith(`${runDir}/`) ? `${name}="$PWD"/${quote(value)}` : `${name}=${quote(value)}`,
-      )
+        await provider.writeFile({ path: `${runName}/${file.path}`, content: file.content })
+      const exports = Object.entries(projection.env).map(([name, value]) => `${name}=${quote(value)}`)
       const cli = `"\${${adapter.install.pathVariable}:-${adapter.install.command}}"`
       const line = [
         `mkdir -p ${quote(`${runDir}/home`)} ${quote(`${runDir}/tmp`)}`,
@@ -55,7 +60,7 @@ export const launchMachine: Launcher = async ({
       }
     },
     async cleanup() {
-      await provider.exec(execEnv, `rm -rf ${quote(runDir)}`, {
+      await provider.exec(execEnv, `rm -rf ${quote(runName)}`, {
         timeoutSeconds: 30,
         stopKey: `${stopKey}-cleanup`,
       })

@@ -10,7 +10,9 @@ import type { HarnessAdapter, Projection } from './adapter.ts'
 export type Placed = {
   /** The run's endpoint as the CLI reaches it (the model API lives under `/v1`). */
   baseUrl: string
-  /** The run's folder as the CLI sees it (absolute in the sandbox, relative on a machine). */
+  /** The environment's folder as the CLI sees it (absolute): its working directory. */
+  root: string
+  /** The run's throw-away folder inside it, as the CLI sees it (absolute). */
   runDir: string
   /** Writes the projection, runs the CLI to its end, handing its output over as it comes. */
   run(

@@ -71,6 +71,7 @@ describe('opencode projection', () => {
     const module = await import(`data:text/javascript,${encodeURIComponent(source)}`)
     const sent: unknown[] = []
     const answers: unknown[] = [
+      { ok: true },
       { hookSpecificOutput: { permissionDecision: 'allow' } },
       {
         hookSpecificOutput: {
@@ -99,6 +100,8 @@ describe('opencode projection', () => {
       globalThis.fetch = realFetch
     }
     expect(sent).toEqual([
+      // Loading the plugin announces it: the run's endpoint makes no model call before that.
+      { hook_event_name: 'PolicyLoaded' },
       {
         hook_event_name: 'PreToolUse',
         tool_name: 'Write',

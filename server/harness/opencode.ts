@@ -65,31 +65,39 @@ function hookPlugin(hookUrl: string): string {
   return `// Written by Clockwork for one run: every tool call is decided by the environment's policy.
 const HOOK = ${JSON.stringify(hookUrl)}
 const NAMES = ${JSON.stringify(TOOL_NAMES)}
-export const ClockworkPolicy = async () => ({
-  'tool.execute.before': async (input, output) => {
-    const args = (output && output.args) || {}
-    const toolInput = { ...args }
-    if (typeof args.filePath === 'string') toolInput.file_path = args.filePath
-    let answer
-    try {
-      const res = await fetch(HOOK, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          hook_event_name: 'PreToolUse',
-          tool_name: NAMES[input.tool] || input.tool,
-          tool_input: toolInput,
-        }),
-      })
-      answer = res.ok ? await res.json() : null
-    } catch {
-      answer = null
-    }
-    const out = (answer && answer.hookSpecificOutput) || {}
-    if (out.permissionDecision !== 'allow')
-      throw new Error(out.permissionDecisionReason || "Refused: Clockwork's policy hook did not allow this call")
-  },
-})
+export const ClockworkPolicy = async () => {
+  // Clockwork makes no model call for this run until the plugin says it is loaded.
+  await fetch(HOOK, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ hook_event_name: 'PolicyLoaded' }),
+  })
+  return {
+    'tool.execute.before': async (input, output) => {
+      const args = (output && output.args) || {}
+      const toolInput = { ...args }
+      if (typeof args.filePath === 'string') toolInput.file_path = args.filePath
+      let answer
+      try {
+        const res = await fetch(HOOK, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            hook_event_name: 'PreToolUse',
+            tool_name: NAMES[input.tool] || input.tool,
+            tool_input: toolInput,
+          }),
+        })
+        answer = res.ok ? await res.json() : null
+      } catch {
+        answer = null
+      }
+      const out = (answer && answer.hookSpecificOutput) || {}
+      if (out.permissionDecision !== 'allow')
+        throw new Error(out.permissionDecisionReason || "Refused: Clockwork's policy hook did not allow this call")
+    },
+  }
+}
 `
 }
 
@@ -224,4 +232,5 @@ export const openCode: HarnessAdapter = {
   locate,
   project,
   parser,
+  checksIn: true,
 }

@@ -63,6 +63,7 @@ export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome
     decide: createPolicyHook(req),
     mcp: new Map(req.mcp.map((m) => [m.name, m])),
     redact,
+    awaitCheckIn: adapter.checksIn === true,
     onRefusal: (reason) => {
       refusal ??= reason
       stop.abort()
@@ -97,7 +98,7 @@ export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome
     }
     const base = placed.baseUrl
     const projection = adapter.project({
-      root: opened.root,
+      root: placed.root,
       runDir: placed.runDir,
       prompt: req.prompt,
       modelId: req.modelId,

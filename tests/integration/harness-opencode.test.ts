@@ -15,6 +15,7 @@ import { openCode } from '#server/harness/opencode.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { connectMachine } from '#tests/support/machine-client.ts'
 import type { Team } from '#tests/support/team.ts'
 
 const KEY = 'sk-ant-planted-opencode-key-4K2W'
@@ -120,5 +121,52 @@ describe('a job with harness: opencode', () => {
     // The environment's instructions reached the model (OpenCode reads AGENTS.md).
     expect(JSON.stringify(calls[0]!.body.system)).toContain('Always answer in English.')
     expect(readdirSync(root).filter((f) => f.startsWith('.harness-'))).toEqual([])
+  }, 180_000)
+})
+
+describe('an opencode job in a machine environment', () => {
+  let machine: Awaited<ReturnType<typeof connectMachine>> | undefined
+  afterAll(async () => {
+    await machine?.close()
+  })
+
+  it("runs OpenCode on the person's machine through the same per-run endpoint and policy", async () => {
+    const c = team.member.client
+    // The person's machine has the CLI installed where this variable says.
+    process.env.OPENCODE_PATH = openCode.locate()!
+    machine = await connectMachine(c, agent.app.baseUrl, 'desk')
+    const dir = machine.dir
+    const definition = '---\nprovider: machine:desk\npolicy:\n  commands:\n    deny: ["rm *"]\n---\nMy desk.\n'
+    expect((await c.put(`${R}/personal/environments/desk.md`, definition)).status).toBe(201)
+    const job = await c.post('/_agent-native/jobs', {
+      name: 'oc-on-desk',
+      schedule: '0 7 * * 1-5',
+      instructions: 'Task oc-on-desk: write it on the desk.',
+      environment: 'desk',
+      harness: 'opencode',
+    })
+    expect(job.status, JSON.stringify(job.body)).toBe(201)
+    fake.replyWhen(
+      'Task oc-on-desk:',
+      toolUse('bash', { command: 'echo from-the-desk > desk.txt && cat desk.txt', description: 'write' }),
+      toolUse('bash', { command: 'rm desk.txt', description: 'remove' }),
+      { text: 'Wrote it on the desk.' },
+    )
+    const started = await c.post(`/_agent-native/jobs/${job.body.job.id}/run`)
+    expect(started.status).toBe(202)
+    const run = await settledRun(c, started.body.run.id)
+    expect(run.run.status, run.run.error).toBe('success')
+    expect(readFileSync(path.join(dir, 'desk.txt'), 'utf8')).toBe('from-the-desk\n')
+    const parts = (run.transcript as any[]).flatMap((m) => m.parts ?? [])
+    const [write, remove] = parts.filter((p: any) => p.type === 'tool-Bash')
+    expect(JSON.stringify(write.output)).toContain('from-the-desk')
+    expect(remove.state).toBe('output-error') // the environment's policy, through the same plugin
+    expect(run.run.usage.costUsd).toBeGreaterThan(0)
+    const calls = fake.requests.filter((r) =>
+      JSON.stringify(r.body.messages ?? []).includes('Task oc-on-desk:'),
+    )
+    expect(calls.length).toBe(3)
+    expect(calls.every((r) => r.headers['x-api-key'] === KEY)).toBe(true)
+    expect(readdirSync(dir).filter((f) => f.startsWith('.harness-'))).toEqual([])
   }, 180_000)
 })

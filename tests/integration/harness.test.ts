@@ -23,7 +23,7 @@ import type { Team } from '#tests/support/team.ts'
 import { streamChat, toolOutputs } from '#tests/support/chat-stream.ts'
 import { eventually } from '#tests/support/poll.ts'
 import { waitForRun } from '#tests/support/runs.ts'
-import { downloadClient, startClient, type MachineClient } from '#tests/support/machine-client.ts'
+import { connectMachine } from '#tests/support/machine-client.ts'
 
 // The deployment's key: planted so the sandbox can be searched for it.
 const KEY = 'sk-ant-planted-harness-key-7Q9Z'
@@ -375,31 +375,17 @@ describe('a job with harness: claude-code', () => {
 })
 
 describe('a harness job in a machine environment', () => {
-  let machine: MachineClient | undefined
-  let dir = ''
+  let machine: Awaited<ReturnType<typeof connectMachine>> | undefined
   afterAll(async () => {
-    await machine?.kill()
-    if (dir) rmSync(dir, { recursive: true, force: true })
+    await machine?.close()
   })
 
   it("runs the CLI on the person's machine through the same per-run endpoint", async () => {
     const c = team.member.client
-    dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-harness-machine-'))
-    const token = await c.post('/_agent-native/machines/tokens', { name: 'laptop' })
-    expect(token.status).toBe(201)
     // The person's machine has the CLI installed where this variable says.
     process.env.CLAUDE_CODE_PATH = claudeCode.locate()!
-    machine = startClient(await downloadClient(agent.app.baseUrl), [
-      '--server',
-      agent.app.baseUrl,
-      '--token',
-      token.body.token,
-      '--dir',
-      dir,
-      '--id',
-      'laptop',
-    ])
-    await machine.waitFor('is online')
+    machine = await connectMachine(c, agent.app.baseUrl, 'laptop')
+    const dir = machine.dir
     const definition =
       '---\nprovider: machine:laptop\npolicy:\n  commands:\n    deny: ["rm *"]\n---\nMy laptop.\n'
     expect((await c.put(`${R}/personal/environments/laptop.md`, definition)).status).toBe(201)

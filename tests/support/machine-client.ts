@@ -4,10 +4,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import type { ApiClient } from './api-client.ts'
 
 export type MachineClient = {
   child: ChildProcess
@@ -63,6 +64,29 @@ export function startClient(file: string, args: string[]): MachineClient {
       if (child.exitCode !== null || child.signalCode !== null) return
       child.kill(signal)
       await once(child, 'exit')
+    },
+  }
+}
+
+/**
+ * A person's machine, connected: a token named `name` (the machine's id), a fresh folder, the real
+ * client started against the app and online. `close()` stops it and removes the folder.
+ */
+export async function connectMachine(person: ApiClient, baseUrl: string, name: string) {
+  const made = await person.post('/_agent-native/machines/tokens', { name })
+  if (made.status !== 201) throw new Error(`machine token: ${made.status} ${JSON.stringify(made.body)}`)
+  const dir = mkdtempSync(path.join(os.tmpdir(), `clockwork-machine-${name}-`))
+  const machine = startClient(await downloadClient(baseUrl), [
+    ...['--server', baseUrl, '--token', made.body.token],
+    ...['--dir', dir, '--id', name],
+  ])
+  await machine.waitFor('is online')
+  return {
+    machine,
+    dir,
+    async close() {
+      await machine.kill()
+      rmSync(dir, { recursive: true, force: true })
     },
   }
 }

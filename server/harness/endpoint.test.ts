@@ -1,0 +1,71 @@
+/**
+ * The run's endpoint waits for a harness's policy plugin: a CLI that did not load it (a wrong
+ * path, a CLI version that ignores it) would run every tool call unjudged, so no model call of
+ * such a run reaches the provider, and the run is told why.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { handleHarnessRequest, NO_POLICY_PLUGIN, openSession } from './endpoint.ts'
+
+let fake: FakeAnthropic
+beforeAll(async () => {
+  fake = await startFakeAnthropic({ fallback: { text: 'Done.' } })
+})
+afterAll(async () => {
+  await fake?.close()
+})
+
+function session(awaitCheckIn: boolean) {
+  const refusals: string[] = []
+  const opened = openSession({
+    grant: { baseURL: fake.baseURL, apiKey: 'sk-test', price: () => 0, capUsd: null },
+    decide: async () => ({ allow: true }),
+    mcp: new Map(),
+    redact: (text) => text,
+    onRefusal: (reason) => refusals.push(reason),
+    awaitCheckIn,
+  })
+  return { opened, refusals }
+}
+
+const post = (token: string, path: string, body: unknown) =>
+  handleHarnessRequest(
+    token,
+    path,
+    new Request(`http://endpoint${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  )
+
+const message = { model: 'claude-test', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }
+
+describe('a harness whose policy is a plugin', () => {
+  it('gets no model call through until the plugin has announced itself, and the run is told why', async () => {
+    const { opened, refusals } = session(true)
+    const before = fake.requests.length
+    const refused = await post(opened.token, '/v1/messages', message)
+    expect(refused.status).toBe(403)
+    expect(JSON.stringify(await refused.json())).toContain(NO_POLICY_PLUGIN)
+    expect(refusals).toEqual([NO_POLICY_PLUGIN])
+    expect(fake.requests.length).toBe(before)
+    opened.close()
+  })
+
+  it('is forwarded once the plugin said it is loaded', async () => {
+    const { opened, refusals } = session(true)
+    expect((await post(opened.token, '/hook', { hook_event_name: 'PolicyLoaded' })).status).toBe(200)
+    const answered = await post(opened.token, '/v1/messages', message)
+    expect(answered.status).toBe(200)
+    expect(refusals).toEqual([])
+    expect(opened.calls.length).toBe(1)
+    opened.close()
+  })
+
+  it('does not wait for a harness whose hook is in the settings it starts with', async () => {
+    const { opened } = session(false)
+    expect((await post(opened.token, '/v1/messages', message)).status).toBe(200)
+    opened.close()
+  })
+})
