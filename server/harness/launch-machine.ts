@@ -34,7 +34,9 @@ export const launchMachine: Launcher = async ({
   const where = await provider.exec(execEnv, 'pwd -P', { timeoutSeconds: 30, stopKey: `${stopKey}-where` })
   const root = where.stdout.trim()
   if (where.exitCode !== 0 || !root.startsWith('/'))
-    throw new Error(`The machine did not say where its folder is: ${where.stderr.trim() || where.stdout.trim()}`)
+    throw new Error(
+      `The machine did not say where its folder is: ${where.stderr.trim() || where.stdout.trim()}`,
+    )
   const runDir = `${root}/${runName}`
   return {
     baseUrl: `${appUrl.replace(/\/$/, '')}/_agent-native/harness/runs/${token}`,

@@ -136,7 +136,8 @@ describe('an opencode job in a machine environment', () => {
     process.env.OPENCODE_PATH = openCode.locate()!
     machine = await connectMachine(c, agent.app.baseUrl, 'desk')
     const dir = machine.dir
-    const definition = '---\nprovider: machine:desk\npolicy:\n  commands:\n    deny: ["rm *"]\n---\nMy desk.\n'
+    const definition =
+      '---\nprovider: machine:desk\npolicy:\n  commands:\n    deny: ["rm *"]\n---\nMy desk.\n'
     expect((await c.put(`${R}/personal/environments/desk.md`, definition)).status).toBe(201)
     const job = await c.post('/_agent-native/jobs', {
       name: 'oc-on-desk',

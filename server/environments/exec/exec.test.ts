@@ -189,7 +189,8 @@ describe('network', () => {
   it("finds the proxy relays listening at the command's first instant", async () => {
     // The runtime starts its relays in the background; a command that connects straight away
     // must not see "Failed to connect to localhost port 3128". Several at once, as under load.
-    const probe = 'for p in 3128 1080; do (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null && echo up || echo down; done'
+    const probe =
+      'for p in 3128 1080; do (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null && echo up || echo down; done'
     const results = await Promise.all(
       Array.from({ length: 8 }, () => runCommand(env({ allowedHosts: ['example.com'] }), probe, opts)),
     )

@@ -47,7 +47,10 @@ const BASE: SandboxRuntimeConfig = {
  * like an outage. The command waits for both first: a few milliseconds at most, and bounded.
  */
 const AWAIT_RELAYS = [3128, 1080]
-  .map((port) => `for i in $(seq 250); do (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && break; sleep 0.02; done`)
+  .map(
+    (port) =>
+      `for i in $(seq 250); do (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && break; sleep 0.02; done`,
+  )
   .join('\n')
 
 let ready: Promise<void> | undefined
