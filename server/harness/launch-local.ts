@@ -1,17 +1,24 @@
 /**
  * A harness on this server: in the environment's sandbox, as the sandbox user, under its limits
- * (the environments' executor, exec.ts). Its only way out is the run's endpoint on a Unix socket,
- * relayed by socat from a loopback port of the sandbox's own network namespace (decision 0302).
- * The projection goes into a fresh folder inside the environment, removed afterwards.
+ * (the environments' executor, exec.ts). Its ways out are the run's endpoint on a Unix socket,
+ * relayed by socat from a loopback port of the sandbox's own network namespace (decision 0302),
+ * and, when the environment's policy names hosts, the filtering proxy's socket relayed the same way
+ * and named by the proxy variables, which judges each connection as it does for `run_command`
+ * (decision 0314). The projection goes into a fresh folder inside the environment, removed
+ * afterwards.
  */
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, join, posix, relative } from 'node:path'
 import { runCommand } from '../environments/exec/exec.ts'
+import { leaseProxy } from '../environments/exec/sandbox-runtime.ts'
 import { folderInside, removeEntry, writeInside } from '../environments/exec/inside.ts'
 import type { OpenEnvironment } from '../environments/service.ts'
 import type { Launcher } from './launcher.ts'
 import { quote } from './launcher.ts'
 import { serveOnSocket } from './socket.ts'
+
+/** The proxy relay's port on the sandbox's loopback (the runtime's own relays use the same one). */
+const PROXY_PORT = 3128
 
 export const launchLocal: Launcher = async ({ adapter, opened, token, timeoutSeconds, signal }) => {
   const cli = adapter.locate()
@@ -25,6 +32,21 @@ export const launchLocal: Launcher = async ({ adapter, opened, token, timeoutSec
   const runDir = join(opened.root, `.harness-${randomBytes(6).toString('hex')}`)
   // A port of the sandbox's own loopback: nothing else listens in its network namespace.
   const port = 20_000 + (randomBytes(2).readUInt16BE() % 40_000)
+  // The hosts the policy names, through the proxy (null when it names none: no network at all).
+  const proxy = await leaseProxy({
+    id: `harness-${token.slice(-12)}`,
+    allowedHosts: opened.definition.policy.network.allow,
+    port: PROXY_PORT,
+  }).catch(async (err: Error) => {
+    await socket.close()
+    throw new Error(
+      `The environment's hosts cannot be reached: the filtering proxy did not start (${err.message})`,
+    )
+  })
+  const relays: [number, string][] = [
+    [port, socket.path],
+    ...(proxy ? [[PROXY_PORT, proxy.socket] as [number, string]] : []),
+  ]
   return {
     baseUrl: `http://127.0.0.1:${port}/${token}`,
     root: opened.root,
@@ -32,9 +54,15 @@ export const launchLocal: Launcher = async ({ adapter, opened, token, timeoutSec
     async run(projection, onChunk) {
       await writeProjection(opened, runDir, projection.files)
       const line = [
-        `socat TCP-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${quote(socket.path)} 2>/dev/null &`,
-        // The CLI's first call must find the relay listening.
-        `for i in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && break; sleep 0.05; done`,
+        ...relays.map(
+          ([at, path]) =>
+            `socat TCP-LISTEN:${at},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${quote(path)} 2>/dev/null &`,
+        ),
+        // The CLI's first call must find the relays listening.
+        ...relays.map(
+          ([at]) =>
+            `for i in $(seq 200); do (exec 3<>/dev/tcp/127.0.0.1/${at}) 2>/dev/null && break; sleep 0.05; done`,
+        ),
         `exec ${[cli, ...projection.args].map(quote).join(' ')}`,
       ].join('\n')
       // The environment's timeoutSeconds bounds one command; a harness run is a whole session of
@@ -42,10 +70,17 @@ export const launchLocal: Launcher = async ({ adapter, opened, token, timeoutSec
       const limits = { ...opened.limits, timeoutSeconds }
       return runCommand({ root: opened.root, secrets: opened.secrets, limits }, line, {
         timeoutSeconds,
-        program: { readOnly: [dirname(cli), socket.dir], env: projection.env, signal, onChunk },
+        program: {
+          readOnly: [dirname(cli), socket.dir, ...(proxy ? [proxy.socket] : [])],
+          // The proxy's variables leave loopback direct: the run's endpoint is reached as before.
+          env: { ...projection.env, ...proxy?.env },
+          signal,
+          onChunk,
+        },
       })
     },
     async cleanup() {
+      proxy?.release()
       await socket.close()
       // As the sandbox user, never following a link the harness left (inside.ts).
       await removeEntry(opened.root, basename(runDir))

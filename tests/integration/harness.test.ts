@@ -250,6 +250,30 @@ describe('a job with harness: claude-code', () => {
     expect(JSON.stringify(sent.map((r) => r.body))).not.toContain(value)
   }, 120_000)
 
+  it("reaches the hosts the environment's policy names through the filtering proxy, and no others", async () => {
+    const c = team.member.client
+    const job = await harnessJob(c, 'hosts', 'harness-hosts', {
+      envYaml: 'policy:\n  network:\n    allow: ["allowed.invalid"]\n',
+    })
+    // .invalid never resolves: an allowed name gets as far as the proxy's lookup (502); another
+    // name is refused by the proxy (403); without the proxy curl cannot even try (000).
+    const status = (host: string) => `curl -s -m 5 -o /dev/null -w '${host}=%{http_code} ' http://${host}/`
+    fake.replyWhen(
+      'Task hosts:',
+      toolUse('Bash', {
+        command: `${status('allowed.invalid')}; ${status('other.invalid')}; true`,
+        description: 'reach out',
+      }),
+      { text: 'Tried both.' },
+    )
+    const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
+    const run = await settledRun(c, started.body.run.id)
+    expect(run.run.status, run.run.error).toBe('success')
+    const output = JSON.stringify(bashParts(run)[0].output)
+    expect(output).toContain('allowed.invalid=502')
+    expect(output).toContain('other.invalid=403')
+  }, 120_000)
+
   it('a Bash call the policy denies is refused, audited, and the run says so', async () => {
     const c = team.member.client
     const job = await harnessJob(c, 'denied', 'harness-deny', {
