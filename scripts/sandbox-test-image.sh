@@ -55,6 +55,16 @@ copy_with_libs() {
   done
 }
 copy_with_libs "$node_bin" /usr/local/bin/node
+# The whole C library, as the real image's libc6 ships it (node links only part of it): native
+# programs run in a container, such as the harness CLIs (Claude Code needs librt), find theirs.
+libc_dir=$(dirname "$(ldd "$node_bin" | grep -o '/[^ ]*/libc\.so\.6')")
+for lib in libc.so.6 libm.so.6 libdl.so.2 libpthread.so.0 librt.so.1 libresolv.so.2 libutil.so.1 \
+  libanl.so.1 libnss_files.so.2 libnss_dns.so.2; do
+  [ -e "$libc_dir/$lib" ] || continue
+  target=$(merged "$libc_dir/$lib")
+  mkdir -p "$root$(dirname "$target")"
+  cp -Ln "$libc_dir/$lib" "$root$target"
+done
 for tool in "${tools[@]}"; do
   path=$(type -P "$tool" 2>/dev/null) || continue
   target=$(merged "$path")

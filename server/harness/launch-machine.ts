@@ -31,6 +31,7 @@ export const launchMachine: Launcher = async ({
     )
   return {
     baseUrl: `${appUrl.replace(/\/$/, '')}/_agent-native/harness/runs/${token}`,
+    root: opened.root,
     runDir,
     async run(projection, onChunk) {
       for (const file of projection.files)

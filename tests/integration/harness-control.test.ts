@@ -7,10 +7,10 @@
 import { execFileSync } from 'node:child_process'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { claudeCode } from '#server/harness/claude-code.ts'
-import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import type { AgentApp } from '#tests/support/agent-app.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { startHarnessApp } from '#tests/support/harness-runs.ts'
 import type { Team } from '#tests/support/team.ts'
 
 const R = '/_agent-native/resources'
@@ -22,9 +22,7 @@ let team: Team
 let fake: FakeAnthropic
 
 beforeAll(async () => {
-  if (!claudeCode.locate())
-    throw new Error('Claude Code is not installed: npm run harness:install claude-code')
-  agent = await startAgentApp({
+  agent = await startHarnessApp({
     key: 'sk-ant-control-key',
     environmentsDir: 'clockwork-harness-control-',
     scheduler: { leaseMs: LEASE_MS },
