@@ -156,7 +156,7 @@ export const dockerUnavailable = (why: string) =>
 
 const running = new Map<string, Set<string>>()
 
-/** Seconds a stopped program's docker CLI is given to see its container die before it is killed too. */
+/** How long a stopped program's docker CLI may wait for its container to die before it is killed too. */
 const STOP_GRACE_MS = 3_000
 
 export type DockerExecOptions = ExecOptions & {
