@@ -24,6 +24,7 @@ if [ "$made" != "$recipe" ]; then
   rootfs_skeleton
   mkdir -p "$root"/{usr/local/lib/node_modules,usr/local/etc,etc/ssl/certs,home/node,root}
   rootfs_node
+  rootfs_libc
   npm_dir=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
   cp -r "$npm_dir" "$root/usr/local/lib/node_modules/npm"
   ln -s ../lib/node_modules/npm/bin/npm-cli.js "$root/usr/local/bin/npm"
@@ -31,11 +32,6 @@ if [ "$made" != "$recipe" ]; then
   # What npm's scripts, the build and the Dockerfile's RUN lines call.
   rootfs_tools bash sh cat echo ls mkdir rm cp mv ln pwd env id chown chmod touch grep sed head tail \
     sort uniq find xargs tr wc dirname basename readlink uname true false test sleep
-  # glibc's companions that native modules (rolldown's binding: librt) load beside node's own.
-  libc_dir=$(dirname "$(ldd "$(command -v node)" | grep -o '/[^ ]*libc\.so\.6')")
-  for lib in "$libc_dir"/lib{rt,resolv,util,anl,nss_files,nss_dns}.so.*; do
-    if [ -e "$lib" ]; then rootfs_copy "$lib"; fi
-  done
   # The TLS on the way out is re-signed: npm trusts this machine's bundle (node's own list does not
   # hold the re-signing CA).
   cp -L /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/ca-certificates.crt"

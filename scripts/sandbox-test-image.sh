@@ -31,6 +31,7 @@ trap 'rm -rf "$root"' EXIT
 rootfs_skeleton
 mkdir -p "$root/workspace"
 rootfs_node
+rootfs_libc
 # Tools the tests' commands use.
 rootfs_tools bash sh cat echo ls mkdir rm cp mv pwd env id printf sleep head tail wc cut tr sort uniq \
   sha256sum base64 grep sed touch chmod date true false test stat find xargs tee kill ps dd seq curl

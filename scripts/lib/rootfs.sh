@@ -41,6 +41,17 @@ rootfs_node() {
   rootfs_binary "$(readlink -f "$(command -v node)")" /usr/local/bin/node
 }
 
+# The whole C library, as Debian's libc6 ships it (node links only part of it): native programs run
+# in a container (the harness CLIs: Claude Code needs librt) and native modules find theirs.
+rootfs_libc() {
+  local libc_dir lib
+  libc_dir=$(dirname "$(ldd "$(readlink -f "$(command -v node)")" | grep -o '/[^ ]*/libc\.so\.6')")
+  for lib in libc.so.6 libm.so.6 libdl.so.2 libpthread.so.0 librt.so.1 libresolv.so.2 libutil.so.1 \
+    libanl.so.1 libnss_files.so.2 libnss_dns.so.2; do
+    if [ -e "$libc_dir/$lib" ]; then rootfs_copy "$libc_dir/$lib"; fi
+  done
+}
+
 # Each named tool found on this machine, at its own path; those it lacks are left out.
 rootfs_tools() {
   local tool path

@@ -8,30 +8,24 @@
  * afterwards.
  */
 import { randomBytes } from 'node:crypto'
-import { basename, dirname, join, posix, relative } from 'node:path'
+import { dirname, join, posix } from 'node:path'
 import { runCommand } from '../environments/exec/exec.ts'
 import { leaseProxy } from '../environments/exec/sandbox-runtime.ts'
 import { folderInside, removeEntry, writeInside } from '../environments/exec/inside.ts'
 import type { OpenEnvironment } from '../environments/service.ts'
-import type { Launcher } from './launcher.ts'
-import { quote } from './launcher.ts'
+import { installedCli, quote, type Launcher } from './launcher.ts'
 import { serveOnSocket } from './socket.ts'
 
 /** The proxy relay's port on the sandbox's loopback (the runtime's own relays use the same one). */
 const PROXY_PORT = 3128
 
 export const launchLocal: Launcher = async ({ adapter, opened, token, timeoutSeconds, signal }) => {
-  const cli = adapter.locate()
-  if (!cli) {
-    throw new Error(
-      `${adapter.label} is not installed on this server: run \`npm run harness:install ${adapter.id}\`` +
-        ` or set ${adapter.install.pathVariable}`,
-    )
-  }
+  const cli = installedCli(adapter)
   const socket = await serveOnSocket()
-  const runDir = join(opened.root, `.harness-${randomBytes(6).toString('hex')}`)
+  const runName = runFolderName()
+  const runDir = join(opened.root, runName)
   // A port of the sandbox's own loopback: nothing else listens in its network namespace.
-  const port = 20_000 + (randomBytes(2).readUInt16BE() % 40_000)
+  const port = loopbackPort()
   // The hosts the policy names, through the proxy (null when it names none: no network at all).
   const proxy = await leaseProxy({
     id: `harness-${token.slice(-12)}`,
@@ -52,7 +46,7 @@ export const launchLocal: Launcher = async ({ adapter, opened, token, timeoutSec
     root: opened.root,
     runDir,
     async run(projection, onChunk) {
-      await writeProjection(opened, runDir, projection.files)
+      await writeProjection(opened, runName, projection.files)
       const line = [
         ...relays.map(
           ([at, path]) =>
@@ -83,23 +77,28 @@ export const launchLocal: Launcher = async ({ adapter, opened, token, timeoutSec
       proxy?.release()
       await socket.close()
       // As the sandbox user, never following a link the harness left (inside.ts).
-      await removeEntry(opened.root, basename(runDir))
+      await removeEntry(opened.root, runName)
     },
   }
 }
 
+/** The run's throw-away folder, directly inside the environment's. */
+export const runFolderName = () => `.harness-${randomBytes(6).toString('hex')}`
+
+/** A port for the endpoint relay on the sandbox's (or container's) own loopback; never the proxy's 3128. */
+export const loopbackPort = () => 20_000 + (randomBytes(2).readUInt16BE() % 40_000)
+
 /**
  * The projected files, owned by the sandbox user (the harness writes its home and temp files), all
- * inside the run's folder, written with the environments' no-link helpers (inside.ts) like every
- * other path the server touches in a tenant's folder.
+ * inside the run's folder `run` (a name inside the environment's), written with the environments'
+ * no-link helpers (inside.ts) like every other path the server touches in a tenant's folder.
  */
-async function writeProjection(
+export async function writeProjection(
   opened: OpenEnvironment,
-  runDir: string,
+  run: string,
   files: { path: string; content: string }[],
 ) {
   const owner = opened.files.owner
-  const run = relative(opened.root, runDir)
   for (const dir of [run, `${run}/home`, `${run}/tmp`]) await folderInside(opened.root, dir, owner)
   for (const file of files) {
     const rel = posix.normalize(`${run}/${file.path}`)

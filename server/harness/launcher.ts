@@ -1,6 +1,6 @@
 /**
- * Where a harness runs: this server's sandbox (launch-local.ts) or a connected machine
- * (launch-machine.ts). A launcher knows the URL the CLI reaches the run's endpoint at, where the
+ * Where a harness runs: this server's sandbox (launch-local.ts), a container of a `docker`
+ * environment (launch-docker.ts) or a connected machine (launch-machine.ts). A launcher knows the URL the CLI reaches the run's endpoint at, where the
  * run's throw-away folder is, how to write the projection and start the CLI, and how to clean up.
  */
 import type { ExecResult } from '../environments/exec/exec-schema.ts'
@@ -33,6 +33,16 @@ export type Launcher = (ctx: {
   /** The key a machine's commands are stopped by (the run, or the chat turn). */
   stopKey: string
 }) => Promise<Placed>
+
+/** The CLI's path on this server. @throws naming the command that installs it, when it is not installed. */
+export function installedCli(adapter: HarnessAdapter): string {
+  const cli = adapter.locate()
+  if (cli) return cli
+  throw new Error(
+    `${adapter.label} is not installed on this server: run \`npm run harness:install ${adapter.id}\`` +
+      ` or set ${adapter.install.pathVariable}`,
+  )
+}
 
 /** One shell word, whatever it holds. */
 export const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`

@@ -1,7 +1,7 @@
 /**
  * One harness run, whatever the adapter and wherever it runs: open the run's endpoint (a token that
- * dies with the run), place it (launch-local.ts: this server's sandbox; launch-machine.ts: a
- * connected machine), project the environment and the prompt into the run's throw-away folder,
+ * dies with the run), place it (launch-local.ts: this server's sandbox; launch-docker.ts: a docker
+ * environment's container; launch-machine.ts: a connected machine), project the environment and the prompt into the run's throw-away folder,
  * start the CLI, read its event stream into transcript steps as they come, and clean up whatever
  * happened. Every tool call the harness makes is decided by the environment's policy and audited
  * (policy-hook.ts).
@@ -11,9 +11,10 @@ import type { OpenEnvironment } from '../environments/service.ts'
 import type { McpEndpoint } from '../integrations/mcp-client.ts'
 import type { HarnessAdapter, TranscriptPart } from './adapter.ts'
 import { type CallRecord, type ModelGrant, openSession } from './endpoint.ts'
+import { launchDocker } from './launch-docker.ts'
 import { launchLocal } from './launch-local.ts'
 import { launchMachine } from './launch-machine.ts'
-import type { Placed } from './launcher.ts'
+import type { Launcher, Placed } from './launcher.ts'
 import { createPolicyHook, type Approver } from './policy-hook.ts'
 
 export type HarnessRunRequest = {
@@ -42,6 +43,13 @@ export type HarnessOutcome = {
   calls: CallRecord[]
   /** Why the run failed, or null when the harness finished its task. */
   failure: string | null
+}
+
+/** Where each kind of environment runs a harness. */
+const LAUNCHERS: Record<OpenEnvironment['target']['kind'], Launcher> = {
+  local: launchLocal,
+  docker: launchDocker,
+  machine: launchMachine,
 }
 
 /** Seconds a hook may wait for a person's answer in chat. */
@@ -75,13 +83,13 @@ export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome
     calls: session.calls,
     failure: failure && redact(failure),
   })
-  const launch = opened.target.kind === 'machine' ? launchMachine : launchLocal
+  const launch = LAUNCHERS[opened.target.kind]
   let placed: Placed | undefined
   try {
-    if (opened.target.kind === 'docker' || opened.elsewhere) {
+    if (opened.elsewhere) {
       return outcome(
-        `${adapter.label} runs in environments on this server or a connected machine for now; ` +
-          `${opened.row.name} is ${opened.elsewhere ? 'on another instance' : 'a docker environment'}`,
+        `${adapter.label} runs only on the instance that holds the environment's folder; ` +
+          `${opened.row.name} is on another instance`,
       )
     }
     try {
@@ -124,12 +132,10 @@ export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome
     if (refusal) return outcome(refusal)
     if (result.timedOut)
       return outcome(`${adapter.label} ran longer than ${req.timeoutSeconds} s and was stopped`)
+    const exited = `${adapter.label} exited with ${result.exitCode ?? result.signal}: ${result.stderr.slice(-500)}`
     const { error } = parser.summary()
-    if (error) return outcome(error)
-    if (result.exitCode !== 0)
-      return outcome(
-        `${adapter.label} exited with ${result.exitCode ?? result.signal}: ${result.stderr.slice(-500)}`,
-      )
+    if (error) return outcome(result.exitCode === 0 ? error : `${error} (${exited})`)
+    if (result.exitCode !== 0) return outcome(exited)
     return outcome(null)
   } finally {
     req.signal.removeEventListener('abort', onAbort)

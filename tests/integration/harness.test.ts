@@ -15,14 +15,25 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { queryRows } from '#server/db/sql.ts'
 import { claudeCode } from '#server/harness/claude-code.ts'
-import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import type { AgentApp } from '#tests/support/agent-app.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { toolUse, type FakeAnthropic, type FakeRequest } from '#tests/support/fake-anthropic.ts'
 import { startTestMcpServer, type TestMcpServer } from '#tests/support/mcp-server.ts'
 import type { Team } from '#tests/support/team.ts'
 import { streamChat, toolOutputs } from '#tests/support/chat-stream.ts'
 import { eventually } from '#tests/support/poll.ts'
-import { waitForRun } from '#tests/support/runs.ts'
+import {
+  bashParts,
+  cliRequests,
+  DENY_CURL,
+  expectCurlDenied,
+  expectWriteRun,
+  runWithReplies,
+  settledRun,
+  startHarnessApp,
+  startWaitingRun,
+  WAIT_COMMAND,
+} from '#tests/support/harness-runs.ts'
 import { connectMachine } from '#tests/support/machine-client.ts'
 
 // The deployment's key: planted so the sandbox can be searched for it.
@@ -38,10 +49,8 @@ let mcp: TestMcpServer
 const snapshots = mkdtempSync(path.join(os.tmpdir(), 'clockwork-harness-snapshots-'))
 
 beforeAll(async () => {
-  if (!claudeCode.locate())
-    throw new Error('Claude Code is not installed: npm run harness:install claude-code')
   mcp = await startTestMcpServer({ token: MCP_TOKEN })
-  agent = await startAgentApp({
+  agent = await startHarnessApp({
     key: KEY,
     environmentsDir: 'clockwork-harness-',
     scheduler: true,
@@ -55,9 +64,6 @@ afterAll(async () => {
   await mcp?.close()
   rmSync(snapshots, { recursive: true, force: true })
 })
-
-/** A harness run takes the real CLI's time: a longer hang guard than the fixture's. */
-const settledRun = (c: ApiClient, runId: string) => waitForRun(c, runId, { timeout: 90_000 })
 
 async function harnessJob(c: ApiClient, name: string, env: string, fields: Record<string, unknown> = {}) {
   const definition = `---\nprovider: local\n${(fields.envYaml as string) ?? ''}---\nWork carefully.\n`
@@ -74,13 +80,6 @@ async function harnessJob(c: ApiClient, name: string, env: string, fields: Recor
   expect(job.status).toBe(201)
   return job.body.job as { id: string }
 }
-
-/** The requests that came from the CLI for one job (its prompt names the job). */
-const cliRequests = (name: string) =>
-  fake.requests.filter((r) => JSON.stringify(r.body.messages ?? []).includes(`Task ${name}:`))
-
-const bashParts = (run: any) =>
-  (run.transcript as any[]).flatMap((m) => m.parts ?? []).filter((p: any) => p.type === 'tool-Bash')
 
 const envRoot = (name: string) => {
   const base = path.join(agent.dir!, 'environments')
@@ -155,41 +154,9 @@ describe('a job with harness: claude-code', () => {
   it('runs on Run now: Bash writes a file in the environment, steps, tokens and cost on the run, no key inside', async () => {
     const c = team.member.client
     const job = await harnessJob(c, 'writer', 'harness-work')
-    fake.replyWhen(
-      'Task writer:',
-      toolUse('Bash', {
-        command: 'echo harness-was-here > made-by-harness.txt && cat made-by-harness.txt',
-        description: 'write a file',
-      }),
-      // What the sandbox can see: its variables, every process's arguments, its files.
-      toolUse('Bash', {
-        command:
-          "env; for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f; echo; done; " +
-          'echo found=$(grep -rl "sk-ant-planted-harness-key-7Q9[Z]" "$PWD" "$HOME" /tmp /etc /run 2>/dev/null | wc -l)',
-        description: 'look around',
-      }),
-      { text: 'Wrote the file.' },
-    )
-    const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
-    expect(started.status).toBe(202)
-    const run = await settledRun(c, started.body.run.id)
-    expect(run.run.status, run.run.error).toBe('success')
+    await expectWriteRun(agent, c, job, 'writer', KEY)
     const root = envRoot('harness-work')
-    expect(readFileSync(path.join(root, 'made-by-harness.txt'), 'utf8')).toBe('harness-was-here\n')
-    const [write, look] = bashParts(run)
-    expect(write).toMatchObject({ state: 'output-available' })
-    expect(JSON.stringify(write.output)).toContain('harness-was-here')
-    const seen = JSON.stringify(look.output)
-    expect(seen).toContain('found=0') // grep found nothing
-    expect(seen).toContain('ANTHROPIC_API_KEY=hrn_') // the run's token, not the key
-    expect(seen).not.toContain(KEY)
-    expect(run.run.usage.inputTokens).toBeGreaterThan(0)
-    expect(run.run.usage.outputTokens).toBeGreaterThan(0)
-    expect(run.run.usage.costUsd).toBeGreaterThan(0)
-    // The provider got the real key; the CLI only ever held the token.
-    const calls = cliRequests('writer')
-    expect(calls.length).toBe(3)
-    expect(calls.every((r: FakeRequest) => r.headers['x-api-key'] === KEY)).toBe(true)
+    expect(readFileSync(path.join(root, 'writer.txt'), 'utf8')).toBe('writer-was-here\n')
     // Nothing of the run's projection is left in the folder.
     expect(readdirSync(root).filter((f) => f.startsWith('.harness-'))).toEqual([])
   }, 120_000)
@@ -231,20 +198,21 @@ describe('a job with harness: claude-code', () => {
     })
     expect(saved.status).toBe(200)
     const job = await harnessJob(c, 'secretive', 'harness-secret', { envYaml: 'secrets: [DEPLOY_TOKEN]\n' })
-    fake.replyWhen(
-      'Task secretive:',
+    const run = await runWithReplies(
+      agent,
+      c,
+      job,
+      'secretive',
       toolUse('Bash', {
         command: '[ -n "$DEPLOY_TOKEN" ] && echo "token=$DEPLOY_TOKEN"',
         description: 'use it',
       }),
       { text: 'Used the token.' },
     )
-    const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
-    const run = await settledRun(c, started.body.run.id)
     expect(run.run.status, run.run.error).toBe('success')
     expect(JSON.stringify(bashParts(run)[0].output)).toContain('token=••••')
     expect(JSON.stringify(run)).not.toContain(value)
-    const sent = cliRequests('secretive')
+    const sent = cliRequests(fake, 'secretive')
     expect(sent.length).toBe(2)
     expect(JSON.stringify(sent.map((r) => r.body))).toContain('token=••••')
     expect(JSON.stringify(sent.map((r) => r.body))).not.toContain(value)
@@ -276,24 +244,8 @@ describe('a job with harness: claude-code', () => {
 
   it('a Bash call the policy denies is refused, audited, and the run says so', async () => {
     const c = team.member.client
-    const job = await harnessJob(c, 'denied', 'harness-deny', {
-      envYaml: 'policy:\n  commands:\n    deny: ["curl *"]\n',
-    })
-    fake.replyWhen(
-      'Task denied:',
-      toolUse('Bash', { command: 'curl https://example.com', description: 'fetch' }),
-      { text: 'The policy refused curl.' },
-    )
-    const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
-    const run = await settledRun(c, started.body.run.id)
-    const [call] = bashParts(run)
-    expect(call.state).toBe('output-error')
-    expect(call.errorText).toContain('deny: curl *')
-    const rows = await queryRows<{ decision: string; rule: string }>(
-      agent.app.server.db.db,
-      sql`select decision, rule from environment_audit where run_id = ${started.body.run.id} and kind = 'command'`,
-    )
-    expect(rows).toEqual([{ decision: 'denied', rule: 'deny: curl *' }])
+    const job = await harnessJob(c, 'denied', 'harness-deny', { envYaml: DENY_CURL })
+    await expectCurlDenied(agent, c, job, 'denied')
   }, 120_000)
 
   it('maxCostUsd stops the run at its next model call, with the reason', async () => {
@@ -309,34 +261,30 @@ describe('a job with harness: claude-code', () => {
     const run = await settledRun(c, started.body.run.id)
     expect(run.run.status).toBe('error')
     expect(run.run.error).toContain('maxCostUsd')
-    expect(cliRequests('costly').length).toBe(1) // the second call never reached the provider
+    expect(cliRequests(fake, 'costly').length).toBe(1) // the second call never reached the provider
     expect(run.run.usage.costUsd).toBeGreaterThan(0.01)
   }, 120_000)
 
   it('cancel leaves no process of the run behind', async () => {
     const c = team.member.client
     const job = await harnessJob(c, 'sleeper', 'harness-cancel')
-    fake.replyWhen(
-      'Task sleeper:',
-      toolUse('Bash', { command: 'tail -f /dev/null', description: 'wait', timeout: 600000 }),
-    )
-    const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
+    const runId = await startWaitingRun(agent, c, job, 'sleeper')
     // Every process of the run names the environment's folder or the sleep (bwrap, socat, the CLI, its shell).
     const inRun = () =>
       execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' })
         .split('\n')
-        .filter((l) => l.includes('tail -f /dev/null') || l.includes('/harness-cancel'))
+        .filter((l) => l.includes(WAIT_COMMAND) || l.includes('/harness-cancel'))
     await vi.waitFor(
       async () => {
-        const now = (await c.get(`/_agent-native/runs/${started.body.run.id}`)).body
+        const now = (await c.get(`/_agent-native/runs/${runId}`)).body
         expect(now.run.status, JSON.stringify(now)).toBe('running')
-        expect(inRun().some((l) => l.includes('tail -f /dev/null'))).toBe(true)
+        expect(inRun().some((l) => l.includes(WAIT_COMMAND))).toBe(true)
       },
       { timeout: 60_000, interval: 200 },
     )
-    expect((await c.post(`/_agent-native/runs/${started.body.run.id}/cancel`)).status).toBe(200)
+    expect((await c.post(`/_agent-native/runs/${runId}/cancel`)).status).toBe(200)
     await vi.waitFor(() => expect(inRun()).toEqual([]), { timeout: 2_000, interval: 50 })
-    const run = await settledRun(c, started.body.run.id)
+    const run = await settledRun(c, runId)
     expect(run.run.status).toBe('cancelled')
   }, 120_000)
 
@@ -438,7 +386,9 @@ describe('a harness job in a machine environment', () => {
     expect(JSON.stringify(write.output)).toContain('from-the-laptop')
     expect(remove.state).toBe('output-error') // the environment's policy, through the same hook
     expect(run.run.usage.costUsd).toBeGreaterThan(0)
-    expect(cliRequests('on-laptop').every((r: FakeRequest) => r.headers['x-api-key'] === KEY)).toBe(true)
+    expect(cliRequests(fake, 'on-laptop').every((r: FakeRequest) => r.headers['x-api-key'] === KEY)).toBe(
+      true,
+    )
     expect(readdirSync(dir).filter((f) => f.startsWith('.harness-'))).toEqual([])
   }, 120_000)
 })

@@ -80,11 +80,8 @@ describe('dockerExecArgs', () => {
   it('with the proxy: its socket and the relay mounted, the relay in front, its variables by name', () => {
     const args = dockerExecArgs({
       ...spec,
-      proxy: {
-        socket: '/tmp/claude-http-1.sock',
-        relayDir: '/tmp/clockwork-relay-1',
-        envNames: ['HTTP_PROXY'],
-      },
+      proxy: { socket: '/tmp/claude-http-1.sock', envNames: ['HTTP_PROXY'] },
+      relayDir: '/tmp/clockwork-relay-1',
     })
     expect(args[args.indexOf('--network') + 1]).toBe('none')
     expect(args).toContain('type=bind,source=/tmp/clockwork-relay-1,target=/run/clockwork-relay,readonly')
@@ -93,13 +90,50 @@ describe('dockerExecArgs', () => {
       'node:22-slim',
       'node',
       '/run/clockwork-relay/relay.mjs',
-      '/run/clockwork-proxy/proxy.sock',
-      '3128',
+      '3128=/run/clockwork-proxy/proxy.sock',
+      '--',
       '/bin/bash',
       '-c',
       'npm test',
     ])
     expect(args.join(' ')).toContain('--env HTTP_PROXY --env API_TOKEN')
+  })
+
+  it('a program: the relay in front for the proxy and its sockets, its folders read-only, paths set, the rest by name', () => {
+    const args = dockerExecArgs({
+      ...spec,
+      command: {
+        argv: ['/opt/cli/claude', '-p', 'do it'],
+        readOnly: [{ source: '/srv/harness/claude/bin', target: '/opt/cli' }],
+        sockets: [
+          { source: '/tmp/h-1/endpoint.sock', target: '/run/clockwork-endpoint/endpoint.sock', port: 24001 },
+        ],
+        envNames: ['ANTHROPIC_API_KEY'],
+        literalEnv: ['HOME=/workspace/.harness-1/home'],
+      },
+      proxy: { socket: '/tmp/claude-http-1.sock', envNames: ['HTTP_PROXY'] },
+      relayDir: '/tmp/clockwork-relay-1',
+    })
+    expect(args[args.indexOf('--network') + 1]).toBe('none')
+    expect(args).toContain('type=bind,source=/srv/harness/claude/bin,target=/opt/cli,readonly')
+    expect(args).toContain(
+      'type=bind,source=/tmp/h-1/endpoint.sock,target=/run/clockwork-endpoint/endpoint.sock',
+    )
+    expect(args.join(' ')).toContain(
+      '--env LANG=C.UTF-8 --env HOME=/workspace/.harness-1/home --env HTTP_PROXY --env ANTHROPIC_API_KEY --env API_TOKEN',
+    )
+    expect(args).not.toContain('HOME=/workspace')
+    expect(args.slice(args.indexOf('node:22-slim'))).toEqual([
+      'node:22-slim',
+      'node',
+      '/run/clockwork-relay/relay.mjs',
+      '3128=/run/clockwork-proxy/proxy.sock',
+      '24001=/run/clockwork-endpoint/endpoint.sock',
+      '--',
+      '/opt/cli/claude',
+      '-p',
+      'do it',
+    ])
   })
 
   it('never carries a secret value', () => {

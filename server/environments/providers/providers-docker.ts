@@ -30,38 +30,81 @@ import { makeRedactor } from '../exec/redact.ts'
 import { leaseProxy, type ProxyLease } from '../exec/sandbox-runtime.ts'
 import { logger } from '../../lib/logger.ts'
 import { newId } from '../../lib/ids.ts'
-import { PROXY_SOCKET, RELAY_DIR, RELAY_PORT, relayed, relayFolder } from './docker-relay.ts'
+import {
+  PROXY_ROUTE,
+  PROXY_SOCKET,
+  RELAY_DIR,
+  RELAY_PORT,
+  relayed,
+  relayFolder,
+  type RelayRoute,
+} from './docker-relay.ts'
 
 export const DOCKER_WORKDIR = '/workspace'
 const LANG = 'C.UTF-8'
+
+/**
+ * A long-running program in the container rather than one shell line (a harness CLI,
+ * harness/launch-docker.ts): host folders it needs read-only, host Unix sockets relayed to ports of
+ * the container's loopback, and its plain variables.
+ */
+export type ContainerProgram = {
+  argv: string[]
+  /** Host folders mounted read-only at `target`. */
+  readOnly: { source: string; target: string }[]
+  /** Host Unix sockets mounted at `target`, each relayed from 127.0.0.1:`port` inside. */
+  sockets: { source: string; target: string; port: number }[]
+  /**
+   * Plain variables (never a secret of the server's). Paths are set on the command line; the rest
+   * go by name, their values in the CLI's environment, like secrets.
+   */
+  env: Record<string, string>
+}
+
+/** Variables a program's projection sets that the docker CLI itself reads: given as `NAME=value`. */
+const LITERAL_ENV = new Set(['HOME', 'TMPDIR', 'PATH'])
 
 export type DockerExecSpec = {
   name: string
   image: string
   /** The environment's folder on this server. */
   root: string
-  command: string
+  /** A shell line (run by bash), or a program (its argv run as is). */
+  command: string | (Omit<ContainerProgram, 'env'> & { envNames: string[]; literalEnv: string[] })
   limits: ExecLimits
   /** Names of the secrets the command gets (values go in the CLI's environment, never here). */
   secretNames: string[]
   user: { uid: number; gid: number }
   /**
-   * The filtering proxy, when the policy names hosts: its socket on this host, the relay's folder,
-   * and the names of the proxy variables (values in the CLI's environment: they hold its credential).
+   * The filtering proxy, when the policy names hosts: its socket on this host and the names of the
+   * proxy variables (values in the CLI's environment: they hold its credential).
    */
-  proxy?: { socket: string; relayDir: string; envNames: string[] }
+  proxy?: { socket: string; envNames: string[] }
+  /** The relay's host folder (docker-relay.ts), needed when anything is relayed. */
+  relayDir?: string
 }
 
 /** The exact `docker` argument list for one command. Pure, so a test can pin it. */
 export function dockerExecArgs(spec: DockerExecSpec): string[] {
-  const { limits, proxy } = spec
-  const mounts = [`type=bind,source=${spec.root},target=${DOCKER_WORKDIR}`]
+  const { limits, proxy, command } = spec
+  const program = typeof command === 'string' ? undefined : command
+  const sockets: string[] = []
+  const routes: RelayRoute[] = []
   if (proxy) {
-    mounts.push(
-      `type=bind,source=${proxy.relayDir},target=${RELAY_DIR},readonly`,
-      `type=bind,source=${proxy.socket},target=${PROXY_SOCKET}`,
-    )
+    sockets.push(`type=bind,source=${proxy.socket},target=${PROXY_SOCKET}`)
+    routes.push(PROXY_ROUTE)
   }
+  for (const socket of program?.sockets ?? []) {
+    sockets.push(`type=bind,source=${socket.source},target=${socket.target}`)
+    routes.push({ port: socket.port, socket: socket.target })
+  }
+  if (routes.length && !spec.relayDir) throw new Error('dockerExecArgs: a relayed socket needs relayDir')
+  const mounts = [
+    `type=bind,source=${spec.root},target=${DOCKER_WORKDIR}`,
+    ...(routes.length ? [`type=bind,source=${spec.relayDir},target=${RELAY_DIR},readonly`] : []),
+    ...sockets,
+    ...(program?.readOnly ?? []).map((f) => `type=bind,source=${f.source},target=${f.target},readonly`),
+  ]
   const args = containerRunArgs({
     name: spec.name,
     network: 'none',
@@ -73,10 +116,14 @@ export function dockerExecArgs(spec: DockerExecSpec): string[] {
     ulimits: [`cpu=${limits.cpuSeconds}`, `fsize=${limits.diskMb * 1024 * 1024}`],
     workdir: DOCKER_WORKDIR,
   })
-  args.push('--env', `HOME=${DOCKER_WORKDIR}`, '--env', `LANG=${LANG}`)
-  for (const name of [...(proxy?.envNames ?? []), ...spec.secretNames]) args.push('--env', name)
-  const command = ['/bin/bash', '-c', spec.command]
-  args.push(spec.image, ...(proxy ? relayed(command) : command))
+  const literal = program?.literalEnv ?? []
+  if (!literal.some((v) => v.startsWith('HOME='))) args.push('--env', `HOME=${DOCKER_WORKDIR}`)
+  args.push('--env', `LANG=${LANG}`)
+  for (const value of literal) args.push('--env', value)
+  const names = [...(proxy?.envNames ?? []), ...(program?.envNames ?? []), ...spec.secretNames]
+  for (const name of names) args.push('--env', name)
+  const argv = program ? program.argv : ['/bin/bash', '-c', command as string]
+  args.push(spec.image, ...(routes.length ? relayed(argv, routes) : argv))
   return args
 }
 
@@ -109,45 +156,83 @@ export const dockerUnavailable = (why: string) =>
 
 const running = new Map<string, Set<string>>()
 
+/** How long a stopped program's docker CLI may wait for its container to die before it is killed too. */
+const STOP_GRACE_MS = 3_000
+
+export type DockerExecOptions = ExecOptions & {
+  stopKey: string
+  bin?: string
+  image?: string
+  /**
+   * A program (a harness CLI) instead of `command`, with the container's name (so its launcher can
+   * remove it), each chunk of output as it comes, and a signal that kills the container.
+   */
+  container?: ContainerProgram & {
+    name: string
+    onChunk?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void
+    signal?: AbortSignal
+  }
+}
+
 /** Runs `command` in a container over `env.root`. @throws 503 when no Docker engine answers, 507 when over quota. */
 export async function dockerExec(
   env: ExecEnvironment,
   command: string,
-  opts: ExecOptions & { stopKey: string; bin?: string; image?: string },
+  opts: DockerExecOptions,
 ): Promise<ExecResult> {
   const bin = opts.bin ?? 'docker'
   const ready = await dockerState(bin)
   if (!ready.ok) throw dockerUnavailable(ready.why)
   const limits = { ...DEFAULT_LIMITS, ...env.limits }
-  await assertRoomFor(env.root, command, limits.diskMb * 1024 * 1024)
+  const program = opts.container
+  await assertRoomFor(env.root, program ? program.argv.join(' ') : command, limits.diskMb * 1024 * 1024)
   const secrets = env.secrets ?? {}
-  const name = `clockwork-env-${randomBytes(8).toString('hex')}`
+  const name = program?.name ?? `clockwork-env-${randomBytes(8).toString('hex')}`
   const { uid, gid } = sandboxIdentity()
+  const programRelay = program?.sockets.length ? await relayFolder() : undefined
   const network = await networkFor(newId('cmd'), env.allowedHosts ?? DEFAULT_ALLOWED_HOSTS)
   const lease = network.lease
+  const plain = Object.entries(program?.env ?? {})
+  const byName = Object.fromEntries(plain.filter(([k]) => !LITERAL_ENV.has(k)))
   const args = dockerExecArgs({
     name,
     image: opts.image ?? appEnv().SANDBOX_DOCKER_IMAGE,
     root: env.root,
-    command,
+    command: program
+      ? {
+          ...program,
+          envNames: Object.keys(byName),
+          literalEnv: plain.filter(([k]) => LITERAL_ENV.has(k)).map(([k, v]) => `${k}=${v}`),
+        }
+      : command,
     limits,
     secretNames: Object.keys(secrets),
     user: { uid, gid },
-    proxy: lease
-      ? { socket: lease.socket, relayDir: network.relayDir, envNames: Object.keys(lease.env) }
-      : undefined,
+    proxy: lease ? { socket: lease.socket, envNames: Object.keys(lease.env) } : undefined,
+    relayDir: network.relayDir ?? programRelay,
   })
   const names = running.get(opts.stopKey) ?? new Set()
   running.set(opts.stopKey, names.add(name))
   const kill = () => killContainer(bin, name)
+  // A stop kills the container; the CLI then ends as its container does, or is killed after a grace.
+  const cli = new AbortController()
+  let grace: NodeJS.Timeout | undefined
+  const stop = () => {
+    kill()
+    grace = setTimeout(() => cli.abort(), STOP_GRACE_MS)
+  }
+  if (program?.signal?.aborted) stop()
+  program?.signal?.addEventListener('abort', stop, { once: true })
   try {
     const run = await spawnCollect(
       [bin, ...args],
       env.root,
-      { ...dockerClientEnv(), ...lease?.env, ...secrets },
+      { ...dockerClientEnv(), ...byName, ...lease?.env, ...secrets },
       commandTimeout(limits, opts.timeoutSeconds),
       limits.outputKb,
       kill, // killing the CLI leaves the container running: only the daemon stops it
+      undefined,
+      program && { onChunk: program.onChunk, signal: cli.signal },
     )
     const redact = makeRedactor(Object.values(secrets))
     const result = await resultOf(run, {
@@ -160,6 +245,8 @@ export async function dockerExec(
     if (network.why) result.stderr += `\n[no network: ${network.why}]`
     return result
   } finally {
+    program?.signal?.removeEventListener('abort', stop)
+    clearTimeout(grace)
     lease?.release()
     names.delete(name)
     if (names.size === 0) running.delete(opts.stopKey)
@@ -173,21 +260,28 @@ export async function dockerExec(
 async function networkFor(
   id: string,
   hosts: string[],
-): Promise<{ lease: ProxyLease | null; relayDir: string; why?: string }> {
+): Promise<{ lease: ProxyLease | null; relayDir?: string; why?: string }> {
   let lease: ProxyLease | null = null
   try {
     lease = await leaseProxy({ id, allowedHosts: hosts, port: RELAY_PORT })
-    return { lease, relayDir: lease ? await relayFolder() : '' }
+    return { lease, relayDir: lease ? await relayFolder() : undefined }
   } catch (err) {
     lease?.release()
     const why = `the filtering proxy cannot start on this server (${(err as Error).message})`
     logger.warn({ why }, 'environments: a docker command runs without network')
-    return { lease: null, relayDir: '', why }
+    return { lease: null, why }
   }
 }
 
 function killContainer(bin: string, name: string) {
   execFile(bin, ['kill', name], { env: dockerClientEnv() }, () => {})
+}
+
+/** Kills and removes container `name` if it is still there; resolves when the daemon is done. */
+export function removeContainer(name: string, bin = 'docker'): Promise<void> {
+  return new Promise((resolve) => {
+    execFile(bin, ['rm', '--force', name], { env: dockerClientEnv(), timeout: 30_000 }, () => resolve())
+  })
 }
 
 /** Kills the containers started under stop keys beginning with `prefix` (a run, or a thread's turns). */
