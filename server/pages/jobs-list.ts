@@ -5,7 +5,7 @@ import { readForm, runIntent } from './forms.ts'
 import { definitionOf } from '../jobs/fields.ts'
 import { createJob, getJob, listJobPage, setJobEnabled } from '../jobs/service.ts'
 import { conflict, HttpError } from '../lib/errors.ts'
-import { listJobsWithActiveRuns, listRecentRuns } from '../runs/store.ts'
+import { listRunsAtAGlance } from '../runs/store.ts'
 import { orRouteError } from './page-errors.ts'
 
 /**
@@ -16,7 +16,7 @@ export async function loadJobsList(caller: Caller, query: Record<string, string 
   const page = await orRouteError(listJobPage(caller, query))
   // The jobs are the caller's visible ones, so their runs are too: one query for every row's dots.
   const ids = page.jobs.map((j) => j.id)
-  const [recent, active] = await Promise.all([listRecentRuns(ids, RECENT_RUNS), listJobsWithActiveRuns(ids)])
+  const { recent, activeJobIds: active } = await listRunsAtAGlance(ids, RECENT_RUNS)
   const recentRuns: Record<string, { id: string; status: string; scheduledFor: string }[]> = {}
   for (const r of recent)
     (recentRuns[r.jobId] ??= []).push({
