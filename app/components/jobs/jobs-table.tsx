@@ -1,7 +1,7 @@
 import { useRef } from 'react'
 import { Card } from '#app/components/ui/card.tsx'
 import { cn } from '#app/lib/cn.ts'
-import type { JobLike } from '#app/lib/job-types.ts'
+import type { JobRow as JobRowData } from '#app/lib/job-types.ts'
 import type { JobListParams } from '#app/lib/job-list-params.ts'
 import { EnableSwitch } from './enable-switch.tsx'
 import { DeniedChip, PausedChip, RunStatusChip, ScopeBadge } from './job-chips.tsx'
@@ -12,7 +12,7 @@ import { SortHeader } from './sort-header.tsx'
 import { useListLinks } from '#app/lib/use-list-links.ts'
 
 type Props = {
-  jobs: JobLike[]
+  jobs: JobRowData[]
   recentRuns: Record<string, RecentRun[]>
   params: JobListParams
   meId: string
@@ -74,7 +74,7 @@ export function JobsTable({ jobs, recentRuns, params, meId, busy }: Props) {
   )
 }
 
-function JobRow({ job, recent, isMine }: { job: JobLike; recent: RecentRun[]; isMine: boolean }) {
+function JobRow({ job, recent, isMine }: { job: JobRowData; recent: RecentRun[]; isMine: boolean }) {
   const active = job.enabled && !job.suspendedReason
   return (
     <tr
