@@ -2,6 +2,7 @@ import { Check, ChevronsUpDown, Building2 } from 'lucide-react'
 import { DropdownMenu } from 'radix-ui'
 import { toast } from 'sonner'
 import { authClient } from '#app/lib/auth-client.ts'
+import { useMenuOnFirstUse } from '#app/lib/use-menu-on-first-use.ts'
 
 type Org = { id: string; name: string; role: string }
 
@@ -22,19 +23,27 @@ export function OrgSwitcher({ current, orgs }: { current: Org; orgs: Org[] }) {
     // Everything on screen belongs to the old organisation: load afresh.
     window.location.assign('/jobs')
   }
-  return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger
-        className="flex w-full items-center gap-2 rounded-lg border border-stone-200 bg-white px-2.5 py-2 text-left text-sm shadow-sm hover:bg-stone-50 dark:border-stone-800 dark:bg-stone-900 dark:hover:bg-stone-800"
-        aria-label={`Organisation: ${current.name}. Switch organisation`}
-      >
+  // The radix menu mounts on first use (app/lib/use-menu-on-first-use.ts): it rendered on every page.
+  const { used, standIn } = useMenuOnFirstUse()
+  const trigger = {
+    className:
+      'flex w-full items-center gap-2 rounded-lg border border-stone-200 bg-white px-2.5 py-2 text-left text-sm shadow-sm hover:bg-stone-50 dark:border-stone-800 dark:bg-stone-900 dark:hover:bg-stone-800',
+    'aria-label': `Organisation: ${current.name}. Switch organisation`,
+    children: (
+      <>
         <Building2 className="size-4 shrink-0 text-stone-500" aria-hidden />
         <span className="min-w-0 flex-1">
           <span className="block truncate font-medium">{current.name}</span>
           <span className="block text-xs text-stone-500 capitalize">{current.role}</span>
         </span>
         <ChevronsUpDown className="size-4 shrink-0 text-stone-400" aria-hidden />
-      </DropdownMenu.Trigger>
+      </>
+    ),
+  }
+  if (!used) return <button {...trigger} {...standIn} />
+  return (
+    <DropdownMenu.Root defaultOpen>
+      <DropdownMenu.Trigger {...trigger} />
       <DropdownMenu.Portal>
         <DropdownMenu.Content className={menuClass} align="start" sideOffset={6}>
           <DropdownMenu.Label className="px-2 py-1 text-xs font-medium text-stone-500">
@@ -66,12 +75,13 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
     .join('')
     .slice(0, 2)
     .toUpperCase()
-  return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger
-        className="flex w-full items-center gap-2 rounded-lg px-2 py-2 text-left text-sm hover:bg-stone-100 dark:hover:bg-stone-800"
-        aria-label={`Account: ${name}`}
-      >
+  const { used, standIn } = useMenuOnFirstUse()
+  const trigger = {
+    className:
+      'flex w-full items-center gap-2 rounded-lg px-2 py-2 text-left text-sm hover:bg-stone-100 dark:hover:bg-stone-800',
+    'aria-label': `Account: ${name}`,
+    children: (
+      <>
         <span className="flex size-7 items-center justify-center rounded-full bg-brand-100 text-xs font-semibold text-brand-900 dark:bg-brand-900 dark:text-brand-100">
           {initials || '?'}
         </span>
@@ -79,7 +89,13 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
           <span className="block truncate font-medium">{name}</span>
           <span className="block truncate text-xs text-stone-500">{email}</span>
         </span>
-      </DropdownMenu.Trigger>
+      </>
+    ),
+  }
+  if (!used) return <button {...trigger} {...standIn} />
+  return (
+    <DropdownMenu.Root defaultOpen>
+      <DropdownMenu.Trigger {...trigger} />
       <DropdownMenu.Portal>
         <DropdownMenu.Content className={menuClass} align="start" side="top" sideOffset={6}>
           <DropdownMenu.Item

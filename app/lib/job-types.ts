@@ -3,5 +3,6 @@
  * at build time, so no server code reaches the browser).
  */
 export type { JobView as JobLike } from '#server/jobs/views.ts'
+export type { JobRow } from '#server/pages/jobs-list.ts'
 export type { JobAuditEntry as AuditEntry } from '#server/jobs/service.ts'
 export type { JobFormField, JobFormKey, JobFormSpec } from '#server/jobs/fields.ts'

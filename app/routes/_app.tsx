@@ -4,20 +4,12 @@ import { ChatPanel, ChatProvider, ChatToggle } from '#app/components/chat/chat-p
 import { NotificationsBell } from '#app/components/notifications-bell.tsx'
 import { SchedulerBanner } from '#app/components/scheduler-banner.tsx'
 import { BudgetBanner } from '#app/components/budget-banner.tsx'
-import { readBudgetPause } from '#server/runs/budget.ts'
 import { getLayoutData } from '#server/pages/layout.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
-import { getSchedulerWarning } from '#server/scheduler/status.ts'
 import type { Route } from './+types/_app'
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const caller = await requirePageCaller(request)
-  const [layout, schedulerWarning, budgetPause] = await Promise.all([
-    getLayoutData(caller),
-    getSchedulerWarning(caller.orgId),
-    readBudgetPause(caller.orgId),
-  ])
-  return { ...layout, schedulerWarning, budgetPause }
+  return getLayoutData(await requirePageCaller(request))
 }
 
 export default function AppLayout({ loaderData }: Route.ComponentProps) {

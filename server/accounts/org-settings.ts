@@ -24,13 +24,13 @@ export async function readOrgSettings(orgId: string, db: Db = getDb()): Promise<
     .select({ settings: orgSettings.settings })
     .from(orgSettings)
     .where(eq(orgSettings.orgId, orgId))
-  return row ? parseStored(row.settings) : DEFAULT_ORG_SETTINGS
+  return row ? orgSettingsFromStored(row.settings) : DEFAULT_ORG_SETTINGS
 }
 
 export async function getOrgSettings(caller: Caller, db: Db = getDb()): Promise<OrgSettingsView> {
   const [row] = await db.select().from(orgSettings).where(eq(orgSettings.orgId, caller.orgId))
   return {
-    settings: row ? parseStored(row.settings) : DEFAULT_ORG_SETTINGS,
+    settings: row ? orgSettingsFromStored(row.settings) : DEFAULT_ORG_SETTINGS,
     updatedAt: row?.updatedAt.toISOString() ?? null,
     updatedBy: row?.updatedBy ?? null,
     canEdit: isOrgAdmin(caller),
@@ -59,8 +59,8 @@ export async function updateOrgSettings(
   return getOrgSettings(caller, db)
 }
 
-// A stored row may predate a setting (default) or hold one a later version removed (dropped).
-function parseStored(stored: unknown): OrgSettings {
+/** Stored settings as in force: a row may predate a setting (default) or hold one a later version removed (dropped). */
+export function orgSettingsFromStored(stored: unknown): OrgSettings {
   const parsed = OrgSettings.safeParse(stored)
   return parsed.success ? parsed.data : DEFAULT_ORG_SETTINGS
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { invitation, jobs, member, organization, user } from '../db/schema/index.ts'
 import { invalidateCallers } from '../access/caller-cache.ts'
@@ -16,6 +16,15 @@ export async function insertOrganizationWithOwner(
       .values({ id: input.memberId, organizationId: input.orgId, userId: input.userId, role: 'owner' })
   })
 }
+
+/**
+ * {@link listMemberships} as a JSON array of {@link MembershipRow}s in a scalar subquery, for a
+ * statement that reads more at once (the page layout).
+ */
+export const membershipsJson = (userId: string): SQL =>
+  sql`(select coalesce(json_agg(json_build_object('orgId', o.id, 'orgName', o.name, 'orgSlug', o.slug,
+        'role', m.role) order by m.created_at), '[]'::json)
+      from member m join organization o on o.id = m.organization_id where m.user_id = ${userId})`
 
 /** The user's organisations, oldest membership first. */
 export async function listMemberships(userId: string, db: Db = getDb()): Promise<MembershipRow[]> {

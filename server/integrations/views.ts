@@ -2,10 +2,11 @@
  * What people read of delivery and alerts: a run's delivery attempts (the run page), their own
  * notifications with the unread count (the header bell), and whether email is on.
  */
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
 import { z } from 'zod'
 import type { Caller } from '../access/caller.ts'
 import { getDb, type Db } from '../db/client.ts'
+import { queryRows } from '../db/sql.ts'
 import { deliveryAttempts, notifications } from '../db/schema/integrations.ts'
 import { getJob } from '../jobs/service.ts'
 import { isNotFound, notFound } from '../lib/errors.ts'
@@ -88,18 +89,17 @@ export async function listNotifications(
 
 /** How many unread notifications the caller has (the header's badge). */
 export async function countUnread(caller: Caller, db: Db = getDb()): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(notifications)
-    .where(
-      and(
-        eq(notifications.userId, caller.userId),
-        eq(notifications.orgId, caller.orgId),
-        isNull(notifications.readAt),
-      ),
-    )
-  return row?.n ?? 0
+  const [row] = await queryRows<{ n: number }>(db, sql`select ${unreadCount(caller)} as n`)
+  return Number(row?.n ?? 0)
 }
+
+/** The caller's unread notifications in their organisation, as a scalar subquery (the header's bell). */
+export const unreadCount = (caller: Caller): SQL<number> =>
+  sql<number>`(select count(*)::int from ${notifications} where ${and(
+    eq(notifications.userId, caller.userId),
+    eq(notifications.orgId, caller.orgId),
+    isNull(notifications.readAt),
+  )})`
 
 export const MarkReadInput = z.strictObject({
   ids: z

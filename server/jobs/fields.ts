@@ -368,7 +368,11 @@ export const JOB_DEFAULTS = Object.fromEntries(
 
 /** The definition fields of a stored job (or of anything that carries them). */
 export function definitionOf(job: JobDefinition): JobDefinition {
-  return Object.fromEntries(JOB_FIELD_KEYS.map((key) => [key, job[key]])) as JobDefinition
+  // A plain loop: this runs for every row of every jobs list (fromEntries of a mapped array cost
+  // three times as much).
+  const definition: Record<string, unknown> = {}
+  for (const key of JOB_FIELD_KEYS) definition[key] = job[key]
+  return definition as JobDefinition
 }
 
 /** Optional fields whose default is null ("no limit"): left out of a file, or emptied in a form, they are unset. */

@@ -5,8 +5,55 @@ import { readForm, runIntent } from './forms.ts'
 import { definitionOf } from '../jobs/fields.ts'
 import { createJob, getJob, listJobPage, setJobEnabled } from '../jobs/service.ts'
 import { conflict, HttpError } from '../lib/errors.ts'
-import { listJobsWithActiveRuns, listRecentRuns } from '../runs/store.ts'
+import { listRunsAtAGlance } from '../runs/store.ts'
 import { orRouteError } from './page-errors.ts'
+import type { JobView } from '../jobs/views.ts'
+
+/**
+ * What a row of the jobs list shows and its switch and menu act on. The page's loader data is
+ * serialised into its HTML for hydration, so it carries these and not the whole job (half the
+ * fields: the run policy, limits, integrations, timestamps).
+ */
+export type JobRow = Pick<
+  JobView,
+  | 'id'
+  | 'name'
+  | 'scope'
+  | 'createdBy'
+  | 'schedule'
+  | 'timezone'
+  | 'enabled'
+  | 'instructions'
+  | 'description'
+  | 'nextRun'
+  | 'lastRun'
+  | 'lastStatus'
+  | 'lastError'
+  | 'lastDeniedCommands'
+  | 'suspendedReason'
+  | 'canEdit'
+>
+
+function toJobRow(job: JobView): JobRow {
+  return {
+    id: job.id,
+    name: job.name,
+    scope: job.scope,
+    createdBy: job.createdBy,
+    schedule: job.schedule,
+    timezone: job.timezone,
+    enabled: job.enabled,
+    instructions: job.instructions,
+    description: job.description,
+    nextRun: job.nextRun,
+    lastRun: job.lastRun,
+    lastStatus: job.lastStatus,
+    lastError: job.lastError,
+    lastDeniedCommands: job.lastDeniedCommands,
+    suspendedReason: job.suspendedReason,
+    canEdit: job.canEdit,
+  }
+}
 
 /**
  * One page of the visible jobs for a list query (`{ scope, q, status, sort, dir, cursor }`,
@@ -16,7 +63,7 @@ export async function loadJobsList(caller: Caller, query: Record<string, string 
   const page = await orRouteError(listJobPage(caller, query))
   // The jobs are the caller's visible ones, so their runs are too: one query for every row's dots.
   const ids = page.jobs.map((j) => j.id)
-  const [recent, active] = await Promise.all([listRecentRuns(ids, RECENT_RUNS), listJobsWithActiveRuns(ids)])
+  const { recent, activeJobIds: active } = await listRunsAtAGlance(ids, RECENT_RUNS)
   const recentRuns: Record<string, { id: string; status: string; scheduledFor: string }[]> = {}
   for (const r of recent)
     (recentRuns[r.jobId] ??= []).push({
@@ -25,7 +72,14 @@ export async function loadJobsList(caller: Caller, query: Record<string, string 
       scheduledFor: r.scheduledFor.toISOString(),
     })
   // The page stays live (polls) while any of these has a run queued or running.
-  return { ...page, recentRuns, activeJobIds: active, me: { userId: caller.userId } }
+  return {
+    jobs: page.jobs.map(toJobRow),
+    total: page.total,
+    nextCursor: page.nextCursor,
+    recentRuns,
+    activeJobIds: active,
+    me: { userId: caller.userId },
+  }
 }
 
 /** How many of each job's latest runs the list shows as dots. */

@@ -2,9 +2,10 @@
  * The organisation's monthly budget for runs on its own model key: what is set (org settings),
  * what was spent this month, and the reason runs on that key are skipped once it is reached.
  */
+import { sql, type SQL } from 'drizzle-orm'
 import { readOrgSettings } from '../accounts/org-settings.ts'
 import { getDb, type Db } from '../db/client.ts'
-import { sumOrgKeySpendThisMonth } from './usage.ts'
+import { orgKeySpendThisMonth, sumOrgKeySpendThisMonth } from './usage.ts'
 
 export type OrgBudget = {
   /** Null: no budget set. */
@@ -20,9 +21,20 @@ export async function readOrgBudget(orgId: string, db: Db = getDb()): Promise<Or
     readOrgSettings(orgId, db),
     sumOrgKeySpendThisMonth(orgId, db),
   ])
-  const budget = settings.monthlyBudgetUsd
-  return { monthlyBudgetUsd: budget, spentUsd, reached: budget !== null && spentUsd >= budget }
+  return orgBudgetOf(settings.monthlyBudgetUsd, spentUsd)
 }
+
+export function orgBudgetOf(monthlyBudgetUsd: number | null, spentUsd: number): OrgBudget {
+  return { monthlyBudgetUsd, spentUsd, reached: monthlyBudgetUsd !== null && spentUsd >= monthlyBudgetUsd }
+}
+
+/**
+ * The month's spend as a scalar subquery, only when the organisation has a budget (null otherwise:
+ * there is nothing to compare it with, so nothing is summed).
+ */
+export const spendIfBudgeted = (orgId: string): SQL =>
+  sql`case when jsonb_typeof((select settings from org_settings where org_id = ${orgId})->'monthlyBudgetUsd')
+        = 'number' then ${orgKeySpendThisMonth(orgId)} end`
 
 /** Dollars as people read them: cents, or four decimals below one cent. */
 export const usd = (n: number) => `$${n.toFixed(n > 0 && n < 0.01 ? 4 : 2)}`
@@ -39,9 +51,6 @@ export async function orgBudgetRefusal(orgId: string, db: Db = getDb()): Promise
 }
 
 /** The layout's banner: the budget and the spend while runs on the org key are paused, else null. */
-export async function readBudgetPause(
-  orgId: string,
-): Promise<{ monthlyBudgetUsd: number; spentUsd: number } | null> {
-  const budget = await readOrgBudget(orgId)
+export function budgetPauseOf(budget: OrgBudget): { monthlyBudgetUsd: number; spentUsd: number } | null {
   return budget.reached ? { monthlyBudgetUsd: budget.monthlyBudgetUsd!, spentUsd: budget.spentUsd } : null
 }

@@ -192,58 +192,49 @@ export async function countDeploymentKeyRuns(orgId: string, exceptRunId: string 
 }
 
 /**
- * The newest `perJob` final or running runs of each job, newest first, in one statement (a lateral
- * join walking the (job, scheduled_for, attempt) unique index per job): the jobs list's status dots without a query per row.
+ * For the jobs list, in one statement: the newest `perJob` final or running runs of each job,
+ * newest first (a lateral join walking the (job, scheduled_for, attempt) unique index per job: the
+ * status dots without a query per row), and which jobs have a run under way: running, or queued
+ * and due to start (a retry still waiting out its backoff is not; the partial index on active
+ * runs).
  */
-export async function listRecentRuns(
+export async function listRunsAtAGlance(
   jobIds: string[],
   perJob: number,
   db: Db = getDb(),
-): Promise<{ jobId: string; id: string; status: RunRow['status']; scheduledFor: Date }[]> {
-  if (jobIds.length === 0) return []
+): Promise<{
+  recent: { jobId: string; id: string; status: RunRow['status']; scheduledFor: Date }[]
+  activeJobIds: string[]
+}> {
+  if (jobIds.length === 0) return { recent: [], activeJobIds: [] }
   const rows = await queryRows<{
     job_id: string
-    id: string
+    active: boolean
+    id: string | null
     status: RunRow['status']
     scheduled_for: unknown
   }>(
     db,
-    sql`select j.id as job_id, r.id, r.status, r.scheduled_for
+    sql`select j.id as job_id, r.id, r.status, r.scheduled_for,
+          exists (select 1 from job_runs a where a.job_id = j.id and (a.status = 'running'
+            or (a.status = 'queued' and coalesce(a.not_before, now()) <= now()))) as active
         from unnest(array[${sql.join(
           jobIds.map((id) => sql`${id}`),
           sql`, `,
         )}]::text[]) as j(id)
-        cross join lateral (
+        left join lateral (
           select id, status, scheduled_for from job_runs
           where job_id = j.id and status <> 'queued'
           order by scheduled_for desc, attempt desc limit ${perJob}
-        ) r`,
+        ) r on true`,
   )
-  return rows.map((r) => ({
-    jobId: r.job_id,
-    id: r.id,
-    status: r.status,
-    scheduledFor: toDate(r.scheduled_for)!,
-  }))
-}
-
-/**
- * Which of `jobIds` have a run under way: running, or queued and due to start (a retry still
- * waiting out its backoff is not). Served by the partial index on active runs.
- */
-export async function listJobsWithActiveRuns(jobIds: string[], db: Db = getDb()): Promise<string[]> {
-  if (jobIds.length === 0) return []
-  const rows = await db
-    .selectDistinct({ jobId: jobRuns.jobId })
-    .from(jobRuns)
-    .where(
-      and(
-        inArray(jobRuns.jobId, jobIds),
-        or(
-          eq(jobRuns.status, 'running'),
-          and(eq(jobRuns.status, 'queued'), sql`coalesce(${jobRuns.notBefore}, now()) <= now()`),
-        ),
-      ),
-    )
-  return rows.map((r) => r.jobId)
+  const activeJobIds = new Set<string>()
+  const recent = []
+  for (const r of rows) {
+    if (r.active) activeJobIds.add(r.job_id)
+    if (r.id !== null) {
+      recent.push({ jobId: r.job_id, id: r.id, status: r.status, scheduledFor: toDate(r.scheduled_for)! })
+    }
+  }
+  return { recent, activeJobIds: [...activeJobIds] }
 }

@@ -3,17 +3,21 @@
  * tokens and estimated cost per job, per person and per day (the usage page). Sums over
  * `job_runs`, by the database clock; a run's cost is counted in the month and on the day it started.
  */
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { queryRows } from '../db/sql.ts'
+
+/** {@link sumOrgKeySpendThisMonth} as a scalar subquery, for a statement that reads more at once. */
+export const orgKeySpendThisMonth = (orgId: string): SQL =>
+  sql`(select coalesce(sum(cost_usd), 0)::float8 from job_runs
+        where org_id = ${orgId} and key_source = 'org'
+          and started_at >= date_trunc('month', now() at time zone 'UTC') at time zone 'UTC')`
 
 /** USD the organisation's own model key spent on runs since the start of this calendar month (UTC). */
 export async function sumOrgKeySpendThisMonth(orgId: string, db: Db = getDb()): Promise<number> {
   const [row] = await queryRows<{ usd: number | string | null }>(
     db,
-    sql`select coalesce(sum(cost_usd), 0)::float8 as usd from job_runs
-        where org_id = ${orgId} and key_source = 'org'
-          and started_at >= date_trunc('month', now() at time zone 'UTC') at time zone 'UTC'`,
+    sql`select ${orgKeySpendThisMonth(orgId)} as usd`,
   )
   return Number(row?.usd ?? 0)
 }

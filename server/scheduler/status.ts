@@ -58,16 +58,29 @@ export type SchedulerWarning = {
   queued: number
 }
 
+/** Milliseconds since any scheduler last heartbeat (null: never), as a scalar subquery. */
+export const schedulerSilenceMs = sql`(select extract(epoch from now() - max(last_seen_at)) * 1000
+  from scheduler_instances)`
+
 /**
  * The layout's warning: null while some scheduler heartbeat within 90 s; else how long it has been
  * and what of the caller's organisation is waiting.
  */
 export async function getSchedulerWarning(orgId: string, db: Db = getDb()): Promise<SchedulerWarning | null> {
-  const [row] = await queryRows<{ seen_ms: unknown }>(
-    db,
-    sql`select extract(epoch from now() - max(last_seen_at)) * 1000 as seen_ms from scheduler_instances`,
-  )
-  const seenMs = row?.seen_ms === null || row?.seen_ms === undefined ? null : Number(row.seen_ms)
+  const [row] = await queryRows<{ seen_ms: unknown }>(db, sql`select ${schedulerSilenceMs} as seen_ms`)
+  return schedulerWarningAfter(row?.seen_ms, orgId, db)
+}
+
+/**
+ * {@link getSchedulerWarning} once {@link schedulerSilenceMs} is read (a page's layout reads it with
+ * the rest of what it shows): no further query while a scheduler is alive.
+ */
+export async function schedulerWarningAfter(
+  silenceMs: unknown,
+  orgId: string,
+  db: Db = getDb(),
+): Promise<SchedulerWarning | null> {
+  const seenMs = silenceMs === null || silenceMs === undefined ? null : Number(silenceMs)
   if (seenMs !== null && seenMs <= INSTANCE_STALE_MS) return null
   const { dueBacklog, queued } = await getSchedulerStatus(orgId, db)
   return {

@@ -110,3 +110,32 @@ test('on a wide screen the open chat panel pushes the page aside instead of cove
   const scrolls = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)
   expect(scrolls).toBe(false)
 })
+
+test('the list’s links open pages in the app; a modified click is left to the browser', async ({
+  page,
+  context,
+  baseURL,
+}) => {
+  await signUp(page, 'Link Lee', uniqueEmail('lee'))
+  const created = await page.request.post('/_agent-native/jobs', {
+    headers: { origin: baseURL! },
+    data: { name: 'linked', schedule: '0 7 1 1 *', instructions: 'Count.' },
+  })
+  expect(created.status()).toBe(201)
+  await page.goto('/jobs')
+  // The switch is enabled once the page has hydrated (before that a link is a plain link).
+  await expect(page.getByRole('switch', { name: 'Enabled: linked' })).toBeEnabled()
+  await page.evaluate(() => Object.assign(window, { samePage: true }))
+  const link = page.getByRole('link', { name: 'linked', exact: true })
+
+  // A click with Ctrl (⌘) opens the job in a tab of its own and leaves the list where it is.
+  const tab = context.waitForEvent('page')
+  await link.click({ modifiers: ['ControlOrMeta'] })
+  await (await tab).close()
+  await expect(page).toHaveURL(/\/jobs$/)
+
+  // A plain click navigates in the app: no document load (what the list page set is still there).
+  await link.click()
+  await expect(page.getByRole('heading', { level: 1, name: 'linked' })).toBeVisible()
+  expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true)
+})

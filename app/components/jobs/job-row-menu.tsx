@@ -1,17 +1,18 @@
 import { DropdownMenu } from 'radix-ui'
 import { Copy, Pause, Play, Zap } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { useEffect } from 'react'
 import { useFetcher, useNavigate, useRevalidator } from 'react-router'
 import { toast } from 'sonner'
 import { SpriteIcon } from '#app/components/ui/icon-sprite.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
-import type { JobLike } from '#app/lib/job-types.ts'
+import type { JobRow } from '#app/lib/job-types.ts'
+import { useMenuOnFirstUse } from '#app/lib/use-menu-on-first-use.ts'
 
 const ITEM =
   'flex cursor-default items-center gap-2 rounded-md px-2 py-1.5 text-sm outline-none select-none data-[highlighted]:bg-stone-100 dark:data-[highlighted]:bg-stone-800'
 
 /** Queues a run; true when one was queued (the list then shows it, live while it runs). */
-async function runNow(job: JobLike): Promise<boolean> {
+async function runNow(job: JobRow): Promise<boolean> {
   const res = await fetch(`/_agent-native/jobs/${encodeURIComponent(job.id)}/run`, {
     method: 'POST',
     headers: { accept: 'application/json', 'content-type': 'application/json' },
@@ -40,33 +41,17 @@ const TRIGGER =
  * was half the server render of a 50-row list, and most rows' menus are never opened. The first
  * pointer-down or key press on the button mounts the menu already open.
  */
-export function JobRowMenu({ job }: { job: JobLike }) {
-  const [used, setUsed] = useState(false)
+export function JobRowMenu({ job }: { job: JobRow }) {
+  const { used, standIn } = useMenuOnFirstUse()
   if (used) return <RowMenu job={job} />
-  const open = () => setUsed(true)
   return (
-    <button
-      type="button"
-      aria-label={`Actions for ${job.name}`}
-      aria-haspopup="menu"
-      aria-expanded="false"
-      className={TRIGGER}
-      onPointerDown={(event) => {
-        if (event.button === 0 && !event.ctrlKey) open()
-      }}
-      onKeyDown={(event) => {
-        if (['Enter', ' ', 'ArrowDown'].includes(event.key)) {
-          event.preventDefault()
-          open()
-        }
-      }}
-    >
+    <button aria-label={`Actions for ${job.name}`} className={TRIGGER} {...standIn}>
       <SpriteIcon name="more" className="size-4" />
     </button>
   )
 }
 
-function RowMenu({ job }: { job: JobLike }) {
+function RowMenu({ job }: { job: JobRow }) {
   const fetcher = useFetcher<ActionData>()
   const navigate = useNavigate()
   const { revalidate } = useRevalidator()

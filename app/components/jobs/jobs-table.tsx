@@ -1,7 +1,7 @@
-import { Link } from 'react-router'
+import { useRef } from 'react'
 import { Card } from '#app/components/ui/card.tsx'
 import { cn } from '#app/lib/cn.ts'
-import type { JobLike } from '#app/lib/job-types.ts'
+import type { JobRow as JobRowData } from '#app/lib/job-types.ts'
 import type { JobListParams } from '#app/lib/job-list-params.ts'
 import { EnableSwitch } from './enable-switch.tsx'
 import { DeniedChip, PausedChip, RunStatusChip, ScopeBadge } from './job-chips.tsx'
@@ -9,9 +9,10 @@ import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { JobRowMenu } from './job-row-menu.tsx'
 import { RunDots, type RecentRun } from './run-dots.tsx'
 import { SortHeader } from './sort-header.tsx'
+import { useListLinks } from '#app/lib/use-list-links.ts'
 
 type Props = {
-  jobs: JobLike[]
+  jobs: JobRowData[]
   recentRuns: Record<string, RecentRun[]>
   params: JobListParams
   meId: string
@@ -28,13 +29,16 @@ const whenOwner = 'hidden @5xl:table-cell' // from 64rem
 
 /** The jobs the caller can see, one row each, with the state that matters at a glance. */
 export function JobsTable({ jobs, recentRuns, params, meId, busy }: Props) {
+  // The rows' name links navigate in the app through one listener on the table, not a Link each.
+  const table = useRef<HTMLTableElement>(null)
+  useListLinks(table)
   return (
     <Card
       className={cn('@container overflow-x-auto transition-opacity', busy && 'opacity-60')}
       aria-busy={busy}
       data-testid="jobs-table"
     >
-      <table className="w-full text-left text-sm">
+      <table ref={table} className="w-full text-left text-sm">
         <caption className="sr-only">Jobs ({jobs.length})</caption>
         <thead className="border-b border-stone-200 text-xs text-stone-500 uppercase dark:border-stone-800">
           <tr>
@@ -70,7 +74,7 @@ export function JobsTable({ jobs, recentRuns, params, meId, busy }: Props) {
   )
 }
 
-function JobRow({ job, recent, isMine }: { job: JobLike; recent: RecentRun[]; isMine: boolean }) {
+function JobRow({ job, recent, isMine }: { job: JobRowData; recent: RecentRun[]; isMine: boolean }) {
   const active = job.enabled && !job.suspendedReason
   return (
     <tr
@@ -79,12 +83,13 @@ function JobRow({ job, recent, isMine }: { job: JobLike; recent: RecentRun[]; is
     >
       <td className="px-4 py-3">
         <div className="flex flex-wrap items-center gap-2">
-          <Link
-            to={`/jobs/${job.id}`}
+          <a
+            href={`/jobs/${job.id}`}
+            data-list-link
             className="font-medium [overflow-wrap:anywhere] text-stone-900 hover:text-brand-700 hover:underline dark:text-white dark:hover:text-brand-400"
           >
             {job.name}
-          </Link>
+          </a>
           <ScopeBadge scope={job.scope} />
         </div>
         <p className="mt-0.5 line-clamp-1 max-w-72 text-xs text-stone-500 dark:text-stone-400">

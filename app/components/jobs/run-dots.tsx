@@ -1,4 +1,3 @@
-import { Link } from 'react-router'
 import { describeRunStatus, type StatusTone } from '#app/lib/job-status.ts'
 import { cn } from '#app/lib/cn.ts'
 
@@ -25,7 +24,10 @@ const STAMP = new Intl.DateTimeFormat('en-GB', {
 
 export type RecentRun = { id: string; status: string; scheduledFor: string }
 
-/** A job's latest runs as dots, oldest to newest; each links to its run page. */
+/**
+ * A job's latest runs as dots, oldest to newest; each links to its run page (a list link: the jobs
+ * table navigates them in the app, app/lib/use-list-links.ts).
+ */
 export function RunDots({ jobId, runs }: { jobId: string; runs: readonly RecentRun[] }) {
   if (runs.length === 0) return null
   return (
@@ -34,8 +36,9 @@ export function RunDots({ jobId, runs }: { jobId: string; runs: readonly RecentR
         const { label, tone } = describeRunStatus(run.status)
         return (
           <li key={run.id} className="flex">
-            <Link
-              to={`/jobs/${encodeURIComponent(jobId)}/runs/${encodeURIComponent(run.id)}`}
+            <a
+              href={`/jobs/${encodeURIComponent(jobId)}/runs/${encodeURIComponent(run.id)}`}
+              data-list-link
               title={`${label} · ${STAMP.format(new Date(run.scheduledFor))}`}
               aria-label={label}
               data-status={run.status}

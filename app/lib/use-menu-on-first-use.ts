@@ -1,0 +1,28 @@
+import { useState, type KeyboardEvent, type PointerEvent } from 'react'
+
+/**
+ * A radix menu that mounts on first use. Until the first primary pointer-down, or Enter, Space or
+ * ArrowDown, on its button, a plain button with the same name and content stands in for it: a
+ * radix menu's contexts, refs and presence cost more to render on the server than everything else
+ * in a list row or the sidebar, and most menus are never opened on a given page
+ * (docs/decisions/0261-row-icons-from-a-sprite.md, 0264-the-uncached-pages-render-less.md). Then
+ * the menu mounts already open (`<DropdownMenu.Root defaultOpen>`).
+ */
+export function useMenuOnFirstUse() {
+  const [used, setUsed] = useState(false)
+  const standIn = {
+    type: 'button' as const,
+    'aria-haspopup': 'menu' as const,
+    'aria-expanded': false,
+    onPointerDown: (event: PointerEvent) => {
+      if (event.button === 0 && !event.ctrlKey) setUsed(true)
+    },
+    onKeyDown: (event: KeyboardEvent) => {
+      if (['Enter', ' ', 'ArrowDown'].includes(event.key)) {
+        event.preventDefault()
+        setUsed(true)
+      }
+    },
+  }
+  return { used, standIn }
+}
