@@ -11,7 +11,6 @@
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, posix } from 'node:path'
 import { removeEntry } from '../environments/exec/inside.ts'
-import { DEFAULT_ALLOWED_HOSTS } from '../environments/exec/exec-schema.ts'
 import { DOCKER_WORKDIR, dockerExec, removeContainer } from '../environments/providers/providers-docker.ts'
 import { loopbackPort, runFolderName, writeProjection } from './launch-local.ts'
 import { installedCli, type Launcher } from './launcher.ts'
@@ -38,7 +37,7 @@ export const launchDocker: Launcher = async ({ adapter, opened, token, timeoutSe
       const env = {
         root: opened.root,
         secrets: opened.secrets,
-        allowedHosts: opened.definition.policy.network.allow ?? DEFAULT_ALLOWED_HOSTS,
+        allowedHosts: opened.definition.policy.network.allow,
         limits,
       }
       const result = await dockerExec(env, adapter.install.command, {

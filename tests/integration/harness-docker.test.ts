@@ -5,9 +5,10 @@
  * the folder at /workspace, its install folder read-only) and reaches the run's endpoint through
  * the relay on the container's loopback. Its `Bash` writes into the folder; the steps, tokens and
  * cost land on the run; the deployment's key is nowhere in the container (its variables, its
- * processes, its files, `docker inspect`); the policy denies and audits a call; cancel leaves no
- * container behind; OpenCode runs there too. CI requires the engine (REQUIRE_DOCKER=1,
- * tests/support/docker.ts); elsewhere the engine tests skip and say why.
+ * processes, its files, `docker inspect`); the policy denies and audits a call; the policy's host
+ * is reached through the relayed proxy and no other; cancel leaves no container behind; OpenCode
+ * runs there too. CI requires the engine (REQUIRE_DOCKER=1, tests/support/docker.ts); elsewhere the
+ * engine tests skip and say why.
  */
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
@@ -22,9 +23,11 @@ import type { AgentApp } from '#tests/support/agent-app.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { dockerForTests } from '#tests/support/docker.ts'
 import {
+  ALLOW_ONE_HOST,
   bashParts,
   DENY_CURL,
   expectCurlDenied,
+  expectPolicyHosts,
   expectWriteRun,
   runWithReplies,
   settledRun,
@@ -123,6 +126,12 @@ describe.skipIf(!docker.ok)(`a harness job in a docker environment${skipped}`, (
     const c = team.member.client
     const job = await dockerHarnessJob(c, 'boxdeny', 'harness-box-deny', DENY_CURL)
     await expectCurlDenied(agent, c, job, 'boxdeny')
+  }, 120_000)
+
+  it("reaches the hosts the environment's policy names through the relayed proxy, and no others", async () => {
+    const c = team.member.client
+    const job = await dockerHarnessJob(c, 'boxhosts', 'harness-box-hosts', ALLOW_ONE_HOST)
+    await expectPolicyHosts(agent, c, job, 'boxhosts')
   }, 120_000)
 
   it('the running container has no network, the CLI read-only, no key anywhere; cancel leaves no container behind', async () => {

@@ -127,3 +127,30 @@ export async function startWaitingRun(agent: AgentApp, c: ApiClient, job: { id: 
   expect(started.status).toBe(202)
   return started.body.run.id as string
 }
+
+/** The environment policy that {@link expectPolicyHosts} runs against. */
+export const ALLOW_ONE_HOST = 'policy:\n  network:\n    allow: ["allowed.invalid"]\n'
+
+/**
+ * Runs job `name` (in an environment with {@link ALLOW_ONE_HOST}) whose CLI tries two hosts with
+ * curl. `.invalid` never resolves: the allowed name gets as far as the proxy's lookup (502); the
+ * other is refused by the proxy (403); without the proxy curl could not even try (000).
+ */
+export async function expectPolicyHosts(agent: AgentApp, c: ApiClient, job: { id: string }, name: string) {
+  const status = (host: string) => `curl -s -m 5 -o /dev/null -w '${host}=%{http_code} ' http://${host}/`
+  const run = await runWithReplies(
+    agent,
+    c,
+    job,
+    name,
+    toolUse('Bash', {
+      command: `${status('allowed.invalid')}; ${status('other.invalid')}; true`,
+      description: 'reach out',
+    }),
+    { text: 'Tried both.' },
+  )
+  expect(run.run.status, run.run.error).toBe('success')
+  const output = JSON.stringify(bashParts(run)[0].output)
+  expect(output).toContain('allowed.invalid=502')
+  expect(output).toContain('other.invalid=403')
+}
