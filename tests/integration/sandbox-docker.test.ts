@@ -109,7 +109,9 @@ describe.skipIf(!docker.ok)(`run-code in a Docker container${skipped}`, () => {
   })
 
   it('kills the container at the timeout: timedOut, no exit code, nothing left running', async () => {
-    const { result, names } = run(`console.log('started'); while (true) {}`, { timeoutMs: 2_000 })
+    // The timeout covers the container's start too: long enough that a busy machine (CI's four
+    // workers) still gets node to its first line, so the output so far is there to be kept.
+    const { result, names } = run(`console.log('started'); while (true) {}`, { timeoutMs: 10_000 })
     const r = await result
     expect(r).toMatchObject({ timedOut: true, exitCode: null })
     expect(r.stdout).toBe('started\n')
