@@ -53,6 +53,12 @@ const AWAIT_RELAYS = [3128, 1080]
   )
   .join('\n')
 
+/**
+ * The TMPDIR the runtime hands every command: a fixed folder of the sandbox's own private /tmp
+ * (the runtime's choice, not a path of this host, so not the OS temp dir).
+ */
+const RUNTIME_TMPDIR = '/tmp/claude'
+
 let ready: Promise<void> | undefined
 const running = new Map<string, string[]>()
 /** The connections refused to each running command ("host:port"), by command id. */
@@ -125,8 +131,7 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
     const sockets = [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()]
     const view = {
       readOnly: [...new Set(sockets.filter((s): s is string => Boolean(s))), vendorDir()],
-      // TMPDIR inside is the runtime's own `claude` folder in the sandbox's temp dir (its choice).
-      dirs: [...home(), '/tmp/claude'],
+      dirs: [...home(), RUNTIME_TMPDIR],
     }
     return { line, release, view, refusals: () => [...(refused.get(req.id) ?? [])] }
   } catch (err) {

@@ -176,7 +176,7 @@ const HIDDEN: [string, 'ask' | 'deny', string][] = [
   ['script --command="$x" /dev/null', 'ask', 'builtin:inline-code'],
   ['strace -f -o trace.txt uname -a', 'deny', 'deny: uname *'],
   ['ltrace uname', 'deny', 'deny: uname *'],
-  ['flock /tmp/lock uname', 'deny', 'deny: uname *'],
+  ['flock ./lockfile uname', 'deny', 'deny: uname *'],
   ['watch -n 1 uname', 'deny', 'deny: uname *'],
   ["make --eval='all:;uname'", 'ask', 'builtin:inline-code'],
   ['make -f /dev/stdin <<< "all:;uname"', 'ask', 'builtin:stdin-code'],

@@ -77,15 +77,20 @@ describe('dockerExecArgs', () => {
     expect(args).not.toContain('bridge')
   })
 
+  // Host paths as this machine's temp folder holds them.
+  const socket = join(tmpdir(), 'claude-http-1.sock')
+  const relayDir = join(tmpdir(), 'clockwork-relay-1')
+  const endpoint = join(tmpdir(), 'h-1', 'endpoint.sock')
+
   it('with the proxy: its socket and the relay mounted, the relay in front, its variables by name', () => {
     const args = dockerExecArgs({
       ...spec,
-      proxy: { socket: '/tmp/claude-http-1.sock', envNames: ['HTTP_PROXY'] },
-      relayDir: '/tmp/clockwork-relay-1',
+      proxy: { socket, envNames: ['HTTP_PROXY'] },
+      relayDir,
     })
     expect(args[args.indexOf('--network') + 1]).toBe('none')
-    expect(args).toContain('type=bind,source=/tmp/clockwork-relay-1,target=/run/clockwork-relay,readonly')
-    expect(args).toContain('type=bind,source=/tmp/claude-http-1.sock,target=/run/clockwork-proxy/proxy.sock')
+    expect(args).toContain(`type=bind,source=${relayDir},target=/run/clockwork-relay,readonly`)
+    expect(args).toContain(`type=bind,source=${socket},target=/run/clockwork-proxy/proxy.sock`)
     expect(args.slice(args.indexOf('node:22-slim'))).toEqual([
       'node:22-slim',
       'node',
@@ -105,20 +110,16 @@ describe('dockerExecArgs', () => {
       command: {
         argv: ['/opt/cli/claude', '-p', 'do it'],
         readOnly: [{ source: '/srv/harness/claude/bin', target: '/opt/cli' }],
-        sockets: [
-          { source: '/tmp/h-1/endpoint.sock', target: '/run/clockwork-endpoint/endpoint.sock', port: 24001 },
-        ],
+        sockets: [{ source: endpoint, target: '/run/clockwork-endpoint/endpoint.sock', port: 24001 }],
         envNames: ['ANTHROPIC_API_KEY'],
         literalEnv: ['HOME=/workspace/.harness-1/home'],
       },
-      proxy: { socket: '/tmp/claude-http-1.sock', envNames: ['HTTP_PROXY'] },
-      relayDir: '/tmp/clockwork-relay-1',
+      proxy: { socket, envNames: ['HTTP_PROXY'] },
+      relayDir,
     })
     expect(args[args.indexOf('--network') + 1]).toBe('none')
     expect(args).toContain('type=bind,source=/srv/harness/claude/bin,target=/opt/cli,readonly')
-    expect(args).toContain(
-      'type=bind,source=/tmp/h-1/endpoint.sock,target=/run/clockwork-endpoint/endpoint.sock',
-    )
+    expect(args).toContain(`type=bind,source=${endpoint},target=/run/clockwork-endpoint/endpoint.sock`)
     expect(args.join(' ')).toContain(
       '--env LANG=C.UTF-8 --env HOME=/workspace/.harness-1/home --env HTTP_PROXY --env ANTHROPIC_API_KEY --env API_TOKEN',
     )
