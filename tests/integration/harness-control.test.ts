@@ -14,6 +14,7 @@ import type { ApiClient } from '#tests/support/api-client.ts'
 import { dockerForTests } from '#tests/support/docker.ts'
 import { toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { startHarnessApp } from '#tests/support/harness-runs.ts'
+import { waitForRun } from '#tests/support/runs.ts'
 import type { Team } from '#tests/support/team.ts'
 
 const R = '/_agent-native/resources'
@@ -105,14 +106,7 @@ describe.each(providers)(
         const c = team.member.client
         // timeoutMinutes has a floor of 1: this test waits that minute out.
         const runId = await startWaiting(c, `${provider}-timeout`, 3601 + seconds, { timeoutMinutes: 1 })
-        let run = await runStatus(c, runId)
-        await vi.waitFor(
-          async () => {
-            run = await runStatus(c, runId)
-            expect(run.status).toBe('timed_out')
-          },
-          { timeout: 90_000, interval: 200 },
-        )
+        const { run } = await waitForRun(c, runId, { until: (s) => s === 'timed_out', timeout: 90_000 })
         expect(run.error).toContain('1-minute timeout')
         await vi.waitFor(
           () => expect(processesOf(`${provider}-timeout`, marker(3601 + seconds))).toEqual([]),
@@ -140,14 +134,7 @@ describe.each(providers)(
           interval: 50,
         })
         // The lease it no longer renews lapses; the reaper settles the run and says why.
-        let run = await runStatus(c, runId)
-        await vi.waitFor(
-          async () => {
-            run = await runStatus(c, runId)
-            expect(run.status).toBe('interrupted')
-          },
-          { timeout: 30_000, interval: 200 },
-        )
+        const { run } = await waitForRun(c, runId, { until: (s) => s === 'interrupted', timeout: 30_000 })
         // The reaper's words: the server holding the run's lease stopped renewing it.
         expect(run.error).toContain('(another-instance) stopped responding')
       },

@@ -9,13 +9,14 @@ import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '#server/db/sql.ts'
 import { openCode } from '#server/harness/opencode.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { connectMachine } from '#tests/support/machine-client.ts'
+import { waitForRun } from '#tests/support/runs.ts'
 import type { Team } from '#tests/support/team.ts'
 
 const KEY = 'sk-ant-planted-opencode-key-4K2W'
@@ -34,17 +35,8 @@ afterAll(async () => {
   await agent?.close()
 })
 
-async function settledRun(c: ApiClient, runId: string) {
-  let run: any
-  await vi.waitFor(
-    async () => {
-      run = (await c.get(`/_agent-native/runs/${runId}`)).body
-      expect(['queued', 'running']).not.toContain(run.run.status)
-    },
-    { timeout: 120_000, interval: 200 },
-  )
-  return run
-}
+// OpenCode's start-up is slow on a busy machine: two minutes for a run to settle.
+const settledRun = (c: ApiClient, runId: string) => waitForRun(c, runId, { timeout: 120_000 })
 
 const envRoot = (name: string) => {
   const base = path.join(agent.dir!, 'environments')
