@@ -22,6 +22,8 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** Prepared statements on each connection; `false` behind a transaction-mode pooler (PgBouncer). */
+  DATABASE_PREPARED_STATEMENTS: bool.default(true),
   PGLITE_DIR: z.string().min(1).default('.data/pglite'),
   ENVIRONMENTS_DIR: z.string().min(1).default('.data/environments'),
   ENVIRONMENT_SNAPSHOTS_DIR: z.string().min(1).default('.data/environment-snapshots'),

@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import postgres from 'postgres'
 import { singleton } from '../lib/singleton.ts'
+import { preparingClient } from './prepared-statements.ts'
 import * as schema from './schema/index.ts'
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
@@ -20,30 +21,42 @@ export interface DbHandle {
   kind: DbKind
   /** The connection string, for postgres handles. */
   url?: string
+  /** Whether a postgres handle prepares its statements (OpenOptions.prepare). */
+  prepare?: boolean
   /** Subscribes to a NOTIFY channel; resolves to an unsubscribe function. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>
   close(): Promise<void>
 }
 
-export type OpenOptions = { url?: string; pgliteDir?: string; poolSize?: number }
+export type OpenOptions = {
+  url?: string
+  pgliteDir?: string
+  poolSize?: number
+  /** Prepare statements on their connection (default); false behind a transaction-mode pooler. */
+  prepare?: boolean
+}
 
 /** Opens a new handle. Most code wants getDb(); this is for the server entry and tests. */
 export async function openDatabase(options: OpenOptions): Promise<DbHandle> {
-  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openPglite(options.pgliteDir)
+  return options.url
+    ? openPostgres(options.url, options.poolSize ?? 10, options.prepare ?? true)
+    : openPglite(options.pgliteDir)
 }
 
-function openPostgres(url: string, max: number): DbHandle {
+function openPostgres(url: string, max: number, prepare: boolean): DbHandle {
   const client = postgres(url, {
     max,
+    prepare,
     onnotice: () => {},
     // Fail fast when the server is gone instead of waiting on a dead socket.
     connect_timeout: 10,
   })
-  const db = drizzlePostgres(client, { schema }) as unknown as Db
+  const db = drizzlePostgres(prepare ? preparingClient(client) : client, { schema }) as unknown as Db
   return {
     db,
     kind: 'postgres',
     url,
+    prepare,
     async listen(channel, onNotify) {
       const sub = await client.listen(channel, onNotify)
       return () => sub.unlisten()

@@ -4,7 +4,11 @@ import { openDatabase } from './client.ts'
 import { migrateDatabase } from './migrate.ts'
 
 const config = env()
-const handle = await openDatabase({ url: config.DATABASE_URL, pgliteDir: config.PGLITE_DIR })
+const handle = await openDatabase({
+  url: config.DATABASE_URL,
+  pgliteDir: config.PGLITE_DIR,
+  prepare: config.DATABASE_PREPARED_STATEMENTS,
+})
 try {
   await migrateDatabase(handle)
   console.log(`Migrations applied (${handle.kind}).`)

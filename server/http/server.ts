@@ -58,6 +58,7 @@ export async function startServer(
     url: config.DATABASE_URL,
     pgliteDir: config.PGLITE_DIR,
     poolSize: config.DATABASE_POOL_SIZE,
+    prepare: config.DATABASE_PREPARED_STATEMENTS,
   })
   await migrateDatabase(db)
   setCurrentDatabase(db)

@@ -68,7 +68,7 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
   // The loop's own small pool (Postgres): claims never wait behind the runs' statements.
   const loopHandle =
     handle.kind === 'postgres' && handle.url
-      ? await openDatabase({ url: handle.url, poolSize: LOOP_POOL_SIZE })
+      ? await openDatabase({ url: handle.url, poolSize: LOOP_POOL_SIZE, prepare: handle.prepare })
       : null
   const core = createSchedulerCore({
     ...options,
