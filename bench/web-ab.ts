@@ -6,6 +6,9 @@
  * then on the other, the order alternating, so the machine's load drifts over both alike. Prints
  * each route's server CPU per request summed over the rounds, its ratio to /health's on the same
  * build, and the median req/s and p99 (bench/RESULTS.md, "Web: uncached path").
+ *
+ * `--before-flags` / `--after-flags`: node flags for each side's server instead (or as well), e.g.
+ * `--after-flags=--max-semi-space-size=32` against this same checkout (`--base` defaults to it).
  */
 import './lib/quiet.ts'
 import os from 'node:os'
@@ -23,10 +26,18 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '6' },
     seconds: { type: 'string', default: '4' },
     connections: { type: 'string', default: '10' },
+    'before-flags': { type: 'string', default: '' },
+    'after-flags': { type: 'string', default: '' },
   },
 })
-if (!args.base) throw new Error('--base: the checkout (with a build) to compare this one with')
-const builds = { before: path.resolve(args.base), after: process.cwd() }
+const flags = {
+  before: args['before-flags'].split(' ').filter(Boolean),
+  after: args['after-flags'].split(' ').filter(Boolean),
+}
+if (!args.base && flags.before.join(' ') === flags.after.join(' ')) {
+  throw new Error('--base (a checkout with a build) or different --before-flags/--after-flags to compare')
+}
+const builds = { before: path.resolve(args.base ?? '.'), after: process.cwd() }
 type Build = keyof typeof builds
 const ROUTES = ['health', 'api jobs (100)', 'page /jobs (100)', 'page job'] as const
 
@@ -39,6 +50,8 @@ function routesOf(seed: SeededPerson): Route[] {
   ]
 }
 
+const describe = (build: Build) => [path.basename(builds[build]), ...flags[build]].join(' ')
+
 const servers = new Map<Build, BenchServer>()
 const routes = new Map<Build, Route[]>()
 try {
@@ -46,13 +59,19 @@ try {
     // The server runs `build/server/index.js` from the working directory it is spawned in.
     process.chdir(dir)
     const url = await createDatabase(`bench_ab_${build}`)
-    const server = await startBenchServer({ nodeFlags: [], env: { DATABASE_URL: url, PAGE_CACHE: 'false' } })
+    const server = await startBenchServer({
+      nodeFlags: flags[build],
+      env: { DATABASE_URL: url, PAGE_CACHE: 'false' },
+    })
     servers.set(build, server)
     routes.set(build, routesOf(await seedPerson(server.baseUrl, 'small', 100)))
   }
   process.chdir(builds.after)
   const connections = Number(args.connections)
-  const sums = new Map<string, { cpuMs: number; answered: number; rps: number[]; p99: number[] }>()
+  const sums = new Map<
+    string,
+    { cpuMs: number; answered: number; failures: number; rps: number[]; p99: number[] }
+  >()
   for (const [build, server] of servers)
     for (const route of routes.get(build)!) await load(server.baseUrl, route, connections, 1)
   const loads: string[] = []
@@ -65,9 +84,16 @@ try {
         const route = routes.get(build)![i]!
         const cpuBefore = server.cpuMs()
         const r = await load(server.baseUrl, route, connections, Number(args.seconds))
-        const sum = sums.get(`${build} ${route.name}`) ?? { cpuMs: 0, answered: 0, rps: [], p99: [] }
+        const sum = sums.get(`${build} ${route.name}`) ?? {
+          cpuMs: 0,
+          answered: 0,
+          failures: 0,
+          rps: [],
+          p99: [],
+        }
         sum.cpuMs += server.cpuMs() - cpuBefore
         sum.answered += r.total
+        sum.failures += r.failures
         sum.rps.push(r.rps)
         sum.p99.push(r.p99)
         sums.set(`${build} ${route.name}`, sum)
@@ -80,14 +106,16 @@ try {
     const health = sums.get(`${build} health`)!
     const cpu = s.cpuMs / Math.max(1, s.answered)
     const ratio = cpu / (health.cpuMs / Math.max(1, health.answered))
-    return `${cpu.toFixed(2)} ms (${ratio.toFixed(1)}×), ${median(s.rps).toFixed(0)} req/s, p99 ${median(s.p99)} ms`
+    // A failed answer (non-2xx, error, timeout) is cheap and would flatter the CPU per request.
+    const failed = s.failures ? `, ${s.failures} FAILED` : ''
+    return `${cpu.toFixed(2)} ms (${ratio.toFixed(1)}×), ${median(s.rps).toFixed(0)} req/s, p99 ${median(s.p99)} ms${failed}`
   }
   console.log(
     `\nServer CPU per request (÷ /health's), median req/s and p99; c${connections}, PAGE_CACHE=false\n`,
   )
   console.log(
     table(
-      ['route', `before (${path.basename(builds.before)})`, `after (${path.basename(builds.after)})`],
+      ['route', `before (${describe('before')})`, `after (${describe('after')})`],
       ROUTES.map((name) => [name, cell('before', name), cell('after', name)]),
     ),
   )
