@@ -117,8 +117,8 @@ function JobRow({ job, recent, isMine }: { job: JobRowData; recent: RecentRun[];
         <DeniedChip count={job.lastDeniedCommands} />
         <RunDots jobId={job.id} runs={recent} />
       </td>
-      <td role="cell" className="jt-owner">
-        <span title={job.createdBy.email}>{job.createdBy.name}</span>
+      <td role="cell" className="jt-owner" title={job.createdBy.email}>
+        {job.createdBy.name}
         {isMine ? <span className="ml-1 text-xs text-stone-500">(you)</span> : null}
       </td>
       <td role="cell" className="jt-enabled">
