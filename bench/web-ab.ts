@@ -28,6 +28,8 @@ const { values: args } = parseArgs({
 if (!args.base) throw new Error('--base: the checkout (with a build) to compare this one with')
 const builds = { before: path.resolve(args.base), after: process.cwd() }
 type Build = keyof typeof builds
+// Named per run: two engineers' A/B runs at once would otherwise drop each other's databases.
+const databaseOf = (build: Build) => `bench_ab_${build}_${process.pid}`
 const ROUTES = ['health', 'api jobs (100)', 'page /jobs (100)', 'page job'] as const
 
 function routesOf(seed: SeededPerson): Route[] {
@@ -45,7 +47,7 @@ try {
   for (const [build, dir] of Object.entries(builds) as [Build, string][]) {
     // The server runs `build/server/index.js` from the working directory it is spawned in.
     process.chdir(dir)
-    const url = await createDatabase(`bench_ab_${build}`)
+    const url = await createDatabase(databaseOf(build))
     const server = await startBenchServer({ nodeFlags: [], env: { DATABASE_URL: url, PAGE_CACHE: 'false' } })
     servers.set(build, server)
     routes.set(build, routesOf(await seedPerson(server.baseUrl, 'small', 100)))
@@ -95,7 +97,7 @@ try {
 } finally {
   for (const [build, server] of servers) {
     await server.stop()
-    await dropDatabase(`bench_ab_${build}`)
+    await dropDatabase(databaseOf(build))
   }
   await closeAdmin()
 }
