@@ -149,9 +149,7 @@ test('the jobs table shows each fact of a row once, in its column or under the n
     await expect(visible(row.locator(`time[datetime="${ran.lastRun}"]`)), at).toHaveCount(
       shows(COLUMN_FROM.nextAndLast),
     )
-    await expect(visible(row.getByText('Una Once')), at).toHaveCount(
-      shows(COLUMN_FROM.owner),
-    )
+    await expect(visible(row.getByText('Una Once')), at).toHaveCount(shows(COLUMN_FROM.owner))
     // A screen reader still finds a table with its headers, however narrow it is.
     const grid = table.getByRole('table', { name: 'Jobs (1)' })
     await expect(grid.getByRole('columnheader', { name: 'Next run' }), at).toHaveAttribute(
