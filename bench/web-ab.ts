@@ -39,6 +39,8 @@ if (!args.base && flags.before.join(' ') === flags.after.join(' ')) {
 }
 const builds = { before: path.resolve(args.base ?? '.'), after: process.cwd() }
 type Build = keyof typeof builds
+// Named per run: two engineers' A/B runs at once would otherwise drop each other's databases.
+const databaseOf = (build: Build) => `bench_ab_${build}_${process.pid}`
 const ROUTES = ['health', 'api jobs (100)', 'page /jobs (100)', 'page job'] as const
 
 function routesOf(seed: SeededPerson): Route[] {
@@ -58,7 +60,7 @@ try {
   for (const [build, dir] of Object.entries(builds) as [Build, string][]) {
     // The server runs `build/server/index.js` from the working directory it is spawned in.
     process.chdir(dir)
-    const url = await createDatabase(`bench_ab_${build}`)
+    const url = await createDatabase(databaseOf(build))
     const server = await startBenchServer({
       nodeFlags: flags[build],
       env: { DATABASE_URL: url, PAGE_CACHE: 'false' },
@@ -123,7 +125,7 @@ try {
 } finally {
   for (const [build, server] of servers) {
     await server.stop()
-    await dropDatabase(`bench_ab_${build}`)
+    await dropDatabase(databaseOf(build))
   }
   await closeAdmin()
 }

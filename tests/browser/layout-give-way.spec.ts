@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Locator, type Page } from '@playwright/test'
 import { signUp, uniqueEmail } from './helpers.ts'
 import { expectWhole, VIEWPORTS, wordsBrokenAcrossLines } from './look.ts'
 
@@ -95,3 +95,74 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     expect(await wordsBrokenAcrossLines(trail)).toEqual([])
   })
 }
+
+/** The jobs table's tiers (jobs-table.css): from which table width, in rem, a column shows. */
+const COLUMN_FROM = { nextAndLast: 42, schedule: 56, owner: 64 } as const
+
+test('the jobs table shows each fact of a row once, in its column or under the name, at every width', async ({
+  page,
+  baseURL,
+}) => {
+  await signUp(page, 'Una Once', uniqueEmail('una'))
+  const headers = { origin: baseURL! }
+  const created = await page.request.post('/_agent-native/jobs', {
+    headers,
+    data: { name: 'said-once', schedule: '0 7 * * 1-5', timezone: 'Europe/Berlin', instructions: 'Count.' },
+  })
+  expect(created.status()).toBe(201)
+  const { job } = await created.json()
+  const run = await page.request.post(`/_agent-native/jobs/${job.id}/run`, { headers })
+  expect(run.status()).toBe(202)
+  const runId = (await run.json()).run.id as string
+  await expect
+    .poll(async () => (await (await page.request.get(`/_agent-native/runs/${runId}`)).json()).run.status, {
+      timeout: 30_000,
+    })
+    .toMatch(/^(success|error)$/)
+  const { job: ran } = await (await page.request.get(`/_agent-native/jobs/${job.id}`)).json()
+  const statusLabel = ran.lastStatus === 'success' ? 'Succeeded' : 'Failed'
+
+  const tiers = new Set<string>()
+  for (const width of [390, 760, 1300, 1440]) {
+    await page.setViewportSize({ width, height: 900 })
+    await page.goto('/jobs')
+    const table = page.getByTestId('jobs-table')
+    const rem = (await table.evaluate((el) => el.clientWidth)) / 16
+    const shows = (from: number) => (rem >= from ? 1 : 0)
+    tiers.add([COLUMN_FROM.nextAndLast, COLUMN_FROM.schedule, COLUMN_FROM.owner].map(shows).join(''))
+    const row = page.getByTestId('job-row-said-once')
+    const visible = (locator: Locator) => locator.filter({ visible: true })
+    const at = `table ${rem.toFixed(1)}rem wide (viewport ${width})`
+    // Always, under the name or in its column: the description, the next run, the last run's
+    // outcome and its dots; the name, the switch and the menu stay.
+    await expect(visible(row.getByText(ran.description, { exact: true })), at).toHaveCount(1)
+    await expect(visible(row.locator(`time[datetime="${ran.nextRun}"]`)), at).toHaveCount(1)
+    await expect(visible(row.getByText(statusLabel, { exact: true })), at).toHaveCount(1)
+    await expect(visible(row.getByTestId('run-dots')), at).toHaveCount(1)
+    await expect(row.getByTestId('run-dots').getByRole('link'), at).toHaveCount(1)
+    await expect(visible(row.getByRole('link', { name: 'said-once' })), at).toHaveCount(1)
+    await expect(visible(row.getByRole('switch', { name: 'Enabled: said-once' })), at).toHaveCount(1)
+    // In their columns only: the cron expression, when the last run was, and the owner.
+    await expect(visible(row.getByText('0 7 * * 1-5', { exact: true })), at).toHaveCount(
+      shows(COLUMN_FROM.schedule),
+    )
+    await expect(visible(row.locator(`time[datetime="${ran.lastRun}"]`)), at).toHaveCount(
+      shows(COLUMN_FROM.nextAndLast),
+    )
+    await expect(visible(row.getByText('Una Once')), at).toHaveCount(shows(COLUMN_FROM.owner))
+    // A screen reader still finds a table with its headers, however narrow it is.
+    const grid = table.getByRole('table', { name: 'Jobs (1)' })
+    await expect(grid.getByRole('columnheader', { name: 'Next run' }), at).toHaveAttribute(
+      'aria-sort',
+      'none',
+    )
+    await expect(grid.getByRole('columnheader', { name: 'Name' }), at).toHaveAttribute(
+      'aria-sort',
+      'ascending',
+    )
+    await expect(grid.getByRole('row'), at).toHaveCount(2)
+    await expect(row.getByRole('cell').first(), at).toContainText('said-once')
+  }
+  // The widths above met every tier: narrow, next and last, the schedule, the owner.
+  expect([...tiers].sort()).toEqual(['000', '100', '110', '111'])
+})
