@@ -5,14 +5,21 @@
 # bundle so `npm ci` trusts the TLS the way out re-signs; then the Dockerfile with that base
 # (BASE_IMAGE) on the host's network, where the npm registry is reachable.
 #   scripts/production-image.sh [tag]      (default clockwork:local)
-# Docker's layer cache makes a second build of an unchanged tree take seconds. The stand-in base is
-# remade only when this script changes. Where `node:22-slim` can be pulled, build as usual instead:
-# `docker build -t clockwork .`.
+# Docker's layer cache makes a second build of an unchanged tree take seconds; concurrent calls
+# take turns. The stand-in base is remade only when this script changes. Where `node:22-slim` can
+# be pulled, build as usual instead: `docker build -t clockwork .`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 tag="${1:-clockwork:local}"
 base="clockwork-node-base:local"
+
+# One build at a time: `.ci/run` starts one in the background while the tests run, and
+# tests/integration/production-image.test.ts calls this script too. A second call waits for the
+# first here, then finds every layer cached.
+mkdir -p .data
+exec 9>.data/production-image.lock
+flock 9
 
 # shellcheck source=lib/rootfs.sh
 source scripts/lib/rootfs.sh

@@ -1,59 +1,18 @@
 /**
- * What a new user meets on a first run: `.env` is read by the dev server and the production server
- * alike, and a fresh dev server (no Vite cache) does not reload the page under them. Each test
- * starts its own server from the real entry (server/main.ts). The dev-server tests run in this one
- * file, in order, because they share Vite's cache folder.
+ * What a new user meets on a first run of the dev server: `.env` is read (as by the production
+ * server, first-run-production.spec.ts), and a fresh dev server (no Vite cache) does not reload the
+ * page under them. Each test starts its own server from the real entry (server/dev.ts). The
+ * dev-server tests run in this one file, in order, because they share Vite's cache folder.
  */
-import { rmSync, mkdtempSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
+import { rmSync } from 'node:fs'
+import { expect, test } from '@playwright/test'
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts'
-import { uniqueEmail } from './helpers.ts'
+import { FIRST_RUN_TIMEOUT, signUpAt, testEnvFileIsRead } from './first-run.ts'
 
 // A dev server compiles every page on first visit: slow on a busy machine, so generous bounds.
-test.setTimeout(240_000)
+test.setTimeout(FIRST_RUN_TIMEOUT)
 
-async function signUpAt(page: Page, baseUrl: string) {
-  await page.goto(`${baseUrl}/sign-up`)
-  await page.getByLabel('Name').fill('Ada')
-  await page.getByLabel('Email').fill(uniqueEmail('ada'))
-  await page.getByLabel('Password').fill('password1234')
-  // Enabled once hydrated: clicking as soon as a person could.
-  const submit = page.getByRole('button', { name: 'Create account' })
-  await expect(submit).toBeEnabled({ timeout: 120_000 })
-  await submit.click()
-  await expect(page).toHaveURL(/\/jobs$/, { timeout: 60_000 })
-}
-
-function writeEnvFile(lines: string[]): string {
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'clockwork-dotenv-')), '.env')
-  writeFileSync(file, lines.join('\n') + '\n')
-  return file
-}
-
-for (const mode of ['production', 'development'] as const) {
-  test(`the ${mode} server reads LOG_LEVEL and AGENT_MODEL from the env file`, async ({ page }) => {
-    const file = writeEnvFile(['LOG_LEVEL=debug', 'AGENT_MODEL=anthropic:claude-from-dotenv'])
-    // Whatever the test runner has, the file must be the only source of these two.
-    const server = await startServerProcess(mode, {
-      ENV_FILE: file,
-      LOG_LEVEL: undefined,
-      AGENT_MODEL: undefined,
-    })
-    try {
-      expect(server.output()).toContain(`read environment from ${file}`)
-      // The debug line only appears when the logger saw LOG_LEVEL=debug.
-      expect(server.output()).toMatch(/configuration/)
-      expect(server.output()).toMatch(/DEBUG|"level":20/)
-      await signUpAt(page, server.baseUrl)
-      await page.goto(`${server.baseUrl}/settings/models`)
-      await expect(page.getByText('claude-from-dotenv').first()).toBeVisible()
-    } finally {
-      await server.stop()
-    }
-  })
-}
+testEnvFileIsRead('development')
 
 test('a fresh dev server does not reload the page during sign-up or the first visit of each page', async ({
   page,

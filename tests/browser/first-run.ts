@@ -1,0 +1,57 @@
+/**
+ * What the first-run specs share (first-run.spec.ts, first-run-production.spec.ts): signing up on a
+ * server of their own, and the test that a server reads `.env` (LOG_LEVEL and AGENT_MODEL). The
+ * production server's case has a file of its own so that it runs beside the dev-server tests, which
+ * stay in one file, in order, because they share Vite's cache folder.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { expect, test, type Page } from '@playwright/test'
+import { startServerProcess } from '../support/server-process.ts'
+import { uniqueEmail } from './helpers.ts'
+
+/** A server compiles or loads every page on first visit: slow on a busy machine, so generous bounds. */
+export const FIRST_RUN_TIMEOUT = 240_000
+
+export async function signUpAt(page: Page, baseUrl: string) {
+  await page.goto(`${baseUrl}/sign-up`)
+  await page.getByLabel('Name').fill('Ada')
+  await page.getByLabel('Email').fill(uniqueEmail('ada'))
+  await page.getByLabel('Password').fill('password1234')
+  // Enabled once hydrated: clicking as soon as a person could.
+  const submit = page.getByRole('button', { name: 'Create account' })
+  await expect(submit).toBeEnabled({ timeout: 120_000 })
+  await submit.click()
+  await expect(page).toHaveURL(/\/jobs$/, { timeout: 60_000 })
+}
+
+function writeEnvFile(lines: string[]): string {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'clockwork-dotenv-')), '.env')
+  writeFileSync(file, lines.join('\n') + '\n')
+  return file
+}
+
+/** The `mode` server started with ENV_FILE takes LOG_LEVEL and AGENT_MODEL from that file. */
+export function testEnvFileIsRead(mode: 'production' | 'development') {
+  test(`the ${mode} server reads LOG_LEVEL and AGENT_MODEL from the env file`, async ({ page }) => {
+    const file = writeEnvFile(['LOG_LEVEL=debug', 'AGENT_MODEL=anthropic:claude-from-dotenv'])
+    // Whatever the test runner has, the file must be the only source of these two.
+    const server = await startServerProcess(mode, {
+      ENV_FILE: file,
+      LOG_LEVEL: undefined,
+      AGENT_MODEL: undefined,
+    })
+    try {
+      expect(server.output()).toContain(`read environment from ${file}`)
+      // The debug line only appears when the logger saw LOG_LEVEL=debug.
+      expect(server.output()).toMatch(/configuration/)
+      expect(server.output()).toMatch(/DEBUG|"level":20/)
+      await signUpAt(page, server.baseUrl)
+      await page.goto(`${server.baseUrl}/settings/models`)
+      await expect(page.getByText('claude-from-dotenv').first()).toBeVisible()
+    } finally {
+      await server.stop()
+    }
+  })
+}
