@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config'
-import { LongFilesFirst } from './tests/support/long-files-first.ts'
 
 export default defineConfig({
   resolve: { tsconfigPaths: true },
@@ -18,8 +17,6 @@ export default defineConfig({
     // workers than cores shortens the run (vitest's default is cores - 1, one worker on a
     // two-core machine). VITEST_MAX_WORKERS overrides it.
     maxWorkers: 4,
-    // The long files start first, so that the run does not end on one of them (decision 0330).
-    sequence: { sequencer: LongFilesFirst },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

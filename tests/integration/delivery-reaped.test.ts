@@ -30,6 +30,8 @@ let receiver: WebhookReceiver
 let started: DeliveryApp | undefined
 let scheduler: RunningScheduler | undefined
 let hooks: ReturnType<typeof integrationHooks>
+/** Runs the scheduler has handed to `afterSettle`: a row can read final before its hook is called. */
+const handedOver = new Set<string>()
 
 beforeAll(async () => {
   started = await startDeliveryApp(KEY, 'Done.')
@@ -92,17 +94,23 @@ async function startInstance() {
     executor: createAgentExecutor(),
     graceMs: 1_000,
     backoffMs: [50],
-    afterSettle: hooks.afterSettle,
+    afterSettle: (run) => {
+      handedOver.add(run.id)
+      hooks.afterSettle(run)
+    },
   })
 }
 
-/** Waits until every run of the job is final and its deliveries and alerts are done. */
+/**
+ * Waits until every run of the job is final and handed to the hooks, and its deliveries and alerts
+ * are done. The reaper commits a run's end before it calls `afterSettle`, so a poll can read the row
+ * final while the hook has not been called yet: `hooks.idle()` alone would find nothing in flight.
+ */
 async function settled(jobId: string, runs: number) {
-  const all = await eventually(`the job's ${runs} runs to end`, async () => {
+  const all = await eventually(`the job's ${runs} runs to end and reach the hooks`, async () => {
     const found = await runsOf(db(), jobId)
-    return found.length === runs && found.every((r) => !['queued', 'running'].includes(r.status))
-      ? found
-      : undefined
+    const done = found.every((r) => !['queued', 'running'].includes(r.status) && handedOver.has(r.id))
+    return found.length === runs && done ? found : undefined
   })
   await hooks.idle()
   return all
