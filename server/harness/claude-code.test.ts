@@ -1,7 +1,13 @@
+import os from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { HARNESS_IDS } from '../jobs/field-schemas.ts'
 import { claudeCode } from './claude-code.ts'
 import { harnessAdapters } from './registry.ts'
+
+// An environment's folder and a run's folder, as the launcher hands them over (absolute paths).
+const root = path.join(os.tmpdir(), 'envs', 'work')
+const runDir = path.join(root, '.harness-1')
 
 const line = (event: unknown) => JSON.stringify(event)
 
@@ -13,8 +19,8 @@ describe('the harness registry', () => {
 
 describe('claude-code projection', () => {
   const projection = claudeCode.project({
-    root: '/envs/work',
-    runDir: '/envs/work/.harness-1',
+    root,
+    runDir,
     prompt: "Say 'hi'; then $(rm -rf /)",
     modelId: 'claude-sonnet-4-5',
     skills: [{ name: 'report', content: 'How to report.' }],
@@ -40,7 +46,7 @@ describe('claude-code projection', () => {
     expect(projection.env).toMatchObject({
       ANTHROPIC_BASE_URL: 'http://127.0.0.1:4000/hrn_x',
       ANTHROPIC_API_KEY: 'hrn_x',
-      HOME: '/envs/work/.harness-1/home',
+      HOME: `${runDir}/home`,
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       DISABLE_TELEMETRY: '1',
     })

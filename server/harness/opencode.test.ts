@@ -1,12 +1,18 @@
+import os from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openCode } from './opencode.ts'
+
+// An environment's folder and a run's folder, as the launcher hands them over (absolute paths).
+const root = path.join(os.tmpdir(), 'envs', 'work')
+const runDir = path.join(root, '.harness-1')
 
 const line = (event: unknown) => JSON.stringify(event)
 
 describe('opencode projection', () => {
   const projection = openCode.project({
-    root: '/envs/work',
-    runDir: '/envs/work/.harness-1',
+    root,
+    runDir,
     prompt: '--help; then $(rm -rf /)',
     modelId: 'claude-sonnet-4-5',
     skills: [{ name: 'report', content: 'How to report.' }],
@@ -44,17 +50,17 @@ describe('opencode projection', () => {
 
   it('reads only its own config: the folder cannot switch the policy plugin off', () => {
     expect(projection.env).toMatchObject({
-      OPENCODE_CONFIG: '/envs/work/.harness-1/opencode.json',
+      OPENCODE_CONFIG: `${runDir}/opencode.json`,
       OPENCODE_DISABLE_PROJECT_CONFIG: '1',
       OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
       OPENCODE_DISABLE_MODELS_FETCH: '1',
       OPENCODE_DISABLE_AUTOUPDATE: '1',
       npm_config_offline: 'true',
-      HOME: '/envs/work/.harness-1/home',
-      XDG_CONFIG_HOME: '/envs/work/.harness-1/home/.config',
+      HOME: `${runDir}/home`,
+      XDG_CONFIG_HOME: `${runDir}/home/.config`,
     })
-    expect(config.plugin).toEqual(['file:///envs/work/.harness-1/clockwork-policy.js'])
-    expect(config.instructions).toEqual(['/envs/work/AGENTS.md'])
+    expect(config.plugin).toEqual([`file://${runDir}/clockwork-policy.js`])
+    expect(config.instructions).toEqual([`${root}/AGENTS.md`])
   })
 
   it('writes the MCP servers as endpoint URLs and the skills under its config home', () => {
