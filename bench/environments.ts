@@ -2,14 +2,15 @@
  * `npm run bench:environments`: per-command overhead of running a command in an environment.
  * 50 `true` commands each way, one at a time: plain `sh -c true`, then runCommand through
  * sandbox-runtime (wrap + setpriv + prlimit + bwrap + seccomp + proxy bridge + quota check), then
- * the bubblewrap fallback. Prints p50/p95 and appends them, with `uptime`, to bench/RESULTS.md.
+ * the bubblewrap fallback. Prints p50/p95 and writes them, with `uptime`, to bench/out/environments-<time>.md.
  * Then the event loop's delay while tenants' work runs: a command making 5,000 files under the
  * file watcher (a find child polled every second), and search_files with `^(a+)+$` over one long
  * line (ripgrep in a child): the server's loop must stay free (issue 25 item 5).
  */
 import './lib/quiet.ts'
+import { writeBenchOutput } from './lib/out.ts'
 import { execSync, spawn } from 'node:child_process'
-import { appendFileSync, chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
@@ -105,9 +106,10 @@ console.log(
   `\n${output}\n\nsandbox-runtime initialise (once per process): ${ms(initMs)}\n\n${loopOutput}\n${machine}\n${uptime}`,
 )
 
-appendFileSync(
-  path.join(import.meta.dirname, 'RESULTS.md'),
-  `\n## Environments: per-command overhead (${new Date().toISOString().slice(0, 16)}Z)\n\n` +
+const report = writeBenchOutput(
+  'environments',
+  'md',
+  `## Environments: per-command overhead (${new Date().toISOString().slice(0, 16)}Z)\n\n` +
     `\`npm run bench:environments\`: ${RUNS} \`true\` commands each way, one at a time, after ${WARMUP} warm-up runs.\n` +
     `Machine: ${machine}. Load: \`${uptime}\`.\n\n${output}\n\n` +
     `sandbox-runtime initialise, once per process: ${ms(initMs)}. The sandboxed figures include everything a ` +
@@ -115,4 +117,5 @@ appendFileSync(
     'and the disk-usage walk after the command.\n\n' +
     `The server's event loop while tenants' work runs (monitorEventLoopDelay, 10 ms resolution):\n\n${loopOutput}\n`,
 )
+console.log(`figures in ${report}`)
 process.exit(0)

@@ -4,12 +4,12 @@
  * model (OpenCode too, when `npm run harness:install opencode` put it here), and with each CLI in a
  * `provider: docker` environment (container + relay + CLI) where a Docker engine answers (the test
  * image, scripts/sandbox-test-image.sh). RUNS runs of each, one at a time, after WARMUP. Prints
- * p50/p95 and appends them, with `uptime`, to bench/RESULTS.md. Needs `npm run build`,
+ * p50/p95 and writes them, with `uptime`, to bench/out/harness-<time>.md (bench/RESULTS.md has the figures of record). Needs `npm run build`,
  * `npm run harness:install claude-code` and a Postgres (TEST_DATABASE_URL, else the embedded one).
  */
 import './lib/quiet.ts'
+import { writeBenchOutput } from './lib/out.ts'
 import { execSync } from 'node:child_process'
-import { appendFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
@@ -109,9 +109,10 @@ const uptime = execSync('uptime').toString().trim()
 const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`
 console.log(`\n${output}\n${machine}\n${uptime}`)
 
-appendFileSync(
-  path.join(import.meta.dirname, 'RESULTS.md'),
-  `\n## Harness: Run now to the first model call (${new Date().toISOString().slice(0, 16)}Z)\n\n` +
+const report = writeBenchOutput(
+  'harness',
+  'md',
+  `## Harness: Run now to the first model call (${new Date().toISOString().slice(0, 16)}Z)\n\n` +
     `\`npm run bench:harness\`: ${RUNS} runs of each, one at a time, after ${WARMUP} warm-up runs; the fake ` +
     `model answers at once. Claude Code ${claudeCode.install.version}, OpenCode ${openCode.install.version}. Machine: ${machine}. Load: \`${uptime}\`.\n\n` +
     `${output}\n\nThe harness figure includes opening the environment, the run's endpoint and socket, the ` +
@@ -119,4 +120,5 @@ appendFileSync(
     '`docker run` of the container, the node relay and the CLI start-up instead of the sandbox' +
     `${docker.ok ? '' : ` (no Docker rows: ${docker.why})`}.\n`,
 )
+console.log(`figures in ${report}`)
 process.exit(0)

@@ -9,9 +9,8 @@
  * within five minutes). Figures go to bench/out/tokens-<time>.json; see bench/RESULTS.md.
  */
 import './lib/quiet.ts'
+import { writeBenchOutput } from './lib/out.ts'
 import { execSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
-import path from 'node:path'
 import { ApiClient } from '../tests/support/api-client.ts'
 import { startFakeAnthropic, toolUse } from '../tests/support/fake-anthropic.ts'
 import { spawnServer } from '../tests/support/spawn-server.ts'
@@ -108,9 +107,5 @@ console.log(
   `\n${table(['run', 'model call', 'tools', 'request bytes', 'uncached in', 'cache write', 'cache read', 'billed in'], rows)}\n` +
     `billed in = uncached + ${WRITE_WEIGHT} × cache write + ${READ_WEIGHT} × cache read (tokens ≈ characters / 4)\n${uptime}`,
 )
-const outDir = path.resolve('bench/out')
-mkdirSync(outDir, { recursive: true })
-const file = path.join(outDir, `tokens-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
-writeFileSync(file, `${JSON.stringify({ runs, uptime }, null, 2)}\n`)
-console.log(`figures in ${path.relative(process.cwd(), file)}`)
+console.log(`figures in ${writeBenchOutput('tokens', 'json', JSON.stringify({ runs, uptime }, null, 2))}`)
 process.exit(0)
