@@ -139,3 +139,43 @@ test('the list’s links open pages in the app; a modified click is left to the 
   await expect(page.getByRole('heading', { level: 1, name: 'linked' })).toBeVisible()
   expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true)
 })
+
+test.describe('far from the server’s time zone', () => {
+  // UTC+14: every run's local date and hour differ from the server's UTC.
+  const zone = 'Pacific/Kiritimati'
+  test.use({ timezoneId: zone })
+
+  test('a run dot’s tooltip gives the run’s time in the viewer’s zone once the page is live', async ({
+    page,
+    baseURL,
+  }) => {
+    await signUp(page, 'Kiri Time', uniqueEmail('kiri'))
+    const created = await page.request.post('/_agent-native/jobs', {
+      headers: { origin: baseURL! },
+      data: { name: 'far-away', schedule: '0 7 1 1 *', instructions: 'Count.' },
+    })
+    expect(created.status()).toBe(201)
+    const started = await page.request.post(`/_agent-native/jobs/${(await created.json()).job.id}/run`, {
+      headers: { origin: baseURL! },
+    })
+    expect(started.status()).toBe(202)
+    const runId = (await started.json()).run.id as string
+    await expect
+      .poll(async () => (await (await page.request.get(`/_agent-native/runs/${runId}`)).json()).run.status, {
+        timeout: 20_000,
+      })
+      .toMatch(/^(success|error)$/)
+    const { run } = await (await page.request.get(`/_agent-native/runs/${runId}`)).json()
+    const at = new Date(run.scheduledFor)
+    const inZone = new Intl.DateTimeFormat('en-GB', {
+      ...{ day: '2-digit', month: '2-digit', year: 'numeric' },
+      ...{ hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' },
+      timeZone: zone,
+    }).format(at)
+
+    await page.goto('/jobs')
+    const dot = page.getByTestId('job-row-far-away').getByTestId('run-dots').getByRole('link')
+    // The server renders UTC and says so; the browser then shows the viewer's own time.
+    await expect(dot).toHaveAttribute('title', new RegExp(`· ${inZone.replace(/[/]/g, '\\/')}$`))
+  })
+})

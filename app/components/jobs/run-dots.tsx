@@ -1,3 +1,4 @@
+import { useHydrated } from '#app/lib/hydrated.ts'
 import { describeRunStatus, type StatusTone } from '#app/lib/job-status.ts'
 
 // A dot says its status by colour alone: each stands out 3:1 from the row in both themes (WCAG
@@ -14,10 +15,16 @@ const DOT: Record<StatusTone, string> = {
 const pad = (n: number) => String(n).padStart(2, '0')
 
 /**
- * "01/12/2026, 07:00:00" in the local zone: what an en-GB Intl.DateTimeFormat gives, at a third
- * of its cost (a jobs list formats 250 of these per render).
+ * "01/12/2026, 07:00:00" in the browser's zone, or "01/12/2026, 06:00:00 UTC" before hydration (the
+ * server does not know the viewer's zone, and a title attribute that differs between the server's
+ * HTML and the first client render is not corrected by React). What an en-GB Intl.DateTimeFormat
+ * gives, at a third of its cost (a jobs list formats 250 of these per render).
  */
-function stamp(date: Date): string {
+function stamp(date: Date, local: boolean): string {
+  if (!local) {
+    const day = `${pad(date.getUTCDate())}/${pad(date.getUTCMonth() + 1)}/${date.getUTCFullYear()}`
+    return `${day}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} UTC`
+  }
   const day = `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()}`
   return `${day}, ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`
 }
@@ -29,6 +36,7 @@ export type RecentRun = { id: string; status: string; scheduledFor: string }
  * table navigates them in the app, app/lib/use-list-links.ts).
  */
 export function RunDots({ jobId, runs }: { jobId: string; runs: readonly RecentRun[] }) {
+  const hydrated = useHydrated()
   if (runs.length === 0) return null
   return (
     <ul className="flex items-center gap-1" aria-label="Latest runs, oldest first" data-testid="run-dots">
@@ -39,7 +47,7 @@ export function RunDots({ jobId, runs }: { jobId: string; runs: readonly RecentR
             <a
               href={`/jobs/${encodeURIComponent(jobId)}/runs/${encodeURIComponent(run.id)}`}
               data-list-link
-              title={`${label} · ${stamp(new Date(run.scheduledFor))}`}
+              title={`${label} · ${stamp(new Date(run.scheduledFor), hydrated)}`}
               aria-label={label}
               data-status={run.status}
               className={DOT[tone]}
