@@ -1,18 +1,28 @@
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
 import { trimmedBarrelPlugins } from './config/client-barrels.ts'
 import { clientDeps } from './config/client-deps.ts'
 import { serverImportGuard } from './config/server-import-guard.ts'
 
 export default defineConfig(({ command, isSsrBuild }) => {
+  // Inside vitest (a test's dev server, in process or spawned from it) no browser asks for client
+  // modules: pre-bundling them there cost each test file 10-20 s of CPU for nothing, and parallel
+  // files bundled into one cache over each other. The browser tests run `npm run dev` outside vitest.
+  const prebundle = command === 'serve' && !process.env.VITEST
   // Development only: the pre-bundle of lucide-react and radix-ui holds only what app/ imports.
-  const barrels = command === 'serve' ? trimmedBarrelPlugins(import.meta.dirname) : null
+  const barrels = prebundle ? trimmedBarrelPlugins(import.meta.dirname) : null
   return {
     // The production server is the SSR build's entry: server/main.ts imports the route build, so the
     // routes and the server are bundled together and share every server module (one module graph).
     build: isSsrBuild ? { rollupOptions: { input: 'server/main.ts' } } : {},
-    plugins: [serverImportGuard(), tailwindcss(), reactRouter(), ...(barrels ? [barrels.serve] : [])],
+    plugins: [
+      serverImportGuard(),
+      tailwindcss(),
+      reactRouter(),
+      ...(barrels ? [barrels.serve] : []),
+      ...(command === 'serve' && !prebundle ? [noClientPrebundle] : []),
+    ],
     resolve: {
       tsconfigPaths: true,
     },
@@ -26,3 +36,12 @@ export default defineConfig(({ command, isSsrBuild }) => {
     },
   }
 })
+
+/** No client pre-bundle at all: runs after React Router's plugin has added its own packages to it. */
+const noClientPrebundle: Plugin = {
+  name: 'clockwork:no-client-prebundle',
+  enforce: 'post',
+  config(config) {
+    config.optimizeDeps = { ...config.optimizeDeps, noDiscovery: true, include: [] }
+  },
+}

@@ -18,6 +18,8 @@ export default defineConfig({
     // two-core machine). VITEST_MAX_WORKERS overrides it.
     maxWorkers: 4,
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Hooks start servers: a test app's first load through Vite alone can take most of a minute
+    // when every worker starts one at once on two cores (tests/support/test-app.ts).
+    hookTimeout: 120_000,
   },
 })

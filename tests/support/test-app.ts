@@ -42,6 +42,12 @@ export async function startTestApp(
   resetEnvCache()
   // Routes through Vite, as `npm run dev` serves them.
   const server = await startServer(env(), { kind: 'vite', ...(await createDevVite()) })
+  // The first request makes Vite load every route and server module (12-30 s on a loaded two-core
+  // machine, against a test's 30 s): made here, in the hook's time, so no test pays for it.
+  // `npm run bench:dev` measures that first load.
+  const warm = await fetch(`${baseUrl}/_agent-native/health`)
+  await warm.arrayBuffer()
+  if (!warm.ok) throw new Error(`the test app did not answer its health check: ${warm.status}`)
   return {
     baseUrl,
     server,
