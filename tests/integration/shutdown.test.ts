@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { inject } from 'vitest'
 import { eventually } from '#tests/support/poll.ts'
 import { createEmptyDatabase, freePort } from '#tests/support/postgres-server.ts'
+import { SERVER_START_TIMEOUT_MS } from '#tests/support/server-process.ts'
 
 // The real entry point in a child process: start, serve, then SIGTERM.
 let database: Awaited<ReturnType<typeof createEmptyDatabase>>
@@ -13,41 +14,48 @@ beforeAll(async () => {
 })
 afterAll(() => database?.drop())
 
-it('exits cleanly within the shutdown window on SIGTERM, with no error output', async () => {
-  const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/dev.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: database.url,
-      BETTER_AUTH_SECRET: 'shutdown-test-secret-shutdown-test-secret',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stderrAfterStart = ''
-  let started = false
-  child.stderr.on('data', (chunk) => {
-    if (started) stderrAfterStart += String(chunk)
-  })
+it(
+  'exits cleanly within the shutdown window on SIGTERM, with no error output',
+  async () => {
+    const port = await freePort()
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/dev.ts'], {
+      env: {
+        ...process.env,
+        NODE_ENV: 'development',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: database.url,
+        BETTER_AUTH_SECRET: 'shutdown-test-secret-shutdown-test-secret',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderrAfterStart = ''
+    let started = false
+    child.stderr.on('data', (chunk) => {
+      if (started) stderrAfterStart += String(chunk)
+    })
 
-  try {
-    started = await eventually('the server to answer /health', () =>
-      fetch(`http://127.0.0.1:${port}/_agent-native/health`).then(
-        (r) => r.ok,
-        () => false,
-      ),
-    )
-    const exited = once(child, 'exit')
-    child.kill('SIGTERM')
-    // The server's own ceiling (SHUTDOWN_GRACE_SECONDS + 5 s, server/start.ts) exits 1 when the
-    // shutdown hangs, so 0 says it finished in its window, without a stopwatch here.
-    const [code] = await exited
-    expect(code).toBe(0)
-    expect(stderrAfterStart).toBe('')
-  } finally {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-  }
-}, 90_000)
+    try {
+      started = await eventually(
+        'the server to answer /health',
+        () =>
+          fetch(`http://127.0.0.1:${port}/_agent-native/health`).then(
+            (r) => r.ok,
+            () => false,
+          ),
+        SERVER_START_TIMEOUT_MS,
+      )
+      const exited = once(child, 'exit')
+      child.kill('SIGTERM')
+      // The server's own ceiling (SHUTDOWN_GRACE_SECONDS + 5 s, server/start.ts) exits 1 when the
+      // shutdown hangs, so 0 says it finished in its window, without a stopwatch here.
+      const [code] = await exited
+      expect(code).toBe(0)
+      expect(stderrAfterStart).toBe('')
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    }
+  },
+  SERVER_START_TIMEOUT_MS + 60_000,
+)

@@ -88,8 +88,15 @@ export async function startServerProcess(
   return { ...entry, baseUrl, stop }
 }
 
-async function waitForHealth(baseUrl: string, entry: EntryProcess) {
-  const deadline = Date.now() + 120_000
+/**
+ * How long a server may take to answer its first /health: a development server loads every route
+ * then, which takes most of a minute on a loaded two-core machine. A hang guard, not a deadline.
+ */
+export const SERVER_START_TIMEOUT_MS = 120_000
+
+/** Waits for `/_agent-native/health` to answer 200; fails at once if the process exits first. */
+export async function waitForHealth(baseUrl: string, entry: Pick<EntryProcess, 'child' | 'output'>) {
+  const deadline = Date.now() + SERVER_START_TIMEOUT_MS
   while (Date.now() < deadline) {
     if (entry.child.exitCode !== null) {
       throw new Error(`server exited with ${entry.child.exitCode} during start-up:\n${entry.output()}`)

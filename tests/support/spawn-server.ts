@@ -4,9 +4,10 @@
  * server configured unlike it (scheduler off, a fake model provider). Needs `npm run build` first.
  */
 import { existsSync } from 'node:fs'
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createEmptyDatabase, freePort, startPostgresServer } from './postgres-server.ts'
+import { waitForHealth } from './server-process.ts'
 
 export type SpawnedServer = {
   baseUrl: string
@@ -88,7 +89,7 @@ export async function spawnServer(
     output += chunk.toString('utf8')
     process.stderr.write(chunk)
   })
-  await waitForHealth(baseUrl, child)
+  await waitForHealth(baseUrl, { child, output: () => output })
   return {
     baseUrl,
     databaseUrl: database.url,
@@ -103,18 +104,4 @@ export async function spawnServer(
       await postgres?.stop()
     },
   }
-}
-
-async function waitForHealth(baseUrl: string, child: ChildProcess) {
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode} during start-up`)
-    try {
-      if ((await fetch(`${baseUrl}/_agent-native/health`)).ok) return
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error('server did not become healthy within 60 s')
 }
