@@ -17,6 +17,9 @@ import { dockerForTests } from '#tests/support/docker.ts'
 import { toolUse } from '#tests/support/fake-anthropic.ts'
 
 const docker = await dockerForTests()
+// Each test starts one or two containers: seconds on a quiet machine, far more under CI's four
+// workers on two cores. The guard is a hang guard; the run's own timeouts are what is tested.
+vi.setConfig({ testTimeout: 60_000 })
 const skipped = docker.ok ? '' : ` (skipped: ${docker.why})`
 
 /** The adapter with the real CLI, recording each container's name (to check it is gone after). */
