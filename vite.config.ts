@@ -7,8 +7,8 @@ import { serverImportGuard } from './config/server-import-guard.ts'
 
 export default defineConfig(({ command, isSsrBuild }) => {
   // Inside vitest (a test's dev server, in process or spawned from it) no browser asks for client
-  // modules: pre-bundling them there cost each test file 10-20 s of CPU for nothing, and parallel
-  // files bundled into one cache over each other. The browser tests run `npm run dev` outside vitest.
+  // modules, and parallel files pre-bundled them into one cache folder over each other (decision
+  // 0331). The browser tests run `npm run dev` outside vitest, with the pre-bundle.
   const prebundle = command === 'serve' && !process.env.VITEST
   // Development only: the pre-bundle of lucide-react and radix-ui holds only what app/ imports.
   const barrels = prebundle ? trimmedBarrelPlugins(import.meta.dirname) : null
