@@ -14,6 +14,7 @@ import { integrationHooks } from '#server/integrations/run-delivery.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { eventually } from '#tests/support/poll.ts'
 import { runNow as runJob } from '#tests/support/runs.ts'
 import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts'
 import type { Team } from '#tests/support/team.ts'
@@ -32,6 +33,8 @@ let smtp: SmtpSink
 let receiver: WebhookReceiver
 let scheduler: RunningScheduler
 let hooks: ReturnType<typeof integrationHooks>
+/** Runs the scheduler has handed to `afterSettle`: the run's row reads final a moment before. */
+const handedOver = new Set<string>()
 
 beforeAll(async () => {
   smtp = await startSmtpSink()
@@ -51,7 +54,10 @@ beforeAll(async () => {
     handle: app.server.db,
     executor: createAgentExecutor(),
     graceMs: 1_000,
-    afterSettle: hooks.afterSettle,
+    afterSettle: (run) => {
+      handedOver.add(run.id)
+      hooks.afterSettle(run)
+    },
   })
   // Five sign-ups hash five passwords: slow on a busy 2-core machine.
 }, 300_000)
@@ -78,10 +84,14 @@ async function createJob(name: string, body: Record<string, unknown>) {
   return res.body.job as { id: string }
 }
 
-/** Run now, wait for the run to end and for its deliveries and alerts to finish. */
-/** Runs the job now and waits for its deliveries too. */
+/**
+ * Runs the job now and waits for the run to end and for its deliveries and alerts to finish. The
+ * runner commits a run's end before it calls `afterSettle`, so the hooks are waited for only once
+ * the run has been handed to them: `hooks.idle()` alone could find nothing in flight yet.
+ */
 async function runNow(jobId: string) {
   const { run } = await runJob(team.creator.client, jobId)
+  await eventually(`run ${run.id} handed to the delivery hooks`, () => handedOver.has(run.id))
   await hooks.idle()
   return run as { id: string; status: string }
 }
