@@ -8,7 +8,7 @@ import path from 'node:path'
 import { expect, test as base } from '@playwright/test'
 import { startFakeAnthropic, toolUse, type FakeAnthropic } from '../support/fake-anthropic.ts'
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.ts'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
 
 const test = base.extend<object, { fake: FakeAnthropic; server: SpawnedServer }>({
   fake: [
@@ -68,14 +68,9 @@ test('a Claude Code run shows its Bash step with the output on the run page', as
   })
   expect(created.status()).toBe(201)
   const job = (await created.json()).job as { id: string }
-  const started = await page.request.post(`/_agent-native/jobs/${job.id}/run`, { headers })
-  expect(started.status()).toBe(202)
-  const runId = (await started.json()).run.id as string
-  await expect
-    .poll(async () => (await (await page.request.get(`/_agent-native/runs/${runId}`)).json()).run.status, {
-      timeout: 90_000,
-    })
-    .toBe('success')
+  const run = await runToEnd(page, headers.origin, job.id, 90_000)
+  expect(run.status, run.error ?? '').toBe('success')
+  const runId = run.id
 
   await page.goto(`/jobs/${job.id}/runs/${runId}`)
   await expect(page.getByTestId('run-header')).toContainText('claude-code')

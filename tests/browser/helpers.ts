@@ -15,3 +15,29 @@ export async function signUp(page: Page, name: string, email: string, password =
   // Sign-up hashes a password and makes an organisation: slow on a loaded machine.
   await expect(page).toHaveURL(/\/jobs/, { timeout: 60_000 })
 }
+
+/** A run as `GET /_agent-native/runs/:id` answers it (the fields the specs read). */
+export type EndedRun = { id: string; status: string; scheduledFor: string; error?: string | null }
+
+/** Asks for a run of the job now (expecting 202) and polls it until it has ended; answers it. */
+export async function runToEnd(
+  page: Page,
+  origin: string,
+  jobId: string,
+  timeout = 30_000,
+): Promise<EndedRun> {
+  const started = await page.request.post(`/_agent-native/jobs/${jobId}/run`, { headers: { origin } })
+  expect(started.status()).toBe(202)
+  const runId = (await started.json()).run.id as string
+  let run: EndedRun | undefined
+  await expect
+    .poll(
+      async () => {
+        run = (await (await page.request.get(`/_agent-native/runs/${runId}`)).json()).run as EndedRun
+        return run.status
+      },
+      { timeout },
+    )
+    .not.toMatch(/^(queued|running)$/)
+  return run!
+}

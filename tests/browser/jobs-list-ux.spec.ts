@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
 
 test('the jobs list shows the latest runs as dots and has a keyboard row menu', async ({ page, baseURL }) => {
   await signUp(page, 'Dot Dottie', uniqueEmail('dottie'))
@@ -12,17 +12,8 @@ test('the jobs list shows the latest runs as dots and has a keyboard row menu', 
   // Each run ends (success or error, whatever the shared server's model says) as a dot.
   let last = ''
   for (let i = 0; i < 2; i++) {
-    const run = await page.request.post(`/_agent-native/jobs/${job.id}/run`, {
-      headers: { origin: baseURL! },
-    })
-    expect(run.status()).toBe(202)
-    const id = (await run.json()).run.id
-    await expect
-      .poll(async () => (await (await page.request.get(`/_agent-native/runs/${id}`)).json()).run.status, {
-        timeout: 20_000,
-      })
-      .toMatch(/^(success|error)$/)
-    last = (await (await page.request.get(`/_agent-native/runs/${id}`)).json()).run.status
+    last = (await runToEnd(page, baseURL!, job.id, 20_000)).status
+    expect(last).toMatch(/^(success|error)$/)
   }
 
   await page.goto('/jobs')
@@ -155,17 +146,8 @@ test.describe('far from the server’s time zone', () => {
       data: { name: 'far-away', schedule: '0 7 1 1 *', instructions: 'Count.' },
     })
     expect(created.status()).toBe(201)
-    const started = await page.request.post(`/_agent-native/jobs/${(await created.json()).job.id}/run`, {
-      headers: { origin: baseURL! },
-    })
-    expect(started.status()).toBe(202)
-    const runId = (await started.json()).run.id as string
-    await expect
-      .poll(async () => (await (await page.request.get(`/_agent-native/runs/${runId}`)).json()).run.status, {
-        timeout: 20_000,
-      })
-      .toMatch(/^(success|error)$/)
-    const { run } = await (await page.request.get(`/_agent-native/runs/${runId}`)).json()
+    const run = await runToEnd(page, baseURL!, (await created.json()).job.id, 20_000)
+    expect(run.status).toMatch(/^(success|error)$/)
     const at = new Date(run.scheduledFor)
     const inZone = new Intl.DateTimeFormat('en-GB', {
       ...{ day: '2-digit', month: '2-digit', year: 'numeric' },

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
 import { expectWhole, VIEWPORTS, wordsBrokenAcrossLines } from './look.ts'
 
 // Jobs, a run through the scheduler and several page loads, on a busy machine.
@@ -50,14 +50,8 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
       },
     })
     expect(changed.status()).toBe(200)
-    const run = await page.request.post(`/_agent-native/jobs/${ids[0]}/run`, { headers })
-    expect(run.status()).toBe(202)
-    const runId = (await run.json()).run.id as string
-    await expect
-      .poll(async () => (await (await page.request.get(`/_agent-native/runs/${runId}`)).json()).run.status, {
-        timeout: 30_000,
-      })
-      .toBe('success')
+    const run = await runToEnd(page, baseURL!, ids[0]!)
+    expect(run.status, run.error ?? '').toBe('success')
 
     await page.goto('/jobs')
     const panel = withChat ? await openChat(page) : undefined
@@ -80,7 +74,7 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     }
 
     // The run page: the model's full id.
-    await page.goto(`/jobs/${ids[0]}/runs/${runId}`)
+    await page.goto(`/jobs/${ids[0]}/runs/${run.id}`)
     if (withChat) await openChat(page)
     const model = page.getByTestId('run-header').locator('dd').first()
     await expect(model).toHaveText('anthropic:claude-sonnet-4-5')
@@ -111,14 +105,7 @@ test('the jobs table shows each fact of a row once, in its column or under the n
   })
   expect(created.status()).toBe(201)
   const { job } = await created.json()
-  const run = await page.request.post(`/_agent-native/jobs/${job.id}/run`, { headers })
-  expect(run.status()).toBe(202)
-  const runId = (await run.json()).run.id as string
-  await expect
-    .poll(async () => (await (await page.request.get(`/_agent-native/runs/${runId}`)).json()).run.status, {
-      timeout: 30_000,
-    })
-    .toMatch(/^(success|error)$/)
+  expect((await runToEnd(page, baseURL!, job.id)).status).toMatch(/^(success|error)$/)
   const { job: ran } = await (await page.request.get(`/_agent-native/jobs/${job.id}`)).json()
   const statusLabel = ran.lastStatus === 'success' ? 'Succeeded' : 'Failed'
 
