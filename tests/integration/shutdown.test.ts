@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { inject } from 'vitest'
-import { eventually } from '#tests/support/poll.ts'
 import { createEmptyDatabase, freePort } from '#tests/support/postgres-server.ts'
-import { SERVER_START_TIMEOUT_MS } from '#tests/support/server-process.ts'
+import { SERVER_START_TIMEOUT_MS, waitForHealth } from '#tests/support/server-process.ts'
 
 // The real entry point in a child process: start, serve, then SIGTERM.
 let database: Awaited<ReturnType<typeof createEmptyDatabase>>
@@ -30,22 +29,17 @@ it(
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
+    let stderr = ''
     let stderrAfterStart = ''
     let started = false
     child.stderr.on('data', (chunk) => {
+      stderr += String(chunk)
       if (started) stderrAfterStart += String(chunk)
     })
 
     try {
-      started = await eventually(
-        'the server to answer /health',
-        () =>
-          fetch(`http://127.0.0.1:${port}/_agent-native/health`).then(
-            (r) => r.ok,
-            () => false,
-          ),
-        SERVER_START_TIMEOUT_MS,
-      )
+      await waitForHealth(`http://127.0.0.1:${port}`, { child, output: () => stderr })
+      started = true
       const exited = once(child, 'exit')
       child.kill('SIGTERM')
       // The server's own ceiling (SHUTDOWN_GRACE_SECONDS + 5 s, server/start.ts) exits 1 when the
