@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import { isTypegenRace } from './config/typegen-race.ts'
 
 export default defineConfig({
   resolve: { tsconfigPaths: true },
@@ -21,5 +22,7 @@ export default defineConfig({
     // Hooks start servers: a test app's first load through Vite alone can take most of a minute
     // when every worker starts one at once on two cores (tests/support/test-app.ts).
     hookTimeout: 120_000,
+    onUnhandledError: (error) => !isTypegenRace(error),
   },
 })
+

@@ -1,10 +1,9 @@
 /**
  * `provider: docker`: the container's command line (pure), the definition accepting it, the clear
- * answer when no Docker engine answers, and a real container run that happens only when
- * `docker info` answers (this machine has the CLI but no daemon).
+ * answer when no Docker engine answers, and real container runs when one does (`.ci/run` starts one).
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -191,11 +190,17 @@ describe('with a Docker engine', () => {
   const root = mkdtempSync(join(tmpdir(), 'clockwork-docker-env-'))
   afterAll(() => rmSync(root, { recursive: true, force: true }))
 
-  // Exactly one of the two below runs: this machine's answer is printed either way.
-  it.skipIf(daemon.ok)("passes on the real CLI's reason when its engine does not answer", async () => {
-    console.info(`no Docker daemon here, so the real container run is skipped: ${daemon.ok || daemon.why}`)
-    const run = dockerExec({ root }, 'echo hi', { stopKey: 'run_y' })
-    await expect(run).rejects.toThrow(`docker is unavailable on this server: ${daemon.ok || daemon.why}`)
+  // The real CLI, pointed at an engine that cannot answer (a socket that does not exist), so this
+  // runs whether or not this machine has an engine.
+  it("passes on the real CLI's reason when its engine does not answer", async () => {
+    const deadEngine = join(root, 'docker-without-engine')
+    writeFileSync(deadEngine, `#!/bin/sh\nDOCKER_HOST=unix://${root}/no-engine.sock exec docker "$@"\n`, { mode: 0o755 })
+    const answer = await dockerState(deadEngine)
+    expect(answer.ok).toBe(false)
+    const why = answer.ok ? '' : answer.why
+    expect(why).not.toBe('')
+    const run = dockerExec({ root }, 'echo hi', { stopKey: 'run_y', bin: deadEngine })
+    await expect(run).rejects.toThrow(`docker is unavailable on this server: ${why}`)
   })
 
   it.skipIf(!daemon.ok)(
