@@ -25,4 +25,3 @@ export default defineConfig({
     onUnhandledError: (error) => !isTypegenRace(error),
   },
 })
-

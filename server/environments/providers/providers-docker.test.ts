@@ -194,7 +194,9 @@ describe('with a Docker engine', () => {
   // runs whether or not this machine has an engine.
   it("passes on the real CLI's reason when its engine does not answer", async () => {
     const deadEngine = join(root, 'docker-without-engine')
-    writeFileSync(deadEngine, `#!/bin/sh\nDOCKER_HOST=unix://${root}/no-engine.sock exec docker "$@"\n`, { mode: 0o755 })
+    writeFileSync(deadEngine, `#!/bin/sh\nDOCKER_HOST=unix://${root}/no-engine.sock exec docker "$@"\n`, {
+      mode: 0o755,
+    })
     const answer = await dockerState(deadEngine)
     expect(answer.ok).toBe(false)
     const why = answer.ok ? '' : answer.why
