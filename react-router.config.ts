@@ -2,6 +2,8 @@ import type { Config } from '@react-router/dev/config'
 
 export default {
   ssr: true,
+  // `build` for `npm run build`; the tests build the routes alone elsewhere (tests/support/routes-build.ts).
+  buildDirectory: process.env.CLOCKWORK_ROUTES_BUILD_DIR ?? 'build',
   // Opt in to v8 behaviour now, so the upgrade to React Router 8 (Node 22+) is a version bump.
   future: {
     v8_middleware: true,

@@ -12,10 +12,12 @@ export default defineConfig(({ command, isSsrBuild }) => {
   const prebundle = command === 'serve' && !process.env.VITEST
   // Development only: the pre-bundle of lucide-react and radix-ui holds only what app/ imports.
   const barrels = prebundle ? trimmedBarrelPlugins(import.meta.dirname) : null
+  const routesOnly = Boolean(process.env.CLOCKWORK_ROUTES_BUILD_DIR)
   return {
     // The production server is the SSR build's entry: server/main.ts imports the route build, so the
     // routes and the server are bundled together and share every server module (one module graph).
-    build: isSsrBuild ? { rollupOptions: { input: 'server/main.ts' } } : {},
+    // The tests' build of the routes alone (tests/support/routes-build.ts) keeps React Router's entry.
+    build: isSsrBuild && !routesOnly ? { rollupOptions: { input: 'server/main.ts' } } : {},
     plugins: [
       serverImportGuard(),
       tailwindcss(),

@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config'
-import { isTypegenRace } from './config/typegen-race.ts'
 
 export default defineConfig({
   resolve: { tsconfigPaths: true },
@@ -11,6 +10,9 @@ export default defineConfig({
       'tests/integration/**/*.test.ts',
       'tests/architecture/**/*.test.ts',
     ],
+    // Test apps import the routes build natively (tests/support/routes-build.ts): vitest transforming
+    // its 1.2 MB again in every file cost more than the import itself.
+    server: { deps: { external: [/\/build\/test-routes\//] } },
     globalSetup: ['tests/support/global-setup.ts'],
     // Integration tests share one Postgres server; each file makes its own database.
     fileParallelism: true,
@@ -19,9 +21,9 @@ export default defineConfig({
     // two-core machine). VITEST_MAX_WORKERS overrides it.
     maxWorkers: 4,
     testTimeout: 30_000,
-    // Hooks start servers: a test app's first load through Vite alone can take most of a minute
-    // when every worker starts one at once on two cores (tests/support/test-app.ts).
+    // Hooks start servers, spawned ones from source through Vite among them, and the first test
+    // app after an edit waits for the routes build (tests/support/routes-build.ts): on two loaded
+    // cores either can take most of a minute.
     hookTimeout: 120_000,
-    onUnhandledError: (error) => !isTypegenRace(error),
   },
 })

@@ -101,7 +101,7 @@ export async function startServer(
   const machineEndpoint = attachMachineEndpoint(httpServer)
 
   if (routes.kind === 'built') {
-    const client = path.resolve('build/client')
+    const client = path.resolve(routes.build.assetsBuildDirectory)
     app.use('/assets', express.static(path.join(client, 'assets'), { immutable: true, maxAge: '1y' }))
     // Other static files (favicon, fonts) all have an extension; pages, the API and React Router's
     // `.data` requests skip the file-system lookup express.static would make for every request.

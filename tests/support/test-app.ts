@@ -5,12 +5,14 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { ServerBuild } from 'react-router'
 import { env, resetEnvCache } from '#server/env.ts'
 import { startServer, type RunningServer } from '#server/http/server.ts'
-import { createDevVite } from '#server/http/vite-dev.ts'
 import { ApiClient } from './api-client.ts'
 import { inject } from 'vitest'
 import { createEmptyDatabase, freePort } from './postgres-server.ts'
+import { routesBuild } from './routes-build.ts'
 
 export type TestApp = {
   baseUrl: string
@@ -40,11 +42,10 @@ export async function startTestApp(
   })
   if (!database) delete process.env.DATABASE_URL
   resetEnvCache()
-  // Routes through Vite, as `npm run dev` serves them.
-  const server = await startServer(env(), { kind: 'vite', ...(await createDevVite()) })
-  // The first request makes Vite load every route and server module (12-30 s on a loaded two-core
-  // machine, against a test's 30 s): made here, in the hook's time, so no test pays for it.
-  // `npm run bench:dev` measures that first load.
+  // The routes as the production server serves them, from a build made once for all test apps.
+  const build = (await import(/* @vite-ignore */ pathToFileURL(await routesBuild()).href)) as ServerBuild
+  const server = await startServer(env(), { kind: 'built', build })
+  // The first request is made here, in the hook's time, so a test never pays for a cold start.
   const warm = await fetch(`${baseUrl}/_agent-native/health`)
   await warm.arrayBuffer()
   if (!warm.ok) throw new Error(`the test app did not answer its health check: ${warm.status}`)
