@@ -16,6 +16,6 @@ export default defineConfig({
     baseURL: process.env.E2E_BASE_URL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: { executablePath: resolveChromium(), args: chromiumArgs },
+    launchOptions: { executablePath: resolveChromium('headless-shell'), args: chromiumArgs },
   },
 })
