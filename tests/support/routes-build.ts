@@ -63,10 +63,11 @@ async function ensureRoutesBuild(): Promise<string> {
   }
 }
 
-function sourcesFingerprint(): string {
+/** Names, sizes and modification times of every source under `root` the build reads. */
+export function sourcesFingerprint(root = ROOT): string {
   const hash = createHash('sha256')
   const visit = (relative: string) => {
-    const absolute = path.join(ROOT, relative)
+    const absolute = path.join(root, relative)
     if (!existsSync(absolute)) return
     const stat = statSync(absolute)
     if (stat.isDirectory()) {
