@@ -6,7 +6,7 @@ import { clientDeps } from './config/client-deps.ts'
 import { serverImportGuard } from './config/server-import-guard.ts'
 
 export default defineConfig(({ command, isSsrBuild }) => {
-  // Inside vitest (a test's dev server, in process or spawned from it) no browser asks for client
+  // Inside vitest (a dev server a test spawns from source) no browser asks for client
   // modules, and parallel files pre-bundled them into one cache folder over each other (decision
   // 0331). The browser tests run `npm run dev` outside vitest, with the pre-bundle.
   const prebundle = command === 'serve' && !process.env.VITEST

@@ -9,15 +9,16 @@
  * from has changed since (a fingerprint of their names, sizes and times), under a lock, so test
  * files starting side by side wait for one build instead of making their own.
  */
-import { spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { vi } from 'vitest'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 /** Relative to the project, as React Router records it (the static files are found from it). */
-export const ROUTES_BUILD_DIR = 'build/test-routes'
+const ROUTES_BUILD_DIR = 'build/test-routes'
 /** What the build reads: the app, the server, their configuration and the locked packages. */
 const SOURCES = [
   'app',
@@ -101,27 +102,19 @@ async function takeLock(lock: string): Promise<void> {
   )
 }
 
-function reactRouterBuild(): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(path.join(ROOT, 'node_modules/.bin/react-router'), ['build'], {
+/** `react-router build` with its output directory moved; its output is shown only if it fails. */
+async function reactRouterBuild(): Promise<void> {
+  try {
+    await promisify(execFile)(path.join(ROOT, 'node_modules/.bin/react-router'), ['build'], {
       cwd: ROOT,
       env: { ...process.env, CLOCKWORK_ROUTES_BUILD_DIR: ROUTES_BUILD_DIR, NODE_ENV: 'production' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: BUILD_TIMEOUT_MS,
+      maxBuffer: 64 * 1024 * 1024,
     })
-    let output = ''
-    child.stdout.on('data', (chunk) => (output += chunk))
-    child.stderr.on('data', (chunk) => (output += chunk))
-    const timer = setTimeout(() => child.kill('SIGKILL'), BUILD_TIMEOUT_MS)
-    child.on('error', reject)
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      if (code === 0) resolve()
-      else
-        reject(
-          new Error(
-            `react-router build of the test routes failed (${signal ?? code}):\n${output.slice(-4000)}`,
-          ),
-        )
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string }
+    throw new Error(`react-router build of the test routes failed:\n${`${stdout}${stderr}`.slice(-4000)}`, {
+      cause: error,
     })
-  })
+  }
 }
