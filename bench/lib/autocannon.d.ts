@@ -7,6 +7,8 @@ declare module 'autocannon' {
     latency: Histogram
     throughput: Histogram & { total: number }
     non2xx: number
+    /** Answers by status code, e.g. `{ '200': { count: 812 } }`. */
+    statusCodeStats: Record<string, { count: number }>
     errors: number
     timeouts: number
   }

@@ -1,8 +1,9 @@
 /** One route under load (autocannon), and the size of one response as a browser would receive it. */
 import http from 'node:http'
-import autocannon from 'autocannon'
+import autocannon, { type Result } from 'autocannon'
 
-export type Route = { name: string; path: string; cookie?: string }
+/** `status`: what every answer must be (default: any 2xx); the floor row expects its 404. */
+export type Route = { name: string; path: string; cookie?: string; status?: number }
 export type LoadResult = {
   rps: number
   p50: number
@@ -32,11 +33,17 @@ export async function load(baseUrl: string, route: Route, connections: number, s
     p99: result.latency.p99,
     max: result.latency.max,
     total: result.requests.total,
-    failures: result.non2xx + result.errors + result.timeouts,
+    failures: unexpected(route, result) + result.errors + result.timeouts,
   } satisfies LoadResult
 }
 
-/** Bytes on the wire for the body of one 200 answer (compressed if the server compresses). */
+/** Answers whose status is not the one the route expects. */
+function unexpected(route: Route, result: Result): number {
+  if (route.status === undefined) return result.non2xx
+  return result.requests.total - (result.statusCodeStats[String(route.status)]?.count ?? 0)
+}
+
+/** Bytes on the wire for one answer's body (compressed if the server compresses), of the route's status. */
 export function responseBytes(baseUrl: string, route: Route): Promise<number> {
   return new Promise((resolve, reject) => {
     http
@@ -44,7 +51,8 @@ export function responseBytes(baseUrl: string, route: Route): Promise<number> {
         let bytes = 0
         res.on('data', (chunk: Buffer) => (bytes += chunk.length))
         res.on('end', () => {
-          if (res.statusCode !== 200) reject(new Error(`${route.name}: status ${res.statusCode}`))
+          if (res.statusCode !== (route.status ?? 200))
+            reject(new Error(`${route.name}: status ${res.statusCode}`))
           else resolve(bytes)
         })
       })
