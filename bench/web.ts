@@ -197,8 +197,8 @@ async function runMode(mode: Mode) {
     }
     const bytes = new Map<string, number>()
     for (const route of routes) bytes.set(route.name, await responseBytes(server.baseUrl, route))
-    // Unmeasured: a route's first seconds include V8 compiling its code (the first row after seeding
-    // cost half again as much CPU per request as the same row run again).
+    // Unmeasured: a route's first seconds include V8 compiling its code (measured cold, the first
+    // page row cost 26 ms of CPU a page, 14 ms warm; bench/RESULTS.md, decision 0334).
     const warmup = Number(args.warmup)
     if (warmup > 0) {
       for (const route of routes) await load(server.baseUrl, route, concurrencies[0]!, warmup)
