@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -41,6 +41,40 @@ describe('the server’s own reads and writes inside an environment', () => {
     await symlink(outside, join(root, 'state'))
     await expect(folderInside(root, 'state')).rejects.toThrow(/resolves outside/)
     expect(await readFile(join(outside, 'secret'), 'utf8')).toBe('HOST')
+  })
+
+  it('refuse to write into a FIFO a command left, at once: never wait for a reader', async () => {
+    // A command replaces AGENTS.md (rewritten on every use) with a FIFO. Opening it to write
+    // would wait for a reader in a libuv thread; four such waits hold every thread, and with
+    // them every file and DNS call of the whole server.
+    for (const name of ['AGENTS.md', 'b', 'c', 'd', 'e']) execFileSync('mkfifo', [join(root, name)])
+    const writes = ['AGENTS.md', 'b', 'c', 'd', 'e'].map((name) =>
+      writeInside(root, name, 'x').then(
+        () => 'written',
+        (err: Error) => err.message,
+      ),
+    )
+    const unblock = setTimeout(() => {
+      // Before the fix: open each FIFO for reading so the stuck threads return and the test ends.
+      for (const name of ['AGENTS.md', 'b', 'c', 'd', 'e'])
+        spawn('cat', [join(root, name)], { stdio: 'ignore' }).unref()
+    }, 3000)
+    const started = Date.now()
+    const results = await Promise.all(writes)
+    clearTimeout(unblock)
+    expect(Date.now() - started).toBeLessThan(2000)
+    for (const r of results) expect(r).toMatch(/not a regular file/)
+  })
+
+  it('refuse to write into a FIFO that a command is reading', async () => {
+    execFileSync('mkfifo', [join(root, 'AGENTS.md')])
+    const reader = spawn('cat', [join(root, 'AGENTS.md')])
+    let got = ''
+    reader.stdout.on('data', (c: Buffer) => (got += c.toString()))
+    await new Promise((r) => setTimeout(r, 200))
+    await expect(writeInside(root, 'AGENTS.md', 'instructions')).rejects.toThrow(/not a regular file/)
+    reader.kill()
+    expect(got).toBe('')
   })
 
   it('remove the link itself, never what it points to, even through a swapped parent', async () => {

@@ -91,6 +91,7 @@ async function openChecked(path: string, flags: number, rel: string, field: stri
     if (code === 'ENOENT') throw notFound(`${field}: "${rel}" does not exist in the environment`)
     if (code === 'ENOTDIR') throw invalid(`"${rel}" is not a folder`, field)
     if (code === 'EISDIR') throw invalid(`"${rel}" is a folder, not a file`, field)
+    if (code === 'ENXIO') throw notRegular(rel, field) // a FIFO nobody reads, or a socket
     throw err
   }
 }
@@ -113,7 +114,14 @@ export async function openForRead(
   return opened
 }
 
-/** Opens a file for writing, creating it (and its folders) when missing. Never truncates. */
+const notRegular = (rel: string, field: string) => invalid(`"${rel}" is not a regular file`, field)
+
+/**
+ * Opens a file for writing, creating it (and its folders) when missing. Never truncates. Only a
+ * regular file is opened: O_NONBLOCK makes a FIFO a command left fail at once (without it the open
+ * would wait for a reader in one of libuv's four threads, and four such waits stall every file and
+ * DNS call of the server), and one that a command is reading is refused after the open.
+ */
 export async function openForWrite(
   root: string,
   input: unknown,
@@ -127,18 +135,22 @@ export async function openForWrite(
   await opts.hooks?.afterCheck?.()
   let opened: Opened
   try {
-    const handle = await open(real, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644)
+    const handle = await open(real, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK, 0o644)
     opened = { handle, realPath: real, rel, created: true }
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
     opened = {
-      handle: await openChecked(real, O_WRONLY | O_NOFOLLOW, rel, field),
+      handle: await openChecked(real, O_WRONLY | O_NOFOLLOW | O_NONBLOCK, rel, field),
       realPath: real,
       rel,
       created: false,
     }
   }
   await assertOpenedInside(opened, rootReal, field)
+  if (!(await opened.handle.stat()).isFile()) {
+    await opened.handle.close()
+    throw notRegular(rel, field)
+  }
   if (opened.created && opts.owner) await opened.handle.chown(opts.owner.uid, opts.owner.gid)
   return opened
 }
