@@ -1,11 +1,12 @@
 /**
  * Reading a web page for the agent: a GET through the SSRF guard with the default policy (public
  * addresses only after DNS, every redirect re-checked; INTEGRATIONS_ALLOW_HOSTS does not apply),
- * a size cap and a timeout; HTML comes back as Markdown (turndown), text and JSON as they are.
+ * a size cap and a timeout; HTML comes back as Markdown (turndown, in a worker thread with a time
+ * limit), text and JSON as they are.
  */
 import type { LookupAddress } from 'node:dns'
-import TurndownService from 'turndown'
 import { guardedFetch, type GuardedResponse } from '../lib/outbound.ts'
+import { htmlToMarkdown } from './html-to-markdown.ts'
 
 /** Bytes read from the wire at most; larger pages are refused rather than cut mid-tag. */
 export const WEB_FETCH_MAX_BYTES = 2 * 1024 * 1024
@@ -29,23 +30,6 @@ export type WebFetchOptions = {
   maxChars?: number
 }
 
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' })
-turndown.remove(['script', 'style', 'noscript', 'iframe', 'head', 'form', 'button'])
-// Not an HTML element to the typings, but inline SVG is noise in text.
-turndown.remove((node) => node.nodeName.toLowerCase() === 'svg')
-
-/** The page's `<title>`, if any. */
-function titleOf(html: string): string | null {
-  const m = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)
-  return m ? m[1]!.replace(/\s+/g, ' ').trim() || null : null
-}
-
-/** Prefers `<main>` or `<article>` when the page has one: the rest is mostly navigation. */
-function mainPart(html: string): string {
-  const m = /<(main|article)\b[^>]*>[\s\S]*<\/\1>/i.exec(html)
-  return m ? m[0] : html
-}
-
 /** Fetches `url` and returns it as readable text; OutboundRefused for a target the guard refuses. */
 export async function fetchReadable(url: string, options: WebFetchOptions = {}): Promise<WebPage> {
   const res = await guardedFetch(url, {
@@ -61,11 +45,14 @@ export async function fetchReadable(url: string, options: WebFetchOptions = {}):
   return toReadable(res, options.maxChars)
 }
 
-/** Turns a fetched response into readable text (HTML → Markdown), cut at `maxChars`. */
-export function toReadable(
+/**
+ * Turns a fetched response into readable text (HTML → Markdown, in a worker with a time limit:
+ * html-to-markdown.ts), cut at `maxChars`. @throws PageUnreadable for a page past those limits.
+ */
+export async function toReadable(
   res: Pick<GuardedResponse, 'url' | 'status' | 'headers' | 'body'>,
   maxChars = WEB_FETCH_MAX_CHARS,
-): WebPage {
+): Promise<WebPage> {
   const contentType = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
   const charset = /charset=([\w-]+)/i.exec(res.headers['content-type'] ?? '')?.[1]
   let text: string
@@ -81,11 +68,9 @@ export function toReadable(
     contentType === 'application/xhtml+xml' ||
     (!contentType && /<html/i.test(text))
   ) {
-    title = titleOf(text)
-    content = turndown
-      .turndown(mainPart(text))
-      .replace(/\n{3,}/g, '\n\n')
-      .trim()
+    const page = await htmlToMarkdown(text)
+    title = page.title
+    content = page.content
   } else if (
     contentType.startsWith('text/') ||
     /[/+]json$/.test(contentType) ||

@@ -52,11 +52,11 @@ describe('web_fetch', () => {
     await expect(fetchReadable('http://intranet.test/', { lookup })).rejects.toThrow(/10\.1\.2\.3/)
   })
 
-  it('turns HTML into Markdown, main part first, without scripts', () => {
+  it('turns HTML into Markdown, main part first, without scripts', async () => {
     const html =
       '<html><head><title>Release notes</title><script>alert(1)</script></head><body><nav>Menu</nav>' +
       '<main><h1>Version 2</h1><p>Deploys on <strong>Tuesdays</strong>.</p><ul><li>one</li></ul></main></body></html>'
-    const page = toReadable({
+    const page = await toReadable({
       url: 'https://example.com/notes',
       status: 200,
       headers: { 'content-type': 'text/html; charset=utf-8' },
@@ -68,8 +68,8 @@ describe('web_fetch', () => {
     expect(page.content).not.toContain('Menu')
   })
 
-  it('cuts long text and says so', () => {
-    const page = toReadable(
+  it('cuts long text and says so', async () => {
+    const page = await toReadable(
       {
         url: 'https://example.com/a.txt',
         status: 200,
@@ -81,6 +81,41 @@ describe('web_fetch', () => {
     expect(page).toMatchObject({ truncated: true, contentType: 'text/plain' })
     expect(page.content).toHaveLength(500)
   })
+
+  it.each([
+    // Each start of <main> scanned to the end for a closing tag: quadratic (240 KB: ~6 s).
+    ['unclosed <main> tags', '<main>'.repeat(40_000)],
+    // <title> likewise.
+    ['unclosed <title> tags', '<title>'.repeat(40_000)],
+    // turndown walks a deep tree recursively (100 KB: ~4 s, then a stack overflow; 1 MB: minutes).
+    ['deeply nested elements', '<div>'.repeat(20_000)],
+  ])(
+    'reads a hostile page (%s) without holding the event loop',
+    async (_, html) => {
+      let last = Date.now()
+      let longestGap = 0
+      const tick = setInterval(() => {
+        longestGap = Math.max(longestGap, Date.now() - last)
+        last = Date.now()
+      }, 20)
+      const started = Date.now()
+      const out = await toReadable({
+        url: 'https://hostile.example/',
+        status: 200,
+        headers: { 'content-type': 'text/html' },
+        body: Buffer.from(html),
+      }).then(
+        (page) => page.content.length,
+        (err: Error) => err.message,
+      )
+      clearInterval(tick)
+      longestGap = Math.max(longestGap, Date.now() - last)
+      expect(longestGap).toBeLessThan(1000)
+      expect(Date.now() - started).toBeLessThan(15_000)
+      if (typeof out === 'string') expect(out).toMatch(/could not be read|too complex/)
+    },
+    30_000,
+  )
 
   it('is left out of the tool set when the organisation switches it off', () => {
     const clis = { clis: [] }
