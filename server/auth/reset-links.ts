@@ -6,11 +6,11 @@
  * written to the organisation's member audit in the same transaction.
  */
 import { randomBytes } from 'node:crypto'
-import { and, desc, eq, like } from 'drizzle-orm'
+import { and, desc, eq, like, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { getDb } from '../db/client.ts'
 import { member, memberAudit, user, verification } from '../db/schema/index.ts'
-import { inTransaction } from '../db/sql.ts'
+import { inTransaction, queryRows } from '../db/sql.ts'
 import { badRequest, forbidden, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
@@ -29,8 +29,8 @@ export type ResetLink = { link: string; expiresAt: string; userId: string }
  * Makes a one-time password reset link for `userId`, a member of the caller's organisation.
  * Earlier unused reset links for that person stop working (only the newest one does).
  *
- * @throws HttpError 403 unless the caller is an admin or owner (an owner's link: owners only);
- *   404 when `userId` is not a member of the caller's organisation; 400 for the caller themself.
+ * @throws HttpError 403 unless the caller is an admin or owner (an owner's link: owners only), and
+ *   when the person's account also opens another organisation the caller does not administer; 404 when `userId` is not a member of the caller's organisation; 400 for the caller themself.
  */
 export async function createResetLink(caller: Caller, userId: string, now = new Date()): Promise<ResetLink> {
   if (!isOrgAdmin(caller)) throw forbidden('Only admins and owners can make password reset links')
@@ -45,6 +45,13 @@ export async function createResetLink(caller: Caller, userId: string, now = new 
   if (!target) throw notFound(`No member ${userId} in this organisation`)
   if (target.role === 'owner' && caller.role !== 'owner')
     throw forbidden('Only owners can make a password reset link for an owner')
+  if (await opensAnotherOrganisation(caller, userId)) {
+    throw forbidden(
+      'This person also belongs to another organisation: a reset link would open it too. Only someone ' +
+        'who administers every organisation they share with others can make one; they can use ' +
+        '"Forgot password" instead.',
+    )
+  }
 
   const token = randomBytes(24).toString('base64url')
   const expiresAt = new Date(now.getTime() + RESET_LINK_TTL_MS)
@@ -71,6 +78,27 @@ export async function createResetLink(caller: Caller, userId: string, now = new 
   })
   logger.info({ orgId: caller.orgId, actorId: caller.userId, userId }, 'password reset link made by an admin')
   return { link: `${appUrl()}/reset-password?token=${token}`, expiresAt: expiresAt.toISOString(), userId }
+}
+
+/**
+ * Whether the account of `userId` also opens an organisation that the caller may not hand to
+ * whoever holds the link (decision 0350): one with other members where the caller is not an admin
+ * or owner (an owner, when the person is an owner there). Their own workspace (they alone are its
+ * members) is theirs, and opened as decided in 0254.
+ */
+async function opensAnotherOrganisation(caller: Caller, userId: string): Promise<boolean> {
+  const others = await queryRows<{ role: string; caller_role: string | null; members: number }>(
+    getDb(),
+    sql`select m.role,
+          (select c.role from member c where c.organization_id = m.organization_id
+             and c.user_id = ${caller.userId}) as caller_role,
+          (select count(*)::int from member n where n.organization_id = m.organization_id) as members
+        from member m
+        where m.user_id = ${userId} and m.organization_id <> ${caller.orgId}`,
+  )
+  return others.some(
+    (o) => o.members > 1 && !(o.caller_role === 'owner' || (o.caller_role === 'admin' && o.role !== 'owner')),
+  )
 }
 
 export type MemberAuditEntry = {

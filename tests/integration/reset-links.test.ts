@@ -133,3 +133,47 @@ describe('an admin makes a reset link', () => {
     expect(asMember).not.toContain('Account help')
   })
 })
+
+describe('a reset link never opens another organisation', () => {
+  /** `person` accepts an invitation of `inviter` (an owner or admin of `orgId`), staying active where they were. */
+  async function invite(inviter: ApiClient, person: { client: ApiClient; email: string }, orgId: string) {
+    const sent = await inviter.post('/_agent-native/auth/organization/invite-member', {
+      email: person.email,
+      role: 'member',
+      organizationId: orgId,
+    })
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200)
+    const accepted = await person.client.post('/_agent-native/auth/organization/accept-invitation', {
+      invitationId: sent.body.id,
+    })
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200)
+  }
+
+  it('refuses the owner of another organisation a link for someone who also works in this one', async () => {
+    // Vera works in organisation A. Otto owns organisation B (open sign-up) and invites her to it;
+    // she accepts. Otto must not be able to take over her account, and with it her place in A.
+    const { owner, outsider, orgId, outsiderOrgId } = suite.team
+    const vera = suite.app.client()
+    const email = `vera-${Date.now()}@example.com`
+    const veraUser = await vera.signUp('Vera Victim', email)
+    await invite(owner.client, { client: vera, email }, orgId)
+    await vera.post('/_agent-native/auth/organization/set-active', { organizationId: orgId })
+    await invite(outsider.client, { client: vera, email }, outsiderOrgId)
+
+    const before = await snapshotTables()
+    const res = await outsider.client.post(linkFor(veraUser.id))
+    expect(res.status, JSON.stringify(res.body)).toBe(403)
+    expect(res.body.error.message).toMatch(/another organisation/)
+    expect(await snapshotTables()).toEqual(before)
+    expect(await canSignIn(email, 'password1234')).toBe(true)
+
+    // A's owner administers every organisation Vera shares with others but one: refused too.
+    expect((await owner.client.post(linkFor(veraUser.id))).status).toBe(403)
+  })
+
+  it('still lets an admin help a person whose only other organisation is their own workspace', async () => {
+    const { admin } = suite.team
+    const res = await admin.client.post(linkFor(suite.team.member.id))
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+  })
+})
