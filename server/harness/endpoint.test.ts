@@ -69,3 +69,39 @@ describe('a harness whose policy is a plugin', () => {
     opened.close()
   })
 })
+
+describe('metering a streamed model call', () => {
+  it('counts a call whose stream the harness stops reading before its end', async () => {
+    // A command in the harness's sandbox can call the endpoint itself (its URL and token are in
+    // the CLI's environment), read the answer and drop the stream before the last event: the
+    // provider bills the call, so the run (its maxCostUsd, the organisation's budget) must too.
+    const refusals: string[] = []
+    const opened = openSession({
+      grant: {
+        baseURL: fake.baseURL,
+        apiKey: 'sk-test',
+        price: (_, u) => u.inputTokens + u.outputTokens,
+        capUsd: 5,
+      },
+      decide: async () => ({ allow: true }),
+      mcp: new Map(),
+      redact: (text) => text,
+      onRefusal: (reason) => refusals.push(reason),
+      awaitCheckIn: false,
+    })
+    const answered = await post(opened.token, '/v1/messages', { ...message, stream: true })
+    expect(answered.status).toBe(200)
+    const reader = answered.body!.getReader()
+    const first = await reader.read()
+    expect(new TextDecoder().decode(first.value)).toContain('message_start')
+    await reader.cancel()
+    expect(opened.calls).toHaveLength(1)
+    expect(opened.usage().inputTokens).toBeGreaterThan(0)
+    expect(opened.usage().costUsd).toBeGreaterThan(5)
+
+    // Over its cap, so the next call is refused.
+    expect((await post(opened.token, '/v1/messages', message)).status).toBe(403)
+    expect(refusals).toHaveLength(1)
+    opened.close()
+  })
+})

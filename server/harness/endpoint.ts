@@ -168,7 +168,9 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
   }
   const upstream = await forward(live, url, request, body)
   const headers = { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }
-  const record = (usage: TokenUsage) => recordCall(live, model, usage)
+  // One record per call, counted as soon as its usage is known and updated as the stream goes.
+  let entry: CallRecord | undefined
+  const record = (usage: TokenUsage) => (entry = recordCall(live, model, usage, entry))
   if (!upstream.ok || !upstream.body) return new Response(upstream.body, { status: upstream.status, headers })
   if (headers['content-type'].includes('text/event-stream')) {
     return new Response(upstream.body.pipeThrough(meterStream(record)), { status: upstream.status, headers })
@@ -195,9 +197,10 @@ const usageOf = (u: RawUsage | undefined): TokenUsage => ({
   outputTokens: u?.output_tokens ?? 0,
 })
 
-function recordCall(live: Live, model: string, usage: TokenUsage) {
-  const costUsd = live.grant.price(model, usage)
-  live.session.calls.push({ model, ...usage, costUsd })
+/** Records (or updates, for `entry`) one call's usage and checks the run's cap; returns the record. */
+function recordCall(live: Live, model: string, usage: TokenUsage, entry?: CallRecord): CallRecord {
+  const record = Object.assign(entry ?? { model }, { ...usage, costUsd: live.grant.price(model, usage) })
+  if (!entry) live.session.calls.push(record)
   const { capUsd } = live.grant
   const spent = live.session.usage().costUsd
   if (capUsd !== null && spent !== null && spent > capUsd && !live.refusal) {
@@ -205,17 +208,19 @@ function recordCall(live: Live, model: string, usage: TokenUsage) {
       `Stopped: the run cost ${usd(spent)} after model call ${live.session.calls.length}, over the job's ` +
       `cap of ${usd(capUsd)} per run (maxCostUsd). Raise the cap on the job's Definition tab or make the job do less.`
   }
+  return record
 }
 
 /**
  * Passes server-sent events through unchanged while reading the usage they carry:
- * `message_start` has the input tokens, each `message_delta` the output tokens so far.
+ * `message_start` has the input tokens, each `message_delta` the output tokens so far. Each is
+ * recorded as it passes, not when the stream ends: a harness (or a command in its sandbox, which
+ * can call the endpoint too) that drops the stream before its end still pays for what it read.
  */
 function meterStream(record: (usage: TokenUsage) => void): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder()
   let pending = ''
   let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 }
-  let seen = false
   const scan = (line: string) => {
     if (!line.startsWith('data:')) return
     try {
@@ -226,10 +231,12 @@ function meterStream(record: (usage: TokenUsage) => void): TransformStream<Uint8
       }
       if (event.type === 'message_start') {
         usage = usageOf(event.message?.usage)
-        seen = true
+        record(usage)
       }
-      if (event.type === 'message_delta' && event.usage?.output_tokens !== undefined)
+      if (event.type === 'message_delta' && event.usage?.output_tokens !== undefined) {
         usage = { ...usage, outputTokens: event.usage.output_tokens }
+        record(usage)
+      }
     } catch {
       // a partial or foreign line
     }
@@ -244,7 +251,6 @@ function meterStream(record: (usage: TokenUsage) => void): TransformStream<Uint8
     },
     flush() {
       scan(pending)
-      if (seen) record(usage)
     },
   })
 }
