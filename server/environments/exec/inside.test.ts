@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { constants, existsSync } from 'node:fs'
+import { chmod, mkdir, mkdtemp, open, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -47,34 +47,37 @@ describe('the server’s own reads and writes inside an environment', () => {
     // A command replaces AGENTS.md (rewritten on every use) with a FIFO. Opening it to write
     // would wait for a reader in a libuv thread; four such waits hold every thread, and with
     // them every file and DNS call of the whole server.
-    for (const name of ['AGENTS.md', 'b', 'c', 'd', 'e']) execFileSync('mkfifo', [join(root, name)])
-    const writes = ['AGENTS.md', 'b', 'c', 'd', 'e'].map((name) =>
+    const names = ['AGENTS.md', 'b', 'c', 'd', 'e']
+    for (const name of names) execFileSync('mkfifo', [join(root, name)])
+    const writes = names.map((name) =>
       writeInside(root, name, 'x').then(
         () => 'written',
         (err: Error) => err.message,
       ),
     )
-    const unblock = setTimeout(() => {
-      // Before the fix: open each FIFO for reading so the stuck threads return and the test ends.
-      for (const name of ['AGENTS.md', 'b', 'c', 'd', 'e'])
-        spawn('cat', [join(root, name)], { stdio: 'ignore' }).unref()
-    }, 3000)
-    const started = Date.now()
+    // Without the fix the writes would wait here for ever: a reader on each FIFO, opened only
+    // once the writes have had their chance, lets them finish (as "written") so the test fails
+    // rather than hangs.
+    const rescue = setTimeout(() => {
+      for (const name of names) spawn('cat', [join(root, name)], { stdio: 'ignore' }).unref()
+    }, 5_000)
     const results = await Promise.all(writes)
-    clearTimeout(unblock)
-    expect(Date.now() - started).toBeLessThan(2000)
+    clearTimeout(rescue)
     for (const r of results) expect(r).toMatch(/not a regular file/)
   })
 
   it('refuse to write into a FIFO that a command is reading', async () => {
-    execFileSync('mkfifo', [join(root, 'AGENTS.md')])
-    const reader = spawn('cat', [join(root, 'AGENTS.md')])
-    let got = ''
-    reader.stdout.on('data', (c: Buffer) => (got += c.toString()))
-    await new Promise((r) => setTimeout(r, 200))
-    await expect(writeInside(root, 'AGENTS.md', 'instructions')).rejects.toThrow(/not a regular file/)
-    reader.kill()
-    expect(got).toBe('')
+    const fifo = join(root, 'AGENTS.md')
+    execFileSync('mkfifo', [fifo])
+    // The command's end of the FIFO, held open for reading (without blocking, as no writer is there yet).
+    const reader = await open(fifo, constants.O_RDONLY | constants.O_NONBLOCK)
+    try {
+      await expect(writeInside(root, 'AGENTS.md', 'instructions')).rejects.toThrow(/not a regular file/)
+      const { bytesRead } = await reader.read(Buffer.alloc(64), 0, 64, null)
+      expect(bytesRead).toBe(0)
+    } finally {
+      await reader.close()
+    }
   })
 
   it('remove the link itself, never what it points to, even through a swapped parent', async () => {
