@@ -113,7 +113,8 @@ function MemberRow({
   useActionToast(roleFetcher, `Role updated for ${member.name}`)
   useActionToast(removeFetcher, `${member.name} removed`)
   const reset = resetFetcher.data?.intent === 'reset-link' ? resetFetcher.data : undefined
-  const resetLink = reset?.ok ? (reset.data as { link: string }).link : null
+  const made = reset?.ok ? (reset.data as { link: string; machineTokensRevoked: number }) : null
+  const resetLink = made?.link ?? null
   const mayReset = canManage && !isMe && (member.role !== 'owner' || mayResetOwner)
   return (
     <>
@@ -200,6 +201,12 @@ function MemberRow({
                 Reset link for {member.name} ready. It works once, for 24 hours; send it to them yourself:
               </p>
               <CopyField value={resetLink} label={`reset link for ${member.name}`} />
+              {made?.machineTokensRevoked ? (
+                <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
+                  Their connected computers were disconnected and their machine tokens revoked: they connect
+                  them again from Settings → Machines after signing in.
+                </p>
+              ) : null}
             </div>
           </td>
         </tr>

@@ -6,10 +6,10 @@
  * written to the organisation's member audit in the same transaction.
  */
 import { randomBytes } from 'node:crypto'
-import { and, desc, eq, like, sql } from 'drizzle-orm'
+import { and, desc, eq, isNull, like, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { getDb } from '../db/client.ts'
-import { member, memberAudit, user, verification } from '../db/schema/index.ts'
+import { machineTokens, member, memberAudit, user, verification } from '../db/schema/index.ts'
 import { inTransaction, queryRows } from '../db/sql.ts'
 import { badRequest, forbidden, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
@@ -23,11 +23,14 @@ export const RESET_LINK_TTL_MS = 24 * 60 * 60 * 1000
 /** better-auth's identifier for a reset token (node_modules/better-auth … routes/password). */
 const RESET_PREFIX = 'reset-password:'
 
-export type ResetLink = { link: string; expiresAt: string; userId: string }
+/** The link, and how many of the person's machine tokens it revoked (decision 0351). */
+export type ResetLink = { link: string; expiresAt: string; userId: string; machineTokensRevoked: number }
 
 /**
  * Makes a one-time password reset link for `userId`, a member of the caller's organisation.
- * Earlier unused reset links for that person stop working (only the newest one does).
+ * Earlier unused reset links for that person stop working (only the newest one does), and their
+ * machine tokens are revoked with it (decision 0351): end their connections with
+ * `endRevokedConnections` from the machines service.
  *
  * @throws HttpError 403 unless the caller is an admin or owner (an owner's link: owners only), and
  *   when the person's account also opens another organisation the caller does not administer; 404 when `userId` is not a member of the caller's organisation; 400 for the caller themself.
@@ -55,6 +58,7 @@ export async function createResetLink(caller: Caller, userId: string, now = new 
 
   const token = randomBytes(24).toString('base64url')
   const expiresAt = new Date(now.getTime() + RESET_LINK_TTL_MS)
+  let machineTokensRevoked = 0
   await inTransaction(db, async (tx) => {
     await tx
       .delete(verification)
@@ -67,6 +71,15 @@ export async function createResetLink(caller: Caller, userId: string, now = new 
       createdAt: now,
       updatedAt: now,
     })
+    // Whoever holds the link holds the account, and a connected machine runs that account's
+    // commands unconfined on the person's own computer: the link ends its tokens (decision 0351).
+    // The caller ends their live connections (machines/service.ts endRevokedConnections).
+    const revoked = await tx
+      .update(machineTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(machineTokens.ownerId, userId), isNull(machineTokens.revokedAt)))
+      .returning({ id: machineTokens.id })
+    machineTokensRevoked = revoked.length
     await tx.insert(memberAudit).values({
       id: newId('mau'),
       orgId: caller.orgId,
@@ -77,7 +90,12 @@ export async function createResetLink(caller: Caller, userId: string, now = new 
     })
   })
   logger.info({ orgId: caller.orgId, actorId: caller.userId, userId }, 'password reset link made by an admin')
-  return { link: `${appUrl()}/reset-password?token=${token}`, expiresAt: expiresAt.toISOString(), userId }
+  return {
+    link: `${appUrl()}/reset-password?token=${token}`,
+    expiresAt: expiresAt.toISOString(),
+    userId,
+    machineTokensRevoked,
+  }
 }
 
 /**

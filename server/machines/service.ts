@@ -71,6 +71,24 @@ export async function revokeToken(ownerId: string, tokenId: string): Promise<voi
 }
 
 /**
+ * Ends, at once and on whichever instance holds them, the person's connections whose tokens are
+ * revoked: an admin's reset link revokes them in its own transaction (decision 0351), and the
+ * holder's own check would take up to STOP_RETRY_MS to notice. Returns how many were ended.
+ */
+export async function endRevokedConnections(ownerId: string): Promise<number> {
+  const live = new Set((await listMachineTokens(ownerId)).map((t) => t.id))
+  const revoked = (tokenId: string | null) => tokenId !== null && !live.has(tokenId)
+  let ended = 0
+  for (const row of await listMachineRows(ownerId)) {
+    if (revoked(row.tokenId) && (await closeConnection(ownerId, row.id, row, 'revoked'))) ended++
+  }
+  for (const conn of connections.all()) {
+    if (conn.ownerId === ownerId && revoked(conn.tokenId)) conn.end('revoked')
+  }
+  return ended
+}
+
+/**
  * Ends the machine's connection (the client exits) and takes it off the owner's list, making room
  * under the cap. Its token stays valid: a client started again with it connects again; revoke the
  * token to keep it out. @throws HttpError 404 for a machine the owner does not have.

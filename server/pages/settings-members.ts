@@ -4,6 +4,7 @@ import { badRequest } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
 import { createResetLink, listMemberAudit } from '../auth/reset-links.ts'
 import { listSharedJobOwners, transferMemberJobs } from '../jobs/transfer.ts'
+import { endRevokedConnections } from '../machines/service.ts'
 import {
   cancelInvitation,
   inviteMember,
@@ -45,8 +46,11 @@ export async function handleMembersAction(caller: Caller, request: Request) {
         return removeMember(caller, headers, fields)
       case 'transfer-jobs':
         return transferMemberJobs(caller, fields.fromUserId ?? '', { toUserId: fields.toUserId })
-      case 'reset-link':
-        return createResetLink(caller, fields.userId ?? '')
+      case 'reset-link': {
+        const made = await createResetLink(caller, fields.userId ?? '')
+        await endRevokedConnections(made.userId)
+        return made
+      }
       case 'cancel-invitation':
         return cancelInvitation(caller, headers, fields)
       default:

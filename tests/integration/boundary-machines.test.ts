@@ -3,14 +3,18 @@
  * and 15), with the real client against the real server: a revoked token's open connection, on the
  * instance holding it while the revoke arrives at another; the disconnect action; the cap on
  * machines per account; machine ids and labels that come from the token; and a second computer
- * that must ask before it replaces a connected one.
+ * that must ask before it replaces a connected one; and an account opened with an admin's reset
+ * link, which takes the person's machines offline with it.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { once } from 'node:events'
 import os from 'node:os'
 import path from 'node:path'
+import { sql } from 'drizzle-orm'
 import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getDb } from '#server/db/client.ts'
+import { queryRows } from '#server/db/sql.ts'
 import { machineProvider } from '#server/machines/provider.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { downloadClient, startClient, type MachineClient } from '#tests/support/machine-client.ts'
@@ -202,5 +206,48 @@ describe('revoking, disconnecting, and the cap', () => {
     // Disconnecting one makes room.
     expect((await carol.delete('/_agent-native/machines/m1')).status).toBe(204)
     expect(await register((await token(carol, 'm7')).token, 'm7')).toHaveProperty('result')
+  }, 60_000)
+})
+
+describe('an account opened by someone else', () => {
+  it('an owner who makes a reset link for a person who joined their organisation gets no shell on that person’s computer', async () => {
+    // Dora connects her laptop (held by the second instance). Eve owns an organisation of her own
+    // (open sign-up), invites Dora, and once Dora has joined makes her a reset link: whoever holds
+    // it holds Dora's account, and the laptop runs that account's commands unconfined.
+    const dora = app.client()
+    const doraUser = await dora.signUp('Dora', 'dora@example.com')
+    const eve = app.client()
+    const eveUser = await eve.signUp('Eve', 'eve@example.com')
+    const { token: tok } = await token(dora, 'Dora laptop')
+    const client = connect(tok, { server: other.baseUrl })
+    await client.waitFor('is online')
+    const command = { command: 'echo served', runId: 'run_handover', timeoutMs: 10_000 }
+    expect((await machineProvider.runCommand(doraUser.id, 'dora-laptop', command)).stdout).toBe('served\n')
+
+    const [eveOrg] = await queryRows<{ organization_id: string }>(
+      getDb(),
+      sql`select organization_id from member where user_id = ${eveUser.id}`,
+    )
+    const invited = await eve.post('/_agent-native/auth/organization/invite-member', {
+      email: 'dora@example.com',
+      role: 'member',
+      organizationId: eveOrg!.organization_id,
+    })
+    expect(invited.status, JSON.stringify(invited.body)).toBe(200)
+    const joined = await dora.post('/_agent-native/auth/organization/accept-invitation', {
+      invitationId: invited.body.id,
+    })
+    expect(joined.status, JSON.stringify(joined.body)).toBe(200)
+
+    const made = await eve.post(`/_agent-native/members/${doraUser.id}/reset-link`)
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    expect(made.body.machineTokensRevoked).toBe(1)
+    await client.waitFor('revoked')
+    await exited(client)
+    await expect(machineProvider.runCommand(doraUser.id, 'dora-laptop', command)).rejects.toMatchObject({
+      status: expect.any(Number),
+    })
+    // The token cannot connect again: Dora makes a new one once she has her account back.
+    expect((await dora.get('/_agent-native/machines')).body.tokens).toEqual([])
   }, 60_000)
 })
