@@ -1,6 +1,8 @@
 /**
- * Every environment variable Clockwork reads, parsed once at start-up. A bad value
- * stops the process with a message naming the variable (see `.env.example`).
+ * Every environment variable the server checks at start-up, parsed once. A bad value
+ * stops the process with a message naming the variable (see `.env.example`). The few read
+ * elsewhere (MIGRATIONS_DIR, a harness CLI's path, the docker CLI's own) are listed in
+ * docs/configuration.md.
  */
 import path from 'node:path'
 import { z } from 'zod'

@@ -2,8 +2,8 @@
  * The docs check, beside markdownlint (`npm run lint`): what a Markdown linter cannot see across
  * files. Every relative link and `#anchor` in README.md and docs/ resolves, no table row hides in a
  * paragraph or grows past a plain-text reading, every decision has its status and a line in the
- * index, the code points only at docs that exist (never outside the repository), and the variables
- * server/env.ts reads are all in .env.example and docs/configuration.md.
+ * index, and the code points only at docs that exist (never outside the repository). The
+ * environment variables have their own check (configuration.test.ts).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
@@ -212,24 +212,6 @@ describe('pointers into the docs', () => {
   it('nothing points at the design notes outside the repository', () => {
     const outside = 'shared/' + 'DESIGN.md'
     expect(texts.filter(([, text]) => text.includes(outside)).map(([file]) => file)).toEqual([])
-  })
-})
-
-describe('the configuration docs', () => {
-  const variables = [...read('server/env.ts').matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1]!)
-
-  it('reads the variables of server/env.ts', () => {
-    expect(variables).toEqual(expect.arrayContaining(['PORT', 'DATABASE_URL', 'BETTER_AUTH_SECRET']))
-  })
-
-  it('.env.example lists every variable server/env.ts reads', () => {
-    const example = read('.env.example')
-    expect(variables.filter((name) => !new RegExp(`^#?\\s*${name}=`, 'm').test(example))).toEqual([])
-  })
-
-  it('docs/configuration.md explains every variable server/env.ts reads', () => {
-    const doc = read('docs/configuration.md')
-    expect(variables.filter((name) => !doc.includes(`\`${name}\``))).toEqual([])
   })
 })
 
