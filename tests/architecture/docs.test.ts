@@ -147,6 +147,12 @@ describe('the docs', () => {
     expect([...files].flatMap(([file, text]) => tableProblems(file, text))).toEqual([])
   })
 
+  it("the README's Documentation list has every page of docs/", () => {
+    const list = files.get('README.md')!.split('\n## Documentation\n')[1]?.split('\n## ')[0] ?? ''
+    const pages = [...files.keys()].filter((f) => /^docs\/[^/]+\.md$/.test(f))
+    expect(pages.filter((page) => !list.includes(`](${page})`))).toEqual([])
+  })
+
   it('the README stays a front door', () => {
     expect(files.get('README.md')!.split('\n').length).toBeLessThan(300)
   })
