@@ -1,12 +1,13 @@
 /**
  * The environment variables: server/env.ts parses and checks them at start-up, `.env.example` and
- * docs/configuration.md list them. What the app reads anywhere else (the migrations folder, a
+ * docs/configuration.md list them with the defaults it applies. What the app reads anywhere else (the migrations folder, a
  * harness CLI's path, what the docker CLI is handed) is named in docs/configuration.md too, and
  * nothing either file lists is a variable no code reads.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { parseEnv } from '#server/env.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8')
@@ -69,6 +70,25 @@ describe('server/env.ts', () => {
 
   it('docs/configuration.md explains every variable server/env.ts reads', () => {
     expect(checked.filter((name) => !configuration.includes(`\`${name}\``))).toEqual([])
+  })
+
+  it('.env.example and docs/configuration.md give the defaults server/env.ts applies', () => {
+    const defaults = parseEnv({}) as Record<string, unknown>
+    const wrong = checked.flatMap((name) => {
+      const real = defaults[name] === undefined ? '' : String(defaults[name])
+      // The value, up to a note after two spaces (`# ENV_FILE=.env   (set it in the shell…)`).
+      const inExample = new RegExp(`^#?\\s*${name}=(.*?)(?: {2,}.*)?$`, 'm').exec(example)?.[1]
+      const inDocs = new RegExp(`^- \`${name}\` \\(default \`([^\`]*)\``, 'm').exec(configuration)?.[1]
+      return [
+        ...(inExample !== real ? [`.env.example: ${name}=${inExample}, the default is "${real}"`] : []),
+        ...(real && inDocs !== undefined && inDocs !== real
+          ? [`configuration.md: ${name} default ${inDocs}, is ${real}`]
+          : []),
+        // Without a default the docs say it in words ("unset", "generated in development").
+        ...(real && inDocs === undefined ? [`configuration.md: ${name} gives no (default \`${real}\`)`] : []),
+      ]
+    })
+    expect(wrong).toEqual([])
   })
 })
 
