@@ -1,8 +1,9 @@
 /**
  * The docs check, beside markdownlint (`npm run lint`): what a Markdown linter cannot see across
  * files. Every relative link and `#anchor` in README.md and docs/ resolves, no table row hides in a
- * paragraph or grows past a plain-text reading, no link leaves the repository, and the code points
- * only at docs that exist (never outside the repository). The decisions (decisions.test.ts), the
+ * paragraph or grows past a plain-text reading, no link leaves the repository, every `npm run` and
+ * repository path the docs name exists, and the code points only at docs that exist (never outside
+ * the repository). The decisions (decisions.test.ts), the
  * API list (api-docs.test.ts) and the environment variables (configuration.test.ts) have their own.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
@@ -151,6 +152,35 @@ describe('the docs', () => {
     const list = files.get('README.md')!.split('\n## Documentation\n')[1]?.split('\n## ')[0] ?? ''
     const pages = [...files.keys()].filter((f) => /^docs\/[^/]+\.md$/.test(f))
     expect(pages.filter((page) => !list.includes(`](${page})`))).toEqual([])
+  })
+
+  it('names only npm scripts that exist (`npm run bench:*` for a family)', () => {
+    const scripts = Object.keys(JSON.parse(read('package.json')).scripts as Record<string, string>)
+    const unknown = [...files].flatMap(([file, text]) =>
+      [...text.matchAll(/\bnpm run ([\w:-]+)(\*?)/g)]
+        .filter(
+          ([, name, family]) =>
+            !(family ? scripts.some((s) => s.startsWith(name!)) : scripts.includes(name!)),
+        )
+        .map(([match]) => `${file}: ${match}`),
+    )
+    expect(unknown).toEqual([])
+  })
+
+  it('names only repository files that exist (decisions keep the names of their day)', () => {
+    const top = 'app|server|tests|docs|bench|scripts|config|deploy|drizzle|public|\\.ci'
+    const ignored = read('.gitignore').split('\n').filter(Boolean)
+    const named = new RegExp(`\`((?:${top})/[\\w./-]*[\\w/])\``, 'g')
+    const missing = [...files]
+      .filter(([file]) => !file.startsWith('docs/decisions/'))
+      .flatMap(([file, text]) =>
+        [...text.matchAll(named)]
+          .map((m) => m[1]!)
+          .filter((target) => !existsSync(path.join(root, target)))
+          .filter((target) => !ignored.some((entry) => target.startsWith(`${entry}/`))) // bench/out: made by a run
+          .map((target) => `${file}: ${target}`),
+      )
+    expect(missing).toEqual([])
   })
 
   it('the README stays a front door', () => {
