@@ -39,6 +39,7 @@ export function modelGrant(
   return {
     baseURL: env().ANTHROPIC_BASE_URL ?? ANTHROPIC_API,
     apiKey: resolved.apiKey ?? '',
+    modelId: resolved.choice.modelId,
     price: (modelId, usage) => estimateCostUsd({ provider: 'anthropic', modelId }, usage),
     capUsd: budget.capUsd,
     // The organisation's monthly budget binds every call on its key, not only the run's start.

@@ -18,7 +18,7 @@ afterAll(async () => {
 function session(awaitCheckIn: boolean) {
   const refusals: string[] = []
   const opened = openSession({
-    grant: { baseURL: fake.baseURL, apiKey: 'sk-test', price: () => 0, capUsd: null },
+    grant: { baseURL: fake.baseURL, apiKey: 'sk-test', modelId: 'claude-test', price: () => 0, capUsd: null },
     decide: async () => ({ allow: true }),
     mcp: new Map(),
     redact: (text) => text,
@@ -80,6 +80,7 @@ describe('metering a streamed model call', () => {
       grant: {
         baseURL: fake.baseURL,
         apiKey: 'sk-test',
+        modelId: 'claude-test',
         price: (_, u) => u.inputTokens + u.outputTokens,
         capUsd: 5,
       },
@@ -102,6 +103,43 @@ describe('metering a streamed model call', () => {
     // Over its cap, so the next call is refused.
     expect((await post(opened.token, '/v1/messages', message)).status).toBe(403)
     expect(refusals).toHaveLength(1)
+    opened.close()
+  })
+})
+
+describe('a model call for a model without a price', () => {
+  it('is refused unless it is the run’s own model: a command cannot spend past the cap on an unpriced one', async () => {
+    // A command in the harness's sandbox calls the endpoint itself and names a model the price
+    // table does not list: its cost would be null, and neither maxCostUsd nor the organisation's
+    // budget would ever see it.
+    const priced: Record<string, number> = { 'claude-sonnet-4-5': 3 }
+    const opened = openSession({
+      grant: {
+        baseURL: fake.baseURL,
+        apiKey: 'sk-test',
+        modelId: 'claude-sonnet-4-5',
+        price: (model, u) => (model in priced ? (u.inputTokens + u.outputTokens) * priced[model]! : null),
+        capUsd: 1_000,
+      },
+      decide: async () => ({ allow: true }),
+      mcp: new Map(),
+      redact: (text) => text,
+      onRefusal: () => {},
+      awaitCheckIn: false,
+    })
+    const before = fake.requests.length
+    const refused = await post(opened.token, '/v1/messages', { ...message, model: 'claude-3-opus-20240229' })
+    expect(refused.status).toBe(400)
+    expect((await refused.json()).error.message).toContain('no price for the model "claude-3-opus-20240229"')
+    expect(fake.requests.length).toBe(before)
+    expect(opened.calls).toEqual([])
+
+    // The run's own model is forwarded and counted.
+    expect(
+      (await post(opened.token, '/v1/messages', { ...message, model: 'claude-sonnet-4-5' })).status,
+    ).toBe(200)
+    expect(opened.calls).toHaveLength(1)
+    expect(opened.usage().costUsd).toBeGreaterThan(0)
     opened.close()
   })
 })

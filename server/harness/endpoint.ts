@@ -19,6 +19,12 @@ export type ModelGrant = {
   /** The Anthropic API base ending in `/v1` (ANTHROPIC_BASE_URL or the public API). */
   baseURL: string
   apiKey: string
+  /**
+   * The run's model. It alone may lack a price (the deployment chose it, as for a builtin run); a
+   * call for any other model without one is refused, or the run's cap and the organisation's
+   * budget would count it at nothing.
+   */
+  modelId: string
   /** USD for one call's tokens on `modelId`; null when the price is unknown. */
   price: (modelId: string, usage: TokenUsage) => number | null
   /** The job's `maxCostUsd`, or null. */
@@ -166,6 +172,15 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
   } catch {
     return apiError(400, 'invalid_request_error', 'The request body is not JSON')
   }
+  if (model !== live.grant.modelId && live.grant.price(model, NO_TOKENS) === null) {
+    return apiError(
+      400,
+      'invalid_request_error',
+      `Clockwork has no price for the model "${model}", so it could not count this call against the ` +
+        `run's cost cap or the organisation's budget: use the run's model (${live.grant.modelId}) or a ` +
+        'model listed under Settings → Models',
+    )
+  }
   const upstream = await forward(live, url, request, body)
   const headers = { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }
   // One record per call, counted as soon as its usage is known and updated as the stream goes.
@@ -183,6 +198,8 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
   }
   return new Response(text, { status: upstream.status, headers })
 }
+
+const NO_TOKENS: TokenUsage = { inputTokens: 0, outputTokens: 0 }
 
 type RawUsage = {
   input_tokens?: number
