@@ -13,7 +13,7 @@ import { findMembership, findUser } from '../accounts/store.ts'
 import { callerFrom, type Caller } from '../access/caller.ts'
 import { getDb, type Db } from '../db/client.ts'
 import { accessTokens } from '../db/schema/index.ts'
-import { badRequest, notFound } from '../lib/errors.ts'
+import { badFields, badRequest, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { findUnstorableText } from '../lib/text.ts'
 
@@ -74,8 +74,7 @@ function parseTokenInput(input: unknown): z.output<typeof AccessTokenInput> {
           seen.set(key, issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message)
       }
     }
-    const [first] = seen.keys()
-    throw badRequest([...seen].map(([field, message]) => `${field}: ${message}`).join('; '), first)
+    throw badFields([...seen].map(([field, message]) => ({ field, message: `${field}: ${message}` })))
   }
   const unstorable = findUnstorableText(result.data)
   if (unstorable) throw badRequest(`name: ${unstorable.reason}`, 'name')

@@ -59,6 +59,8 @@ describe('access tokens', () => {
     expect(bad.body.error.field).toBe('name')
     expect(bad.body.error.message).toMatch(/name: is required/)
     expect(bad.body.error.message).toMatch(/scopes: must each be one of/)
+    // Each bad field on its own too, so a form can mark every one (invariant 7).
+    expect(bad.body.error.fields.map((p: { field: string }) => p.field)).toEqual(['name', 'scopes'])
     const missing = await creator.client.post(TOKENS, { extra: 1 })
     expect(missing.status).toBe(400)
     expect(missing.body.error.message).toMatch(/name: .*scopes: .*extra: unknown field/)
