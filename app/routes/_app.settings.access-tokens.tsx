@@ -5,6 +5,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Badge, Card, EmptyState } from '#app/components/ui/card.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
+import { fieldError, formLevelError } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import { handleAccessTokensAction, loadAccessTokensPage } from '#server/pages/settings-access-tokens.ts'
@@ -38,7 +39,9 @@ function CreateToken({ endpoint }: { endpoint: string }) {
   const form = useRef<HTMLFormElement>(null)
   const data = fetcher.data?.intent === 'create' ? fetcher.data : undefined
   const token = data?.ok ? data.data?.token : null
-  const error = data && !data.ok ? data.error : null
+  const nameError = fieldError(data, 'name')
+  const scopesError = fieldError(data, 'scopes')
+  const general = formLevelError(data, ['name', 'scopes'])
   useEffect(() => {
     if (token) form.current?.reset()
   }, [token])
@@ -47,7 +50,7 @@ function CreateToken({ endpoint }: { endpoint: string }) {
       <h2 className="font-semibold">New token</h2>
       <fetcher.Form method="post" ref={form} className="space-y-3" autoComplete="off">
         <input type="hidden" name="intent" value="create" />
-        <Field label="Name" error={error?.field === 'name' ? error.message : undefined}>
+        <Field label="Name" error={nameError}>
           {({ id, describedBy, invalid }) => (
             <Input
               id={id}
@@ -60,7 +63,7 @@ function CreateToken({ endpoint }: { endpoint: string }) {
             />
           )}
         </Field>
-        <fieldset className="space-y-1">
+        <fieldset className="space-y-1" aria-describedby={scopesError ? 'token-scopes-error' : undefined}>
           <legend className="text-sm font-medium">Scopes</legend>
           {SCOPES.map((scope) => (
             <label key={scope.value} className="flex items-center gap-2 text-sm">
@@ -76,10 +79,15 @@ function CreateToken({ endpoint }: { endpoint: string }) {
               </span>
             </label>
           ))}
+          {scopesError ? (
+            <p id="token-scopes-error" role="alert" className="text-sm text-red-600 dark:text-red-400">
+              {scopesError}
+            </p>
+          ) : null}
         </fieldset>
-        {error && error.field !== 'name' ? (
+        {general ? (
           <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-            {error.message}
+            {general.message}
           </p>
         ) : null}
         <Button type="submit" disabled={!hydrated || fetcher.state !== 'idle'}>

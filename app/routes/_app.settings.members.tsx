@@ -8,6 +8,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Badge, Card, EmptyState } from '#app/components/ui/card.tsx'
 import { Field, Input, inputClass } from '#app/components/ui/field.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
+import { fieldError, formLevelError } from '#app/lib/action-errors.ts'
 import { handleMembersAction, loadMembersPage } from '#server/pages/settings-members.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import type { Route } from './+types/_app.settings.members'
@@ -32,7 +33,9 @@ function InviteForm() {
   useEffect(() => {
     if (link) form.current?.reset()
   }, [link])
-  const error = result && !result.ok && result.intent === 'invite' ? result.error : null
+  const invite = result?.intent === 'invite' ? result : undefined
+  const emailError = fieldError(invite, 'email')
+  const general = formLevelError(invite, ['email'])
   return (
     <Card className="p-5">
       <h2 className="flex items-center gap-2 font-semibold">
@@ -45,7 +48,7 @@ function InviteForm() {
       <fetcher.Form ref={form} method="post" className="mt-4 flex flex-wrap items-end gap-3">
         <input type="hidden" name="intent" value="invite" />
         <div className="min-w-64 flex-1">
-          <Field label="Email" error={error?.field === 'email' ? error.message : null}>
+          <Field label="Email" error={emailError}>
             {({ id, describedBy, invalid }) => (
               <Input
                 id={id}
@@ -73,9 +76,9 @@ function InviteForm() {
           {fetcher.state !== 'idle' ? 'Inviting…' : 'Create invite link'}
         </Button>
       </fetcher.Form>
-      {error && error.field !== 'email' ? (
+      {general ? (
         <p role="alert" className="mt-3 text-sm text-red-600">
-          {error.message}
+          {general.message}
         </p>
       ) : null}
       {link ? (

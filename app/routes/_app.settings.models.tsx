@@ -5,6 +5,7 @@ import { toast } from 'sonner'
 import { Button } from '#app/components/ui/button.tsx'
 import { Badge, Card } from '#app/components/ui/card.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
+import { fieldError, formLevelError } from '#app/lib/action-errors.ts'
 import { handleModelsAction, loadModelsPage } from '#server/pages/settings-models.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import type { Route } from './+types/_app.settings.models'
@@ -61,7 +62,7 @@ function KeyForm({
       else toast.error(remove.data.error.message)
     }
   }, [remove.state, remove.data, label])
-  const error = save.data && !save.data.ok ? save.data.error : null
+  const error = fieldError(save.data, 'apiKey') ?? formLevelError(save.data, ['apiKey'])?.message ?? null
   return (
     <div className="space-y-3" data-testid={`key-${scope}`}>
       <p className="text-sm">
@@ -81,7 +82,7 @@ function KeyForm({
         <div className="min-w-72 flex-1">
           <Field
             label={stored ? `Replace ${label.toLowerCase()}` : `Add ${label.toLowerCase()}`}
-            error={error ? error.message : null}
+            error={error}
             hint="Write-only: stored encrypted, shown only as its last 4 characters."
           >
             {({ id, describedBy, invalid }) => (

@@ -49,7 +49,8 @@ function execControls(form: Record<string, string>) {
   const execLimits: Record<string, unknown> = {}
   for (const name of LIMITS) {
     const value = form[name]?.trim()
-    if (value) execLimits[name] = /^\d+$/.test(value) ? Number(value) : value
+    // Any number goes to the schema as a number, so "-1" is refused for its size, not its type.
+    if (value) execLimits[name] = Number.isFinite(Number(value)) ? Number(value) : value
   }
   return { execRuntimes: list(form.runtimes, /,/), execLimits, execDeny: list(form.deny, /\r?\n/) }
 }

@@ -5,7 +5,7 @@ import type { OrgSettings } from '#server/accounts/org-settings-schema.ts'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { Field, Input, inputClass } from '#app/components/ui/field.tsx'
-import type { ActionData } from '#app/lib/action-errors.ts'
+import { fieldError, formLevelError, type ActionData } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
 
 const RUNTIMES = [
@@ -22,6 +22,9 @@ const LIMITS = [
   { id: 'outputKb', label: 'Output kept per stream (KB)' },
 ] as const
 
+/** The fields the form shows their errors beside; anything else is said in the toast. */
+const SHOWN = ['execLimits', 'execDeny']
+
 type Exec = Pick<OrgSettings, 'exec' | 'execRuntimes' | 'execLimits' | 'execDeny'>
 
 /**
@@ -35,10 +38,9 @@ export function ExecControls({ settings, canEdit }: { settings: Exec; canEdit: b
   useEffect(() => {
     if (fetcher.state !== 'idle' || !fetcher.data) return
     if (fetcher.data.ok) toast.success('Command rules saved')
-    else toast.error(fetcher.data.error.message)
+    else toast.error(formLevelError(fetcher.data, SHOWN)?.message ?? 'Not saved: see the fields marked below')
   }, [fetcher.state, fetcher.data])
-  const error = fetcher.data && !fetcher.data.ok ? fetcher.data.error : null
-  const errorFor = (field: string) => (error?.field === field ? error.message : null)
+  const errorFor = (field: string) => fieldError(fetcher.data, field)
 
   if (!canEdit) {
     const limits = Object.entries(settings.execLimits)
@@ -114,7 +116,7 @@ export function ExecControls({ settings, canEdit }: { settings: Exec; canEdit: b
         <Field
           label="Always denied (one pattern per line)"
           hint='Globs matched against each simple command, e.g. "git push *" or "curl *".'
-          error={errorFor('execDeny') ?? (error?.field?.startsWith('execDeny.') ? error.message : null)}
+          error={errorFor('execDeny')}
         >
           {({ id, describedBy, invalid }) => (
             <textarea
