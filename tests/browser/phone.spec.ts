@@ -3,7 +3,7 @@
  * the navigation is a menu that opens and navigates, and the agent's button covers nothing.
  */
 import { expect, test, type Page } from '@playwright/test'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
 
 test.describe.configure({ timeout: 120_000 })
 test.use({ viewport: { width: 390, height: 844 } })
@@ -53,6 +53,17 @@ test('every page fits 390 px with no horizontal scroll', async ({ page, baseURL 
     expect(await overflow(page), `${url} scrolls sideways`).toBe(0)
     expect(await sidewaysScrollers(page), `${url} has boxes cut off at the edge`).toEqual([])
   }
+})
+
+test('Settings → Usage fits 390 px once its tables have rows', async ({ page, baseURL }) => {
+  await signUp(page, 'Uri Usage', uniqueEmail('uri'))
+  const jobId = await createJob(page, baseURL!)
+  await runToEnd(page, baseURL!, jobId)
+  await page.goto('/settings/usage')
+  await expect(page.getByRole('table').filter({ hasText: 'morning-digest' })).toBeVisible()
+  await expect(page.getByRole('table').filter({ hasText: 'Uri Usage' })).toBeVisible()
+  expect(await overflow(page), '/settings/usage scrolls sideways').toBe(0)
+  expect(await sidewaysScrollers(page), '/settings/usage has boxes cut off at the edge').toEqual([])
 })
 
 test('the navigation is a menu that opens and navigates', async ({ page }) => {

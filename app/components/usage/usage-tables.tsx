@@ -3,6 +3,9 @@ import type { UsageReport, UsageTotals } from '#server/runs/usage.ts'
 import { formatUsd } from '#app/components/runs/format.ts'
 import { Card } from '#app/components/ui/card.tsx'
 
+/** Token counts give way on phones, where the run count and the cost still fit beside the name. */
+const wide = 'hidden sm:table-cell'
+
 type Row = UsageTotals & { key: string; label: React.ReactNode; detail?: string }
 
 function TotalsTable({
@@ -28,8 +31,8 @@ function TotalsTable({
               <tr className="text-stone-500">
                 <th className="py-1.5 pr-4 font-medium">{first}</th>
                 <th className="py-1.5 pr-4 font-medium">Runs</th>
-                <th className="py-1.5 pr-4 font-medium">Tokens in</th>
-                <th className="py-1.5 pr-4 font-medium">Tokens out</th>
+                <th className={`${wide} py-1.5 pr-4 font-medium`}>Tokens in</th>
+                <th className={`${wide} py-1.5 pr-4 font-medium`}>Tokens out</th>
                 <th className="py-1.5 font-medium">Cost</th>
               </tr>
             </thead>
@@ -38,11 +41,15 @@ function TotalsTable({
                 <tr key={row.key} className="border-t border-stone-100 dark:border-stone-800">
                   <td className="py-1.5 pr-4">
                     {row.label}
-                    {row.detail ? <span className="ml-2 text-xs text-stone-500">{row.detail}</span> : null}
+                    {row.detail ? (
+                      <span className="block text-xs [overflow-wrap:anywhere] text-stone-500">
+                        {row.detail}
+                      </span>
+                    ) : null}
                   </td>
                   <td className="py-1.5 pr-4">{row.runs}</td>
-                  <td className="py-1.5 pr-4">{row.inputTokens.toLocaleString('en-US')}</td>
-                  <td className="py-1.5 pr-4">{row.outputTokens.toLocaleString('en-US')}</td>
+                  <td className={`${wide} py-1.5 pr-4`}>{row.inputTokens.toLocaleString('en-US')}</td>
+                  <td className={`${wide} py-1.5 pr-4`}>{row.outputTokens.toLocaleString('en-US')}</td>
                   <td className="py-1.5">{formatUsd(row.costUsd)}</td>
                 </tr>
               ))}
@@ -80,7 +87,7 @@ export function UsageTables({ report }: { report: UsageReport }) {
   }))
   const none = `No runs reached a model in the last ${report.days} days.`
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <TotalsTable title="Per job" first="Job" rows={jobs} empty={none} />
       <TotalsTable title="Per person (runs as)" first="Person" rows={people} empty={none} />
     </div>
