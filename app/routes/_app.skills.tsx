@@ -1,7 +1,7 @@
 import { BookOpen } from 'lucide-react'
 import { useFetcher } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
-import { Badge, Card, EmptyState } from '#app/components/ui/card.tsx'
+import { Badge, Card, EmptyState, PageHeader } from '#app/components/ui/card.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { useHydrated } from '#app/lib/hydrated.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
@@ -76,21 +76,27 @@ function SkillCard({ skill, canDecide }: { skill: Skill; canDecide: boolean }) {
 export default function SkillsPage({ loaderData }: Route.ComponentProps) {
   const { skills, canDecide } = loaderData
   return (
-    <div className="mx-auto max-w-4xl space-y-4 p-4 sm:p-6">
-      <div>
-        <h1 className="text-xl font-semibold">Skills</h1>
-        <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-          Skills the agent wrote (skills/&lt;name&gt;/SKILL.md). Each waits for an admin&apos;s approval
-          before an environment or job can attach it; editing an approved skill sends it back here.
-        </p>
-      </div>
+    <>
+      <PageHeader
+        title="Skills"
+        description={
+          <>
+            Skills the agent wrote (skills/&lt;name&gt;/SKILL.md). Each waits for an admin&apos;s approval
+            before an environment or job can attach it; editing an approved skill sends it back here.
+          </>
+        }
+      />
       {skills.length === 0 ? (
         <EmptyState icon={<BookOpen className="size-6" aria-hidden />} title="No skills yet">
           When the agent writes a skill, it appears here for review.
         </EmptyState>
       ) : (
-        skills.map((skill) => <SkillCard key={skill.id} skill={skill} canDecide={canDecide} />)
+        <div className="space-y-4">
+          {skills.map((skill) => (
+            <SkillCard key={skill.id} skill={skill} canDecide={canDecide} />
+          ))}
+        </div>
       )}
-    </div>
+    </>
   )
 }
