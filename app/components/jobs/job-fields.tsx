@@ -140,6 +140,11 @@ function GenericField({ field, draft, set, errorFor }: FieldProps & { field: Job
   )
 }
 
+/** A label inside a sentence: lowercase first letter, unless it opens with an abbreviation ("MCP servers"). */
+function inSentence(label: string): string {
+  return /^[A-Z]{2}/.test(label) ? label : label.charAt(0).toLowerCase() + label.slice(1)
+}
+
 /** The advanced fields (catch-up, overlap, retries, timeout…): sensible defaults, tucked away until needed. */
 export function AdvancedFields({
   fields,
@@ -154,7 +159,7 @@ export function AdvancedFields({
       <summary className="flex cursor-pointer items-center gap-2 px-4 py-2.5 text-sm font-medium select-none">
         <ChevronRight className="size-4 transition-transform group-open:rotate-90" aria-hidden /> Advanced
         <span className="font-normal text-stone-500">
-          {advanced.map((f) => (f.widget === 'custom' ? '' : f.label.toLowerCase())).join(', ')}
+          {advanced.map((f) => (f.widget === 'custom' ? '' : inSentence(f.label))).join(', ')}
         </span>
       </summary>
       <div className="grid gap-4 border-t border-stone-200 px-4 py-4 sm:grid-cols-2 dark:border-stone-800">
