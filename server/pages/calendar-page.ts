@@ -8,11 +8,15 @@ import { createCalendarToken, listCalendarTokens, revokeCalendarToken } from '..
 import { env } from '../env.ts'
 import { badRequest } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
+import { orRouteError } from './page-errors.ts'
 
 export async function loadCalendarPage(caller: Caller, request: Request) {
   const url = new URL(request.url)
   const query = Object.fromEntries([...url.searchParams].filter(([, v]) => v !== ''))
-  const [calendar, tokens] = await Promise.all([loadCalendar(caller, query), listCalendarTokens(caller)])
+  const [calendar, tokens] = await Promise.all([
+    orRouteError(loadCalendar(caller, query)),
+    listCalendarTokens(caller),
+  ])
   return { calendar, tokens, origin: env().APP_URL ?? url.origin }
 }
 

@@ -70,3 +70,18 @@ test('the calendar lists the fires nextRuns gives across a DST change, and makes
   await expect(page.getByTestId('calendar-token')).toHaveCount(0)
   expect((await fetch(url)).status).toBe(401)
 })
+
+test('a calendar address with a bad view or scope is a 400 that says what is wrong, not a server error', async ({
+  page,
+}) => {
+  await signUp(page, 'Val View', uniqueEmail('val'))
+  for (const [query, message] of [
+    ['view=month', 'view: must be day or week'],
+    ['scope=everyone', 'scope:'],
+  ] as const) {
+    const response = await page.goto(`/calendar?${query}`)
+    expect(response?.status(), query).toBe(400)
+    await expect(page.getByRole('heading', { name: 'That did not work' })).toBeVisible()
+    await expect(page.getByRole('alert')).toContainText(message)
+  }
+})
