@@ -28,3 +28,45 @@ test('one submit shows each bad field’s message next to it', async ({ page }) 
   await expect(page.getByRole('alert').filter({ hasText: 'retries:' })).toHaveCount(0)
   await expect(page.getByLabel('Prompt')).toHaveValue('Summarise the overnight alerts.')
 })
+
+test('a refused submit brings its first bad field into view and focus, on the new-job form and the editor', async ({
+  page,
+  baseURL,
+}) => {
+  await signUp(page, 'Finn Focus', uniqueEmail('finn'))
+  const made = await page.request.post('/_agent-native/jobs', {
+    headers: { origin: baseURL! },
+    data: { name: 'taken-name', schedule: '0 7 * * *', instructions: 'Go.' },
+  })
+  expect(made.status()).toBe(201)
+  const jobId = (await made.json()).job.id as string
+
+  await page.goto('/jobs/new')
+  await page.getByLabel('Name').fill('taken-name')
+  await page.getByLabel('Prompt').fill('Again.')
+  await page.getByText('Advanced').click()
+  // Pressed from the bottom of the form, a screen below the name.
+  const create = page.getByRole('button', { name: 'Create job' })
+  await create.scrollIntoViewIfNeeded()
+  await expect(page.getByLabel('Name')).not.toBeInViewport()
+  await create.click()
+  const name = page.getByLabel('Name')
+  await expect(name).toHaveAttribute('aria-invalid', 'true')
+  await expect(name).toBeFocused()
+  await expect(name).toBeInViewport()
+
+  await page.goto(`/jobs/${jobId}?tab=definition`)
+  const prompt = page.getByLabel('Prompt')
+  await prompt.fill('')
+  await page
+    .locator('form')
+    .filter({ has: prompt })
+    .evaluate((form: HTMLFormElement) => (form.noValidate = true))
+  await page.getByText('Advanced').click()
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
+  await expect(prompt).not.toBeInViewport()
+  await page.getByRole('button', { name: 'Save changes' }).click()
+  await expect(prompt).toHaveAttribute('aria-invalid', 'true')
+  await expect(prompt).toBeFocused()
+  await expect(prompt).toBeInViewport()
+})

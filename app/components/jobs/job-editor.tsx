@@ -1,10 +1,12 @@
 import { AlertTriangle, RotateCcw } from 'lucide-react'
+import { useRef } from 'react'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { cn } from '#app/lib/cn.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
 import { fieldError, formLevelError, type ActionData } from '#app/lib/action-errors.ts'
 import type { JobFormField } from '#app/lib/job-types.ts'
+import { useRevealProblem } from '#app/lib/use-reveal-problem.ts'
 import { FormAlert, InstructionsField, RunAsField, WhenFields } from './job-fields.tsx'
 import type { JobDraft } from './job-draft.ts'
 
@@ -42,8 +44,11 @@ export function JobEditor(props: Props) {
         result,
         props.fields.map((f) => f.key),
       )
+  const formRef = useRef<HTMLFormElement>(null)
+  useRevealProblem(formRef, result?.ok === false ? result.error : null)
   return (
     <form
+      ref={formRef}
       className="space-y-5"
       onSubmit={(e) => {
         e.preventDefault()

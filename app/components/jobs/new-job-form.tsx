@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
 import { Button, buttonClass } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
@@ -6,6 +6,7 @@ import { Field, Input } from '#app/components/ui/field.tsx'
 import { fieldError, formLevelError, type ActionData } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
 import { browserTimeZone } from '#app/lib/time.ts'
+import { useRevealProblem } from '#app/lib/use-reveal-problem.ts'
 import type { JobFormSpec } from '#app/lib/job-types.ts'
 import { FormAlert, InstructionsField, RunAsField, WhenFields } from './job-fields.tsx'
 import { initialDraft, type JobDraft } from './job-draft.ts'
@@ -35,8 +36,10 @@ export function NewJobForm({ defaultTimezone, canUseSharedKey, form, result }: P
   const set = (key: keyof JobDraft, value: string) => setDraft((d) => ({ ...d, [key]: value }))
   const errorFor = (field: string) => fieldError(result, field)
   const general = formLevelError(result, ['name', 'scope', ...form.fields.map((f) => f.key)])
+  const formRef = useRef<HTMLFormElement>(null)
+  useRevealProblem(formRef, result?.ok === false ? result.error : null)
   return (
-    <Form method="post" className="space-y-6">
+    <Form method="post" ref={formRef} className="space-y-6">
       {general ? <FormAlert message={general.message} /> : null}
       <Card className="space-y-5 p-6">
         <h2 className="font-semibold">What it does</h2>
