@@ -87,3 +87,29 @@ test('Settings → Secrets: add, replace and delete a secret; the value is never
   await expect(page.getByTestId('secret-API_TOKEN')).toHaveCount(0)
   await expect(page.getByText('No secrets yet')).toBeVisible()
 })
+
+test('the environment page fits 390 px once its audit log has rows, denied ones too', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  await signUp(page, 'Pat Phone', uniqueEmail('pat'))
+  await page.goto('/workspace')
+  await page.getByRole('button', { name: 'Environment' }).click()
+  const dialog = page.getByRole('dialog')
+  await dialog.getByLabel('Name').fill('Pocket')
+  await dialog.getByRole('button', { name: 'Create' }).click()
+  await expect(page).toHaveURL(/path=environments%2Fpocket\.md/)
+  await page.getByRole('link', { name: 'Open environment' }).click()
+  const command = page.getByLabel('Command')
+  for (const line of ['echo hello > hi.txt && cat hi.txt', 'sudo ls', 'ls -la']) {
+    await command.fill(line)
+    await command.press('Enter')
+    await expect(page.getByTestId('audit-log')).toContainText(line)
+  }
+  const sideways = await page.locator('main').evaluate((main) => ({
+    page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    boxes: [main, ...main.querySelectorAll('*')]
+      .filter((el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 3).join('.')}`),
+  }))
+  expect(sideways).toEqual({ page: 0, boxes: [] })
+})

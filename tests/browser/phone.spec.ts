@@ -66,6 +66,16 @@ test('Settings → Usage fits 390 px once its tables have rows', async ({ page, 
   expect(await sidewaysScrollers(page), '/settings/usage has boxes cut off at the edge').toEqual([])
 })
 
+test('a job page fits 390 px once the job has runs', async ({ page, baseURL }) => {
+  await signUp(page, 'Rae Runs', uniqueEmail('rae'))
+  const jobId = await createJob(page, baseURL!)
+  await runToEnd(page, baseURL!, jobId)
+  await page.goto(`/jobs/${jobId}`)
+  await expect(page.getByTestId('run-row')).toHaveCount(1)
+  expect(await overflow(page), 'the job page scrolls sideways').toBe(0)
+  expect(await sidewaysScrollers(page), 'the job page has boxes cut off at the edge').toEqual([])
+})
+
 test('the navigation is a menu that opens and navigates', async ({ page }) => {
   await signUp(page, 'Max Menu', uniqueEmail('max'))
   const menuButton = page.getByRole('button', { name: 'Menu' })

@@ -10,6 +10,9 @@ import type { RunLike } from './types.ts'
 
 const TH = 'px-2 py-2 text-left text-xs font-medium whitespace-nowrap text-stone-500 dark:text-stone-400'
 const TD = 'px-2 py-2 whitespace-nowrap'
+// Below 640 px (a phone) the trigger, the scheduled time and the tokens give way: the run's own
+// page has them, and seven columns do not fit a phone's width.
+const WIDE = 'hidden sm:table-cell'
 
 function Duration({ run }: { run: RunLike }) {
   const elapsed = useElapsed(run.startedAt, run.status === 'running')
@@ -31,11 +34,11 @@ export function RunsTable({ jobId, runs, timeZone }: { jobId: string; runs: RunL
         <thead>
           <tr className="border-b border-stone-200 dark:border-stone-800">
             <th className={TH}>Status</th>
-            <th className={TH}>Trigger</th>
-            <th className={TH}>Scheduled</th>
+            <th className={`${TH} ${WIDE}`}>Trigger</th>
+            <th className={`${TH} ${WIDE}`}>Scheduled</th>
             <th className={TH}>Started</th>
             <th className={TH}>Duration</th>
-            <th className={TH}>Tokens</th>
+            <th className={`${TH} ${WIDE}`}>Tokens</th>
             <th className={TH}>Cost</th>
           </tr>
         </thead>
@@ -64,8 +67,8 @@ export function RunsTable({ jobId, runs, timeZone }: { jobId: string; runs: RunL
                     </span>
                   ) : null}
                 </td>
-                <td className={TD}>{describeTrigger(run)}</td>
-                <td className={TD}>
+                <td className={`${TD} ${WIDE}`}>{describeTrigger(run)}</td>
+                <td className={`${TD} ${WIDE}`}>
                   <RelativeTime value={run.scheduledFor} timeZone={timeZone} />
                 </td>
                 <td className={TD}>
@@ -74,7 +77,7 @@ export function RunsTable({ jobId, runs, timeZone }: { jobId: string; runs: RunL
                 <td className={TD}>
                   <Duration run={run} />
                 </td>
-                <td className={TD}>{tokens(run.usage)}</td>
+                <td className={`${TD} ${WIDE}`}>{tokens(run.usage)}</td>
                 <td className={TD}>
                   {run.usage.costUsd === null ? '—' : `≈ ${formatUsd(run.usage.costUsd)}`}
                 </td>
