@@ -54,10 +54,14 @@ describe('guardedFetch', () => {
   let server: http.Server
   let port = 0
   const hits: string[] = []
+  const keys: Record<string, string | undefined> = {}
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
       hits.push(`${req.headers.host}${req.url}`)
+      keys[`${req.headers.host}${req.url}`] = req.headers['x-api-key']
+      if (req.url === '/redirect-away')
+        return res.writeHead(302, { location: `http://localhost:${port}/collect` }).end()
       if (req.url === '/redirect-private')
         return res.writeHead(302, { location: `http://127.0.0.2:${port}/` }).end()
       if (req.url === '/redirect-ok') return res.writeHead(302, { location: '/hello' }).end()
@@ -130,6 +134,25 @@ describe('guardedFetch', () => {
     await refused(guardedFetch(`http://127.0.0.1:${port}/redirect-private`, options))
     const ok = await guardedFetch(`http://127.0.0.1:${port}/redirect-ok`, options)
     expect(ok).toMatchObject({ status: 200, url: `http://127.0.0.1:${port}/hello` })
+  })
+
+  it('sends no credential header past a redirect to another origin', async () => {
+    // An MCP server with a secret header, whose host has an open redirect: the secret must not
+    // follow the redirect to wherever it points (here another host name of the test server).
+    const options = {
+      allowHosts: ['127.0.0.1', 'localhost'],
+      addressPolicy: onlyLocalhostOne,
+      lookup: (_h: string, cb: (e: Error | null, a: { address: string; family: number }[]) => void) =>
+        cb(null, [{ address: '127.0.0.1', family: 4 }]),
+      headers: { 'x-api-key': 'secret-key', accept: 'application/json' },
+    }
+    const res = await guardedFetch(`http://127.0.0.1:${port}/redirect-away`, options)
+    expect(res.url).toBe(`http://localhost:${port}/collect`)
+    expect(keys[`127.0.0.1:${port}/redirect-away`]).toBe('secret-key')
+    expect(keys[`localhost:${port}/collect`]).toBeUndefined()
+    // Within the origin it still goes along.
+    await guardedFetch(`http://127.0.0.1:${port}/redirect-ok`, options)
+    expect(keys[`127.0.0.1:${port}/hello`]).toBe('secret-key')
   })
 
   it('caps the response size and honours the timeout', async () => {

@@ -241,6 +241,26 @@ function toHeaderRecord(raw: http.IncomingHttpHeaders): Record<string, string> {
   return headers
 }
 
+/**
+ * Request headers that still go along once a redirect leaves the first origin: none that can carry
+ * a credential. An MCP server's secret headers or a webhook's authorisation are meant for the host
+ * they were configured for, not for wherever its redirect points (an open redirect there would
+ * hand them to anyone).
+ */
+const HEADERS_ACROSS_ORIGINS = new Set([
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'content-type',
+  'user-agent',
+])
+
+function headersAcrossOrigins(headers: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers ?? {}).filter(([name]) => HEADERS_ACROSS_ORIGINS.has(name.toLowerCase())),
+  )
+}
+
 /** Follows redirects by hand, checking every hop; resolves with the final response, body unread. */
 async function openGuarded(
   rawUrl: string,
@@ -251,6 +271,8 @@ async function openGuarded(
   let url = new URL(rawUrl)
   let method = (options.method ?? 'GET').toUpperCase()
   let body = options.body
+  let headers = options.headers
+  const origin = url.origin
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new OutboundRefused(`Scheme ${url.protocol} is not allowed`)
@@ -259,12 +281,13 @@ async function openGuarded(
     if (options.allowHosts !== 'any' && !hostAllowed(host, options.allowHosts))
       throw new OutboundRefused(`Host ${url.hostname} is not in the allowlist`)
     const address = await resolveChecked(url, options)
-    const res = await openOnce(url, address, { ...options, method, body }, deadline, signal)
+    const res = await openOnce(url, address, { ...options, method, body, headers }, deadline, signal)
     const location = res.headers.location
     if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location) {
       res.resume()
       if (hop >= (options.maxRedirects ?? 5)) throw new OutboundRefused('Too many redirects')
       url = new URL(location, url)
+      if (url.origin !== origin) headers = headersAcrossOrigins(headers)
       if (
         res.statusCode === 303 ||
         ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')
