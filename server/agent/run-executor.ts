@@ -143,10 +143,9 @@ async function converse(
       onFinish: ({ responseMessage }) => {
         reply = responseMessage
       },
-      onError: (err) => {
-        failure ??= err
-        return describeModelError(err, [resolved.apiKey])
-      },
+      // Called for every tool call that failed too (an unknown tool, bad input), whose error goes
+      // back to the model as that call's result: the run fails only on the loop's own error above.
+      onError: (err) => describeModelError(err, [resolved.apiKey]),
     })
     .pipeTo(new WritableStream())
   const usage = {

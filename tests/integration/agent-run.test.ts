@@ -156,6 +156,21 @@ describe('an unattended run', () => {
     }
   })
 
+  it('succeeds when the model recovers from a call to a tool that does not exist, or with bad input', async () => {
+    // Models name tools wrongly or leave out an argument now and then; the error goes back to the
+    // model as the call's result and it tries again. The run fails only if the conversation does.
+    const job = await createJob('recovers')
+    fake.reply(toolUse('no_such_tool', { anything: 1 }), toolUse('workspace', { path: 42 }), {
+      text: 'Done after all.',
+      usage: { input_tokens: 10, output_tokens: 3 },
+    })
+    const { run, transcript } = await runNow(team.creator.client, job.id)
+    expect(run).toMatchObject({ status: 'success', error: null })
+    const parts = transcript[1].parts as { type: string; state?: string; text?: string }[]
+    expect(parts.filter((p) => p.state === 'output-error')).toHaveLength(2)
+    expect(parts.at(-1)).toMatchObject({ type: 'text', text: 'Done after all.' })
+  })
+
   it('may not delete jobs: the tool refuses and the job stays', async () => {
     const victim = await createJob('victim')
     const job = await createJob('cleanup', { instructions: 'Delete the job called victim.' })
