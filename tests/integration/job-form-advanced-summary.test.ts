@@ -1,9 +1,13 @@
+/**
+ * The job form's Advanced summary names its fields from the real field registry (a server module,
+ * so the test lives here rather than beside the component): abbreviations keep their capitals.
+ */
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { jobFormSpec } from '#server/jobs/fields.ts'
-import { initialDraft } from './job-draft.ts'
-import { AdvancedFields } from './job-fields.tsx'
+import { initialDraft } from '#app/components/jobs/job-draft.ts'
+import { AdvancedFields } from '#app/components/jobs/job-fields.tsx'
 
 describe('the advanced fields', () => {
   it('list their names in the summary without lowercasing abbreviations', () => {
