@@ -54,7 +54,7 @@ describe('guardedFetch', () => {
   let server: http.Server
   let port = 0
   const hits: string[] = []
-  const keys: Record<string, string | undefined> = {}
+  const keys: Record<string, string | string[] | undefined> = {}
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
