@@ -33,7 +33,8 @@ export type ResetLink = { link: string; expiresAt: string; userId: string; machi
  * `endRevokedConnections` from the machines service.
  *
  * @throws HttpError 403 unless the caller is an admin or owner (an owner's link: owners only), and
- *   when the person's account also opens another organisation the caller does not administer; 404 when `userId` is not a member of the caller's organisation; 400 for the caller themself.
+ *   when the person's account also opens another organisation the caller does not administer;
+ *   404 when `userId` is not a member of the caller's organisation; 400 for the caller themself.
  */
 export async function createResetLink(caller: Caller, userId: string, now = new Date()): Promise<ResetLink> {
   if (!isOrgAdmin(caller)) throw forbidden('Only admins and owners can make password reset links')
