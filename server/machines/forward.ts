@@ -9,11 +9,11 @@ import { z } from 'zod'
 import { HttpError, unauthorized, type ErrorBody } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
 import { parseInput } from '../lib/validate.ts'
-import { CLOSE_REASONS, connections, type CloseReason } from './connection.ts'
+import { CLOSE_REASONS, connections, type CloseReason, type MachineConnection } from './connection.ts'
 import { FORWARD_PATH, forwardToken, instanceId, isForwardToken } from './instance.ts'
 import type { MachineCalls, MachineMethod } from './protocol.ts'
 import { CLEANUP_TIMEOUT_MS, deliverStopsLocally } from './stops.ts'
-import { isLive, type MachineRow } from './store.ts'
+import { isLive, markDisconnected, type MachineRow } from './store.ts'
 
 const METHODS = [
   'run_command',
@@ -85,13 +85,24 @@ export async function serveForwardedCall(request: Request): Promise<{ result: un
       z.object({ reason: z.enum(Object.keys(CLOSE_REASONS) as [CloseReason]) }),
       input.params,
     )
-    conn?.end(reason.reason)
+    if (conn) await endHere(conn, reason.reason)
     return { result: { closed: !!conn } }
   }
   if (!conn) throw new HttpError(503, 'machine_offline', `machine ${input.machineId} is not connected here`)
   if (input.method === 'stop')
     return { result: { stopped: (await deliverStopsLocally(input.ownerId, input.machineId)) ?? 0 } }
   return { result: await conn.call(input.method, input.params as never, input.timeoutMs) }
+}
+
+/**
+ * Ends a connection this instance holds and marks its machine offline before returning: the
+ * socket's close handler would do it too, but later, and a list read right after a revoke or a
+ * Disconnect must not still say online.
+ */
+async function endHere(conn: MachineConnection, reason: CloseReason): Promise<void> {
+  conn.end(reason)
+  connections.remove(conn)
+  await markDisconnected(conn.ownerId, conn.machineId, conn.connectionId)
 }
 
 /**
@@ -108,7 +119,7 @@ export async function closeConnection(
 ): Promise<boolean> {
   const local = connections.get(ownerId, machineId)
   if (local) {
-    local.end(reason)
+    await endHere(local, reason)
     return true
   }
   if (!row || !isLive(row) || row.instanceId === instanceId() || !row.instanceUrl) return false

@@ -171,12 +171,27 @@ describe('revoking, disconnecting, and the cap', () => {
     const command = { command: 'echo served', runId: 'run_revoke', timeoutMs: 10_000 }
     expect((await machineProvider.runCommand(aliceId, 'revoked-box', command)).stdout).toBe('served\n')
     expect((await alice.delete(`/_agent-native/machines/tokens/${summary.id}`)).status).toBe(204)
+    // Offline as soon as the revoke has answered, not once the holder has seen the socket close.
+    expect((await listed(alice)).find((m) => m.id === 'revoked-box')?.online ?? false).toBe(false)
     await client.waitFor('revoked')
     await exited(client)
     await expect(machineProvider.runCommand(aliceId, 'revoked-box', command)).rejects.toMatchObject({
       status: expect.any(Number),
     })
-    expect((await listed(alice)).find((m) => m.id === 'revoked-box')?.online ?? false).toBe(false)
+  }, 60_000)
+
+  it('a client that never answers the close is offline as soon as its token is revoked', async () => {
+    // An account of its own: Alice's machines are at the cap by now.
+    const frank = app.client()
+    await frank.signUp('Frank', 'frank@example.com')
+    const { token: tok, summary } = await token(frank, 'Deaf box')
+    expect(await register(tok, 'deaf-box')).toHaveProperty('result')
+    // It stops reading its socket: the close frame is never answered, so the server's socket stays
+    // open until the WebSocket close timeout (30 s), and its close handler waits as long.
+    sockets.at(-1)!.pause()
+    expect((await listed(frank)).find((m) => m.id === 'deaf-box')?.online).toBe(true)
+    expect((await frank.delete(`/_agent-native/machines/tokens/${summary.id}`)).status).toBe(204)
+    expect((await listed(frank)).find((m) => m.id === 'deaf-box')?.online).toBe(false)
   }, 60_000)
 
   it('Disconnect ends a machine’s connection and takes it off the list; only its owner may', async () => {
