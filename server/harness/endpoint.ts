@@ -9,8 +9,10 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { McpEndpoint } from '../integrations/mcp-client.ts'
+import { HttpError } from '../lib/errors.ts'
 import { integrationStreamFetch } from '../lib/integration-fetch.ts'
 import { BODY_LIMITS } from '../lib/limits.ts'
+import { readTextBody } from '../lib/read-body.ts'
 import { singleton } from '../lib/singleton.ts'
 import { usd } from '../runs/budget.ts'
 
@@ -75,7 +77,11 @@ type Live = SessionOptions & {
 // runs) and the server's routes (which answer a machine's calls) must share.
 const sessions = singleton('harness-sessions', () => new Map<string, Live>())
 
-/** Largest request body relayed (a long conversation with files stays well under it). */
+/**
+ * Largest request body read, on every path (a long conversation with files stays well under it).
+ * Over the run's Unix socket no HTTP-layer limit stands in front: a command in the sandbox can
+ * send a body that never ends, so it is counted while it streams in and cut past this.
+ */
 const MAX_BODY = BODY_LIMITS.harness
 
 export function openSession(options: SessionOptions): HarnessSession {
@@ -115,17 +121,26 @@ export async function handleHarnessRequest(token: string, path: string, request:
   if (!live) return apiError(401, 'authentication_error', 'This harness run has ended or never existed')
   const url = new URL(path, 'http://endpoint')
   if (request.method === 'POST' && url.pathname === '/v1/messages') return modelCall(live, url, request)
-  if (request.method === 'POST' && url.pathname === '/v1/messages/count_tokens')
-    return forward(live, url, request, live.redact(await request.text()))
+  if (request.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {
+    const body = await readBody(request)
+    return typeof body === 'string' ? forward(live, url, request, live.redact(body)) : body
+  }
   if (request.method === 'POST' && url.pathname === '/hook') return hook(live, request)
   const mcp = /^\/mcp\/([a-z0-9_-]+)$/.exec(url.pathname)
   if (mcp) return relayMcp(live, mcp[1]!, request)
   return apiError(404, 'not_found_error', `No such endpoint: ${url.pathname}`)
 }
 
-async function readBody(request: Request): Promise<string | null> {
-  const text = await request.text()
-  return Buffer.byteLength(text) > MAX_BODY ? null : text
+/** The body as text within {@link MAX_BODY}, or the answer refusing it (413 past it, 400 not UTF-8). */
+async function readBody(request: Request): Promise<string | Response> {
+  try {
+    return await readTextBody(request, MAX_BODY)
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err
+    return err.status === 413
+      ? apiError(413, 'request_too_large', 'The request is too large')
+      : apiError(400, 'invalid_request_error', err.message)
+  }
 }
 
 function upstreamHeaders(live: Live, request: Request): Headers {
@@ -137,12 +152,12 @@ function upstreamHeaders(live: Live, request: Request): Headers {
   return headers
 }
 
-async function forward(live: Live, url: URL, request: Request, body?: string): Promise<Response> {
+async function forward(live: Live, url: URL, request: Request, body: string): Promise<Response> {
   const target = `${live.grant.baseURL.replace(/\/$/, '')}${url.pathname.slice('/v1'.length)}${url.search}`
   return fetch(target, {
     method: 'POST',
     headers: upstreamHeaders(live, request),
-    body: body ?? (await request.text()),
+    body,
     signal: live.abort.signal,
   })
 }
@@ -164,7 +179,7 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
     return apiError(403, 'permission_error', refusal)
   }
   const raw = await readBody(request)
-  if (raw === null) return apiError(413, 'request_too_large', 'The request is too large')
+  if (typeof raw !== 'string') return raw
   const body = live.redact(raw)
   let model = 'unknown'
   try {
@@ -273,9 +288,11 @@ function meterStream(record: (usage: TokenUsage) => void): TransformStream<Uint8
 }
 
 async function hook(live: Live, request: Request): Promise<Response> {
+  const text = await readBody(request)
+  if (typeof text !== 'string') return text
   let payload: { hook_event_name?: unknown; tool_name?: unknown; tool_input?: unknown }
   try {
-    payload = (await request.json()) as typeof payload
+    payload = JSON.parse(text) as typeof payload
   } catch {
     return apiError(400, 'invalid_request_error', 'The hook payload is not JSON')
   }
@@ -316,7 +333,7 @@ async function relayMcp(live: Live, name: string, request: Request): Promise<Res
     if (value) headers.set(header, value)
   }
   const body = ['GET', 'HEAD'].includes(request.method) ? undefined : await readBody(request)
-  if (body === null) return Response.json({ error: 'The request is too large' }, { status: 413 })
+  if (body instanceof Response) return body
   const fetcher = integrationStreamFetch({ adminRegistered: endpoint.adminRegistered, timeoutMs: 60_000 })
   try {
     const upstream = await fetcher(endpoint.url, {
