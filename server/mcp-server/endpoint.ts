@@ -65,6 +65,16 @@ export async function handleMcpRequest(request: Request, readBody: () => Promise
     if (err instanceof HttpError) return jsonError(err)
     return jsonRpcError(null, -32700, 'Parse error: the body must be JSON')
   }
+  // The rate limit counts requests: a batch (up to 100 messages in the SDK) would make one request
+  // worth a hundred tool calls. The protocol dropped batches in 2025-06-18 (decision 0360).
+  if (Array.isArray(body)) {
+    return jsonRpcError(
+      null,
+      -32600,
+      'Invalid Request: batches are not accepted; send one JSON-RPC message per request',
+      400,
+    )
+  }
   const refusal = scopeRefusal(body, check.scopes)
   if (refusal) return refusal
 
@@ -82,9 +92,9 @@ export async function handleMcpRequest(request: Request, readBody: () => Promise
   }
 }
 
-function jsonRpcError(id: unknown, code: number, message: string): Response {
+function jsonRpcError(id: unknown, code: number, message: string, status = 200): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error: { code, message } }), {
-    status: 200,
+    status,
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
   })
 }
@@ -95,7 +105,7 @@ function jsonRpcError(id: unknown, code: number, message: string): Response {
  * is not listed).
  */
 function scopeRefusal(body: unknown, scopes: readonly AccessTokenScope[]): Response | null {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return null
+  if (!body || typeof body !== 'object') return null
   const message = body as { id?: unknown; method?: unknown; params?: { name?: unknown } }
   if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return null
   const spec = Object.hasOwn(MCP_TOOLS, message.params.name) ? MCP_TOOLS[message.params.name] : undefined
