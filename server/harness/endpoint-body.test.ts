@@ -19,7 +19,6 @@ const SENT_AT_MOST = CUT_BY * 3
 let socket: SocketEndpoint
 let session: HarnessSession
 beforeAll(async () => {
-  socket = await serveOnSocket()
   session = openSession({
     // Nothing may be forwarded: the address answers nothing.
     grant: {
@@ -39,7 +38,9 @@ beforeAll(async () => {
     redact: (text) => text,
     onRefusal: () => {},
     awaitCheckIn: false,
+    door: 'socket',
   })
+  socket = await serveOnSocket(session.token)
 })
 afterAll(async () => {
   session?.close()

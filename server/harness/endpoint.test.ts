@@ -24,6 +24,7 @@ function session(awaitCheckIn: boolean) {
     redact: (text) => text,
     onRefusal: (reason) => refusals.push(reason),
     awaitCheckIn,
+    door: 'socket',
   })
   return { opened, refusals }
 }
@@ -37,6 +38,7 @@ const post = (token: string, path: string, body: unknown) =>
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     }),
+    'socket',
   )
 
 const message = { model: 'claude-test', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }
@@ -89,6 +91,7 @@ describe('metering a streamed model call', () => {
       redact: (text) => text,
       onRefusal: (reason) => refusals.push(reason),
       awaitCheckIn: false,
+      door: 'socket',
     })
     const answered = await post(opened.token, '/v1/messages', { ...message, stream: true })
     expect(answered.status).toBe(200)
@@ -126,6 +129,7 @@ describe('a model call for a model without a price', () => {
       redact: (text) => text,
       onRefusal: () => {},
       awaitCheckIn: false,
+      door: 'socket',
     })
     const before = fake.requests.length
     const refused = await post(opened.token, '/v1/messages', { ...message, model: 'claude-3-opus-20240229' })

@@ -55,7 +55,18 @@ export type SessionOptions = {
   onRefusal: (reason: string) => void
   /** Model calls wait for the harness's policy plugin to announce itself (HarnessAdapter.checksIn). */
   awaitCheckIn?: boolean
+  /**
+   * The one way the run's harness reaches the endpoint: its own Unix socket (a CLI in this
+   * server's sandbox or a Docker container) or the HTTP route (a CLI on a connected machine). The
+   * token is written into the run's folder inside the environment, which other people may read
+   * (a shared environment's files, its other users' commands): a token used through the other
+   * door is refused, so what it opens stays inside the run's sandbox.
+   */
+  door: EndpointDoor
 }
+
+/** How a request reached the endpoint (see {@link SessionOptions.door}). */
+export type EndpointDoor = 'socket' | 'http'
 
 export type HarnessSession = {
   token: string
@@ -115,10 +126,21 @@ function apiError(status: number, type: string, message: string): Response {
   return Response.json({ type: 'error', error: { type, message } }, { status })
 }
 
-/** Answers one request of the harness run holding `token`; `path` is what follows the token. */
-export async function handleHarnessRequest(token: string, path: string, request: Request): Promise<Response> {
+/**
+ * Answers one request of the harness run holding `token`, arrived through `door`; `path` is what
+ * follows the token.
+ */
+export async function handleHarnessRequest(
+  token: string,
+  path: string,
+  request: Request,
+  door: EndpointDoor,
+): Promise<Response> {
   const live = sessions.get(token)
-  if (!live) return apiError(401, 'authentication_error', 'This harness run has ended or never existed')
+  // The same answer for a token of another door: nothing says the run exists.
+  if (!live || live.door !== door) {
+    return apiError(401, 'authentication_error', 'This harness run has ended or never existed')
+  }
   const url = new URL(path, 'http://endpoint')
   if (request.method === 'POST' && url.pathname === '/v1/messages') return modelCall(live, url, request)
   if (request.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {

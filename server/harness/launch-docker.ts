@@ -22,7 +22,7 @@ export const ENDPOINT_SOCKET = '/run/clockwork-endpoint/endpoint.sock'
 
 export const launchDocker: Launcher = async ({ adapter, opened, token, timeoutSeconds, signal, stopKey }) => {
   const cli = installedCli(adapter)
-  const socket = await serveOnSocket()
+  const socket = await serveOnSocket(token)
   const runName = runFolderName()
   const name = `clockwork-harness-${randomBytes(8).toString('hex')}`
   const port = loopbackPort()

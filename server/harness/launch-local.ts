@@ -21,7 +21,7 @@ const PROXY_PORT = 3128
 
 export const launchLocal: Launcher = async ({ adapter, opened, token, timeoutSeconds, signal }) => {
   const cli = installedCli(adapter)
-  const socket = await serveOnSocket()
+  const socket = await serveOnSocket(token)
   const runName = runFolderName()
   const runDir = join(opened.root, runName)
   // A port of the sandbox's own loopback: nothing else listens in its network namespace.

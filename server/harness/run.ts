@@ -72,6 +72,8 @@ export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome
     mcp: new Map(req.mcp.map((m) => [m.name, m])),
     redact,
     awaitCheckIn: adapter.checksIn === true,
+    // Only a CLI on a connected machine reaches the endpoint over HTTP.
+    door: opened.target.kind === 'machine' ? 'http' : 'socket',
     onRefusal: (reason) => {
       refusal ??= reason
       stop.abort()

@@ -2,7 +2,8 @@
  * The run's endpoint on a Unix socket: the sandbox has no network, so its folder is bound into it
  * and a relay inside (socat, on a loopback port of the sandbox's own network namespace) carries the
  * harness's HTTP to it. The folder is fresh, 0711 and named at random; the socket is the sandbox
- * user's to connect to. Every request still names the run's token (endpoint.ts).
+ * user's to connect to. Every request still names the run's token (endpoint.ts), and a socket
+ * answers its own run's token only: another run's, read from its folder, opens nothing here.
  */
 import { chmod, chown, mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -15,11 +16,11 @@ import { handleHarnessRequest } from './endpoint.ts'
 
 export type SocketEndpoint = { dir: string; path: string; close: () => Promise<void> }
 
-export async function serveOnSocket(): Promise<SocketEndpoint> {
+export async function serveOnSocket(token: string): Promise<SocketEndpoint> {
   const dir = await mkdtemp(join(tmpdir(), 'clockwork-harness-'))
   await chmod(dir, 0o711)
   const path = join(dir, 'endpoint.sock')
-  const server = createServer((req, res) => void answer(req, res))
+  const server = createServer((req, res) => void answer(token, req, res))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(path, resolve)
@@ -38,8 +39,8 @@ export async function serveOnSocket(): Promise<SocketEndpoint> {
   }
 }
 
-/** `/<token>/<rest>` → the endpoint's answer, streamed back. */
-async function answer(req: IncomingMessage, res: ServerResponse) {
+/** `/<token>/<rest>` → the endpoint's answer for this socket's run, streamed back. */
+async function answer(token: string, req: IncomingMessage, res: ServerResponse) {
   try {
     const match = /^\/([A-Za-z0-9_-]+)(\/.*)$/.exec(req.url ?? '')
     const request = new Request(`http://endpoint${req.url ?? '/'}`, {
@@ -51,9 +52,11 @@ async function answer(req: IncomingMessage, res: ServerResponse) {
         req.method === 'GET' || req.method === 'HEAD' ? undefined : (Readable.toWeb(req) as ReadableStream),
       duplex: 'half',
     } as RequestInit)
-    const response = match
-      ? await handleHarnessRequest(match[1]!, match[2]!, request)
-      : Response.json({ error: 'not found' }, { status: 404 })
+    const response = !match
+      ? Response.json({ error: 'not found' }, { status: 404 })
+      : match[1] === token
+        ? await handleHarnessRequest(token, match[2]!, request, 'socket')
+        : Response.json({ error: 'This harness run has ended or never existed' }, { status: 401 })
     res.writeHead(response.status, Object.fromEntries(response.headers))
     if (!response.body) return void res.end()
     const body = Readable.fromWeb(response.body as NodeReadableStream)
