@@ -97,7 +97,9 @@ const providers = [
   { provider: 'docker', seconds: 10, skip: docker.ok ? '' : docker.why },
 ]
 
-describe.each(providers)(
+// Side by side: each timeout test waits out a whole minute, and the four runs share nothing but
+// the app (each its own environment, job and marker).
+describe.concurrent.each(providers)(
   'a Claude Code run in a $provider environment stopped from outside',
   ({ provider, seconds, skip }) => {
     it.skipIf(skip)(
