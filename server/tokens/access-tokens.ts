@@ -7,17 +7,24 @@
  * limit holds across instances.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { and, desc, eq, isNull, sql } from 'drizzle-orm'
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { findMembership, findUser } from '../accounts/store.ts'
 import { callerFrom, type Caller } from '../access/caller.ts'
 import { getDb, type Db } from '../db/client.ts'
 import { accessTokens } from '../db/schema/index.ts'
-import { badFields, badRequest, notFound } from '../lib/errors.ts'
+import { badFields, badRequest, conflict, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { findUnstorableText } from '../lib/text.ts'
 
 export const ACCESS_TOKEN_PREFIX = 'cwp_'
+
+/**
+ * Live tokens one person may hold in one organisation. The rate limit is counted per token, so
+ * without a ceiling a script that makes itself tokens multiplies it (decision 0380); one per
+ * client and computer leaves room to spare.
+ */
+export const MAX_LIVE_ACCESS_TOKENS = 20
 
 /** What a token may do: read or change jobs (and their files), read or start runs. */
 export const ACCESS_TOKEN_SCOPES = ['jobs:read', 'jobs:write', 'runs:read', 'runs:write'] as const
@@ -81,6 +88,14 @@ function parseTokenInput(input: unknown): z.output<typeof AccessTokenInput> {
   return result.data
 }
 
+/** The caller's live (unrevoked) tokens in their current organisation. */
+const liveTokensOf = (caller: Caller) =>
+  and(
+    eq(accessTokens.userId, caller.userId),
+    eq(accessTokens.orgId, caller.orgId),
+    isNull(accessTokens.revokedAt),
+  )
+
 /** A new token for the caller in their current organisation; the plain token is only in the answer. */
 export async function createAccessToken(
   caller: Caller,
@@ -91,18 +106,29 @@ export async function createAccessToken(
   // Scopes are stored in one order, so a token's list reads the same however it was asked for.
   const ordered = ACCESS_TOKEN_SCOPES.filter((s) => scopes.includes(s))
   const token = ACCESS_TOKEN_PREFIX + randomBytes(32).toString('base64url')
-  const [row] = await db
-    .insert(accessTokens)
-    .values({
-      id: newId('pat'),
-      userId: caller.userId,
-      orgId: caller.orgId,
-      name,
-      scopes: ordered,
-      tokenHash: hashToken(token),
-    })
-    .returning()
-  return { token, summary: summary(row!) }
+  const row = await db.transaction(async (tx) => {
+    // One person's creations take turns, so requests racing cannot pass the ceiling together.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`access-tokens:${caller.userId}`}))`)
+    const [live] = await tx.select({ n: count() }).from(accessTokens).where(liveTokensOf(caller))
+    if (live!.n >= MAX_LIVE_ACCESS_TOKENS) {
+      throw conflict(
+        `You have ${live!.n} live access tokens here, the most one person may have: revoke one first`,
+      )
+    }
+    const [inserted] = await tx
+      .insert(accessTokens)
+      .values({
+        id: newId('pat'),
+        userId: caller.userId,
+        orgId: caller.orgId,
+        name,
+        scopes: ordered,
+        tokenHash: hashToken(token),
+      })
+      .returning()
+    return inserted!
+  })
+  return { token, summary: summary(row) }
 }
 
 /** The caller's live tokens in their current organisation, newest first. */
@@ -110,13 +136,7 @@ export async function listAccessTokens(caller: Caller, db: Db = getDb()): Promis
   const rows = await db
     .select()
     .from(accessTokens)
-    .where(
-      and(
-        eq(accessTokens.userId, caller.userId),
-        eq(accessTokens.orgId, caller.orgId),
-        isNull(accessTokens.revokedAt),
-      ),
-    )
+    .where(liveTokensOf(caller))
     .orderBy(desc(accessTokens.createdAt))
   return rows.map(summary)
 }
