@@ -126,6 +126,22 @@ function apiError(status: number, type: string, message: string): Response {
   return Response.json({ type: 'error', error: { type, message } }, { status })
 }
 
+/** The refusal of a token no live run holds (or holds for another door): nothing says which. */
+export const UNKNOWN_RUN = {
+  type: 'error',
+  error: { type: 'authentication_error', message: 'This harness run has ended or never existed' },
+} as const
+const unknownRun = () => Response.json(UNKNOWN_RUN, { status: 401 })
+
+/**
+ * Does a live run take `token` through the HTTP route? Asked before the route's body is read: the
+ * body limit there is a long conversation's, and nobody without a run's token may make the server
+ * hold that much (server/http/body-limit.ts).
+ */
+export function opensHttpDoor(token: string): boolean {
+  return sessions.get(token)?.door === 'http'
+}
+
 /**
  * Answers one request of the harness run holding `token`, arrived through `door`; `path` is what
  * follows the token.
@@ -138,9 +154,7 @@ export async function handleHarnessRequest(
 ): Promise<Response> {
   const live = sessions.get(token)
   // The same answer for a token of another door: nothing says the run exists.
-  if (!live || live.door !== door) {
-    return apiError(401, 'authentication_error', 'This harness run has ended or never existed')
-  }
+  if (!live || live.door !== door) return unknownRun()
   const url = new URL(path, 'http://endpoint')
   if (request.method === 'POST' && url.pathname === '/v1/messages') return modelCall(live, url, request)
   if (request.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {

@@ -3,11 +3,17 @@
  * `Content-Length`, then counts the streamed bytes, and answers 413 JSON as soon as either is over
  * the limit for the path's kind (server/lib/limits.ts), never holding more than that limit. A body
  * that fits is kept for React Router (server/http/react-router.ts), which reads it from here.
+ *
+ * Bodies are read before anyone is known, so two more bounds stand here (decision 0362): all the
+ * bodies one client and all clients have arriving or in use share a budget (body-budget.ts; 429 or
+ * 503 past it), and a harness run's route reads nothing for a token no live run takes over HTTP.
  */
 import type { IncomingMessage } from 'node:http'
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
+import { opensHttpDoor, UNKNOWN_RUN } from '../harness/endpoint.ts'
 import { BODY_LIMITS, type BodyKind } from '../lib/limits.ts'
-import { payloadTooLarge, toErrorBody } from '../lib/errors.ts'
+import { HttpError, payloadTooLarge, toErrorBody } from '../lib/errors.ts'
+import { createBodyBudget, type BodyBudget, type BudgetRefusal } from './body-budget.ts'
 
 const bodies = new WeakMap<IncomingMessage, Buffer>()
 
@@ -30,19 +36,44 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
 }
 
-export function limitBodies(): RequestHandler {
+const HARNESS_RUNS = '/_agent-native/harness/runs/'
+
+export function limitBodies(budget: BodyBudget = createBodyBudget()): RequestHandler {
   return (req, res, next) => {
     if (!hasBody(req)) return next()
-    const limit = BODY_LIMITS[bodyKindFor(req.path)]
-    if (Number(req.headers['content-length']) > limit) return refuse(req, res, limit)
+    const kind = bodyKindFor(req.path)
+    if (kind === 'harness' && !opensHttpDoor(req.path.slice(HARNESS_RUNS.length).split('/')[0]!)) {
+      return answerUnread(req, res, 401, UNKNOWN_RUN)
+    }
+    const limit = BODY_LIMITS[kind]
+    const declared = Number(req.headers['content-length'])
+    if (declared > limit) return refuse(req, res, limit)
+    const address = req.ip ?? 'unknown'
+    let taken = 0
+    // Taken until the request is over: a body handed on stays in memory while its route runs.
+    res.once('close', () => budget.give(address, taken))
+    const take = (bytes: number) => {
+      const refusal = budget.take(address, bytes)
+      if (refusal === null) taken += bytes
+      return refusal
+    }
+    const early = declared > 0 ? take(declared) : null
+    if (early) return answerUnread(req, res, ...busy(early))
+    const drop = () => {
+      budget.give(address, taken)
+      taken = 0
+    }
     const chunks: Buffer[] = []
     let size = 0
     const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size <= limit) return void chunks.push(chunk)
+      const refusal = size > limit ? null : size > taken ? take(size - taken) : null
+      if (size <= limit && !refusal) return void chunks.push(chunk)
       stop()
       chunks.length = 0
-      refuse(req, res, limit)
+      drop()
+      if (refusal) answerUnread(req, res, ...busy(refusal))
+      else refuse(req, res, limit)
     }
     const onEnd = () => {
       stop()
@@ -64,6 +95,18 @@ export function limitBodies(): RequestHandler {
   }
 }
 
+function busy(refusal: BudgetRefusal): [number, unknown, Record<string, string>] {
+  const err =
+    refusal === 'address'
+      ? new HttpError(
+          429,
+          'too_many_uploads',
+          'Your other requests are still sending or using their bodies; try again when they are done',
+        )
+      : new HttpError(503, 'busy', 'The server is receiving too many request bodies; try again shortly')
+  return [err.status, toErrorBody(err), { 'retry-after': '1' }]
+}
+
 // Answering before a client has sent its whole body makes many clients (browsers included) see a
 // reset instead of the answer, so a moderately oversize body is read on and dropped after the
 // 413. Past this much, or this long, the upload is abusive: the server stops reading (TCP holds
@@ -76,7 +119,21 @@ function refuse(req: ExpressRequest, res: ExpressResponse, limit: number) {
   const err = payloadTooLarge(
     `The body is over ${limit} bytes (${Math.round(limit / 1024)} KiB), the limit for ${req.path}`,
   )
-  res.status(413).set('cache-control', 'no-store').json(toErrorBody(err))
+  answerUnread(req, res, 413, toErrorBody(err))
+}
+
+/** Answers now and drops the rest of the body unread, as far as it is moderate (see above). */
+function answerUnread(
+  req: ExpressRequest,
+  res: ExpressResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  res
+    .status(status)
+    .set({ ...headers, 'cache-control': 'no-store' })
+    .json(body)
   let dropped = 0
   let cutting = false
   const cut = () => {

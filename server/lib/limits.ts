@@ -28,3 +28,13 @@ export const BODY_LIMITS = {
 } as const
 
 export type BodyKind = keyof typeof BODY_LIMITS
+
+/**
+ * Request-body bytes held at once while bodies arrive and their requests run (server/http/
+ * body-budget.ts): per client (an IPv4 address, an IPv6 /64), room for one harness call and then
+ * some; in all, a share of a 512 MiB machine that leaves the rest to everything else.
+ */
+export const BODY_BUDGET = {
+  perAddress: 40 * MiB,
+  total: 160 * MiB,
+} as const
