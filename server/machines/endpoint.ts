@@ -183,7 +183,9 @@ function serve(ws: WebSocket, token: VerifiedToken) {
     } catch {
       return ws.close(1003, 'not JSON')
     }
-    void boot.rpc.receiveAndSend(payload)
+    // The JSON-RPC layer rejects what is not a request, a response or a notification; unhandled,
+    // that rejection ended the server's process (one `{"hello":1}` from anyone with a token).
+    boot.rpc.receiveAndSend(payload).catch(() => ws.close(1008, 'not a JSON-RPC message'))
   })
   ws.on('close', () => {
     clearTimeout(unregistered)
