@@ -16,6 +16,7 @@ import { logger } from '../lib/logger.ts'
 import { parseInput } from '../lib/validate.ts'
 import { connections, MachineConnection } from './connection.ts'
 import { closeConnection } from './forward.ts'
+import { allMachinesMeter, createInboundMeter, INBOUND_RATES, nestedDeeperThan } from './inbound.ts'
 import { instanceId, instanceUrl } from './instance.ts'
 import type { REGISTER_REFUSALS, RegisterResult } from './protocol.ts'
 import { deliverStops, STOP_RETRY_MS } from './stops.ts'
@@ -176,10 +177,20 @@ function serve(ws: WebSocket, token: VerifiedToken) {
       throw err
     }
   })
+  const meter = createInboundMeter(INBOUND_RATES.connection)
   ws.on('message', (data) => {
+    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)
+    // Past its own rate or all clients' together, the socket is read no further for a while: the
+    // client waits (TCP holds it back) instead of the loop parsing its flood.
+    const wait = Math.max(meter.admit(bytes.length), allMachinesMeter().admit(bytes.length))
+    if (wait > 0) {
+      ws.pause()
+      setTimeout(() => ws.resume(), wait).unref()
+    }
+    if (nestedDeeperThan(bytes)) return ws.close(1008, 'a message nested too deeply')
     let payload: unknown
     try {
-      payload = JSON.parse(String(data))
+      payload = JSON.parse(bytes.toString('utf8'))
     } catch {
       return ws.close(1003, 'not JSON')
     }

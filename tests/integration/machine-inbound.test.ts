@@ -1,7 +1,9 @@
 /**
  * A machine client is its owner's program, and anyone may sign up and make a machine token. One
  * message that was not JSON-RPC (`{"hello":1}`) ended the server's process: the JSON-RPC layer's
- * rejection went unhandled. The server runs in its own process, so a frozen server cannot
+ * rejection went unhandled. And each message (up to 16 MiB) was parsed on the server's one event
+ * loop whatever it held: a 16 MiB array nested eight million deep took seconds, and a client
+ * could send them one after another, registered or not. The server runs in its own process, so a frozen server cannot
  * freeze the test that watches it.
  */
 import WebSocket from 'ws'
@@ -42,4 +44,18 @@ describe('a hostile machine client', () => {
     expect(await closed).toEqual({ code: 1008, reason: expect.stringMatching(/JSON-RPC/) })
     expect((await fetch(`${server.baseUrl}/_agent-native/health`)).status).toBe(200)
   }, 30_000)
+
+  it('is cut off at a deeply nested message, which is never parsed', async () => {
+    const depth = 8 * 1024 * 1024 - 8
+    const nested = `${'['.repeat(depth)}${']'.repeat(depth)}`
+    const { ws, closed } = await hostileSocket()
+    for (let i = 0; i < 4; i++) ws.send(nested)
+    let outcome: { code: number; reason: string } | undefined
+    void closed.then((c) => (outcome = c))
+    // Unfixed, the server parses each (seconds apiece) and keeps the connection: no close comes
+    // before its registration deadline (4001).
+    await expect.poll(() => outcome, { timeout: 30_000, interval: 25 }).toBeDefined()
+    expect(outcome).toEqual({ code: 1008, reason: expect.stringMatching(/nested/) })
+    expect((await fetch(`${server.baseUrl}/_agent-native/health`)).status).toBe(200)
+  }, 60_000)
 })

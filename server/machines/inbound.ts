@@ -1,0 +1,68 @@
+/**
+ * What a machine client's messages may cost the server before they are parsed. A client is its
+ * owner's program, so anyone who signs up can send what they like: each message (up to the
+ * socket's 16 MiB) is parsed with JSON.parse on the one event loop. A 16 MiB array nested 8
+ * million deep held it for two seconds, and a client may send them back to back, replies nobody
+ * asked for included (decision 0363).
+ */
+import { singleton } from '../lib/singleton.ts'
+
+/** Deeper than any message of the protocol (a listing reply is four levels) by far. */
+export const MAX_DEPTH = 32
+
+const MiB = 1024 * 1024
+
+/**
+ * Bytes per second parsed from one connection and from all of them, with the burst each may send
+ * at once. At about 15 ns a byte (parse plus the depth scan), 8 MiB a second of all clients costs
+ * the loop at most an eighth of its time; a command's 1 MB output and its reply fit one burst.
+ */
+export const INBOUND_RATES = {
+  connection: { bytesPerSecond: 4 * MiB, burst: 16 * MiB },
+  all: { bytesPerSecond: 8 * MiB, burst: 32 * MiB },
+} as const
+
+/**
+ * True when `data`, read as JSON, opens more than `max` arrays or objects at once. A linear scan
+ * that skips strings; it never allocates, so it costs the same whatever the nesting.
+ */
+export function nestedDeeperThan(data: Buffer, max: number = MAX_DEPTH): boolean {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < data.length; i++) {
+    const c = data[i]!
+    if (inString) {
+      if (c === 0x5c)
+        i++ // a backslash: skip the escaped byte (an escaped quote ends nothing)
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return false
+}
+
+/** A token bucket of bytes: how long to stop reading after a message of `bytes`. */
+export type InboundMeter = { admit(bytes: number): number }
+
+export function createInboundMeter(
+  rate: { bytesPerSecond: number; burst: number },
+  now: () => number = Date.now,
+): InboundMeter {
+  let tokens = rate.burst
+  let at = now()
+  return {
+    admit(bytes) {
+      const t = now()
+      tokens = Math.min(rate.burst, tokens + ((t - at) / 1000) * rate.bytesPerSecond)
+      at = t
+      tokens -= bytes
+      return tokens >= 0 ? 0 : Math.ceil((-tokens / rate.bytesPerSecond) * 1000)
+    },
+  }
+}
+
+/** The meter every machine connection of this process shares. */
+export const allMachinesMeter = () =>
+  singleton('machines.inbound', () => createInboundMeter(INBOUND_RATES.all))
