@@ -4,7 +4,7 @@
  * workspace tool), becoming a shared environment's "creator" by opening it first, pointing an
  * admin's commands at the member's own machine, and overwriting an approved self-made skill.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { and, eq } from 'drizzle-orm'
@@ -193,6 +193,26 @@ describe("a shared environment's machine", () => {
       .where(and(eq(resources.orgId, team.orgId), eq(resources.path, 'environments/boxed.md')))
     expect(await pwdOf(team.admin)).toBe(adminDir)
     expect(await pwdOf(team.admin)).not.toBe(memberDir)
+  })
+
+  it('is out of reach, files included, for a member who may only see it', async () => {
+    // A harness run on this machine keeps its token in a folder there (.harness-<random>/): the
+    // file tools must not reach the machine for anyone but its owner and the admins.
+    expect(await pwdOf(team.admin)).toBe(adminDir) // the environment in use
+    writeFileSync(path.join(adminDir, 'run-settings.json'), '{"hook":"…/runs/hrn_token/hook"}')
+    const read = `${E}/boxed/file?scope=shared&path=run-settings.json`
+    expect((await team.admin.client.get(read)).status).toBe(200)
+    const m = team.member.client
+    expect((await m.get(`${E}/boxed/files?scope=shared`)).status).toBe(404)
+    expect((await m.get(read)).status).toBe(404)
+    for (const [tool, input] of [
+      ['read_file', { path: 'run-settings.json' }],
+      ['list_directory', { path: '.' }],
+      ['search_files', { pattern: 'hrn_' }],
+    ] as const) {
+      const out = await toolCall(team.member, tool, { environment: 'boxed', ...input })
+      expect(out, tool).toMatchObject({ ok: false, error: { status: 404 } })
+    }
   })
 
   it('stays its creator’s when another admin saves it (never the last writer’s)', async () => {
