@@ -9,6 +9,7 @@ import { createAgentExecutor } from './agent/run-executor.ts'
 import { env } from './env.ts'
 import { startServer, type RouteSource, type RunningServer } from './http/server.ts'
 import { logger } from './lib/logger.ts'
+import { logUnhandledRejections } from './lib/unhandled-rejections.ts'
 import { reportSandboxIsolation } from './sandbox/index.ts'
 import { startScheduler } from './scheduler/scheduler.ts'
 import { integrationHooks } from './integrations/run-delivery.ts'
@@ -59,6 +60,8 @@ export async function runServerProcess(routes: RouteSource): Promise<void> {
   // Registered before start-up, so a signal that arrives while starting is handled too.
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
+  // A tenant's request that trips a missed rejection must not end the process for everyone.
+  logUnhandledRejections(logger)
 
   try {
     server = await startServer(config, routes, startBackground)
