@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isJobFilePath, jobNameOf, lineOfError } from './job-file-lines.ts'
+import { errorMarks, isJobFilePath, jobNameOf, lineOfError } from './job-file-lines.ts'
 
 const file = ['---', 'schedule: "0 25 * * *"', 'timezone: Mars/Olympus', '---', '', 'Do it.'].join('\n')
 
@@ -17,6 +17,21 @@ describe('lineOfError', () => {
     expect(lineOfError(file, { message: 'instructions: must not be empty', field: 'instructions' })).toBe(5)
     expect(lineOfError(file, { message: 'retries: must be at most 5', field: 'retries' })).toBeNull()
     expect(lineOfError(file, { message: 'Something else' })).toBeNull()
+  })
+})
+
+describe('errorMarks', () => {
+  it('marks every line a problem points at, in order, sharing a line between its problems', () => {
+    const problems = [
+      { message: 'timezone: unknown', field: 'timezone' },
+      { message: 'Line 2: schedule: hour: 25 is out of range', field: 'schedule' },
+      { message: 'schedule.minute: too', field: 'schedule.minute' },
+      { message: 'Something else' },
+    ]
+    expect(errorMarks(file, problems)).toEqual([
+      { line: 2, message: 'Line 2: schedule: hour: 25 is out of range\nschedule.minute: too' },
+      { line: 3, message: 'timezone: unknown' },
+    ])
   })
 })
 

@@ -18,6 +18,24 @@ export function lineOfError(text: string, error: { message: string; field?: stri
   return index >= 0 ? index + 1 : null
 }
 
+/** A line to mark in the editor, with what is wrong there. */
+export type ErrorMark = { line: number; message: string }
+
+/**
+ * Every line the problems point at, in order, one mark per line (problems on the same line share
+ * it, their messages joined); problems about the whole file mark nothing.
+ */
+export function errorMarks(text: string, problems: { message: string; field?: string }[]): ErrorMark[] {
+  const byLine = new Map<number, string[]>()
+  for (const problem of problems) {
+    const line = lineOfError(text, problem)
+    if (line !== null) byLine.set(line, [...(byLine.get(line) ?? []), problem.message])
+  }
+  return [...byLine]
+    .sort(([a], [b]) => a - b)
+    .map(([line, messages]) => ({ line, message: messages.join('\n') }))
+}
+
 /** True for paths the jobs service owns: `jobs/<name>.md`. */
 export function isJobFilePath(path: string): boolean {
   return /^jobs\/[^/]+\.md$/.test(path)

@@ -19,6 +19,8 @@ import { handleEnvironmentAction, loadEnvironmentPage } from '#server/pages/envi
 import type { Route } from './+types/_app.environments.$name'
 
 const CodeEditor = lazy(() => import('#app/components/workspace/code-editor.tsx'))
+/** A read-only file is never validated: nothing to mark (one array, so the editor never re-marks). */
+const NO_MARKS: never[] = []
 
 export const meta = ({ data }: Route.MetaArgs) => [
   { title: data ? `${data.environment.name} · Environments · Clockwork` : 'Environment · Clockwork' },
@@ -142,7 +144,13 @@ function Viewer({ data }: { data: Data }) {
       </div>
       {hydrated ? (
         <Suspense fallback={<Fallback text={content} />}>
-          <CodeEditor path={file.data.path} value={content} onChange={() => {}} readOnly errorLine={null} />
+          <CodeEditor
+            path={file.data.path}
+            value={content}
+            onChange={() => {}}
+            readOnly
+            errorLines={NO_MARKS}
+          />
         </Suspense>
       ) : (
         <Fallback text={content} />

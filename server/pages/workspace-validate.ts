@@ -4,16 +4,20 @@
  * so the page can tell which text a verdict is for.
  */
 import type { Caller } from '../auth/caller.ts'
-import { HttpError } from '../lib/errors.ts'
+import { HttpError, type FieldProblem } from '../lib/errors.ts'
 import { describeSchedule } from '../cron/cron.ts'
 import { parseJobFile } from '../jobs/job-file.ts'
 import { readJobFile } from '../jobs/service.ts'
 import { parseResourcePath, parseScope } from '../resources/paths.ts'
 import { validateFileContent } from '../resources/validators.ts'
 
+/**
+ * `problems` names every bad field (one, or each of several), so the editor marks each line;
+ * `message` joins them, as a save's refusal does.
+ */
 export type FileVerdict =
   | { token: string; valid: true; description: string | null }
-  | { token: string; valid: false; message: string; field?: string }
+  | { token: string; valid: false; message: string; field?: string; problems: FieldProblem[] }
 
 /**
  * The verdict on `text` as the file at `scope`/`path`: job files as the jobs service parses them,
@@ -43,7 +47,10 @@ export async function validateWorkspaceFile(
     const timezone = parsed.timezone ?? existing?.job.timezone ?? caller.timezone ?? 'UTC'
     return { token, valid: true, description: describeSchedule(parsed.schedule, { timezone }) }
   } catch (err) {
-    if (err instanceof HttpError) return { token, valid: false, message: err.message, field: err.field }
+    if (err instanceof HttpError) {
+      const problems = err.fields ?? [{ field: err.field, message: err.message }]
+      return { token, valid: false, message: err.message, field: err.field, problems }
+    }
     throw err
   }
 }

@@ -11,11 +11,23 @@
  * here, by the module that handles the write.
  */
 import type { AccessCaller } from '../access/rules.ts'
-import { HttpError } from '../lib/errors.ts'
+import { HttpError, type FieldProblem } from '../lib/errors.ts'
 import { singleton } from '../lib/singleton.ts'
 
-/** Why a file is refused: what the HttpError would carry (400 naming the field and line, or 413). */
-export type FileProblem = { status: number; code: string; message: string; field?: string }
+/**
+ * Why a file is refused: what the HttpError would carry (400 naming the field and line, or 413);
+ * `fields` lists each bad field when there is more than one.
+ */
+export type FileProblem = {
+  status: number
+  code: string
+  message: string
+  field?: string
+  fields?: FieldProblem[]
+}
+
+const toError = (problem: FileProblem) =>
+  new HttpError(problem.status, problem.code, problem.message, problem.field, problem.fields)
 
 /** A write about to be stored, for the checks that depend on who writes it. */
 export type FileWrite = {
@@ -61,7 +73,7 @@ export function validateFileContent(path: string, text: string): void {
   for (const { prefix, check } of validators) {
     if (!path.startsWith(prefix)) continue
     const problem = check(path, text)
-    if (problem) throw new HttpError(problem.status, problem.code, problem.message, problem.field)
+    if (problem) throw toError(problem)
   }
 }
 
@@ -73,7 +85,7 @@ export async function validateWriter(write: FileWrite): Promise<void> {
   for (const { prefix, checkWriter } of registry.validators ?? []) {
     if (!checkWriter || !write.path.startsWith(prefix)) continue
     const problem = await checkWriter(write)
-    if (problem) throw new HttpError(problem.status, problem.code, problem.message, problem.field)
+    if (problem) throw toError(problem)
   }
 }
 

@@ -4,14 +4,16 @@ import CodeMirror, { EditorView, type ReactCodeMirrorRef } from '@uiw/react-code
 import { useEffect, useMemo, useRef } from 'react'
 import { useDarkClass } from '#app/lib/use-dark.ts'
 import { editorTheme } from './editor-theme.ts'
-import { errorLineField, errorLineTheme, setErrorLine } from './error-line.ts'
+import type { ErrorMark } from '#app/lib/job-file-lines.ts'
+import { errorLineField, errorLineTheme, setErrorLines } from './error-line.ts'
 
 type Props = {
   path: string
   value: string
   onChange: (text: string) => void
   readOnly: boolean
-  errorLine: { line: number; message: string } | null
+  /** The lines to mark as erroneous; keep the array stable while they do not change. */
+  errorLines: readonly ErrorMark[]
 }
 
 /** Markdown with YAML frontmatter for .md (job files), YAML for .yaml, plain text otherwise. */
@@ -23,13 +25,13 @@ function languageFor(path: string) {
 
 /**
  * CodeMirror 6 for workspace files. Loaded lazily in the browser only (it is large and needs the
- * DOM). The erroneous line of a job file is highlighted.
+ * DOM). Every line a validation problem points at is highlighted.
  */
-export default function CodeEditor({ path, value, onChange, readOnly, errorLine }: Props) {
+export default function CodeEditor({ path, value, onChange, readOnly, errorLines }: Props) {
   // The app's mode (the person's theme choice), which may differ from the system's.
   const dark = useDarkClass()
   const editor = useRef<ReactCodeMirrorRef>(null)
-  const marked = useRef(errorLine)
+  const marked = useRef(errorLines)
   const extensions = useMemo(
     () => [
       ...languageFor(path),
@@ -41,9 +43,9 @@ export default function CodeEditor({ path, value, onChange, readOnly, errorLine 
     [path],
   )
   useEffect(() => {
-    marked.current = errorLine
-    editor.current?.view?.dispatch({ effects: setErrorLine.of(errorLine) })
-  }, [errorLine])
+    marked.current = errorLines
+    editor.current?.view?.dispatch({ effects: setErrorLines.of(errorLines) })
+  }, [errorLines])
   return (
     <CodeMirror
       ref={editor}
@@ -55,7 +57,7 @@ export default function CodeEditor({ path, value, onChange, readOnly, errorLine 
       theme={dark ? editorTheme.dark : editorTheme.light}
       minHeight="24rem"
       maxHeight="70vh"
-      onCreateEditor={(view) => view.dispatch({ effects: setErrorLine.of(marked.current) })}
+      onCreateEditor={(view) => view.dispatch({ effects: setErrorLines.of(marked.current) })}
       // Tab moves focus on, as everywhere else on the page (and YAML forbids tab indentation anyway).
       indentWithTab={false}
       basicSetup={{ foldGutter: false, highlightActiveLine: !readOnly }}

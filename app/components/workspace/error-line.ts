@@ -1,25 +1,33 @@
 import { Decoration, EditorView, StateEffect, StateField, type DecorationSet } from '@uiw/react-codemirror'
+import type { ErrorMark } from '#app/lib/job-file-lines.ts'
 
-/** Marks (or clears, with null) the line a validation error points at. */
-export const setErrorLine = StateEffect.define<{ line: number; message: string } | null>()
+/** Replaces the marked lines with these (none clears them); lines are 1-based and in order. */
+export const setErrorLines = StateEffect.define<readonly ErrorMark[]>()
 
 /**
- * A CodeMirror extension that paints one line as erroneous, with the message as its tooltip.
- * The marker follows edits until the next verdict replaces it.
+ * A CodeMirror extension that paints each line a validation problem points at, with its message
+ * as the tooltip. The markers follow edits until the next verdict replaces them.
  */
 export const errorLineField = StateField.define<DecorationSet>({
   create: () => Decoration.none,
   update(decorations, tr) {
     let next = decorations.map(tr.changes)
     for (const effect of tr.effects) {
-      if (!effect.is(setErrorLine)) continue
-      if (!effect.value) {
-        next = Decoration.none
-        continue
+      if (!effect.is(setErrorLines)) continue
+      const { doc } = tr.state
+      // A line past the end (the text changed since the verdict) marks the last one; two marks
+      // may then land on it, and a line decoration set takes each position once, in order.
+      const starts = new Map<number, string>()
+      for (const { line, message } of effect.value) {
+        const from = doc.line(Math.max(1, Math.min(line, doc.lines))).from
+        starts.set(from, starts.has(from) ? `${starts.get(from)}\n${message}` : message)
       }
-      const line = tr.state.doc.line(Math.max(1, Math.min(effect.value.line, tr.state.doc.lines)))
-      const mark = Decoration.line({ class: 'cm-error-line', attributes: { title: effect.value.message } })
-      next = Decoration.set([mark.range(line.from)])
+      next = Decoration.set(
+        [...starts].map(([from, message]) =>
+          Decoration.line({ class: 'cm-error-line', attributes: { title: message } }).range(from),
+        ),
+        true,
+      )
     }
     return next
   },

@@ -7,10 +7,12 @@ import { Button, buttonClass } from '#app/components/ui/button.tsx'
 import { ConfirmDeleteDialog } from '#app/components/ui/confirm-delete-dialog.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
-import { environmentNameOf, isJobFilePath, lineOfError } from '#app/lib/job-file-lines.ts'
+import { environmentNameOf, errorMarks, isJobFilePath } from '#app/lib/job-file-lines.ts'
 import { hashText } from '#app/lib/text-hash.ts'
 import { useConfirmLeave } from '#app/lib/use-confirm-leave.ts'
 import { FileStatus, type Verdict } from './file-status.tsx'
+
+const NO_MARKS: never[] = []
 
 const CodeEditor = lazy(() => import('./code-editor.tsx'))
 
@@ -73,13 +75,12 @@ export function FilePanel({ file }: { file: OpenFile }) {
   }, [draft, token, validated, file.canEdit, file.scope, file.path, submitValidation])
   const verdict = validator.data?.ok ? (validator.data.data as Verdict) : null
   const checking = Boolean(validated) && file.canEdit && verdict?.token !== token
-  const line = verdict && !verdict.valid ? lineOfError(draft, verdict) : null
-  const errorKey = verdict && !verdict.valid && line ? `${line}\n${verdict.message}` : ''
-  const errorLine = useMemo(() => {
-    if (!errorKey) return null
-    const [n, ...rest] = errorKey.split('\n')
-    return { line: Number(n), message: rest.join('\n') }
-  }, [errorKey])
+  const marks = verdict && !verdict.valid ? errorMarks(draft, verdict.problems) : NO_MARKS
+  // The editor re-marks when the array changes: keep one array while the marks are the same
+  // (the draft changes on every keystroke, the verdict only after the pause).
+  const marksKey = JSON.stringify(marks)
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by content on purpose
+  const errorLines = useMemo(() => marks, [marksKey])
 
   const saveError = save.data && !save.data.ok ? save.data.error : null
   const conflict = saveError?.status === 409 && base.version < file.version ? saveError.message : null
@@ -167,7 +168,7 @@ export function FilePanel({ file }: { file: OpenFile }) {
               value={draft}
               onChange={setDraft}
               readOnly={!file.canEdit}
-              errorLine={errorLine}
+              errorLines={errorLines}
             />
           </Suspense>
         ) : (
@@ -178,7 +179,7 @@ export function FilePanel({ file }: { file: OpenFile }) {
         validated={file.canEdit ? validated : null}
         checking={checking}
         verdict={verdict}
-        errorLine={line}
+        marks={errorLines}
         saveError={saveError && saveError.status !== 409 ? saveError.message : null}
         conflict={conflict}
         onLoadLatest={() => {

@@ -1,9 +1,9 @@
 import { AlertCircle, AlertTriangle, CheckCircle2, Loader2, RotateCcw } from 'lucide-react'
 import { Button } from '#app/components/ui/button.tsx'
+import type { ErrorMark } from '#app/lib/job-file-lines.ts'
+import type { FileVerdict } from '#server/pages/workspace-validate.ts'
 
-export type Verdict =
-  | { token: string; valid: true; description: string | null }
-  | { token: string; valid: false; message: string; field?: string }
+export type Verdict = FileVerdict
 
 /**
  * Below the editor: is this job file or environment definition (`validated` names which) valid,
@@ -13,7 +13,7 @@ export function FileStatus({
   validated,
   checking,
   verdict,
-  errorLine,
+  marks,
   saveError,
   conflict,
   onLoadLatest,
@@ -21,7 +21,7 @@ export function FileStatus({
   validated: string | null
   checking: boolean
   verdict: Verdict | null
-  errorLine: number | null
+  marks: readonly ErrorMark[]
   saveError: string | null
   conflict: string | null
   onLoadLatest: () => void
@@ -46,14 +46,15 @@ export function FileStatus({
               {verdict.description ? <span className="text-stone-500">· {verdict.description}</span> : null}
             </span>
           ) : verdict ? (
-            <span className="flex items-start gap-2 text-red-700 dark:text-red-400">
+            <span className="flex min-w-0 items-start gap-2 text-red-700 dark:text-red-400">
               <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
-              <span>
-                {errorLine && !verdict.message.startsWith('Line ') ? (
-                  <strong>Line {errorLine}: </strong>
-                ) : null}
-                {verdict.message}
-              </span>
+              <ul className="min-w-0 space-y-1 break-words">
+                {verdict.problems.map((problem) => (
+                  <li key={problem.message}>
+                    <ProblemLine problem={problem} marks={marks} />
+                  </li>
+                ))}
+              </ul>
             </span>
           ) : null}
         </div>
@@ -76,5 +77,16 @@ export function FileStatus({
         </p>
       ) : null}
     </div>
+  )
+}
+
+/** One problem, led by its line when the server's message does not already say it. */
+function ProblemLine({ problem, marks }: { problem: { message: string }; marks: readonly ErrorMark[] }) {
+  const line = marks.find((mark) => mark.message.split('\n').includes(problem.message))?.line
+  return (
+    <>
+      {line && !problem.message.startsWith('Line ') ? <strong>Line {line}: </strong> : null}
+      {problem.message}
+    </>
   )
 }

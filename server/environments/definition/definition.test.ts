@@ -41,6 +41,18 @@ describe('parseEnvironmentFile', () => {
     })
   })
 
+  it('names every bad field with its own line', () => {
+    const text = '---\nprovider: nowhere\npolicy:\n  default: maybe\n---\nbody'
+    expect(fails(text)).toMatchObject({
+      field: 'provider',
+      message: /^Line 2: provider: .*; Line 4: policy.default: /,
+      fields: [
+        { field: 'provider', message: expect.stringMatching(/^Line 2: provider:/) },
+        { field: 'policy.default', message: expect.stringMatching(/^Line 4: policy.default:/) },
+      ],
+    })
+  })
+
   it.each([
     ['---\nprovider: podman\n---\n', 'provider', /Line 2: provider: must be "local", "docker"/],
     ['---\nsecrets: [github_token]\n---\n', 'secrets.0', /Line 2: .*environment variable name/],

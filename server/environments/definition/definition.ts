@@ -6,7 +6,7 @@
  */
 import matter from 'gray-matter'
 import { z } from 'zod'
-import { badRequest, HttpError, payloadTooLarge } from '../../lib/errors.ts'
+import { badFields, badRequest, HttpError, payloadTooLarge } from '../../lib/errors.ts'
 import { namesInside } from '../../lib/outbound.ts'
 import { parseInput } from '../../lib/validate.ts'
 import { SecretName } from '../../keys/secrets-schema.ts'
@@ -146,8 +146,15 @@ export function parseEnvironmentFile(text: string): EnvironmentDefinition {
     return parseInput(EnvironmentDefinition, { ...data, instructions: body.trim() })
   } catch (err) {
     if (!(err instanceof HttpError) || !err.field) throw err
-    const line = lineOf(lines, err.field.split('.'))
-    throw line ? badRequest(`Line ${line}: ${err.message}`, err.field) : err
+    // Each bad field gets its own line, so the editor can mark every one (not the first's line
+    // in front of all their messages).
+    const problems = err.fields ?? [{ field: err.field, message: err.message }]
+    throw badFields(
+      problems.map(({ field, message }) => {
+        const line = field ? lineOf(lines, field.split('.')) : undefined
+        return { field, message: line ? `Line ${line}: ${message}` : message }
+      }),
+    )
   }
 }
 

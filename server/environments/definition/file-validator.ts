@@ -34,7 +34,7 @@ function definitionProblem(path: string, text: string): FileProblem | null {
     return null
   } catch (err) {
     if (!(err instanceof HttpError)) throw err
-    return { status: err.status, code: err.code, message: err.message, field: err.field }
+    return { status: err.status, code: err.code, message: err.message, field: err.field, fields: err.fields }
   }
 }
 
