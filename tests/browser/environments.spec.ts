@@ -88,7 +88,25 @@ test('Settings → Secrets: add, replace and delete a secret; the value is never
   await expect(page.getByText('No secrets yet')).toBeVisible()
 })
 
-test('the environment page fits 390 px once its audit log has rows, denied ones too', async ({ page }) => {
+// Long unbroken text, as a real policy and real commands have: a rule naming a long path (its
+// rule and reason repeat it) and a command with one long argument.
+const longPath = `/srv/${'deeplynestedfolder/'.repeat(6)}releaseartifacts`
+const longRuleDefinition = [
+  '---',
+  'provider: local',
+  'policy:',
+  '  commands:',
+  `    deny: ["cat ${longPath}*"]`,
+  '  default: allow',
+  '---',
+  '',
+  '# pocket',
+  '',
+].join('\n')
+
+test('the environment page fits 390 px once its audit log has rows, denied and long ones too', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 })
   await signUp(page, 'Pat Phone', uniqueEmail('pat'))
   await page.goto('/workspace')
@@ -97,9 +115,22 @@ test('the environment page fits 390 px once its audit log has rows, denied ones 
   await dialog.getByLabel('Name').fill('Pocket')
   await dialog.getByRole('button', { name: 'Create' }).click()
   await expect(page).toHaveURL(/path=environments%2Fpocket\.md/)
+  await page.locator('.cm-content').click()
+  await page.keyboard.press('ControlOrMeta+A')
+  await page.keyboard.insertText(longRuleDefinition)
+  await expect(page.getByTestId('file-verdict')).toContainText('Valid environment definition')
+  await page.getByRole('button', { name: 'Save', exact: true }).click()
+  await expect(page.getByText('Saved environments/pocket.md')).toBeVisible()
   await page.getByRole('link', { name: 'Open environment' }).click()
   const command = page.getByLabel('Command')
-  for (const line of ['echo hello > hi.txt && cat hi.txt', 'sudo ls', 'ls -la']) {
+  const lines = [
+    'echo hello > hi.txt && cat hi.txt',
+    'sudo ls',
+    'ls -la',
+    `cat ${longPath}/v1.tar`,
+    `echo ${'alongunbrokenargument'.repeat(8)}`,
+  ]
+  for (const line of lines) {
     await command.fill(line)
     await command.press('Enter')
     await expect(page.getByTestId('audit-log')).toContainText(line)

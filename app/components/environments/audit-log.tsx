@@ -11,6 +11,9 @@ type Page = Awaited<ReturnType<typeof getAuditPage>>
 type Section = { ok: true; data: Page } | { ok: false; message: string } | null
 
 const wide = 'hidden md:table-cell'
+// Commands, rules and reasons are written by tenants and may hold a long unbroken path: each of
+// them breaks anywhere (which also lowers the table's minimum width), so a phone never scrolls
+// the table sideways (decision 0370).
 const DECISIONS = {
   allowed: { tone: 'green', label: 'allowed' },
   approved: { tone: 'amber', label: 'approved' },
@@ -63,12 +66,16 @@ export function AuditLog({ audit }: { audit: Section }) {
                       {e.kind === 'write' ? 'wrote' : '$'}
                     </span>
                     <code className="font-mono text-xs [overflow-wrap:anywhere]">{e.subject}</code>
-                    {e.reason ? <p className="mt-1 text-xs text-stone-500">{e.reason}</p> : null}
+                    {e.reason ? (
+                      <p className="mt-1 text-xs text-stone-500 [overflow-wrap:anywhere]">{e.reason}</p>
+                    ) : null}
                   </td>
                   <td className="px-3 py-2">
                     <Badge tone={DECISIONS[e.decision].tone}>{DECISIONS[e.decision].label}</Badge>
                     {e.rule ? (
-                      <span className="block pt-1 font-mono text-xs text-stone-500">{e.rule}</span>
+                      <span className="block pt-1 font-mono text-xs text-stone-500 [overflow-wrap:anywhere]">
+                        {e.rule}
+                      </span>
                     ) : null}
                   </td>
                   <td className={cn('px-3 py-2 tabular-nums', wide)}>{e.exitCode ?? '—'}</td>

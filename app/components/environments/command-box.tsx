@@ -20,7 +20,8 @@ function Output({ label, text, tone }: { label: string; text: string; tone?: 'er
       <pre
         data-testid={`command-${label}`}
         className={cn(
-          'max-h-96 overflow-auto rounded-lg bg-stone-950 p-3 font-mono text-xs whitespace-pre-wrap text-stone-100',
+          // A long unbroken token (a path, a hash) breaks too, rather than scroll sideways (decision 0370).
+          'max-h-96 overflow-auto rounded-lg bg-stone-950 p-3 font-mono text-xs whitespace-pre-wrap text-stone-100 [overflow-wrap:anywhere]',
           tone === 'error' && 'text-red-200',
         )}
       >
