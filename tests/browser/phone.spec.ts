@@ -70,8 +70,12 @@ test('a job page fits 390 px once the job has runs', async ({ page, baseURL }) =
   await signUp(page, 'Rae Runs', uniqueEmail('rae'))
   const jobId = await createJob(page, baseURL!)
   await runToEnd(page, baseURL!, jobId)
+  // Seen a while later, as a person sees it: "47 minutes ago" is wider than the "now" of a run
+  // that just ended, and pushed the cost off a phone's screen.
+  await page.clock.setFixedTime(new Date(Date.now() + 47 * 60_000))
   await page.goto(`/jobs/${jobId}`)
   await expect(page.getByTestId('run-row')).toHaveCount(1)
+  await expect(page.getByTestId('run-row')).toContainText('47 minutes ago')
   expect(await overflow(page), 'the job page scrolls sideways').toBe(0)
   expect(await sidewaysScrollers(page), 'the job page has boxes cut off at the edge').toEqual([])
 })

@@ -13,6 +13,9 @@ const TD = 'px-2 py-2 whitespace-nowrap'
 // Below 640 px (a phone) the trigger, the scheduled time and the tokens give way: the run's own
 // page has them, and seven columns do not fit a phone's width.
 const WIDE = 'hidden sm:table-cell'
+// The start ("47 minutes ago") and the duration ("4 min 32 s so far") may take two lines on a
+// phone: on one line the four columns left outgrow its width and the cost is cut off.
+const WRAPS = 'px-2 py-2 sm:whitespace-nowrap'
 
 function Duration({ run }: { run: RunLike }) {
   const elapsed = useElapsed(run.startedAt, run.status === 'running')
@@ -71,10 +74,10 @@ export function RunsTable({ jobId, runs, timeZone }: { jobId: string; runs: RunL
                 <td className={`${TD} ${WIDE}`}>
                   <RelativeTime value={run.scheduledFor} timeZone={timeZone} />
                 </td>
-                <td className={TD}>
+                <td className={WRAPS}>
                   <RelativeTime value={run.startedAt} timeZone={timeZone} empty="—" />
                 </td>
-                <td className={TD}>
+                <td className={WRAPS}>
                   <Duration run={run} />
                 </td>
                 <td className={`${TD} ${WIDE}`}>{tokens(run.usage)}</td>
