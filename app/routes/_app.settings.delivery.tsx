@@ -67,11 +67,14 @@ function AddEndpoint() {
         </div>
       </fetcher.Form>
       {secret ? (
-        <div className="mt-4 space-y-1 text-sm" data-testid="signing-secret">
+        <div className="mt-4 space-y-1 text-sm [overflow-wrap:anywhere]" data-testid="signing-secret">
           <p className="font-medium">
             Signing secret for {result?.ok ? result.data?.name : ''}: shown this once.
           </p>
-          <pre className="overflow-x-auto rounded bg-stone-100 p-2 text-xs dark:bg-stone-800">{secret}</pre>
+          {/* Wrapped, not scrolled: all of it in view to copy (a soft wrap adds nothing to the copy). */}
+          <pre className="rounded bg-stone-100 p-2 text-xs break-all whitespace-pre-wrap dark:bg-stone-800">
+            {secret}
+          </pre>
         </div>
       ) : null}
     </Card>
@@ -104,11 +107,14 @@ export default function DeliverySettings({ loaderData }: Route.ComponentProps) {
           {endpoints.map((e) => (
             <div key={e.id} className="flex items-center gap-3 p-4 text-sm">
               <Badge tone={e.kind === 'slack' ? 'blue' : 'brand'}>{e.kind}</Badge>
-              <span className="font-mono">
-                {e.kind}:{e.name}
-              </span>
-              <span className="text-stone-500">{e.host}</span>
-              <div className="flex-1" />
+              {/* A name may be 63 characters and a host longer: both break anywhere, and the
+                  host goes under the name on a phone, so Remove stays on the screen. */}
+              <div className="min-w-0 flex-1 [overflow-wrap:anywhere] sm:flex sm:items-baseline sm:gap-3">
+                <span className="block font-mono">
+                  {e.kind}:{e.name}
+                </span>
+                <span className="block text-stone-500">{e.host}</span>
+              </div>
               {canEdit ? (
                 <fetcher.Form method="post">
                   <input type="hidden" name="intent" value="delete-endpoint" />
