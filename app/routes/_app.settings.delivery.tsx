@@ -81,9 +81,26 @@ function AddEndpoint() {
   )
 }
 
+/**
+ * One endpoint's Remove, with a fetcher of its own: it says "Removing…" and takes no second click
+ * while its request is out (one fetcher for every row could not say which row is going).
+ */
+function RemoveEndpoint({ id, label }: { id: string; label: string }) {
+  const fetcher = useFetcher<typeof action>()
+  const busy = fetcher.state !== 'idle'
+  return (
+    <fetcher.Form method="post">
+      <input type="hidden" name="intent" value="delete-endpoint" />
+      <input type="hidden" name="id" value={id} />
+      <Button type="submit" variant="ghost" size="sm" disabled={busy} aria-label={`Remove ${label}`}>
+        {busy ? 'Removing…' : 'Remove'}
+      </Button>
+    </fetcher.Form>
+  )
+}
+
 export default function DeliverySettings({ loaderData }: Route.ComponentProps) {
   const { endpoints, canEdit, emailEnabled } = loaderData
-  const fetcher = useFetcher<typeof action>()
   return (
     <div className="space-y-6">
       <Card className="flex items-start gap-3 p-4 text-sm">
@@ -115,15 +132,7 @@ export default function DeliverySettings({ loaderData }: Route.ComponentProps) {
                 </span>
                 <span className="block text-stone-500">{e.host}</span>
               </div>
-              {canEdit ? (
-                <fetcher.Form method="post">
-                  <input type="hidden" name="intent" value="delete-endpoint" />
-                  <input type="hidden" name="id" value={e.id} />
-                  <Button type="submit" variant="ghost" size="sm" aria-label={`Remove ${e.kind}:${e.name}`}>
-                    Remove
-                  </Button>
-                </fetcher.Form>
-              ) : null}
+              {canEdit ? <RemoveEndpoint id={e.id} label={`${e.kind}:${e.name}`} /> : null}
             </div>
           ))}
         </Card>

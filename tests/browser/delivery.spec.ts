@@ -32,3 +32,29 @@ test('Settings → Delivery fits 390 px with a long endpoint name, host and sign
   const remove = await page.getByRole('button', { name: `Remove webhook:${name}` }).boundingBox()
   expect(remove!.x + remove!.width).toBeLessThanOrEqual(390)
 })
+
+test('Settings → Delivery: Remove says "Removing…" and takes no second click while it is out', async ({
+  page,
+}) => {
+  await signUp(page, 'Rex Remove', uniqueEmail('rex'))
+  await page.goto('/settings/delivery')
+  await page.getByLabel('Name').fill('ops-feed')
+  await page.getByLabel('URL').fill('https://hooks.example.invalid/in')
+  await page.getByRole('button', { name: 'Add endpoint' }).click()
+  const remove = page.getByRole('button', { name: 'Remove webhook:ops-feed' })
+  await expect(remove).toHaveText('Remove')
+
+  // Hold the removal at the network until the pending state has been seen.
+  let release = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route('**/settings/delivery*', async (route) => {
+    if (route.request().postData()?.includes('delete-endpoint')) await held
+    await route.continue()
+  })
+  await remove.click()
+  await expect(remove).toHaveText('Removing…')
+  await expect(remove).toBeDisabled()
+  release()
+  await expect(remove).toHaveCount(0)
+  await expect(page.getByText('No endpoints yet')).toBeVisible()
+})
