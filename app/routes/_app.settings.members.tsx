@@ -240,9 +240,32 @@ function AccountHelp({ audit }: { audit: Route.ComponentProps['loaderData']['aud
   )
 }
 
+/**
+ * One invitation's Cancel, with a fetcher of its own: it says "Cancelling…" and takes no second
+ * click while its request is out.
+ */
+function CancelInvitation({ id, email }: { id: string; email: string }) {
+  const fetcher = useFetcher<typeof action>()
+  const busy = fetcher.state !== 'idle'
+  return (
+    <fetcher.Form method="post">
+      <input type="hidden" name="intent" value="cancel-invitation" />
+      <input type="hidden" name="invitationId" value={id} />
+      <Button
+        type="submit"
+        variant="ghost"
+        size="sm"
+        disabled={busy}
+        aria-label={`Cancel the invitation of ${email}`}
+      >
+        {busy ? 'Cancelling…' : 'Cancel'}
+      </Button>
+    </fetcher.Form>
+  )
+}
+
 export default function Members({ loaderData }: Route.ComponentProps) {
   const { me, members, invitations, jobOwners, audit } = loaderData
-  const cancel = useFetcher<typeof action>()
   return (
     <div className="space-y-6">
       {me.canManage ? <InviteForm /> : null}
@@ -296,13 +319,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
                         <span className="font-medium">{inv.email}</span> as{' '}
                         <Badge>{inv.role ?? 'member'}</Badge>
                       </span>
-                      <cancel.Form method="post">
-                        <input type="hidden" name="intent" value="cancel-invitation" />
-                        <input type="hidden" name="invitationId" value={inv.id} />
-                        <Button type="submit" variant="ghost" size="sm">
-                          Cancel
-                        </Button>
-                      </cancel.Form>
+                      <CancelInvitation id={inv.id} email={inv.email} />
                     </div>
                     <CopyField value={inv.link} label={`invite link for ${inv.email}`} />
                   </Card>
