@@ -1,4 +1,4 @@
-import { useId, useState } from 'react'
+import { useId, useRef, useState, type KeyboardEvent } from 'react'
 import type { UsageByDay } from '#server/runs/usage.ts'
 import { formatUsd } from '#app/components/runs/format.ts'
 import { cn } from '#app/lib/cn.ts'
@@ -34,11 +34,30 @@ function dayLabel(day: string, style: 'short' | 'long' = 'short') {
 /**
  * Cost (or tokens) per day as SVG bars. Hand-rolled rather than a chart library: one series of at
  * most 90 bars. Screen readers get a summary on the figure, a title per bar and the same numbers
- * as a table; each bar is also reachable with the keyboard.
+ * as a table. The bars are one tab stop (a roving tabindex, as a list of 90 days would otherwise
+ * be 90 Tab presses): it enters at the last day focused (today at first) and the arrows, Home and
+ * End move between days.
  */
 export function UsageChart({ days }: { days: readonly UsageByDay[] }) {
   const [metric, setMetric] = useState<Metric>('cost')
   const [active, setActive] = useState<number | null>(null)
+  // The day that holds the tab stop: the last one focused, else today (the last bar).
+  const [current, setCurrent] = useState<number | null>(null)
+  const stop = Math.min(current ?? days.length - 1, days.length - 1)
+  const svg = useRef<SVGSVGElement>(null)
+  const onKeyDown = (event: KeyboardEvent<SVGSVGElement>) => {
+    const moves: Record<string, number> = {
+      ArrowLeft: stop - 1,
+      ArrowRight: stop + 1,
+      Home: 0,
+      End: days.length - 1,
+    }
+    const next = moves[event.key]
+    if (next === undefined) return
+    event.preventDefault()
+    const target = Math.max(0, Math.min(next, days.length - 1))
+    svg.current?.querySelectorAll<SVGGElement>('[role="listitem"]')[target]?.focus()
+  }
   const titleId = useId()
   const { value, format, label } = METRICS[metric]
   const values = days.map(value)
@@ -80,6 +99,8 @@ export function UsageChart({ days }: { days: readonly UsageByDay[] }) {
         {shown ? `${dayLabel(shown.day, 'long')}: ${format(value(shown))} · ${shown.runs} runs` : ''}
       </p>
       <svg
+        ref={svg}
+        onKeyDown={onKeyDown}
         viewBox={`0 0 ${width} ${HEIGHT}`}
         preserveAspectRatio="none"
         className="mt-2 h-40 w-full overflow-visible"
@@ -98,16 +119,27 @@ export function UsageChart({ days }: { days: readonly UsageByDay[] }) {
               key={d.day}
               role="listitem"
               aria-label={text}
-              tabIndex={0}
-              onFocus={() => setActive(i)}
+              tabIndex={i === stop ? 0 : -1}
+              onFocus={() => {
+                setActive(i)
+                setCurrent(i)
+              }}
               onBlur={() => setActive(null)}
               onMouseEnter={() => setActive(i)}
               onMouseLeave={() => setActive(null)}
-              className="outline-none"
+              className="group outline-none"
             >
               <title>{text}</title>
-              {/* The full-height hit area keeps hovering a zero day possible. */}
-              <rect x={i * 20} y={0} width={20} height={HEIGHT} className="fill-transparent" />
+              {/* The full-height hit area keeps hovering a zero day possible; outlined, it shows
+                  keyboard focus even on a day with no bar to recolour. */}
+              <rect
+                x={i * 20}
+                y={0}
+                width={20}
+                height={HEIGHT}
+                vectorEffect="non-scaling-stroke"
+                className="fill-transparent stroke-none stroke-2 group-focus-visible:stroke-brand-600 dark:group-focus-visible:stroke-brand-400"
+              />
               <rect
                 x={i * 20 + (20 - barWidth) / 2}
                 y={HEIGHT - h}
