@@ -36,7 +36,7 @@ function dayLabel(day: string, style: 'short' | 'long' = 'short') {
  * most 90 bars. Screen readers get a summary on the figure, a title per bar and the same numbers
  * as a table. The bars are one tab stop (a roving tabindex, as a list of 90 days would otherwise
  * be 90 Tab presses): it enters at the last day focused (today at first) and the arrows, Home and
- * End move between days.
+ * End move between days (decision 0371).
  */
 export function UsageChart({ days }: { days: readonly UsageByDay[] }) {
   const [metric, setMetric] = useState<Metric>('cost')
