@@ -61,7 +61,8 @@ function ServerRow({ server }: { server: Server }) {
             </Badge>{' '}
             <StatusBadge status={status} />
           </p>
-          <p className="mt-0.5 truncate font-mono text-xs text-stone-500">{server.url}</p>
+          {/* Whole, wrapped anywhere: the URL is what tells two servers apart, so none of it is cut off. */}
+          <p className="mt-0.5 font-mono text-xs text-stone-500 [overflow-wrap:anywhere]">{server.url}</p>
           {status.state === 'error' ? (
             <p className="mt-1 text-sm text-red-700 dark:text-red-400" role="status">
               {status.message}
