@@ -118,7 +118,8 @@ function SecretForm({ isAdmin, names }: { isAdmin: boolean; names: Set<string> }
 function SecretRow({ secret, canChange }: { secret: Secret; canChange: boolean }) {
   return (
     <li className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3" data-testid={`secret-${secret.name}`}>
-      <code className="font-mono text-sm font-medium">{secret.name}</code>
+      {/* A name may be 64 characters with no place to break: it breaks anywhere (decision 0370). */}
+      <code className="min-w-0 font-mono text-sm font-medium [overflow-wrap:anywhere]">{secret.name}</code>
       <Badge tone={secret.scope === 'org' ? 'blue' : 'neutral'}>
         {secret.scope === 'org' ? 'Organisation' : 'Personal'}
       </Badge>
