@@ -1,8 +1,7 @@
-import { createResetLink } from '#server/auth/reset-links.ts'
 import { requireCaller } from '#server/auth/caller.ts'
 import { methodNotAllowed } from '#server/http/request.ts'
 import { api, json } from '#server/http/respond.ts'
-import { endRevokedConnections } from '#server/machines/service.ts'
+import { createResetLinkEndingMachines } from '#server/machines/service.ts'
 import type { Route } from './+types/[_agent-native].members.$userId.reset-link'
 
 // POST → 201 { link, expiresAt, userId, machineTokensRevoked }: a one-time password reset link for a
@@ -11,9 +10,7 @@ export const action = ({ request, params }: Route.ActionArgs) =>
   api(async () => {
     if (request.method !== 'POST') return methodNotAllowed(request, ['POST'])
     const caller = await requireCaller(request)
-    const made = await createResetLink(caller, params.userId)
-    await endRevokedConnections(params.userId)
-    return json(made, { status: 201 })
+    return json(await createResetLinkEndingMachines(caller, params.userId), { status: 201 })
   })
 
 export const loader = ({ request }: Route.LoaderArgs) => methodNotAllowed(request, ['POST'])

@@ -29,8 +29,8 @@ export type ResetLink = { link: string; expiresAt: string; userId: string; machi
 /**
  * Makes a one-time password reset link for `userId`, a member of the caller's organisation.
  * Earlier unused reset links for that person stop working (only the newest one does), and their
- * machine tokens are revoked with it (decision 0351): end their connections with
- * `endRevokedConnections` from the machines service.
+ * machine tokens are revoked with it (decision 0351). Callers use
+ * `createResetLinkEndingMachines` in the machines service, which also ends their connections.
  *
  * @throws HttpError 403 unless the caller is an admin or owner (an owner's link: owners only), and
  *   when the person's account also opens another organisation the caller does not administer;
@@ -74,7 +74,7 @@ export async function createResetLink(caller: Caller, userId: string, now = new 
     })
     // Whoever holds the link holds the account, and a connected machine runs that account's
     // commands unconfined on the person's own computer: the link ends its tokens (decision 0351).
-    // The caller ends their live connections (machines/service.ts endRevokedConnections).
+    // Their live connections end after (machines/service.ts createResetLinkEndingMachines).
     const revoked = await tx
       .update(machineTokens)
       .set({ revokedAt: now })

@@ -2,6 +2,8 @@
  * What the Machines page and `GET /_agent-native/machines` show and do: the caller's machines and
  * tokens; revoking a token (which also ends what it connected) and disconnecting a machine.
  */
+import type { Caller } from '../auth/caller.ts'
+import { createResetLink, type ResetLink } from '../auth/reset-links.ts'
 import { connections } from './connection.ts'
 import { machineNotFound } from './errors.ts'
 import { closeConnection } from './forward.ts'
@@ -86,6 +88,17 @@ export async function endRevokedConnections(ownerId: string): Promise<number> {
     if (conn.ownerId === ownerId && revoked(conn.tokenId)) conn.end('revoked')
   }
   return ended
+}
+
+/**
+ * An admin's password reset link for a member (auth/reset-links.ts), whose machines go offline
+ * before it is handed out: the link revokes their machine tokens in its transaction, and this ends
+ * the connections those tokens made (decision 0351). Both the API and the Members page call it.
+ */
+export async function createResetLinkEndingMachines(caller: Caller, userId: string): Promise<ResetLink> {
+  const made = await createResetLink(caller, userId)
+  await endRevokedConnections(made.userId)
+  return made
 }
 
 /**

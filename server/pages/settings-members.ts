@@ -2,9 +2,9 @@ import { appUrl } from '../auth/auth.ts'
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
 import { badRequest } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
-import { createResetLink, listMemberAudit } from '../auth/reset-links.ts'
+import { listMemberAudit } from '../auth/reset-links.ts'
 import { listSharedJobOwners, transferMemberJobs } from '../jobs/transfer.ts'
-import { endRevokedConnections } from '../machines/service.ts'
+import { createResetLinkEndingMachines } from '../machines/service.ts'
 import {
   cancelInvitation,
   inviteMember,
@@ -46,11 +46,8 @@ export async function handleMembersAction(caller: Caller, request: Request) {
         return removeMember(caller, headers, fields)
       case 'transfer-jobs':
         return transferMemberJobs(caller, fields.fromUserId ?? '', { toUserId: fields.toUserId })
-      case 'reset-link': {
-        const made = await createResetLink(caller, fields.userId ?? '')
-        await endRevokedConnections(made.userId)
-        return made
-      }
+      case 'reset-link':
+        return createResetLinkEndingMachines(caller, fields.userId ?? '')
       case 'cancel-invitation':
         return cancelInvitation(caller, headers, fields)
       default:
