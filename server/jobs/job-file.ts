@@ -8,6 +8,7 @@
 import matter from 'gray-matter'
 import { z } from 'zod'
 import { badFields, badRequest, payloadTooLarge } from '../lib/errors.ts'
+import { parseFrontmatter } from '../lib/frontmatter.ts'
 import { BODY_LIMITS } from '../lib/limits.ts'
 import { checkInput } from '../lib/validate.ts'
 import { JobName, isPlainObject, toJsonValue, type JsonValue } from './field-schemas.ts'
@@ -84,17 +85,6 @@ const definitionKeys: ReadonlySet<string> = new Set(DEFINITION_KEYS)
 const identityKeys: ReadonlySet<string> = new Set(IDENTITY_KEYS)
 const managedKeys: ReadonlySet<string> = new Set(MANAGED_KEYS)
 
-// Options are always passed: without them gray-matter caches results by text and hands out the
-// same mutable data object. The JavaScript engine would eval frontmatter (`---js`), so it throws.
-const MATTER_OPTIONS = {
-  language: 'yaml',
-  engines: {
-    javascript: () => {
-      throw new Error('JavaScript frontmatter is not allowed')
-    },
-  },
-}
-
 /**
  * Parses and validates a job file.
  *
@@ -163,9 +153,9 @@ function readFrontmatter(text: string): { frontmatter: Record<string, unknown>; 
     throw badRequest('The frontmatter is not closed: add a line with just --- after it', 'frontmatter')
   }
 
-  let file: matter.GrayMatterFile<string>
+  let file: ReturnType<typeof parseFrontmatter>
   try {
-    file = matter(text, MATTER_OPTIONS)
+    file = parseFrontmatter(text)
   } catch (err) {
     throw yamlError(err, lines)
   }

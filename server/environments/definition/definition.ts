@@ -4,9 +4,9 @@
  * `packageManager`, `setup`, `scripts`, `skills`, `lifecycle`, see definition-parts.ts) and a body
  * of instructions for the agent. Errors name the field and point at its line.
  */
-import matter from 'gray-matter'
 import { z } from 'zod'
 import { badFields, badRequest, HttpError, payloadTooLarge } from '../../lib/errors.ts'
+import { parseFrontmatter } from '../../lib/frontmatter.ts'
 import { namesInside } from '../../lib/outbound.ts'
 import { parseInput } from '../../lib/validate.ts'
 import { SecretName } from '../../keys/secrets-schema.ts'
@@ -100,15 +100,6 @@ export const EnvironmentDefinition = z
   })
 export type EnvironmentDefinition = z.infer<typeof EnvironmentDefinition>
 
-const MATTER_OPTIONS = {
-  language: 'yaml',
-  engines: {
-    javascript: () => {
-      throw new Error('JavaScript frontmatter is not allowed')
-    },
-  },
-}
-
 /** Parses a definition file. @throws HttpError 400 naming the field and its line, 413 when too big. */
 export function parseEnvironmentFile(text: string): EnvironmentDefinition {
   const bytes = Buffer.byteLength(text, 'utf8')
@@ -123,9 +114,9 @@ export function parseEnvironmentFile(text: string): EnvironmentDefinition {
     if (!lines.slice(1).some((line) => line.trimEnd() === '---')) {
       throw badRequest('The frontmatter is not closed: add a line with just --- after it', 'frontmatter')
     }
-    let file: matter.GrayMatterFile<string>
+    let file: ReturnType<typeof parseFrontmatter>
     try {
-      file = matter(text, MATTER_OPTIONS)
+      file = parseFrontmatter(text)
     } catch (err) {
       const mark = (err as { mark?: { line?: number }; reason?: string }).mark
       const where = typeof mark?.line === 'number' ? `Line ${mark.line + 1}: ` : ''

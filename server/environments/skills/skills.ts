@@ -10,9 +10,9 @@
  * author is whoever wrote the text it has now (docs/decisions/0222). Anyone else's agent writing
  * the same name is refused (audited): the file stays in their folder, the skill stays as it was.
  */
-import matter from 'gray-matter'
 import { type Caller, isOrgAdmin } from '../../access/caller.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
+import { parseFrontmatter } from '../../lib/frontmatter.ts'
 import { newId } from '../../lib/ids.ts'
 import { SkillName } from '../definition/definition-parts.ts'
 import { readInside } from '../exec/inside.ts'
@@ -89,7 +89,7 @@ export async function noticeSkillFile(
   if (text === undefined) return undefined
   let data: Record<string, unknown>
   try {
-    data = matter(text).data as Record<string, unknown>
+    data = parseFrontmatter(text).data as Record<string, unknown>
   } catch {
     return undefined
   }
