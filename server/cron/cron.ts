@@ -16,7 +16,15 @@
 
 export { describeCron } from './describe.ts'
 export type { CronField } from './fields.ts'
-export { describeSchedule, isOneShot, nextRun, nextRuns, validateSchedule } from './schedule.ts'
+export {
+  describeSchedule,
+  isOneShot,
+  MAX_SCHEDULE_LENGTH,
+  nextRun,
+  nextRuns,
+  scheduleTooLong,
+  validateSchedule,
+} from './schedule.ts'
 export { scheduleKind, MAX_EVERY_MINUTES, type ScheduleKind } from './kinds.ts'
 export { isValidCron, validateCron, type CronValidation } from './parse.ts'
 export { canonicalZone, isValidTimezone, wallClock } from './zones.ts'

@@ -75,3 +75,18 @@ describe('every schedules', () => {
     expect(validateSchedule(expr)).toEqual({ ok: false, message })
   })
 })
+
+describe('a schedule of hostile length', () => {
+  // Both once took the every/interval regexes quadratic time: 100,000 characters held the loop
+  // for about ten seconds, and a 256 KiB job body allows more than twice that.
+  it.each([
+    ['an every with spaces before a stray character', `every 1d${' '.repeat(20_000)}!`],
+    ['an every with spaces before a line break', `every${' '.repeat(20_000)}x\ny`],
+    ['a cron list of 10,000 minutes', `${'0,'.repeat(10_000)}0 * * * *`],
+  ])('is refused past 1,000 characters, naming its length: %s', (_, expr) => {
+    expect(validateSchedule(expr)).toEqual({
+      ok: false,
+      message: `schedule must be at most 1000 characters (this one has ${expr.trim().length})`,
+    })
+  })
+})

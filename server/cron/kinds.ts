@@ -22,8 +22,11 @@ export type ScheduleKind =
   | { kind: 'at' | 'every'; error: string }
 
 const AT = /^at\s+(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})$/i
-const EVERY = /^every\s+(.*)$/i
-const INTERVAL = /^(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?$/i
+// Both patterns are linear: no two adjacent quantifiers can take the same characters. Their
+// earlier forms (`\s+(.*)$`, and a `\s*` between the units' groups) were quadratic on a run of
+// spaces before a stray character: 100,000 characters held the event loop for about ten seconds.
+const EVERY = /^every\s+([^]*)$/i
+const INTERVAL = /^(?:(\d+)\s*d\s*)?(?:(\d+)\s*h\s*)?(?:(\d+)\s*m(?:in)?)?$/i
 
 /** Which kind `expr` is; `at …`/`every …` carry their value or an error fit to show a person. */
 export function scheduleKind(expr: string): ScheduleKind {

@@ -9,8 +9,24 @@ import { canonicalZone } from './zones.ts'
  * words. Every caller goes through these, so the scheduler, previews and the calendar agree.
  */
 
+/**
+ * The longest schedule taken. The longest honest one, every value of every field listed, is about
+ * 360 characters. Past this a schedule is refused before any pattern reads it, so a stored one
+ * stays cheap wherever it is parsed again (the scheduler, job lists, the calendar): a cron list of
+ * 200,000 characters took 70–250 ms a parse, and only schedules up to 200 are cached parsed.
+ */
+export const MAX_SCHEDULE_LENGTH = 1_000
+
+/** Why a schedule text is too long to read ("must be at most …"), or null. */
+export const scheduleTooLong = (text: string) =>
+  text.length > MAX_SCHEDULE_LENGTH
+    ? `must be at most ${MAX_SCHEDULE_LENGTH} characters (this one has ${text.length})`
+    : null
+
 /** Valid, or a reason naming the field at fault ("hour: 25 is out of range", "every: …"). */
 export function validateSchedule(expr: string): { ok: true } | { ok: false; message: string } {
+  const tooLong = scheduleTooLong(expr.trim())
+  if (tooLong) return { ok: false, message: `schedule ${tooLong}` }
   const kind = scheduleKind(expr)
   if ('error' in kind) return { ok: false, message: kind.error }
   if (kind.kind !== 'cron') return { ok: true }

@@ -34,4 +34,17 @@ describe('previewSchedule', () => {
     expect(preview).toMatchObject({ valid: false, field })
     expect(preview.valid === false && preview.message).toMatch(message)
   })
+
+  // Refused before any pattern reads it: the every regexes were quadratic (20,000 characters took
+  // over a second here, and the GET's query string or a job body allows more).
+  it.each([
+    ['every', { every: `1d${' '.repeat(20_000)}!` }],
+    ['schedule', { schedule: `every 1d${' '.repeat(20_000)}!` }],
+  ] as const)('refuses a hostile %s of 20,000 characters, naming the field', (field, input) => {
+    expect(previewSchedule(input, now)).toMatchObject({
+      valid: false,
+      field,
+      message: expect.stringMatching(new RegExp(`^${field}: must be at most 1000 characters`)),
+    })
+  })
 })

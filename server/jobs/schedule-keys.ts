@@ -4,7 +4,7 @@
  * `at …`/`every …`; see cron/kinds.ts), so exactly one of the three may be given: a second one is a
  * 400 naming it. Folding happens before validation, so every door shares the same schema.
  */
-import { scheduleKind } from '../cron/cron.ts'
+import { scheduleKind, scheduleTooLong } from '../cron/cron.ts'
 import { badRequest } from '../lib/errors.ts'
 import { isPlainObject } from './field-schemas.ts'
 
@@ -24,6 +24,8 @@ export function foldScheduleKeys(input: unknown): unknown {
   const { at: _at, every: _every, ...rest } = input
   if (key === undefined || key === 'schedule') return rest
   const value = spell(key, input[key])
+  const tooLong = scheduleTooLong(value)
+  if (tooLong) throw badRequest(`${key}: ${tooLong}`, key)
   const kind = scheduleKind(`${key} ${value}`)
   if ('error' in kind) throw badRequest(kind.error, key)
   return { ...rest, schedule: `${key} ${value}` }
