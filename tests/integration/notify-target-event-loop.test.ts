@@ -1,0 +1,54 @@
+/**
+ * A job's notify targets are a member's text, checked by a regular expression on the server's one
+ * event loop. Its address part backtracked quadratically: both halves of the domain took dots, so
+ * `email:a@`, 100,000 dots and `@` (one 100 kB string in a 256 KiB JSON body) held the loop for
+ * about eleven seconds. The server runs in its own process; the test asks /_agent-native/health
+ * again and again while the body is checked and needs every answer within the hang guard.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { ApiClient } from '#tests/support/api-client.ts'
+import { sharedPostgres, spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
+
+const HANG_GUARD_MS = 2_000
+
+let server: SpawnedServer
+let mallory: ApiClient
+
+beforeAll(async () => {
+  server = await spawnServer({ SCHEDULER_ENABLED: 'false' }, sharedPostgres(inject('postgresUrl')))
+  mallory = new ApiClient(server.baseUrl)
+  await mallory.signUp('Mallory Notify', 'mallory-notify@example.com')
+}, 90_000)
+afterAll(() => server?.stop())
+
+/** Asks for health until `work` settles; every answer must come within the hang guard. */
+async function healthWhile(work: Promise<unknown>): Promise<number> {
+  let settled = false
+  void work.finally(() => (settled = true)).catch(() => {})
+  let answers = 0
+  while (!settled || answers === 0) {
+    const res = await fetch(`${server.baseUrl}/_agent-native/health`, {
+      signal: AbortSignal.timeout(HANG_GUARD_MS),
+    })
+    expect(res.status).toBe(200)
+    await res.arrayBuffer()
+    answers++
+  }
+  return answers
+}
+
+describe('a notify target', () => {
+  it('of 100,000 dots after email:a@ is refused, naming notify, while health answers', async () => {
+    const target = `email:a@${'.'.repeat(100_000)}@`
+    const attempt = mallory.post('/_agent-native/jobs', {
+      name: 'hostile',
+      schedule: '0 7 * * *',
+      instructions: 'Go.',
+      notify: { onFailure: [target] },
+    })
+    expect(await healthWhile(attempt)).toBeGreaterThan(0)
+    const res = await attempt
+    expect(res.status).toBe(400)
+    expect(res.body.error.message).toMatch(/^notify\.onFailure\.0: must be at most 260 characters/)
+  }, 60_000)
+})
