@@ -1,5 +1,6 @@
 import ReactMarkdown, { type Components } from 'react-markdown'
 import remarkGfm from 'remark-gfm'
+import { useHydrated } from '#app/lib/hydrated.ts'
 
 /**
  * How Markdown's elements look in chat and transcripts. Tailwind's reset strips every default
@@ -53,8 +54,16 @@ const COMPONENTS: Components = {
   hr: () => <hr className="border-stone-200 dark:border-stone-700" />,
 }
 
-/** Markdown from the model, without raw HTML (react-markdown drops it), links opened safely. */
+/**
+ * Markdown from the model, without raw HTML (react-markdown drops it), links opened safely.
+ *
+ * Parsed in the browser only: the server and the hydration pass show the plain text. The text is a
+ * tenant's (a run's transcript opens with the job's instructions) and Markdown parsing is quadratic
+ * on some of it: `a*` 30,000 times took the server's one event loop for about half a minute.
+ */
 export function Markdown({ text }: { text: string }) {
+  const hydrated = useHydrated()
+  if (!hydrated) return <div className="break-words whitespace-pre-wrap">{text}</div>
   return (
     <div className="prose-chat space-y-2 break-words [&_ol]:list-decimal [&_ol]:pl-5 [&_ul]:list-disc [&_ul]:pl-5">
       <ReactMarkdown remarkPlugins={[remarkGfm]} components={COMPONENTS}>

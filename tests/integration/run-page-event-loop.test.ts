@@ -1,0 +1,69 @@
+/**
+ * A run's page shows its transcript, whose first message is the job's instructions: a member's
+ * text of up to 60,000 characters. The page was rendered on the server, Markdown and all, and
+ * Markdown's parser is quadratic on some texts: `a*` 30,000 times held the server's loop for about
+ * half a minute for whoever opened the page. The server runs in its own process; the test asks
+ * /_agent-native/health again and again while the page is asked for and needs every answer within
+ * the hang guard.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ApiClient } from '#tests/support/api-client.ts'
+import { runNow } from '#tests/support/runs.ts'
+import type { SpawnedServer } from '#tests/support/spawn-server.ts'
+import { startSpawnedAgentServers, type SpawnedAgentServers } from '#tests/support/spawned-agent-servers.ts'
+
+const HANG_GUARD_MS = 2_000
+
+let agent: SpawnedAgentServers
+let server: SpawnedServer
+let member: ApiClient
+
+beforeAll(async () => {
+  agent = await startSpawnedAgentServers({
+    key: 'sk-ant-run-page-loop-0001',
+    dirPrefix: 'clockwork-run-page-',
+    instances: ['pages'],
+    person: { name: 'Mallory', email: 'mallory-run-page@example.com' },
+    env: { SCHEDULER_ENABLED: 'true' },
+  })
+  server = agent.servers[0]!
+  member = agent.clients[0]!
+}, 240_000)
+afterAll(() => agent?.close())
+
+/** Asks for health until `work` settles; every answer must come within the hang guard. */
+async function healthWhile(work: Promise<unknown>): Promise<number> {
+  let settled = false
+  void work.finally(() => (settled = true)).catch(() => {})
+  let answers = 0
+  while (!settled || answers === 0) {
+    const res = await fetch(`${server.baseUrl}/_agent-native/health`, {
+      signal: AbortSignal.timeout(HANG_GUARD_MS),
+    })
+    expect(res.status).toBe(200)
+    await res.arrayBuffer()
+    answers++
+  }
+  return answers
+}
+
+describe("a run's page", () => {
+  it('with instructions that are hard Markdown is served while health answers', async () => {
+    const instructions = 'a*'.repeat(30_000)
+    const made = await member.post('/_agent-native/jobs', {
+      name: 'stars',
+      schedule: '0 7 * * *',
+      instructions,
+    })
+    expect(made.status).toBe(201)
+    const jobId = made.body.job.id
+    const { run } = await runNow(member, jobId)
+    const page = fetch(`${server.baseUrl}/jobs/${jobId}/runs/${run.id}`, {
+      headers: { cookie: member.cookieHeader },
+    }).then(async (res) => ({ status: res.status, html: await res.text() }))
+    expect(await healthWhile(page)).toBeGreaterThan(0)
+    const { status, html } = await page
+    expect(status).toBe(200)
+    expect(html).toContain('a*a*a*') // the instructions are on the page, as text
+  }, 120_000)
+})
