@@ -20,9 +20,22 @@ const deny = (rule: string, reason: string): BuiltinHit => ({
   reason,
 })
 
+/**
+ * `arg` without its trailing `/` and `/.` steps, read from the end. The regex it replaces,
+ * `/(\/\.?)+$/`, tried every start in a run of slashes (65,000 of them: 10 s).
+ */
+function withoutTrailingSlashes(arg: string): string {
+  let end = arg.length
+  for (;;) {
+    if (arg[end - 1] === '/') end -= 1
+    else if (arg[end - 1] === '.' && arg[end - 2] === '/') end -= 2
+    else return arg.slice(0, end)
+  }
+}
+
 /** `/`, `/*`, `/usr`, `~`, `~/`, `~/*`, `$HOME`, `${HOME}/*`: the whole machine or a whole home. */
 export function isRootish(arg: string): boolean {
-  const trimmed = arg.replace(/(\/\.?)+$/, '').replace(/\/\*$/, '')
+  const trimmed = withoutTrailingSlashes(arg).replace(/\/\*$/, '')
   if (trimmed === '' || trimmed === '/*' || trimmed === '/.*') return true
   if (/^\/[^/]+$/.test(trimmed)) return true // a top-level directory: /etc, /usr, /home
   return /^(~[A-Za-z0-9_-]*|\$HOME|\$\{HOME\})(\/\*?)?$/.test(trimmed)

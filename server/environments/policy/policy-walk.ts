@@ -39,7 +39,25 @@ export type Check = {
 /** How deep `sh -c "bash -c '…'"` may nest before the line is refused outright. */
 const MAX_DEPTH = 6
 
-type Ctx = { depth: number; pipeIndex: number; upstream: string[]; numeric: Set<string> }
+/**
+ * Characters of argv the walk may judge for one line. A command is judged whole and again behind
+ * each wrapper or `sh -c` around it, so the work is not linear in the line: a 64 KiB line is
+ * judged whole about thirty times before this runs out, and `env env …` sixteen thousand deep
+ * (16 s, then a stack overflow) is refused after a few hundred levels.
+ */
+export const WALK_BUDGET = 2_000_000
+
+/** The walk's budget ran out: the line is refused as too complex, not judged for seconds. */
+export class WalkBudgetSpent extends Error {}
+
+type Ctx = {
+  depth: number
+  pipeIndex: number
+  /** An earlier stage of this pipeline runs a downloader (`curl … | sh`). */
+  downloadUpstream: boolean
+  numeric: Set<string>
+  budget: { chars: number }
+}
 
 const ask = (rule: string, reason: string): BuiltinHit => ({
   decision: 'ask',
@@ -67,7 +85,8 @@ export class ParseFailure extends Error {}
 /** All checks for a command line. @throws ParseFailure when the line is not valid shell. */
 export function collectChecks(line: string): Check[] {
   const checks: Check[] = []
-  walkScript(line, { depth: 0, pipeIndex: 0, upstream: [], numeric: new Set() }, checks)
+  const budget = { chars: WALK_BUDGET }
+  walkScript(line, { depth: 0, pipeIndex: 0, downloadUpstream: false, numeric: new Set(), budget }, checks)
   return checks
 }
 
@@ -86,14 +105,17 @@ function walk(node: unknown, ctx: Ctx, checks: Check[]): void {
   const json = node as Json
   const errors = json.errors as { message: string }[] | undefined
   if (errors?.length) throw new ParseFailure(errors.map((e) => e.message).join('; '))
-  const fresh: Ctx = { depth: ctx.depth, pipeIndex: 0, upstream: [], numeric: ctx.numeric }
+  const fresh: Ctx = { ...ctx, pipeIndex: 0, downloadUpstream: false }
   const hit = expansionHit(json, ctx.numeric)
   if (hit) checks.push({ command: String(json.text ?? json.type), forms: [], builtin: hit })
   if (json.type === 'Pipeline') {
-    const stages = json.commands as Json[]
-    stages.forEach((stage, i) =>
-      walk(stage, { ...ctx, pipeIndex: i, upstream: commandNamesIn(stages.slice(0, i)) }, checks),
-    )
+    // Whether a downloader ran upstream is carried along, stage by stage: listing the names of all
+    // earlier stages at each one made a 4,000-stage pipeline take 6 s.
+    let downloadUpstream = false
+    ;(json.commands as Json[]).forEach((stage, i) => {
+      walk(stage, { ...ctx, pipeIndex: i, downloadUpstream }, checks)
+      downloadUpstream ||= commandNamesIn(stage).some((n) => DOWNLOADERS.has(n))
+    })
     return
   }
   if (json.type === 'Command') {
@@ -123,6 +145,8 @@ function judgeArgv(argv: ArgJson[], redirects: Json[], ctx: Ctx, checks: Check[]
   const [nameWord, ...args] = argv
   if (!nameWord) return
   const display = argv.map(wordValue).join(' ')
+  ctx.budget.chars -= display.length + argv.length
+  if (ctx.budget.chars < 0) throw new WalkBudgetSpent()
   if (!isStatic(nameWord)) {
     checks.push({
       command: display,
@@ -198,7 +222,7 @@ function judgeInterpreter(
     return
   }
   if (ctx.pipeIndex > 0) {
-    if (ctx.upstream.some((n) => DOWNLOADERS.has(n))) {
+    if (ctx.downloadUpstream) {
       flag(deny('download-exec', `piping a download into ${base} runs code fetched from the network`))
     } else flag(ask('pipe-to-shell', `piping into ${base} runs whatever arrives as code`))
   }
@@ -208,7 +232,14 @@ function deny(rule: string, reason: string): BuiltinHit {
   return { decision: 'deny', rule: `builtin:${rule}`, reason }
 }
 
-/** `python3.11` → `python`, `lua5.4` → `lua`: versioned names behave like the family. */
-const family = (base: string) => base.replace(/[\d.]+$/, '')
+/**
+ * `python3.11` → `python`, `lua5.4` → `lua`: versioned names behave like the family. A loop, not
+ * `/[\d.]+$/`: that regex tried every start in a run of digits (65,000 of them: 4 s).
+ */
+function family(base: string): string {
+  let end = base.length
+  while (end > 0 && /[\d.]/.test(base[end - 1]!)) end--
+  return base.slice(0, end)
+}
 
 const normalise = (text: string) => text.replace(/\s+/g, ' ').trim()

@@ -150,6 +150,17 @@ describe('decideCommand', () => {
     expect(decideCommand(OPEN, 'x'.repeat(70_000)).rule).toBe('builtin:too-long')
   })
 
+  // A line the judge's walk could not finish in proportion to its length is refused, not judged
+  // for seconds or thrown at the caller as a 500.
+  it.each([
+    // Each wrapper level was judged with all the rest of the line again: about 16 s.
+    ['a chain of 16,000 wrappers', `${'env '.repeat(16_000)}sudo`],
+    // A sum of 20,000 terms nests 20,000 deep: the walk ran out of stack (RangeError).
+    ['a sum of 20,000 terms', `echo $((${'a+'.repeat(20_000)}1))`],
+  ])('refuses %s as too complex', (_, line) => {
+    expect(decideCommand(OPEN, line)).toMatchObject({ decision: 'deny', rule: 'builtin:too-complex' })
+  })
+
   it('refuses nesting deeper than six levels', () => {
     let line = 'ls'
     for (let i = 0; i < 8; i++) line = `bash -c ${JSON.stringify(line)}`

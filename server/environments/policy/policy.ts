@@ -19,7 +19,7 @@ import {
   type PolicySource,
   STRICTNESS,
 } from './policy-schema.ts'
-import { type Check, collectChecks, ParseFailure } from './policy-walk.ts'
+import { type Check, collectChecks, ParseFailure, WalkBudgetSpent } from './policy-walk.ts'
 
 export { CommandPolicy } from './policy-schema.ts'
 export type { CommandDecision, Decision, EffectivePolicy, MergedPolicy } from './policy-schema.ts'
@@ -48,6 +48,11 @@ export function decideCommand(
   try {
     checks = collectChecks(commandLine)
   } catch (err) {
+    // A stack overflow is a line nested deeper than the parser or the walk can recurse (a sum of
+    // 20,000 terms is 20,000 levels): as complex as a spent budget, and no 500.
+    if (err instanceof WalkBudgetSpent || err instanceof RangeError) {
+      return refuse('builtin:too-complex', 'the command line is too complex to judge; split it up')
+    }
     if (!(err instanceof ParseFailure)) throw err
     return refuse(
       'builtin:unparseable',

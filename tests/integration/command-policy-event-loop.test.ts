@@ -1,0 +1,49 @@
+/**
+ * A command line a member sends to their own environment is judged by the policy on the server's
+ * one event loop before anything runs. A pipeline made it quadratic: each stage listed the command
+ * names of every stage before it, so the 16 KiB the route takes, `sudo | a | a …` in 4,000 stages,
+ * held the loop for about 23 seconds (and the harness hook's 64 KiB for about eight minutes). The
+ * line is refused for its `sudo` (403) and nothing runs. The server runs in its own process and is
+ * asked for health again and again while the line is judged; every answer must come within the
+ * hang guard.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { environmentTemplate } from '#server/environments/definition/definition.ts'
+import { ApiClient } from '#tests/support/api-client.ts'
+import { healthWhile } from '#tests/support/health-probe.ts'
+import { sharedPostgres, spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
+
+const HANG_GUARD_MS = 2_000
+/** What the person's command route takes (PersonCommandInput). */
+const LIMIT = 16_384
+
+let server: SpawnedServer
+let mallory: ApiClient
+
+beforeAll(async () => {
+  server = await spawnServer({ SCHEDULER_ENABLED: 'false' }, sharedPostgres(inject('postgresUrl')), 'source')
+  mallory = new ApiClient(server.baseUrl)
+  await mallory.signUp('Mallory Policy', 'mallory-policy@example.com')
+  const put = await mallory.put(
+    '/_agent-native/resources/personal/environments/box.md',
+    environmentTemplate('box'),
+  )
+  expect(put.status).toBe(201)
+}, 180_000)
+afterAll(() => server?.stop())
+
+/** `start`, then `unit` repeated to fill the route's limit. */
+const fill = (start: string, unit: string) =>
+  start + unit.repeat(Math.floor((LIMIT - start.length) / unit.length))
+
+describe('a command line the policy judges', () => {
+  it('of 4,000 pipeline stages is refused while health answers', async () => {
+    const command = fill('sudo', ' | a')
+    const attempt = mallory.post('/_agent-native/environments/box/commands?scope=personal', { command })
+    expect(await healthWhile(server.baseUrl, attempt, HANG_GUARD_MS)).toBeGreaterThan(0)
+    const res = await attempt
+    expect(res.status).toBe(403)
+    expect(res.body.error).toMatchObject({ code: 'command_denied', field: 'command' })
+    expect(res.body.error.message).toContain('builtin:privilege')
+  }, 120_000)
+})
