@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { ApiClient } from '#tests/support/api-client.ts'
 import { sharedPostgres, spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
+import { healthWhile } from '#tests/support/health-probe.ts'
 
 const HANG_GUARD_MS = 2_000
 
@@ -21,22 +22,6 @@ beforeAll(async () => {
 }, 90_000)
 afterAll(() => server?.stop())
 
-/** Asks for health until `work` settles; every answer must come within the hang guard. */
-async function healthWhile(work: Promise<unknown>): Promise<number> {
-  let settled = false
-  void work.finally(() => (settled = true)).catch(() => {})
-  let answers = 0
-  while (!settled || answers === 0) {
-    const res = await fetch(`${server.baseUrl}/_agent-native/health`, {
-      signal: AbortSignal.timeout(HANG_GUARD_MS),
-    })
-    expect(res.status).toBe(200)
-    await res.arrayBuffer()
-    answers++
-  }
-  return answers
-}
-
 describe('a notify target', () => {
   it('of 100,000 dots after email:a@ is refused, naming notify, while health answers', async () => {
     const target = `email:a@${'.'.repeat(100_000)}@`
@@ -46,7 +31,7 @@ describe('a notify target', () => {
       instructions: 'Go.',
       notify: { onFailure: [target] },
     })
-    expect(await healthWhile(attempt)).toBeGreaterThan(0)
+    expect(await healthWhile(server.baseUrl, attempt, HANG_GUARD_MS)).toBeGreaterThan(0)
     const res = await attempt
     expect(res.status).toBe(400)
     expect(res.body.error.message).toMatch(/^notify\.onFailure\.0: must be at most 260 characters/)

@@ -11,6 +11,7 @@ import type { ApiClient } from '#tests/support/api-client.ts'
 import { runNow } from '#tests/support/runs.ts'
 import type { SpawnedServer } from '#tests/support/spawn-server.ts'
 import { startSpawnedAgentServers, type SpawnedAgentServers } from '#tests/support/spawned-agent-servers.ts'
+import { healthWhile } from '#tests/support/health-probe.ts'
 
 const HANG_GUARD_MS = 2_000
 
@@ -31,22 +32,6 @@ beforeAll(async () => {
 }, 240_000)
 afterAll(() => agent?.close())
 
-/** Asks for health until `work` settles; every answer must come within the hang guard. */
-async function healthWhile(work: Promise<unknown>): Promise<number> {
-  let settled = false
-  void work.finally(() => (settled = true)).catch(() => {})
-  let answers = 0
-  while (!settled || answers === 0) {
-    const res = await fetch(`${server.baseUrl}/_agent-native/health`, {
-      signal: AbortSignal.timeout(HANG_GUARD_MS),
-    })
-    expect(res.status).toBe(200)
-    await res.arrayBuffer()
-    answers++
-  }
-  return answers
-}
-
 describe("a run's page", () => {
   it('with instructions that are hard Markdown is served while health answers', async () => {
     const instructions = 'a*'.repeat(30_000)
@@ -61,7 +46,7 @@ describe("a run's page", () => {
     const page = fetch(`${server.baseUrl}/jobs/${jobId}/runs/${run.id}`, {
       headers: { cookie: member.cookieHeader },
     }).then(async (res) => ({ status: res.status, html: await res.text() }))
-    expect(await healthWhile(page)).toBeGreaterThan(0)
+    expect(await healthWhile(server.baseUrl, page, HANG_GUARD_MS)).toBeGreaterThan(0)
     const { status, html } = await page
     expect(status).toBe(200)
     expect(html).toContain('a*a*a*') // the instructions are on the page, as text
