@@ -5,10 +5,11 @@
  * live tokens), its label the name itself, so two computers never share an id by accident.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { and, desc, eq, isNull } from 'drizzle-orm'
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb, type Db } from '../db/client.ts'
 import { machineTokens } from '../db/schema/app.ts'
+import { env } from '../env.ts'
 import { toJobName } from '../jobs/field-schemas.ts'
 import { isUniqueViolation } from '../jobs/store.ts'
 import { badRequest, conflict, notFound } from '../lib/errors.ts'
@@ -16,6 +17,16 @@ import { newId } from '../lib/ids.ts'
 import { parseInput } from '../lib/validate.ts'
 
 export const TOKEN_PREFIX = 'cwm_'
+
+/**
+ * Live machine tokens one person may hold (decision 0382): each is a row in a table every
+ * organisation shares, and a script could make them without end. A token connects one machine, so
+ * the ceiling is never below the machines an account may have (`USER_MAX_MACHINES`).
+ */
+export const MAX_LIVE_MACHINE_TOKENS = 20
+
+/** The ceiling in force: MAX_LIVE_MACHINE_TOKENS, or USER_MAX_MACHINES where that is more. */
+export const liveMachineTokenLimit = () => Math.max(MAX_LIVE_MACHINE_TOKENS, env().USER_MAX_MACHINES)
 
 export const TokenInput = z.strictObject({
   name: z
@@ -52,12 +63,16 @@ function summary(row: typeof machineTokens.$inferSelect): TokenSummary {
 // Paths beside /_agent-native/machines/<id> (a machine so named could not be addressed).
 const RESERVED_IDS = new Set(['tokens', 'internal', 'connect'])
 
+const liveTokensOf = (ownerId: string) =>
+  and(eq(machineTokens.ownerId, ownerId), isNull(machineTokens.revokedAt))
+
 /** The machine id a token name gives: "Ana's laptop" → `anas-laptop`. */
 export const machineIdFor = (name: string) => toJobName(name.replace(/['’]/g, ''))
 
 /**
  * Makes a token for `ownerId`; the plain token is in the answer and nowhere else, ever.
- * @throws HttpError 409 on `name` when a live token of theirs already connects that machine id.
+ * @throws HttpError 409 on `name` when a live token of theirs already connects that machine id,
+ *   and 409 when they hold `liveMachineTokenLimit()` live tokens already.
  */
 export async function createMachineToken(
   ownerId: string,
@@ -69,12 +84,24 @@ export async function createMachineToken(
   if (!machineId) throw badRequest('name: needs at least one letter or digit (it names the machine)', 'name')
   if (RESERVED_IDS.has(machineId)) throw badRequest(`name: "${name}" is reserved; choose another`, 'name')
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url')
+  const limit = liveMachineTokenLimit()
   try {
-    const [row] = await db
-      .insert(machineTokens)
-      .values({ id: newId('mtok'), ownerId, name, machineId, tokenHash: hashToken(token) })
-      .returning()
-    return { token, summary: summary(row!) }
+    const row = await db.transaction(async (tx) => {
+      // One person's creations take turns, so requests racing cannot pass the ceiling together.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`machine-tokens:${ownerId}`}))`)
+      const [live] = await tx.select({ n: count() }).from(machineTokens).where(liveTokensOf(ownerId))
+      if (live!.n >= limit) {
+        throw conflict(
+          `You have ${live!.n} live machine tokens, and one person may have at most ${limit}: revoke one first`,
+        )
+      }
+      const [inserted] = await tx
+        .insert(machineTokens)
+        .values({ id: newId('mtok'), ownerId, name, machineId, tokenHash: hashToken(token) })
+        .returning()
+      return inserted!
+    })
+    return { token, summary: summary(row) }
   } catch (err) {
     if (!isUniqueViolation(err)) throw err
     throw conflict(
@@ -88,7 +115,7 @@ export async function listMachineTokens(ownerId: string, db: Db = getDb()): Prom
   const rows = await db
     .select()
     .from(machineTokens)
-    .where(and(eq(machineTokens.ownerId, ownerId), isNull(machineTokens.revokedAt)))
+    .where(liveTokensOf(ownerId))
     .orderBy(desc(machineTokens.createdAt))
   return rows.map(summary)
 }
