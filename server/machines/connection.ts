@@ -18,12 +18,18 @@ import { machineDisconnected, machineTimeout } from './errors.ts'
 import {
   CLIENT_ERRORS,
   CLOSE_CODES,
+  MAX_OUTPUT_BYTES,
+  notStreamedMarker,
   type MachineCalls,
   type MachineMethod,
   type OutputParams,
 } from './protocol.ts'
+import { checkReply, OutputNotice } from './replies.ts'
 
 export type OnOutput = (out: Omit<OutputParams, 'callId'>) => void
+
+/** A call's listener for streamed output, and the bytes of each stream it may still be given. */
+type Listener = { onOutput: OnOutput; cap: number; left: Record<OutputParams['stream'], number> }
 
 /** Why the server ends a connection for good: the client is told (its close code) and exits. */
 export const CLOSE_REASONS = {
@@ -37,7 +43,7 @@ export class MachineConnection {
   readonly connectionId = newId('mconn')
   readonly rpc: JSONRPCServerAndClient
   private readonly pending = new Set<(err: Error) => void>()
-  private readonly outputs = new Map<string, OnOutput>()
+  private readonly outputs = new Map<string, Listener>()
   closedBecause: string | undefined
 
   constructor(
@@ -55,9 +61,26 @@ export class MachineConnection {
       }),
     )
     this.rpc.addMethod('output', (params) => {
-      const out = params as OutputParams
-      this.outputs.get(out.callId)?.({ stream: out.stream, text: out.text })
+      const out = OutputNotice.safeParse(params)
+      if (out.success) this.deliver(out.data)
     })
+  }
+
+  /**
+   * Gives a call's listener what the client streamed, up to the call's cap per stream, then a
+   * marker once: a client that streams without end costs the server no more than the cap.
+   */
+  private deliver({ callId, stream, text }: OutputParams) {
+    const listener = this.outputs.get(callId)
+    if (!listener || listener.left[stream] < 0) return
+    const bytes = Buffer.from(text, 'utf8')
+    if (bytes.length <= listener.left[stream]) {
+      listener.left[stream] -= bytes.length
+      return listener.onOutput({ stream, text })
+    }
+    const kept = bytes.subarray(0, listener.left[stream]).toString('utf8')
+    listener.left[stream] = -1
+    listener.onOutput({ stream, text: kept + notStreamedMarker(listener.cap) })
   }
 
   /** Calls the client; rejects at once when the connection goes, and after `timeoutMs`. */
@@ -68,8 +91,11 @@ export class MachineConnection {
     onOutput?: OnOutput,
   ): Promise<MachineCalls[M]['result']> {
     if (this.closedBecause) return Promise.reject(machineDisconnected(this.label, this.closedBecause))
-    const callId = (params as { callId?: string }).callId
-    if (callId && onOutput) this.outputs.set(callId, onOutput)
+    const { callId, maxOutputBytes } = params as { callId?: string; maxOutputBytes?: number }
+    if (callId && onOutput) {
+      const cap = Math.min(maxOutputBytes ?? MAX_OUTPUT_BYTES, MAX_OUTPUT_BYTES)
+      this.outputs.set(callId, { onOutput, cap, left: { stdout: cap, stderr: cap } })
+    }
     return new Promise<MachineCalls[M]['result']>((resolve, reject) => {
       this.pending.add(reject)
       const done = () => {
@@ -82,9 +108,17 @@ export class MachineConnection {
         )
         .request(method, params)
         .then(
-          (result: MachineCalls[M]['result']) => {
+          (reply: unknown) => {
             done()
-            resolve(result)
+            const checked = checkReply(method, reply)
+            if (checked.ok) return resolve(checked.result)
+            reject(
+              new HttpError(
+                502,
+                'machine_error',
+                `machine ${this.label}: a bad reply to ${method} (${checked.why})`,
+              ),
+            )
           },
           (err: unknown) => {
             done()

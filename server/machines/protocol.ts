@@ -33,7 +33,22 @@ export type RunCommandParams = {
   cwd?: string
   timeoutMs: number
   runId: string
+  /**
+   * Bytes of each stream the server keeps: the client replies with at most this much (the middle
+   * cut with a marker) and streams no more. Capped at MAX_OUTPUT_BYTES; clients before it kept a
+   * million characters and streamed everything.
+   */
+  maxOutputBytes?: number
 }
+
+/**
+ * The most of one stream a client keeps or streams for a command. Both streams, JSON-escaped at
+ * worst (six bytes a control byte), stay under the server's 16 MiB message limit.
+ */
+export const MAX_OUTPUT_BYTES = 1024 * 1024
+
+/** What ends streamed output past `cap` bytes of a stream, on the client and on the server alike. */
+export const notStreamedMarker = (cap: number) => `\n[… output past ${cap} bytes not streamed …]\n`
 export type RunCommandResult = {
   exitCode: number | null
   stdout: string

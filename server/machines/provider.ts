@@ -16,7 +16,7 @@ import { findMachine, isLive, recordRunUse, requestStop } from './store.ts'
 
 export const CALL_GRACE_MS = 15 * 60_000
 
-export type RunCommandInput = { command: string; cwd?: string; timeoutMs: number; runId: string }
+export type RunCommandInput = Omit<MachineCalls['run_command']['params'], 'callId'>
 type Params<M extends MachineMethod> = MachineCalls[M]['params']
 type Result<M extends MachineMethod> = MachineCalls[M]['result']
 

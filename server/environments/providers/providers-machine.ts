@@ -6,7 +6,7 @@
 import { compileGlob, globMatches } from '../../lib/glob.ts'
 import { badRequest } from '../../lib/errors.ts'
 import { callMachine, machineProvider } from '../../machines/provider.ts'
-import type { FileEntry } from '../../machines/protocol.ts'
+import { MAX_OUTPUT_BYTES, type FileEntry } from '../../machines/protocol.ts'
 import { commandTimeout, DEFAULT_LIMITS, type ExecResult } from '../exec/exec-schema.ts'
 import { MAX_ENTRIES, MAX_MATCHES, type Entry } from '../files/files-list.ts'
 import { sliceLines } from '../files/files.ts'
@@ -48,12 +48,13 @@ export function machineFiles(
     async exec(env, command, opts) {
       const limits = { ...DEFAULT_LIMITS, ...env.limits }
       const timeoutMs = commandTimeout(limits, opts.timeoutSeconds) * 1000
+      const cap = limits.outputKb * 1024
       const result = await machineProvider.runCommand(ownerId, machineId, {
         command,
         timeoutMs,
         runId: opts.stopKey,
+        maxOutputBytes: Math.min(cap, MAX_OUTPUT_BYTES),
       })
-      const cap = limits.outputKb * 1024
       const shown = (text: string) => {
         const out = new OutputCollector(cap)
         out.push(Buffer.from(text, 'utf8'))

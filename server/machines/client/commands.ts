@@ -8,8 +8,7 @@ import type { MachineCalls, OutputParams } from '../protocol.ts'
 import { confine } from './confine.ts'
 import { deniedBy } from './deny.ts'
 import { ClientError } from './errors.ts'
-
-const MAX_OUTPUT = 1_000_000
+import { StreamOutput } from './output.ts'
 
 export class Commands {
   private readonly active = new Map<string, Set<ChildProcess>>()
@@ -26,7 +25,7 @@ export class Commands {
   }
 
   run(
-    { callId, command, cwd, timeoutMs, runId }: MachineCalls['run_command']['params'],
+    { callId, command, cwd, timeoutMs, runId, maxOutputBytes }: MachineCalls['run_command']['params'],
     onOutput: (out: OutputParams) => void,
   ): Promise<MachineCalls['run_command']['result']> {
     const rule = deniedBy(command, this.deny)
@@ -43,14 +42,15 @@ export class Commands {
     const set = this.active.get(runId) ?? new Set()
     set.add(child)
     this.active.set(runId, set)
-    const out = { stdout: '', stderr: '' }
-    for (const stream of ['stdout', 'stderr'] as const) {
-      child[stream].setEncoding('utf8')
-      child[stream].on('data', (text: string) => {
-        if (out[stream].length < MAX_OUTPUT) out[stream] += text
-        onOutput({ callId, stream, text })
-      })
+    const send = (stream: OutputParams['stream'], text: string) => onOutput({ callId, stream, text })
+    const out = {
+      stdout: new StreamOutput(maxOutputBytes, 'stdout', send),
+      stderr: new StreamOutput(maxOutputBytes, 'stderr', send),
     }
+    for (const stream of ['stdout', 'stderr'] as const) {
+      child[stream].on('data', (chunk: Buffer) => out[stream].push(chunk))
+    }
+    let failed = ''
     let timedOut = false
     const timer = setTimeout(() => {
       timedOut = true
@@ -63,10 +63,17 @@ export class Commands {
         if (set.size === 0) this.active.delete(runId)
         const durationMs = Date.now() - started
         this.log(`run ${runId}: exit ${exitCode ?? 'killed'} after ${durationMs} ms`)
-        resolve({ exitCode, ...out, durationMs, timedOut, stopped: this.stopped.has(runId) })
+        resolve({
+          exitCode,
+          stdout: out.stdout.text(),
+          stderr: out.stderr.text() + failed,
+          durationMs,
+          timedOut,
+          stopped: this.stopped.has(runId),
+        })
       }
       child.on('error', (err) => {
-        out.stderr += String(err.message)
+        failed = String(err.message)
         finish(127)
       })
       child.on('close', (code) => finish(code))

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest'
+import { StreamOutput } from './output.ts'
+
+function collect(cap: number, chunks: string[]) {
+  const sent: string[] = []
+  const out = new StreamOutput(cap, 'stdout', (_stream, text) => sent.push(text))
+  for (const chunk of chunks) out.push(Buffer.from(chunk, 'utf8'))
+  return { text: out.text(), streamed: sent.join('') }
+}
+
+describe('a stream as the client keeps it', () => {
+  it('keeps and streams all of output that fits the cap, with no marker', () => {
+    const { text, streamed } = collect(1000, ['a'.repeat(600), 'b'.repeat(400)])
+    expect(text).toBe('a'.repeat(600) + 'b'.repeat(400))
+    expect(streamed).toBe(text)
+  })
+
+  it('keeps the ends of longer output around a marker, all within the cap, cut characters and all', () => {
+    const chunks = Array.from({ length: 50 }, (_, i) => `${i}:${'é€😀'.repeat(97)}\n`)
+    const { text, streamed } = collect(4096, chunks)
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(4096)
+    expect(text.startsWith(chunks[0]!.slice(0, 100))).toBe(true)
+    expect(text.endsWith(chunks[49]!.slice(-100))).toBe(true)
+    const total = chunks.reduce((n, c) => n + Buffer.byteLength(c), 0)
+    const omitted = Number(text.match(/\n\[… (\d+) bytes of output omitted …\]\n/)![1])
+    expect(omitted).toBe(total - 2 * Math.floor((4096 - 96) / 2))
+    expect(streamed.startsWith(chunks.slice(0, 3).join(''))).toBe(true)
+    expect(streamed.endsWith('\n[… output past 4096 bytes not streamed …]\n')).toBe(true)
+    expect(Buffer.byteLength(streamed)).toBeLessThanOrEqual(4096 + 64)
+  })
+
+  it('never keeps more than MAX_OUTPUT_BYTES, whatever the server asks', () => {
+    const { text } = collect(
+      64 * 1024 * 1024,
+      Array.from({ length: 40 }, () => 'x'.repeat(64 * 1024)),
+    )
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(1024 * 1024)
+  })
+})

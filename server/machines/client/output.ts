@@ -1,0 +1,68 @@
+/**
+ * One stream of a command as the client keeps and streams it, within the byte cap the server asks
+ * for (`maxOutputBytes`, never more than MAX_OUTPUT_BYTES): the reply holds all of it, or its
+ * first and last bytes with a marker between that fits inside the cap, so the server keeps the
+ * text whole; streamed chunks stop at the cap with a marker. A command that prints without end
+ * then costs its connection at most the cap, not its whole output.
+ */
+import { StringDecoder } from 'node:string_decoder'
+import { MAX_OUTPUT_BYTES, notStreamedMarker, type OutputParams } from '../protocol.ts'
+
+/** The marker's room, with a few bytes for a character cut in two on either side of it. */
+const MARKER_ROOM = 96
+
+export class StreamOutput {
+  private readonly cap: number
+  private readonly side: number
+  private head = Buffer.alloc(0)
+  private tail: Buffer[] = []
+  private tailBytes = 0
+  private total = 0
+  private streamed = 0
+  private cut = false
+  private readonly decoder = new StringDecoder('utf8')
+
+  constructor(
+    cap: number | undefined,
+    private readonly stream: OutputParams['stream'],
+    private readonly send: (stream: OutputParams['stream'], text: string) => void,
+  ) {
+    this.cap = Math.max(MARKER_ROOM * 2, Math.min(MAX_OUTPUT_BYTES, cap ?? MAX_OUTPUT_BYTES))
+    this.side = Math.floor((this.cap - MARKER_ROOM) / 2)
+  }
+
+  push(chunk: Buffer) {
+    this.total += chunk.length
+    this.forward(chunk)
+    // The head holds the first `cap` bytes (all of the output while it fits), the tail the latest.
+    const room = this.cap - this.head.length
+    if (room > 0) this.head = Buffer.concat([this.head, chunk.subarray(0, room)])
+    this.tail.push(chunk)
+    this.tailBytes += chunk.length
+    while (this.tailBytes - this.tail[0]!.length >= this.side) this.tailBytes -= this.tail.shift()!.length
+  }
+
+  /** The kept text: whole when it fits the cap, else its ends around a marker, in the cap. */
+  text(): string {
+    if (this.total <= this.cap) return this.head.toString('utf8')
+    const tail = Buffer.concat(this.tail)
+    const omitted = this.total - 2 * this.side
+    return (
+      this.head.subarray(0, this.side).toString('utf8') +
+      `\n[… ${omitted} bytes of output omitted …]\n` +
+      tail.subarray(tail.length - this.side).toString('utf8')
+    )
+  }
+
+  /** Streams the chunk while the cap allows, then says once that the rest is not streamed. */
+  private forward(chunk: Buffer) {
+    if (this.cut) return
+    const part = chunk.subarray(0, this.cap - this.streamed)
+    this.streamed += part.length
+    const text = this.decoder.write(part)
+    if (text) this.send(this.stream, text)
+    if (part.length === chunk.length) return
+    this.cut = true
+    this.send(this.stream, this.decoder.end() + notStreamedMarker(this.cap))
+  }
+}
