@@ -56,6 +56,11 @@ export type SessionOptions = {
   /** Model calls wait for the harness's policy plugin to announce itself (HarnessAdapter.checksIn). */
   awaitCheckIn?: boolean
   /**
+   * Asked before every request: false once the run is over as anyone can see it (a cancel recorded
+   * on any instance), so its token dies then, not when word of it reaches the run (decision 0384).
+   */
+  stillOn?: () => Promise<boolean>
+  /**
    * The one way the run's harness reaches the endpoint: its own Unix socket (a CLI in this
    * server's sandbox or a Docker container) or the HTTP route (a CLI on a connected machine). The
    * token is written into the run's folder inside the environment, which other people may read
@@ -155,6 +160,10 @@ export async function handleHarnessRequest(
   const live = sessions.get(token)
   // The same answer for a token of another door: nothing says the run exists.
   if (!live || live.door !== door) return unknownRun()
+  if (live.stillOn && !(await live.stillOn())) {
+    live.session.close()
+    return unknownRun()
+  }
   const url = new URL(path, 'http://endpoint')
   if (request.method === 'POST' && url.pathname === '/v1/messages') return modelCall(live, url, request)
   if (request.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {

@@ -9,6 +9,7 @@
 import type { Caller } from '../auth/caller.ts'
 import type { OpenEnvironment } from '../environments/service.ts'
 import type { McpEndpoint } from '../integrations/mcp-client.ts'
+import { findRun } from '../runs/store.ts'
 import type { HarnessAdapter, TranscriptPart } from './adapter.ts'
 import { type CallRecord, type ModelGrant, openSession } from './endpoint.ts'
 import { launchDocker } from './launch-docker.ts'
@@ -52,6 +53,14 @@ const LAUNCHERS: Record<OpenEnvironment['target']['kind'], Launcher> = {
   machine: launchMachine,
 }
 
+/**
+ * For a job run, whether its row still says it runs: a cancel, or a lapsed lease, is recorded in
+ * the row first and reaches the run's process later. A chat's harness has no row (its stop is this
+ * process's own).
+ */
+const runStillOn = (runId: string | undefined) =>
+  runId ? async () => (await findRun(runId))?.status === 'running' : undefined
+
 /** Seconds a hook may wait for a person's answer in chat. */
 const APPROVAL_SECONDS = 600
 
@@ -74,6 +83,7 @@ export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome
     awaitCheckIn: adapter.checksIn === true,
     // Only a CLI on a connected machine reaches the endpoint over HTTP.
     door: opened.target.kind === 'machine' ? 'http' : 'socket',
+    stillOn: runStillOn(req.origin.runId),
     onRefusal: (reason) => {
       refusal ??= reason
       stop.abort()
