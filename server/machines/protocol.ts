@@ -56,6 +56,11 @@ export type RunCommandResult = {
   durationMs: number
   timedOut: boolean
   stopped: boolean
+  /**
+   * How many bytes each stream printed in all, kept or not: the reply holds at most the cap, so
+   * without these the server could not tell a cut stream from a whole one. Older clients omit them.
+   */
+  printed?: { stdout: number; stderr: number }
 }
 export type OutputParams = { callId: string; stream: 'stdout' | 'stderr'; text: string }
 

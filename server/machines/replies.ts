@@ -25,6 +25,7 @@ const REPLIES: { [M in MachineMethod]: z.ZodType<MachineCalls[M]['result']> } = 
     durationMs: z.number().min(0),
     timedOut: z.boolean(),
     stopped: z.boolean(),
+    printed: z.object({ stdout: count, stderr: count }).optional(),
   }),
   read_file: z.object({ content: z.string() }),
   write_file: z.object({ bytes: count }),

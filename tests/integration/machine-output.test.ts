@@ -157,6 +157,24 @@ describe('a machine client that sends enormous or endless output', () => {
   }, 120_000)
 })
 
+describe('a client that cut a long stream itself, as the shipped one does', () => {
+  it('says how much the command printed: the run reports the stream cut and every byte counted', async () => {
+    const kept = 'a'.repeat(100) + '\n[… 39999800 bytes of output omitted …]\n' + 'b'.repeat(100)
+    const ws = await hostileMachine(async () => ({
+      ...reply(kept),
+      printed: { stdout: 40_000_000, stderr: 0 },
+    }))
+    const res = await mallory.post(`${E}/box/commands`, { command: 'yes | head -c 40000000' })
+    expect(res.status).toBe(200)
+    const { stdout, truncated, bytesOut } = res.body.result
+    expect(stdout).toBe(kept)
+    // Without `printed`, a stream the client had cut read as whole: truncated false, 241 bytes out.
+    expect(truncated).toEqual({ stdout: true, stderr: false })
+    expect(bytesOut).toBe(40_000_000)
+    ws.terminate()
+  }, 60_000)
+})
+
 describe('the shipped client, running a command that prints without end', () => {
   it('sends no more of each stream than the server asks it to keep, streamed or in its reply', async () => {
     // A server written by hand that counts what the real client sends for one command.
@@ -171,7 +189,7 @@ describe('the shipped client, running a command that prints without end', () => 
       const [ws] = (await once(wss, 'connection')) as [WebSocket]
       let received = 0
       let streamed = ''
-      const replied = new Promise<{ stdout: string; stderr: string }>((resolve) =>
+      const replied = new Promise<{ stdout: string; stderr: string; printed: unknown }>((resolve) =>
         ws.on('message', (data: Buffer) => {
           received += data.length
           const message = JSON.parse(String(data))
@@ -203,6 +221,8 @@ describe('the shipped client, running a command that prints without end', () => 
       // Two streams, each streamed and replied: four times the cap, and half again: JSON writes each
       // newline as two characters.
       expect(received).toBeLessThanOrEqual(6 * 64 * 1024 + 4096)
+      // What was not sent is still counted, for the run's truncated flags and bytesOut.
+      expect(result.printed).toEqual({ stdout: 20_000_000, stderr: 20_000_000 })
     } finally {
       await client.kill()
       wss.close()

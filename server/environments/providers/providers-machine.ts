@@ -55,13 +55,20 @@ export function machineFiles(
         runId: opts.stopKey,
         maxOutputBytes: Math.min(cap, MAX_OUTPUT_BYTES),
       })
-      const shown = (text: string) => {
+      // The client cuts a long stream to the cap itself (its ends around a marker): what it says
+      // the command printed decides whether the stream was cut and how many bytes it made.
+      const shown = (text: string, printed = 0) => {
         const out = new OutputCollector(cap)
         out.push(Buffer.from(text, 'utf8'))
-        return { ...out.text(redact), bytes: out.total }
+        const kept = out.text(redact)
+        return {
+          ...kept,
+          truncated: kept.truncated || printed > out.total,
+          bytes: Math.max(out.total, printed),
+        }
       }
-      const stdout = shown(result.stdout)
-      const stderr = shown(result.stderr)
+      const stdout = shown(result.stdout, result.printed?.stdout)
+      const stderr = shown(result.stderr, result.printed?.stderr)
       const stopped = result.stopped ? '\n[stopped: the run or chat was cancelled]' : ''
       return {
         stdout: stdout.text,

@@ -70,6 +70,7 @@ export class Commands {
           durationMs,
           timedOut,
           stopped: this.stopped.has(runId),
+          printed: { stdout: out.stdout.printed, stderr: out.stderr.printed },
         })
       }
       child.on('error', (err) => {

@@ -42,6 +42,11 @@ export class StreamOutput {
     while (this.tailBytes - this.tail[0]!.length >= this.side) this.tailBytes -= this.tail.shift()!.length
   }
 
+  /** How many bytes the stream printed in all, kept or not. */
+  get printed(): number {
+    return this.total
+  }
+
   /** The kept text: whole when it fits the cap, else its ends around a marker, in the cap. */
   text(): string {
     if (this.total <= this.cap) return this.head.toString('utf8')
