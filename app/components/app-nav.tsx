@@ -94,7 +94,10 @@ export function PhoneMenu(props: NavProps) {
                 <Brand />
               </div>
             </Dialog.Title>
-            <Dialog.Close aria-label="Close menu" className="rounded p-1 text-stone-500 hover:text-stone-800">
+            <Dialog.Close
+              aria-label="Close menu"
+              className="rounded p-1 text-stone-600 dark:text-stone-400 hover:text-stone-800"
+            >
               <X className="size-5" aria-hidden />
             </Dialog.Close>
           </div>

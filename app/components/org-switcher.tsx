@@ -31,12 +31,12 @@ export function OrgSwitcher({ current, orgs }: { current: Org; orgs: Org[] }) {
     'aria-label': `Organisation: ${current.name}. Switch organisation`,
     children: (
       <>
-        <Building2 className="size-4 shrink-0 text-stone-500" aria-hidden />
+        <Building2 className="size-4 shrink-0 text-stone-600 dark:text-stone-400" aria-hidden />
         <span className="min-w-0 flex-1">
           <span className="block truncate font-medium">{current.name}</span>
-          <span className="block text-xs text-stone-500 capitalize">{current.role}</span>
+          <span className="block text-xs text-stone-600 dark:text-stone-400 capitalize">{current.role}</span>
         </span>
-        <ChevronsUpDown className="size-4 shrink-0 text-stone-400" aria-hidden />
+        <ChevronsUpDown className="size-4 shrink-0 text-stone-600 dark:text-stone-400" aria-hidden />
       </>
     ),
   }
@@ -46,13 +46,13 @@ export function OrgSwitcher({ current, orgs }: { current: Org; orgs: Org[] }) {
       <DropdownMenu.Trigger {...trigger} />
       <DropdownMenu.Portal>
         <DropdownMenu.Content className={menuClass} align="start" sideOffset={6}>
-          <DropdownMenu.Label className="px-2 py-1 text-xs font-medium text-stone-500">
+          <DropdownMenu.Label className="px-2 py-1 text-xs font-medium text-stone-600 dark:text-stone-400">
             Organisations
           </DropdownMenu.Label>
           {orgs.map((org) => (
             <DropdownMenu.Item key={org.id} className={menuItemClass} onSelect={() => void switchTo(org)}>
               <span className="flex-1 truncate">{org.name}</span>
-              <span className="text-xs text-stone-500 capitalize">{org.role}</span>
+              <span className="text-xs text-stone-600 dark:text-stone-400 capitalize">{org.role}</span>
               {org.id === current.id ? (
                 <Check className="size-4 text-brand-600" aria-label="current" />
               ) : null}
@@ -87,7 +87,7 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
         </span>
         <span className="min-w-0 flex-1">
           <span className="block truncate font-medium">{name}</span>
-          <span className="block truncate text-xs text-stone-500">{email}</span>
+          <span className="block truncate text-xs text-stone-600 dark:text-stone-400">{email}</span>
         </span>
       </>
     ),

@@ -54,21 +54,21 @@ export default function CalendarPage({ loaderData }: Route.ComponentProps) {
       >
         <input type="hidden" name="start" value={query.start} />
         <label className="text-sm">
-          <span className="block text-xs text-stone-500">Range</span>
+          <span className="block text-xs text-stone-600 dark:text-stone-400">Range</span>
           <select name="days" defaultValue={String(query.days)} className={select}>
             <option value="7">7 days</option>
             <option value="30">30 days</option>
           </select>
         </label>
         <label className="text-sm">
-          <span className="block text-xs text-stone-500">View</span>
+          <span className="block text-xs text-stone-600 dark:text-stone-400">View</span>
           <select name="view" defaultValue={query.view} className={select}>
             <option value="week">Week</option>
             <option value="day">Day by day</option>
           </select>
         </label>
         <label className="text-sm">
-          <span className="block text-xs text-stone-500">Scope</span>
+          <span className="block text-xs text-stone-600 dark:text-stone-400">Scope</span>
           <select name="scope" defaultValue={query.scope} className={select}>
             <option value="all">All jobs</option>
             <option value="personal">Personal</option>
@@ -76,7 +76,7 @@ export default function CalendarPage({ loaderData }: Route.ComponentProps) {
           </select>
         </label>
         <label className="text-sm">
-          <span className="block text-xs text-stone-500">Job</span>
+          <span className="block text-xs text-stone-600 dark:text-stone-400">Job</span>
           <select name="job" defaultValue={query.job ?? ''} className={select}>
             <option value="">Every job</option>
             {calendar.jobs.map((job) => (
@@ -110,7 +110,7 @@ export default function CalendarPage({ loaderData }: Route.ComponentProps) {
         </nav>
       </Form>
       {calendar.capped.length > 0 ? (
-        <p className="mb-2 text-xs text-stone-500" data-testid="calendar-capped">
+        <p className="mb-2 text-xs text-stone-600 dark:text-stone-400" data-testid="calendar-capped">
           Showing the first 100 fires in this range of{' '}
           {calendar.capped.map((id) => names.get(id) ?? id).join(', ')}.
         </p>

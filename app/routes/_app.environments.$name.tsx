@@ -47,7 +47,7 @@ function FilesCard({ data }: { data: Data }) {
           {files.message}
         </p>
       ) : files.data.entries.length === 0 ? (
-        <p className="px-2 text-sm text-stone-500">
+        <p className="px-2 text-sm text-stone-600 dark:text-stone-400">
           {environment.id ? 'No files yet.' : 'Not started: its folder is made by the first command.'}
         </p>
       ) : (
@@ -61,7 +61,7 @@ function FilesCard({ data }: { data: Data }) {
         />
       )}
       {files.ok && 'truncated' in files.data ? (
-        <p className="px-2 text-xs text-stone-500">Showing the first 1000 entries.</p>
+        <p className="px-2 text-xs text-stone-600 dark:text-stone-400">Showing the first 1000 entries.</p>
       ) : null}
     </Card>
   )
@@ -137,7 +137,7 @@ function Viewer({ data }: { data: Data }) {
         <h2 className="min-w-0 truncate font-mono text-sm">{file.data.path}</h2>
         <Badge>Read-only</Badge>
         {endLine < totalLines ? (
-          <span className="ml-auto text-xs text-stone-500">
+          <span className="ml-auto text-xs text-stone-600 dark:text-stone-400">
             Lines 1–{endLine} of {totalLines}
           </span>
         ) : null}
@@ -182,7 +182,7 @@ export default function EnvironmentPage({ loaderData }: Route.ComponentProps) {
     <div className={cn('transition-opacity', busy && 'opacity-70')} aria-busy={busy}>
       <Link
         to="/environments"
-        className="mb-3 inline-flex items-center gap-1 text-sm text-stone-500 hover:text-stone-800 dark:hover:text-stone-200"
+        className="mb-3 inline-flex items-center gap-1 text-sm text-stone-600 dark:text-stone-400 hover:text-stone-800 dark:hover:text-stone-200"
       >
         <ArrowLeft className="size-4" aria-hidden /> Environments
       </Link>

@@ -69,7 +69,9 @@ function Row({ environment: e }: { environment: Environment }) {
             {e.definitionPath}
           </Link>
         ) : (
-          <span className="text-xs text-stone-500">{e.name === 'scratch' ? 'built in' : 'none'}</span>
+          <span className="text-xs text-stone-600 dark:text-stone-400">
+            {e.name === 'scratch' ? 'built in' : 'none'}
+          </span>
         )}
       </td>
     </tr>
@@ -117,7 +119,7 @@ export default function Environments({ loaderData }: Route.ComponentProps) {
           className="mt-4 flex flex-col items-start gap-3 rounded-xl border border-dashed border-stone-300 px-5 py-5 text-sm sm:flex-row sm:items-center dark:border-stone-700"
           data-testid="only-scratch"
         >
-          <Boxes className="size-6 shrink-0 text-stone-400" aria-hidden />
+          <Boxes className="size-6 shrink-0 text-stone-600 dark:text-stone-400" aria-hidden />
           <p className="flex-1 text-stone-600 dark:text-stone-400">
             Only the built-in <code>scratch</code> so far. Give a project an environment of its own: its
             definition <code>environments/&lt;name&gt;.md</code> sets its command policy, secrets, limits and

@@ -23,7 +23,7 @@ export default function NewJob({ loaderData, actionData }: Route.ComponentProps)
     <div className="mx-auto max-w-3xl">
       <Link
         to="/jobs"
-        className="mb-3 inline-flex items-center gap-1 text-sm text-stone-500 hover:text-stone-800 dark:hover:text-stone-200"
+        className="mb-3 inline-flex items-center gap-1 text-sm text-stone-600 dark:text-stone-400 hover:text-stone-800 dark:hover:text-stone-200"
       >
         <ArrowLeft className="size-4" aria-hidden /> Jobs
       </Link>

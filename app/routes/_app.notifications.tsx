@@ -48,7 +48,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
                 <div className="flex flex-wrap items-center gap-2">
                   <Badge tone={TONE[n.kind as keyof typeof TONE] ?? 'neutral'}>{n.kind}</Badge>
                   <span className="font-medium">{n.title}</span>
-                  <span className="text-xs text-stone-500">
+                  <span className="text-xs text-stone-600 dark:text-stone-400">
                     <RelativeTime value={n.createdAt} />
                   </span>
                 </div>

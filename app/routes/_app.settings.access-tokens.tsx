@@ -74,8 +74,9 @@ function CreateToken({ endpoint }: { endpoint: string }) {
                 defaultChecked={scope.value === 'jobs:read'}
               />
               <span>
-                {scope.label} <code className="text-xs text-stone-500">{scope.value}</code>
-                <span className="text-stone-500">: {scope.hint}</span>
+                {scope.label}{' '}
+                <code className="text-xs text-stone-600 dark:text-stone-400">{scope.value}</code>
+                <span className="text-stone-600 dark:text-stone-400">: {scope.hint}</span>
               </span>
             </label>
           ))}
@@ -132,7 +133,7 @@ function TokenRow({ token }: { token: Data['tokens'][number] }) {
         {token.scopes.map((scope) => (
           <Badge key={scope}>{scope}</Badge>
         ))}
-        <span className="text-stone-500">
+        <span className="text-stone-600 dark:text-stone-400">
           · made <RelativeTime value={token.createdAt} /> · last used{' '}
           <RelativeTime value={token.lastUsedAt} empty="never" />
         </span>

@@ -68,7 +68,11 @@ function SettingSwitch({
           <Switch.Thumb className="block size-4 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-[18px]" />
         </Switch.Root>
       ) : (
-        <span id={id} className="mt-1 text-sm text-stone-500" data-testid={`state-${setting}`}>
+        <span
+          id={id}
+          className="mt-1 text-sm text-stone-600 dark:text-stone-400"
+          data-testid={`state-${setting}`}
+        >
           {value ? 'On' : 'Off'}
         </span>
       )}

@@ -130,7 +130,7 @@ export default function DeliverySettings({ loaderData }: Route.ComponentProps) {
                 <span className="block font-mono">
                   {e.kind}:{e.name}
                 </span>
-                <span className="block text-stone-500">{e.host}</span>
+                <span className="block text-stone-600 dark:text-stone-400">{e.host}</span>
               </div>
               {canEdit ? <RemoveEndpoint id={e.id} label={`${e.kind}:${e.name}`} /> : null}
             </div>
@@ -140,7 +140,7 @@ export default function DeliverySettings({ loaderData }: Route.ComponentProps) {
       {canEdit ? (
         <AddEndpoint />
       ) : (
-        <p className="text-sm text-stone-500">Only admins and owners add endpoints.</p>
+        <p className="text-sm text-stone-600 dark:text-stone-400">Only admins and owners add endpoints.</p>
       )}
     </div>
   )

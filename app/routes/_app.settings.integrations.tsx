@@ -62,7 +62,9 @@ function ServerRow({ server }: { server: Server }) {
             <StatusBadge status={status} />
           </p>
           {/* Whole, wrapped anywhere: the URL is what tells two servers apart, so none of it is cut off. */}
-          <p className="mt-0.5 font-mono text-xs text-stone-500 [overflow-wrap:anywhere]">{server.url}</p>
+          <p className="mt-0.5 font-mono text-xs text-stone-600 dark:text-stone-400 [overflow-wrap:anywhere]">
+            {server.url}
+          </p>
           {status.state === 'error' ? (
             <p className="mt-1 text-sm text-red-700 dark:text-red-400" role="status">
               {status.message}

@@ -140,7 +140,7 @@ function MachineRow({ machine }: { machine: Data['machines'][number] }) {
     <li className="space-y-1 py-3" data-testid={`machine-${machine.id}`}>
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium">{machine.label}</span>
-        <span className="text-xs text-stone-500">{machine.id}</span>
+        <span className="text-xs text-stone-600 dark:text-stone-400">{machine.id}</span>
         {machine.online ? <Badge tone="green">online</Badge> : <Badge>offline</Badge>}
         <DisconnectButton id={machine.id} label={machine.label} />
       </div>
@@ -148,7 +148,7 @@ function MachineRow({ machine }: { machine: Data['machines'][number] }) {
         {machine.os} · <code>{machine.dir}</code> · last seen <RelativeTime value={machine.lastSeenAt} />
       </p>
       {machine.uses.length ? (
-        <div className="text-xs text-stone-500">
+        <div className="text-xs text-stone-600 dark:text-stone-400">
           <p>Runs using it:</p>
           <ul className="mt-1 space-y-0.5" data-testid={`machine-${machine.id}-runs`}>
             {machine.uses.map((use) => (
@@ -167,7 +167,7 @@ function MachineRow({ machine }: { machine: Data['machines'][number] }) {
           </ul>
         </div>
       ) : (
-        <p className="text-xs text-stone-500">No runs have used it yet.</p>
+        <p className="text-xs text-stone-600 dark:text-stone-400">No runs have used it yet.</p>
       )}
     </li>
   )
@@ -233,7 +233,7 @@ export default function MachinesSettings({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         ) : (
-          <p className="text-sm text-stone-500">
+          <p className="text-sm text-stone-600 dark:text-stone-400">
             No tokens. Revoking a token ends the connections it made and refuses it from then on.
           </p>
         )}

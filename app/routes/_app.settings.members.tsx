@@ -124,9 +124,12 @@ function MemberRow({
       <tr className="border-t border-stone-200 dark:border-stone-800">
         <td className="px-4 py-3">
           <div className="font-medium">
-            {member.name} {isMe ? <span className="text-xs font-normal text-stone-500">(you)</span> : null}
+            {member.name}{' '}
+            {isMe ? (
+              <span className="text-xs font-normal text-stone-600 dark:text-stone-400">(you)</span>
+            ) : null}
           </div>
-          <div className="text-sm text-stone-500">{member.email}</div>
+          <div className="text-sm text-stone-600 dark:text-stone-400">{member.email}</div>
         </td>
         <td className="px-4 py-3">
           {canManage && !isMe ? (
@@ -272,7 +275,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
       <Card className="overflow-hidden">
         <table className="w-full text-left text-sm">
           <caption className="px-4 pt-4 pb-2 text-left font-semibold">Members ({members.length})</caption>
-          <thead className="text-xs text-stone-500 uppercase">
+          <thead className="text-xs text-stone-600 dark:text-stone-400 uppercase">
             <tr>
               <th scope="col" className="px-4 py-2 font-medium">
                 Person

@@ -72,7 +72,7 @@ function KeyForm({
             {stored}
           </Badge>
         ) : (
-          <span className="text-stone-500">none stored</span>
+          <span className="text-stone-600 dark:text-stone-400">none stored</span>
         )}
       </p>
       <save.Form ref={form} method="post" className="flex flex-wrap items-end gap-3" autoComplete="off">
@@ -128,24 +128,24 @@ export default function Models({ loaderData }: Route.ComponentProps) {
       <Card className="p-6">
         <h2 className="font-semibold">Model in use</h2>
         <dl className="mt-3 grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">
-          <dt className="text-stone-500">Model</dt>
+          <dt className="text-stone-600 dark:text-stone-400">Model</dt>
           <dd data-testid="model-in-use">
             <code>
               {model.provider}:{model.modelId}
             </code>
           </dd>
-          <dt className="text-stone-500">Served by</dt>
+          <dt className="text-stone-600 dark:text-stone-400">Served by</dt>
           <dd>{model.server}</dd>
-          <dt className="text-stone-500">Price estimate</dt>
+          <dt className="text-stone-600 dark:text-stone-400">Price estimate</dt>
           <dd>{model.price ?? 'unknown for this model: runs show no cost'}</dd>
-          <dt className="text-stone-500">Your chats use</dt>
+          <dt className="text-stone-600 dark:text-stone-400">Your chats use</dt>
           <dd data-testid="source-chat">{sourceText(sources.chat, 'your own key')}</dd>
-          <dt className="text-stone-500">Your jobs use</dt>
+          <dt className="text-stone-600 dark:text-stone-400">Your jobs use</dt>
           <dd>{sourceText(sources.creatorRuns, 'your own key')}</dd>
-          <dt className="text-stone-500">Shared-key jobs use</dt>
+          <dt className="text-stone-600 dark:text-stone-400">Shared-key jobs use</dt>
           <dd>{sourceText(sources.sharedRuns, "the organisation's key")}</dd>
         </dl>
-        <p className="mt-3 text-xs text-stone-500">
+        <p className="mt-3 text-xs text-stone-600 dark:text-stone-400">
           The model is set by AGENT_MODEL in the server&apos;s .env. Chats and your jobs use your own key,
           else the deployment&apos;s; jobs set to run as “shared” use {orgName}&apos;s key, else the
           deployment&apos;s.

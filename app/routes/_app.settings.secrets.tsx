@@ -123,7 +123,7 @@ function SecretRow({ secret, canChange }: { secret: Secret; canChange: boolean }
       <Badge tone={secret.scope === 'org' ? 'blue' : 'neutral'}>
         {secret.scope === 'org' ? 'Organisation' : 'Personal'}
       </Badge>
-      <span className="text-sm text-stone-500">
+      <span className="text-sm text-stone-600 dark:text-stone-400">
         updated <RelativeTime value={secret.updatedAt} />
       </span>
       {canChange ? (
@@ -137,7 +137,9 @@ function SecretRow({ secret, canChange }: { secret: Secret; canChange: boolean }
           />
         </span>
       ) : (
-        <span className="ml-auto text-xs text-stone-500">read-only: admins change it</span>
+        <span className="ml-auto text-xs text-stone-600 dark:text-stone-400">
+          read-only: admins change it
+        </span>
       )}
     </li>
   )
@@ -175,7 +177,7 @@ export default function SecretsSettings({ loaderData }: Route.ComponentProps) {
           </EmptyState>
         )}
         {!isAdmin ? (
-          <p className="mt-3 text-xs text-stone-500">
+          <p className="mt-3 text-xs text-stone-600 dark:text-stone-400">
             Organisation secrets are listed for you to see; only admins and owners change them.
           </p>
         ) : null}

@@ -34,7 +34,7 @@ export default function SettingsLayout() {
                 '-mb-px border-b-2 px-3 py-2 text-sm font-medium',
                 isActive
                   ? 'border-brand-600 text-stone-900 dark:text-white'
-                  : 'border-transparent text-stone-500 hover:text-stone-800 dark:hover:text-stone-200',
+                  : 'border-transparent text-stone-600 dark:text-stone-400 hover:text-stone-800 dark:hover:text-stone-200',
               )
             }
           >

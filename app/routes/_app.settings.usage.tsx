@@ -49,7 +49,7 @@ function Meter({ label, used, limit, hint }: { label: string; used: number; limi
           style={{ width: `${share * 100}%` }}
         />
       </div>
-      <p className="mt-1 text-xs text-stone-500">{hint}</p>
+      <p className="mt-1 text-xs text-stone-600 dark:text-stone-400">{hint}</p>
     </div>
   )
 }
@@ -153,7 +153,9 @@ export default function Usage({ loaderData }: Route.ComponentProps) {
               {days} days
             </Link>
           ))}
-          <span className="ml-auto self-center text-xs text-stone-500">Days in {report.timezone}</span>
+          <span className="ml-auto self-center text-xs text-stone-600 dark:text-stone-400">
+            Days in {report.timezone}
+          </span>
         </nav>
         <UsageChart days={report.byDay} />
       </Card>

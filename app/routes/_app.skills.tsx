@@ -32,7 +32,7 @@ function SkillCard({ skill, canDecide }: { skill: Skill; canDecide: boolean }) {
       <div className="flex flex-wrap items-center gap-2">
         <h2 className="font-semibold">{skill.name}</h2>
         <Badge tone={TONE[skill.status]}>{LABEL[skill.status]}</Badge>
-        <span className="text-xs text-stone-500">
+        <span className="text-xs text-stone-600 dark:text-stone-400">
           changed <RelativeTime value={skill.updatedAt} />
         </span>
       </div>

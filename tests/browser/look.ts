@@ -21,44 +21,112 @@ export async function useTheme(page: Page, theme: 'light' | 'dark') {
   await page.evaluate((t) => localStorage.setItem('clockwork-theme', t), theme)
 }
 
+/** A piece of visible text below WCAG AA: what it says, where it is, its ratio and the one it needs. */
+export type LowContrast = { text: string; where: string; ratio: number; needs: number }
+
+/**
+ * WCAG contrast measured in the page, all modes sharing one colour model: `text`, the ratio of an
+ * element's text against what it is drawn on (down through wrappers that hold all of its text);
+ * `graphic`, of a shape drawn by its background colour (a status dot) against what is behind it;
+ * `scan`, every visible piece of text under the element that falls below AA (4.5:1, or 3:1 for
+ * large text), placeholders and disabled controls excepted as WCAG excepts them. Backgrounds of
+ * an element and its ancestors are composited (a transparent one lets the next show), opacity
+ * fades the text, and colours in any CSS syntax (Tailwind's oklch too) are read back through a
+ * canvas. Self-contained: Playwright sends its source to the page.
+ */
+function measureContrast(root: Element, mode: 'text' | 'graphic' | 'scan'): number | LowContrast[] {
+  const canvas = document.createElement('canvas')
+  canvas.width = canvas.height = 1
+  const ctx = canvas.getContext('2d', { willReadFrequently: true })!
+  const rgba = (color: string): [number, number, number, number] => {
+    ctx.clearRect(0, 0, 1, 1)
+    ctx.fillStyle = '#000'
+    ctx.fillStyle = color
+    ctx.fillRect(0, 0, 1, 1)
+    const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data
+    return [r!, g!, b!, a! / 255]
+  }
+  const over = (top: [number, number, number, number], under: number[], fade = 1) =>
+    under.map((u, i) => top[i]! * top[3] * fade + u * (1 - top[3] * fade))
+  const behind = (el: Element | null) => {
+    const chain: Element[] = []
+    for (let node = el; node; node = node.parentElement) chain.unshift(node)
+    let colour = [255, 255, 255]
+    for (const node of chain) colour = over(rgba(getComputedStyle(node).backgroundColor), colour)
+    return colour
+  }
+  const luminance = (c: number[]) => {
+    const [r, g, b] = c.map((v) => {
+      const s = v / 255
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4
+    })
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
+  }
+  const ratio = (a: number[], b: number[]) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x)
+    return (hi! + 0.05) / (lo! + 0.05)
+  }
+  const textRatio = (el: Element) => {
+    let fade = 1
+    for (let node: Element | null = el; node; node = node.parentElement) {
+      fade *= Number(getComputedStyle(node).opacity)
+    }
+    const background = behind(el)
+    return ratio(over(rgba(getComputedStyle(el).color), background, fade), background)
+  }
+  if (mode === 'graphic') {
+    const background = behind(root.parentElement)
+    return ratio(over(rgba(getComputedStyle(root).backgroundColor), background), background)
+  }
+  if (mode === 'text') {
+    let el = root
+    while (el.children.length === 1 && el.children[0]!.textContent === el.textContent) el = el.children[0]!
+    return textRatio(el)
+  }
+  const found = new Map<string, LowContrast>()
+  for (const el of [root, ...root.querySelectorAll('*')]) {
+    if (el.closest('svg, script, style, template, noscript, :disabled, [aria-disabled="true"]')) continue
+    const ownText = [...el.childNodes]
+      .filter((n) => n.nodeType === Node.TEXT_NODE)
+      .map((n) => n.textContent ?? '')
+      .join('')
+    const isField = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement
+    const text = (isField ? el.value : ownText).trim()
+    if (!text || (el instanceof HTMLInputElement && ['checkbox', 'radio', 'hidden'].includes(el.type)))
+      continue
+    if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue
+    const box = el.getBoundingClientRect()
+    // Screen-reader-only text is a clipped 1 px box; a closed drawer sits past the screen's edge.
+    if (box.width <= 1 || box.height <= 1 || box.right <= 0 || box.left >= innerWidth) continue
+    const style = getComputedStyle(el)
+    const size = parseFloat(style.fontSize)
+    const needs = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700) ? 3 : 4.5
+    const measured = textRatio(el)
+    if (measured >= needs) continue
+    const where = `${el.tagName.toLowerCase()}.${[...el.classList].filter((c) => /text-|bg-/.test(c)).join('.')}`
+    found.set(`${where} ${text}`, {
+      text: text.slice(0, 48),
+      where,
+      ratio: Math.round(measured * 100) / 100,
+      needs,
+    })
+  }
+  return [...found.values()]
+}
+
 /**
  * The WCAG contrast ratio of an element's text against the background it is drawn on (the
  * backgrounds of it and its ancestors composited, transparent ones letting the next show).
- * Colours in any CSS syntax (Tailwind's oklch too) are read back through a canvas.
  */
 export function contrastOf(locator: Locator): Promise<number> {
-  return locator.evaluate((outer) => {
-    // The element that draws the text: down through wrappers that hold all of it.
-    let el: Element = outer
-    while (el.children.length === 1 && el.children[0]!.textContent === el.textContent) el = el.children[0]!
-    const canvas = document.createElement('canvas')
-    canvas.width = canvas.height = 1
-    const ctx = canvas.getContext('2d', { willReadFrequently: true })!
-    const rgba = (color: string): [number, number, number, number] => {
-      ctx.clearRect(0, 0, 1, 1)
-      ctx.fillStyle = '#000'
-      ctx.fillStyle = color
-      ctx.fillRect(0, 0, 1, 1)
-      const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data
-      return [r!, g!, b!, a! / 255]
-    }
-    const over = (top: [number, number, number, number], under: number[]) =>
-      under.map((u, i) => top[i]! * top[3] + u * (1 - top[3]))
-    const chain: Element[] = []
-    for (let node: Element | null = el; node; node = node.parentElement) chain.unshift(node)
-    let background = [255, 255, 255]
-    for (const node of chain) background = over(rgba(getComputedStyle(node).backgroundColor), background)
-    const text = over(rgba(getComputedStyle(el).color), background)
-    const luminance = (c: number[]) => {
-      const [r, g, b] = c.map((v) => {
-        const s = v / 255
-        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4
-      })
-      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
-    }
-    const [hi, lo] = [luminance(text), luminance(background)].sort((a, b) => b - a)
-    return (hi! + 0.05) / (lo! + 0.05)
-  })
+  return locator.evaluate(measureContrast, 'text' as const) as Promise<number>
+}
+
+/** Every visible piece of text on the page below WCAG AA contrast (an empty list when all reach it). */
+export async function textsBelowAA(page: Page): Promise<LowContrast[]> {
+  // The pointer off everything: a hover colour is not the one a reader sees at rest.
+  await page.mouse.move(0, 0)
+  return page.locator('body').evaluate(measureContrast, 'scan' as const) as Promise<LowContrast[]>
 }
 
 /**
@@ -105,33 +173,5 @@ export function wordsBrokenAcrossLines(locator: Locator): Promise<string[]> {
  * is behind it: the composited backgrounds of its ancestors. Non-text parts need 3:1 (WCAG 1.4.11).
  */
 export function graphicContrastOf(locator: Locator): Promise<number> {
-  return locator.evaluate((el) => {
-    const canvas = document.createElement('canvas')
-    canvas.width = canvas.height = 1
-    const ctx = canvas.getContext('2d', { willReadFrequently: true })!
-    const rgba = (color: string): [number, number, number, number] => {
-      ctx.clearRect(0, 0, 1, 1)
-      ctx.fillStyle = '#000'
-      ctx.fillStyle = color
-      ctx.fillRect(0, 0, 1, 1)
-      const [r, g, b, a] = ctx.getImageData(0, 0, 1, 1).data
-      return [r!, g!, b!, a! / 255]
-    }
-    const over = (top: [number, number, number, number], under: number[]) =>
-      under.map((u, i) => top[i]! * top[3] + u * (1 - top[3]))
-    const chain: Element[] = []
-    for (let node = el.parentElement; node; node = node.parentElement) chain.unshift(node)
-    let behind = [255, 255, 255]
-    for (const node of chain) behind = over(rgba(getComputedStyle(node).backgroundColor), behind)
-    const fill = over(rgba(getComputedStyle(el).backgroundColor), behind)
-    const luminance = (c: number[]) => {
-      const [r, g, b] = c.map((v) => {
-        const s = v / 255
-        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4
-      })
-      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!
-    }
-    const [hi, lo] = [luminance(fill), luminance(behind)].sort((a, b) => b - a)
-    return (hi! + 0.05) / (lo! + 0.05)
-  })
+  return locator.evaluate(measureContrast, 'graphic' as const) as Promise<number>
 }

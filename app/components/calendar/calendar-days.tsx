@@ -32,7 +32,7 @@ function Entry({ entry, names, time }: { entry: CalendarEntry; names: Map<string
           className="flex flex-wrap items-baseline gap-x-1.5 rounded border border-dashed border-brand-300 px-1.5 py-0.5 text-xs hover:bg-brand-50 dark:border-brand-700 dark:hover:bg-brand-900/30"
           title={`Upcoming: ${name} at ${time}`}
         >
-          <span className="tabular-nums text-stone-500">{time}</span>
+          <span className="tabular-nums text-stone-600 dark:text-stone-400">{time}</span>
           <span className={NAME}>{name}</span>
         </Link>
       </li>
@@ -46,7 +46,7 @@ function Entry({ entry, names, time }: { entry: CalendarEntry; names: Map<string
         className="flex flex-wrap items-baseline gap-x-1.5 rounded px-1.5 py-0.5 text-xs hover:bg-stone-100 dark:hover:bg-stone-800"
         title={`${name} at ${time}: ${label}`}
       >
-        <span className="tabular-nums text-stone-500">{time}</span>
+        <span className="tabular-nums text-stone-600 dark:text-stone-400">{time}</span>
         <span className={NAME}>{name}</span>
         <Badge tone={tone} className="ml-auto shrink-0 px-1 py-0 text-[10px]">
           {label}
@@ -88,7 +88,7 @@ function Day({ day, props, compact }: { day: CalendarDay; props: Props; compact:
       </h3>
       {day.entries.length === 0 ? (
         compact ? null : (
-          <p className="mt-1 text-xs text-stone-500">Nothing scheduled.</p>
+          <p className="mt-1 text-xs text-stone-600 dark:text-stone-400">Nothing scheduled.</p>
         )
       ) : (
         <ul className="mt-1 space-y-0.5">

@@ -34,7 +34,9 @@ export function BootstrapLive({ record, environment }: { record: BootstrapView; 
       <p>
         {/* Only the phase and step are announced: the ticking time would be read out every second. */}
         <span role="status">{`Setting up ${environment ?? 'the environment'}: ${PHASE_LABELS[record.phase].toLowerCase()}${running ? ` (${running})` : ''}`}</span>
-        <span className="text-stone-500 tabular-nums">{elapsed ? ` · ${elapsed}` : ''}</span>
+        <span className="text-stone-600 dark:text-stone-400 tabular-nums">
+          {elapsed ? ` · ${elapsed}` : ''}
+        </span>
       </p>
       {record.steps.length > 0 ? <BootstrapSteps record={record} now={now} /> : null}
     </div>
@@ -57,14 +59,14 @@ function headline(summary: BootstrapSummary): string {
 export function BootstrapSummaryLine({ summary }: { summary: BootstrapSummary }) {
   if (summary.steps.length === 0) {
     return (
-      <p className="mt-1 text-xs text-stone-500" data-testid="bootstrap-summary">
+      <p className="mt-1 text-xs text-stone-600 dark:text-stone-400" data-testid="bootstrap-summary">
         {headline(summary)}
       </p>
     )
   }
   return (
     <details className="mt-1 text-xs" data-testid="bootstrap-summary">
-      <summary className="cursor-pointer text-stone-500">{headline(summary)}</summary>
+      <summary className="cursor-pointer text-stone-600 dark:text-stone-400">{headline(summary)}</summary>
       <ul className="mt-1 space-y-0.5 pl-4">
         {summary.steps.map((s) => (
           <li key={`${s.index}.${s.member ?? ''}`} className="flex gap-2">
@@ -72,7 +74,7 @@ export function BootstrapSummaryLine({ summary }: { summary: BootstrapSummary })
               {s.member !== undefined ? '∥ ' : ''}
               {s.command}
             </code>
-            <span className="shrink-0 text-stone-500 tabular-nums">
+            <span className="shrink-0 text-stone-600 dark:text-stone-400 tabular-nums">
               {s.status === 'failed' ? 'failed · ' : ''}
               {s.elapsedMs === null ? '' : formatElapsed(s.elapsedMs)}
             </span>

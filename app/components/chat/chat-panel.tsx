@@ -206,7 +206,7 @@ export function ChatPanel() {
 
 function Loading() {
   return (
-    <p role="status" className="px-4 py-4 text-sm text-stone-500 dark:text-stone-400">
+    <p role="status" className="px-4 py-4 text-sm text-stone-600 dark:text-stone-400">
       Loading…
     </p>
   )

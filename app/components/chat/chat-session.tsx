@@ -140,7 +140,7 @@ export function ChatSession({
         data-testid="chat-log"
       >
         {messages.length === 0 ? (
-          <p className="text-stone-500 dark:text-stone-400">
+          <p className="text-stone-600 dark:text-stone-400">
             Ask for a job in plain words, e.g. “every weekday at 7, summarise yesterday’s sign-ups”.
           </p>
         ) : null}
@@ -170,7 +170,7 @@ export function ChatSession({
             {retrying.attempts})…
           </p>
         ) : status === 'submitted' ? (
-          <p className="text-stone-500">Thinking…</p>
+          <p className="text-stone-600 dark:text-stone-400">Thinking…</p>
         ) : null}
         {failure ? (
           <div

@@ -56,7 +56,7 @@ export function HarnessStep({
       className="space-y-2 rounded-lg border border-stone-200 bg-stone-50 px-3 py-2 dark:border-stone-800 dark:bg-stone-900"
     >
       <div className="flex items-start gap-2">
-        <span className="mt-0.5 shrink-0 text-stone-500">
+        <span className="mt-0.5 shrink-0 text-stone-600 dark:text-stone-400">
           {running ? (
             <Loader2 className="size-3.5 animate-spin" aria-hidden />
           ) : output?.ok ? (

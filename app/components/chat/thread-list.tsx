@@ -27,7 +27,8 @@ export function ThreadList({
     }
   }, [])
 
-  if (state.status === 'loading') return <p className="p-4 text-sm text-stone-500">Loading chats…</p>
+  if (state.status === 'loading')
+    return <p className="p-4 text-sm text-stone-600 dark:text-stone-400">Loading chats…</p>
   if (state.status === 'error') {
     return (
       <p role="alert" className="p-4 text-sm text-red-700">
@@ -35,7 +36,8 @@ export function ThreadList({
       </p>
     )
   }
-  if (state.threads.length === 0) return <p className="p-4 text-sm text-stone-500">No earlier chats yet.</p>
+  if (state.threads.length === 0)
+    return <p className="p-4 text-sm text-stone-600 dark:text-stone-400">No earlier chats yet.</p>
   const now = new Date()
   return (
     <ul className="flex-1 overflow-y-auto p-2" aria-label="Earlier chats">
@@ -48,7 +50,9 @@ export function ThreadList({
             className="w-full rounded-md px-3 py-2 text-left text-sm hover:bg-stone-100 focus-visible:bg-stone-100 aria-[current=true]:bg-brand-50 dark:hover:bg-stone-800 dark:aria-[current=true]:bg-brand-900/40"
           >
             <span className="line-clamp-1 font-medium">{t.title}</span>
-            <span className="text-xs text-stone-500">{formatRelative(new Date(t.updatedAt), now)}</span>
+            <span className="text-xs text-stone-600 dark:text-stone-400">
+              {formatRelative(new Date(t.updatedAt), now)}
+            </span>
           </button>
         </li>
       ))}

@@ -61,7 +61,7 @@ export function ApprovalCard({
 function StepBody({ kind, text }: { kind: NonNullable<ToolView['body']>['kind']; text: string }) {
   return (
     <details className="mt-1">
-      <summary className="cursor-pointer text-xs text-stone-500">Details</summary>
+      <summary className="cursor-pointer text-xs text-stone-600 dark:text-stone-400">Details</summary>
       {kind === 'markdown' ? (
         <Markdown text={text} />
       ) : (
@@ -155,7 +155,7 @@ export function ToolStep({ part, onAnswer }: { part: ToolPart; onAnswer?: Answer
       data-tool={name}
       className="flex items-start gap-2 rounded-lg border border-stone-200 bg-stone-50 px-3 py-2 dark:border-stone-800 dark:bg-stone-900"
     >
-      <span className="mt-0.5 shrink-0 text-stone-500">{icon}</span>
+      <span className="mt-0.5 shrink-0 text-stone-600 dark:text-stone-400">{icon}</span>
       <div className="min-w-0 flex-1">{body}</div>
     </div>
   )

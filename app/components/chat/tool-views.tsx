@@ -86,7 +86,7 @@ const manageJobs: ToolView<'manage-jobs'> = {
                 <Link to={job.url} className="font-medium underline-offset-2 hover:underline">
                   {job.name}
                 </Link>{' '}
-                <span className="text-stone-500">{lowerFirst(job.description)}</span>
+                <span className="text-stone-600 dark:text-stone-400">{lowerFirst(job.description)}</span>
               </li>
             ))}
           </ul>
@@ -181,15 +181,15 @@ function CodeAndOutput({ code, stdout, stderr }: { code?: string; stdout: string
   const block = 'mt-1 max-h-60 overflow-auto rounded bg-stone-100 p-2 text-xs dark:bg-stone-800'
   return (
     <details className="mt-1" data-testid="run-code-details">
-      <summary className="cursor-pointer text-xs text-stone-500">Code and output</summary>
+      <summary className="cursor-pointer text-xs text-stone-600 dark:text-stone-400">Code and output</summary>
       {code ? <pre className={block}>{code}</pre> : null}
-      <p className="mt-1 text-xs text-stone-500">stdout</p>
+      <p className="mt-1 text-xs text-stone-600 dark:text-stone-400">stdout</p>
       <pre className={block} data-testid="run-code-stdout">
         {stdout || '(empty)'}
       </pre>
       {stderr ? (
         <>
-          <p className="mt-1 text-xs text-stone-500">stderr</p>
+          <p className="mt-1 text-xs text-stone-600 dark:text-stone-400">stderr</p>
           <pre className={`${block} text-red-700 dark:text-red-400`}>{stderr}</pre>
         </>
       ) : null}

@@ -35,10 +35,10 @@ export function AuditLog({ audit }: { audit: Section }) {
   return (
     <Card className="overflow-hidden">
       <h2 className="flex items-center gap-2 border-b border-stone-200 px-5 py-3 font-semibold dark:border-stone-800">
-        <ScrollText className="size-4 text-stone-500" aria-hidden /> Audit log
+        <ScrollText className="size-4 text-stone-600 dark:text-stone-400" aria-hidden /> Audit log
       </h2>
       {!audit || (audit.ok && audit.data.entries.length === 0) ? (
-        <p className="px-5 py-6 text-sm text-stone-500">
+        <p className="px-5 py-6 text-sm text-stone-600 dark:text-stone-400">
           Nothing yet. Every command and file write, by the agent or a person, is recorded here.
         </p>
       ) : !audit.ok ? (
@@ -58,22 +58,28 @@ export function AuditLog({ audit }: { audit: Section }) {
                   </td>
                   <td className={cn('px-3 py-2', wide)}>
                     {e.actor?.name ?? 'someone removed'}
-                    {e.runId ? <span className="block text-xs text-stone-500">job run</span> : null}
-                    {e.threadId ? <span className="block text-xs text-stone-500">chat</span> : null}
+                    {e.runId ? (
+                      <span className="block text-xs text-stone-600 dark:text-stone-400">job run</span>
+                    ) : null}
+                    {e.threadId ? (
+                      <span className="block text-xs text-stone-600 dark:text-stone-400">chat</span>
+                    ) : null}
                   </td>
                   <td className="max-w-md px-3 py-2">
-                    <span className="mr-1.5 text-xs text-stone-500">
+                    <span className="mr-1.5 text-xs text-stone-600 dark:text-stone-400">
                       {e.kind === 'write' ? 'wrote' : '$'}
                     </span>
                     <code className="font-mono text-xs [overflow-wrap:anywhere]">{e.subject}</code>
                     {e.reason ? (
-                      <p className="mt-1 text-xs text-stone-500 [overflow-wrap:anywhere]">{e.reason}</p>
+                      <p className="mt-1 text-xs text-stone-600 dark:text-stone-400 [overflow-wrap:anywhere]">
+                        {e.reason}
+                      </p>
                     ) : null}
                   </td>
                   <td className="px-3 py-2">
                     <Badge tone={DECISIONS[e.decision].tone}>{DECISIONS[e.decision].label}</Badge>
                     {e.rule ? (
-                      <span className="block pt-1 font-mono text-xs text-stone-500 [overflow-wrap:anywhere]">
+                      <span className="block pt-1 font-mono text-xs text-stone-600 dark:text-stone-400 [overflow-wrap:anywhere]">
                         {e.rule}
                       </span>
                     ) : null}

@@ -57,7 +57,7 @@ export function BootstrapPanel({
     <Card className="p-5" role="region" data-testid="bootstrap-panel" aria-labelledby="bootstrap-heading">
       <div className="mb-2 flex flex-wrap items-center gap-2">
         <h2 id="bootstrap-heading" className="flex items-center gap-2 font-semibold">
-          <Hammer className="size-4 text-stone-500" aria-hidden /> Build
+          <Hammer className="size-4 text-stone-600 dark:text-stone-400" aria-hidden /> Build
         </h2>
         {record ? <Badge tone={STATUS[record.status].tone}>{STATUS[record.status].label}</Badge> : null}
         {record?.restoredFrom === 'snapshot' ? (
@@ -66,7 +66,7 @@ export function BootstrapPanel({
           </Badge>
         ) : null}
         {record ? (
-          <span className="ml-auto text-xs text-stone-500">
+          <span className="ml-auto text-xs text-stone-600 dark:text-stone-400">
             started <RelativeTime value={record.startedAt} />
             {took ? <span className="tabular-nums"> · {took}</span> : null}
             {record.packageManager ? ` · ${record.packageManager}` : ''}

@@ -54,7 +54,7 @@ const ICONS = {
   running: <Loader2 className="size-3.5 animate-spin text-brand-600" aria-hidden />,
   ok: <Check className="size-3.5 text-emerald-600" aria-hidden />,
   failed: <X className="size-3.5 text-red-600" aria-hidden />,
-  stopped: <Circle className="size-3.5 text-stone-400" aria-hidden />,
+  stopped: <Circle className="size-3.5 text-stone-600 dark:text-stone-400" aria-hidden />,
 }
 const STATUS_WORDS = { running: 'running', ok: 'done', failed: 'failed', stopped: 'stopped' }
 
@@ -90,7 +90,7 @@ function StepRow({ step, now, live }: { step: Step; now: number | null; live: bo
       <div className="flex items-start gap-2">
         <span className="mt-0.5 shrink-0">{ICONS[status]}</span>
         <code className="min-w-0 flex-1 font-mono text-xs break-all">{step.command}</code>
-        <span className="shrink-0 text-xs text-stone-500 tabular-nums">
+        <span className="shrink-0 text-xs text-stone-600 dark:text-stone-400 tabular-nums">
           <span className="sr-only">{STATUS_WORDS[status]} </span>
           {status === 'failed' && step.exitCode !== undefined ? `exit ${step.exitCode ?? 'none'} · ` : ''}
           {time}
@@ -101,7 +101,7 @@ function StepRow({ step, now, live }: { step: Step; now: number | null; live: bo
           <Tail text={step.tail} tone={status === 'failed' ? 'error' : undefined} label={label} />
         ) : (
           <details className="mt-1 pl-5.5">
-            <summary className="cursor-pointer text-xs text-stone-500">Output</summary>
+            <summary className="cursor-pointer text-xs text-stone-600 dark:text-stone-400">Output</summary>
             <Tail text={step.tail} label={label} />
           </details>
         )
@@ -133,7 +133,7 @@ export function BootstrapSteps({ record, now }: { record: BootstrapView; now: nu
               data-testid="bootstrap-parallel"
               className="rounded-lg border border-dashed border-stone-300 px-2.5 py-1 dark:border-stone-700"
             >
-              <p className="flex items-center gap-1 pt-1 text-xs font-medium text-stone-500">
+              <p className="flex items-center gap-1 pt-1 text-xs font-medium text-stone-600 dark:text-stone-400">
                 <GitFork className="size-3.5" aria-hidden /> In parallel
               </p>
               <ul className="divide-y divide-stone-100 dark:divide-stone-800">

@@ -16,7 +16,9 @@ function Output({ label, text, tone }: { label: string; text: string; tone?: 'er
   if (!text) return null
   return (
     <div>
-      <h4 className="mb-1 text-xs font-semibold tracking-wide text-stone-500 uppercase">{label}</h4>
+      <h4 className="mb-1 text-xs font-semibold tracking-wide text-stone-600 dark:text-stone-400 uppercase">
+        {label}
+      </h4>
       <pre
         data-testid={`command-${label}`}
         className={cn(
@@ -51,7 +53,7 @@ function Result({ ran }: { ran: Ran }) {
               ? `Killed (${result.signal})`
               : `Exit ${result.exitCode}`}
         </Badge>
-        <span className="text-stone-500">{result.durationMs} ms</span>
+        <span className="text-stone-600 dark:text-stone-400">{result.durationMs} ms</span>
         {ran.decision === 'approved' ? (
           <Badge tone="amber" title="The policy asks before this command; you typing it is the approval">
             Approved by you · {ran.rule}
@@ -68,10 +70,12 @@ function Result({ ran }: { ran: Ran }) {
       ) : null}
       <Output label="stdout" text={result.stdout} />
       <Output label="stderr" text={result.stderr} tone="error" />
-      {!result.stdout && !result.stderr ? <p className="text-sm text-stone-500">No output.</p> : null}
+      {!result.stdout && !result.stderr ? (
+        <p className="text-sm text-stone-600 dark:text-stone-400">No output.</p>
+      ) : null}
       {ran.files.length > 0 ? (
         <div>
-          <h4 className="mb-1 text-xs font-semibold tracking-wide text-stone-500 uppercase">
+          <h4 className="mb-1 text-xs font-semibold tracking-wide text-stone-600 dark:text-stone-400 uppercase">
             Files changed ({ran.files.length})
           </h4>
           <ul className="space-y-0.5 text-sm" data-testid="command-files">
@@ -106,7 +110,7 @@ export function CommandBox({ scope, canUse }: { scope: string; canUse: boolean }
   return (
     <Card className="p-5">
       <h2 className="mb-3 flex items-center gap-2 font-semibold">
-        <TerminalSquare className="size-4 text-stone-500" aria-hidden /> Run a command
+        <TerminalSquare className="size-4 text-stone-600 dark:text-stone-400" aria-hidden /> Run a command
       </h2>
       {canUse ? (
         <fetcher.Form method="post" className="flex flex-wrap gap-2" aria-busy={busy}>

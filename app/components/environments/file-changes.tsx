@@ -37,10 +37,10 @@ export function FileChanges({ changes }: { changes: Section }) {
   return (
     <Card className="overflow-hidden">
       <h2 className="flex items-center gap-2 border-b border-stone-200 px-5 py-3 font-semibold dark:border-stone-800">
-        <FileDiff className="size-4 text-stone-500" aria-hidden /> Recent file changes
+        <FileDiff className="size-4 text-stone-600 dark:text-stone-400" aria-hidden /> Recent file changes
       </h2>
       {!changes || (changes.ok && changes.data.changes.length === 0) ? (
-        <p className="px-5 py-6 text-sm text-stone-500">
+        <p className="px-5 py-6 text-sm text-stone-600 dark:text-stone-400">
           No file changes yet. Files a command creates, changes or deletes here show up in this list.
         </p>
       ) : !changes.ok ? (
@@ -59,7 +59,7 @@ export function FileChanges({ changes }: { changes: Section }) {
               className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-5 py-2"
             >
               <ChangeLine type={c.type} path={c.path} />
-              <span className="shrink-0 text-xs whitespace-nowrap text-stone-500">
+              <span className="shrink-0 text-xs whitespace-nowrap text-stone-600 dark:text-stone-400">
                 {VIA[c.via]}
                 {c.actor ? ` · ${c.actor}` : ''} · <RelativeTime value={c.timestamp} />
               </span>

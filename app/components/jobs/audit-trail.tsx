@@ -23,10 +23,10 @@ export function AuditTrail({ entries, labels }: { entries: readonly AuditEntry[]
   return (
     <Card className="p-5">
       <h2 className="flex items-center gap-2 font-semibold">
-        <ScrollText className="size-4 text-stone-500" aria-hidden /> Audit trail
+        <ScrollText className="size-4 text-stone-600 dark:text-stone-400" aria-hidden /> Audit trail
       </h2>
       {newestFirst.length === 0 ? (
-        <p className="mt-3 text-sm text-stone-500">No changes recorded.</p>
+        <p className="mt-3 text-sm text-stone-600 dark:text-stone-400">No changes recorded.</p>
       ) : (
         <ol
           className="mt-4 space-y-4 border-l border-stone-200 pl-5 dark:border-stone-800"
@@ -54,8 +54,8 @@ function AuditItem({ entry, labels }: { entry: AuditEntry; labels: Labels }) {
       <p>
         <span className="font-medium">{entry.actor?.name ?? 'The system'}</span> {verb}
         {fields ? <> {fields}</> : null}
-        <span className="text-stone-500"> · </span>
-        <span className="text-stone-500">
+        <span className="text-stone-600 dark:text-stone-400"> · </span>
+        <span className="text-stone-600 dark:text-stone-400">
           <RelativeTime value={entry.at} />
         </span>
       </p>
@@ -63,7 +63,9 @@ function AuditItem({ entry, labels }: { entry: AuditEntry; labels: Labels }) {
       {changes.length > 0 && entry.action !== 'enable' && entry.action !== 'disable' ? (
         entry.action === 'create' ? (
           <details className="mt-1">
-            <summary className="cursor-pointer text-xs text-stone-500">Initial settings</summary>
+            <summary className="cursor-pointer text-xs text-stone-600 dark:text-stone-400">
+              Initial settings
+            </summary>
             <ChangeList changes={changes} labels={labels} created />
           </details>
         ) : (
@@ -87,7 +89,7 @@ function ChangeList({
     <dl className="mt-1.5 space-y-1 text-xs">
       {changes.map(([field, { from, to }]) => (
         <div key={field} className="flex flex-wrap items-baseline gap-x-2">
-          <dt className="w-20 shrink-0 text-stone-500">{labels[field] ?? field}</dt>
+          <dt className="w-20 shrink-0 text-stone-600 dark:text-stone-400">{labels[field] ?? field}</dt>
           <dd className="min-w-0 flex-1">
             {isLong(from) || isLong(to) ? (
               <LongChange from={from} to={to} created={created} />
@@ -95,7 +97,8 @@ function ChangeList({
               <Value value={to} />
             ) : (
               <>
-                <Value value={from} /> <span className="text-stone-400">→</span> <Value value={to} />
+                <Value value={from} /> <span className="text-stone-600 dark:text-stone-400">→</span>{' '}
+                <Value value={to} />
               </>
             )}
           </dd>
@@ -108,7 +111,8 @@ function ChangeList({
 const isLong = (v: unknown) => typeof v === 'string' && (v.length > 60 || v.includes('\n'))
 
 function Value({ value }: { value: unknown }) {
-  if (value === null || value === undefined) return <span className="text-stone-400">—</span>
+  if (value === null || value === undefined)
+    return <span className="text-stone-600 dark:text-stone-400">—</span>
   const text = typeof value === 'string' ? value : JSON.stringify(value)
   // Wraps between words, and inside one only when it is longer than the line.
   return (
@@ -127,9 +131,9 @@ function LongChange({ from, to, created }: { from: unknown; to: unknown; created
       </summary>
       {!created ? (
         <>
-          <p className="mt-1 text-stone-500">Before</p>
+          <p className="mt-1 text-stone-600 dark:text-stone-400">Before</p>
           <pre className={pre}>{String(from ?? '')}</pre>
-          <p className="mt-1 text-stone-500">After</p>
+          <p className="mt-1 text-stone-600 dark:text-stone-400">After</p>
         </>
       ) : null}
       <pre className={pre}>{String(to ?? '')}</pre>

@@ -30,7 +30,7 @@ export function EnableSwitch({ job }: Props) {
   }, [fetcher.state, fetcher.data])
   if (!job.canEdit) {
     return (
-      <span className="text-sm text-stone-500 dark:text-stone-400" data-testid={`state-${job.name}`}>
+      <span className="text-sm text-stone-600 dark:text-stone-400" data-testid={`state-${job.name}`}>
         {active ? 'Enabled' : 'Paused'}
       </span>
     )

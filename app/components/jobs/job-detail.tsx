@@ -90,7 +90,7 @@ export function JobDetail({ job, audit, runs, me, form, transferTargets = [] }: 
     <>
       <Link
         to="/jobs"
-        className="mb-3 inline-flex items-center gap-1 text-sm text-stone-500 hover:text-stone-800 dark:hover:text-stone-200"
+        className="mb-3 inline-flex items-center gap-1 text-sm text-stone-600 dark:text-stone-400 hover:text-stone-800 dark:hover:text-stone-200"
       >
         <ArrowLeft className="size-4" aria-hidden /> Jobs
       </Link>
@@ -158,7 +158,7 @@ export function JobDetail({ job, audit, runs, me, form, transferTargets = [] }: 
               key={value}
               value={value}
               disabled={!hydrated}
-              className="-mb-px border-b-2 border-transparent px-3 py-2 text-sm font-medium text-stone-500 hover:text-stone-800 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none data-[state=active]:border-stone-900 data-[state=active]:text-stone-900 dark:hover:text-stone-200 dark:data-[state=active]:border-stone-100 dark:data-[state=active]:text-stone-100"
+              className="-mb-px border-b-2 border-transparent px-3 py-2 text-sm font-medium text-stone-600 dark:text-stone-400 hover:text-stone-800 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none data-[state=active]:border-stone-900 data-[state=active]:text-stone-900 dark:hover:text-stone-200 dark:data-[state=active]:border-stone-100 dark:data-[state=active]:text-stone-100"
             >
               {value === 'definition' && dirty ? `${label} •` : label}
             </Tabs.Trigger>

@@ -101,7 +101,7 @@ export function JobEditor(props: Props) {
               Saving new instructions makes you this job’s creator: it will run as you.
             </p>
           ) : dirty ? (
-            <p className="mr-auto text-sm text-stone-500">Unsaved changes</p>
+            <p className="mr-auto text-sm text-stone-600 dark:text-stone-400">Unsaved changes</p>
           ) : null}
           <Button variant="ghost" disabled={!dirty || saving} onClick={props.onDiscard}>
             Discard

@@ -158,7 +158,7 @@ export function AdvancedFields({
     <details open={open} className="group rounded-lg border border-stone-200 dark:border-stone-800">
       <summary className="flex cursor-pointer items-center gap-2 px-4 py-2.5 text-sm font-medium select-none">
         <ChevronRight className="size-4 transition-transform group-open:rotate-90" aria-hidden /> Advanced
-        <span className="font-normal text-stone-500">
+        <span className="font-normal text-stone-600 dark:text-stone-400">
           {advanced.map((f) => (f.widget === 'custom' ? '' : inSentence(f.label))).join(', ')}
         </span>
       </summary>

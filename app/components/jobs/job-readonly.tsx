@@ -11,7 +11,9 @@ function listText(value: unknown, unset: string): string {
 function Item({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div>
-      <dt className="text-xs font-medium tracking-wide text-stone-500 uppercase">{label}</dt>
+      <dt className="text-xs font-medium tracking-wide text-stone-600 dark:text-stone-400 uppercase">
+        {label}
+      </dt>
       <dd className="mt-1 text-sm">{children}</dd>
     </div>
   )
@@ -41,7 +43,8 @@ export function JobReadOnly({ job, fields }: { job: JobLike; fields: readonly Jo
           </pre>
         </Item>
         <Item label="Schedule">
-          {job.description} <code className="ml-1 text-xs text-stone-500">{job.schedule}</code>
+          {job.description}{' '}
+          <code className="ml-1 text-xs text-stone-600 dark:text-stone-400">{job.schedule}</code>
         </Item>
         <Item label="Time zone">{job.timezone}</Item>
         <div className="grid gap-5 sm:grid-cols-2">

@@ -32,7 +32,7 @@ async function runNow(job: JobRow): Promise<boolean> {
 }
 
 const TRIGGER =
-  'rounded-md p-1.5 text-stone-500 hover:bg-stone-100 hover:text-stone-900 dark:hover:bg-stone-800 dark:hover:text-stone-100'
+  'rounded-md p-1.5 text-stone-600 dark:text-stone-400 hover:bg-stone-100 hover:text-stone-900 dark:hover:bg-stone-800 dark:hover:text-stone-100'
 
 /**
  * A row's actions (keyboard-operable radix menu): run now and pause/resume for those who may edit

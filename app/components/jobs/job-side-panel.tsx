@@ -6,7 +6,7 @@ import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div className="flex justify-between gap-4 py-2 text-sm">
-      <dt className="text-stone-500 dark:text-stone-400">{label}</dt>
+      <dt className="text-stone-600 dark:text-stone-400">{label}</dt>
       <dd className="min-w-0 text-right">{children}</dd>
     </div>
   )
@@ -63,7 +63,7 @@ export function JobSidePanel({
             </Row>
             <Row label="Creator">
               <span className="block font-medium">{job.createdBy.name}</span>
-              <span className="block text-xs text-stone-500">{job.createdBy.email}</span>
+              <span className="block text-xs text-stone-600 dark:text-stone-400">{job.createdBy.email}</span>
             </Row>
             <Row label="Runs as">{job.runAs === 'shared' ? 'Organisation key' : job.createdBy.name}</Row>
             <Row label="Created">
@@ -79,7 +79,7 @@ export function JobSidePanel({
           </dl>
           {extra.length > 0 ? (
             <div className="mt-2">
-              <h3 className="text-xs font-medium text-stone-500">Extra keys</h3>
+              <h3 className="text-xs font-medium text-stone-600 dark:text-stone-400">Extra keys</h3>
               <pre className="mt-1 max-h-40 overflow-auto rounded-md bg-stone-100 p-2 text-xs dark:bg-stone-800">
                 {JSON.stringify(Object.fromEntries(extra), null, 2)}
               </pre>

@@ -38,7 +38,7 @@ export function JobsTable({ jobs, recentRuns, params, meId, busy }: Props) {
         <caption className="sr-only">Jobs ({jobs.length})</caption>
         <thead
           role="rowgroup"
-          className="border-b border-stone-200 text-xs text-stone-500 uppercase dark:border-stone-800"
+          className="border-b border-stone-200 text-xs text-stone-600 dark:text-stone-400 uppercase dark:border-stone-800"
         >
           <tr role="row">
             <SortHeader label="Name" column="name" params={params} className="jt-name" />
@@ -88,7 +88,7 @@ function JobRow({ job, recent, isMine }: { job: JobRowData; recent: RecentRun[];
           </a>
           <ScopeBadge scope={job.scope} />
         </div>
-        <p className="mt-0.5 line-clamp-1 max-w-72 text-xs text-stone-500 dark:text-stone-400">
+        <p className="mt-0.5 line-clamp-1 max-w-72 text-xs text-stone-600 dark:text-stone-400">
           {job.instructions}
         </p>
         {active ? null : (
@@ -99,7 +99,7 @@ function JobRow({ job, recent, isMine }: { job: JobRowData; recent: RecentRun[];
       </td>
       <td role="cell" className="jt-schedule">
         <div>{job.description}</div>
-        <code className="text-xs text-stone-500 dark:text-stone-400">{job.schedule}</code>
+        <code className="text-xs text-stone-600 dark:text-stone-400">{job.schedule}</code>
       </td>
       <td role="cell" className="jt-next">
         {active ? (
@@ -108,7 +108,7 @@ function JobRow({ job, recent, isMine }: { job: JobRowData; recent: RecentRun[];
             <RelativeTime value={job.nextRun} timeZone={job.timezone} />
           </>
         ) : (
-          <span className="jt-next-paused text-stone-400 dark:text-stone-500">Paused</span>
+          <span className="jt-next-paused text-stone-600 dark:text-stone-400">Paused</span>
         )}
       </td>
       <td role="cell" className="jt-last">
@@ -119,7 +119,7 @@ function JobRow({ job, recent, isMine }: { job: JobRowData; recent: RecentRun[];
       </td>
       <td role="cell" className="jt-owner" title={job.createdBy.email}>
         {job.createdBy.name}
-        {isMine ? <span className="ml-1 text-xs text-stone-500">(you)</span> : null}
+        {isMine ? <span className="ml-1 text-xs text-stone-600 dark:text-stone-400">(you)</span> : null}
       </td>
       <td role="cell" className="jt-enabled">
         <EnableSwitch job={job} />

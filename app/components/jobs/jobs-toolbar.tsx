@@ -44,7 +44,10 @@ export function JobsToolbar({ params }: { params: JobListParams }) {
         {params.filter !== 'all' ? <input type="hidden" name="filter" value={params.filter} /> : null}
         {params.sort !== 'name' ? <input type="hidden" name="sort" value={params.sort} /> : null}
         {params.dir !== 'asc' ? <input type="hidden" name="dir" value={params.dir} /> : null}
-        <Search className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-stone-400" aria-hidden />
+        <Search
+          className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-stone-600 dark:text-stone-400"
+          aria-hidden
+        />
         <input
           type="search"
           name="q"
@@ -66,7 +69,7 @@ export function JobsToolbar({ params }: { params: JobListParams }) {
           <Link
             to={withParams(searchParams, { q: null })}
             aria-label="Clear search"
-            className="absolute top-2 right-2 rounded p-0.5 text-stone-400 hover:text-stone-700 dark:hover:text-stone-200"
+            className="absolute top-2 right-2 rounded p-0.5 text-stone-600 dark:text-stone-400 hover:text-stone-700 dark:hover:text-stone-200"
           >
             <X className="size-4" aria-hidden />
           </Link>

@@ -39,7 +39,7 @@ export function RunHistory({ jobId, runs: initial }: { jobId: string; runs: read
     <Card className="p-5" data-job-id={jobId}>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="flex items-center gap-2 font-semibold">
-          <History className="size-4 text-stone-500" aria-hidden /> Run history
+          <History className="size-4 text-stone-600 dark:text-stone-400" aria-hidden /> Run history
         </h2>
         <div className="flex items-center gap-2">
           <label className="sr-only" htmlFor="run-filter">
@@ -68,13 +68,13 @@ export function RunHistory({ jobId, runs: initial }: { jobId: string; runs: read
       {history.runs.length === 0 ? (
         <div className="mt-4 rounded-lg border border-dashed border-stone-300 px-4 py-8 text-center dark:border-stone-700">
           <p className="text-sm font-medium">No runs yet</p>
-          <p className="mt-1 text-sm text-stone-500 dark:text-stone-400">
+          <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
             Each run, with its transcript, status and duration, shows up here once the job fires
             {page?.job.canEdit ? ' or you press Run now' : ''}.
           </p>
         </div>
       ) : shown.length === 0 ? (
-        <p className="mt-4 text-sm text-stone-500 dark:text-stone-400">
+        <p className="mt-4 text-sm text-stone-600 dark:text-stone-400">
           No {FILTERS[filter].label.toLowerCase()} runs among the {history.runs.length} loaded
           {history.hasMore ? '; load older runs to look further back' : ''}.
         </p>

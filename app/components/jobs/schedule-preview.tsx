@@ -17,14 +17,16 @@ export function SchedulePreviewPanel({ preview, timezone }: { preview: PreviewSt
       className="rounded-lg border border-stone-200 bg-stone-50 px-4 py-3 text-sm dark:border-stone-800 dark:bg-stone-950/40"
     >
       {preview.state === 'empty' ? (
-        <p className="text-stone-500">Pick a preset or type a cron expression to see when it runs.</p>
+        <p className="text-stone-600 dark:text-stone-400">
+          Pick a preset or type a cron expression to see when it runs.
+        </p>
       ) : preview.state === 'failed' ? (
         <p className="flex items-center gap-2 text-amber-700 dark:text-amber-400">
           <AlertCircle className="size-4" aria-hidden /> {preview.message}
         </p>
       ) : preview.state === 'checking' ? (
         <>
-          <p className="mb-1 flex items-center gap-2 text-stone-500">
+          <p className="mb-1 flex items-center gap-2 text-stone-600 dark:text-stone-400">
             <Loader2 className="size-4 animate-spin" aria-hidden /> Checking…
           </p>
           {preview.last ? <PreviewBody preview={preview.last} timezone={timezone} stale /> : null}
@@ -64,11 +66,11 @@ function PreviewBody({
         <CalendarClock className="size-4 text-brand-600" aria-hidden /> {preview.description}
       </p>
       {preview.nextRuns.length === 0 ? (
-        <p className="mt-2 text-stone-500">This schedule never fires.</p>
+        <p className="mt-2 text-stone-600 dark:text-stone-400">This schedule never fires.</p>
       ) : (
         <table className="mt-2 w-full text-left text-xs">
           <caption className="sr-only">Next {preview.nextRuns.length} runs</caption>
-          <thead className="text-stone-500">
+          <thead className="text-stone-600 dark:text-stone-400">
             <tr>
               <th scope="col" className="py-1 font-medium">
                 Next runs ({timezone.replace(/_/g, ' ')})
@@ -85,7 +87,9 @@ function PreviewBody({
               <tr key={iso}>
                 <td className="py-0.5">{formatExact(new Date(iso), { timeZone: timezone })}</td>
                 {showLocal ? (
-                  <td className="py-0.5 text-stone-500">{formatExact(new Date(iso), { timeZone: local })}</td>
+                  <td className="py-0.5 text-stone-600 dark:text-stone-400">
+                    {formatExact(new Date(iso), { timeZone: local })}
+                  </td>
                 ) : null}
               </tr>
             ))}

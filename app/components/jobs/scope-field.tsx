@@ -40,10 +40,10 @@ export function ScopeField({
               'dark:data-[state=checked]:border-brand-500 dark:data-[state=checked]:bg-brand-900/30 dark:data-[state=checked]:ring-brand-500',
             )}
           >
-            <Icon className="mt-0.5 size-4 shrink-0 text-stone-500" aria-hidden />
+            <Icon className="mt-0.5 size-4 shrink-0 text-stone-600 dark:text-stone-400" aria-hidden />
             <span>
               <span className="block text-sm font-medium">{label}</span>
-              <span className="block text-xs text-stone-500 dark:text-stone-400">{hint}</span>
+              <span className="block text-xs text-stone-600 dark:text-stone-400">{hint}</span>
             </span>
           </RadioGroup.Item>
         ))}

@@ -70,12 +70,12 @@ export function TimezonePicker({ id, name, value, onChange, invalid, describedBy
         aria-describedby={describedBy}
         className={cn(inputClass, 'flex items-center gap-2 text-left')}
       >
-        <Globe className="size-4 shrink-0 text-stone-400" aria-hidden />
+        <Globe className="size-4 shrink-0 text-stone-600 dark:text-stone-400" aria-hidden />
         <span className="flex-1 truncate">{value.replace(/_/g, ' ')}</span>
-        <span className="text-xs text-stone-500" suppressHydrationWarning>
+        <span className="text-xs text-stone-600 dark:text-stone-400" suppressHydrationWarning>
           {formatZoneOffset(value)}
         </span>
-        <ChevronsUpDown className="size-4 shrink-0 text-stone-400" aria-hidden />
+        <ChevronsUpDown className="size-4 shrink-0 text-stone-600 dark:text-stone-400" aria-hidden />
       </Popover.Trigger>
       <Popover.Portal>
         <Popover.Content
@@ -130,11 +130,13 @@ export function TimezonePicker({ id, name, value, onChange, invalid, describedBy
               >
                 <Check className={cn('size-4 text-brand-600', zone !== value && 'invisible')} aria-hidden />
                 <span className="flex-1 truncate">{zone.replace(/_/g, ' ')}</span>
-                <span className="text-xs text-stone-500">{offset}</span>
+                <span className="text-xs text-stone-600 dark:text-stone-400">{offset}</span>
               </li>
             ))}
             {matches.length === 0 ? (
-              <li className="px-2 py-3 text-center text-sm text-stone-500">No zone matches “{query}”</li>
+              <li className="px-2 py-3 text-center text-sm text-stone-600 dark:text-stone-400">
+                No zone matches “{query}”
+              </li>
             ) : null}
           </ul>
         </Popover.Content>

@@ -34,7 +34,7 @@ export function TransferJobsCard({
         owner from the next run; jobs paused because their owner left resume.
       </p>
       {owners.length === 0 ? (
-        <p className="mt-3 text-sm text-stone-500">Nobody owns a shared job yet.</p>
+        <p className="mt-3 text-sm text-stone-600 dark:text-stone-400">Nobody owns a shared job yet.</p>
       ) : (
         <fetcher.Form method="post" className="mt-3 flex flex-wrap items-center gap-2">
           <input type="hidden" name="intent" value="transfer-jobs" />

@@ -9,7 +9,7 @@ export function Deliveries({ attempts, timeZone }: { attempts: DeliveryAttemptVi
     <Card className="mb-4 p-5 text-sm" data-testid="deliveries">
       <h2 className="mb-3 font-semibold">Deliveries</h2>
       <table className="w-full text-left">
-        <thead className="text-xs text-stone-500">
+        <thead className="text-xs text-stone-600 dark:text-stone-400">
           <tr>
             <th className="py-1 pr-3 font-medium">Target</th>
             <th className="py-1 pr-3 font-medium">Attempt</th>
@@ -31,7 +31,9 @@ export function Deliveries({ attempts, timeZone }: { attempts: DeliveryAttemptVi
                   {a.ok ? 'Delivered' : 'Failed'}
                   {a.statusCode !== null ? ` · ${a.statusCode}` : ''}
                 </Badge>
-                {a.error ? <span className="ml-2 text-xs text-stone-500">{a.error}</span> : null}
+                {a.error ? (
+                  <span className="ml-2 text-xs text-stone-600 dark:text-stone-400">{a.error}</span>
+                ) : null}
               </td>
               <td className="py-1.5 pr-3">{a.durationMs} ms</td>
               <td className="py-1.5">

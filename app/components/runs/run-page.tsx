@@ -24,7 +24,7 @@ type Props = {
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div className="min-w-0">
-      <dt className="text-xs text-stone-500 dark:text-stone-400">{label}</dt>
+      <dt className="text-xs text-stone-600 dark:text-stone-400">{label}</dt>
       {/* Long values (a provider:model id) wrap at any character rather than being cut off. */}
       <dd className="text-sm font-medium [overflow-wrap:anywhere]">{children}</dd>
     </div>
@@ -47,7 +47,7 @@ export function RunPage({ run, transcript, job, deliveries = [] }: Props) {
     <>
       <Link
         to={`/jobs/${encodeURIComponent(job.id)}`}
-        className="mb-3 inline-flex items-center gap-1 text-sm text-stone-500 hover:text-stone-800 dark:hover:text-stone-200"
+        className="mb-3 inline-flex items-center gap-1 text-sm text-stone-600 dark:text-stone-400 hover:text-stone-800 dark:hover:text-stone-200"
       >
         <ArrowLeft className="size-4" aria-hidden /> {job.name}
       </Link>
@@ -93,14 +93,14 @@ export function RunPage({ run, transcript, job, deliveries = [] }: Props) {
       <Card className="p-5 text-sm" data-testid="transcript">
         <h2 className="mb-3 font-semibold">Transcript</h2>
         {transcript.length === 0 ? (
-          <p className="text-stone-500">
+          <p className="text-stone-600 dark:text-stone-400">
             {isActive(run) ? 'The run has not written anything yet.' : 'This run has no transcript.'}
           </p>
         ) : (
           <ol className="space-y-4">
             {transcript.map((message) => (
               <li key={message.id}>
-                <p className="mb-1 text-xs font-semibold tracking-wide text-stone-500 uppercase">
+                <p className="mb-1 text-xs font-semibold tracking-wide text-stone-600 dark:text-stone-400 uppercase">
                   {ROLE_LABEL[message.role]}
                 </p>
                 <MessageParts parts={message.parts} />
@@ -109,7 +109,9 @@ export function RunPage({ run, transcript, job, deliveries = [] }: Props) {
           </ol>
         )}
         {isActive(run) ? (
-          <p className="mt-4 text-stone-500">The run is still going; this page updates by itself.</p>
+          <p className="mt-4 text-stone-600 dark:text-stone-400">
+            The run is still going; this page updates by itself.
+          </p>
         ) : null}
       </Card>
     </>

@@ -8,7 +8,7 @@ import { describeTrigger, formatElapsed, formatUsd } from './format.ts'
 import { useElapsed } from './use-elapsed.ts'
 import type { RunLike } from './types.ts'
 
-const TH = 'px-2 py-2 text-left text-xs font-medium whitespace-nowrap text-stone-500 dark:text-stone-400'
+const TH = 'px-2 py-2 text-left text-xs font-medium whitespace-nowrap text-stone-600 dark:text-stone-400'
 const TD = 'px-2 py-2 whitespace-nowrap'
 // Below 640 px (a phone) the trigger, the scheduled time and the tokens give way: the run's own
 // page has them, and seven columns do not fit a phone's width.

@@ -45,7 +45,7 @@ export function EmptyState({
 }) {
   return (
     <div className="flex flex-col items-center rounded-xl border border-dashed border-stone-300 px-6 py-14 text-center dark:border-stone-700">
-      {icon ? <div className="mb-3 text-stone-400">{icon}</div> : null}
+      {icon ? <div className="mb-3 text-stone-600 dark:text-stone-400">{icon}</div> : null}
       <h2 className="text-base font-semibold">{title}</h2>
       {children ? (
         <div className="mt-2 max-w-md text-sm text-stone-600 dark:text-stone-400">{children}</div>

@@ -34,7 +34,7 @@ export function Field({ label, error, hint, children }: FieldProps) {
           {error}
         </p>
       ) : hint ? (
-        <p id={messageId} className="text-sm text-stone-500 dark:text-stone-400">
+        <p id={messageId} className="text-sm text-stone-600 dark:text-stone-400">
           {hint}
         </p>
       ) : null}

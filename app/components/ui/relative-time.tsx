@@ -29,7 +29,7 @@ export function RelativeTime({
   const hydrated = useHydrated()
   const now = useNow()
   const date = toDate(value)
-  if (!date) return <span className="text-stone-400 dark:text-stone-500">{empty}</span>
+  if (!date) return <span className="text-stone-600 dark:text-stone-400">{empty}</span>
   if (!hydrated) {
     // The server does not know the viewer's zone: show the job's, or UTC, and say which.
     const zone = timeZone ?? 'UTC'

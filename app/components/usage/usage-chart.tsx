@@ -86,7 +86,7 @@ export function UsageChart({ days }: { days: readonly UsageByDay[] }) {
               className={cn(
                 'px-3 py-1 text-sm first:rounded-l-md last:rounded-r-md',
                 metric === m
-                  ? 'bg-brand-600 text-white dark:bg-brand-500 dark:text-stone-950'
+                  ? 'bg-brand-700 text-white dark:bg-brand-500 dark:text-stone-950'
                   : 'hover:bg-stone-100 dark:hover:bg-stone-800',
               )}
             >
@@ -153,7 +153,7 @@ export function UsageChart({ days }: { days: readonly UsageByDay[] }) {
           )
         })}
       </svg>
-      <div className="mt-1 flex justify-between text-xs text-stone-500" aria-hidden>
+      <div className="mt-1 flex justify-between text-xs text-stone-600 dark:text-stone-400" aria-hidden>
         <span>{days[0] ? dayLabel(days[0].day) : ''}</span>
         <span>{days.at(-1) ? dayLabel(days.at(-1)!.day) : ''}</span>
       </div>
@@ -161,7 +161,7 @@ export function UsageChart({ days }: { days: readonly UsageByDay[] }) {
         <summary className="cursor-pointer text-stone-600 dark:text-stone-400">Show as a table</summary>
         <table className="mt-2 w-full text-left tabular-nums">
           <thead>
-            <tr className="text-stone-500">
+            <tr className="text-stone-600 dark:text-stone-400">
               <th className="py-1 font-medium">Day</th>
               <th className="py-1 font-medium">Runs</th>
               <th className="py-1 font-medium">Tokens in / out</th>

@@ -28,7 +28,7 @@ function TotalsTable({
         <div className="mt-3 overflow-x-auto">
           <table className="w-full text-left text-sm tabular-nums">
             <thead>
-              <tr className="text-stone-500">
+              <tr className="text-stone-600 dark:text-stone-400">
                 <th className="py-1.5 pr-4 font-medium">{first}</th>
                 <th className="py-1.5 pr-4 font-medium">Runs</th>
                 <th className={`${wide} py-1.5 pr-4 font-medium`}>Tokens in</th>
@@ -42,7 +42,7 @@ function TotalsTable({
                   <td className="py-1.5 pr-4">
                     {row.label}
                     {row.detail ? (
-                      <span className="block text-xs [overflow-wrap:anywhere] text-stone-500">
+                      <span className="block text-xs [overflow-wrap:anywhere] text-stone-600 dark:text-stone-400">
                         {row.detail}
                       </span>
                     ) : null}

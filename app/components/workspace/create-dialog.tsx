@@ -115,7 +115,7 @@ export function CreateDialog({
             </div>
           </fetcher.Form>
           <Dialog.Close
-            className="absolute top-4 right-4 rounded p-1 text-stone-400 hover:text-stone-700 dark:hover:text-stone-200"
+            className="absolute top-4 right-4 rounded p-1 text-stone-600 dark:text-stone-400 hover:text-stone-700 dark:hover:text-stone-200"
             aria-label="Close"
           >
             <X className="size-4" aria-hidden />

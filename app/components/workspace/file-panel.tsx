@@ -97,7 +97,7 @@ export function FilePanel({ file }: { file: OpenFile }) {
     <div className="flex min-w-0 flex-col">
       <div className="flex flex-wrap items-center gap-2 border-b border-stone-200 px-4 py-2.5 dark:border-stone-800">
         <h2 className="min-w-0 truncate font-mono text-sm">
-          <span className="text-stone-500">{file.scope}/</span>
+          <span className="text-stone-600 dark:text-stone-400">{file.scope}/</span>
           {file.path}
         </h2>
         {isJob ? <Badge tone="brand">Job file</Badge> : null}

@@ -37,13 +37,15 @@ export function FileStatus({
           className="flex min-h-6 items-start gap-2"
         >
           {checking ? (
-            <span className="flex items-center gap-2 text-stone-500">
+            <span className="flex items-center gap-2 text-stone-600 dark:text-stone-400">
               <Loader2 className="size-4 animate-spin" aria-hidden /> Checking…
             </span>
           ) : verdict?.valid ? (
             <span className="flex items-center gap-2 text-emerald-700 dark:text-emerald-400">
               <CheckCircle2 className="size-4 shrink-0" aria-hidden /> Valid {validated}
-              {verdict.description ? <span className="text-stone-500">· {verdict.description}</span> : null}
+              {verdict.description ? (
+                <span className="text-stone-600 dark:text-stone-400">· {verdict.description}</span>
+              ) : null}
             </span>
           ) : verdict ? (
             <span className="flex min-w-0 items-start gap-2 text-red-700 dark:text-red-400">

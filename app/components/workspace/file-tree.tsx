@@ -31,7 +31,9 @@ export function FileTreeSection({
   const nodes = buildFileTree(entries, folders)
   return (
     <section aria-label={`${title} files`}>
-      <h2 className="px-2 pb-1 text-xs font-semibold tracking-wide text-stone-500 uppercase">{title}</h2>
+      <h2 className="px-2 pb-1 text-xs font-semibold tracking-wide text-stone-600 dark:text-stone-400 uppercase">
+        {title}
+      </h2>
       <ul role="list" className="text-sm">
         {nodes.map((node) => (
           <TreeItem key={node.path} node={node} scope={scope} selected={selected} depth={0} hrefOf={hrefOf} />
@@ -64,16 +66,16 @@ function TreeItem({
             className="flex cursor-pointer items-center gap-1.5 rounded-md py-1 pr-2 text-stone-700 select-none hover:bg-stone-100 dark:text-stone-300 dark:hover:bg-stone-800"
           >
             <ChevronRight
-              className="size-3.5 shrink-0 text-stone-400 transition-transform group-open:rotate-90"
+              className="size-3.5 shrink-0 text-stone-600 dark:text-stone-400 transition-transform group-open:rotate-90"
               aria-hidden
             />
-            <Folder className="size-4 shrink-0 text-stone-400" aria-hidden />
+            <Folder className="size-4 shrink-0 text-stone-600 dark:text-stone-400" aria-hidden />
             {node.name}/
           </summary>
           {node.children.length === 0 ? (
             <p
               style={{ paddingLeft: `${1.9 + (depth + 1) * 0.9}rem` }}
-              className="py-1 text-xs text-stone-400"
+              className="py-1 text-xs text-stone-600 dark:text-stone-400"
             >
               empty
             </p>
@@ -111,12 +113,18 @@ function TreeItem({
         )}
       >
         <Icon
-          className={cn('size-4 shrink-0', node.entry.kind === 'job' ? 'text-brand-600' : 'text-stone-400')}
+          className={cn(
+            'size-4 shrink-0',
+            node.entry.kind === 'job' ? 'text-brand-600' : 'text-stone-600 dark:text-stone-400',
+          )}
           aria-hidden
         />
         <span className="truncate">{node.name}</span>
         {!node.entry.canEdit ? (
-          <Lock className="ml-auto size-3 shrink-0 text-stone-400" aria-label="read-only" />
+          <Lock
+            className="ml-auto size-3 shrink-0 text-stone-600 dark:text-stone-400"
+            aria-label="read-only"
+          />
         ) : null}
       </Link>
     </li>
