@@ -91,7 +91,7 @@ function CreateToken({ endpoint }: { endpoint: string }) {
             {general.message}
           </p>
         ) : null}
-        <Button type="submit" disabled={!hydrated || fetcher.state !== 'idle'}>
+        <Button type="submit" disabled={!hydrated} busy={fetcher.state !== 'idle'} busyLabel="Creating…">
           Create token
         </Button>
       </fetcher.Form>
@@ -145,7 +145,8 @@ function TokenRow({ token }: { token: Data['tokens'][number] }) {
           variant="secondary"
           size="sm"
           type="submit"
-          disabled={fetcher.state !== 'idle'}
+          busy={fetcher.state !== 'idle'}
+          busyLabel="Revoking…"
           aria-label={`Revoke ${token.name}`}
         >
           Revoke

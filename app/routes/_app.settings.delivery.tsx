@@ -61,7 +61,7 @@ function AddEndpoint() {
           </Field>
         </div>
         <div>
-          <Button type="submit" disabled={fetcher.state !== 'idle'}>
+          <Button type="submit" busy={fetcher.state !== 'idle'} busyLabel="Adding…">
             Add endpoint
           </Button>
         </div>

@@ -75,8 +75,15 @@ function ServerRow({ server }: { server: Server }) {
           <test.Form method="post">
             <input type="hidden" name="intent" value="test" />
             <input type="hidden" name="id" value={server.id} />
-            <Button type="submit" variant="secondary" size="sm" disabled={!hydrated || test.state !== 'idle'}>
-              {test.state !== 'idle' ? 'Testing…' : 'Test connection'}
+            <Button
+              type="submit"
+              variant="secondary"
+              size="sm"
+              disabled={!hydrated}
+              busy={test.state !== 'idle'}
+              busyLabel="Testing…"
+            >
+              Test connection
             </Button>
           </test.Form>
           {server.canEdit ? (
@@ -87,7 +94,9 @@ function ServerRow({ server }: { server: Server }) {
                 type="submit"
                 variant="secondary"
                 size="sm"
-                disabled={!hydrated || remove.state !== 'idle'}
+                disabled={!hydrated}
+                busy={remove.state !== 'idle'}
+                busyLabel="Removing…"
               >
                 Remove
               </Button>
@@ -182,7 +191,7 @@ function AddServer({ isAdmin }: { isAdmin: boolean }) {
             {general.message}
           </p>
         ) : null}
-        <Button type="submit" disabled={!hydrated || fetcher.state !== 'idle'}>
+        <Button type="submit" disabled={!hydrated} busy={fetcher.state !== 'idle'} busyLabel="Adding…">
           <Plus className="size-4" aria-hidden /> Add server
         </Button>
       </fetcher.Form>

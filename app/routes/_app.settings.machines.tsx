@@ -105,7 +105,7 @@ function ConnectDialog({ origin }: { origin: string }) {
                   />
                 )}
               </Field>
-              <Button type="submit" disabled={fetcher.state !== 'idle'}>
+              <Button type="submit" busy={fetcher.state !== 'idle'} busyLabel="Creating…">
                 Create token
               </Button>
             </fetcher.Form>
@@ -126,7 +126,8 @@ function DisconnectButton({ id, label }: { id: string; label: string }) {
         variant="secondary"
         size="sm"
         type="submit"
-        disabled={fetcher.state !== 'idle'}
+        busy={fetcher.state !== 'idle'}
+        busyLabel="Disconnecting…"
         aria-label={`Disconnect ${label}`}
       >
         Disconnect
@@ -191,7 +192,13 @@ function TokenRow({ token }: { token: Data['tokens'][number] }) {
       <fetcher.Form method="post">
         <input type="hidden" name="intent" value="revoke-token" />
         <input type="hidden" name="id" value={token.id} />
-        <Button variant="secondary" size="sm" type="submit" disabled={fetcher.state !== 'idle'}>
+        <Button
+          variant="secondary"
+          size="sm"
+          type="submit"
+          busy={fetcher.state !== 'idle'}
+          busyLabel="Revoking…"
+        >
           Revoke
         </Button>
       </fetcher.Form>

@@ -165,7 +165,8 @@ function MemberRow({
                 type="submit"
                 variant="ghost"
                 size="sm"
-                disabled={resetFetcher.state !== 'idle'}
+                busy={resetFetcher.state !== 'idle'}
+                busyLabel="Making a link…"
                 title={`Make a one-time link for ${member.name} to choose a new password`}
               >
                 <KeyRound className="size-4" aria-hidden /> Reset link
@@ -183,7 +184,13 @@ function MemberRow({
             >
               <input type="hidden" name="intent" value="remove" />
               <input type="hidden" name="memberId" value={member.id} />
-              <Button type="submit" variant="ghost" size="sm" disabled={removeFetcher.state !== 'idle'}>
+              <Button
+                type="submit"
+                variant="ghost"
+                size="sm"
+                busy={removeFetcher.state !== 'idle'}
+                busyLabel="Removing…"
+              >
                 Remove
               </Button>
             </removeFetcher.Form>

@@ -100,8 +100,8 @@ function KeyForm({
             )}
           </Field>
         </div>
-        <Button type="submit" disabled={save.state !== 'idle'}>
-          {save.state !== 'idle' ? 'Saving…' : 'Save key'}
+        <Button type="submit" busy={save.state !== 'idle'} busyLabel="Saving…">
+          Save key
         </Button>
       </save.Form>
       {stored ? (
@@ -109,7 +109,13 @@ function KeyForm({
           <input type="hidden" name="intent" value="remove-key" />
           <input type="hidden" name="scope" value={scope} />
           <input type="hidden" name="provider" value={provider} />
-          <Button type="submit" variant="ghost" size="sm" disabled={remove.state !== 'idle'}>
+          <Button
+            type="submit"
+            variant="ghost"
+            size="sm"
+            busy={remove.state !== 'idle'}
+            busyLabel="Removing…"
+          >
             Remove {label.toLowerCase()}
           </Button>
         </remove.Form>

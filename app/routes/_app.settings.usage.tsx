@@ -93,7 +93,7 @@ function BudgetCard({ budget }: { budget: OrgBudget }) {
             )}
           </Field>
         </div>
-        <Button type="submit" disabled={fetcher.state !== 'idle'}>
+        <Button type="submit" busy={fetcher.state !== 'idle'} busyLabel="Saving…">
           Save budget
         </Button>
       </fetcher.Form>

@@ -25,6 +25,8 @@ const LABEL = { pending_approval: 'Pending approval', approved: 'Approved', reje
 
 function SkillCard({ skill, canDecide }: { skill: Skill; canDecide: boolean }) {
   const fetcher = useFetcher<typeof action>()
+  // The button that was pressed (its name and value travel with the form) says what is under way.
+  const deciding = fetcher.formData?.get('intent')
   const hydrated = useHydrated()
   const error = fetcher.data && !fetcher.data.ok ? fetcher.data.error.message : null
   return (
@@ -50,6 +52,8 @@ function SkillCard({ skill, canDecide }: { skill: Skill; canDecide: boolean }) {
             name="intent"
             value="approve"
             disabled={!hydrated || fetcher.state !== 'idle'}
+            busy={deciding === 'approve'}
+            busyLabel="Approving…"
           >
             Approve
           </Button>
@@ -59,6 +63,8 @@ function SkillCard({ skill, canDecide }: { skill: Skill; canDecide: boolean }) {
             value="reject"
             variant="secondary"
             disabled={!hydrated || fetcher.state !== 'idle'}
+            busy={deciding === 'reject'}
+            busyLabel="Rejecting…"
           >
             Reject
           </Button>

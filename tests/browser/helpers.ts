@@ -41,3 +41,17 @@ export async function runToEnd(
     .not.toMatch(/^(queued|running)$/)
   return run!
 }
+
+/**
+ * Holds every POST to a URL matching `url` until the returned function is called, so a spec can
+ * see what a button shows while its request is under way. Later requests pass straight through.
+ */
+export async function holdPosts(page: Page, url: RegExp): Promise<() => void> {
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  await page.route(url, async (route) => {
+    if (route.request().method() === 'POST') await released
+    await route.continue()
+  })
+  return release
+}

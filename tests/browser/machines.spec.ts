@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { holdPosts, signUp, uniqueEmail } from './helpers.ts'
 
 test('connect a machine: the token shown once in a copyable command naming its own machine, the real client, then online; Disconnect ends it', async ({
   page,
@@ -46,7 +46,13 @@ test('connect a machine: the token shown once in a copyable command naming its o
     await expect(page.getByText("Mia's laptop · connects mias-laptop · made")).toBeVisible()
 
     const exited = once(client, 'exit')
-    await page.getByRole('button', { name: "Disconnect Mia's laptop" }).click()
+    // Until the server answers, the button says it is disconnecting (the request is held here).
+    const release = await holdPosts(page, /\/settings\/machines\.data/)
+    const disconnect = page.getByRole('button', { name: "Disconnect Mia's laptop" })
+    await disconnect.click()
+    await expect(disconnect).toHaveText('Disconnecting…')
+    await expect(disconnect).toHaveAttribute('aria-busy', 'true')
+    release()
     await expect(page.getByTestId('machine-mias-laptop')).toHaveCount(0)
     await expect(page.getByText('No machine connected yet')).toBeVisible()
     const [code] = await exited

@@ -67,7 +67,14 @@ export function CalendarFeed({ tokens, origin }: { tokens: CalendarTokenSummary[
             <fetcher.Form method="post">
               <input type="hidden" name="intent" value="revoke-token" />
               <input type="hidden" name="id" value={token.id} />
-              <Button variant="secondary" size="sm" type="submit" disabled={!hydrated}>
+              <Button
+                variant="secondary"
+                size="sm"
+                type="submit"
+                disabled={!hydrated}
+                busy={fetcher.formData?.get('id') === token.id}
+                busyLabel="Revoking…"
+              >
                 Revoke
               </Button>
             </fetcher.Form>
@@ -76,7 +83,12 @@ export function CalendarFeed({ tokens, origin }: { tokens: CalendarTokenSummary[
       </ul>
       <fetcher.Form method="post" className="mt-3">
         <input type="hidden" name="intent" value="create-token" />
-        <Button type="submit" disabled={!hydrated || fetcher.state !== 'idle'}>
+        <Button
+          type="submit"
+          disabled={!hydrated || fetcher.state !== 'idle'}
+          busy={fetcher.formData?.get('intent') === 'create-token'}
+          busyLabel="Making an address…"
+        >
           New feed address
         </Button>
       </fetcher.Form>

@@ -39,7 +39,7 @@ export function TransferOwner({
           people={others}
           className="flex-1"
         />
-        <Button type="submit" variant="secondary" disabled={fetcher.state !== 'idle'}>
+        <Button type="submit" variant="secondary" busy={fetcher.state !== 'idle'} busyLabel="Transferring…">
           Transfer
         </Button>
       </fetcher.Form>

@@ -49,7 +49,7 @@ export function TransferJobsCard({
           />
           <span aria-hidden>→</span>
           <PersonSelect name="toUserId" label="To" placeholder="To…" people={members} />
-          <Button type="submit" variant="secondary" disabled={fetcher.state !== 'idle'}>
+          <Button type="submit" variant="secondary" busy={fetcher.state !== 'idle'} busyLabel="Transferring…">
             Transfer all
           </Button>
         </fetcher.Form>

@@ -130,7 +130,7 @@ export function ExecControls({ settings, canEdit }: { settings: Exec; canEdit: b
             />
           )}
         </Field>
-        <Button type="submit" disabled={!hydrated || fetcher.state !== 'idle'}>
+        <Button type="submit" disabled={!hydrated} busy={fetcher.state !== 'idle'} busyLabel="Saving…">
           Save command rules
         </Button>
       </fetcher.Form>

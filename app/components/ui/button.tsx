@@ -18,16 +18,37 @@ const sizes: Record<Size, string> = {
   md: 'h-9 px-3.5 text-sm gap-2',
 }
 
-export type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: Size }
+export type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: Variant
+  size?: Size
+  /**
+   * The request this button started is under way: the button is disabled and `aria-busy`, and
+   * shows `busyLabel` ("Saving…", "Removing…") in place of its label, so a click visibly took.
+   */
+  busy?: boolean
+  busyLabel?: React.ReactNode
+}
 
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
-  { variant = 'primary', size = 'md', className, type = 'button', ...props },
+  {
+    variant = 'primary',
+    size = 'md',
+    className,
+    type = 'button',
+    busy,
+    busyLabel,
+    disabled,
+    children,
+    ...props
+  },
   ref,
 ) {
   return (
     <button
       ref={ref}
       type={type}
+      disabled={disabled || busy}
+      aria-busy={busy || undefined}
       className={cn(
         'inline-flex items-center justify-center rounded-md font-medium whitespace-nowrap transition-colors disabled:cursor-not-allowed',
         variants[variant],
@@ -35,7 +56,9 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
         className,
       )}
       {...props}
-    />
+    >
+      {busy && busyLabel ? busyLabel : children}
+    </button>
   )
 })
 
