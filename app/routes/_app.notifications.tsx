@@ -45,14 +45,15 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
           {notifications.map((n) => (
             <li key={n.id}>
               <Card className={n.read ? 'p-4 opacity-70' : 'p-4'}>
+                {/* A job's name and its error are tenant text: they break anywhere (decision 0370). */}
                 <div className="flex flex-wrap items-center gap-2">
                   <Badge tone={TONE[n.kind as keyof typeof TONE] ?? 'neutral'}>{n.kind}</Badge>
-                  <span className="font-medium">{n.title}</span>
+                  <span className="min-w-0 font-medium [overflow-wrap:anywhere]">{n.title}</span>
                   <span className="text-xs text-stone-600 dark:text-stone-400">
                     <RelativeTime value={n.createdAt} />
                   </span>
                 </div>
-                <p className="mt-1 text-sm whitespace-pre-wrap text-stone-600 dark:text-stone-400">
+                <p className="mt-1 text-sm whitespace-pre-wrap text-stone-600 [overflow-wrap:anywhere] dark:text-stone-400">
                   {n.body}
                 </p>
                 {n.jobId ? (
