@@ -138,14 +138,17 @@ function DisconnectButton({ id, label }: { id: string; label: string }) {
 
 function MachineRow({ machine }: { machine: Data['machines'][number] }) {
   return (
+    // A machine's name, id and folder are tenant text: they break anywhere (decision 0370).
     <li className="space-y-1 py-3" data-testid={`machine-${machine.id}`}>
       <div className="flex flex-wrap items-center gap-2">
-        <span className="font-medium">{machine.label}</span>
-        <span className="text-xs text-stone-600 dark:text-stone-400">{machine.id}</span>
+        <span className="min-w-0 font-medium [overflow-wrap:anywhere]">{machine.label}</span>
+        <span className="min-w-0 text-xs text-stone-600 [overflow-wrap:anywhere] dark:text-stone-400">
+          {machine.id}
+        </span>
         {machine.online ? <Badge tone="green">online</Badge> : <Badge>offline</Badge>}
         <DisconnectButton id={machine.id} label={machine.label} />
       </div>
-      <p className="text-sm text-stone-600 dark:text-stone-400">
+      <p className="text-sm text-stone-600 [overflow-wrap:anywhere] dark:text-stone-400">
         {machine.os} · <code>{machine.dir}</code> · last seen <RelativeTime value={machine.lastSeenAt} />
       </p>
       {machine.uses.length ? (
@@ -178,7 +181,7 @@ function TokenRow({ token }: { token: Data['tokens'][number] }) {
   const fetcher = useFetcher<typeof action>()
   return (
     <li className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
-      <span>
+      <span className="min-w-0 [overflow-wrap:anywhere]">
         {token.name}
         {token.machineId ? (
           <>

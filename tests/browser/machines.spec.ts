@@ -5,6 +5,17 @@ import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import { holdPosts, signUp, uniqueEmail } from './helpers.ts'
+import { expectWhole } from './look.ts'
+
+/** Runs what the connect command downloads, with the command's own arguments, as a person would. */
+async function startClient(baseURL: string, command: string) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-browser-machine-'))
+  const file = path.join(dir, 'client.mjs')
+  writeFileSync(file, await (await fetch(`${baseURL}/_agent-native/machines/client.mjs`)).text())
+  const args = command.slice(command.indexOf('--server')).split(' ')
+  const client = spawn(process.execPath, [file, ...args.slice(0, -1), dir], { stdio: 'ignore' })
+  return { dir, client }
+}
 
 test('connect a machine: the token shown once in a copyable command naming its own machine, the real client, then online; Disconnect ends it', async ({
   page,
@@ -29,12 +40,7 @@ test('connect a machine: the token shown once in a copyable command naming its o
   expect(command).not.toContain('--label')
   await expect(page.getByTestId('connect-machine')).toContainText('provider: machine:mias-laptop')
 
-  // Run what the command downloads, with the command's own arguments, as the person would.
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-browser-machine-'))
-  const file = path.join(dir, 'client.mjs')
-  writeFileSync(file, await (await fetch(`${baseURL}/_agent-native/machines/client.mjs`)).text())
-  const args = command.slice(command.indexOf('--server')).split(' ')
-  const client = spawn(process.execPath, [file, ...args.slice(0, -1), dir], { stdio: 'ignore' })
+  const { dir, client } = await startClient(baseURL!, command)
   try {
     await page.getByRole('button', { name: 'Done' }).click()
     await expect(async () => {
@@ -57,6 +63,35 @@ test('connect a machine: the token shown once in a copyable command naming its o
     await expect(page.getByText('No machine connected yet')).toBeVisible()
     const [code] = await exited
     expect(code).toBe(0) // the client was told it was disconnected, and stopped
+  } finally {
+    client.kill()
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('Settings → Machines fits 390 px with a 64-character machine name', async ({ page, baseURL }) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  await signUp(page, 'Max Machine', uniqueEmail('max'))
+  await page.goto('/settings/machines')
+  const label = `BuildServerInTheBasement${'Rack'.repeat(10)}`.slice(0, 64)
+  await page.getByRole('button', { name: 'Connect a machine' }).click()
+  await page.getByLabel('Token name').fill(label)
+  await page.getByRole('button', { name: 'Create token' }).click()
+  const command = (await page.getByTestId('connect-command').textContent()) ?? ''
+  const { dir, client } = await startClient(baseURL!, command)
+  try {
+    await page.getByRole('button', { name: 'Done' }).click()
+    const row = page.locator('li[data-testid^="machine-"]')
+    await expect(async () => {
+      await page.reload()
+      await expect(row).toContainText('online')
+    }).toPass({ timeout: 15_000 })
+    await expectWhole(row.getByText(label, { exact: true }))
+    const disconnect = await row.getByRole('button', { name: `Disconnect ${label}` }).boundingBox()
+    expect(disconnect!.x + disconnect!.width).toBeLessThanOrEqual(390)
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    ).toBe(0)
   } finally {
     client.kill()
     rmSync(dir, { recursive: true, force: true })
