@@ -4,6 +4,7 @@ import path from 'node:path'
 import { expect as baseExpect, test as base } from '@playwright/test'
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
+import { expectWhole, VIEWPORTS } from './look.ts'
 
 /**
  * The environment page during a slow bootstrap: its Build panel shows the running step (command,
@@ -104,4 +105,38 @@ test('the Build panel follows a slow bootstrap live, then shows it Ready', async
   // The page's data followed: the files the build wrote are listed.
   await expect(page.getByRole('link', { name: 'AGENTS.md' })).toBeVisible()
   expect((await command).status()).toBe(200)
+})
+
+test('a failed setup step shows its output whole on a phone: a long word breaks inside its box', async ({
+  page,
+  baseURL,
+}) => {
+  await page.setViewportSize(VIEWPORTS.phone)
+  await signUp(page, 'Bo Phone', uniqueEmail('bo-phone'))
+  const headers = { origin: baseURL! }
+  // One 300-character word of output (a hash, a minified line, a URL), then the step fails.
+  const definition = ['---', 'setup:', `  - 'printf "%0300d\\n" 0; exit 3'`, '---', 'A failing build.'].join(
+    '\n',
+  )
+  const saved = await page.request.put('/_agent-native/resources/personal/environments/long-word.md', {
+    headers: { ...headers, 'content-type': 'text/plain' },
+    data: definition,
+  })
+  expect(saved.status()).toBe(201)
+  await page.request.post('/_agent-native/environments/long-word/commands', {
+    headers,
+    data: { command: 'true' },
+    timeout: 170_000,
+  })
+
+  await page.goto('/environments/long-word?scope=personal')
+  const failed = page.locator('[data-testid="bootstrap-step"][data-status="failed"]')
+  await expect(failed).toContainText('exit 3')
+  const tail = failed.getByTestId('bootstrap-tail')
+  await expect(tail).toHaveText(/0{300}/)
+  // Before, the box scrolled sideways: 300 zeros in a 300-odd-pixel box.
+  await expectWhole(tail)
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+  ).toBe(0)
 })

@@ -71,7 +71,7 @@ function Tail({ text, tone, label }: { text: string; tone?: 'error'; label: stri
       aria-label={label}
       data-testid="bootstrap-tail"
       className={cn(
-        'mt-1.5 max-h-48 overflow-auto rounded-md bg-stone-950 p-2 font-mono text-xs whitespace-pre-wrap text-stone-100 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none',
+        'mt-1.5 max-h-48 overflow-auto rounded-md bg-stone-950 p-2 font-mono text-xs whitespace-pre-wrap text-stone-100 [overflow-wrap:anywhere] focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none',
         tone === 'error' && 'text-red-200',
       )}
     >
