@@ -6,6 +6,11 @@
  * line is refused for its `sudo` (403) and nothing runs. The server runs in its own process and is
  * asked for health again and again while the line is judged; every answer must come within the
  * hang guard.
+ *
+ * Expansions nested inside one another cost too: unbash reads each level's text again when it is
+ * asked for, up to 256 levels, so 16 KiB of `"$(` took about half a second to refuse (64 KiB
+ * through a harness hook, one to six seconds). They are now refused past eight levels, before the
+ * deeper ones are read.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { environmentTemplate } from '#server/environments/definition/definition.ts'
@@ -45,5 +50,15 @@ describe('a command line the policy judges', () => {
     expect(res.status).toBe(403)
     expect(res.body.error).toMatchObject({ code: 'command_denied', field: 'command' })
     expect(res.body.error.message).toContain('builtin:privilege')
+  }, 120_000)
+
+  it('of "$( nested 3,276 deep is refused as too complex while health answers', async () => {
+    const depth = Math.floor((LIMIT - 'sudo'.length) / '"$()"'.length)
+    const command = `${'"$('.repeat(depth)}sudo${')"'.repeat(depth)}`
+    const attempt = mallory.post('/_agent-native/environments/box/commands?scope=personal', { command })
+    expect(await healthWhile(server.baseUrl, attempt, HANG_GUARD_MS)).toBeGreaterThan(0)
+    const res = await attempt
+    expect(res.status).toBe(403)
+    expect(res.body.error.message).toContain('builtin:too-complex')
   }, 120_000)
 })

@@ -21,6 +21,7 @@ import {
   wordValue,
   type WordJson,
 } from './policy-words.ts'
+import { plainTree } from './policy-tree.ts'
 import { innerCommands, isWrapper } from './policy-wrappers.ts'
 
 /**
@@ -92,7 +93,7 @@ export function collectChecks(line: string): Check[] {
 
 function walkScript(source: string, ctx: Ctx, checks: Check[]) {
   if (ctx.depth > MAX_DEPTH) throw new ParseFailure(`nested more than ${MAX_DEPTH} levels deep`)
-  const tree = JSON.parse(JSON.stringify(parse(source))) as Json
+  const tree = plainTree(parse(source)) as Json
   walk(tree, { ...ctx, numeric: numericNames(tree, new Set(ctx.numeric)) }, checks)
 }
 

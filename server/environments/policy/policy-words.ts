@@ -1,6 +1,6 @@
 /**
- * Small readers over unbash's JSON tree (`JSON.parse(JSON.stringify(parse(line)))`): unbash builds
- * word parts lazily, so walking the serialised tree is what guarantees `$(…)` and backticks are seen.
+ * Small readers over unbash's tree copied into plain objects (`plainTree`, policy-tree.ts): unbash
+ * builds word parts lazily, so walking the copy is what guarantees `$(…)` and backticks are seen.
  */
 export type Json = { type?: string; [key: string]: unknown }
 export type WordJson = { type: 'Word'; text: string; value?: string; parts?: Json[] }

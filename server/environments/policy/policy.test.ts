@@ -161,6 +161,26 @@ describe('decideCommand', () => {
     expect(decideCommand(OPEN, line)).toMatchObject({ decision: 'deny', rule: 'builtin:too-complex' })
   })
 
+  // unbash reads each nested expansion's text again when its parts are asked for, up to 256 levels:
+  // before the copy counted them, these 16 KiB lines took about 0.5 s each to judge.
+  it.each([
+    ['$( nested 5,000 deep', `${'$('.repeat(5_000)}sudo${')'.repeat(5_000)}`],
+    ['"$( nested 200 deep', `echo ${'"$('.repeat(200)}sudo${')"'.repeat(200)}`],
+    ['${a:- nested 2,000 deep', `echo ${'${a:-'.repeat(2_000)}x${'}'.repeat(2_000)}`],
+    ['$(( nested 2,000 deep', `echo ${'$(('.repeat(2_000)}1${'))'.repeat(2_000)}`],
+    ['8,000 unclosed $(', '$('.repeat(8_000)],
+  ])('refuses %s before reading the deep levels', (_, line) => {
+    expect(decideCommand(OPEN, line)).toMatchObject({ decision: 'deny', rule: 'builtin:too-complex' })
+  })
+
+  it('judges expansions nested eight deep and refuses nine', () => {
+    const nested = (depth: number) => `echo ${'$(echo '.repeat(depth - 1)}$(sudo id${')'.repeat(depth)}`
+    expect(decideCommand(OPEN, nested(8))).toMatchObject({ decision: 'deny', rule: 'builtin:privilege' })
+    expect(decideCommand(OPEN, nested(9))).toMatchObject({ decision: 'deny', rule: 'builtin:too-complex' })
+    const honest = 'cd "$(dirname "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")")" && ls'
+    expect(decideCommand(OPEN, honest)).toMatchObject({ decision: 'allow' })
+  })
+
   it('refuses nesting deeper than six levels', () => {
     let line = 'ls'
     for (let i = 0; i < 8; i++) line = `bash -c ${JSON.stringify(line)}`

@@ -19,6 +19,7 @@ import {
   type PolicySource,
   STRICTNESS,
 } from './policy-schema.ts'
+import { MAX_NESTING, NestedTooDeep } from './policy-tree.ts'
 import { type Check, collectChecks, ParseFailure, WalkBudgetSpent } from './policy-walk.ts'
 
 export { CommandPolicy } from './policy-schema.ts'
@@ -48,6 +49,12 @@ export function decideCommand(
   try {
     checks = collectChecks(commandLine)
   } catch (err) {
+    if (err instanceof NestedTooDeep) {
+      return refuse(
+        'builtin:too-complex',
+        `the command line nests more than ${MAX_NESTING} expansions inside one another; split it up`,
+      )
+    }
     // A stack overflow is a line nested deeper than the parser or the walk can recurse (a sum of
     // 20,000 terms is 20,000 levels): as complex as a spent budget, and no 500.
     if (err instanceof WalkBudgetSpent || err instanceof RangeError) {
