@@ -133,6 +133,52 @@ function firesOf(schedule: string, timezone: string, after: number, to: number) 
   return { runs, capped: more !== undefined && more.getTime() < to }
 }
 
+/** Fires asked of `nextRuns` at a time per job by {@link earliestFires}. */
+const CURSOR_BATCH = 4
+/**
+ * `nextRuns` calls between two turns of the event loop: a call costs up to about half a
+ * millisecond on a busy machine (croner with a zone), so a turn stays within about 10 ms.
+ */
+const CALLS_PER_TURN = 16
+
+/**
+ * The earliest `max` fires of `jobs` after `now` and before `to`, in time order, and whether the
+ * window held more. One cursor per job, asked for a few fires at a time, so the work is about `max`
+ * fires plus a few per job whatever the schedules (listing every job's first 100 fires, as
+ * {@link upcomingFires} does, took 2 s for 200 hourly jobs on a busy machine), and the event loop
+ * is let go every {@link CALLS_PER_TURN} calls.
+ */
+export async function earliestFires(
+  list: Pick<JobView, 'id' | 'schedule' | 'timezone' | 'enabled' | 'suspendedReason' | 'nextRun'>[],
+  window: { to: number; now: number },
+  max: number,
+): Promise<{ fires: { jobId: string; at: number }[]; more: boolean }> {
+  const cursors = list
+    .filter((job) => job.enabled && !job.suspendedReason && job.nextRun)
+    .map((job) => ({ job, queue: [] as number[], after: new Date(window.now), done: false }))
+  let calls = 0
+  const fires: { jobId: string; at: number }[] = []
+  for (;;) {
+    for (const cursor of cursors) {
+      if (cursor.queue.length > 0 || cursor.done) continue
+      const { schedule, timezone } = cursor.job
+      const batch = nextRuns(schedule, { after: cursor.after, timezone, count: CURSOR_BATCH })
+      cursor.queue = batch.map((d) => d.getTime()).filter((at) => at < window.to)
+      cursor.done = cursor.queue.length < CURSOR_BATCH
+      cursor.after = batch.at(-1) ?? cursor.after
+      if (++calls % CALLS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve))
+    }
+    let next: (typeof cursors)[number] | undefined
+    for (const cursor of cursors) {
+      const at = cursor.queue[0]
+      if (at !== undefined && (next === undefined || at < next.queue[0]!)) next = cursor
+    }
+    if (!next) return { fires, more: false }
+    if (fires.length === max) return { fires, more: true }
+    fires.push({ jobId: next.job.id, at: next.queue.shift()! })
+  }
+}
+
 async function pastRuns(caller: Caller, jobIds: string[] | null, from: Date, to: Date, db: Db) {
   if (to <= from || (jobIds && jobIds.length === 0)) return []
   const where = [jobsVisibleTo(caller), gte(jobRuns.scheduledFor, from), lt(jobRuns.scheduledFor, to)]
