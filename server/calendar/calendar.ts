@@ -20,6 +20,11 @@ import type { RunStatus } from '../runs/schema.ts'
 const DAY = 86_400_000
 /** Upcoming fires listed per job and window: a minutely job would otherwise fill a month with 43,200. */
 export const MAX_FIRES_PER_JOB = 100
+/**
+ * Entries listed per day; the rest are counted (`more`). 200 hourly jobs put 4,800 fires in a day:
+ * a month of them rendered as a page held the server's loop for seconds, and nobody reads them.
+ */
+export const MAX_ENTRIES_PER_DAY = 50
 /** Past runs listed per window (newest dropped first past it, and the answer says so). */
 export const MAX_RUNS = 5_000
 
@@ -55,7 +60,10 @@ export type CalendarDay = {
   date: string
   /** Set when the zone's UTC offset changes during this day. */
   dst: { from: string; to: string } | null
+  /** The day's first {@link MAX_ENTRIES_PER_DAY} entries, in time order. */
   entries: CalendarEntry[]
+  /** Entries of the day past those listed. */
+  more: number
 }
 
 export type Calendar = {
@@ -89,23 +97,33 @@ function offsetText(zone: string, instant: number): string {
 }
 
 /**
- * Upcoming fires of `jobs` in [from, to), at most {@link MAX_FIRES_PER_JOB} each. Jobs that cannot
- * fire (paused, suspended, no next run) have none. Pure apart from the clock passed in.
+ * `nextRuns` calls between two turns of the event loop: a call costs up to about half a
+ * millisecond on a busy machine (croner with a zone), so a turn stays within about 10 ms.
  */
-export function upcomingFires(
+const CALLS_PER_TURN = 16
+
+/**
+ * Upcoming fires of `jobs` in [from, to), at most {@link MAX_FIRES_PER_JOB} each. Jobs that cannot
+ * fire (paused, suspended, no next run) have none. Pure apart from the clock passed in; the event
+ * loop is let go every {@link CALLS_PER_TURN} `nextRuns` calls (200 hourly jobs over a month are
+ * 20,000 fires: seconds of work on a busy machine, and any `start` a member picks misses the memo).
+ */
+export async function upcomingFires(
   list: Pick<JobView, 'id' | 'schedule' | 'timezone' | 'enabled' | 'suspendedReason' | 'nextRun'>[],
   window: { from: number; to: number; now: number },
-): { fires: { jobId: string; at: number }[]; capped: Set<string> } {
+): Promise<{ fires: { jobId: string; at: number }[]; capped: Set<string> }> {
   const after = Math.max(window.from - 1, window.now)
   // Fires are computed from the start of the hour and kept (memo below), so page loads within the
   // hour reuse them; the ones already past are dropped here.
   const hour = Math.floor(after / HOUR) * HOUR
   const fires: { jobId: string; at: number }[] = []
   const capped = new Set<string>()
+  const turn = loopTurns()
   for (const job of list) {
     if (!job.enabled || job.suspendedReason || !job.nextRun) continue
     const key = `${job.schedule}\u0000${job.timezone}\u0000${hour}\u0000${window.to}`
-    const found = memo.getOrCreate(key, () => firesOf(job.schedule, job.timezone, hour, window.to))
+    let found = memo.get(key)
+    if (!found) memo.set(key, (found = await firesOf(job.schedule, job.timezone, hour, window.to, turn)))
     for (const at of found.runs) if (at > after) fires.push({ jobId: job.id, at })
     if (found.capped) capped.add(job.id)
   }
@@ -116,10 +134,17 @@ const HOUR = 3_600_000
 // Up to 100 numbers an entry: 5,000 entries stay under 4 MB. Keys carry the hour, so nothing is stale.
 const memo = new BoundedCache<string, { runs: number[]; capped: boolean }>(5_000, HOUR)
 
-function firesOf(schedule: string, timezone: string, after: number, to: number) {
+async function firesOf(
+  schedule: string,
+  timezone: string,
+  after: number,
+  to: number,
+  turn: () => Promise<void>,
+) {
   const runs: number[] = []
   let from = new Date(after)
   while (runs.length < MAX_FIRES_PER_JOB) {
+    await turn()
     const batch = nextRuns(schedule, { after: from, timezone, count: 25 })
     for (const run of batch) {
       if (run.getTime() >= to) return { runs, capped: false }
@@ -133,13 +158,19 @@ function firesOf(schedule: string, timezone: string, after: number, to: number) 
   return { runs, capped: more !== undefined && more.getTime() < to }
 }
 
+/**
+ * A function to await before each `nextRuns` call: every {@link CALLS_PER_TURN}th call, it lets
+ * the event loop go (other requests are answered) before the work goes on.
+ */
+function loopTurns(): () => Promise<void> {
+  let calls = 0
+  return async () => {
+    if (++calls % CALLS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+
 /** Fires asked of `nextRuns` at a time per job by {@link earliestFires}. */
 const CURSOR_BATCH = 4
-/**
- * `nextRuns` calls between two turns of the event loop: a call costs up to about half a
- * millisecond on a busy machine (croner with a zone), so a turn stays within about 10 ms.
- */
-const CALLS_PER_TURN = 16
 
 /**
  * The earliest `max` fires of `jobs` after `now` and before `to`, in time order, and whether the
@@ -156,17 +187,17 @@ export async function earliestFires(
   const cursors = list
     .filter((job) => job.enabled && !job.suspendedReason && job.nextRun)
     .map((job) => ({ job, queue: [] as number[], after: new Date(window.now), done: false }))
-  let calls = 0
+  const turn = loopTurns()
   const fires: { jobId: string; at: number }[] = []
   for (;;) {
     for (const cursor of cursors) {
       if (cursor.queue.length > 0 || cursor.done) continue
+      await turn()
       const { schedule, timezone } = cursor.job
       const batch = nextRuns(schedule, { after: cursor.after, timezone, count: CURSOR_BATCH })
       cursor.queue = batch.map((d) => d.getTime()).filter((at) => at < window.to)
       cursor.done = cursor.queue.length < CURSOR_BATCH
       cursor.after = batch.at(-1) ?? cursor.after
-      if (++calls % CALLS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve))
     }
     let next: (typeof cursors)[number] | undefined
     for (const cursor of cursors) {
@@ -211,7 +242,7 @@ export async function loadCalendar(
   const shown = query.job ? all.filter((j) => j.id === query.job) : all
   const scoped = query.scope === 'all' && !query.job ? null : shown.map((j) => j.id)
   const runs = await pastRuns(caller, scoped, new Date(from), new Date(Math.min(to, now.getTime() + 1)), db)
-  const { fires, capped } = upcomingFires(shown, { from, to, now: now.getTime() })
+  const { fires, capped } = await upcomingFires(shown, { from, to, now: now.getTime() })
 
   const entries: (CalendarEntry & { t: number })[] = [
     ...runs.slice(0, MAX_RUNS).map((r) => ({
@@ -234,12 +265,14 @@ export async function loadCalendar(
     const [begin, end] = [bounds[i]!, bounds[i + 1]!]
     const before = offsetText(zone, begin)
     const after = offsetText(zone, end - 1)
-    return { date, dst: before === after ? null : { from: before, to: after }, entries: [] }
+    return { date, dst: before === after ? null : { from: before, to: after }, entries: [], more: 0 }
   })
   let day = 0
   for (const { t, ...entry } of entries) {
     while (day < days.length - 1 && t >= bounds[day + 1]!) day++
-    days[day]!.entries.push(entry)
+    const into = days[day]!
+    if (into.entries.length < MAX_ENTRIES_PER_DAY) into.entries.push(entry)
+    else into.more++
   }
   return {
     query: { ...query, start },

@@ -4,7 +4,7 @@
  * marked, past runs carry their status, and filters and visibility hold.
  */
 import { describe, expect, it } from 'vitest'
-import { loadCalendar, localDate, MAX_FIRES_PER_JOB } from '#server/calendar/calendar.ts'
+import { loadCalendar, localDate, MAX_ENTRIES_PER_DAY, MAX_FIRES_PER_JOB } from '#server/calendar/calendar.ts'
 import { nextRuns } from '#server/cron/cron.ts'
 import { jobRuns } from '#server/db/schema/index.ts'
 import { newId } from '#server/lib/ids.ts'
@@ -70,17 +70,29 @@ describe('the calendar across a DST change', () => {
     ])
     const end = new Date('2026-04-02T22:00:00Z') // 3 Apr 00:00 in Berlin (summer time)
     const entries = calendar.days.flatMap((d) => d.entries.map((e) => ({ ...e, date: d.date })))
+    // A day lists its first 50 entries and counts the rest; one job at a time, every fire is listed.
+    const perDay = new Map<string, number>()
     for (const [i, [schedule, timezone]] of schedules.entries()) {
       const expected = nextRuns(schedule, { after: NOW, timezone, count: MAX_FIRES_PER_JOB })
         .filter((d) => d < end)
         .map((d) => d.toISOString())
-      const listed = entries.filter((e) => e.kind === 'fire' && e.jobId === ids[i])
+      const alone = await loadCalendar(caller, { start: '2026-03-27', days: '7', job: ids[i] }, NOW, db)
+      const listed = alone.days
+        .flatMap((d) => d.entries.map((e) => ({ ...e, date: d.date })))
+        .filter((e) => e.kind === 'fire' && e.jobId === ids[i])
+      for (const day of alone.days) perDay.set(day.date, (perDay.get(day.date) ?? 0) + day.entries.length)
       expect(
         listed.map((e) => e.at),
         schedule,
       ).toEqual(expected)
       for (const e of listed) expect(e.date, `${schedule} ${e.at}`).toBe(localDate(ZONE, Date.parse(e.at)))
     }
+    for (const day of calendar.days) {
+      const all = perDay.get(day.date)!
+      expect(day.entries, day.date).toHaveLength(Math.min(all, MAX_ENTRIES_PER_DAY))
+      expect(day.more, day.date).toBe(Math.max(0, all - MAX_ENTRIES_PER_DAY))
+    }
+    expect(calendar.days[1]!.more).toBeGreaterThan(0)
     // The gap-day fire of the 02:30 job is at 03:00 local (01:00Z), on 29 Mar.
     const gapDay = calendar.days[2]!.entries.filter((e) => e.jobId === ids[0])
     expect(gapDay.map((e) => e.at)).toEqual(['2026-03-29T01:00:00.000Z'])

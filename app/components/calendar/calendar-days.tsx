@@ -100,6 +100,11 @@ function Day({ day, props, compact }: { day: CalendarDay; props: Props; compact:
               time={time.format(new Date(entry.at))}
             />
           ))}
+          {day.more > 0 ? (
+            <li className="text-xs text-stone-600 dark:text-stone-400" data-testid="calendar-more">
+              {`+${day.more.toLocaleString('en')} more (choose a job to see all of its runs)`}
+            </li>
+          ) : null}
         </ul>
       )}
     </section>
