@@ -14,14 +14,13 @@
  * The server runs in its own process and is asked for health again and again while the feed or
  * the page is made; every answer must come within the hang guard.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_ENTRIES_PER_DAY } from '#server/calendar/calendar.ts'
 import { FEED_MAX_EVENTS } from '#server/calendar/feed.ts'
-import { ApiClient } from '#tests/support/api-client.ts'
-import { healthWhile } from '#tests/support/health-probe.ts'
-import { sharedPostgres, spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
+import type { ApiClient } from '#tests/support/api-client.ts'
+import { HANG_GUARD_MS, healthWhile, spawnTarget } from '#tests/support/health-probe.ts'
+import type { SpawnedServer } from '#tests/support/spawn-server.ts'
 
-const HANG_GUARD_MS = 2_000
 /** The default ORG_MAX_ENABLED_JOBS. */
 const JOBS = 200
 const ZONES = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata']
@@ -30,9 +29,10 @@ let server: SpawnedServer
 let mallory: ApiClient
 
 beforeAll(async () => {
-  server = await spawnServer({ SCHEDULER_ENABLED: 'false' }, sharedPostgres(inject('postgresUrl')), 'source')
-  mallory = new ApiClient(server.baseUrl)
-  await mallory.signUp('Mallory Calendar', 'mallory-calendar@example.com')
+  ;({ server, attacker: mallory } = await spawnTarget(
+    { name: 'Mallory Calendar', email: 'mallory-calendar@example.com' },
+    'source',
+  ))
   // Hourly, at a different minute or zone each, so no two jobs share computed fires.
   for (let i = 0; i < JOBS; i++) {
     const job = await mallory.post('/_agent-native/jobs', {

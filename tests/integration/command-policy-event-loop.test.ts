@@ -12,13 +12,12 @@
  * through a harness hook, one to six seconds). They are now refused past eight levels, before the
  * deeper ones are read.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { environmentTemplate } from '#server/environments/definition/definition.ts'
-import { ApiClient } from '#tests/support/api-client.ts'
-import { healthWhile } from '#tests/support/health-probe.ts'
-import { sharedPostgres, spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
+import type { ApiClient } from '#tests/support/api-client.ts'
+import { HANG_GUARD_MS, healthWhile, spawnTarget } from '#tests/support/health-probe.ts'
+import type { SpawnedServer } from '#tests/support/spawn-server.ts'
 
-const HANG_GUARD_MS = 2_000
 /** What the person's command route takes (PersonCommandInput). */
 const LIMIT = 16_384
 
@@ -26,9 +25,10 @@ let server: SpawnedServer
 let mallory: ApiClient
 
 beforeAll(async () => {
-  server = await spawnServer({ SCHEDULER_ENABLED: 'false' }, sharedPostgres(inject('postgresUrl')), 'source')
-  mallory = new ApiClient(server.baseUrl)
-  await mallory.signUp('Mallory Policy', 'mallory-policy@example.com')
+  ;({ server, attacker: mallory } = await spawnTarget(
+    { name: 'Mallory Policy', email: 'mallory-policy@example.com' },
+    'source',
+  ))
   const put = await mallory.put(
     '/_agent-native/resources/personal/environments/box.md',
     environmentTemplate('box'),

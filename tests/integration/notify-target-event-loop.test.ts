@@ -5,20 +5,19 @@
  * about eleven seconds. The server runs in its own process; the test asks /_agent-native/health
  * again and again while the body is checked and needs every answer within the hang guard.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { ApiClient } from '#tests/support/api-client.ts'
-import { sharedPostgres, spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
-import { healthWhile } from '#tests/support/health-probe.ts'
-
-const HANG_GUARD_MS = 2_000
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ApiClient } from '#tests/support/api-client.ts'
+import type { SpawnedServer } from '#tests/support/spawn-server.ts'
+import { HANG_GUARD_MS, healthWhile, spawnTarget } from '#tests/support/health-probe.ts'
 
 let server: SpawnedServer
 let mallory: ApiClient
 
 beforeAll(async () => {
-  server = await spawnServer({ SCHEDULER_ENABLED: 'false' }, sharedPostgres(inject('postgresUrl')))
-  mallory = new ApiClient(server.baseUrl)
-  await mallory.signUp('Mallory Notify', 'mallory-notify@example.com')
+  ;({ server, attacker: mallory } = await spawnTarget({
+    name: 'Mallory Notify',
+    email: 'mallory-notify@example.com',
+  }))
 }, 90_000)
 afterAll(() => server?.stop())
 

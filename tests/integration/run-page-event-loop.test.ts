@@ -11,9 +11,7 @@ import type { ApiClient } from '#tests/support/api-client.ts'
 import { runNow } from '#tests/support/runs.ts'
 import type { SpawnedServer } from '#tests/support/spawn-server.ts'
 import { startSpawnedAgentServers, type SpawnedAgentServers } from '#tests/support/spawned-agent-servers.ts'
-import { healthWhile } from '#tests/support/health-probe.ts'
-
-const HANG_GUARD_MS = 2_000
+import { HANG_GUARD_MS, healthWhile } from '#tests/support/health-probe.ts'
 
 let agent: SpawnedAgentServers
 let server: SpawnedServer

@@ -3,7 +3,30 @@
  * own process, ask that server's /_agent-native/health again and again. Nothing is timed; the
  * guard only turns a server that stopped answering into a failure instead of a hang.
  */
-import { expect } from 'vitest'
+import { expect, inject } from 'vitest'
+import { ApiClient } from './api-client.ts'
+import { sharedPostgres, spawnServer, type ServerEntry, type SpawnedServer } from './spawn-server.ts'
+
+/** How long one health answer may take while an attack runs: a stalled loop takes seconds. */
+export const HANG_GUARD_MS = 2_000
+
+/**
+ * The target of an event-loop test: a server in its own process (no scheduler), so a held loop
+ * cannot hold the test's, and the attacker signed up on it.
+ */
+export async function spawnTarget(
+  person: { name: string; email: string },
+  entry?: ServerEntry,
+): Promise<{ server: SpawnedServer; attacker: ApiClient }> {
+  const server = await spawnServer(
+    { SCHEDULER_ENABLED: 'false' },
+    sharedPostgres(inject('postgresUrl')),
+    entry,
+  )
+  const attacker = new ApiClient(server.baseUrl)
+  await attacker.signUp(person.name, person.email)
+  return { server, attacker }
+}
 
 /** Asks for health until `work` settles; every answer must come within `guardMs`. Returns how many came. */
 export async function healthWhile(baseUrl: string, work: Promise<unknown>, guardMs: number): Promise<number> {
