@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compileGlob, globMatches } from './glob.ts'
+import { COMPILE_STEPS_PER_CHARACTER, compileGlob, GlobBudgetSpent, globMatches } from './glob.ts'
 
 const match = (pattern: string, text: string) => globMatches(compileGlob(pattern), text)
 
@@ -21,6 +21,25 @@ describe('globs tenants write', () => {
     ['[', '[', true],
   ])('%j against %j is %s', (pattern, text, expected) => {
     expect(match(pattern, text)).toBe(expected)
+  })
+
+  it('expands six brace groups into 64 alternatives and keeps seven, or ninety-nine, literal', () => {
+    expect(compileGlob('{a,b}'.repeat(6)).alternatives).toHaveLength(64)
+    expect(match('{a,b}'.repeat(6), 'abbaab')).toBe(true)
+    for (const groups of [7, 99]) {
+      // Each alternative was expanded with all the text after it: 2^99 steps for ninety-nine.
+      const pattern = '{a,b}'.repeat(groups)
+      expect(compileGlob(pattern).alternatives).toHaveLength(1)
+      expect(match(pattern, pattern)).toBe(true)
+      expect(match(pattern, 'a'.repeat(groups))).toBe(false)
+    }
+  })
+
+  it('charges a budget for the characters it expands', () => {
+    const budget = { steps: COMPILE_STEPS_PER_CHARACTER * 64 * 7 }
+    compileGlob('{a,b}'.repeat(6) + 'x', budget)
+    expect(budget.steps).toBe(0)
+    expect(() => compileGlob('x', budget)).toThrow(GlobBudgetSpent)
   })
 
   it('stays linear on a pattern that makes a backtracking regex explode', () => {

@@ -11,6 +11,11 @@
  * asked for, up to 256 levels, so 16 KiB of `"$(` took about half a second to refuse (64 KiB
  * through a harness hook, one to six seconds). They are now refused past eight levels, before the
  * deeper ones are read.
+ *
+ * The member's own policy is theirs to write too. A pattern's braces were expanded by expanding
+ * each alternative together with all the text after it, so `{a,b}` ninety-nine times (a 497
+ * character pattern; the schema takes 500) was 2^99 steps the first time a command met it: the
+ * server never answered again. Each part is now expanded once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { environmentTemplate } from '#server/environments/definition/definition.ts'
@@ -50,6 +55,23 @@ describe('a command line the policy judges', () => {
     expect(res.status).toBe(403)
     expect(res.body.error).toMatchObject({ code: 'command_denied', field: 'command' })
     expect(res.body.error.message).toContain('builtin:privilege')
+  }, 120_000)
+
+  it('against a pattern of ninety-nine brace groups is judged while health answers', async () => {
+    const hostile = `${'{a,b}'.repeat(99)} *`
+    const definition = environmentTemplate('braces').replace(
+      '    deny: []',
+      `    deny: [${JSON.stringify(hostile)}, "ls *"]`,
+    )
+    const put = await mallory.put('/_agent-native/resources/personal/environments/braces.md', definition)
+    expect(put.status).toBe(201)
+    const attempt = mallory.post('/_agent-native/environments/braces/commands?scope=personal', {
+      command: 'ls -la',
+    })
+    expect(await healthWhile(server.baseUrl, attempt, HANG_GUARD_MS)).toBeGreaterThan(0)
+    const res = await attempt
+    expect(res.status).toBe(403)
+    expect(res.body.error.message).toContain('deny: ls *')
   }, 120_000)
 
   it('of "$( nested 3,276 deep is refused as too complex while health answers', async () => {

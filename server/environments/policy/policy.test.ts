@@ -263,6 +263,34 @@ describe('spellings the shell expands or hides', () => {
   })
 })
 
+describe('a policy its member wrote to be expensive', () => {
+  /** Three lists of 200 patterns each. */
+  const policyOf = (pattern: (i: number) => string) => {
+    const list = (tag: string) => Array.from({ length: 200 }, (_, i) => `${pattern(i)}${tag}`)
+    return { commands: { allow: list('x'), ask: list('y'), deny: list('z') }, default: 'allow' as const }
+  }
+
+  it('is judged over a line of 128 commands: each pattern is compiled once, not once per command', () => {
+    // Six brace groups: 64 alternatives a pattern. Compiled per command, as before, this was 74
+    // million characters of patterns and more than the budget; compiled once, 1.2 million.
+    const policy = policyOf((i) => `${'{a,b}'.repeat(6)}${i}`)
+    expect(decideCommand(policy, 'a;'.repeat(128))).toMatchObject({ decision: 'allow', command: 'a' })
+    expect(decideCommand(policy, 'ls; abbaba7z')).toMatchObject({
+      decision: 'deny',
+      rule: 'deny: {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}7z',
+    })
+  })
+
+  it('refuses a short line rather than compile 600 patterns of 64 alternatives each 500 long', () => {
+    const policy = policyOf((i) => `{${'a'.repeat(240)},b}{a,b}{a,b}{a,b}{a,b}{a,b}${'c'.repeat(200)}${i}`)
+    expect(decideCommand(policy, 'git status')).toMatchObject({
+      decision: 'deny',
+      rule: 'builtin:too-complex',
+      reason: 'the command line is too long to judge against this policy',
+    })
+  })
+})
+
 describe('mergePolicies', () => {
   const org = { commands: { deny: ['curl *'], ask: ['git push *'], allow: [] }, default: 'allow' as const }
 

@@ -8,7 +8,7 @@
  * A line that does not parse is denied, not asked: a partial tree may hide a command nobody saw,
  * and asking a person to approve it would make them the parser. The agent is told to fix the syntax.
  */
-import { type Budget, compileGlob, GlobBudgetSpent, globMatches } from '../../lib/glob.ts'
+import { type Budget, compileGlob, type Glob, GlobBudgetSpent, globMatches } from '../../lib/glob.ts'
 import {
   type CommandDecision,
   CommandPolicy,
@@ -69,10 +69,10 @@ export function decideCommand(
   const layers = toLayers(policy)
   let verdict: CommandDecision = { decision: 'allow', rule: 'default' }
   let first = true
-  const budget: Budget = { steps: MATCH_BUDGET }
+  const globs = new Globs({ steps: MATCH_BUDGET })
   try {
     for (const check of checks) {
-      const judged = judge(check, layers, budget)
+      const judged = judge(check, layers, globs)
       if (first || STRICTNESS[judged.decision] > STRICTNESS[verdict.decision]) verdict = judged
       first = false
     }
@@ -105,31 +105,29 @@ function toLayers(policy: EffectivePolicy | CommandPolicyInput): Layer[] {
   return [{ policy: CommandPolicy.parse(policy) }]
 }
 
-function judge(check: Check, layers: Layer[], budget: Budget): CommandDecision {
+function judge(check: Check, layers: Layer[], globs: Globs): CommandDecision {
   if (check.builtin) {
     const { decision, rule, reason } = check.builtin
     return { decision, command: check.command, rule, reason }
   }
   let best: CommandDecision | undefined
   for (const layer of layers) {
-    const answer = judgeLayer(check, layer, budget)
+    const answer = judgeLayer(check, layer, globs)
     if (!best || STRICTNESS[answer.decision] > STRICTNESS[best.decision]) best = answer
   }
   return best ?? { decision: 'allow', command: check.command, rule: 'default' }
 }
 
-function judgeLayer(check: Check, { source, policy }: Layer, budget: Budget): CommandDecision {
+function judgeLayer(check: Check, { source, policy }: Layer, globs: Globs): CommandDecision {
   const prefix = source === 'org' ? 'org ' : ''
   for (const decision of ['deny', 'ask', 'allow'] as Decision[]) {
-    const pattern = policy.commands[decision].find((p) =>
-      check.forms.some((form) => matches(p, form, budget)),
-    )
+    const pattern = policy.commands[decision].find((p) => check.forms.some((form) => globs.matches(p, form)))
     if (pattern) {
       const reason = decision === 'allow' ? undefined : `${prefix}policy says ${decision} for "${pattern}"`
       return { decision, command: check.command, rule: `${prefix}${decision}: ${pattern}`, reason }
     }
     // Computed arguments and a rule about this command: what runs may be what the rule names.
-    const named = decision !== 'allow' && check.dynamic && namedBy(policy.commands[decision], check, budget)
+    const named = decision !== 'allow' && check.dynamic && namedBy(policy.commands[decision], check, globs)
     if (named) {
       const reason = `its arguments are computed, and ${prefix}policy says ${decision} for "${named}"`
       return { decision: 'ask', command: check.command, rule: `${prefix}${decision}: ${named}`, reason }
@@ -140,17 +138,34 @@ function judgeLayer(check: Check, { source, policy }: Layer, budget: Budget): Co
 }
 
 /** The first pattern whose command name (its first word) matches the check's. */
-function namedBy(patterns: string[], check: Check, budget: Budget): string | undefined {
-  return patterns.find((p) => {
-    const head = compileGlob(p.split(' ')[0]!)
-    return (check.names ?? []).some((name) => globMatches(head, name, budget))
-  })
+function namedBy(patterns: string[], check: Check, globs: Globs): string | undefined {
+  return patterns.find((p) => (check.names ?? []).some((name) => globs.test(p.split(' ')[0]!, name)))
 }
 
-/** `sudo *` must also catch a bare `sudo`, and `*` crosses `/` (lib/glob.ts). */
-function matches(pattern: string, form: string, budget: Budget): boolean {
-  if (globMatches(compileGlob(pattern), form, budget)) return true
-  return pattern.endsWith(' *') && globMatches(compileGlob(pattern.slice(0, -2)), form, budget)
+/**
+ * The patterns of one decision, each compiled once however many simple commands the line holds
+ * (compiling each again per command let a policy of 600 braced patterns hold the loop for seconds
+ * over a 256-character line), compiling and matching paid for from one budget.
+ */
+class Globs {
+  private readonly compiled = new Map<string, Glob>()
+
+  constructor(private readonly budget: Budget) {}
+
+  /** `sudo *` must also catch a bare `sudo`, and `*` crosses `/` (lib/glob.ts). */
+  matches(pattern: string, form: string): boolean {
+    if (this.test(pattern, form)) return true
+    return pattern.endsWith(' *') && this.test(pattern.slice(0, -2), form)
+  }
+
+  test(pattern: string, text: string): boolean {
+    let glob = this.compiled.get(pattern)
+    if (!glob) {
+      glob = compileGlob(pattern, this.budget)
+      this.compiled.set(pattern, glob)
+    }
+    return globMatches(glob, text, this.budget)
+  }
 }
 
 function refuse(rule: string, reason: string): CommandDecision {
