@@ -6,7 +6,7 @@
  * not. Every decision lands in the environment's audit with the run or thread it came from.
  */
 import type { Caller } from '../auth/caller.ts'
-import { decideCommand } from '../environments/policy/policy.ts'
+import { judgeCommand } from '../environments/policy/judge.ts'
 import type { OpenEnvironment } from '../environments/service.ts'
 import { insertAudit } from '../environments/store.ts'
 import type { ToolCall, ToolVerdict } from './endpoint.ts'
@@ -71,7 +71,7 @@ export function createPolicyHook(ctx: Context): (call: ToolCall) => Promise<Tool
   }
 
   async function judgeShell(command: string): Promise<ToolVerdict> {
-    const verdict = decideCommand(opened.policy, command)
+    const verdict = await judgeCommand(opened.policy, command)
     const rule = verdict.rule ?? 'default'
     const deny = async (reason: string): Promise<ToolVerdict> => {
       await audit({ kind: 'command', subject: command, decision: 'denied', rule, reason })

@@ -16,12 +16,17 @@
  * each alternative together with all the text after it, so `{a,b}` ninety-nine times (a 497
  * character pattern; the schema takes 500) was 2^99 steps the first time a command met it: the
  * server never answered again. Each part is now expanded once.
+ *
+ * Bounded is not short, and a member can send many lines at once: forty 16 KiB lines of nested
+ * substitutions, each judged within its budgets in a fraction of a second, held the loop for
+ * seconds together. Lines are now judged in worker threads (policy/judge.ts), from source and in the
+ * compiled server alike (where the worker is a bundle of its own).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { environmentTemplate } from '#server/environments/definition/definition.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { HANG_GUARD_MS, healthWhile, spawnTarget } from '#tests/support/health-probe.ts'
-import type { SpawnedServer } from '#tests/support/spawn-server.ts'
+import type { ServerEntry, SpawnedServer } from '#tests/support/spawn-server.ts'
 
 /** What the person's command route takes (PersonCommandInput). */
 const LIMIT = 16_384
@@ -29,16 +34,19 @@ const LIMIT = 16_384
 let server: SpawnedServer
 let mallory: ApiClient
 
-beforeAll(async () => {
-  ;({ server, attacker: mallory } = await spawnTarget(
-    { name: 'Mallory Policy', email: 'mallory-policy@example.com' },
-    'source',
-  ))
-  const put = await mallory.put(
+/** A target server with the attacker's own environment `box` on it. */
+async function targetWithBox(who: string, entry: ServerEntry) {
+  const target = await spawnTarget({ name: `Mallory ${who}`, email: `mallory-${who}@example.com` }, entry)
+  const put = await target.attacker.put(
     '/_agent-native/resources/personal/environments/box.md',
     environmentTemplate('box'),
   )
   expect(put.status).toBe(201)
+  return target
+}
+
+beforeAll(async () => {
+  ;({ server, attacker: mallory } = await targetWithBox('policy', 'source'))
 }, 180_000)
 afterAll(() => server?.stop())
 
@@ -83,4 +91,28 @@ describe('a command line the policy judges', () => {
     expect(res.status).toBe(403)
     expect(res.body.error.message).toContain('builtin:too-complex')
   }, 120_000)
+})
+
+describe.each<ServerEntry>(['source', 'compiled'])('many wide command lines at once, %s server', (entry) => {
+  let target: SpawnedServer
+  let member: ApiClient
+
+  beforeAll(async () => {
+    ;({ server: target, attacker: member } = await targetWithBox(`many-${entry}`, entry))
+  }, 180_000)
+  afterAll(() => target?.stop())
+
+  it('forty 16 KiB lines sent together are each refused while health answers', async () => {
+    const command = fill('sudo x; ', 'echo $(a $(a $(a $(a $(a $(a $(a $(a x)))))))); ')
+    const attempts = Promise.all(
+      Array.from({ length: 40 }, () =>
+        member.post('/_agent-native/environments/box/commands?scope=personal', { command }),
+      ),
+    )
+    expect(await healthWhile(target.baseUrl, attempts, HANG_GUARD_MS)).toBeGreaterThan(0)
+    for (const res of await attempts) {
+      expect(res.status).toBe(403)
+      expect(res.body.error.message).toContain('builtin:privilege')
+    }
+  }, 180_000)
 })

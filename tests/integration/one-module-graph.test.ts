@@ -46,9 +46,10 @@ describe('the production build', () => {
     const serverDir = path.join(root, 'build/server')
     const files = filesUnder(serverDir)
     expect(files.length, 'no build: run `npm run build` first (`npm test` does)').toBeGreaterThan(0)
-    // Nothing else under build/ may carry server code of its own (migrate.js runs as its own process).
+    // Nothing else under build/ may carry server code of its own: migrate.js runs as its own process,
+    // judge-worker.js as a worker thread that only judges command lines (policy/judge.ts).
     const others = readdirSync(path.join(root, 'build')).filter((name) => name.endsWith('.js'))
-    expect(others).toEqual(['migrate.js'])
+    expect(others.sort()).toEqual(['judge-worker.js', 'migrate.js'])
 
     const code = files.map((file) => readFileSync(file, 'utf8')).join('\n')
     const classes = serverClasses()

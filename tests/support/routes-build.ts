@@ -5,7 +5,8 @@
  * CPU, and CI runs about sixty such files on two cores.
  *
  * The build is React Router's own entry (the routes alone, without server/main.ts), made with
- * `react-router build` into `build/test-routes`. It is made again whenever a source it is built
+ * `react-router build` into `build/test-routes`, with the judge's worker beside it as the production
+ * build has it (config/build-server.ts). It is made again whenever a source it is built
  * from has changed since (a fingerprint of their names, sizes and times), under a lock, so test
  * files starting side by side wait for one build instead of making their own.
  */
@@ -15,6 +16,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { vi } from 'vitest'
+import { bundleJudgeWorker } from '../../config/build-server.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 /** Relative to the project, as React Router records it (the static files are found from it). */
@@ -57,6 +59,7 @@ async function ensureRoutesBuild(): Promise<string> {
     if (current()) return entry
     rmSync(dir, { recursive: true, force: true })
     await reactRouterBuild()
+    await bundleJudgeWorker(dir)
     writeFileSync(stamp, fingerprint)
     return entry
   } finally {

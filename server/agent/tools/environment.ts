@@ -11,7 +11,7 @@
 import { tool } from 'ai'
 import { z } from 'zod'
 import { describeNetworkRefusal } from '../../environments/exec/commands.ts'
-import { decideCommand } from '../../environments/policy/policy.ts'
+import { judgeCommand } from '../../environments/policy/judge.ts'
 import {
   EditFileInput,
   ListDirectoryInput,
@@ -151,7 +151,7 @@ export function createRunCommandTool(ctx: ToolContext) {
       try {
         const { name, runId } = refOf(ctx, input)
         const opened = await openEnvironment(ctx.caller, name, 'use', { runId, prepare: false })
-        return decideCommand(opened.policy, input.command).decision === 'ask'
+        return (await judgeCommand(opened.policy, input.command)).decision === 'ask'
       } catch {
         return false // execute reports the error
       }
@@ -248,7 +248,7 @@ export function createRunScriptTool(ctx: ToolContext) {
       if (ctx.mode !== 'chat') return false
       try {
         const { opened, command } = await scriptOf(input)
-        return decideCommand(opened.policy, command).decision === 'ask'
+        return (await judgeCommand(opened.policy, command)).decision === 'ask'
       } catch {
         return false
       }

@@ -6,7 +6,7 @@
  * the database and testable on its own.
  */
 import type { EffectivePolicy } from '../policy/policy-schema.ts'
-import { decideCommand } from '../policy/policy.ts'
+import { judgeCommand } from '../policy/judge.ts'
 import { commandTimeout, DEFAULT_LIMITS, type ExecEnvironment, type ExecResult } from './exec-schema.ts'
 import { runCommand, type ExecOptions } from './exec.ts'
 import { makeRedactor } from './redact.ts'
@@ -51,7 +51,7 @@ export type CommandDeps = {
 export async function runPolicedCommand(req: CommandRequest, deps: CommandDeps): Promise<CommandOutcome> {
   const redact = makeRedactor(Object.values(req.env.secrets ?? {}))
   const shown = redact(req.command)
-  const verdict = decideCommand(req.env.policy, req.command)
+  const verdict = await judgeCommand(req.env.policy, req.command)
   const rule = verdict.rule ?? 'default'
   const denied = async (reason: string): Promise<CommandOutcome> => {
     await deps.audit(entry(shown, 'denied', rule, reason))

@@ -23,7 +23,13 @@ import { MAX_NESTING, NestedTooDeep } from './policy-tree.ts'
 import { type Check, collectChecks, ParseFailure, WalkBudgetSpent } from './policy-walk.ts'
 
 export { CommandPolicy } from './policy-schema.ts'
-export type { CommandDecision, Decision, EffectivePolicy, MergedPolicy } from './policy-schema.ts'
+export type {
+  CommandDecision,
+  CommandPolicyInput,
+  Decision,
+  EffectivePolicy,
+  MergedPolicy,
+} from './policy-schema.ts'
 
 /** Longest command line judged; longer ones are refused rather than parsed. */
 export const MAX_COMMAND_LINE = 64 * 1024

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import { judgeCommand } from './judge.ts'
+import { decideCommand, MAX_COMMAND_LINE, mergePolicies } from './policy.ts'
+
+const STRICT = {
+  commands: { allow: ['ls *', 'echo *'], ask: ['git push *'], deny: ['rm *', 'curl *'] },
+  default: 'ask' as const,
+}
+const MERGED = mergePolicies({ commands: { deny: ['npm publish *'] }, default: 'allow' }, STRICT)
+/** Nested substitutions, each level judged: a line the worker takes a while over. */
+const NESTED = 'echo $(a $(a $(a $(a $(a $(a $(a $(a x)))))))); '
+
+describe('judgeCommand', () => {
+  it('answers as decideCommand does, for plain and merged policies alike', async () => {
+    const lines = [
+      'ls -la',
+      'rm -rf /',
+      'git push origin main',
+      'python3 app.py',
+      'npm publish --tag next',
+      'sudo ls',
+      'echo "unclosed',
+      `$(${'"$('.repeat(20)}x${')"'.repeat(20)})`,
+    ]
+    for (const policy of [{}, STRICT, MERGED]) {
+      for (const line of lines) {
+        expect(await judgeCommand(policy, line), `${line} under ${JSON.stringify(policy)}`).toEqual(
+          decideCommand(policy, line),
+        )
+      }
+    }
+  })
+
+  it('gives each of many lines judged at once its own answer', async () => {
+    const lines = Array.from({ length: 30 }, (_, i) => (i % 3 === 0 ? `rm file${i}` : `ls dir${i}`))
+    const decisions = await Promise.all(lines.map((line) => judgeCommand(STRICT, line)))
+    expect(decisions.map((d) => d.command)).toEqual(lines)
+    expect(decisions.map((d) => d.decision)).toEqual(
+      lines.map((line) => (line.startsWith('rm') ? 'deny' : 'allow')),
+    )
+  })
+
+  it('refuses a line it cannot judge by the deadline, and goes on judging the next', async () => {
+    const wide = `sudo x; ${NESTED.repeat(300)}`
+    expect(await judgeCommand({}, wide, { timeoutMs: 1 })).toEqual({
+      decision: 'deny',
+      rule: 'builtin:too-complex',
+      reason: 'the command line took longer than 0.001 s to judge; split it up',
+    })
+    // The worker that ran over is replaced: the same line, given time, is judged in full.
+    expect(await judgeCommand({}, wide)).toMatchObject({ decision: 'deny', rule: 'builtin:privilege' })
+  })
+
+  it('refuses a line longer than the policy judges without sending it to a worker', async () => {
+    const decision = await judgeCommand({}, 'a'.repeat(MAX_COMMAND_LINE + 1))
+    expect(decision).toEqual(decideCommand({}, 'a'.repeat(MAX_COMMAND_LINE + 1)))
+    expect(decision.rule).toBe('builtin:too-long')
+  })
+})
