@@ -209,7 +209,12 @@ async function open(
       files,
       secrets: values,
       execOptions: {},
-      gate: { org, policy: base.policy, audit: commandAuditor(caller, row, how.origin) },
+      gate: {
+        org,
+        policy: base.policy,
+        audit: commandAuditor(caller, row, how.origin),
+        tenant: caller.userId,
+      },
       limits: base.limits,
       onProgress: how.onBootstrap,
     })
@@ -271,6 +276,7 @@ export async function runInEnvironment(
       mode: input.mode,
       approved: input.approved,
       timeoutSeconds: input.timeoutSeconds,
+      tenant: caller.userId,
     },
     {
       audit: commandAuditor(caller, row, origin),

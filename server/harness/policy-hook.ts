@@ -71,7 +71,7 @@ export function createPolicyHook(ctx: Context): (call: ToolCall) => Promise<Tool
   }
 
   async function judgeShell(command: string): Promise<ToolVerdict> {
-    const verdict = await judgeCommand(opened.policy, command)
+    const verdict = await judgeCommand(opened.policy, command, { tenant: ctx.caller.userId })
     const rule = verdict.rule ?? 'default'
     const deny = async (reason: string): Promise<ToolVerdict> => {
       await audit({ kind: 'command', subject: command, decision: 'denied', rule, reason })

@@ -20,11 +20,12 @@
  * Bounded is not short, and a member can send many lines at once: forty 16 KiB lines of nested
  * substitutions, each judged within its budgets in a fraction of a second, held the loop for
  * seconds together. Lines are now judged in worker threads (policy/judge.ts), from source and in the
- * compiled server alike (where the worker is a bundle of its own).
+ * compiled server alike (where the worker is a bundle of its own). The workers are everyone's, so
+ * they take the people waiting in turn: another member's command no longer waits for all forty.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { environmentTemplate } from '#server/environments/definition/definition.ts'
-import type { ApiClient } from '#tests/support/api-client.ts'
+import { ApiClient } from '#tests/support/api-client.ts'
 import { HANG_GUARD_MS, healthWhile, spawnTarget } from '#tests/support/health-probe.ts'
 import type { ServerEntry, SpawnedServer } from '#tests/support/spawn-server.ts'
 
@@ -91,6 +92,37 @@ describe('a command line the policy judges', () => {
     expect(res.status).toBe(403)
     expect(res.body.error.message).toContain('builtin:too-complex')
   }, 120_000)
+})
+
+describe('the judge, shared by everyone on the server', () => {
+  it("takes another member's command before the rest of one member's forty lines", async () => {
+    const bob = new ApiClient(server.baseUrl)
+    await bob.signUp('Bob Bystander', 'bob-bystander@example.com')
+    const put = await bob.put(
+      '/_agent-native/resources/personal/environments/own.md',
+      environmentTemplate('own'),
+    )
+    expect(put.status).toBe(201)
+
+    const command = fill('sudo x; ', 'echo $(a $(a $(a $(a $(a $(a $(a $(a x)))))))); ')
+    let settled = 0
+    const flood = Array.from({ length: 40 }, () =>
+      mallory
+        .post('/_agent-native/environments/box/commands?scope=personal', { command })
+        .finally(() => settled++),
+    )
+    // Once the first of Mallory's lines is answered, the rest are waiting for the judge.
+    await vi.waitFor(() => expect(settled).toBeGreaterThan(0), { timeout: 60_000, interval: 20 })
+    const own = await bob.post('/_agent-native/environments/own/commands?scope=personal', {
+      command: 'echo bystander',
+    })
+    expect(own.status).toBe(200)
+    expect(own.body.result.stdout).toContain('bystander')
+    // First come, first served judged all forty first (a wait of seconds); taken in turn, Bob's
+    // line waits for the one of Mallory's being judged.
+    expect(settled).toBeLessThan(20)
+    for (const res of await Promise.all(flood)) expect(res.status).toBe(403)
+  }, 180_000)
 })
 
 describe.each<ServerEntry>(['source', 'compiled'])('many wide command lines at once, %s server', (entry) => {

@@ -151,7 +151,9 @@ export function createRunCommandTool(ctx: ToolContext) {
       try {
         const { name, runId } = refOf(ctx, input)
         const opened = await openEnvironment(ctx.caller, name, 'use', { runId, prepare: false })
-        return (await judgeCommand(opened.policy, input.command)).decision === 'ask'
+        return (
+          (await judgeCommand(opened.policy, input.command, { tenant: ctx.caller.userId })).decision === 'ask'
+        )
       } catch {
         return false // execute reports the error
       }
@@ -248,7 +250,7 @@ export function createRunScriptTool(ctx: ToolContext) {
       if (ctx.mode !== 'chat') return false
       try {
         const { opened, command } = await scriptOf(input)
-        return (await judgeCommand(opened.policy, command)).decision === 'ask'
+        return (await judgeCommand(opened.policy, command, { tenant: ctx.caller.userId })).decision === 'ask'
       } catch {
         return false
       }

@@ -69,6 +69,8 @@ export type CommandGate = {
   org: OrgExec
   policy: EffectivePolicy
   audit: (entry: CommandAudit) => Promise<void>
+  /** Whose setup it is (a person's id), for taking turns at the judge. */
+  tenant?: string
 }
 
 export type SetupContext = {
@@ -108,7 +110,12 @@ export async function runSetup(setup: Setup, ctx: SetupContext): Promise<SetupRu
     try {
       // The step is judged and audited as written; what runs is the step inside its state wrapper.
       const outcome = await runPolicedCommand(
-        { env: { ...ctx.env, policy: ctx.gate.policy }, command: record.command, mode: 'run' },
+        {
+          env: { ...ctx.env, policy: ctx.gate.policy },
+          command: record.command,
+          mode: 'run',
+          tenant: ctx.gate.tenant,
+        },
         { audit: ctx.gate.audit, exec: (env, _step, o) => runCommand(env, body, { ...o, ...opts }) },
       )
       if (outcome.status !== 'ran') {

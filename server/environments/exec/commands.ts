@@ -39,6 +39,8 @@ export type CommandRequest = {
   mode: CommandMode
   /** Set when the person approved this exact command in chat. */
   approved?: boolean
+  /** Whose command it is (a person's id): the judge takes the people waiting in turn. */
+  tenant?: string
   timeoutSeconds?: number
 }
 
@@ -51,7 +53,7 @@ export type CommandDeps = {
 export async function runPolicedCommand(req: CommandRequest, deps: CommandDeps): Promise<CommandOutcome> {
   const redact = makeRedactor(Object.values(req.env.secrets ?? {}))
   const shown = redact(req.command)
-  const verdict = await judgeCommand(req.env.policy, req.command)
+  const verdict = await judgeCommand(req.env.policy, req.command, { tenant: req.tenant })
   const rule = verdict.rule ?? 'default'
   const denied = async (reason: string): Promise<CommandOutcome> => {
     await deps.audit(entry(shown, 'denied', rule, reason))

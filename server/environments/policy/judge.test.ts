@@ -51,6 +51,22 @@ describe('judgeCommand', () => {
     expect(await judgeCommand({}, wide)).toMatchObject({ decision: 'deny', rule: 'builtin:privilege' })
   })
 
+  it("judges another person's line before the rest of one person's flood", async () => {
+    const wide = `sudo x; ${NESTED.repeat(300)}`
+    let settled = 0
+    const flood = Array.from({ length: 12 }, () =>
+      judgeCommand({}, wide, { tenant: 'mallory' }).then((decision) => {
+        settled++
+        return decision
+      }),
+    )
+    expect(await judgeCommand({}, 'ls', { tenant: 'alice' })).toMatchObject({ decision: 'allow' })
+    // First come, first served would have judged all twelve first; taking the people in turn, at
+    // most the lines already being judged (one per worker, at most four) come before Alice's.
+    expect(settled).toBeLessThanOrEqual(6)
+    for (const decision of await Promise.all(flood)) expect(decision.rule).toBe('builtin:privilege')
+  })
+
   it('refuses a line longer than the policy judges without sending it to a worker', async () => {
     const decision = await judgeCommand({}, 'a'.repeat(MAX_COMMAND_LINE + 1))
     expect(decision).toEqual(decideCommand({}, 'a'.repeat(MAX_COMMAND_LINE + 1)))

@@ -6,8 +6,9 @@
  * pool of worker threads, each judgement under a deadline after which its worker is terminated and
  * the line refused as too complex, with a capped heap.
  *
- * The pool is shared by the whole process and first come, first served: one member's lines can
- * delay another's judgement by at most the budgets' half second each, never the server itself.
+ * The pool is shared by the whole process and takes the people waiting in turn, one line each: a
+ * member who sends a hundred lines at once waits for them, while everyone else's next line waits
+ * for at most one of theirs.
  */
 import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
@@ -27,7 +28,11 @@ const JUDGE_HEAP_MB = 256
 /** Workers alive at most: one core stays with the event loop. */
 const POOL_SIZE = Math.max(1, Math.min(4, availableParallelism() - 1))
 
-export type JudgeOptions = { timeoutMs?: number }
+export type JudgeOptions = {
+  timeoutMs?: number
+  /** Whose line this is (a person's id): the pool takes the people waiting in turn. */
+  tenant?: string
+}
 
 /** What a judgement is sent as, and what comes back (see judge-worker.ts). */
 export type JudgeRequest = { id: number; policy: EffectivePolicy | CommandPolicyInput; line: string }
@@ -40,7 +45,7 @@ export type JudgeReply = { id: number; decision: CommandDecision } | { id: numbe
 export function judgeCommand(
   policy: EffectivePolicy | CommandPolicyInput,
   line: string,
-  { timeoutMs = JUDGE_TIMEOUT_MS }: JudgeOptions = {},
+  { timeoutMs = JUDGE_TIMEOUT_MS, tenant = '' }: JudgeOptions = {},
 ): Promise<CommandDecision> {
   // Refused without a worker: copying a huge line to a thread only to refuse it there is waste.
   if (line.length > MAX_COMMAND_LINE) {
@@ -50,7 +55,7 @@ export function judgeCommand(
       reason: `the command line is longer than ${MAX_COMMAND_LINE} characters`,
     })
   }
-  return new Promise((resolve, reject) => pool.submit({ policy, line, timeoutMs, resolve, reject }))
+  return new Promise((resolve, reject) => pool.submit(tenant, { policy, line, timeoutMs, resolve, reject }))
 }
 
 function tooComplexToJudge(why: string): CommandDecision {
@@ -68,22 +73,34 @@ type Job = {
 type Active = { id: number; job: Job; timer: NodeJS.Timeout }
 
 class JudgePool {
-  private readonly queue: Job[] = []
+  /** The lines waiting, by tenant, the tenants in the order they are next served. */
+  private readonly waiting = new Map<string, Job[]>()
   private readonly idle: Worker[] = []
   private readonly active = new Map<Worker, Active | undefined>()
   private nextId = 1
 
-  submit(job: Job): void {
-    this.queue.push(job)
+  submit(tenant: string, job: Job): void {
+    const lane = this.waiting.get(tenant)
+    if (lane) lane.push(job)
+    else this.waiting.set(tenant, [job])
     this.pump()
   }
 
   private pump(): void {
-    while (this.queue.length > 0) {
+    while (this.waiting.size > 0) {
       const worker = this.idle.pop() ?? (this.active.size < POOL_SIZE ? this.spawn() : undefined)
       if (!worker) return
-      this.start(worker, this.queue.shift()!)
+      this.start(worker, this.next())
     }
+  }
+
+  /** The first line of the tenant whose turn it is; that tenant then goes to the back. */
+  private next(): Job {
+    const [tenant, lane] = this.waiting.entries().next().value!
+    const job = lane.shift()!
+    this.waiting.delete(tenant)
+    if (lane.length > 0) this.waiting.set(tenant, lane)
+    return job
   }
 
   private start(worker: Worker, job: Job): void {
