@@ -18,3 +18,4 @@ port.on('message', ({ id, policy, line }: JudgeRequest) => {
   }
   port.postMessage(reply)
 })
+port.postMessage({ ready: true } satisfies JudgeReply)

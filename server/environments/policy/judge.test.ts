@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { judgeCommand } from './judge.ts'
 import { decideCommand, MAX_COMMAND_LINE, mergePolicies } from './policy.ts'
 
@@ -49,6 +49,16 @@ describe('judgeCommand', () => {
     })
     // The worker that ran over is replaced: the same line, given time, is judged in full.
     expect(await judgeCommand({}, wide)).toMatchObject({ decision: 'deny', rule: 'builtin:privilege' })
+  })
+
+  it('counts a deadline from when a worker takes the line, not while the worker loads', async () => {
+    // A fresh pool: its first worker loads its modules (from source, through tsx: about 0.4 s on
+    // a quiet machine, seconds on a busy one) before it can judge anything.
+    vi.resetModules()
+    const fresh = await import('./judge.ts')
+    expect(await fresh.judgeCommand(STRICT, 'ls -la', { timeoutMs: 200 })).toEqual(
+      decideCommand(STRICT, 'ls -la'),
+    )
   })
 
   it("judges another person's line before the rest of one person's flood", async () => {

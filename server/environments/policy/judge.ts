@@ -36,7 +36,11 @@ export type JudgeOptions = {
 
 /** What a judgement is sent as, and what comes back (see judge-worker.ts). */
 export type JudgeRequest = { id: number; policy: EffectivePolicy | CommandPolicyInput; line: string }
-export type JudgeReply = { id: number; decision: CommandDecision } | { id: number; error: string }
+export type JudgeReply =
+  | { id: number; decision: CommandDecision }
+  | { id: number; error: string }
+  /** Sent once, when the worker has loaded and listens. */
+  | { ready: true }
 
 /**
  * `decideCommand`'s answer, worked out in a worker thread. A line the worker cannot judge within
@@ -75,23 +79,26 @@ type Active = { id: number; job: Job; timer: NodeJS.Timeout }
 class JudgePool {
   /** The lines waiting, by tenant, the tenants in the order they are next served. */
   private readonly waiting = new Map<string, Job[]>()
+  private queued = 0
   private readonly idle: Worker[] = []
+  /** Every live worker, with its judgement when it has one. */
   private readonly active = new Map<Worker, Active | undefined>()
+  /** Workers still loading: a line's deadline starts only once one takes it. */
+  private readonly starting = new Set<Worker>()
   private nextId = 1
 
   submit(tenant: string, job: Job): void {
     const lane = this.waiting.get(tenant)
     if (lane) lane.push(job)
     else this.waiting.set(tenant, [job])
+    this.queued++
     this.pump()
   }
 
   private pump(): void {
-    while (this.waiting.size > 0) {
-      const worker = this.idle.pop() ?? (this.active.size < POOL_SIZE ? this.spawn() : undefined)
-      if (!worker) return
-      this.start(worker, this.next())
-    }
+    while (this.queued > 0 && this.idle.length > 0) this.start(this.idle.pop()!, this.next())
+    // A worker still loading takes the next line once it says it is ready.
+    while (this.queued > this.starting.size && this.active.size < POOL_SIZE) this.spawn()
   }
 
   /** The first line of the tenant whose turn it is; that tenant then goes to the back. */
@@ -100,6 +107,7 @@ class JudgePool {
     const job = lane.shift()!
     this.waiting.delete(tenant)
     if (lane.length > 0) this.waiting.set(tenant, lane)
+    this.queued--
     return job
   }
 
@@ -130,16 +138,23 @@ class JudgePool {
     return current.job
   }
 
-  private spawn(): Worker {
+  private spawn(): void {
     const worker = startWorker()
     this.active.set(worker, undefined)
+    this.starting.add(worker)
     worker.on('message', (reply: JudgeReply) => {
+      if ('ready' in reply) {
+        this.starting.delete(worker)
+        this.idle.push(worker)
+        return this.pump()
+      }
       const job = this.finish(worker, reply.id, false)
       if (!job) return
       if ('error' in reply) job.reject(new Error(`judging the command line failed: ${reply.error}`))
       else job.resolve(reply.decision)
     })
     worker.on('error', (err: Error & { code?: string }) => {
+      if (this.failedToStart(worker, err)) return
       const current = this.active.get(worker)
       const job = current && this.finish(worker, current.id, true)
       this.forget(worker)
@@ -149,6 +164,7 @@ class JudgePool {
       } else job.reject(err)
     })
     worker.on('exit', (code) => {
+      if (this.failedToStart(worker, new Error(`the worker judging command lines exited (${code})`))) return
       const current = this.active.get(worker)
       const job = current && this.finish(worker, current.id, true)
       this.forget(worker)
@@ -156,7 +172,17 @@ class JudgePool {
     })
     // After the listeners: an idle worker must not keep the process alive (a judgement's timer does).
     worker.unref()
-    return worker
+  }
+
+  /**
+   * A worker that died before it was ready fails the line it would have taken, so a worker that
+   * cannot load at all fails each line once instead of being started again forever.
+   */
+  private failedToStart(worker: Worker, err: Error): boolean {
+    if (!this.starting.delete(worker)) return false
+    this.forget(worker)
+    if (this.queued > 0) this.next().reject(new Error(`judging the command line failed: ${err.message}`))
+    return true
   }
 
   private forget(worker: Worker): void {
