@@ -252,12 +252,16 @@ async function secretsOf(caller: Caller, row: EnvironmentRow, found: FoundDefini
   return values
 }
 
-/** Runs a command under the environment's (and the org's) policy and audits it. */
+/**
+ * Runs a command under the environment's (and the org's) policy and audits it. `watched` wraps
+ * the run itself, so only a line the policy let through is watched (operations/activity.ts).
+ */
 export async function runInEnvironment(
   caller: Caller,
   opened: OpenEnvironment,
   input: { command: string; timeoutSeconds?: number; mode: CommandMode; approved?: boolean },
   origin: Origin = {},
+  watched: <R>(exec: () => Promise<R>) => Promise<R> = (exec) => exec(),
 ): Promise<CommandOutcome> {
   const { row, definition } = opened
   assertExecAllowed(opened.org)
@@ -280,7 +284,7 @@ export async function runInEnvironment(
     },
     {
       audit: commandAuditor(caller, row, origin),
-      exec: (env, command, opts) => provider.exec(env, command, { ...opts, stopKey }),
+      exec: (env, command, opts) => watched(() => provider.exec(env, command, { ...opts, stopKey })),
     },
   )
   const local = folderHere(opened.target) && outcome.status === 'ran'

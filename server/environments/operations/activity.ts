@@ -17,28 +17,39 @@ export type Activity = { files: FileEvent[]; skills: (SkillView | SkillRefusal)[
 
 const originOf = (opened: OpenEnvironment) => `environment:${opened.row.id}`
 
+/** Runs `exec` with the environment's folder watched, answering what it answers. */
+export type Watched = <R>(exec: () => Promise<R>) => Promise<R>
+
 /**
- * Runs `work` while watching the environment (natively, or by polling a machine: providers.ts) and
- * records what changed. Self-made skills are noticed only for the agent's commands in a folder on
- * this disk (`skills`): they are read from it.
+ * Runs `work` and records what its command changed (natively, or by polling a machine:
+ * providers.ts). The folder is watched only while the command itself runs: `work` wraps that step
+ * in the `watched` it is given, after the policy allowed the line. A line that waits for the judge,
+ * or is refused, costs no watch: forty lines waiting their turn each polled the folder with a
+ * `find` child every second, which held a large server's loop in `spawn`. Self-made skills are
+ * noticed only for the agent's commands in a folder on this disk (`skills`): they are read from it.
  */
 export async function watchWhile<T>(
   caller: Caller,
   opened: OpenEnvironment,
   origin: Origin,
-  work: () => Promise<T>,
+  work: (watched: Watched) => Promise<T>,
   options: { skills: boolean },
 ): Promise<{ result: T } & Activity> {
-  const watch = await watcherFor(opened.target, opened.root)()
-  let result: T
-  try {
-    result = await work()
-  } catch (err) {
-    watch.cancel()
-    throw err
+  let events: FileEvent[] = []
+  const watched: Watched = async (exec) => {
+    const watch = await watcherFor(opened.target, opened.root)()
+    let ran: Awaited<ReturnType<typeof exec>>
+    try {
+      ran = await exec()
+    } catch (err) {
+      watch.cancel()
+      throw err
+    }
+    events = await watch.stop()
+    return ran
   }
+  const result = await work(watched)
   const redact = opened.files.redact ?? ((text: string) => text)
-  const events = await watch.stop()
   // A path may carry a secret value: shown and recorded redacted (read as it is, below).
   const files = events.map((event) => ({ ...event, path: redact(event.path) }))
   for (const event of files) {

@@ -6,7 +6,7 @@
  * environment page all come through here.
  */
 import type { Caller } from '../../access/caller.ts'
-import { afterWrite, watchWhile } from './activity.ts'
+import { afterWrite, watchWhile, type Watched } from './activity.ts'
 import { type BootstrapWatcher, followRecordedBootstrap } from '../bootstrap/bootstrap-watch.ts'
 import type { CommandMode, CommandOutcome } from '../exec/commands.ts'
 import type { EnvironmentProvider } from '../providers/provider-schema.ts'
@@ -145,7 +145,7 @@ async function perform<K extends OperationName>(
   // Every command is watched, wherever it runs (a machine by polling): its file events are
   // answered and recorded. A person's command box writes no self-made skills (only the agent does).
   const runCommand = async (i: RunCommandRequest): Promise<CommandOutcome & CommandActivity> => {
-    const run = () => runInEnvironment(caller, opened, i, origin)
+    const run = (watched: Watched) => runInEnvironment(caller, opened, i, origin, watched)
     const watched = await watchWhile(caller, opened, origin, run, { skills: local && i.mode !== 'person' })
     const skills = watched.skills.map(noticed)
     return { ...watched.result, files: watched.files, ...(skills.length > 0 ? { skills } : {}) }
