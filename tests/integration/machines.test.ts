@@ -487,3 +487,21 @@ describe('tokens', () => {
     expect((await anonymous.get('/_agent-native/machines')).status).toBe(401)
   })
 })
+
+describe("a machine's own deny list", () => {
+  it("judges a 60 KB line of the agent's against its owner's four-star pattern, and answers", async () => {
+    // The client matched its deny list with a regular expression of `.*` per star, which
+    // backtracks: this line took the client about ten minutes, answering nothing meanwhile.
+    const { token: boxToken } = await token(alice, 'Deny list box')
+    const box = connect(app.baseUrl, boxToken, tempDir(), ['--deny', 'git * push * --force * --no-verify*'])
+    await box.waitFor('is online')
+    const line = `true || git${' push --force'.repeat(4_600)}`
+    expect(
+      (await machineProvider.runCommand(aliceId, 'deny-list-box', run(line, 'run_deny_list'))).exitCode,
+    ).toBe(0)
+    await expect(
+      machineProvider.runCommand(aliceId, 'deny-list-box', run(`${line} --no-verify`, 'run_deny_list')),
+    ).rejects.toMatchObject({ status: 403, code: 'command_denied' })
+    await box.kill()
+  }, 60_000)
+})

@@ -19,4 +19,24 @@ describe('the client deny list', () => {
     expect(deniedBy('git push --force', ['git push*'])).toBe('git push*')
     expect(deniedBy('echo sudo; git status', ['git push*'])).toBeUndefined()
   })
+
+  it('reads only `*` in a pattern: `?`, brackets, braces and backslashes stand for themselves', () => {
+    expect(deniedBy('ls a?', ['ls a?'])).toBe('ls a?')
+    expect(deniedBy('ls ab', ['ls a?'])).toBeUndefined()
+    expect(deniedBy('cat [ab].txt', ['cat [ab]*'])).toBe('cat [ab]*')
+    expect(deniedBy('cat a.txt', ['cat [ab]*'])).toBeUndefined()
+    expect(deniedBy('echo {a,b}', ['echo {a,b}'])).toBe('echo {a,b}')
+    expect(deniedBy('echo a', ['echo {a,b}'])).toBeUndefined()
+    expect(deniedBy(':(){ :|:& };:', [])).toBe(':(){*')
+  })
+
+  it("judges a 60 KB line the agent wrote against the owner's four-star pattern", () => {
+    // A regular expression of `.*` per star backtracked: minutes for this line (10 KB took 4 s),
+    // the client answering nothing meanwhile. The matcher is linear in the line now.
+    const line = `true || git${' push --force'.repeat(4_600)}`
+    expect(deniedBy(line, ['git * push * --force * --no-verify*'])).toBeUndefined()
+    expect(deniedBy(`${line} --no-verify`, ['git * push * --force * --no-verify*'])).toBe(
+      'git * push * --force * --no-verify*',
+    )
+  })
 })

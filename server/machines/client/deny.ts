@@ -2,6 +2,8 @@
  * The client's own deny list: checked here, on the person's computer, whatever the server says.
  * Built-in patterns plus `--deny` ones, matched against each simple command of the line.
  */
+import { compileGlob, globMatches, type Glob } from '../../lib/glob.ts'
+
 export const BUILT_IN_DENY = [
   'sudo *',
   'sudo',
@@ -21,9 +23,14 @@ export const BUILT_IN_DENY = [
   ':(){*',
 ]
 
-function globToRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\?]/g, '\\$&').replace(/\*/g, '.*')
-  return new RegExp(`^${body}$`)
+/**
+ * A deny pattern, where only `*` is special (any run of characters), as the linear glob matcher
+ * the server uses: the line is the agent's, and a regular expression of `.*` per star backtracks
+ * (`git * push * --force * --no-verify*` took four seconds over a 10 KB line, minutes over 60 KB,
+ * with the client answering nothing meanwhile).
+ */
+function denyGlob(pattern: string): Glob {
+  return compileGlob(pattern.replace(/[?[\]{}\\]/g, '\\$&'))
 }
 
 /** The simple commands of a line, split at `;`, `&&`, `||`, `|`, newlines, `$(`, backticks and `sh -c`. */
@@ -38,13 +45,16 @@ export function simpleCommands(line: string): string[] {
     .filter(Boolean)
 }
 
-/** The pattern that denies `line`, or undefined when every simple command passes. */
+/**
+ * The pattern that denies `line`, or undefined when the line and each of its simple commands pass.
+ * The whole line too: the splitting cuts `:(){ :|:& };:` at its `)`, where no part is a fork bomb.
+ */
 export function deniedBy(line: string, extra: string[]): string | undefined {
-  const patterns = [...BUILT_IN_DENY, ...extra]
-  for (const command of simpleCommands(line)) {
+  const patterns = [...BUILT_IN_DENY, ...extra].map((pattern) => ({ pattern, glob: denyGlob(pattern) }))
+  for (const command of [line.trim(), ...simpleCommands(line)]) {
     const normalised = command.replace(/\s+/g, ' ')
-    const hit = patterns.find((p) => globToRegExp(p).test(normalised))
-    if (hit) return hit
+    const hit = patterns.find(({ glob }) => globMatches(glob, normalised))
+    if (hit) return hit.pattern
   }
   return undefined
 }
