@@ -152,7 +152,7 @@ function ripgrep(
     let stderr = ''
     const format = isFolder
       ? (line: string) => formatLine(opened.rel, line)
-      : (line: string) => `${opened.rel}:${line.replace(/^(\d+):/, '$1: ')}`
+      : (line: string) => `${opened.rel}:${line.replace(/^(\d+):/, '$1: ').replace(/\r$/, '')}`
     child.stdout.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8')
       const parts = buffered.split('\n')
@@ -174,9 +174,13 @@ function ripgrep(
   })
 }
 
-/** `./src/a.ts:12:text` → `src/a.ts:12: text`, relative to the environment root. */
+/**
+ * `./src/a.ts:12:text` → `src/a.ts:12: text`, relative to the environment root. The text may hold
+ * any character (`s`): a `\r` in it failed the match, so a file with Windows line endings was shown
+ * unformatted, and a path of many `:0:` before such a line cost the loop quadratic time.
+ */
 function formatLine(base: string, line: string): string {
-  const match = /^(?:\.\/)?(.*?):(\d+):(.*)$/.exec(line)
+  const match = /^(?:\.\/)?(.*?):(\d+):(.*)$/s.exec(line.endsWith('\r') ? line.slice(0, -1) : line)
   if (!match) return line
   const file = base ? `${base}/${match[1]}` : match[1]
   return `${file}:${match[2]}: ${match[3]}`

@@ -142,6 +142,16 @@ describe('search_files', () => {
     })
   })
 
+  it('prints the matches of a file with Windows line endings like any other', async () => {
+    await writeFile(ctx, { path: 'src/win.txt', content: 'one\r\nTODO windows\r\n' })
+    expect((await searchFiles(ctx, { pattern: 'windows', path: 'src' })).output).toBe(
+      'src/win.txt:2: TODO windows',
+    )
+    expect((await searchFiles(ctx, { pattern: 'windows', path: 'src/win.txt' })).output).toBe(
+      'src/win.txt:2: TODO windows',
+    )
+  })
+
   it('searches one file by its path, with the same engine', async () => {
     expect((await searchFiles(ctx, { pattern: 'TO+DO', path: 'src/a.ts' })).output).toBe(
       'src/a.ts:2: // TODO fix',
