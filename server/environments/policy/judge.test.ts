@@ -77,6 +77,14 @@ describe('judgeCommand', () => {
     for (const decision of await Promise.all(flood)) expect(decision.rule).toBe('builtin:privilege')
   })
 
+  it("judges a shell's 60,000-letter flag word in well under a second", async () => {
+    // `bash -ccc…c1 run.sh`: the flag is not `-c`, so the file is what runs. The flag's check
+    // backtracked quadratically (about three seconds); the deadline here would have refused it.
+    const line = `bash -${'c'.repeat(60_000)}1 run.sh`
+    expect(await judgeCommand({}, line, { timeoutMs: 1_000 })).toEqual(decideCommand({}, line))
+    expect(decideCommand({}, 'bash -lc "ls"')).toMatchObject({ decision: 'ask', rule: 'builtin:inline-code' })
+  })
+
   it('refuses a line longer than the policy judges without sending it to a worker', async () => {
     const decision = await judgeCommand({}, 'a'.repeat(MAX_COMMAND_LINE + 1))
     expect(decision).toEqual(decideCommand({}, 'a'.repeat(MAX_COMMAND_LINE + 1)))

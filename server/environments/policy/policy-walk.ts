@@ -81,6 +81,13 @@ const INLINE_CODE_FLAGS: Record<string, RegExp> = {
   Rscript: /^-e$/,
 }
 
+/**
+ * A shell's `-c` among its short flags (`-c`, `-xc`, `-lic`), in one pass: the expression
+ * `^-[A-Za-z]*c[A-Za-z]*$` backtracked over a long word that ends in another character, 60,000
+ * letters and a digit about three seconds of a judge worker's time.
+ */
+const SHELL_CODE_FLAG = { test: (word: string) => /^-[A-Za-z]+$/.test(word) && word.includes('c') }
+
 export class ParseFailure extends Error {}
 
 /** All checks for a command line. @throws ParseFailure when the line is not valid shell. */
@@ -203,7 +210,7 @@ function judgeInterpreter(
 ) {
   const shell = SHELLS.has(base)
   const values = args.map(wordValue)
-  const inlineFlag = shell ? /^-[A-Za-z]*c[A-Za-z]*$/ : INLINE_CODE_FLAGS[family(base)]
+  const inlineFlag = shell ? SHELL_CODE_FLAG : INLINE_CODE_FLAGS[family(base)]
   const codeFlag = inlineFlag ? values.findIndex((v) => inlineFlag.test(v)) : -1
   const inner = { ...ctx, depth: ctx.depth + 1 }
   if (codeFlag >= 0) {
