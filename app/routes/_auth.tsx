@@ -1,6 +1,7 @@
 import { Outlet, redirect } from 'react-router'
 import { getCaller } from '#server/auth/caller.ts'
 import { safeRedirectPath } from '#server/http/pages.ts'
+import { trimTrailing } from '#server/lib/text.ts'
 import type { Route } from './+types/_auth'
 
 /**
@@ -11,7 +12,7 @@ const OPEN_WHEN_SIGNED_IN = new Set(['/reset-password'])
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url)
-  if (OPEN_WHEN_SIGNED_IN.has(url.pathname.replace(/\/+$/, ''))) return null
+  if (OPEN_WHEN_SIGNED_IN.has(trimTrailing(url.pathname, '/'))) return null
   if (await getCaller(request)) {
     throw redirect(safeRedirectPath(url.searchParams.get('redirectTo')))
   }

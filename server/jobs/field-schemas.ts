@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import { badRequest } from '../lib/errors.ts'
 import { isValidTimezone, validateSchedule } from '../cron/cron.ts'
+import { trimTrailing } from '../lib/text.ts'
 
 /** Instructions are capped so that even in three-byte characters they fit the 256 KiB job file limit. */
 export const MAX_INSTRUCTIONS = 60_000
@@ -29,14 +30,14 @@ export const JobName = z
  * still goes through {@link JobName} (it is empty when `text` had no letter or digit).
  */
 export function toJobName(text: string): string {
-  return text
+  const slug = text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+/, '')
     .slice(0, 63)
-    .replace(/-+$/, '')
+  return trimTrailing(slug, '-')
 }
 
 export const Schedule = z

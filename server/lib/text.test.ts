@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { findUnstorableText, notPlainLine, storableText, unstorableText } from './text.ts'
+import { findUnstorableText, notPlainLine, storableText, trimTrailing, unstorableText } from './text.ts'
 
 describe('text PostgreSQL cannot store', () => {
   it.each([
@@ -33,5 +33,16 @@ describe('text PostgreSQL cannot store', () => {
   it('one-line fields refuse control characters', () => {
     expect(notPlainLine('Ana\nLima')).toMatch(/one line/)
     expect(notPlainLine('Ana Lima')).toBeNull()
+  })
+})
+
+describe('trimTrailing', () => {
+  it('drops only the run at the end, and stays linear over runs inside the text', () => {
+    expect(trimTrailing('https://example.com///', '/')).toBe('https://example.com')
+    expect(trimTrailing('a//b', '/')).toBe('a//b')
+    expect(trimTrailing('///', '/')).toBe('')
+    expect(trimTrailing('', '-')).toBe('')
+    const long = `${'/'.repeat(200_000)}x/`
+    expect(trimTrailing(long, '/')).toBe(long.slice(0, -1))
   })
 })

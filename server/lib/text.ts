@@ -52,3 +52,13 @@ export function findUnstorableText(
   }
   return null
 }
+
+/**
+ * `text` without the run of `char` at its end, in one pass: `/\/+$/` starts again at every run of
+ * slashes in the text, quadratic in a long one that is followed by something else.
+ */
+export function trimTrailing(text: string, char: string): string {
+  let end = text.length
+  while (end > 0 && text[end - 1] === char) end--
+  return text.slice(0, end)
+}

@@ -6,6 +6,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { resolveAuthSecret } from '../auth/secret.ts'
 import { singleton } from '../lib/singleton.ts'
 import { newId } from '../lib/ids.ts'
+import { trimTrailing } from '../lib/text.ts'
 
 export const FORWARD_PATH = '/_agent-native/machines/internal/call'
 
@@ -16,7 +17,7 @@ export const instanceUrl = () => state.url
 
 /** Set once the server listens: INSTANCE_URL, else this host and port. */
 export function setInstanceUrl(url: string) {
-  state.url = url.replace(/\/+$/, '')
+  state.url = trimTrailing(url, '/')
 }
 
 /** The bearer that instances present to each other (derived from the app secret they share). */

@@ -18,6 +18,7 @@ import { badRequest, forbidden } from '../../lib/errors.ts'
 import { assertPublicAddress, OutboundRefused } from '../../lib/outbound.ts'
 import { spawnAsSandbox } from '../exec/identity.ts'
 import { isInside } from '../files/paths.ts'
+import { trimTrailing } from '../../lib/text.ts'
 
 export type CloneRequest = {
   url: string
@@ -41,8 +42,7 @@ export const repoUrl = (repo: string) =>
 
 /** The folder name of a repository: its last path segment without `.git`. */
 export const repoFolder = (repo: string) =>
-  repoUrl(repo)
-    .replace(/\/+$/, '')
+  trimTrailing(repoUrl(repo), '/')
     .split('/')
     .pop()!
     .replace(/\.git$/, '')
