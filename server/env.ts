@@ -44,6 +44,11 @@ const EnvSchema = z.object({
   ORG_MAX_DEPLOYMENT_KEY_RUNS_PER_DAY: z.coerce.number().int().min(0).max(10_000_000).default(2000),
   /** Per account: connected machines (Settings → Machines) one person may have; a further one is refused. */
   USER_MAX_MACHINES: z.coerce.number().int().min(1).max(10_000).default(10),
+  /**
+   * Per person, on each instance: commands running at once in environments; more wait their turn
+   * (four times as many may wait, then 429).
+   */
+  USER_MAX_RUNNING_COMMANDS: z.coerce.number().int().min(1).max(10_000).default(8),
   /** Per access token: MCP requests a minute (`/_agent-native/mcp`); past it the endpoint answers 429. */
   MCP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   /** Where other instances reach this one (they forward calls for the machines connected here). */

@@ -41,6 +41,7 @@ import {
   type ProviderTarget,
 } from './providers/providers.ts'
 import { makeRedactor } from './exec/redact.ts'
+import { asRunningCommand } from './exec/running.ts'
 import { prepareTree } from './bootstrap/tree.ts'
 import {
   type EnvironmentRow,
@@ -284,7 +285,10 @@ export async function runInEnvironment(
     },
     {
       audit: commandAuditor(caller, row, origin),
-      exec: (env, command, opts) => watched(() => provider.exec(env, command, { ...opts, stopKey })),
+      exec: (env, command, opts) =>
+        asRunningCommand(caller.userId, () =>
+          watched(() => provider.exec(env, command, { ...opts, stopKey })),
+        ),
     },
   )
   const local = folderHere(opened.target) && outcome.status === 'ran'
