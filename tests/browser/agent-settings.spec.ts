@@ -18,6 +18,8 @@ test('an owner switches run code off and on in Settings → Agent, and the API a
   // Still off after a fresh load; keyboard users can switch it back on.
   await page.reload()
   await expect(runCode).toHaveAttribute('aria-checked', 'false')
+  // Enabled once the page has hydrated: a key pressed on the server's HTML does nothing.
+  await expect(runCode).toBeEnabled()
   await runCode.focus()
   await page.keyboard.press('Space')
   await expect(page.getByText('Run code: on')).toBeVisible()
