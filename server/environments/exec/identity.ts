@@ -6,6 +6,8 @@
 import { spawn } from 'node:child_process'
 import { chmod, chown, mkdir, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { HttpError } from '../../lib/errors.ts'
+import { logger } from '../../lib/logger.ts'
 
 /** The uid commands run as when the server runs as root; RLIMIT_NPROC is not enforced for root. */
 export const SANDBOX_UID = 61000
@@ -40,14 +42,24 @@ export async function prepareFolder(root: string): Promise<{ uid: number; gid: n
   return { uid: id.uid, gid: id.gid }
 }
 
-/** Every folder above an environment must be searchable by the sandbox uid, or bwrap cannot bind it. */
+/**
+ * Every folder above an environment must be searchable by the sandbox uid, or bwrap cannot bind it.
+ * A deployment's mistake, not the person's: they get a 503 that says so (the server's folders are
+ * not theirs to see), the operator's log says which folder and how to fix it.
+ */
 async function assertReachable(dir: string, uid: number) {
   for (let current = dir; ; current = dirname(current)) {
     const info = await stat(current)
     if (info.uid !== uid && (info.mode & 0o001) === 0) {
-      throw new Error(
+      logger.error(
         `environments cannot run under ${dir}: the sandbox user (uid ${uid}) cannot enter ${current}; ` +
           'allow it (chmod o+x) or set ENVIRONMENTS_DIR to a folder outside it',
+      )
+      throw new HttpError(
+        503,
+        'environments_unavailable',
+        'Environments cannot run on this server: the folder they live in is closed to the user ' +
+          "commands run as. The server's log says how to fix it; tell whoever runs it.",
       )
     }
     if (current === dirname(current)) return
