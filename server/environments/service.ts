@@ -253,6 +253,9 @@ async function secretsOf(caller: Caller, row: EnvironmentRow, found: FoundDefini
   return values
 }
 
+/** Runs `exec` with the environment's folder watched, answering what it answers. */
+export type Watched = <R>(exec: () => Promise<R>) => Promise<R>
+
 /**
  * Runs a command under the environment's (and the org's) policy and audits it. `watched` wraps
  * the run itself, so only a line the policy let through is watched (operations/activity.ts).
@@ -262,7 +265,7 @@ export async function runInEnvironment(
   opened: OpenEnvironment,
   input: { command: string; timeoutSeconds?: number; mode: CommandMode; approved?: boolean },
   origin: Origin = {},
-  watched: <R>(exec: () => Promise<R>) => Promise<R> = (exec) => exec(),
+  watched: Watched = (exec) => exec(),
 ): Promise<CommandOutcome> {
   const { row, definition } = opened
   assertExecAllowed(opened.org)

@@ -152,10 +152,11 @@ function ripgrep(
     let stderr = ''
     const format = isFolder
       ? (line: string) => formatLine(opened.rel, line)
-      : (line: string) => `${opened.rel}:${line.replace(/^(\d+):/, '$1: ').replace(/\r$/, '')}`
+      : (line: string) => `${opened.rel}:${line.replace(/^(\d+):/, '$1: ')}`
     child.stdout.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8')
-      const parts = buffered.split('\n')
+      // A file with Windows line endings: the `\r` before each newline is not the text's.
+      const parts = buffered.split(/\r?\n/)
       buffered = parts.pop() ?? ''
       for (const line of parts) if (out.length <= MAX_MATCHES) out.push(format(line))
       if (out.length > MAX_MATCHES) child.kill()
@@ -176,11 +177,11 @@ function ripgrep(
 
 /**
  * `./src/a.ts:12:text` → `src/a.ts:12: text`, relative to the environment root. The text may hold
- * any character (`s`): a `\r` in it failed the match, so a file with Windows line endings was shown
- * unformatted, and a path of many `:0:` before such a line cost the loop quadratic time.
+ * any character (`s`): a `\r` in it failed the match, so a line was shown unformatted, and a path
+ * of many `:0:` before such a line cost the loop quadratic time.
  */
 function formatLine(base: string, line: string): string {
-  const match = /^(?:\.\/)?(.*?):(\d+):(.*)$/s.exec(line.endsWith('\r') ? line.slice(0, -1) : line)
+  const match = /^(?:\.\/)?(.*?):(\d+):(.*)$/s.exec(line)
   if (!match) return line
   const file = base ? `${base}/${match[1]}` : match[1]
   return `${file}:${match[2]}: ${match[3]}`

@@ -7,7 +7,7 @@ import type { Caller } from '../../access/caller.ts'
 import { canViewJob } from '../../access/rules.ts'
 import { getDb } from '../../db/client.ts'
 import { environmentAudit, environments } from '../../db/schema/environments.ts'
-import type { OpenEnvironment, Origin } from '../service.ts'
+import type { OpenEnvironment, Origin, Watched } from '../service.ts'
 import { noticeSkillFile, SKILL_FILE, type SkillRefusal, type SkillView } from '../skills/skills.ts'
 import { insertAudit } from '../store.ts'
 import { watcherFor } from '../providers/providers.ts'
@@ -16,9 +16,6 @@ import type { FileEvent } from '../watch/watch.ts'
 export type Activity = { files: FileEvent[]; skills: (SkillView | SkillRefusal)[] }
 
 const originOf = (opened: OpenEnvironment) => `environment:${opened.row.id}`
-
-/** Runs `exec` with the environment's folder watched, answering what it answers. */
-export type Watched = <R>(exec: () => Promise<R>) => Promise<R>
 
 /**
  * Runs `work` and records what its command changed (natively, or by polling a machine:
@@ -38,13 +35,10 @@ export async function watchWhile<T>(
   let events: FileEvent[] = []
   const watched: Watched = async (exec) => {
     const watch = await watcherFor(opened.target, opened.root)()
-    let ran: Awaited<ReturnType<typeof exec>>
-    try {
-      ran = await exec()
-    } catch (err) {
+    const ran = await exec().catch((err: unknown) => {
       watch.cancel()
       throw err
-    }
+    })
     events = await watch.stop()
     return ran
   }

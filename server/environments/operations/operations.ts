@@ -6,7 +6,7 @@
  * environment page all come through here.
  */
 import type { Caller } from '../../access/caller.ts'
-import { afterWrite, watchWhile, type Watched } from './activity.ts'
+import { afterWrite, watchWhile } from './activity.ts'
 import { type BootstrapWatcher, followRecordedBootstrap } from '../bootstrap/bootstrap-watch.ts'
 import type { CommandMode, CommandOutcome } from '../exec/commands.ts'
 import type { EnvironmentProvider } from '../providers/provider-schema.ts'
@@ -20,6 +20,7 @@ import {
   runInEnvironment,
   type OpenEnvironment,
   type Origin,
+  type Watched,
 } from '../service.ts'
 
 export type RunCommandRequest = {

@@ -33,6 +33,9 @@ function denyGlob(pattern: string): Glob {
   return compileGlob(pattern.replace(/[?[\]{}\\]/g, '\\$&'))
 }
 
+const denyEntry = (pattern: string) => ({ pattern, glob: denyGlob(pattern) })
+const BUILT_IN_GLOBS = BUILT_IN_DENY.map(denyEntry)
+
 /** The simple commands of a line, split at `;`, `&&`, `||`, `|`, newlines, `$(`, backticks and `sh -c`. */
 export function simpleCommands(line: string): string[] {
   return line
@@ -50,7 +53,7 @@ export function simpleCommands(line: string): string[] {
  * The whole line too: the splitting cuts `:(){ :|:& };:` at its `)`, where no part is a fork bomb.
  */
 export function deniedBy(line: string, extra: string[]): string | undefined {
-  const patterns = [...BUILT_IN_DENY, ...extra].map((pattern) => ({ pattern, glob: denyGlob(pattern) }))
+  const patterns = [...BUILT_IN_GLOBS, ...extra.map(denyEntry)]
   for (const command of [line.trim(), ...simpleCommands(line)]) {
     const normalised = command.replace(/\s+/g, ' ')
     const hit = patterns.find(({ glob }) => globMatches(glob, normalised))
