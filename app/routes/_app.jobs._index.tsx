@@ -76,7 +76,7 @@ export default function Jobs({ loaderData }: Route.ComponentProps) {
         </EmptyState>
       ) : (
         <>
-          <JobsToolbar params={params} />
+          <JobsToolbar />
           {jobs.length === 0 ? (
             <EmptyState icon={<SearchX className="size-8" />} title="No jobs match">
               <p>Nothing matches {params.q ? <>“{params.q}”</> : 'this filter'}.</p>

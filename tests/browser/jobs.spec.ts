@@ -141,6 +141,59 @@ test('search, filters and sorting live in the URL', async ({ page }) => {
   await expect(page.getByText('No jobs match')).toBeVisible()
 })
 
+test('a search typed while a filter is still loading searches under that filter', async ({ page }) => {
+  await signUp(page, 'Flo Fastfingers', uniqueEmail('flo'))
+  await createJob(page, { name: 'beta-digest', prompt: 'Digest the beta feedback.', schedule: '0 * * * *' })
+  await createJob(page, { name: 'alpha-report', prompt: 'Report on alpha.', schedule: '0 9 1 * *', shared: true })
+  await page.goto('/jobs?filter=shared')
+  const names = page.locator('tbody tr td:first-child a')
+  await expect(names).toHaveText(['alpha-report'])
+  // A slow server: the list under "All" has not arrived when the person starts typing.
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route(/\/jobs\.data/, async (route) => {
+    const search = new URL(route.request().url()).searchParams
+    if (!search.has('filter') && !search.has('q')) await held
+    await route.continue().catch(() => {}) // the search's navigation may have cancelled it
+  })
+  const allRequested = page.waitForRequest(
+    (req) => /\/jobs\.data/.test(req.url()) && !new URL(req.url()).searchParams.has('filter'),
+  )
+  await page.getByRole('link', { name: 'All', exact: true }).click()
+  await allRequested
+  await page.getByRole('searchbox', { name: 'Search jobs' }).fill('feedback')
+  await expect(page).toHaveURL(/q=feedback/)
+  expect(page.url()).not.toMatch(/filter=/)
+  await expect(names).toHaveText(['beta-digest'])
+  release()
+})
+
+test('typing on after the first results have come keeps the search box and what was typed', async ({
+  page,
+}) => {
+  await signUp(page, 'Tia Typist', uniqueEmail('tia'))
+  await createJob(page, { name: 'beta-digest', prompt: 'Digest the beta feedback.', schedule: '0 * * * *' })
+  await createJob(page, { name: 'alpha-report', prompt: 'Report on alpha.', schedule: '0 9 1 * *' })
+  await page.goto('/jobs')
+  const names = page.locator('tbody tr td:first-child a')
+  await expect(names).toHaveText(['alpha-report', 'beta-digest'])
+  const search = page.getByRole('searchbox', { name: 'Search jobs' })
+  await search.click()
+  await page.keyboard.type('feed')
+  await expect(page).toHaveURL(/q=feed$/)
+  await expect(names).toHaveText(['beta-digest'])
+  // The person pauses, sees one result, and types on without clicking the box again.
+  await page.keyboard.type('back')
+  await expect(search).toHaveValue('feedback')
+  await expect(page).toHaveURL(/q=feedback$/)
+  await expect(names).toHaveText(['beta-digest'])
+  // Clearing the search from its button empties the box too.
+  await page.getByRole('link', { name: 'Clear search' }).click()
+  await expect(page).toHaveURL(/\/jobs\??$/)
+  await expect(search).toHaveValue('')
+  await expect(names).toHaveText(['alpha-report', 'beta-digest'])
+})
+
 test("a member sees an admin's shared job read-only", async ({ browser }) => {
   const ownerContext = await browser.newContext()
   const owner = await ownerContext.newPage()

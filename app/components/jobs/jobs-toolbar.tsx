@@ -1,19 +1,31 @@
 import { Search, X } from 'lucide-react'
 import { useEffect, useRef } from 'react'
-import { Form, Link, useSearchParams, useSubmit } from 'react-router'
+import { Form, Link, useLocation, useNavigation, useSearchParams, useSubmit } from 'react-router'
 import { inputClass } from '#app/components/ui/field.tsx'
 import { cn } from '#app/lib/cn.ts'
-import { JOB_FILTERS, withParams, type JobListParams } from '#app/lib/job-list-params.ts'
+import { JOB_FILTERS, readJobListParams, withParams } from '#app/lib/job-list-params.ts'
 
 /**
  * Search and filters for the jobs list. Everything lives in the URL, so a filtered list can be
  * bookmarked, shared and navigated with back/forward. Typing searches after a short pause.
  */
-export function JobsToolbar({ params }: { params: JobListParams }) {
-  const [searchParams] = useSearchParams()
+export function JobsToolbar() {
+  const searchParams = useRequestedSearchParams()
+  const params = readJobListParams(searchParams)
   const submit = useSubmit()
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined)
   useEffect(() => () => clearTimeout(timer.current), [])
+  const search = useRef<HTMLInputElement>(null)
+  const submitted = useRef(params.q)
+  // The box is the person's while they type: the answer to their own search leaves it alone (it
+  // may say more by then), and any other change of the URL (clear, back, a link) is shown in it.
+  const [settled] = useSearchParams()
+  const settledQ = readJobListParams(settled).q
+  useEffect(() => {
+    const input = search.current
+    if (input && settledQ !== submitted.current && input.value.trim() !== settledQ) input.value = settledQ
+    submitted.current = settledQ
+  }, [settledQ])
   return (
     <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
       <nav
@@ -54,15 +66,16 @@ export function JobsToolbar({ params }: { params: JobListParams }) {
           aria-label="Search jobs"
           placeholder="Search name or prompt…"
           defaultValue={params.q}
-          key={params.q}
+          ref={search}
           className={cn(inputClass, 'pr-8 pl-8')}
           onChange={(e) => {
             const form = e.currentTarget.form
+            if (!form) return
             clearTimeout(timer.current)
-            timer.current = setTimeout(
-              () => void submit(form, { replace: true, preventScrollReset: true }),
-              300,
-            )
+            timer.current = setTimeout(() => {
+              submitted.current = (search.current?.value ?? '').trim()
+              void submit(form, { replace: true, preventScrollReset: true })
+            }, 300)
           }}
         />
         {params.q ? (
@@ -77,4 +90,15 @@ export function JobsToolbar({ params }: { params: JobListParams }) {
       </Form>
     </div>
   )
+}
+
+/**
+ * The list's search params as the person last asked for them: while a filter, sort or search they
+ * chose is still loading, that one, so the next search or filter builds on it, not on the old list.
+ */
+function useRequestedSearchParams(): URLSearchParams {
+  const [current] = useSearchParams()
+  const pending = useNavigation().location
+  const here = useLocation()
+  return pending?.pathname === here.pathname ? new URLSearchParams(pending.search) : current
 }
