@@ -1,4 +1,5 @@
 import { CalendarDays as CalendarIcon, ChevronLeft, ChevronRight } from 'lucide-react'
+import { useRef } from 'react'
 import { Form, Link, useSubmit } from 'react-router'
 import { CalendarDays, CalendarWeeks } from '#app/components/calendar/calendar-days.tsx'
 import { CalendarFeed } from '#app/components/calendar/calendar-feed.tsx'
@@ -6,6 +7,7 @@ import { buttonClass } from '#app/components/ui/button.tsx'
 import { EmptyState, PageHeader } from '#app/components/ui/card.tsx'
 import { inputClass } from '#app/components/ui/field.tsx'
 import { PageError } from '#app/components/ui/page-error.tsx'
+import { useFieldsFollowUrl } from '#app/lib/use-fields-follow-url.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import { handleCalendarAction, loadCalendarPage } from '#server/pages/calendar-page.ts'
 import type { Route } from './+types/_app.calendar'
@@ -27,6 +29,13 @@ export default function CalendarPage({ loaderData }: Route.ComponentProps) {
   const { calendar, tokens, origin } = loaderData
   const { query } = calendar
   const submit = useSubmit()
+  const filters = useRef<HTMLFormElement>(null)
+  useFieldsFollowUrl(filters, {
+    days: String(query.days),
+    view: query.view,
+    scope: query.scope,
+    job: query.job ?? '',
+  })
   const names = new Map(calendar.jobs.map((j) => [j.id, j.name]))
   const link = (change: Record<string, string>) => {
     const params = new URLSearchParams({
@@ -47,6 +56,7 @@ export default function CalendarPage({ loaderData }: Route.ComponentProps) {
         description={`Past runs and upcoming fires of the jobs you can see, in your time zone (${calendar.zone}).`}
       />
       <Form
+        ref={filters}
         method="get"
         className="mb-4 flex flex-wrap items-end gap-2"
         onChange={(e) => void submit(e.currentTarget)}

@@ -58,6 +58,15 @@ test('the calendar lists the fires nextRuns gives across a DST change, and makes
   await page.locator('select[name="job"]').selectOption({ label: 'spring' })
   await expect(page).toHaveURL(/job=job_/)
   await expect(fires).toHaveCount(1)
+  // Back undoes one choice at a time, and the form shows the choices of the page it is on.
+  await page.goBack()
+  await expect(page).not.toHaveURL(/job=job_/)
+  await expect(page.locator('select[name="job"]')).toHaveValue('')
+  await expect(page.locator('select[name="view"]')).toHaveValue('day')
+  await page.goBack()
+  await expect(page).not.toHaveURL(/view=/)
+  await expect(page.getByTestId('calendar-list')).toHaveCount(0)
+  await expect(page.locator('select[name="view"]')).toHaveValue('week')
 
   // The feed: made once, readable, then revoked.
   await page.getByRole('button', { name: 'New feed address' }).click()
