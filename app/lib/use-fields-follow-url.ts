@@ -14,7 +14,10 @@ export function useFieldsFollowUrl(form: RefObject<HTMLFormElement | null>, valu
     if (!fields) return
     for (const [name, value] of Object.entries(JSON.parse(shown) as Record<string, string>)) {
       const field = fields.namedItem(name)
-      if ((field instanceof HTMLSelectElement || field instanceof HTMLInputElement) && field.value !== value) {
+      if (
+        (field instanceof HTMLSelectElement || field instanceof HTMLInputElement) &&
+        field.value !== value
+      ) {
         field.value = value
       }
     }

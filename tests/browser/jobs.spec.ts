@@ -144,7 +144,12 @@ test('search, filters and sorting live in the URL', async ({ page }) => {
 test('a search typed while a filter is still loading searches under that filter', async ({ page }) => {
   await signUp(page, 'Flo Fastfingers', uniqueEmail('flo'))
   await createJob(page, { name: 'beta-digest', prompt: 'Digest the beta feedback.', schedule: '0 * * * *' })
-  await createJob(page, { name: 'alpha-report', prompt: 'Report on alpha.', schedule: '0 9 1 * *', shared: true })
+  await createJob(page, {
+    name: 'alpha-report',
+    prompt: 'Report on alpha.',
+    schedule: '0 9 1 * *',
+    shared: true,
+  })
   await page.goto('/jobs?filter=shared')
   const names = page.locator('tbody tr td:first-child a')
   await expect(names).toHaveText(['alpha-report'])
