@@ -1,5 +1,6 @@
-import { describe, expect, it, vi } from 'vitest'
-import { judgeCommand } from './judge.ts'
+import { Worker } from 'node:worker_threads'
+import { describe, expect, it } from 'vitest'
+import { JudgePool, judgeCommand } from './judge.ts'
 import { decideCommand, MAX_COMMAND_LINE, mergePolicies } from './policy.ts'
 
 const STRICT = {
@@ -54,11 +55,26 @@ describe('judgeCommand', () => {
   it('counts a deadline from when a worker takes the line, not while the worker loads', async () => {
     // A fresh pool: its first worker loads its modules (from source, through tsx: about 0.4 s on
     // a quiet machine, seconds on a busy one) before it can judge anything.
-    vi.resetModules()
-    const fresh = await import('./judge.ts')
-    expect(await fresh.judgeCommand(STRICT, 'ls -la', { timeoutMs: 200 })).toEqual(
-      decideCommand(STRICT, 'ls -la'),
+    const fresh = new JudgePool()
+    expect(await fresh.judge('', STRICT, 'ls -la', 200)).toEqual(decideCommand(STRICT, 'ls -la'))
+  })
+
+  it('fails each waiting line once when its workers cannot load, rather than starting them forever', async () => {
+    // A real worker that dies as it loads, as one would with a broken build or a missing module.
+    let started = 0
+    const broken = new JudgePool({
+      size: 2,
+      startWorker: () => {
+        started++
+        return new Worker('throw new Error("the judge cannot load")', { eval: true })
+      },
+    })
+    const results = await Promise.allSettled(
+      ['ls', 'pwd', 'whoami'].map((line) => broken.judge('', STRICT, line, 1_000)),
     )
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected'])
+    expect(String((results[0] as PromiseRejectedResult).reason)).toContain('the judge cannot load')
+    expect(started).toBe(3)
   })
 
   it("judges another person's line before the rest of one person's flood", async () => {

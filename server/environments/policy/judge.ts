@@ -59,7 +59,7 @@ export function judgeCommand(
       reason: `the command line is longer than ${MAX_COMMAND_LINE} characters`,
     })
   }
-  return new Promise((resolve, reject) => pool.submit(tenant, { policy, line, timeoutMs, resolve, reject }))
+  return pool.judge(tenant, policy, line, timeoutMs)
 }
 
 function tooComplexToJudge(why: string): CommandDecision {
@@ -76,7 +76,9 @@ type Job = {
 
 type Active = { id: number; job: Job; timer: NodeJS.Timeout }
 
-class JudgePool {
+export class JudgePool {
+  private readonly startWorker: () => Worker
+  private readonly size: number
   /** The lines waiting, by tenant, the tenants in the order they are next served. */
   private readonly waiting = new Map<string, Job[]>()
   private queued = 0
@@ -87,7 +89,22 @@ class JudgePool {
   private readonly starting = new Set<Worker>()
   private nextId = 1
 
-  submit(tenant: string, job: Job): void {
+  /** The process has one pool (below); a test may start its own with other workers. */
+  constructor({ startWorker = startJudgeWorker, size = POOL_SIZE } = {}) {
+    this.startWorker = startWorker
+    this.size = size
+  }
+
+  judge(
+    tenant: string,
+    policy: EffectivePolicy | CommandPolicyInput,
+    line: string,
+    timeoutMs: number,
+  ): Promise<CommandDecision> {
+    return new Promise((resolve, reject) => this.submit(tenant, { policy, line, timeoutMs, resolve, reject }))
+  }
+
+  private submit(tenant: string, job: Job): void {
     const lane = this.waiting.get(tenant)
     if (lane) lane.push(job)
     else this.waiting.set(tenant, [job])
@@ -98,7 +115,7 @@ class JudgePool {
   private pump(): void {
     while (this.queued > 0 && this.idle.length > 0) this.start(this.idle.pop()!, this.next())
     // A worker still loading takes the next line once it says it is ready.
-    while (this.queued > this.starting.size && this.active.size < POOL_SIZE) this.spawn()
+    while (this.queued > this.starting.size && this.active.size < this.size) this.spawn()
   }
 
   /** The first line of the tenant whose turn it is; that tenant then goes to the back. */
@@ -139,7 +156,7 @@ class JudgePool {
   }
 
   private spawn(): void {
-    const worker = startWorker()
+    const worker = this.startWorker()
     this.active.set(worker, undefined)
     this.starting.add(worker)
     worker.on('message', (reply: JudgeReply) => {
@@ -193,13 +210,11 @@ class JudgePool {
   }
 }
 
-const pool = new JudgePool()
-
 // The compiled server (build/server/index.js) has the worker bundled beside it as
 // build/judge-worker.js (config/build-server.ts); held in a variable so that Vite leaves it be.
 const COMPILED_WORKER = '../judge-worker.js'
 
-function startWorker(): Worker {
+function startJudgeWorker(): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: JUDGE_HEAP_MB }
   if (!import.meta.url.endsWith('.ts')) {
     return new Worker(new URL(COMPILED_WORKER, import.meta.url), { resourceLimits })
@@ -215,3 +230,5 @@ function startWorker(): Worker {
   const source = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}) })`
   return new Worker(source, { eval: true, resourceLimits })
 }
+
+const pool = new JudgePool()
