@@ -28,13 +28,18 @@ export function OrgSwitcher({ current, orgs }: { current: Org; orgs: Org[] }) {
   const trigger = {
     className:
       'flex w-full items-center gap-2 rounded-lg border border-stone-200 bg-white px-2.5 py-2 text-left text-sm shadow-sm hover:bg-stone-50 dark:border-stone-800 dark:bg-stone-900 dark:hover:bg-stone-800',
-    'aria-label': `Organisation: ${current.name}. Switch organisation`,
+    // Named by what it shows (and a word before and after for screen readers), so a person using
+    // speech input can say what they see: "click Ana's workspace".
     children: (
       <>
         <Building2 className="size-4 shrink-0 text-stone-600 dark:text-stone-400" aria-hidden />
         <span className="min-w-0 flex-1">
+          <span className="sr-only">Organisation: </span>
           <span className="block truncate font-medium">{current.name}</span>
-          <span className="block text-xs text-stone-600 dark:text-stone-400 capitalize">{current.role}</span>
+          <span className="block text-xs text-stone-600 dark:text-stone-400 capitalize">
+            {current.role}
+            <span className="sr-only">. Switch organisation</span>
+          </span>
         </span>
         <ChevronsUpDown className="size-4 shrink-0 text-stone-600 dark:text-stone-400" aria-hidden />
       </>
@@ -42,7 +47,7 @@ export function OrgSwitcher({ current, orgs }: { current: Org; orgs: Org[] }) {
   }
   if (!used) return <button {...trigger} {...standIn} />
   return (
-    <DropdownMenu.Root defaultOpen>
+    <DropdownMenu.Root defaultOpen modal={false}>
       <DropdownMenu.Trigger {...trigger} />
       <DropdownMenu.Portal>
         <DropdownMenu.Content className={menuClass} align="start" sideOffset={6}>
@@ -79,13 +84,16 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
   const trigger = {
     className:
       'flex w-full items-center gap-2 rounded-lg px-2 py-2 text-left text-sm hover:bg-stone-100 dark:hover:bg-stone-800',
-    'aria-label': `Account: ${name}`,
     children: (
       <>
-        <span className="flex size-7 items-center justify-center rounded-full bg-brand-100 text-xs font-semibold text-brand-900 dark:bg-brand-900 dark:text-brand-100">
+        <span
+          aria-hidden
+          className="flex size-7 items-center justify-center rounded-full bg-brand-100 text-xs font-semibold text-brand-900 dark:bg-brand-900 dark:text-brand-100"
+        >
           {initials || '?'}
         </span>
         <span className="min-w-0 flex-1">
+          <span className="sr-only">Account: </span>
           <span className="block truncate font-medium">{name}</span>
           <span className="block truncate text-xs text-stone-600 dark:text-stone-400">{email}</span>
         </span>
@@ -94,7 +102,7 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
   }
   if (!used) return <button {...trigger} {...standIn} />
   return (
-    <DropdownMenu.Root defaultOpen>
+    <DropdownMenu.Root defaultOpen modal={false}>
       <DropdownMenu.Trigger {...trigger} />
       <DropdownMenu.Portal>
         <DropdownMenu.Content className={menuClass} align="start" side="top" sideOffset={6}>

@@ -5,24 +5,11 @@
  * with its ratio, so one failure shows all there are.
  */
 import { expect, test, type Page } from '@playwright/test'
-import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
+import { appReady as signedInReady, personWithEverything } from './every-page.ts'
 import { textsBelowAA, useTheme, type LowContrast } from './look.ts'
 
 // Two themes across some twenty page loads, on a busy machine.
 test.describe.configure({ timeout: 240_000 })
-
-const SETTINGS = [
-  'members',
-  'profile',
-  'models',
-  'usage',
-  'machines',
-  'access-tokens',
-  'secrets',
-  'agent',
-  'delivery',
-  'integrations',
-]
 
 /** Loads `url` once its scripts run (buttons waiting for them are disabled, and exempt, before). */
 async function offendersOn(page: Page, url: string, ready: () => Promise<void>): Promise<string[]> {
@@ -47,33 +34,8 @@ test('text on the everyday pages reaches AA contrast in light and dark', async (
     offenders.push(...(await offendersOn(page, '/sign-in', signInReady)).map((o) => `${theme} ${o}`))
   }
 
-  await signUp(page, 'Cora Contrast', uniqueEmail('cora'))
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers: { origin },
-    data: { name: 'contrast-digest', schedule: '0 7 * * 1-5', instructions: 'Summarise the night.' },
-  })
-  expect(created.status()).toBe(201)
-  const jobId = (await created.json()).job.id as string
-  const run = await runToEnd(page, origin, jobId)
-  const saved = await page.request.put('/_agent-native/resources/personal/environments/contrast-env.md', {
-    headers: { origin, 'content-type': 'text/plain' },
-    data: '---\nsetup: []\n---\nAn environment to look at.',
-  })
-  expect(saved.ok(), await saved.text()).toBe(true)
-
-  const appReady = () =>
-    expect(page.getByRole('button', { name: 'Ask the agent' })).toHaveAttribute('data-ready', 'true')
-  const pages = [
-    '/jobs',
-    `/jobs/${jobId}`,
-    `/jobs/${jobId}/runs/${run.id}`,
-    '/environments',
-    '/environments/contrast-env?scope=personal',
-    '/calendar',
-    '/skills',
-    '/notifications',
-    ...SETTINGS.map((s) => `/settings/${s}`),
-  ]
+  const { pages } = await personWithEverything(page, origin, 'Cora Contrast')
+  const appReady = () => signedInReady(page)
   for (const theme of ['light', 'dark'] as const) {
     await useTheme(page, theme)
     for (const url of pages) {

@@ -68,7 +68,7 @@ function RowMenu({ job }: { job: JobRow }) {
     }
   }, [fetcher.state, fetcher.data, navigate])
   return (
-    <DropdownMenu.Root defaultOpen>
+    <DropdownMenu.Root defaultOpen modal={false}>
       <DropdownMenu.Trigger aria-label={`Actions for ${job.name}`} className={TRIGGER}>
         <SpriteIcon name="more" className="size-4" />
       </DropdownMenu.Trigger>
