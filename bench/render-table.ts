@@ -64,7 +64,6 @@ const Stub = createRoutesStub([
       createElement(JobsTable, {
         jobs,
         recentRuns,
-        params: { q: '', filter: 'all', sort: 'name', dir: 'asc' },
         meId: 'me',
         busy: false,
       }),

@@ -89,7 +89,6 @@ export default function Jobs({ loaderData }: Route.ComponentProps) {
               <JobsTable
                 jobs={jobs}
                 recentRuns={loaderData.recentRuns}
-                params={params}
                 meId={loaderData.me.userId}
                 busy={navigation.state === 'loading' && navigation.location.pathname === '/jobs'}
               />

@@ -141,7 +141,7 @@ test('search, filters and sorting live in the URL', async ({ page }) => {
   await expect(page.getByText('No jobs match')).toBeVisible()
 })
 
-test('a search typed while a filter is still loading searches under that filter', async ({ page }) => {
+test('a search or sort chosen while a filter is still loading keeps that filter', async ({ page }) => {
   await signUp(page, 'Flo Fastfingers', uniqueEmail('flo'))
   await createJob(page, { name: 'beta-digest', prompt: 'Digest the beta feedback.', schedule: '0 * * * *' })
   await createJob(page, {
@@ -150,26 +150,36 @@ test('a search typed while a filter is still loading searches under that filter'
     schedule: '0 9 1 * *',
     shared: true,
   })
-  await page.goto('/jobs?filter=shared')
   const names = page.locator('tbody tr td:first-child a')
-  await expect(names).toHaveText(['alpha-report'])
-  // A slow server: the list under "All" has not arrived when the person starts typing.
+  // A slow server: the list under "All" (no filter, search or sort) has not arrived when the
+  // person makes their next choice.
   let release!: () => void
   const held = new Promise<void>((resolve) => (release = resolve))
+  const isAll = (url: string) =>
+    /\/jobs\.data/.test(url) && !['filter', 'q', 'sort'].some((key) => new URL(url).searchParams.has(key))
   await page.route(/\/jobs\.data/, async (route) => {
-    const search = new URL(route.request().url()).searchParams
-    if (!search.has('filter') && !search.has('q')) await held
-    await route.continue().catch(() => {}) // the search's navigation may have cancelled it
+    if (isAll(route.request().url())) await held
+    await route.continue().catch(() => {}) // the next choice's navigation may have cancelled it
   })
-  const allRequested = page.waitForRequest(
-    (req) => /\/jobs\.data/.test(req.url()) && !new URL(req.url()).searchParams.has('filter'),
-  )
-  await page.getByRole('link', { name: 'All', exact: true }).click()
-  await allRequested
+  const chooseAllFromShared = async () => {
+    await page.goto('/jobs?filter=shared')
+    await expect(names).toHaveText(['alpha-report'])
+    const allRequested = page.waitForRequest((req) => isAll(req.url()))
+    await page.getByRole('link', { name: 'All', exact: true }).click()
+    await allRequested
+  }
+
+  await chooseAllFromShared()
   await page.getByRole('searchbox', { name: 'Search jobs' }).fill('feedback')
   await expect(page).toHaveURL(/q=feedback/)
   expect(page.url()).not.toMatch(/filter=/)
   await expect(names).toHaveText(['beta-digest'])
+
+  await chooseAllFromShared()
+  await page.getByRole('link', { name: /Next run/ }).click()
+  await expect(page).toHaveURL(/sort=next/)
+  expect(page.url()).not.toMatch(/filter=/)
+  await expect(names).toHaveText(['beta-digest', 'alpha-report'])
   release()
 })
 

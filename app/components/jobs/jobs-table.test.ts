@@ -37,7 +37,6 @@ function renderTable(): string {
         createElement(JobsTable, {
           jobs: [job],
           recentRuns: { [job.id]: runs },
-          params: { q: '', filter: 'all', sort: 'name', dir: 'asc' },
           meId: 'me',
           busy: false,
         }),

@@ -2,7 +2,6 @@ import { useRef } from 'react'
 import { Card } from '#app/components/ui/card.tsx'
 import { cn } from '#app/lib/cn.ts'
 import type { JobRow as JobRowData } from '#app/lib/job-types.ts'
-import type { JobListParams } from '#app/lib/job-list-params.ts'
 import { EnableSwitch } from './enable-switch.tsx'
 import { DeniedChip, PausedChip, RunStatusChip, ScopeBadge } from './job-chips.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
@@ -17,13 +16,12 @@ const NAME_LINK =
 type Props = {
   jobs: JobRowData[]
   recentRuns: Record<string, RecentRun[]>
-  params: JobListParams
   meId: string
   busy: boolean
 }
 
 /** The jobs the caller can see, one row each, with the state that matters at a glance. */
-export function JobsTable({ jobs, recentRuns, params, meId, busy }: Props) {
+export function JobsTable({ jobs, recentRuns, meId, busy }: Props) {
   // The rows' name links navigate in the app through one listener on the table, not a Link each.
   const table = useRef<HTMLTableElement>(null)
   useListLinks(table)
@@ -41,12 +39,12 @@ export function JobsTable({ jobs, recentRuns, params, meId, busy }: Props) {
           className="border-b border-stone-200 text-xs text-stone-600 dark:text-stone-400 uppercase dark:border-stone-800"
         >
           <tr role="row">
-            <SortHeader label="Name" column="name" params={params} className="jt-name" />
+            <SortHeader label="Name" column="name" className="jt-name" />
             <th role="columnheader" scope="col" className="jt-schedule">
               Schedule
             </th>
-            <SortHeader label="Next run" column="next" params={params} className="jt-next" />
-            <SortHeader label="Last run" column="last" params={params} className="jt-last" />
+            <SortHeader label="Next run" column="next" className="jt-next" />
+            <SortHeader label="Last run" column="last" className="jt-last" />
             <th role="columnheader" scope="col" className="jt-owner">
               Owner
             </th>

@@ -1,9 +1,10 @@
 import { Search, X } from 'lucide-react'
 import { useEffect, useRef } from 'react'
-import { Form, Link, useLocation, useNavigation, useSearchParams, useSubmit } from 'react-router'
+import { Form, Link, useSearchParams, useSubmit } from 'react-router'
 import { inputClass } from '#app/components/ui/field.tsx'
 import { cn } from '#app/lib/cn.ts'
 import { JOB_FILTERS, readJobListParams, withParams } from '#app/lib/job-list-params.ts'
+import { useRequestedSearchParams } from '#app/lib/use-requested-search-params.ts'
 
 /**
  * Search and filters for the jobs list. Everything lives in the URL, so a filtered list can be
@@ -90,15 +91,4 @@ export function JobsToolbar() {
       </Form>
     </div>
   )
-}
-
-/**
- * The list's search params as the person last asked for them: while a filter, sort or search they
- * chose is still loading, that one, so the next search or filter builds on it, not on the old list.
- */
-function useRequestedSearchParams(): URLSearchParams {
-  const [current] = useSearchParams()
-  const pending = useNavigation().location
-  const here = useLocation()
-  return pending?.pathname === here.pathname ? new URLSearchParams(pending.search) : current
 }

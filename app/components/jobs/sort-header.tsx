@@ -1,6 +1,7 @@
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react'
-import { Link, useSearchParams } from 'react-router'
-import { withParams, type JobListParams, type JobSort } from '#app/lib/job-list-params.ts'
+import { Link } from 'react-router'
+import { readJobListParams, withParams, type JobSort } from '#app/lib/job-list-params.ts'
+import { useRequestedSearchParams } from '#app/lib/use-requested-search-params.ts'
 
 /**
  * A column header that sorts the list by its column (a second click reverses the order). Named by
@@ -9,15 +10,16 @@ import { withParams, type JobListParams, type JobSort } from '#app/lib/job-list-
 export function SortHeader({
   label,
   column,
-  params,
   className,
 }: {
   label: string
   column: JobSort
-  params: JobListParams
   className?: string
 }) {
-  const [searchParams] = useSearchParams()
+  // The sort chosen last, even while its list loads: a second click reverses it, and a filter
+  // still loading is kept.
+  const searchParams = useRequestedSearchParams()
+  const params = readJobListParams(searchParams)
   const active = params.sort === column
   const nextDir = active && params.dir === 'asc' ? 'desc' : 'asc'
   const Icon = !active ? ArrowUpDown : params.dir === 'asc' ? ArrowUp : ArrowDown
