@@ -20,6 +20,20 @@ async function createJob(
   await expect(page.getByRole('heading', { level: 1, name: opts.name })).toBeVisible()
 }
 
+/**
+ * The two jobs the list specs sort, filter and search: `beta-digest` (personal, hourly, its prompt
+ * says "feedback") and `alpha-report` (shared, monthly).
+ */
+async function createTwoJobs(page: Page) {
+  await createJob(page, { name: 'beta-digest', prompt: 'Digest the beta feedback.', schedule: '0 * * * *' })
+  await createJob(page, {
+    name: 'alpha-report',
+    prompt: 'Report on alpha.',
+    schedule: '0 9 1 * *',
+    shared: true,
+  })
+}
+
 async function pickZone(page: Page, zone: string) {
   await page.getByLabel('Time zone').click()
   await page.getByRole('combobox', { name: 'Search time zones' }).fill(zone)
@@ -117,13 +131,7 @@ test('create a job in the form, see it in the list, edit it, pause it, delete it
 
 test('search, filters and sorting live in the URL', async ({ page }) => {
   await signUp(page, 'Sam Sorter', uniqueEmail('sam'))
-  await createJob(page, { name: 'beta-digest', prompt: 'Digest the beta feedback.', schedule: '0 * * * *' })
-  await createJob(page, {
-    name: 'alpha-report',
-    prompt: 'Report on alpha.',
-    schedule: '0 9 1 * *',
-    shared: true,
-  })
+  await createTwoJobs(page)
   await page.goto('/jobs')
   const names = page.locator('tbody tr td:first-child a')
   await expect(names).toHaveText(['alpha-report', 'beta-digest'])
@@ -143,13 +151,7 @@ test('search, filters and sorting live in the URL', async ({ page }) => {
 
 test('a search or sort chosen while a filter is still loading keeps that filter', async ({ page }) => {
   await signUp(page, 'Flo Fastfingers', uniqueEmail('flo'))
-  await createJob(page, { name: 'beta-digest', prompt: 'Digest the beta feedback.', schedule: '0 * * * *' })
-  await createJob(page, {
-    name: 'alpha-report',
-    prompt: 'Report on alpha.',
-    schedule: '0 9 1 * *',
-    shared: true,
-  })
+  await createTwoJobs(page)
   const names = page.locator('tbody tr td:first-child a')
   // A slow server: the list under "All" (no filter, search or sort) has not arrived when the
   // person makes their next choice.
