@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { axeFindings } from './axe.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
 
 test('sign up, land in the app, invite a member who accepts, and see the roles', async ({ browser }) => {
@@ -20,12 +21,17 @@ test('sign up, land in the app, invite a member who accepts, and see the roles',
   const memberContext = await browser.newContext()
   const member = await memberContext.newPage()
   await member.goto(link)
+  // The invitation's page is reached only through a link like this one, so axe reads it here
+  // (decision 0412), signed out and then signed in.
+  await expect(member.getByRole('link', { name: 'Create account' })).toBeVisible()
+  expect(await axeFindings(member, 'the invitation, signed out')).toEqual([])
   await member.getByRole('link', { name: 'Create account' }).click()
   await member.getByLabel('Name').fill('Bob Berg')
   await member.getByLabel('Email').fill(bobEmail)
   await member.getByLabel('Password').fill('password1234')
   await member.getByRole('button', { name: 'Create account' }).click()
   await expect(member.getByRole('heading', { name: 'You have been invited' })).toBeVisible()
+  expect(await axeFindings(member, 'the invitation, signed in')).toEqual([])
   await member.getByRole('button', { name: "Join Ana's workspace" }).click()
   await expect(member).toHaveURL(/\/jobs/)
   await expect(member.getByRole('button', { name: /Organisation: Ana's workspace/ })).toBeVisible()
