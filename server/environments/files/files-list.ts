@@ -132,6 +132,8 @@ function ripgrep(
     '--max-columns-preview',
   ]
   if (isFolder) {
+    // The name ends at a NUL, not at the first `:N:`: a file may be called `notes:7:x.txt`.
+    args.push('--null')
     for (const skipped of SKIPPED) args.push('--glob', `!**/${skipped}/**`)
     if (input.glob) args.push('--glob', input.glob)
   } else args.push('--no-filename')
@@ -176,13 +178,14 @@ function ripgrep(
 }
 
 /**
- * `./src/a.ts:12:text` → `src/a.ts:12: text`, relative to the environment root. The text may hold
- * any character (`s`): a `\r` in it failed the match, so a line was shown unformatted, and a path
- * of many `:0:` before such a line cost the loop quadratic time.
+ * `./src/a.ts` NUL `12:text` → `src/a.ts:12: text`, relative to the environment root. The text may
+ * hold any character (`s`): a `\r` in it failed the match, so a line was shown unformatted.
  */
 function formatLine(base: string, line: string): string {
-  const match = /^(?:\.\/)?(.*?):(\d+):(.*)$/s.exec(line)
-  if (!match) return line
-  const file = base ? `${base}/${match[1]}` : match[1]
-  return `${file}:${match[2]}: ${match[3]}`
+  const end = line.indexOf('\0')
+  const match = end < 0 ? null : /^(\d+):(.*)$/s.exec(line.slice(end + 1))
+  if (!match) return line.replace('\0', ':')
+  const name = line.slice(0, end).replace(/^\.\//, '')
+  const file = base ? `${base}/${name}` : name
+  return `${file}:${match[1]}: ${match[2]}`
 }

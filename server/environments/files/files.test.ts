@@ -152,6 +152,13 @@ describe('search_files', () => {
     )
   })
 
+  it("names a file whose name holds ':7:' whole, with the line that matched", async () => {
+    await writeFile(ctx, { path: 'src/notes:7:x.txt', content: 'one\ntwo TODO\n' })
+    expect((await searchFiles(ctx, { pattern: 'two', path: 'src' })).output).toBe(
+      'src/notes:7:x.txt:2: two TODO',
+    )
+  })
+
   it('searches one file by its path, with the same engine', async () => {
     expect((await searchFiles(ctx, { pattern: 'TO+DO', path: 'src/a.ts' })).output).toBe(
       'src/a.ts:2: // TODO fix',
