@@ -1,6 +1,6 @@
 /**
- * A fresh, migrated database per test file on the shared Postgres server, made the
- * process-wide handle. Dropped afterwards.
+ * A fresh, migrated database per test file on the shared Postgres server (a copy of the run's
+ * migrated template), made the process-wide handle. Dropped afterwards.
  */
 import { inject } from 'vitest'
 import { openDatabase, setCurrentDatabase, type DbHandle } from '#server/db/client.ts'
@@ -10,8 +10,9 @@ import { createEmptyDatabase } from './postgres-server.ts'
 export type TestDatabase = { url: string; handle: DbHandle; drop(): Promise<void> }
 
 export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
-  const empty = await createEmptyDatabase(inject('postgresUrl'))
+  const empty = await createEmptyDatabase(inject('postgresUrl'), inject('templateDatabase'))
   const handle = await openDatabase({ url: empty.url, poolSize: options.poolSize ?? 5 })
+  // Nothing to apply in a copy of the template; kept so a database is never older than the code.
   await migrateDatabase(handle)
   setCurrentDatabase(handle)
   return {

@@ -5,9 +5,11 @@
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import postgres from 'postgres'
 import { freePort } from './free-port.ts'
 
@@ -47,11 +49,14 @@ export function databaseUrl(serverUrl: string, name: string): string {
   return url.toString()
 }
 
-/** Creates an empty database and returns its URL (no migrations). */
-export async function createEmptyDatabase(serverUrl: string) {
+/**
+ * Creates a database and returns its URL: empty (no migrations), or a copy of `template` (see
+ * migratedTemplate: the schema of every migration, without running them again).
+ */
+export async function createEmptyDatabase(serverUrl: string, template?: string) {
   const name = `clockwork_test_${randomBytes(6).toString('hex')}`
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
-  await admin.unsafe(`create database ${name}`)
+  await admin.unsafe(`create database ${name}${template ? ` template ${template}` : ''}`)
   await admin.end()
   return {
     name,
@@ -61,5 +66,46 @@ export async function createEmptyDatabase(serverUrl: string) {
       await admin2.unsafe(`drop database if exists ${name} with (force)`)
       await admin2.end()
     },
+  }
+}
+
+const MIGRATIONS = path.resolve(import.meta.dirname, '../../drizzle')
+
+/**
+ * A database with every committed migration applied, made once per set of migrations (its name
+ * carries their fingerprint) and marked a template nobody connects to. A test's database is a copy
+ * of it: copying took about 0.2 s where migrating a new one took 1.2-1.5 s on a busy machine, and a
+ * run makes over a hundred. The test's own migrate call then finds nothing to do. Tests of the
+ * migrations themselves start from createEmptyDatabase without a template.
+ */
+export async function migratedTemplate(
+  serverUrl: string,
+  migrate: (url: string) => Promise<void>,
+): Promise<string> {
+  const fingerprint = createHash('sha256')
+  for (const file of readdirSync(MIGRATIONS, { recursive: true, encoding: 'utf8' }).sort()) {
+    if (/\.(sql|json)$/.test(file)) fingerprint.update(file).update(readFileSync(path.join(MIGRATIONS, file)))
+  }
+  const name = `clockwork_template_${fingerprint.digest('hex').slice(0, 16)}`
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
+  try {
+    const [found] = await admin`select 1 from pg_database where datname = ${name}`
+    if (found) return name
+    // Made under another name and renamed when whole, so a run that stops halfway leaves no
+    // half-migrated template for the next (and two runs starting together each make their own).
+    const building = `clockwork_building_${randomBytes(6).toString('hex')}`
+    await admin.unsafe(`create database ${building}`)
+    await migrate(databaseUrl(serverUrl, building))
+    try {
+      await admin.unsafe(`alter database ${building} rename to ${name}`)
+      await admin.unsafe(`alter database ${name} with is_template true allow_connections false`)
+    } catch (err) {
+      await admin.unsafe(`drop database if exists ${building} with (force)`)
+      const [madeMeanwhile] = await admin`select 1 from pg_database where datname = ${name}`
+      if (!madeMeanwhile) throw err
+    }
+    return name
+  } finally {
+    await admin.end()
   }
 }

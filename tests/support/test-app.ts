@@ -26,7 +26,9 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
-  const database = options.pglite ? null : await createEmptyDatabase(inject('postgresUrl'))
+  const database = options.pglite
+    ? null
+    : await createEmptyDatabase(inject('postgresUrl'), inject('templateDatabase'))
   const pgliteDir = options.pglite ? mkdtempSync(path.join(os.tmpdir(), 'clockwork-pglite-')) : null
   Object.assign(process.env, {
     NODE_ENV: 'test',
