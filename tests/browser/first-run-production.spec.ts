@@ -4,8 +4,15 @@
  * so that it runs beside the dev-server tests.
  */
 import { test } from '@playwright/test'
-import { FIRST_RUN_TIMEOUT, testEnvFileIsRead } from './first-run.ts'
+import { expectEnvFileRead, FIRST_RUN_TIMEOUT, serverWithEnvFile } from './first-run.ts'
 
 test.setTimeout(FIRST_RUN_TIMEOUT)
 
-testEnvFileIsRead('production')
+test('the production server reads LOG_LEVEL and AGENT_MODEL from the env file', async ({ page }) => {
+  const { server, file } = await serverWithEnvFile('production')
+  try {
+    await expectEnvFileRead(page, server, file)
+  } finally {
+    await server.stop()
+  }
+})

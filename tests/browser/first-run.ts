@@ -7,8 +7,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { expect, test, type Page } from '@playwright/test'
-import { startServerProcess } from '../support/server-process.ts'
+import { expect, type Page } from '@playwright/test'
+import { startServerProcess, type ServerProcess } from '../support/server-process.ts'
 import { uniqueEmail } from './helpers.ts'
 
 /** A server compiles or loads every page on first visit: slow on a busy machine, so generous bounds. */
@@ -32,26 +32,25 @@ function writeEnvFile(lines: string[]): string {
   return file
 }
 
-/** The `mode` server started with ENV_FILE takes LOG_LEVEL and AGENT_MODEL from that file. */
-export function testEnvFileIsRead(mode: 'production' | 'development') {
-  test(`the ${mode} server reads LOG_LEVEL and AGENT_MODEL from the env file`, async ({ page }) => {
-    const file = writeEnvFile(['LOG_LEVEL=debug', 'AGENT_MODEL=anthropic:claude-from-dotenv'])
-    // Whatever the test runner has, the file must be the only source of these two.
-    const server = await startServerProcess(mode, {
-      ENV_FILE: file,
-      LOG_LEVEL: undefined,
-      AGENT_MODEL: undefined,
-    })
-    try {
-      expect(server.output()).toContain(`read environment from ${file}`)
-      // The debug line only appears when the logger saw LOG_LEVEL=debug.
-      expect(server.output()).toMatch(/configuration/)
-      expect(server.output()).toMatch(/DEBUG|"level":20/)
-      await signUpAt(page, server.baseUrl)
-      await page.goto(`${server.baseUrl}/settings/models`)
-      await expect(page.getByText('claude-from-dotenv').first()).toBeVisible()
-    } finally {
-      await server.stop()
-    }
+/** A `mode` server started with ENV_FILE naming a file that sets LOG_LEVEL and AGENT_MODEL. */
+export async function serverWithEnvFile(mode: 'production' | 'development') {
+  const file = writeEnvFile(['LOG_LEVEL=debug', 'AGENT_MODEL=anthropic:claude-from-dotenv'])
+  // Whatever the test runner has, the file must be the only source of these two.
+  const server = await startServerProcess(mode, {
+    ENV_FILE: file,
+    LOG_LEVEL: undefined,
+    AGENT_MODEL: undefined,
   })
+  return { server, file }
+}
+
+/** The server took LOG_LEVEL and AGENT_MODEL from the env file. */
+export async function expectEnvFileRead(page: Page, server: ServerProcess, file: string) {
+  expect(server.output()).toContain(`read environment from ${file}`)
+  // The debug line only appears when the logger saw LOG_LEVEL=debug.
+  expect(server.output()).toMatch(/configuration/)
+  expect(server.output()).toMatch(/DEBUG|"level":20/)
+  await signUpAt(page, server.baseUrl)
+  await page.goto(`${server.baseUrl}/settings/models`)
+  await expect(page.getByText('claude-from-dotenv').first()).toBeVisible()
 }
