@@ -5,23 +5,23 @@
 import { inject } from 'vitest'
 import { openDatabase, setCurrentDatabase, type DbHandle } from '#server/db/client.ts'
 import { migrateDatabase } from '#server/db/migrate.ts'
-import { createEmptyDatabase } from './postgres-server.ts'
+import { createMigratedDatabase } from './postgres-server.ts'
 
 export type TestDatabase = { url: string; handle: DbHandle; drop(): Promise<void> }
 
 export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
-  const empty = await createEmptyDatabase(inject('postgresUrl'), inject('templateDatabase'))
-  const handle = await openDatabase({ url: empty.url, poolSize: options.poolSize ?? 5 })
+  const copy = await createMigratedDatabase(inject('postgresUrl'), inject('templateDatabase'))
+  const handle = await openDatabase({ url: copy.url, poolSize: options.poolSize ?? 5 })
   // Nothing to apply in a copy of the template; kept so a database is never older than the code.
   await migrateDatabase(handle)
   setCurrentDatabase(handle)
   return {
-    url: empty.url,
+    url: copy.url,
     handle,
     drop: async () => {
       setCurrentDatabase(undefined)
       await handle.close()
-      await empty.drop()
+      await copy.drop()
     },
   }
 }

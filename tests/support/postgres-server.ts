@@ -49,11 +49,14 @@ export function databaseUrl(serverUrl: string, name: string): string {
   return url.toString()
 }
 
-/**
- * Creates a database and returns its URL: empty (no migrations), or a copy of `template` (see
- * migratedTemplate: the schema of every migration, without running them again).
- */
-export async function createEmptyDatabase(serverUrl: string, template?: string) {
+/** Creates an empty database and returns its URL (no migrations). */
+export const createEmptyDatabase = (serverUrl: string) => createDatabase(serverUrl)
+
+/** Creates a copy of `template` (migratedTemplate's: every migration applied) and returns its URL. */
+export const createMigratedDatabase = (serverUrl: string, template: string) =>
+  createDatabase(serverUrl, template)
+
+async function createDatabase(serverUrl: string, template?: string) {
   const name = `clockwork_test_${randomBytes(6).toString('hex')}`
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
   await admin.unsafe(`create database ${name}${template ? ` template ${template}` : ''}`)
@@ -76,7 +79,7 @@ const MIGRATIONS = path.resolve(import.meta.dirname, '../../drizzle')
  * carries their fingerprint) and marked a template nobody connects to. A test's database is a copy
  * of it: copying took about 0.2 s where migrating a new one took 1.2-1.5 s on a busy machine, and a
  * run makes over a hundred. The test's own migrate call then finds nothing to do. Tests of the
- * migrations themselves start from createEmptyDatabase without a template.
+ * migrations themselves start from createEmptyDatabase.
  */
 export async function migratedTemplate(
   serverUrl: string,

@@ -11,7 +11,7 @@ import { env, resetEnvCache } from '#server/env.ts'
 import { startServer, type RunningServer } from '#server/http/server.ts'
 import { ApiClient } from './api-client.ts'
 import { inject } from 'vitest'
-import { createEmptyDatabase, freePort } from './postgres-server.ts'
+import { createMigratedDatabase, freePort } from './postgres-server.ts'
 import { routesBuild } from './routes-build.ts'
 
 export type TestApp = {
@@ -28,7 +28,7 @@ export async function startTestApp(
   const baseUrl = `http://127.0.0.1:${port}`
   const database = options.pglite
     ? null
-    : await createEmptyDatabase(inject('postgresUrl'), inject('templateDatabase'))
+    : await createMigratedDatabase(inject('postgresUrl'), inject('templateDatabase'))
   const pgliteDir = options.pglite ? mkdtempSync(path.join(os.tmpdir(), 'clockwork-pglite-')) : null
   Object.assign(process.env, {
     NODE_ENV: 'test',
