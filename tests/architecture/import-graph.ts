@@ -28,7 +28,7 @@ export function sourceFiles(root: string, dir: string): string[] {
 }
 
 /** Resolves a specifier to a repo file, or undefined for packages and generated `+types`. */
-function resolve(root: string, from: string, specifier: string): string | undefined {
+export function resolve(root: string, from: string, specifier: string): string | undefined {
   let target: string
   if (specifier.startsWith('#server/')) target = 'server/' + specifier.slice('#server/'.length)
   else if (specifier.startsWith('#app/')) target = 'app/' + specifier.slice('#app/'.length)

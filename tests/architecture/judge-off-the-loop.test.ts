@@ -10,19 +10,11 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { sourceFiles } from './import-graph.ts'
+import { resolve, sourceFiles } from './import-graph.ts'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const POLICY = 'server/environments/policy/policy.ts'
 const WORKER = 'server/environments/policy/judge-worker.ts'
-
-/** The repo file a relative or `#server/` specifier names, `.ts` added where it was left off. */
-function target(from: string, specifier: string): string {
-  const file = specifier.startsWith('#server/')
-    ? `server/${specifier.slice('#server/'.length)}`
-    : path.posix.join(path.posix.dirname(from), specifier)
-  return file.endsWith('.ts') ? file : `${file}.ts`
-}
 
 /** How a file reaches `decideCommand` from policy.ts: by name, through a namespace, or re-exported. */
 function reachesDecideCommand(file: string): string[] {
@@ -35,7 +27,7 @@ function reachesDecideCommand(file: string): string[] {
     if (!isImport && !ts.isExportDeclaration(statement)) continue
     const specifier = statement.moduleSpecifier
     if (!specifier || !ts.isStringLiteral(specifier)) continue
-    if (target(file, specifier.text) !== POLICY) continue
+    if (resolve(root, file, specifier.text) !== POLICY) continue
     const bindings = isImport ? statement.importClause?.namedBindings : statement.exportClause
     if (!bindings) {
       if (!isImport) found.push(`${file}: export * from policy.ts`)

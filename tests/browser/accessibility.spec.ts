@@ -19,8 +19,7 @@ test.describe.configure({ mode: 'parallel', timeout: 300_000 })
 
 /** What axe and the contrast scan find on the page as loaded, in the theme it was told to use. */
 async function findingsOn(page: Page, url: string, ready: () => Promise<void>): Promise<string[]> {
-  await page.goto(url)
-  await ready()
+  await load(page, url, ready)
   const theme = (await page.evaluate(() => localStorage.getItem('clockwork-theme'))) ?? 'light'
   expect(await page.evaluate(() => document.documentElement.classList.contains('dark')), url).toBe(
     theme === 'dark',
@@ -38,10 +37,14 @@ async function findingsWithOpen(
   ready: () => Promise<void>,
   open: () => Promise<void>,
 ) {
-  await page.goto(url)
-  await ready()
+  await load(page, url, ready)
   await open()
   return axeFindings(page, url)
+}
+
+async function load(page: Page, url: string, ready: () => Promise<void>) {
+  await page.goto(url)
+  await ready()
 }
 
 test('the signed-out pages pass axe and the contrast scan, light and dark', async ({ page }) => {
