@@ -236,8 +236,13 @@ describe('nextRun', () => {
 })
 
 /** Offset of `zone` at an instant, e.g. '-04:00'. ICU writes a zero offset as plain '+00:00'. */
-function offset(zone: string, instant: string): string {
-  const format = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+const offsetFormats = new Map<string, Intl.DateTimeFormat>()
+function offset(zone: string, instant: string | number): string {
+  let format = offsetFormats.get(zone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+    offsetFormats.set(zone, format)
+  }
   const name = format.formatToParts(new Date(instant)).find((part) => part.type === 'timeZoneName')?.value
   return name === 'GMT' ? '+00:00' : (name?.replace('GMT', '') ?? '')
 }
@@ -524,6 +529,69 @@ describe('DST policy at real transitions', () => {
     // If this starts failing after a croner upgrade, croner fixed it and fixedTimeRuns may go.
     const native = new Cron('30 23 * * *', { mode: '5-part', timezone: 'America/Nuuk', paused: true })
     expect(native.nextRun(new Date('2026-03-28T12:00Z'))?.toISOString()).toBe('2026-03-30T00:30:00.000Z')
+  })
+
+  describe('interval runs agree with croner matching in the zone itself', () => {
+    // nextRuns matches interval jobs on the wall clock of each stretch of one UTC offset (about
+    // eight times faster than croner with a zone); croner with the zone is the reference. The
+    // offset changes are found here apart from the code under test: the offset Intl names, daily.
+    const reference = (expr: string, zone: string, after: Date, count = 100) =>
+      new Cron(expr, { mode: '5-part', timezone: zone, paused: true })
+        .nextRuns(count, after)
+        .map((d) => d.toISOString())
+    const ours = (expr: string, zone: string, after: Date, count = 100) =>
+      nextRuns(expr, { after, timezone: zone, count }).map((d) => d.toISOString())
+    const DAY = 86_400_000
+
+    /** The days of 2026 that end at another offset than they begin with, in each zone. */
+    function changeDays(): { zone: string; day: number }[] {
+      const days: { zone: string; day: number }[] = []
+      for (const zone of Intl.supportedValuesOf('timeZone')) {
+        let before = offset(zone, Date.UTC(2026, 0, 1))
+        for (let day = Date.UTC(2026, 0, 1); day < Date.UTC(2027, 0, 1); day += DAY) {
+          const after = offset(zone, day + DAY)
+          if (after !== before) days.push({ zone, day })
+          before = after
+        }
+      }
+      return days
+    }
+
+    it('across every offset change of 2026 in every zone the runtime knows', () => {
+      const days = changeDays()
+      expect(days.length).toBeGreaterThan(100) // Europe, the Americas, Oceania at least
+      const zones = new Set(days.map((d) => d.zone))
+      for (const zone of ['Europe/Berlin', 'America/Godthab', 'Australia/Lord_Howe', 'Pacific/Chatham'])
+        expect(zones).toContain(zone)
+      const mismatches: string[] = []
+      for (const { zone, day } of days) {
+        // The change is within that UTC day: from three hours before it, 33 hours of runs every 20
+        // minutes, and two nights of runs in the small hours, when most clocks change.
+        const after = new Date(day - 3 * 3_600_000)
+        for (const [expr, count] of [
+          ['*/20 * * * *', 100],
+          ['15,45 0-3 * * *', 16],
+        ] as const) {
+          const expected = reference(expr, zone, after, count)
+          if (JSON.stringify(ours(expr, zone, after, count)) !== JSON.stringify(expected))
+            mismatches.push(`${zone} ${expr} after ${after.toISOString()}`)
+        }
+      }
+      expect(mismatches).toEqual([])
+    })
+
+    it.each(['UTC', 'Asia/Kolkata', 'America/New_York', 'Australia/Lord_Howe', 'Pacific/Chatham'])(
+      'over a new year and in stretches without a change (%s)',
+      (zone) => {
+        for (const after of ['2026-12-31T20:00Z', '2026-06-15T00:00Z']) {
+          for (const expr of ['7 * * * *', '*/30 9-17 * * 1-5', '0 0-23/6 1 * *']) {
+            expect(ours(expr, zone, new Date(after)), `${expr} after ${after}`).toEqual(
+              reference(expr, zone, new Date(after)),
+            )
+          }
+        }
+      },
+    )
   })
 
   it('Pacific/Apia has had no DST since 2021: a fixed job stays at +13 all year', () => {
