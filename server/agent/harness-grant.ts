@@ -43,7 +43,10 @@ export function modelGrant(
     price: (modelId, usage) => estimateCostUsd({ provider: 'anthropic', modelId }, usage),
     capUsd: budget.capUsd,
     // The organisation's monthly budget binds every call on its key, not only the run's start.
-    admit: resolved.keySource === 'org' ? () => orgBudgetRefusal(budget.orgId) : undefined,
+    admit:
+      resolved.keySource === 'org'
+        ? (runSpentUsd) => orgBudgetRefusal(budget.orgId, undefined, runSpentUsd)
+        : undefined,
   }
 }
 

@@ -31,8 +31,11 @@ export type ModelGrant = {
   price: (modelId: string, usage: TokenUsage) => number | null
   /** The job's `maxCostUsd`, or null. */
   capUsd: number | null
-  /** Asked before every call: a reason refuses it (the organisation's monthly budget). */
-  admit?: () => Promise<string | null>
+  /**
+   * Asked before every call with what the run's calls cost so far (not yet in the run's record):
+   * a reason refuses it (the organisation's monthly budget).
+   */
+  admit?: (runSpentUsd: number) => Promise<string | null>
 }
 
 export type TokenUsage = { inputTokens: number; outputTokens: number }
@@ -87,6 +90,8 @@ type Live = SessionOptions & {
   abort: AbortController
   /** The policy plugin said it is loaded (when the session waits for it). */
   checkedIn: boolean
+  /** Ends when the run's latest model call has ended (calls take turns while a cap is set). */
+  turn: Promise<void>
 }
 
 // Live runs, like running chat turns: a handle the test runner's copy of this module (which starts
@@ -120,7 +125,14 @@ export function openSession(options: SessionOptions): HarnessSession {
       abort.abort()
     },
   }
-  sessions.set(token, { ...options, session, refusal: null, abort, checkedIn: false })
+  sessions.set(token, {
+    ...options,
+    session,
+    refusal: null,
+    abort,
+    checkedIn: false,
+    turn: Promise.resolve(),
+  })
   return session
 }
 
@@ -164,9 +176,13 @@ export async function handleHarnessRequest(
     live.session.close()
     return unknownRun()
   }
-  const url = new URL(path, 'http://endpoint')
+  const url = URL.parse(path, 'http://endpoint')
+  if (!url) return apiError(404, 'not_found_error', 'No such endpoint')
   if (request.method === 'POST' && url.pathname === '/v1/messages') return modelCall(live, url, request)
   if (request.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {
+    // Free at the provider, but on the run's key and its rate limit: the same gates as a call.
+    const refusal = live.refusal ?? (live.awaitCheckIn && !live.checkedIn ? NO_POLICY_PLUGIN : null)
+    if (refusal) return apiError(403, 'permission_error', refusal)
     const body = await readBody(request)
     return typeof body === 'string' ? forward(live, url, request, live.redact(body)) : body
   }
@@ -190,12 +206,23 @@ async function readBody(request: Request): Promise<string | Response> {
 
 function upstreamHeaders(live: Live, request: Request): Headers {
   const headers = new Headers({ 'x-api-key': live.grant.apiKey })
-  for (const name of ['content-type', 'accept', 'anthropic-version', 'anthropic-beta']) {
+  for (const name of ['content-type', 'accept', 'anthropic-version']) {
     const value = request.headers.get(name)
     if (value) headers.set(name, value)
   }
+  const betas = (request.headers.get('anthropic-beta') ?? '')
+    .split(',')
+    .map((beta) => beta.trim())
+    .filter((beta) => beta && !WITHHELD_BETAS.test(beta))
+  if (betas.length > 0) headers.set('anthropic-beta', betas.join(','))
   return headers
 }
+
+/**
+ * Betas not passed on: the provider connecting to MCP servers, fetching pages, running code or
+ * keeping files for the run, and the long context priced above what the run is metered at.
+ */
+const WITHHELD_BETAS = /^(mcp-client|web-fetch|code-execution|files-api|context-1m)-/
 
 async function forward(live: Live, url: URL, request: Request, body: string): Promise<Response> {
   const target = `${live.grant.baseURL.replace(/\/$/, '')}${url.pathname.slice('/v1'.length)}${url.search}`
@@ -213,51 +240,109 @@ export const NO_POLICY_PLUGIN =
   'no model call was made'
 
 async function modelCall(live: Live, url: URL, request: Request): Promise<Response> {
-  const refusal =
-    live.refusal ??
-    (live.awaitCheckIn && !live.checkedIn ? NO_POLICY_PLUGIN : null) ??
-    (await live.grant.admit?.()) ??
-    null
-  if (refusal) {
-    live.refusal = refusal
-    live.onRefusal(refusal)
-    return apiError(403, 'permission_error', refusal)
-  }
-  const raw = await readBody(request)
-  if (typeof raw !== 'string') return raw
-  const body = live.redact(raw)
-  let model = 'unknown'
+  // With a cap, calls take turns: each starts once every earlier call's cost is counted, so calls
+  // sent at once cannot all pass a check that none of them has paid for yet.
+  const release = live.grant.capUsd === null ? () => {} : await takeTurn(live)
+  let handedOn = false
   try {
-    model = String((JSON.parse(body) as { model?: unknown }).model ?? model)
-  } catch {
-    return apiError(400, 'invalid_request_error', 'The request body is not JSON')
+    const refusal =
+      live.refusal ??
+      (live.awaitCheckIn && !live.checkedIn ? NO_POLICY_PLUGIN : null) ??
+      (await live.grant.admit?.(pricedSpend(live))) ??
+      null
+    if (refusal) return refuse(live, refusal)
+    const raw = await readBody(request)
+    if (typeof raw !== 'string') return raw
+    const body = live.redact(raw)
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(body)
+    } catch {
+      return apiError(400, 'invalid_request_error', 'The request body is not JSON')
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      return apiError(400, 'invalid_request_error', 'The request body must be a JSON object')
+    }
+    const fields = parsed as Record<string, unknown>
+    if (typeof fields.model !== 'string') {
+      return apiError(400, 'invalid_request_error', 'model: must be a string naming the model')
+    }
+    const model = fields.model
+    if (model !== live.grant.modelId && live.grant.price(model, NO_TOKENS) === null) {
+      return apiError(
+        400,
+        'invalid_request_error',
+        `Clockwork has no price for the model "${model}", so it could not count this call against the ` +
+          `run's cost cap or the organisation's budget: use the run's model (${live.grant.modelId}) or a ` +
+          'model listed under Settings → Models',
+      )
+    }
+    const outside = reachesOutside(fields)
+    if (outside) return apiError(400, 'invalid_request_error', outside)
+    // What was checked is what is sent: a body with a key twice is sent as it was read.
+    const upstream = await forward(live, url, request, JSON.stringify(fields))
+    const headers = { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }
+    // One record per call, counted as soon as its usage is known and updated as the stream goes.
+    let entry: CallRecord | undefined
+    const record = (usage: TokenUsage) => (entry = recordCall(live, model, usage, entry))
+    if (!upstream.ok || !upstream.body)
+      return new Response(upstream.body, { status: upstream.status, headers })
+    if (headers['content-type'].includes('text/event-stream')) {
+      handedOn = true
+      const metered = meteredStream(upstream.body, record, () => live.refusal !== null, release)
+      return new Response(metered, { status: upstream.status, headers })
+    }
+    const text = await upstream.text()
+    try {
+      record(usageOf((JSON.parse(text) as { usage?: RawUsage }).usage))
+    } catch {
+      // not JSON: nothing to meter
+    }
+    return new Response(text, { status: upstream.status, headers })
+  } finally {
+    if (!handedOn) release()
   }
-  if (model !== live.grant.modelId && live.grant.price(model, NO_TOKENS) === null) {
-    return apiError(
-      400,
-      'invalid_request_error',
-      `Clockwork has no price for the model "${model}", so it could not count this call against the ` +
-        `run's cost cap or the organisation's budget: use the run's model (${live.grant.modelId}) or a ` +
-        'model listed under Settings → Models',
-    )
-  }
-  const upstream = await forward(live, url, request, body)
-  const headers = { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }
-  // One record per call, counted as soon as its usage is known and updated as the stream goes.
-  let entry: CallRecord | undefined
-  const record = (usage: TokenUsage) => (entry = recordCall(live, model, usage, entry))
-  if (!upstream.ok || !upstream.body) return new Response(upstream.body, { status: upstream.status, headers })
-  if (headers['content-type'].includes('text/event-stream')) {
-    return new Response(upstream.body.pipeThrough(meterStream(record)), { status: upstream.status, headers })
-  }
-  const text = await upstream.text()
-  try {
-    record(usageOf((JSON.parse(text) as { usage?: RawUsage }).usage))
-  } catch {
-    // not JSON: nothing to meter
-  }
-  return new Response(text, { status: upstream.status, headers })
 }
+
+function refuse(live: Live, refusal: string): Response {
+  live.refusal = refusal
+  live.onRefusal(refusal)
+  return apiError(403, 'permission_error', refusal)
+}
+
+/** Waits for the run's earlier calls to end; returns what ends this one's turn. */
+async function takeTurn(live: Live): Promise<() => void> {
+  const before = live.turn
+  let release!: () => void
+  live.turn = new Promise<void>((resolve) => (release = resolve))
+  await before
+  return release
+}
+
+/** What the run's calls with a known price cost so far (a call without one cannot hide the rest). */
+const pricedSpend = (live: Live) => round(live.session.calls.reduce((n, c) => n + (c.costUsd ?? 0), 0))
+
+/**
+ * Why a call would reach past the run's sandbox through the provider's own servers, or null. The
+ * provider can connect to MCP servers and fetch pages or run code for a call; a harness's tools
+ * are its own (run in the sandbox, under the policy), and its web search is audited by the policy
+ * hook. A command in the sandbox calling the endpoint directly must not get more.
+ */
+function reachesOutside(fields: Record<string, unknown>): string | null {
+  if ('mcp_servers' in fields) return 'mcp_servers: the provider may not connect to MCP servers for a run'
+  if ('container' in fields) return 'container: the provider may not run code for a run'
+  const tools = Array.isArray(fields.tools) ? (fields.tools as unknown[]) : []
+  for (const [i, tool] of tools.entries()) {
+    const type = tool && typeof tool === 'object' ? (tool as { type?: unknown }).type : undefined
+    if (typeof type === 'string' && PROVIDER_TOOLS.test(type)) {
+      return `tools.${i}: the provider may not ${type.startsWith('web_fetch') ? 'fetch pages' : 'run code'} for a run (${type})`
+    }
+  }
+  return null
+}
+
+/** Tools the provider runs itself that reach out or run code (web search stays: audited above). */
+const PROVIDER_TOOLS = /^(web_fetch|code_execution)_/
 
 const NO_TOKENS: TokenUsage = { inputTokens: 0, outputTokens: 0 }
 
@@ -279,8 +364,8 @@ function recordCall(live: Live, model: string, usage: TokenUsage, entry?: CallRe
   const record = Object.assign(entry ?? { model }, { ...usage, costUsd: live.grant.price(model, usage) })
   if (!entry) live.session.calls.push(record)
   const { capUsd } = live.grant
-  const spent = live.session.usage().costUsd
-  if (capUsd !== null && spent !== null && spent > capUsd && !live.refusal) {
+  const spent = pricedSpend(live)
+  if (capUsd !== null && spent > capUsd && !live.refusal) {
     live.refusal =
       `Stopped: the run cost ${usd(spent)} after model call ${live.session.calls.length}, over the job's ` +
       `cap of ${usd(capUsd)} per run (maxCostUsd). Raise the cap on the job's Definition tab or make the job do less.`
@@ -289,15 +374,31 @@ function recordCall(live: Live, model: string, usage: TokenUsage, entry?: CallRe
 }
 
 /**
- * Passes server-sent events through unchanged while reading the usage they carry:
- * `message_start` has the input tokens, each `message_delta` the output tokens so far. Each is
- * recorded as it passes, not when the stream ends: a harness (or a command in its sandbox, which
- * can call the endpoint too) that drops the stream before its end still pays for what it read.
+ * Passes server-sent events through unchanged while reading the usage they carry, recorded as it
+ * passes rather than when the stream ends: a harness (or a command in its sandbox, which can call
+ * the endpoint too) that drops the stream before its end still pays for what it read.
+ * `message_start` has the input tokens; the output tokens come in one `message_delta` at the end,
+ * so until then they are estimated from the text, thinking and tool input streamed so far (about
+ * four characters a token). Once `stop()` says the run is over its cap the call is cut there, and
+ * `onEnd` is called when the stream ends whichever way.
  */
-function meterStream(record: (usage: TokenUsage) => void): TransformStream<Uint8Array, Uint8Array> {
+function meteredStream(
+  source: ReadableStream<Uint8Array>,
+  record: (usage: TokenUsage) => void,
+  stop: () => boolean,
+  onEnd: () => void,
+): ReadableStream<Uint8Array> {
+  const reader = source.getReader()
   const decoder = new TextDecoder()
   let pending = ''
   let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 }
+  let streamedChars = 0
+  let ended = false
+  const end = () => {
+    if (ended) return
+    ended = true
+    onEnd()
+  }
   const scan = (line: string) => {
     if (!line.startsWith('data:')) return
     try {
@@ -305,12 +406,20 @@ function meterStream(record: (usage: TokenUsage) => void): TransformStream<Uint8
         type?: string
         message?: { usage?: RawUsage }
         usage?: RawUsage
+        delta?: { text?: unknown; thinking?: unknown; partial_json?: unknown }
       }
       if (event.type === 'message_start') {
         usage = usageOf(event.message?.usage)
         record(usage)
       }
-      if (event.type === 'message_delta' && event.usage?.output_tokens !== undefined) {
+      if (event.type === 'content_block_delta') {
+        const { text, thinking, partial_json } = event.delta ?? {}
+        for (const part of [text, thinking, partial_json])
+          if (typeof part === 'string') streamedChars += part.length
+        const estimate = Math.ceil(streamedChars / CHARS_PER_TOKEN)
+        if (estimate > usage.outputTokens) record((usage = { ...usage, outputTokens: estimate }))
+      }
+      if (event.type === 'message_delta' && typeof event.usage?.output_tokens === 'number') {
         usage = { ...usage, outputTokens: event.usage.output_tokens }
         record(usage)
       }
@@ -318,19 +427,39 @@ function meterStream(record: (usage: TokenUsage) => void): TransformStream<Uint8
       // a partial or foreign line
     }
   }
-  return new TransformStream({
-    transform(chunk, controller) {
-      controller.enqueue(chunk)
-      pending += decoder.decode(chunk, { stream: true })
-      const lines = pending.split('\n')
-      pending = lines.pop() ?? ''
-      lines.forEach(scan)
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read()
+        if (done) {
+          scan(pending)
+          end()
+          return controller.close()
+        }
+        controller.enqueue(value)
+        pending += decoder.decode(value, { stream: true })
+        const lines = pending.split('\n')
+        pending = lines.pop() ?? ''
+        lines.forEach(scan)
+        if (stop()) {
+          end()
+          await reader.cancel('the run is over its cap')
+          controller.close()
+        }
+      } catch (err) {
+        end()
+        controller.error(err)
+      }
     },
-    flush() {
-      scan(pending)
+    async cancel(reason) {
+      end()
+      await reader.cancel(reason)
     },
   })
 }
+
+/** Characters of streamed output counted as one token until the provider says how many it made. */
+const CHARS_PER_TOKEN = 4
 
 async function hook(live: Live, request: Request): Promise<Response> {
   const text = await readBody(request)

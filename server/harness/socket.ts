@@ -9,9 +9,11 @@ import { chmod, chown, mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Readable } from 'node:stream'
+import { Readable, Transform } from 'node:stream'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import { sandboxIdentity } from '../environments/exec/identity.ts'
+import { serverBodyBudget, type BudgetRefusal } from '../lib/body-budget.ts'
+import { BODY_LIMITS } from '../lib/limits.ts'
 import { handleHarnessRequest } from './endpoint.ts'
 
 export type SocketEndpoint = { dir: string; path: string; close: () => Promise<void> }
@@ -41,6 +43,8 @@ export async function serveOnSocket(token: string): Promise<SocketEndpoint> {
 
 /** `/<token>/<rest>` → the endpoint's answer for this socket's run, streamed back. */
 async function answer(token: string, req: IncomingMessage, res: ServerResponse) {
+  const upload = req.method === 'GET' || req.method === 'HEAD' ? undefined : budgeted(token, req, res)
+  if (upload === null) return
   try {
     const match = /^\/([A-Za-z0-9_-]+)(\/.*)$/.exec(req.url ?? '')
     const request = new Request(`http://endpoint${req.url ?? '/'}`, {
@@ -48,8 +52,7 @@ async function answer(token: string, req: IncomingMessage, res: ServerResponse) 
       headers: Object.entries(req.headers).flatMap(([k, v]) =>
         v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v] as [string, string]],
       ),
-      body:
-        req.method === 'GET' || req.method === 'HEAD' ? undefined : (Readable.toWeb(req) as ReadableStream),
+      body: upload && (Readable.toWeb(upload) as ReadableStream),
       duplex: 'half',
     } as RequestInit)
     const response = !match
@@ -67,4 +70,55 @@ async function answer(token: string, req: IncomingMessage, res: ServerResponse) 
     if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' })
     res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'endpoint failed' } }))
   }
+}
+
+/**
+ * The request's body, its bytes taken from the server's body budget as they arrive (its declared
+ * length at once) and given back when the request is over: no HTTP layer stands in front of the
+ * socket, and a command in the sandbox could otherwise open many uploads and hold them all. The
+ * run's share is a client's (room for one long conversation); null when refused (answered here).
+ */
+function budgeted(token: string, req: IncomingMessage, res: ServerResponse): Readable | null {
+  const budget = serverBodyBudget()
+  const owner = `harness-run:${token}`
+  let taken = 0
+  res.once('close', () => budget.give(owner, taken))
+  const take = (bytes: number) => {
+    const refusal = budget.take(owner, bytes)
+    if (refusal === null) taken += bytes
+    return refusal
+  }
+  // Past the limit the endpoint refuses the body (413) and nothing more of it is kept.
+  const limit = BODY_LIMITS.harness
+  const declared = Number(req.headers['content-length'])
+  const early = declared > 0 && declared <= limit ? take(declared) : null
+  if (early) {
+    refuseBody(res, early)
+    req.resume()
+    return null
+  }
+  let size = 0
+  return req.pipe(
+    new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length
+        const refusal = size <= limit && size > taken ? take(size - taken) : null
+        if (!refusal) return callback(null, chunk)
+        refuseBody(res, refusal)
+        req.destroy()
+        callback(new Error('request body refused'))
+      },
+    }),
+  )
+}
+
+/** A refusal the harness's Anthropic client retries: its run's share (429) or the server's (529). */
+function refuseBody(res: ServerResponse, refusal: BudgetRefusal) {
+  if (res.headersSent) return void res.destroy()
+  const [status, type, message] =
+    refusal === 'address'
+      ? [429, 'rate_limit_error', "This run's other requests are still sending or using their bodies"]
+      : [529, 'overloaded_error', 'The server is receiving too many request bodies; try again shortly']
+  res.writeHead(status, { 'content-type': 'application/json', 'retry-after': '1' })
+  res.end(JSON.stringify({ type: 'error', error: { type, message } }))
 }

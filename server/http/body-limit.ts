@@ -13,7 +13,7 @@ import type { Request as ExpressRequest, RequestHandler, Response as ExpressResp
 import { opensHttpDoor, UNKNOWN_RUN } from '../harness/endpoint.ts'
 import { BODY_LIMITS, type BodyKind } from '../lib/limits.ts'
 import { HttpError, payloadTooLarge, toErrorBody } from '../lib/errors.ts'
-import { createBodyBudget, type BodyBudget, type BudgetRefusal } from './body-budget.ts'
+import { serverBodyBudget, type BodyBudget, type BudgetRefusal } from '../lib/body-budget.ts'
 
 const bodies = new WeakMap<IncomingMessage, Buffer>()
 
@@ -38,7 +38,7 @@ function hasBody(req: IncomingMessage): boolean {
 
 const HARNESS_RUNS = '/_agent-native/harness/runs/'
 
-export function limitBodies(budget: BodyBudget = createBodyBudget()): RequestHandler {
+export function limitBodies(budget: BodyBudget = serverBodyBudget()): RequestHandler {
   return (req, res, next) => {
     if (!hasBody(req)) return next()
     const kind = bodyKindFor(req.path)

@@ -39,9 +39,17 @@ export const spendIfBudgeted = (orgId: string): SQL =>
 /** Dollars as people read them: cents, or four decimals below one cent. */
 export const usd = (n: number) => `$${n.toFixed(n > 0 && n < 0.01 ? 4 : 2)}`
 
-/** Why runs on the organisation's key may not start now, or null when they may. */
-export async function orgBudgetRefusal(orgId: string, db: Db = getDb()): Promise<string | null> {
-  const budget = await readOrgBudget(orgId, db)
+/**
+ * Why runs on the organisation's key may not start now, or null when they may. `unsettledUsd`: what
+ * a run still going has spent (a harness run's calls are in its record only when it ends).
+ */
+export async function orgBudgetRefusal(
+  orgId: string,
+  db: Db = getDb(),
+  unsettledUsd = 0,
+): Promise<string | null> {
+  const settled = await readOrgBudget(orgId, db)
+  const budget = orgBudgetOf(settled.monthlyBudgetUsd, settled.spentUsd + unsettledUsd)
   if (!budget.reached) return null
   return (
     `Paused: the organisation's monthly budget of ${usd(budget.monthlyBudgetUsd!)} for runs on its model key ` +

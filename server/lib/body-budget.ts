@@ -6,7 +6,8 @@
  * budgets as they arrive (its declared length at once) and gives them back when its request ends.
  */
 import { isIP } from 'node:net'
-import { BODY_BUDGET } from '../lib/limits.ts'
+import { BODY_BUDGET } from './limits.ts'
+import { singleton } from './singleton.ts'
 
 /** Why a body was refused: its client's share is used up, or the server's. */
 export type BudgetRefusal = 'address' | 'server'
@@ -39,6 +40,12 @@ export function createBodyBudget(limits: { perAddress: number; total: number } =
     },
   }
 }
+
+/**
+ * The server's one budget: the HTTP routes' bodies (server/http/body-limit.ts) and those sent to a
+ * harness run's Unix socket (server/harness/socket.ts) take from the same total.
+ */
+export const serverBodyBudget = (): BodyBudget => singleton('body-budget', () => createBodyBudget())
 
 /**
  * The client an address stands for: an IPv4 address itself, an IPv6 one by its /64 (one host is

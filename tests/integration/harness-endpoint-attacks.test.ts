@@ -1,0 +1,596 @@
+/**
+ * Attacks on a harness run's endpoint (server/harness/endpoint.ts) by what runs in its sandbox,
+ * holding the run's token: spending past the job's cap or the organisation's budget, holding the
+ * server's memory with unfinished bodies, and reaching past the sandbox through the provider.
+ * Real HTTP over the run's Unix socket (socket.ts) and the app's HTTP route, against a fake
+ * Anthropic that speaks the Messages protocol (paced server-sent events, usage, count_tokens) and
+ * records every request it gets. Each failed before its fix (an outside review's findings).
+ */
+import { request as httpRequest, createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { estimateCostUsd } from '#server/agent/pricing.ts'
+import {
+  handleHarnessRequest,
+  openSession,
+  type ModelGrant,
+  type SessionOptions,
+} from '#server/harness/endpoint.ts'
+import { serveOnSocket } from '#server/harness/socket.ts'
+import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
+import { createTeam } from '#tests/support/team.ts'
+import { orgBudgetRefusal } from '#server/runs/budget.ts'
+
+const KEY = 'sk-ant-REAL-PROVIDER-KEY-probe-7731'
+
+type Seen = { method: string; url: string; headers: IncomingMessage['headers']; body: string }
+type Script = {
+  /** usage the reply reports */
+  input: number
+  output: number
+  /** ms between SSE events (a real model streams over seconds) */
+  paceMs?: number
+  /** ms before a JSON reply */
+  delayMs?: number
+  /** extra usage fields (e.g. server_tool_use) */
+  extraUsage?: Record<string, unknown>
+}
+let script: Script = { input: 10, output: 10 }
+const seen: Seen[] = []
+/** For each streamed reply: whether the client cut it before its end. */
+const streams: { cut: boolean; outputGenerated: number }[] = []
+let fakeBase = ''
+let fake: ReturnType<typeof createServer>
+
+/** The fake model's pace between events (a real one streams over seconds); tests poll, never wait. */
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+async function answerFake(req: IncomingMessage, res: ServerResponse) {
+  let body = ''
+  for await (const chunk of req) body += chunk
+  seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body })
+  const path = new URL(req.url ?? '/', 'http://fake').pathname
+  res.setHeader('x-upstream-secret-header', 'upstream-internal-value')
+  res.setHeader('set-cookie', 'upstream=1')
+  if (path === '/v1/messages/count_tokens') {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    return void res.end(JSON.stringify({ input_tokens: 42 }))
+  }
+  if (path !== '/v1/messages') {
+    res.writeHead(404, { 'content-type': 'application/json' })
+    return void res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: path } }))
+  }
+  if (req.headers['x-api-key'] !== KEY) {
+    res.writeHead(401, { 'content-type': 'application/json' })
+    return void res.end(
+      JSON.stringify({ type: 'error', error: { type: 'authentication_error', message: 'bad key' } }),
+    )
+  }
+  const parsed = JSON.parse(body) as { model: string; stream?: boolean }
+  const s = script
+  if (!parsed.stream) {
+    if (s.delayMs) await sleep(s.delayMs)
+    res.writeHead(200, { 'content-type': 'application/json' })
+    return void res.end(
+      JSON.stringify({
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: parsed.model,
+        content: [{ type: 'text', text: 'ok' }],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: s.input, output_tokens: s.output, ...s.extraUsage },
+      }),
+    )
+  }
+  const record = { cut: false, outputGenerated: 0 }
+  streams.push(record)
+  res.on('close', () => (record.cut = !res.writableFinished))
+  res.writeHead(200, { 'content-type': 'text/event-stream' })
+  const send = async (event: string, data: unknown) => {
+    if (res.destroyed) return
+    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+    if (s.paceMs) await sleep(s.paceMs)
+  }
+  await send('message_start', {
+    type: 'message_start',
+    message: {
+      id: 'msg_s',
+      type: 'message',
+      role: 'assistant',
+      model: parsed.model,
+      content: [],
+      usage: { input_tokens: s.input, output_tokens: 1 },
+    },
+  })
+  await send('content_block_start', {
+    type: 'content_block_start',
+    index: 0,
+    content_block: { type: 'text', text: '' },
+  })
+  // The text comes in five parts, four characters a token, as a model writes it.
+  for (let i = 0; i < 5; i++) {
+    record.outputGenerated = Math.round(((i + 1) / 5) * s.output)
+    const text = `part${i} `.padEnd(Math.round((s.output * 4) / 5), 'x')
+    await send('content_block_delta', {
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'text_delta', text },
+    })
+  }
+  await send('content_block_stop', { type: 'content_block_stop', index: 0 })
+  await send('message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: 'end_turn' },
+    usage: { output_tokens: s.output },
+  })
+  await send('message_stop', { type: 'message_stop' })
+  res.end()
+}
+
+const priced: ModelGrant['price'] = (modelId, usage) =>
+  estimateCostUsd({ provider: 'anthropic', modelId }, usage)
+
+function session(over: Omit<Partial<SessionOptions>, 'grant'> & { grant?: Partial<ModelGrant> } = {}) {
+  const refusals: string[] = []
+  const { grant, ...rest } = over
+  const opened = openSession({
+    grant: {
+      baseURL: fakeBase,
+      apiKey: KEY,
+      modelId: 'claude-haiku-4-5',
+      price: priced,
+      capUsd: null,
+      ...grant,
+    },
+    decide: async () => ({ allow: true }),
+    mcp: new Map(),
+    redact: (t) => t,
+    onRefusal: (r) => refusals.push(r),
+    awaitCheckIn: false,
+    door: 'socket',
+    ...rest,
+  })
+  return { opened, refusals }
+}
+
+type Raw = { status: number; headers: IncomingMessage['headers']; body: string }
+
+/** One raw HTTP request over a Unix socket (what the sandbox's relay does). */
+function overSocket(
+  socketPath: string,
+  path: string,
+  body?: string | Buffer,
+  headers: Record<string, string> = {},
+  method = 'POST',
+): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { socketPath, path, method, headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (c) => (text += c))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }))
+        res.on('error', reject)
+      },
+    )
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+const msg = (model: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ model, max_tokens: 64000, messages: [{ role: 'user', content: 'hi' }], ...extra })
+
+let app: TestApp
+beforeAll(async () => {
+  fake = createServer((req, res) => void answerFake(req, res))
+  await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r))
+  fakeBase = `http://127.0.0.1:${(fake.address() as AddressInfo).port}/v1`
+  app = await startTestApp()
+}, 120_000)
+afterAll(async () => {
+  fake?.closeAllConnections()
+  await new Promise((r) => fake?.close(r))
+  await app?.close()
+})
+
+const messages = (token: string) => `/${token}/v1/messages`
+
+describe('the job’s cap (maxCostUsd)', () => {
+  it('holds against 25 calls sent at once: one is made, the rest are refused', async () => {
+    const { opened, refusals } = session({ grant: { capUsd: 0.01 } })
+    const sock = await serveOnSocket(opened.token)
+    try {
+      // Each call reports 1,000 in and 10,000 out on claude-haiku-4-5: $0.051, five times the cap.
+      script = { input: 1000, output: 10_000, delayMs: 300 }
+      const before = seen.length
+      const answers = await Promise.all(
+        Array.from({ length: 25 }, () =>
+          overSocket(sock.path, messages(opened.token), msg('claude-haiku-4-5')),
+        ),
+      )
+      expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(24).fill(403)])
+      expect(seen.length - before).toBe(1)
+      expect(opened.usage().costUsd).toBeCloseTo(0.051, 6)
+      expect(refusals[0]).toMatch(/over the job's cap of \$0\.01/)
+    } finally {
+      opened.close()
+      await sock.close()
+    }
+  })
+
+  it('still counts priced calls after a call on the run’s own model, which has no price', async () => {
+    const { opened } = session({ grant: { modelId: 'claude-3-5-sonnet-20241022', capUsd: 0.01 } })
+    const sock = await serveOnSocket(opened.token)
+    try {
+      script = { input: 10, output: 10 }
+      expect(
+        (await overSocket(sock.path, messages(opened.token), msg('claude-3-5-sonnet-20241022'))).status,
+      ).toBe(200)
+      script = { input: 100_000, output: 32_000 } // claude-opus-4-1: $3.90 a call
+      expect((await overSocket(sock.path, messages(opened.token), msg('claude-opus-4-1'))).status).toBe(200)
+      const next = await overSocket(sock.path, messages(opened.token), msg('claude-opus-4-1'))
+      expect(next.status).toBe(403)
+      expect(next.body).toMatch(/over the job's cap/)
+    } finally {
+      opened.close()
+      await sock.close()
+    }
+  })
+
+  it('counts the output of a stream the client drops before the provider says how much it was', async () => {
+    const { opened } = session()
+    const sock = await serveOnSocket(opened.token)
+    try {
+      // 5,000 tokens out; the provider says so only in its last usage event, never read here.
+      script = { input: 100, output: 5_000, paceMs: 20 }
+      const read = await new Promise<string>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            socketPath: sock.path,
+            path: messages(opened.token),
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+          },
+          (res) => {
+            let text = ''
+            res.setEncoding('utf8')
+            res.on('data', (c: string) => {
+              text += c
+              if (text.includes('content_block_stop')) {
+                req.destroy()
+                resolve(text)
+              }
+            })
+            res.on('error', () => {})
+            res.on('end', () => resolve(text))
+          },
+        )
+        req.on('error', () => {})
+        req.on('close', () => resolve(''))
+        req.end(msg('claude-haiku-4-5', { stream: true }))
+        setTimeout(() => reject(new Error('no answer')), 20_000)
+      })
+      expect(read).toContain('part4')
+      expect(read).not.toContain('message_delta')
+      await expect.poll(() => opened.calls[0]?.outputTokens ?? 0).toBeGreaterThanOrEqual(4_900)
+      expect(opened.calls[0]!.costUsd).toBeGreaterThanOrEqual(0.0245)
+    } finally {
+      opened.close()
+      await sock.close()
+    }
+  })
+
+  it('cuts a stream whose output goes over the cap while it is written', async () => {
+    const { opened } = session({ grant: { capUsd: 0.01 } })
+    const sock = await serveOnSocket(opened.token)
+    try {
+      // 10,000 tokens out ($0.05) in five parts: the cap is passed at the first.
+      script = { input: 100, output: 10_000, paceMs: 50 }
+      const answer = await overSocket(
+        sock.path,
+        messages(opened.token),
+        msg('claude-haiku-4-5', { stream: true }),
+      )
+      expect(answer.status).toBe(200)
+      expect(answer.body).toContain('part0')
+      expect(answer.body).not.toContain('message_stop')
+      await expect.poll(() => streams.at(-1)?.cut).toBe(true)
+      expect(opened.calls[0]!.outputTokens).toBeLessThan(10_000)
+      expect((await overSocket(sock.path, messages(opened.token), msg('claude-haiku-4-5'))).status).toBe(403)
+    } finally {
+      opened.close()
+      await sock.close()
+    }
+  })
+})
+
+describe('the organisation’s monthly budget', () => {
+  it('counts what the run has spent so far, before the run is settled', async () => {
+    const team = await createTeam(app)
+    expect(
+      (await team.owner.client.patch('/_agent-native/org-settings', { monthlyBudgetUsd: 1 })).status,
+    ).toBe(200)
+    // The grant as harness-grant.ts builds it for a run on the organisation's key.
+    const { opened, refusals } = session({
+      grant: { admit: (spent) => orgBudgetRefusal(team.orgId, undefined, spent) },
+    })
+    const sock = await serveOnSocket(opened.token)
+    try {
+      script = { input: 100_000, output: 32_000 } // claude-opus-4-1: $3.90 a call
+      expect((await overSocket(sock.path, messages(opened.token), msg('claude-opus-4-1'))).status).toBe(200)
+      const next = await overSocket(sock.path, messages(opened.token), msg('claude-opus-4-1'))
+      expect(next.status).toBe(403)
+      expect(refusals[0]).toMatch(/monthly budget of \$1\.00/)
+    } finally {
+      opened.close()
+      await sock.close()
+    }
+  }, 120_000)
+})
+
+describe('request bodies on the run’s socket', () => {
+  it('take from the server’s body budget: eight unfinished 30 MiB uploads, one held, the rest refused', async () => {
+    const { opened } = session()
+    const sock = await serveOnSocket(opened.token)
+    const SIZE = 30 * 1024 * 1024
+    const statuses: (number | null)[] = []
+    const clients: ReturnType<typeof httpRequest>[] = []
+    try {
+      const chunk = Buffer.alloc(1024 * 1024, 0x61)
+      for (let i = 0; i < 8; i++) {
+        statuses.push(null)
+        const req = httpRequest(
+          {
+            socketPath: sock.path,
+            path: `/${opened.token}/hook`,
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'content-length': String(SIZE) },
+          },
+          (res) => {
+            statuses[i] = res.statusCode ?? 0
+            res.resume()
+          },
+        )
+        req.on('error', () => {})
+        clients.push(req)
+        // Everything but the last byte: a server without a budget holds it all while it waits.
+        for (let m = 0; m < 29; m++) req.write(chunk)
+        req.write(chunk.subarray(0, chunk.length - 1))
+      }
+      await expect.poll(() => statuses.filter((s) => s === 429).length, { timeout: 20_000 }).toBe(7)
+      expect(statuses.filter((s) => s === null)).toHaveLength(1)
+    } finally {
+      for (const c of clients) c.destroy()
+      opened.close()
+      await sock.close()
+    }
+  })
+})
+
+describe('count_tokens', () => {
+  it('is refused, like a call, before the policy plugin has checked in', async () => {
+    const { opened } = session({ awaitCheckIn: true })
+    const sock = await serveOnSocket(opened.token)
+    try {
+      const before = seen.length
+      const counted = await overSocket(
+        sock.path,
+        `/${opened.token}/v1/messages/count_tokens`,
+        JSON.stringify({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'x' }] }),
+      )
+      expect(counted.status).toBe(403)
+      expect(seen.length - before).toBe(0)
+    } finally {
+      opened.close()
+      await sock.close()
+    }
+  })
+})
+
+describe('reaching past the sandbox through the provider', () => {
+  it.each([
+    ['mcp_servers', { mcp_servers: [{ type: 'url', url: 'https://attacker.example/mcp', name: 'x' }] }],
+    ['container', { container: 'container_1' }],
+    [
+      'tools.1',
+      {
+        tools: [
+          { name: 'mine', input_schema: { type: 'object' } },
+          { type: 'web_fetch_20250910', name: 'web_fetch' },
+        ],
+      },
+    ],
+    ['tools.0', { tools: [{ type: 'code_execution_20250825', name: 'code_execution' }] }],
+  ])('a call with %s is refused and nothing is forwarded', async (field, extra) => {
+    const { opened } = session()
+    const sock = await serveOnSocket(opened.token)
+    try {
+      const before = seen.length
+      const a = await overSocket(sock.path, messages(opened.token), msg('claude-haiku-4-5', extra))
+      expect(a.status).toBe(400)
+      expect(JSON.parse(a.body).error.message).toMatch(new RegExp(`^${field.replace('.', '\\.')}:`))
+      expect(seen.length - before).toBe(0)
+    } finally {
+      opened.close()
+      await sock.close()
+    }
+  })
+
+  it('betas that let the provider reach out or bill above the meter are not passed on; others are', async () => {
+    const { opened } = session()
+    const sock = await serveOnSocket(opened.token)
+    try {
+      script = { input: 10, output: 10 }
+      const a = await overSocket(sock.path, messages(opened.token), msg('claude-haiku-4-5'), {
+        'anthropic-beta':
+          'web-fetch-2025-09-10, mcp-client-2025-04-04,interleaved-thinking-2025-05-14,context-1m-2025-08-07,code-execution-2025-08-25,files-api-2025-04-14',
+      })
+      expect(a.status).toBe(200)
+      expect(seen.at(-1)!.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14')
+    } finally {
+      opened.close()
+      await sock.close()
+    }
+  })
+})
+
+describe('bad input', () => {
+  it('a path the URL parser rejects is a 404, on the socket and on the HTTP route', async () => {
+    const { opened } = session()
+    const sock = await serveOnSocket(opened.token)
+    try {
+      expect(
+        (await overSocket(sock.path, `/${opened.token}//[/v1/messages`, msg('claude-haiku-4-5'))).status,
+      ).toBe(404)
+    } finally {
+      opened.close()
+      await sock.close()
+    }
+    const { opened: viaHttp } = session({ door: 'http' })
+    try {
+      const r = await fetch(`${app.baseUrl}/_agent-native/harness/runs/${viaHttp.token}//[/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: msg('claude-haiku-4-5'),
+      })
+      expect(r.status).toBe(404)
+    } finally {
+      viaHttp.close()
+    }
+  })
+
+  it.each([
+    ['null', /must be a JSON object/],
+    ['[1]', /must be a JSON object/],
+    ['{"model":["claude-haiku-4-5"]}', /^model: must be a string/],
+    ['{"model":{}}', /^model: must be a string/],
+  ])('the body %s is a 400 saying what is wrong, and nothing is forwarded', async (body, message) => {
+    const { opened } = session()
+    try {
+      const before = seen.length
+      const r = await handleHarnessRequest(
+        opened.token,
+        '/v1/messages',
+        new Request('http://e/v1/messages', { method: 'POST', body }),
+        'socket',
+      )
+      expect(r.status).toBe(400)
+      expect(((await r.json()) as { error: { message: string } }).error.message).toMatch(message)
+      expect(seen.length - before).toBe(0)
+    } finally {
+      opened.close()
+    }
+  })
+})
+
+describe('what held before the review, kept', () => {
+  it('paths cannot leave /v1/messages on the configured base: .., %2e%2e, absolute and scheme-relative forms, Host', async () => {
+    const { opened } = session()
+    const sock = await serveOnSocket(opened.token)
+    try {
+      const before = seen.length
+      const tries = [
+        '/v1/messages/../../admin',
+        '/v1/messages/%2e%2e/%2e%2e/x',
+        '/v1/../v1/messages/../count_tokens',
+        '//evil.example/v1/messages',
+        '/http://evil.example/v1/messages',
+        '/v1/messages%2f..%2f..%2fx',
+        '/v1/messages/',
+        '/v1//messages',
+        '/V1/messages',
+        '/v1/messages#frag',
+        '/v1/messages;x',
+        '/v1/models',
+        '/v1/files',
+        '/v1/messages/batches',
+      ]
+      for (const t of tries) {
+        const r = await overSocket(sock.path, `/${opened.token}${t}`, msg('claude-haiku-4-5'), {
+          host: 'evil.example',
+        })
+        expect(r.status, t).toBeLessThan(500)
+      }
+      for (const s of seen.slice(before)) {
+        expect(['/v1/messages', '/v1/messages/count_tokens']).toContain(new URL(s.url, 'http://x').pathname)
+        expect(s.headers.host).toBe(new URL(fakeBase).host)
+      }
+      // an absolute-form request target on the socket
+      const abs = await overSocket(
+        sock.path,
+        `http://evil.example/${opened.token}/v1/messages`,
+        msg('claude-haiku-4-5'),
+      )
+      expect(abs.status).toBe(404)
+    } finally {
+      opened.close()
+      await sock.close()
+    }
+  })
+
+  it('no upstream header but content-type and never the key come back; client headers other than 4 are dropped', async () => {
+    const { opened } = session()
+    const sock = await serveOnSocket(opened.token)
+    try {
+      script = { input: 1, output: 1 }
+      const a = await overSocket(sock.path, `/${opened.token}/v1/messages`, msg('claude-haiku-4-5'), {
+        authorization: 'Bearer attacker',
+        'x-api-key': 'attacker-key',
+        'x-forwarded-host': 'evil.example',
+        'transfer-encoding': 'chunked',
+      })
+      expect(a.status).toBe(200)
+      expect(Object.keys(a.headers)).not.toContain('x-upstream-secret-header')
+      expect(Object.keys(a.headers)).not.toContain('set-cookie')
+      expect(JSON.stringify(a)).not.toContain(KEY)
+      const up = seen.at(-1)!
+      expect(up.headers['x-api-key']).toBe(KEY)
+      expect(up.headers.authorization).toBeUndefined()
+      expect(up.headers['x-forwarded-host']).toBeUndefined()
+      // an upstream error passes its body, not its headers
+      const bad = session({ grant: { apiKey: 'wrong' } })
+      const sock2 = await serveOnSocket(bad.opened.token)
+      const e = await overSocket(sock2.path, `/${bad.opened.token}/v1/messages`, msg('claude-haiku-4-5'))
+      expect(e.status).toBe(401)
+      expect(JSON.stringify(e)).not.toContain('wrong')
+      bad.opened.close()
+      await sock2.close()
+    } finally {
+      opened.close()
+      await sock.close()
+    }
+  })
+
+  it('a token dies with close(), on another run’s socket, and through the other door', async () => {
+    const one = session()
+    const two = session()
+    const s1 = await serveOnSocket(one.opened.token)
+    try {
+      // two's token on one's socket
+      expect(
+        (await overSocket(s1.path, `/${two.opened.token}/v1/messages`, msg('claude-haiku-4-5'))).status,
+      ).toBe(401)
+      // a socket-door token over HTTP
+      const h = await fetch(`${app.baseUrl}/_agent-native/harness/runs/${one.opened.token}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: msg('claude-haiku-4-5'),
+      })
+      expect(h.status).toBe(401)
+      one.opened.close()
+      expect(
+        (await overSocket(s1.path, `/${one.opened.token}/v1/messages`, msg('claude-haiku-4-5'))).status,
+      ).toBe(401)
+      expect((await overSocket(s1.path, `/${one.opened.token}/v1/messages/count_tokens`, '{}')).status).toBe(
+        401,
+      )
+      expect((await overSocket(s1.path, `/${one.opened.token}/hook`, '{}')).status).toBe(401)
+    } finally {
+      two.opened.close()
+      await s1.close()
+    }
+  })
+})
