@@ -6,6 +6,7 @@ import {
   hasOpenInvitation,
   insertOrganizationWithOwner,
   listMemberships,
+  revokeAccessTokensOf,
   suspendJobsOfDepartedMember,
 } from './store.ts'
 
@@ -43,13 +44,26 @@ export async function organizationForNewSession(userId: string): Promise<string>
   return createPersonalWorkspace({ id: userId, name: found?.name ?? '' })
 }
 
-/** A creator who leaves takes nobody's identity with them: their jobs pause. */
+/**
+ * A creator who leaves takes nobody's identity with them: their jobs pause. Their access tokens
+ * for the organisation end for good (refused while they are away, they would work again if they
+ * were invited back).
+ */
 export async function onMemberRemoved(orgId: string, userId: string): Promise<void> {
   await suspendJobsOfDepartedMember(
     orgId,
     userId,
     'Paused: its creator left the organisation. An admin can take it over.',
   )
+  await revokeAccessTokensOf(userId, orgId)
+}
+
+/**
+ * A password reset, or a change that signs out every other session, ends the person's access
+ * tokens in every organisation: one made from a stolen session must not outlive the remedy.
+ */
+export async function onCredentialsRecovered(userId: string): Promise<void> {
+  await revokeAccessTokensOf(userId, null)
 }
 
 /**

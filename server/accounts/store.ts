@@ -1,6 +1,6 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
-import { invitation, jobs, member, organization, user } from '../db/schema/index.ts'
+import { accessTokens, invitation, jobs, member, organization, user } from '../db/schema/index.ts'
 import { invalidateCallers } from '../access/caller-cache.ts'
 
 export type MembershipRow = { orgId: string; orgName: string; orgSlug: string; role: string }
@@ -77,6 +77,29 @@ export async function suspendJobsOfDepartedMember(
     .set({ suspendedReason: reason, nextRunAt: null, stateUpdatedAt: sql`now()` })
     .where(and(eq(jobs.orgId, orgId), eq(jobs.createdBy, userId)))
     .returning({ id: jobs.id })
+  return rows.length
+}
+
+/**
+ * Ends a person's personal access tokens: those of one organisation (they left it), or all of them
+ * (their password was reset or changed with every other session signed out). Returns how many.
+ */
+export async function revokeAccessTokensOf(
+  userId: string,
+  orgId: string | null,
+  db: Db = getDb(),
+): Promise<number> {
+  const rows = await db
+    .update(accessTokens)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        eq(accessTokens.userId, userId),
+        orgId === null ? undefined : eq(accessTokens.orgId, orgId),
+        isNull(accessTokens.revokedAt),
+      ),
+    )
+    .returning({ id: accessTokens.id })
   return rows.length
 }
 

@@ -13,7 +13,12 @@ import * as schema from '../db/schema/index.ts'
 import { env } from '../env.ts'
 import { logger } from '../lib/logger.ts'
 import { singleton } from '../lib/singleton.ts'
-import { checkSignUpAllowed, onMemberRemoved, organizationForNewSession } from '../accounts/service.ts'
+import {
+  checkSignUpAllowed,
+  onCredentialsRecovered,
+  onMemberRemoved,
+  organizationForNewSession,
+} from '../accounts/service.ts'
 import { HttpError, toErrorBody } from '../lib/errors.ts'
 import { resolveAuthSecret } from './secret.ts'
 import { checkDisplayName, checkUserFields } from './user-fields.ts'
@@ -94,8 +99,17 @@ function createAuth() {
         }
       }),
       // better-auth's organization plugin has a hook for removal but none for leaving; both must
-      // pause the departed creator's jobs, so leaving is caught here, after it succeeded.
+      // pause the departed creator's jobs, so leaving is caught here, after it succeeded. A
+      // password change that signs out every other session ends the person's access tokens too.
       after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === '/change-password') {
+          const changed = ctx.context.returned as { user?: { id?: unknown } } | undefined
+          const body = (ctx.body ?? {}) as { revokeOtherSessions?: unknown }
+          if (body.revokeOtherSessions === true && typeof changed?.user?.id === 'string') {
+            await onCredentialsRecovered(changed.user.id)
+          }
+          return
+        }
         if (ctx.path !== '/organization/leave') return
         const left = ctx.context.returned as { organizationId?: unknown; userId?: unknown } | undefined
         if (typeof left?.organizationId === 'string' && typeof left.userId === 'string') {

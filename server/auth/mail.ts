@@ -3,6 +3,7 @@
  * transport (server/lib/mail.ts) when SMTP_URL is set. Without it, reset and verification are off
  * (/forgot-password says so) and invitations are shared as a copied link only.
  */
+import { onCredentialsRecovered } from '../accounts/service.ts'
 import { env } from '../env.ts'
 import { logger } from '../lib/logger.ts'
 import { emailEnabled, sendEmail } from '../lib/mail.ts'
@@ -13,7 +14,13 @@ const origin = () => env().APP_URL ?? `http://localhost:${env().PORT}`
 
 /** The better-auth options that send mail, or plain email + password when email is off. */
 export function authMail() {
-  const base = { enabled: true, minPasswordLength: 8, autoSignIn: true } as const
+  const base = {
+    enabled: true,
+    minPasswordLength: 8,
+    autoSignIn: true,
+    // By mail or by an admin's link (reset-links.ts): the person's access tokens end with it.
+    onPasswordReset: async ({ user }: { user: { id: string } }) => onCredentialsRecovered(user.id),
+  } as const
   if (!emailEnabled()) return { emailAndPassword: base }
   return {
     emailAndPassword: {

@@ -10,6 +10,7 @@ import { and, desc, eq, isNull, like, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { getDb } from '../db/client.ts'
 import { machineTokens, member, memberAudit, user, verification } from '../db/schema/index.ts'
+import { revokeAccessTokensOf } from '../accounts/store.ts'
 import { inTransaction, queryRows } from '../db/sql.ts'
 import { badRequest, forbidden, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
@@ -81,6 +82,8 @@ export async function createResetLink(caller: Caller, userId: string, now = new 
       .where(and(eq(machineTokens.ownerId, userId), isNull(machineTokens.revokedAt)))
       .returning({ id: machineTokens.id })
     machineTokensRevoked = revoked.length
+    // Its access tokens too: one made from a stolen session must not outlive the remedy.
+    await revokeAccessTokensOf(userId, null, tx)
     await tx.insert(memberAudit).values({
       id: newId('mau'),
       orgId: caller.orgId,

@@ -63,7 +63,7 @@ export async function handleMcpRequest(request: Request, readBody: () => Promise
     body = JSON.parse(await readBody())
   } catch (err) {
     if (err instanceof HttpError) return jsonError(err)
-    return jsonRpcError(null, -32700, 'Parse error: the body must be JSON')
+    return jsonRpcError(null, -32700, 'Parse error: the body must be JSON', 400)
   }
   // The rate limit counts requests: a batch (up to 100 messages in the SDK) would make one request
   // worth a hundred tool calls. The protocol dropped batches in 2025-06-18 (decision 0360).
@@ -106,7 +106,10 @@ function jsonRpcError(id: unknown, code: number, message: string, status = 200):
  */
 function scopeRefusal(body: unknown, scopes: readonly AccessTokenScope[]): Response | null {
   if (!body || typeof body !== 'object') return null
-  const message = body as { id?: unknown; method?: unknown; params?: { name?: unknown } }
+  const message = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { name?: unknown } }
+  // Only a well-formed request is answered here; anything else goes to the SDK, which refuses it.
+  if (message.jsonrpc !== '2.0' || !(typeof message.id === 'string' || typeof message.id === 'number'))
+    return null
   if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return null
   const spec = Object.hasOwn(MCP_TOOLS, message.params.name) ? MCP_TOOLS[message.params.name] : undefined
   if (!spec || scopes.includes(spec.scope)) return null
@@ -114,7 +117,7 @@ function scopeRefusal(body: unknown, scopes: readonly AccessTokenScope[]): Respo
     `forbidden: ${message.params.name} needs the ${spec.scope} scope, and this token has ` +
     `${scopes.join(', ')}. Make a token with that scope under Settings → Access tokens.`
   const result = { content: [{ type: 'text', text }], isError: true }
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id: message.id ?? null, result }), {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }), {
     status: 200,
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
   })
