@@ -284,7 +284,8 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
     const headers = { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }
     // One record per call, counted as soon as its usage is known and updated as the stream goes.
     let entry: CallRecord | undefined
-    const record = (usage: TokenUsage) => (entry = recordCall(live, model, usage, entry))
+    const record = (usage: TokenUsage, searches = 0) =>
+      (entry = recordCall(live, model, usage, searches, entry))
     if (!upstream.ok || !upstream.body)
       return new Response(upstream.body, { status: upstream.status, headers })
     if (headers['content-type'].includes('text/event-stream')) {
@@ -294,7 +295,8 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
     }
     const text = await upstream.text()
     try {
-      record(usageOf((JSON.parse(text) as { usage?: RawUsage }).usage))
+      const { usage } = JSON.parse(text) as { usage?: RawUsage }
+      record(usageOf(usage), searchesOf(usage))
     } catch {
       // not JSON: nothing to meter
     }
@@ -351,6 +353,7 @@ type RawUsage = {
   output_tokens?: number
   cache_creation_input_tokens?: number
   cache_read_input_tokens?: number
+  server_tool_use?: { web_search_requests?: number }
 }
 
 const usageOf = (u: RawUsage | undefined): TokenUsage => ({
@@ -359,9 +362,26 @@ const usageOf = (u: RawUsage | undefined): TokenUsage => ({
   outputTokens: u?.output_tokens ?? 0,
 })
 
-/** Records (or updates, for `entry`) one call's usage and checks the run's cap; returns the record. */
-function recordCall(live: Live, model: string, usage: TokenUsage, entry?: CallRecord): CallRecord {
-  const record = Object.assign(entry ?? { model }, { ...usage, costUsd: live.grant.price(model, usage) })
+/** The provider's web searches a call made (billed apart from its tokens). */
+const searchesOf = (u: RawUsage | undefined): number => u?.server_tool_use?.web_search_requests ?? 0
+
+/** What the provider charges a web search: $10 per 1,000. */
+export const WEB_SEARCH_USD = 0.01
+
+/**
+ * Records (or updates, for `entry`) one call's usage and web searches and checks the run's cap;
+ * returns the record.
+ */
+function recordCall(
+  live: Live,
+  model: string,
+  usage: TokenUsage,
+  searches: number,
+  entry?: CallRecord,
+): CallRecord {
+  const tokens = live.grant.price(model, usage)
+  const costUsd = tokens === null ? null : round(tokens + searches * WEB_SEARCH_USD)
+  const record = Object.assign(entry ?? { model }, { ...usage, costUsd })
   if (!entry) live.session.calls.push(record)
   const { capUsd } = live.grant
   const spent = pricedSpend(live)
@@ -384,7 +404,7 @@ function recordCall(live: Live, model: string, usage: TokenUsage, entry?: CallRe
  */
 function meteredStream(
   source: ReadableStream<Uint8Array>,
-  record: (usage: TokenUsage) => void,
+  record: (usage: TokenUsage, searches: number) => void,
   stop: () => boolean,
   onEnd: () => void,
 ): ReadableStream<Uint8Array> {
@@ -393,6 +413,7 @@ function meteredStream(
   let pending = ''
   let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 }
   let streamedChars = 0
+  let searches = 0
   let ended = false
   const end = () => {
     if (ended) return
@@ -410,18 +431,19 @@ function meteredStream(
       }
       if (event.type === 'message_start') {
         usage = usageOf(event.message?.usage)
-        record(usage)
+        record(usage, searches)
       }
       if (event.type === 'content_block_delta') {
         const { text, thinking, partial_json } = event.delta ?? {}
         for (const part of [text, thinking, partial_json])
           if (typeof part === 'string') streamedChars += part.length
         const estimate = Math.ceil(streamedChars / CHARS_PER_TOKEN)
-        if (estimate > usage.outputTokens) record((usage = { ...usage, outputTokens: estimate }))
+        if (estimate > usage.outputTokens) record((usage = { ...usage, outputTokens: estimate }), searches)
       }
       if (event.type === 'message_delta' && typeof event.usage?.output_tokens === 'number') {
         usage = { ...usage, outputTokens: event.usage.output_tokens }
-        record(usage)
+        searches = Math.max(searches, searchesOf(event.usage))
+        record(usage, searches)
       }
     } catch {
       // a partial or foreign line

@@ -419,6 +419,20 @@ describe('reaching past the sandbox through the provider', () => {
     }
   })
 
+  it('the provider’s web searches are counted into the run’s cost ($10 per 1,000)', async () => {
+    const { opened } = session()
+    const sock = await serveOnSocket(opened.token)
+    try {
+      script = { input: 10, output: 10, extraUsage: { server_tool_use: { web_search_requests: 500 } } }
+      const body = msg('claude-haiku-4-5', { tools: [{ type: 'web_search_20250305', name: 'web_search' }] })
+      expect((await overSocket(sock.path, messages(opened.token), body)).status).toBe(200)
+      expect(opened.usage().costUsd).toBeGreaterThanOrEqual(5)
+    } finally {
+      opened.close()
+      await sock.close()
+    }
+  })
+
   it('betas that let the provider reach out or bill above the meter are not passed on; others are', async () => {
     const { opened } = session()
     const sock = await serveOnSocket(opened.token)
