@@ -76,7 +76,14 @@ export const JobListQuery = z
       .default('all')
       .describe("Which jobs: personal (mine), shared (the organisation's) or all visible ones (default)"),
     q: z
-      .preprocess(emptyAsAbsent, z.string({ error: 'must be a string' }).trim().max(200).optional())
+      .preprocess(
+        emptyAsAbsent,
+        z
+          .string({ error: 'must be a string' })
+          .trim()
+          .max(200, { error: 'must be at most 200 characters' })
+          .optional(),
+      )
       .optional()
       .describe('Text to search for in job names and instructions'),
     status: z

@@ -7,7 +7,7 @@ import { canEditJob } from '../access/rules.ts'
 import { jobsVisibleTo } from '../access/visibility.ts'
 import type { Caller } from '../auth/caller.ts'
 import { jobs } from '../db/schema/index.ts'
-import { forbidden, notFound } from '../lib/errors.ts'
+import { badRequest, forbidden, notFound } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
 import { JobListQuery } from './schema.ts'
 import { findJobRecord, listFilter, selectAuditRecords, selectJobRecords } from './store.ts'
@@ -37,6 +37,26 @@ export async function listJobs(caller: Caller, query: unknown = {}): Promise<Job
   const filters = parseInput(JobListQuery, query ?? {})
   const records = await selectJobRecords(and(jobsVisibleTo(caller), listFilter(filters, caller.userId)))
   return records.map((record) => toJobView(record, caller))
+}
+
+/**
+ * The job named `name` the caller may see, in `scope` when a personal and a shared job share the
+ * name: 404 when there is none, 400 naming `scope` when there are two. A lookup by the name itself
+ * (the unique key), not a search: names are slugs, and a search also reads every instructions.
+ */
+export async function findJobNamed(
+  caller: Caller,
+  name: string,
+  scope: 'all' | 'personal' | 'shared' = 'all',
+): Promise<JobView> {
+  const records = await selectJobRecords(
+    and(jobsVisibleTo(caller), eq(jobs.name, name), listFilter({ scope } as JobListQuery, caller.userId)),
+  )
+  if (records.length === 0) throw notFound(`No job named ${name} that you can see`)
+  if (records.length > 1) {
+    throw badRequest(`Both a personal and a shared job are named ${name}: say which scope`, 'scope')
+  }
+  return toJobView(records[0]!, caller)
 }
 
 /** One job the caller may see; 404 otherwise (also for another organisation's jobs). */

@@ -77,6 +77,27 @@ describe('bad messages', () => {
   })
 })
 
+describe('a job asked for by name', () => {
+  it('is looked up by its name, not searched for: a long name is not found, not refused as `q`', async () => {
+    const token = await makeToken(team.member, ['jobs:read'])
+    const name = 'x'.repeat(300)
+    const answer = await mcp(
+      token,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_job', arguments: { name } },
+      }),
+    )
+    expect(answer.status).toBe(200)
+    const text = (JSON.parse(answer.text) as { result: { content: { text: string }[] } }).result.content[0]!
+      .text
+    expect(text).not.toMatch(/\bq\b/)
+    expect(text).toMatch(/name|No job named/)
+  })
+})
+
 describe('a token does not outlive the remedy', () => {
   it.each(['is removed', 'leaves'])('of a member who %s, even after they are invited back', async (how) => {
     const t = await createTeam(app)

@@ -11,10 +11,11 @@
 import { tool } from 'ai'
 import { z } from 'zod'
 import type { Caller } from '../../auth/caller.ts'
-import { badRequest, forbidden, notFound } from '../../lib/errors.ts'
+import { badRequest, forbidden } from '../../lib/errors.ts'
 import {
   createJob,
   deleteJob,
+  findJobNamed,
   getJob,
   listJobs,
   previewSchedule,
@@ -87,14 +88,7 @@ export function summariseJob(verb: string, job: Pick<JobView, 'name' | 'descript
 async function findTarget(caller: Caller, input: ManageJobsInput): Promise<JobView> {
   if (input.id) return getJob(caller, input.id)
   if (!input.name) throw badRequest('name: say which job (its name, or its id from list)', 'name')
-  const matches = (await listJobs(caller, { scope: input.scope ?? 'all', q: input.name })).filter(
-    (job) => job.name === input.name,
-  )
-  if (matches.length === 0) throw notFound(`No job named ${input.name} that you can see`)
-  if (matches.length > 1) {
-    throw badRequest(`Both a personal and a shared job are named ${input.name}: say which scope`, 'scope')
-  }
-  return matches[0]!
+  return findJobNamed(caller, input.name, input.scope ?? 'all')
 }
 
 /** The job fields the model gave (left-out ones stay absent, so defaults and PATCH semantics hold). */

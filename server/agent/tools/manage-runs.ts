@@ -8,8 +8,8 @@
 import { tool } from 'ai'
 import { z } from 'zod'
 import type { Caller } from '../../auth/caller.ts'
-import { badRequest, forbidden, notFound } from '../../lib/errors.ts'
-import { getJob, listJobs, type JobView } from '../../jobs/service.ts'
+import { badRequest, forbidden } from '../../lib/errors.ts'
+import { findJobNamed, getJob, type JobView } from '../../jobs/service.ts'
 import type { Run, TranscriptMessage } from '../../runs/schema.ts'
 import { getRunWithTranscript, listRunsOfJob, runJobNow } from '../../runs/service.ts'
 import { queuedRunNotice } from '../../scheduler/status.ts'
@@ -46,14 +46,7 @@ export type ManageRunsResult =
 async function findJob(caller: Caller, input: ManageRunsInput): Promise<JobView> {
   if (input.jobId) return getJob(caller, input.jobId)
   if (!input.name) throw badRequest('name: say which job (its name, or jobId)', 'name')
-  const matches = (await listJobs(caller, { scope: input.scope ?? 'all', q: input.name })).filter(
-    (job) => job.name === input.name,
-  )
-  if (matches.length === 0) throw notFound(`No job named ${input.name} that you can see`)
-  if (matches.length > 1) {
-    throw badRequest(`Both a personal and a shared job are named ${input.name}: say which scope`, 'scope')
-  }
-  return matches[0]!
+  return findJobNamed(caller, input.name, input.scope ?? 'all')
 }
 
 async function runAction(ctx: ToolContext, input: ManageRunsInput): Promise<ManageRunsResult> {
