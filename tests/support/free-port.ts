@@ -18,6 +18,13 @@ function ephemeralStart(): number {
 const FIRST = 10_000
 const END = ephemeralStart()
 
+/**
+ * Ports `fetch` refuses to connect to (the Fetch standard's "bad ports"; undici says "bad port"):
+ * of those, only 10080 lies in the range above. A test app given it failed its first health check.
+ */
+const FETCH_BLOCKED = new Set([10_080])
+export const fetchMayUse = (port: number) => !FETCH_BLOCKED.has(port)
+
 function tryListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer()
@@ -37,7 +44,7 @@ function tryListen(port: number): Promise<boolean> {
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = FIRST + Math.floor(Math.random() * (END - FIRST))
-    if (await tryListen(port)) return port
+    if (fetchMayUse(port) && (await tryListen(port))) return port
   }
   throw new Error(`no free port between ${FIRST} and ${END} after 200 tries`)
 }
