@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { Readable, Transform } from 'node:stream'
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import { sandboxIdentity } from '../environments/exec/identity.ts'
-import { serverBodyBudget, type BudgetRefusal } from '../lib/body-budget.ts'
+import { holdBody, serverBodyBudget, type BudgetRefusal } from '../lib/body-budget.ts'
 import { BODY_LIMITS } from '../lib/limits.ts'
 import { handleHarnessRequest } from './endpoint.ts'
 
@@ -79,19 +79,11 @@ async function answer(token: string, req: IncomingMessage, res: ServerResponse) 
  * run's share is a client's (room for one long conversation); null when refused (answered here).
  */
 function budgeted(token: string, req: IncomingMessage, res: ServerResponse): Readable | null {
-  const budget = serverBodyBudget()
-  const owner = `harness-run:${token}`
-  let taken = 0
-  res.once('close', () => budget.give(owner, taken))
-  const take = (bytes: number) => {
-    const refusal = budget.take(owner, bytes)
-    if (refusal === null) taken += bytes
-    return refusal
-  }
+  const hold = holdBody(serverBodyBudget(), `harness-run:${token}`, res)
   // Past the limit the endpoint refuses the body (413) and nothing more of it is kept.
   const limit = BODY_LIMITS.harness
   const declared = Number(req.headers['content-length'])
-  const early = declared > 0 && declared <= limit ? take(declared) : null
+  const early = declared > 0 && declared <= limit ? hold.growTo(declared) : null
   if (early) {
     refuseBody(res, early)
     req.resume()
@@ -102,7 +94,7 @@ function budgeted(token: string, req: IncomingMessage, res: ServerResponse): Rea
     new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         size += chunk.length
-        const refusal = size <= limit && size > taken ? take(size - taken) : null
+        const refusal = size <= limit ? hold.growTo(size) : null
         if (!refusal) return callback(null, chunk)
         refuseBody(res, refusal)
         req.destroy()

@@ -13,7 +13,7 @@ import type { Request as ExpressRequest, RequestHandler, Response as ExpressResp
 import { opensHttpDoor, UNKNOWN_RUN } from '../harness/endpoint.ts'
 import { BODY_LIMITS, type BodyKind } from '../lib/limits.ts'
 import { HttpError, payloadTooLarge, toErrorBody } from '../lib/errors.ts'
-import { serverBodyBudget, type BodyBudget, type BudgetRefusal } from '../lib/body-budget.ts'
+import { holdBody, serverBodyBudget, type BodyBudget, type BudgetRefusal } from '../lib/body-budget.ts'
 
 const bodies = new WeakMap<IncomingMessage, Buffer>()
 
@@ -48,30 +48,18 @@ export function limitBodies(budget: BodyBudget = serverBodyBudget()): RequestHan
     const limit = BODY_LIMITS[kind]
     const declared = Number(req.headers['content-length'])
     if (declared > limit) return refuse(req, res, limit)
-    const address = req.ip ?? 'unknown'
-    let taken = 0
-    // Taken until the request is over: a body handed on stays in memory while its route runs.
-    res.once('close', () => budget.give(address, taken))
-    const take = (bytes: number) => {
-      const refusal = budget.take(address, bytes)
-      if (refusal === null) taken += bytes
-      return refusal
-    }
-    const early = declared > 0 ? take(declared) : null
+    const hold = holdBody(budget, req.ip ?? 'unknown', res)
+    const early = declared > 0 ? hold.growTo(declared) : null
     if (early) return answerUnread(req, res, ...busy(early))
-    const drop = () => {
-      budget.give(address, taken)
-      taken = 0
-    }
     const chunks: Buffer[] = []
     let size = 0
     const onData = (chunk: Buffer) => {
       size += chunk.length
-      const refusal = size > limit ? null : size > taken ? take(size - taken) : null
+      const refusal = size > limit ? null : hold.growTo(size)
       if (size <= limit && !refusal) return void chunks.push(chunk)
       stop()
       chunks.length = 0
-      drop()
+      hold.release()
       if (refusal) answerUnread(req, res, ...busy(refusal))
       else refuse(req, res, limit)
     }

@@ -42,6 +42,40 @@ export function createBodyBudget(limits: { perAddress: number; total: number } =
 }
 
 /**
+ * One request's hold on a budget: its body's bytes are taken as they arrive and all given back when
+ * its answer closes (a body handed on stays in memory while its route runs). The HTTP limiter and a
+ * harness run's socket both count through this, so the two doors keep the same books.
+ */
+export type BodyHold = {
+  /** Grows the hold to `size` bytes in all; the refusal when a budget is spent (nothing more taken). */
+  growTo(size: number): BudgetRefusal | null
+  /** Gives back everything held so far: the body was dropped before its request ended. */
+  release(): void
+}
+
+export function holdBody(
+  budget: BodyBudget,
+  owner: string,
+  answer: { once(event: 'close', listener: () => void): unknown },
+): BodyHold {
+  let held = 0
+  const release = () => {
+    budget.give(owner, held)
+    held = 0
+  }
+  answer.once('close', release)
+  return {
+    growTo(size) {
+      if (size <= held) return null
+      const refusal = budget.take(owner, size - held)
+      if (refusal === null) held = size
+      return refusal
+    },
+    release,
+  }
+}
+
+/**
  * The server's one budget: the HTTP routes' bodies (server/http/body-limit.ts) and those sent to a
  * harness run's Unix socket (server/harness/socket.ts) take from the same total.
  */
