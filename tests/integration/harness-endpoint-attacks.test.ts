@@ -154,6 +154,23 @@ function session(over: Omit<Partial<SessionOptions>, 'grant'> & { grant?: Partia
   return { opened, refusals }
 }
 
+/** A run's session and its socket for the length of `body`, both closed after it. */
+async function withSocket(
+  over: Parameters<typeof session>[0],
+  body: (
+    run: ReturnType<typeof session> & { sock: Awaited<ReturnType<typeof serveOnSocket>> },
+  ) => Promise<void>,
+) {
+  const run = session(over)
+  const sock = await serveOnSocket(run.opened.token)
+  try {
+    await body({ ...run, sock })
+  } finally {
+    run.opened.close()
+    await sock.close()
+  }
+}
+
 type Raw = { status: number; headers: IncomingMessage['headers']; body: string }
 
 /** One raw HTTP request over a Unix socket (what the sandbox's relay does). */
@@ -200,9 +217,7 @@ const messages = (token: string) => `/${token}/v1/messages`
 
 describe('the job’s cap (maxCostUsd)', () => {
   it('holds against 25 calls sent at once: one is made, the rest are refused', async () => {
-    const { opened, refusals } = session({ grant: { capUsd: 0.01 } })
-    const sock = await serveOnSocket(opened.token)
-    try {
+    await withSocket({ grant: { capUsd: 0.01 } }, async ({ opened, refusals, sock }) => {
       // Each call reports 1,000 in and 10,000 out on claude-haiku-4-5: $0.051, five times the cap.
       script = { input: 1000, output: 10_000, delayMs: 300 }
       const before = seen.length
@@ -215,35 +230,28 @@ describe('the job’s cap (maxCostUsd)', () => {
       expect(seen.length - before).toBe(1)
       expect(opened.usage().costUsd).toBeCloseTo(0.051, 6)
       expect(refusals[0]).toMatch(/over the job's cap of \$0\.01/)
-    } finally {
-      opened.close()
-      await sock.close()
-    }
+    })
   })
 
   it('still counts priced calls after a call on the run’s own model, which has no price', async () => {
-    const { opened } = session({ grant: { modelId: 'claude-3-5-sonnet-20241022', capUsd: 0.01 } })
-    const sock = await serveOnSocket(opened.token)
-    try {
-      script = { input: 10, output: 10 }
-      expect(
-        (await overSocket(sock.path, messages(opened.token), msg('claude-3-5-sonnet-20241022'))).status,
-      ).toBe(200)
-      script = { input: 100_000, output: 32_000 } // claude-opus-4-1: $3.90 a call
-      expect((await overSocket(sock.path, messages(opened.token), msg('claude-opus-4-1'))).status).toBe(200)
-      const next = await overSocket(sock.path, messages(opened.token), msg('claude-opus-4-1'))
-      expect(next.status).toBe(403)
-      expect(next.body).toMatch(/over the job's cap/)
-    } finally {
-      opened.close()
-      await sock.close()
-    }
+    await withSocket(
+      { grant: { modelId: 'claude-3-5-sonnet-20241022', capUsd: 0.01 } },
+      async ({ opened, sock }) => {
+        script = { input: 10, output: 10 }
+        expect(
+          (await overSocket(sock.path, messages(opened.token), msg('claude-3-5-sonnet-20241022'))).status,
+        ).toBe(200)
+        script = { input: 100_000, output: 32_000 } // claude-opus-4-1: $3.90 a call
+        expect((await overSocket(sock.path, messages(opened.token), msg('claude-opus-4-1'))).status).toBe(200)
+        const next = await overSocket(sock.path, messages(opened.token), msg('claude-opus-4-1'))
+        expect(next.status).toBe(403)
+        expect(next.body).toMatch(/over the job's cap/)
+      },
+    )
   })
 
   it('counts the output of a stream the client drops before the provider says how much it was', async () => {
-    const { opened } = session()
-    const sock = await serveOnSocket(opened.token)
-    try {
+    await withSocket({}, async ({ opened, sock }) => {
       // 5,000 tokens out; the provider says so only in its last usage event, never read here.
       script = { input: 100, output: 5_000, paceMs: 20 }
       const read = await new Promise<string>((resolve, reject) => {
@@ -277,16 +285,11 @@ describe('the job’s cap (maxCostUsd)', () => {
       expect(read).not.toContain('message_delta')
       await expect.poll(() => opened.calls[0]?.outputTokens ?? 0).toBeGreaterThanOrEqual(4_900)
       expect(opened.calls[0]!.costUsd).toBeGreaterThanOrEqual(0.0245)
-    } finally {
-      opened.close()
-      await sock.close()
-    }
+    })
   })
 
   it('cuts a stream whose output goes over the cap while it is written', async () => {
-    const { opened } = session({ grant: { capUsd: 0.01 } })
-    const sock = await serveOnSocket(opened.token)
-    try {
+    await withSocket({ grant: { capUsd: 0.01 } }, async ({ opened, sock }) => {
       // 10,000 tokens out ($0.05) in five parts: the cap is passed at the first.
       script = { input: 100, output: 10_000, paceMs: 50 }
       const answer = await overSocket(
@@ -300,10 +303,7 @@ describe('the job’s cap (maxCostUsd)', () => {
       await expect.poll(() => streams.at(-1)?.cut).toBe(true)
       expect(opened.calls[0]!.outputTokens).toBeLessThan(10_000)
       expect((await overSocket(sock.path, messages(opened.token), msg('claude-haiku-4-5'))).status).toBe(403)
-    } finally {
-      opened.close()
-      await sock.close()
-    }
+    })
   })
 })
 
@@ -314,31 +314,27 @@ describe('the organisation’s monthly budget', () => {
       (await team.owner.client.patch('/_agent-native/org-settings', { monthlyBudgetUsd: 1 })).status,
     ).toBe(200)
     // The grant as harness-grant.ts builds it for a run on the organisation's key.
-    const { opened, refusals } = session({
-      grant: { admit: (spent) => orgBudgetRefusal(team.orgId, undefined, spent) },
-    })
-    const sock = await serveOnSocket(opened.token)
-    try {
-      script = { input: 100_000, output: 32_000 } // claude-opus-4-1: $3.90 a call
-      expect((await overSocket(sock.path, messages(opened.token), msg('claude-opus-4-1'))).status).toBe(200)
-      const next = await overSocket(sock.path, messages(opened.token), msg('claude-opus-4-1'))
-      expect(next.status).toBe(403)
-      expect(refusals[0]).toMatch(/monthly budget of \$1\.00/)
-    } finally {
-      opened.close()
-      await sock.close()
-    }
+    await withSocket(
+      {
+        grant: { admit: (spent) => orgBudgetRefusal(team.orgId, undefined, spent) },
+      },
+      async ({ opened, refusals, sock }) => {
+        script = { input: 100_000, output: 32_000 } // claude-opus-4-1: $3.90 a call
+        expect((await overSocket(sock.path, messages(opened.token), msg('claude-opus-4-1'))).status).toBe(200)
+        const next = await overSocket(sock.path, messages(opened.token), msg('claude-opus-4-1'))
+        expect(next.status).toBe(403)
+        expect(refusals[0]).toMatch(/monthly budget of \$1\.00/)
+      },
+    )
   }, 120_000)
 })
 
 describe('request bodies on the run’s socket', () => {
   it('take from the server’s body budget: eight unfinished 30 MiB uploads, one held, the rest refused', async () => {
-    const { opened } = session()
-    const sock = await serveOnSocket(opened.token)
     const SIZE = 30 * 1024 * 1024
     const statuses: (number | null)[] = []
     const clients: ReturnType<typeof httpRequest>[] = []
-    try {
+    await withSocket({}, async ({ opened, sock }) => {
       const chunk = Buffer.alloc(1024 * 1024, 0x61)
       for (let i = 0; i < 8; i++) {
         statuses.push(null)
@@ -362,19 +358,15 @@ describe('request bodies on the run’s socket', () => {
       }
       await expect.poll(() => statuses.filter((s) => s === 429).length, { timeout: 20_000 }).toBe(7)
       expect(statuses.filter((s) => s === null)).toHaveLength(1)
-    } finally {
+    }).finally(() => {
       for (const c of clients) c.destroy()
-      opened.close()
-      await sock.close()
-    }
+    })
   })
 })
 
 describe('count_tokens', () => {
   it('is refused, like a call, before the policy plugin has checked in', async () => {
-    const { opened } = session({ awaitCheckIn: true })
-    const sock = await serveOnSocket(opened.token)
-    try {
+    await withSocket({ awaitCheckIn: true }, async ({ opened, sock }) => {
       const before = seen.length
       const counted = await overSocket(
         sock.path,
@@ -383,10 +375,7 @@ describe('count_tokens', () => {
       )
       expect(counted.status).toBe(403)
       expect(seen.length - before).toBe(0)
-    } finally {
-      opened.close()
-      await sock.close()
-    }
+    })
   })
 })
 
@@ -405,38 +394,26 @@ describe('reaching past the sandbox through the provider', () => {
     ],
     ['tools.0', { tools: [{ type: 'code_execution_20250825', name: 'code_execution' }] }],
   ])('a call with %s is refused and nothing is forwarded', async (field, extra) => {
-    const { opened } = session()
-    const sock = await serveOnSocket(opened.token)
-    try {
+    await withSocket({}, async ({ opened, sock }) => {
       const before = seen.length
       const a = await overSocket(sock.path, messages(opened.token), msg('claude-haiku-4-5', extra))
       expect(a.status).toBe(400)
       expect(JSON.parse(a.body).error.message).toMatch(new RegExp(`^${field.replace('.', '\\.')}:`))
       expect(seen.length - before).toBe(0)
-    } finally {
-      opened.close()
-      await sock.close()
-    }
+    })
   })
 
   it('the provider’s web searches are counted into the run’s cost ($10 per 1,000)', async () => {
-    const { opened } = session()
-    const sock = await serveOnSocket(opened.token)
-    try {
+    await withSocket({}, async ({ opened, sock }) => {
       script = { input: 10, output: 10, extraUsage: { server_tool_use: { web_search_requests: 500 } } }
       const body = msg('claude-haiku-4-5', { tools: [{ type: 'web_search_20250305', name: 'web_search' }] })
       expect((await overSocket(sock.path, messages(opened.token), body)).status).toBe(200)
       expect(opened.usage().costUsd).toBeGreaterThanOrEqual(5)
-    } finally {
-      opened.close()
-      await sock.close()
-    }
+    })
   })
 
   it('betas that let the provider reach out or bill above the meter are not passed on; others are', async () => {
-    const { opened } = session()
-    const sock = await serveOnSocket(opened.token)
-    try {
+    await withSocket({}, async ({ opened, sock }) => {
       script = { input: 10, output: 10 }
       const a = await overSocket(sock.path, messages(opened.token), msg('claude-haiku-4-5'), {
         'anthropic-beta':
@@ -444,25 +421,17 @@ describe('reaching past the sandbox through the provider', () => {
       })
       expect(a.status).toBe(200)
       expect(seen.at(-1)!.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14')
-    } finally {
-      opened.close()
-      await sock.close()
-    }
+    })
   })
 })
 
 describe('bad input', () => {
   it('a path the URL parser rejects is a 404, on the socket and on the HTTP route', async () => {
-    const { opened } = session()
-    const sock = await serveOnSocket(opened.token)
-    try {
+    await withSocket({}, async ({ opened, sock }) => {
       expect(
         (await overSocket(sock.path, `/${opened.token}//[/v1/messages`, msg('claude-haiku-4-5'))).status,
       ).toBe(404)
-    } finally {
-      opened.close()
-      await sock.close()
-    }
+    })
     const { opened: viaHttp } = session({ door: 'http' })
     try {
       const r = await fetch(`${app.baseUrl}/_agent-native/harness/runs/${viaHttp.token}//[/v1/messages`, {
@@ -502,9 +471,7 @@ describe('bad input', () => {
 
 describe('what held before the review, kept', () => {
   it('paths cannot leave /v1/messages on the configured base: .., %2e%2e, absolute and scheme-relative forms, Host', async () => {
-    const { opened } = session()
-    const sock = await serveOnSocket(opened.token)
-    try {
+    await withSocket({}, async ({ opened, sock }) => {
       const before = seen.length
       const tries = [
         '/v1/messages/../../admin',
@@ -539,16 +506,11 @@ describe('what held before the review, kept', () => {
         msg('claude-haiku-4-5'),
       )
       expect(abs.status).toBe(404)
-    } finally {
-      opened.close()
-      await sock.close()
-    }
+    })
   })
 
   it('no upstream header but content-type and never the key come back; client headers other than 4 are dropped', async () => {
-    const { opened } = session()
-    const sock = await serveOnSocket(opened.token)
-    try {
+    await withSocket({}, async ({ opened, sock }) => {
       script = { input: 1, output: 1 }
       const a = await overSocket(sock.path, `/${opened.token}/v1/messages`, msg('claude-haiku-4-5'), {
         authorization: 'Bearer attacker',
@@ -572,10 +534,7 @@ describe('what held before the review, kept', () => {
       expect(JSON.stringify(e)).not.toContain('wrong')
       bad.opened.close()
       await sock2.close()
-    } finally {
-      opened.close()
-      await sock.close()
-    }
+    })
   })
 
   it('a token dies with close(), on another run’s socket, and through the other door', async () => {
