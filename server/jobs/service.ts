@@ -10,7 +10,7 @@ import { jobs } from '../db/schema/index.ts'
 import { badRequest, forbidden, notFound } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
 import { JobListQuery } from './schema.ts'
-import { findJobRecord, listFilter, selectAuditRecords, selectJobRecords } from './store.ts'
+import { findJobRecord, listFilter, scopeFilter, selectAuditRecords, selectJobRecords } from './store.ts'
 import { toJobView, type JobView } from './views.ts'
 import { changeJobFrom, createJobFrom, removeJob } from './writes.ts'
 
@@ -47,10 +47,10 @@ export async function listJobs(caller: Caller, query: unknown = {}): Promise<Job
 export async function findJobNamed(
   caller: Caller,
   name: string,
-  scope: 'all' | 'personal' | 'shared' = 'all',
+  scope: JobListQuery['scope'] = 'all',
 ): Promise<JobView> {
   const records = await selectJobRecords(
-    and(jobsVisibleTo(caller), eq(jobs.name, name), listFilter({ scope } as JobListQuery, caller.userId)),
+    and(jobsVisibleTo(caller), eq(jobs.name, name), scopeFilter(scope, caller.userId)),
   )
   if (records.length === 0) throw notFound(`No job named ${name} that you can see`)
   if (records.length > 1) {

@@ -54,10 +54,7 @@ export function escapeLike(text: string): string {
 
 /** The SQL condition for a parsed list query (scope, text, status); visibility is added by the caller. */
 export function listFilter(query: JobListQuery, userId: string): SQL | undefined {
-  const conditions: (SQL | undefined)[] = []
-  if (query.scope === 'shared') conditions.push(eq(jobs.scope, 'shared'))
-  // "personal" means mine: visibility already limits personal jobs to the caller's own.
-  if (query.scope === 'personal') conditions.push(and(eq(jobs.scope, 'personal'), eq(jobs.createdBy, userId)))
+  const conditions: (SQL | undefined)[] = [scopeFilter(query.scope, userId)]
   if (query.q) {
     const pattern = `%${escapeLike(query.q)}%`
     conditions.push(or(ilike(jobs.name, pattern), ilike(jobs.instructions, pattern)))
@@ -72,6 +69,13 @@ export function listFilter(query: JobListQuery, userId: string): SQL | undefined
     )
   }
   return and(...conditions)
+}
+
+/** Jobs in `scope`; "personal" means mine (visibility already limits personal jobs to the caller's own). */
+export function scopeFilter(scope: JobListQuery['scope'], userId: string): SQL | undefined {
+  if (scope === 'shared') return eq(jobs.scope, 'shared')
+  if (scope === 'personal') return and(eq(jobs.scope, 'personal'), eq(jobs.createdBy, userId))
+  return undefined
 }
 
 /** Jobs matching `where`, by name, with their creators. */
