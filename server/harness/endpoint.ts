@@ -113,11 +113,11 @@ export function openSession(options: SessionOptions): HarnessSession {
     token,
     calls,
     usage: () => {
-      const known = calls.every((c) => c.costUsd !== null)
+      const { priced, complete } = spendOf(calls)
       return {
         inputTokens: calls.reduce((n, c) => n + c.inputTokens, 0),
         outputTokens: calls.reduce((n, c) => n + c.outputTokens, 0),
-        costUsd: known ? round(calls.reduce((n, c) => n + (c.costUsd ?? 0), 0)) : null,
+        costUsd: complete ? priced : null,
       }
     },
     close: () => {
@@ -321,8 +321,20 @@ async function takeTurn(live: Live): Promise<() => void> {
   return release
 }
 
-/** What the run's calls with a known price cost so far (a call without one cannot hide the rest). */
-const pricedSpend = (live: Live) => round(live.session.calls.reduce((n, c) => n + (c.costUsd ?? 0), 0))
+/**
+ * The two totals of a run's calls, and which is for what. `priced` is what the calls with a known
+ * price cost: the cap and the budget count it, so one call on a model without a price cannot hide
+ * the rest. The run's recorded cost (`usage().costUsd`) is `priced` only when `complete`, and
+ * otherwise unknown (null): a total missing a call would read as the whole.
+ */
+function spendOf(calls: CallRecord[]): { priced: number; complete: boolean } {
+  return {
+    priced: round(calls.reduce((n, c) => n + (c.costUsd ?? 0), 0)),
+    complete: calls.every((c) => c.costUsd !== null),
+  }
+}
+
+const pricedSpend = (live: Live) => spendOf(live.session.calls).priced
 
 /**
  * Why a call would reach past the run's sandbox through the provider's own servers, or null. The
