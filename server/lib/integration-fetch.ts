@@ -75,7 +75,7 @@ const SAVE_CHECK_TIMEOUT_MS = 5_000
 
 /**
  * The outbound rule's refusal for `url`, checked when an integration is saved: the message a
- * request to it would be refused with (`127.0.0.1 resolves to 127.0.0.1, which is not public`), or
+ * request to it would be refused with (`127.0.0.1 is an address that is not public (…)`), or
  * null when it would be allowed. A name that does not resolve (yet), or not within 5 s, is not a
  * refusal: the rule is applied again on every request.
  */

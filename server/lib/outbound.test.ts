@@ -27,6 +27,15 @@ describe('isPublicAddress', () => {
     '::ffff:7f00:1',
     '::ffff:a9fe:a9fe',
     '64:ff9b::10.0.0.1',
+    // Forms that embed an IPv4 address another way (an outside review found these judged public).
+    '::7f00:1',
+    '::127.0.0.1',
+    '::ffff:0:7f00:1',
+    '::ffff:0:127.0.0.1',
+    '64:ff9b:1::7f00:1',
+    '2002:7f00:1::1',
+    '2002:a00:1::',
+    '2001:0:4136:e378:8000:63bf:80ff:fffe',
     'not-an-ip',
   ])('refuses %s', (ip) => expect(isPublicAddress(ip)).toBe(false))
 

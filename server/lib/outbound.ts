@@ -61,9 +61,13 @@ for (const [net, bits] of [
 ] as const)
   blocked.addSubnet(net, bits, 'ipv4')
 for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT): ::ffff:0:a.b.c.d (not ::ffff:0:0, which is IPv4-mapped)
+  ['64:ff9b:1::', 48], // NAT64 for local use: the translator may be inside
   ['100::', 64],
+  ['2001::', 32], // Teredo: an IPv4 address obfuscated in the last bits
+  ['2002::', 16], // 6to4: an IPv4 address in bits 16-47
+
   ['2001:db8::', 32],
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
@@ -119,10 +123,12 @@ export function assertPublicAddress(ip: string): void {
   if (!isPublicAddress(ip)) throw new OutboundRefused(`Address ${ip} is private, loopback or reserved`)
 }
 
-// IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible and NAT64 (64:ff9b::/96) addresses carry an IPv4 inside.
+// IPv4-mapped (::ffff:a.b.c.d) and well-known NAT64 (64:ff9b::/96) addresses carry an IPv4 inside,
+// judged as itself. The other forms that embed one (IPv4-compatible, translated, 6to4, Teredo) are
+// deprecated or rare and refused whole above.
 function embeddedIpv4(ip: string): string | null {
   const lower = ip.toLowerCase()
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower)
+  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower)
   if (dotted) return dotted[1]!
   const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower)
   if (!hex) return null
@@ -163,9 +169,13 @@ async function resolveChecked(
       )
   if (addresses.length === 0) throw new OutboundRefused(`${hostname} did not resolve`)
   // Every answer must pass: otherwise a name with one public and one private record could be used.
+  // The refusal does not say which address a name resolved to: anyone who signs up could otherwise
+  // map the deployment's inside names (`db.internal` resolves to 10.0.3.7) one saved URL at a time.
   for (const a of addresses) {
-    if (!policy(a.address, url))
-      throw new OutboundRefused(`${hostname} resolves to ${a.address}, which is not public`)
+    if (policy(a.address, url)) continue
+    throw new OutboundRefused(
+      `${hostname} ${isIP(bare) ? 'is' : 'resolves to'} an address that is not public (private, loopback or reserved)`,
+    )
   }
   return addresses[0]!
 }

@@ -105,6 +105,19 @@ describe('webhook and Slack endpoints', () => {
     expect(await snapshotTables()).toEqual(before)
   })
 
+  it('does not say what an inside name resolved to: anyone who signs up could map the inside with it', async () => {
+    const res = await agent.team.admin.client.post(W, {
+      kind: 'webhook',
+      name: 'mapper',
+      url: 'http://localhost:9/hook',
+    })
+    expect(res.status).toBe(400)
+    expect(res.body.error.message).toBe(
+      'url: webhook mapper refused by the outbound rule: localhost resolves to an address that is not public (private, loopback or reserved)',
+    )
+    expect(res.body.error.message).not.toMatch(/127\.0\.0\.1|::1/)
+  })
+
   it('accepts the receiver an admin named, and a name that does not resolve yet', async () => {
     const named = await agent.team.admin.client.post(W, {
       kind: 'webhook',
