@@ -12,6 +12,10 @@ type StepUsage = { usage: { inputTokens?: number; outputTokens?: number } }
 export type CostCap = {
   /** Counts one finished step (onStepFinish). */
   record: (step: StepUsage) => void
+  /** Counts what a harness the run started cost (it is metered by its own endpoint). */
+  addSpent: (costUsd: number) => void
+  /** USD left under the cap now; null without a cap or a price. */
+  left: () => number | null
   /** A stopWhen condition for the agent loop: true once the steps so far cost more than the cap. */
   crossed: () => boolean
   /** The run's error when the cap was crossed, else null. */
@@ -21,15 +25,28 @@ export type CostCap = {
 export function createCostCap(choice: ModelChoice, capUsd: number | null): CostCap {
   const total = { inputTokens: 0, outputTokens: 0 }
   let steps = 0
+  let elsewhereUsd = 0
   let crossedAt: { step: number; costUsd: number } | null = null
+  const spent = () => {
+    const own = estimateCostUsd(choice, total)
+    return own === null ? null : own + elsewhereUsd
+  }
   return {
     record(step) {
       steps += 1
       total.inputTokens += step.usage.inputTokens ?? 0
       total.outputTokens += step.usage.outputTokens ?? 0
       if (capUsd === null || crossedAt) return
-      const cost = estimateCostUsd(choice, total)
+      const cost = spent()
       if (cost !== null && cost > capUsd) crossedAt = { step: steps, costUsd: cost }
+    },
+    // Counted at the end of the step that ran the harness (record follows), like any tool's work.
+    addSpent(costUsd) {
+      elsewhereUsd += costUsd
+    },
+    left() {
+      const cost = spent()
+      return capUsd === null || cost === null ? null : Math.max(0, capUsd - cost)
     },
     crossed: () => crossedAt !== null,
     failure() {

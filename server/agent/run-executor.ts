@@ -15,10 +15,9 @@ import {
 import { getJob } from '../jobs/service.ts'
 import { isNotFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
-import { type ConversationTools, createUsageMeter, RUN_MAX_STEPS, startAgentLoop } from './loop.ts'
+import { type ConversationTools, RUN_MAX_STEPS, startAgentLoop } from './loop.ts'
 import { describeModelError } from './model-errors.ts'
 import { resolveModel, type ResolvedModel } from './model.ts'
-import { estimateCostUsd } from './pricing.ts'
 import { loadRunCaller } from './run-caller.ts'
 import { buildRunSystemPrompt, withContext, type SystemPrompt } from './system-prompt.ts'
 import { loadExecution } from './execution.ts'
@@ -28,7 +27,7 @@ import { loadRunSkills, skippedSkillsNote, withSkills } from './job-skills.ts'
 import { deploymentRunRefusal } from './quota.ts'
 import { recordRunKeySource } from '../runs/store.ts'
 import { orgBudgetRefusal } from '../runs/budget.ts'
-import { createCostCap } from './budget.ts'
+import { createRunSpend } from './run-spend.ts'
 import { stopCommands } from '../environments/providers/providers.ts'
 import { removeRunScratch } from '../environments/operations/run-scratch.ts'
 import { runJobInHarness } from './harness-job.ts'
@@ -81,6 +80,7 @@ export function createAgentExecutor(): RunExecutor {
       loadMcpTools(caller, job.mcp ?? []),
       loadRunSkills(job.orgId, job.skills),
     ])
+    const spend = createRunSpend(resolved, job.maxCostUsd)
     const builtIn = createAgentTools({
       caller,
       mode: 'run',
@@ -90,6 +90,7 @@ export function createAgentExecutor(): RunExecutor {
       mayEditJobs: job.agentMayEditJobs,
       hasNotifyTargets: Boolean(view.notify?.onSuccess?.length || view.notify?.onFailure?.length),
       execution,
+      runSpend: spend.shared,
     })
     const tools = { ...builtIn, ...mcp.tools }
     // A cancel, a timeout or a lost lease aborts the run: its commands on machines stop too.
@@ -99,7 +100,15 @@ export function createAgentExecutor(): RunExecutor {
       const system = withContext(buildRunSystemPrompt(caller, view, run.scheduledFor, new Date()), (c) =>
         withSkills(withMcpNote(c, mcp), skills),
       )
-      return await converse(system, skippedSkillsNote(skills), tools, resolved, job, signal)
+      return await converse(
+        system,
+        skippedSkillsNote(skills),
+        tools,
+        resolved,
+        job.instructions,
+        spend,
+        signal,
+      )
     } finally {
       signal.removeEventListener('abort', stop)
       await removeRunScratch({ orgId: job.orgId, userId: caller.userId, runId: run.id })
@@ -116,23 +125,20 @@ async function converse(
   notes: ExecutorMessage[],
   tools: ConversationTools,
   resolved: ResolvedModel,
-  job: { instructions: string; maxCostUsd: Parameters<typeof createCostCap>[1] },
+  instructions: string,
+  spend: ReturnType<typeof createRunSpend>,
   signal: AbortSignal,
 ): Promise<RunResult> {
-  const meter = createUsageMeter()
-  const cap = createCostCap(resolved.choice, job.maxCostUsd)
+  const { cap } = spend
   let failure: unknown = null
   const result = startAgentLoop({
     model: resolved.model,
     system,
-    messages: [{ role: 'user', content: job.instructions }],
+    messages: [{ role: 'user', content: instructions }],
     tools,
     maxSteps: RUN_MAX_STEPS,
     signal,
-    onStepFinish: (step) => {
-      meter.add(step)
-      cap.record(step)
-    },
+    onStepFinish: (step) => spend.step(step),
     stopAfterStep: cap.crossed,
     onError: (err) => (failure ??= err),
   })
@@ -148,10 +154,11 @@ async function converse(
       onError: (err) => describeModelError(err, [resolved.apiKey]),
     })
     .pipeTo(new WritableStream())
+  const { inputTokens, outputTokens, costUsd } = spend.usage()
   const usage = {
-    inputTokens: meter.total.inputTokens,
-    outputTokens: meter.total.outputTokens,
-    costUsd: estimateCostUsd(resolved.choice, meter.total) ?? undefined,
+    inputTokens,
+    outputTokens,
+    costUsd: costUsd ?? undefined,
     model: `${resolved.choice.provider}:${resolved.choice.modelId}`,
   }
   const parts = (reply as UIMessage | null)?.parts ?? []

@@ -3,6 +3,7 @@
  * HTTP API with `caller`, so the agent can do exactly what that person can, nothing more.
  */
 import type { Caller } from '../auth/caller.ts'
+import type { ResolvedModel } from './model.ts'
 import type { OrgSettings } from '../accounts/org-settings-schema.ts'
 import type { CliDescription } from '../cli/registry.ts'
 import { HttpError, type FieldProblem } from '../lib/errors.ts'
@@ -31,6 +32,22 @@ export type ToolContext = {
   environment?: string | null
   /** In a run: whether the job has notify targets (send_notification can post to nothing else). */
   hasNotifyTargets?: boolean
+  /** In a run: its model access and spending, which a harness it starts shares (run_harness). */
+  runSpend?: RunSpend
+}
+
+/**
+ * A run's model access and what it has spent. A harness the run starts spends the run's key (the
+ * job's `runAs`, under the organisation's budget when that is the org's), within what the job's
+ * cap leaves, and its tokens and cost are the run's: the cap, the budget and the usage report see
+ * them. A chat's harness has none of this and spends the person's own key, as the chat does.
+ */
+export type RunSpend = {
+  resolved: ResolvedModel
+  /** USD the job's cap leaves now; null when the job has no cap (or its model no price). */
+  capLeftUsd: () => number | null
+  /** Adds what a harness spent to the run's usage and to its cap. */
+  add: (usage: { inputTokens: number; outputTokens: number; costUsd: number | null }) => void
 }
 
 /**

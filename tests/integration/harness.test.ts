@@ -139,6 +139,55 @@ describe('run_harness in chat', () => {
   }, 120_000)
 })
 
+describe('run_harness in a job run', () => {
+  it("spends the run's key within what the job's cap leaves, and its cost is the run's", async () => {
+    // A member's builtin job capped at $0.05 hands its work to Claude Code: before, the harness ran
+    // uncapped on the chat's key rule and its spending was nowhere in the run's cost.
+    const c = team.member.client
+    const definition = '---\nprovider: local\n---\nWork here.\n'
+    expect((await c.put(`${R}/personal/environments/harness-in-run.md`, definition)).status).toBe(201)
+    const made = await c.post('/_agent-native/jobs', {
+      name: 'delegates',
+      schedule: '0 7 * * 1-5',
+      instructions: 'Task delegates: hand it on.',
+      environment: 'harness-in-run',
+      maxCostUsd: 0.05,
+    })
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    fake.replyWhen(
+      'Task delegates:',
+      toolUse('run_harness', {
+        harness: 'claude-code',
+        environment: 'harness-in-run',
+        prompt: 'Inner delegated: echo once',
+      }),
+      { text: 'The harness did it.' },
+    )
+    // 20,000 in and 2,000 out at Sonnet prices: $0.09, past the cap on the harness's first call.
+    const big = { input_tokens: 20_000, output_tokens: 2_000 }
+    fake.replyWhen(
+      'Inner delegated:',
+      { ...toolUse('Bash', { command: 'echo inner-once', description: 'once' }), usage: big },
+      { text: 'second call: must never be sent' },
+    )
+    const started = await c.post(`/_agent-native/jobs/${made.body.job.id}/run`)
+    expect(started.status).toBe(202)
+    const { run } = await settledRun(c, started.body.run.id)
+    const inner = fake.requests.filter((r) =>
+      JSON.stringify(r.body.messages ?? []).includes('Inner delegated:'),
+    )
+    const fromCli = inner.filter((r) => !JSON.stringify(r.body.messages ?? []).includes('Task delegates:'))
+    // The harness's second call was refused at the endpoint: the cap held inside the harness.
+    expect(fromCli).toHaveLength(1)
+    expect(fromCli[0]!.headers['x-api-key']).toBe(KEY)
+    // The run stopped over its cap, its cost the harness's $0.09 and its own steps.
+    expect(run.status).toBe('error')
+    expect(run.error).toContain('maxCostUsd')
+    expect(run.usage.costUsd).toBeGreaterThan(0.09)
+    expect(run.usage.inputTokens).toBeGreaterThan(20_000)
+  }, 120_000)
+})
+
 describe('a job with harness: claude-code', () => {
   it('needs an environment: 400 naming harness, nothing stored', async () => {
     const c = team.member.client

@@ -16,6 +16,7 @@ import { HARNESS_IDS } from '../../jobs/field-schemas.ts'
 import { adapterFor, environmentSkills, harnessMcp, modelGrant } from '../harness-grant.ts'
 import { resolveModel } from '../model.ts'
 import { toToolFailure, type ToolContext } from '../tool-context.ts'
+import { HttpError } from '../../lib/errors.ts'
 
 const RunHarnessInput = z.strictObject({
   harness: z
@@ -90,8 +91,18 @@ async function start(
   poke: () => void,
 ) {
   try {
-    // The person's own key, else the deployment's: the same rule as the chat that calls it.
-    const resolved = await resolveModel({ kind: 'chat', userId: ctx.caller.userId })
+    // In a run, the run's key and what its cap leaves (its spending is the run's); in chat, the
+    // person's own key, else the deployment's, the same rule as the chat that calls it.
+    const resolved =
+      ctx.runSpend?.resolved ?? (await resolveModel({ kind: 'chat', userId: ctx.caller.userId }))
+    const capUsd = ctx.runSpend?.capLeftUsd() ?? null
+    if (capUsd !== null && capUsd <= 0) {
+      throw new HttpError(
+        403,
+        'over_cap',
+        "The run has spent its job's cap (maxCostUsd): no harness can start",
+      )
+    }
     const adapter = adapterFor(input.harness, resolved)
     const opened = await openEnvironment(ctx.caller, input.environment, 'use', { runId: ctx.runId })
     const [skills, mcp] = await Promise.all([
@@ -109,7 +120,7 @@ async function start(
         threadId: ctx.threadId,
         stopKey: stopKeyFor({ runId: ctx.runId, threadId: ctx.threadId, turnId: ctx.turnId }),
       },
-      grant: modelGrant(resolved, { orgId: ctx.caller.orgId, capUsd: null }),
+      grant: modelGrant(resolved, { orgId: ctx.caller.orgId, capUsd }),
       modelId: resolved.choice.modelId,
       skills,
       mcp,
@@ -129,6 +140,7 @@ async function start(
         poke()
       },
     })
+    ctx.runSpend?.add(outcome.usage)
     return {
       ok: !outcome.failure,
       harness: adapter.id,

@@ -1,0 +1,51 @@
+/**
+ * What a job run spends: its own agent steps (metered from the model's usage, priced by the table)
+ * and the harnesses it starts with run_harness (metered by their endpoint, on the run's key). Both
+ * count towards the job's cap and both are the run's recorded tokens and cost, so the cap, the
+ * organisation's budget and the usage report see a harness's spending as the run's.
+ */
+import { createCostCap } from './budget.ts'
+import { createUsageMeter, type ConversationTools } from './loop.ts'
+import type { ResolvedModel } from './model.ts'
+import { estimateCostUsd } from './pricing.ts'
+import type { RunSpend } from './tool-context.ts'
+import type { StepResult } from 'ai'
+
+export function createRunSpend(resolved: ResolvedModel, capUsd: number | null) {
+  const meter = createUsageMeter()
+  const cap = createCostCap(resolved.choice, capUsd)
+  const harnesses = { inputTokens: 0, outputTokens: 0, costUsd: 0 as number | null }
+  const shared: RunSpend = {
+    resolved,
+    capLeftUsd: () => cap.left(),
+    add(usage) {
+      harnesses.inputTokens += usage.inputTokens
+      harnesses.outputTokens += usage.outputTokens
+      // An unknown cost makes the total unknown; what is known still counts towards the cap.
+      harnesses.costUsd =
+        usage.costUsd === null || harnesses.costUsd === null ? null : harnesses.costUsd + usage.costUsd
+      if (usage.costUsd !== null) cap.addSpent(usage.costUsd)
+    },
+  }
+  return {
+    cap,
+    shared,
+    /** Counts one finished agent step. */
+    step(step: StepResult<ConversationTools>) {
+      meter.add(step)
+      cap.record(step)
+    },
+    /** The run's tokens and cost: its own steps and its harnesses' (null cost when either is unknown). */
+    usage() {
+      const own = estimateCostUsd(resolved.choice, meter.total)
+      return {
+        inputTokens: meter.total.inputTokens + harnesses.inputTokens,
+        outputTokens: meter.total.outputTokens + harnesses.outputTokens,
+        costUsd:
+          own === null || harnesses.costUsd === null
+            ? null
+            : Math.round((own + harnesses.costUsd) * 1e6) / 1e6,
+      }
+    },
+  }
+}
