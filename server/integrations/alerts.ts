@@ -1,10 +1,13 @@
 /**
- * Failure alerts (issue 16.5) and the dead-man's switch (17.4): the job's creator and the org's
- * admins and owners are told in the app (notifications list, unread count in the header) and by
- * email when SMTP is configured. Each condition is announced once: a failure streak when it
- * reaches `alertAfterFailures` (and again when the job pauses itself), recovery on the next
- * success, a dead-man breach once per deadline. The "once" is a conditional write in
- * job_alert_state, so several instances never announce the same thing twice.
+ * Failure alerts (issue 16.5) and the dead-man's switch (17.4): the job's creator, and for a shared
+ * job the org's admins and owners, are told in the app (notifications list, unread count in the
+ * header) and by email when SMTP is configured. A personal job is its creator's alone (the truth
+ * table's 404 for anyone else), so its alerts, which carry its name and its runs' errors, go to
+ * the creator only (docs/decisions/0418-alerts-and-prompts-stay-with-their-owner.md).
+ * Each condition is announced once: a failure streak when it reaches `alertAfterFailures` (and
+ * again when the job pauses itself), recovery on the next success, a dead-man breach once per
+ * deadline. The "once" is a conditional write in job_alert_state, so several instances never
+ * announce the same thing twice.
  */
 import { sql, type SQL } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
@@ -21,8 +24,10 @@ export type AlertKind = 'failing' | 'paused' | 'recovered' | 'deadman'
 export type Alert = {
   orgId: string
   jobId: string
-  /** The job's creator: told along with the org's admins and owners. */
+  /** The job's creator: always told. */
   createdBy: string
+  /** A shared job's alerts also go to the org's admins and owners; a personal job's never do. */
+  scope: 'personal' | 'shared'
   kind: AlertKind
   title: string
   body: string
@@ -34,19 +39,25 @@ export type AlertJob = {
   orgId: string
   name: string
   createdBy: string
+  scope: 'personal' | 'shared'
   consecutiveFailures: number
   suspendedReason: string | null
   alertAfterFailures: number
 }
 
-/** Tells the job's creator and the org's admins and owners: in the app, and by email if configured. */
+/**
+ * Tells the job's creator, and for a shared job the org's admins and owners: in the app, and by
+ * email if configured.
+ */
 export async function raiseAlert(alert: Alert, db: Db = getDb()): Promise<void> {
+  const admins =
+    alert.scope === 'shared'
+      ? sql`or u.id in (select m.user_id from member m where m.organization_id = ${alert.orgId}
+                        and (m.role like '%owner%' or m.role like '%admin%'))`
+      : sql``
   const recipients = await queryRows<{ id: string; email: string }>(
     db,
-    sql`select u.id, u.email from "user" u
-        where u.id = ${alert.createdBy}
-           or u.id in (select m.user_id from member m where m.organization_id = ${alert.orgId}
-                       and (m.role like '%owner%' or m.role like '%admin%'))`,
+    sql`select u.id, u.email from "user" u where u.id = ${alert.createdBy} ${admins}`,
   )
   if (recipients.length === 0) return
   await db.insert(notifications).values(
@@ -86,7 +97,7 @@ async function claimStreak(jobId: string, db: Db): Promise<boolean> {
 
 /** The alert policy for one settled run (its last attempt: retries are not the end of a slot). */
 export async function onRunSettledAlerts(job: AlertJob, run: RunRow, db: Db = getDb()): Promise<void> {
-  const base = { orgId: job.orgId, jobId: job.id, createdBy: job.createdBy }
+  const base = { orgId: job.orgId, jobId: job.id, createdBy: job.createdBy, scope: job.scope }
   if (run.status === 'success') {
     const cleared = await queryRows(
       db,
@@ -139,12 +150,13 @@ export async function checkDeadman(now: SQL, db: Db = getDb()): Promise<string[]
     org_id: string
     name: string
     created_by: string
+    scope: 'personal' | 'shared'
     window: string
     deadline: unknown
   }>(
     db,
     sql`with due as (
-          select j.id, j.org_id, j.name, j.created_by, j.expect_success_within as window,
+          select j.id, j.org_id, j.name, j.created_by, j.scope, j.expect_success_within as window,
             coalesce(
               (select max(r.finished_at) from job_runs r where r.job_id = j.id and r.status = 'success'),
               j.created_at
@@ -167,6 +179,7 @@ export async function checkDeadman(now: SQL, db: Db = getDb()): Promise<string[]
         orgId: job.org_id,
         jobId: job.id,
         createdBy: job.created_by,
+        scope: job.scope,
         kind: 'deadman',
         title: `${job.name} has not succeeded within ${job.window}`,
         body: `No run of ${job.name} succeeded in the ${job.window} before ${deadline.toISOString()} (its expectSuccessWithin). The scheduler may have been down, or its runs skipped or failing.`,

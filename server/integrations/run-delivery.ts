@@ -30,7 +30,7 @@ export type SettledJob = AlertJob & { notify: Notify; retries: number }
 async function loadSettledJob(jobId: string, db: Db): Promise<SettledJob | null> {
   const [row] = await queryRows<SettledJob>(
     db,
-    sql`select id, org_id as "orgId", name, created_by as "createdBy", notify, retries,
+    sql`select id, org_id as "orgId", name, created_by as "createdBy", scope, notify, retries,
           consecutive_failures as "consecutiveFailures", suspended_reason as "suspendedReason",
           alert_after_failures as "alertAfterFailures"
         from jobs where id = ${jobId}`,

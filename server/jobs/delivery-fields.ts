@@ -52,7 +52,7 @@ export const AlertAfterFailures = z
   .min(1, { error: 'must be at least 1' })
   .max(10, { error: 'must be at most 10' })
   .describe(
-    'After this many failed runs in a row the creator and the org admins are alerted, once per streak (1–10, default 2)',
+    'After this many failed runs in a row the creator (and, for a shared job, the org admins) is alerted, once per streak (1–10, default 2)',
   )
 
 const DURATION = /^(\d{1,4})\s*(m|min|h|d)$/
@@ -85,5 +85,5 @@ export const ExpectSuccessWithin = z
   })
   .nullable()
   .describe(
-    "Dead-man's switch: alert the creator and admins when no run succeeded within this long (e.g. 26h for a daily job); null: off",
+    "Dead-man's switch: alert the creator (and, for a shared job, the admins) when no run succeeded within this long (e.g. 26h for a daily job); null: off",
   )

@@ -51,6 +51,12 @@ export type FieldSpec = {
   form?: FormWidget & { initial: string; section: 'main' | 'when' | 'advanced' }
   /** Whether a run reads it (the run's view of the job, see runs/executor types). */
   run: boolean
+  /**
+   * Part of what a run's model is told: text it reads (the instructions, the skills' text) or the
+   * tools whose descriptions and results it reads (MCP servers). Whoever else changes it becomes
+   * the job's creator, so a job never runs someone's words as another person (invariant 4).
+   */
+  prompt?: true
   /** Whether the agent's manage-jobs tool may set it. */
   tool: boolean
 }
@@ -120,6 +126,7 @@ export const JOB_FIELDS = {
     audit: 'prompt',
     form: { widget: 'custom', initial: '', section: 'main' },
     run: true,
+    prompt: true,
     tool: true,
   },
   catchUp: {
@@ -271,7 +278,7 @@ export const JOB_FIELDS = {
       label: 'Alert after failures',
       min: 1,
       max: 10,
-      hint: 'failed runs in a row before the creator and admins hear of it',
+      hint: 'failed runs in a row before the creator (and, for a shared job, the admins) hear of it',
       initial: '2',
       section: 'advanced',
     },
@@ -302,6 +309,7 @@ export const JOB_FIELDS = {
       section: 'advanced',
     },
     run: true,
+    prompt: true,
     tool: false,
   },
   skills: {
@@ -320,6 +328,7 @@ export const JOB_FIELDS = {
     },
     // Only approved skills can be named (writes.ts asks skill-refs.ts); the run leaves out any that lost approval since.
     run: true,
+    prompt: true,
     tool: true,
   },
   extra: {
@@ -383,6 +392,8 @@ export type JobRunKey = { [K in JobFieldKey]: Spec<K> extends { run: true } ? K 
 export const RUN_KEYS = keysWhere((s) => s.run) as JobRunKey[]
 /** The fields the agent's manage-jobs tool may set on create and update. */
 export const TOOL_KEYS = keysWhere((s) => s.tool)
+/** What a run's model is told (see {@link FieldSpec.prompt}): whoever changes it becomes the creator. */
+export const PROMPT_KEYS = keysWhere((s) => s.prompt === true)
 
 /** The fields the job forms edit. */
 export type JobFormKey = { [K in JobFieldKey]: Spec<K> extends { form: object } ? K : never }[JobFieldKey]
@@ -392,8 +403,15 @@ export type JobFormField = FormWidget & {
   initial: string
   section: 'main' | 'when' | 'advanced'
 }
-/** The form's fields and the audit trail's names, for the job pages. */
-export type JobFormSpec = { fields: JobFormField[]; labels: Record<string, string> }
+/**
+ * The form's fields, the audit trail's names, and the fields whose change by someone else makes
+ * them the job's creator (the page says so before saving), for the job pages.
+ */
+export type JobFormSpec = {
+  fields: JobFormField[]
+  labels: Record<string, string>
+  promptKeys: readonly JobFieldKey[]
+}
 
 /** What the new-job and job pages need to render the form and the trail. */
 export function jobFormSpec(): JobFormSpec {
@@ -403,7 +421,7 @@ export function jobFormSpec(): JobFormSpec {
   })
   const labels: Record<string, string> = { name: 'name', scope: 'scope', createdBy: 'creator' }
   for (const key of JOB_FIELD_KEYS) labels[key] = JOB_FIELDS[key].audit
-  return { fields, labels }
+  return { fields, labels, promptKeys: PROMPT_KEYS }
 }
 
 /** Fields the forms edit as a list of names in one line of text (the `list` widget). */

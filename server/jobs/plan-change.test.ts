@@ -100,6 +100,19 @@ describe('planJobChange', () => {
     }
   })
 
+  it('makes a non-creator who changes the skills or MCP servers the creator too: they are the prompt', () => {
+    const skills = plan({ caller: caller('adam', 'admin'), change: { skills: ['house-style'] } })!
+    expect(skills.set.createdBy).toBe('adam')
+    expect(skills.note).toMatch(/changed the skills and became the job's creator/)
+    const both = plan({ caller: caller('adam', 'admin'), change: { mcp: ['crm'], instructions: 'Mine.' } })!
+    expect(both.set.createdBy).toBe('adam')
+    expect(both.note).toMatch(/changed the instructions and MCP servers and became/)
+    // The creator changing their own skills stays the creator, with no note.
+    const own = plan({ change: { skills: ['house-style'] } })!
+    expect(own.set.createdBy).toBe('cleo')
+    expect(own.note).toBeNull()
+  })
+
   it('keeps the creator when an admin changes only the schedule', () => {
     const p = plan({ caller: caller('adam', 'admin'), change: { schedule: '*/5 * * * *' } })!
     expect(p.set.createdBy).toBe('cleo')

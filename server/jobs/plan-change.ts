@@ -8,7 +8,7 @@ import { canUseSharedKey } from '../access/rules.ts'
 import { HttpError, badRequest } from '../lib/errors.ts'
 import { auditActionFor, diffDefinition, summarizeChanges, type AuditAction } from './audit.ts'
 import { nextRun } from '../cron/cron.ts'
-import { definitionOf, type JobDefinition } from './fields.ts'
+import { definitionOf, JOB_FIELDS, PROMPT_KEYS, type JobDefinition, type JobFieldKey } from './fields.ts'
 import { checkHarness } from './field-schemas.ts'
 import type { JobUpdateInput } from './schema.ts'
 import type { AuditChanges, JobRow, NewJobRow } from './store.ts'
@@ -67,12 +67,17 @@ export function planJobChange(ctx: JobChangeContext): JobChangePlan | null {
     )
   }
 
-  // Invariant 4: a job never runs a prompt under the identity of someone who did not write it.
+  // Invariant 4: a job never runs a prompt under the identity of someone who did not write it. The
+  // prompt is more than the instructions: skills put their text in the system prompt, MCP servers
+  // their tools' descriptions and results (fields.ts `prompt`). An admin who gave a member's shared
+  // job their own skill would otherwise run their text as the member, on the member's key, with
+  // the member's personal environments, secrets and jobs (docs/decisions/0418).
+  const rewrote = PROMPT_KEYS.filter((key) => changes[key])
   let createdBy = job.createdBy
   let note: string | null = null
-  if (changes.instructions && caller.userId !== job.createdBy) {
+  if (rewrote.length > 0 && caller.userId !== job.createdBy) {
     createdBy = caller.userId
-    note = `${caller.name} (${caller.email}) rewrote the instructions and became the job's creator; runs use their identity`
+    note = `${caller.name} (${caller.email}) ${rewroteWords(rewrote)} and became the job's creator; runs use their identity`
   } else if (resuming && !ctx.creatorIsMember && caller.userId !== job.createdBy) {
     createdBy = caller.userId
     note = `${caller.name} (${caller.email}) resumed the job and took it over from a creator who left`
@@ -92,4 +97,12 @@ export function planJobChange(ctx: JobChangeContext): JobChangePlan | null {
       after.enabled && !suspended ? nextRun(after.schedule, { after: now, timezone: after.timezone }) : null
   }
   return { set, changes: summarizeChanges(changes), action: auditActionFor(changes, after.enabled), note }
+}
+
+/** "rewrote the instructions", "changed the skills and MCP servers": what the audit note says was changed. */
+function rewroteWords(keys: JobFieldKey[]): string {
+  if (keys.length === 1 && keys[0] === 'instructions') return 'rewrote the instructions'
+  const names = keys.map((key) => (key === 'instructions' ? 'instructions' : JOB_FIELDS[key].audit))
+  const listed = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]
+  return `changed the ${listed}`
 }

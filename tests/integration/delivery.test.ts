@@ -302,8 +302,9 @@ describe('send_notification', () => {
 })
 
 describe('failure alerts', () => {
-  it('tell the creator and admins after 2 failures in a row, once per streak, and again on recovery', async () => {
-    const job = await createJob('fragile', {})
+  it("tell a shared job's creator and admins after 2 failures in a row, once per streak, and again on recovery", async () => {
+    // A shared job: a personal one's alerts go to its creator alone (outside-review-attacks.test.ts).
+    const job = await createJob('fragile', { scope: 'shared' })
     const fail = { status: 400, errorType: 'invalid_request_error', message: 'the model refused' }
     fake.replyWhen('Instructions for fragile', fail, fail, fail, { text: 'Fine again.' })
     expect((await runNow(job.id)).status).toBe('error')

@@ -80,11 +80,15 @@ export function JobDetail({ job, audit, runs, me, form, transferTargets = [] }: 
   const running = job.enabled && !job.suspendedReason
   const pendingEnabled = toggle.formData?.get('enabled')
   const showResume = pendingEnabled ? pendingEnabled === 'false' : !running
+  // What the runs are told (instructions, skills, MCP servers): changed by someone else, it is theirs.
+  const rewrites = form.promptKeys.filter((key) => key in changes)
   const becomesCreator =
-    'instructions' in changes &&
+    rewrites.length > 0 &&
     draft.runAs === 'creator' &&
     job.runAs === 'creator' &&
     job.createdBy.id !== me.userId
+      ? rewrites.map((key) => (key === 'instructions' ? 'instructions' : form.labels[key])).join(' and ')
+      : null
 
   return (
     <>

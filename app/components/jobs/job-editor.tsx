@@ -22,7 +22,8 @@ type Props = {
   result: ActionData | undefined
   conflict: boolean
   showRunAs: boolean
-  becomesCreator: boolean
+  /** What the person changed that makes them the job's creator ("instructions", "skills"); null: nothing. */
+  becomesCreator: string | null
   onSave: () => void
   onDiscard: () => void
   onLoadLatest: () => void
@@ -98,7 +99,7 @@ export function JobEditor(props: Props) {
               data-testid="becomes-creator"
             >
               <AlertTriangle className="size-4 shrink-0" aria-hidden />
-              Saving new instructions makes you this job’s creator: it will run as you.
+              Saving new {props.becomesCreator} makes you this job’s creator: it will run as you.
             </p>
           ) : dirty ? (
             <p className="mr-auto text-sm text-stone-600 dark:text-stone-400">Unsaved changes</p>

@@ -60,7 +60,7 @@ export const jobs = pgTable(
     agentMayEditJobs: boolean('agent_may_edit_jobs').notNull().default(false),
     /** Where a run's result goes when it ends: `{ onSuccess: [target…], onFailure: [target…] }`. */
     notify: jsonb('notify').$type<{ onSuccess?: string[]; onFailure?: string[] } | null>(),
-    /** Failed runs in a row before the creator and admins are alerted. */
+    /** Failed runs in a row before the creator (and, for a shared job, the admins) are alerted. */
     alertAfterFailures: integer('alert_after_failures').notNull().default(2),
     /** Dead-man's switch: alert when no run succeeded for this long (`26h`, `90m`, `2d`). */
     expectSuccessWithin: text('expect_success_within'),
