@@ -12,6 +12,7 @@ import {
 } from 'json-rpc-2.0'
 import type { WebSocket } from 'ws'
 import { HttpError } from '../lib/errors.ts'
+import { logger } from '../lib/logger.ts'
 import { newId } from '../lib/ids.ts'
 import { singleton } from '../lib/singleton.ts'
 import { machineDisconnected, machineTimeout } from './errors.ts'
@@ -54,11 +55,16 @@ export class MachineConnection {
     public label: string,
     readonly ws: WebSocket,
   ) {
+    // What a client calls wrongly (a refused registration, a message that is not JSON-RPC) is
+    // answered to the client or ends its connection; by default each was also written to the
+    // console with its stack, as often as a hostile client liked (decision 0419).
+    const errorListener = (message: string, data: unknown) => logger.debug({ data }, message)
     this.rpc = new JSONRPCServerAndClient(
-      new JSONRPCServer(),
+      new JSONRPCServer({ errorListener }),
       new JSONRPCClient((payload) => {
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(payload))
       }),
+      { errorListener },
     )
     this.rpc.addMethod('output', (params) => {
       const out = OutputNotice.safeParse(params)

@@ -16,7 +16,8 @@ import { logger } from '../lib/logger.ts'
 import { parseInput } from '../lib/validate.ts'
 import { connections, MachineConnection } from './connection.ts'
 import { closeConnection } from './forward.ts'
-import { allMachinesMeter, createInboundMeter, INBOUND_RATES, nestedDeeperThan } from './inbound.ts'
+import { allMachinesMeter, createInboundMeter, INBOUND_RATES, isBatch, nestedDeeperThan } from './inbound.ts'
+import { inTurn } from './in-turn.ts'
 import { instanceId, instanceUrl } from './instance.ts'
 import type { REGISTER_REFUSALS, RegisterResult } from './protocol.ts'
 import { deliverStops, STOP_RETRY_MS } from './stops.ts'
@@ -168,14 +169,23 @@ function serve(ws: WebSocket, token: VerifiedToken) {
     }, STOP_RETRY_MS)
     return { ok: true, id, label, instance: instanceId() }
   }
-  boot.rpc.addMethod('register', async (params) => {
+  // One registration at a time per connection (a second one sent meanwhile gets the first's
+  // answer), and per person on this instance (in-turn.ts): each is a transaction on the pool.
+  let registering: Promise<RegisterResult> | undefined
+  const registerInTurn = (params: unknown) =>
+    inTurn(ownerId, async () => {
+      if (ws.readyState !== ws.OPEN) throw refusal('bad_request', 'the connection closed')
+      try {
+        return await register(params)
+      } catch (err) {
+        if (err instanceof HttpError) throw refusal('bad_request', err.message)
+        throw err
+      }
+    })
+  boot.rpc.addMethod('register', (params) => {
     if (conn) return { ok: true, id: conn.machineId, label: conn.label, instance: instanceId() }
-    try {
-      return await register(params)
-    } catch (err) {
-      if (err instanceof HttpError) throw refusal('bad_request', err.message)
-      throw err
-    }
+    registering ??= registerInTurn(params).finally(() => (registering = undefined))
+    return registering
   })
   const meter = createInboundMeter(INBOUND_RATES.connection)
   ws.on('message', (data) => {
@@ -188,6 +198,7 @@ function serve(ws: WebSocket, token: VerifiedToken) {
       setTimeout(() => ws.resume(), wait).unref()
     }
     if (nestedDeeperThan(bytes)) return ws.close(1008, 'a message nested too deeply')
+    if (isBatch(bytes)) return ws.close(1008, 'a JSON-RPC batch, which the protocol does not use')
     let payload: unknown
     try {
       payload = JSON.parse(bytes.toString('utf8'))

@@ -50,8 +50,9 @@ export function containerEnv(request: SandboxRunRequest): Record<string, string>
 
 /**
  * One throwaway container as both Docker users run it (run-code here, `provider: docker`
- * environments in server/environments/providers/providers-docker.ts): an init process, a read-only root with
- * a small tmpfs, no capabilities, no new privileges, and the given user, network and limits.
+ * environments in server/environments/providers/providers-docker.ts): an init process, no log kept
+ * by the daemon, a read-only root with a small tmpfs, no capabilities, no new privileges, and the
+ * given user, network and limits.
  */
 export type ContainerSpec = {
   name: string
@@ -77,6 +78,11 @@ export function containerRunArgs(spec: ContainerSpec): string[] {
     '--name',
     spec.name,
     '--init',
+    // The CLI streams the output to the server, which keeps its cap of it. With the daemon's
+    // default json-file log, every byte also went to the host's disk (/var/lib/docker) for as long
+    // as the container lived: 50 MB printed was 50 MB there, `yes` gigabytes (decision 0419).
+    '--log-driver',
+    'none',
     '--network',
     spec.network,
     '--read-only',
@@ -95,7 +101,10 @@ export function containerRunArgs(spec: ContainerSpec): string[] {
     spec.cpus,
     '--pids-limit',
     String(spec.pidsLimit),
-    ...(spec.ulimits ?? []).flatMap((limit) => ['--ulimit', limit]),
+    // No core dumps, soft or hard, as local commands (`prlimit --core=0`): the kernel's
+    // core_pattern is the host's, so a dump went to the host's handler (or the folder) however
+    // often a command crashed itself (decision 0419).
+    ...['core=0', ...(spec.ulimits ?? [])].flatMap((limit) => ['--ulimit', limit]),
     '--workdir',
     spec.workdir,
   ]

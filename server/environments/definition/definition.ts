@@ -10,6 +10,7 @@ import { parseFrontmatter } from '../../lib/frontmatter.ts'
 import { namesInside } from '../../lib/outbound.ts'
 import { parseInput } from '../../lib/validate.ts'
 import { SecretName } from '../../keys/secrets-schema.ts'
+import { dockerCliNameProblem, readByDockerCli } from './docker-cli-env.ts'
 import { DEFAULT_ALLOWED_HOSTS, ExecLimitsInput } from '../exec/exec-schema.ts'
 import { CommandPolicy } from '../policy/policy-schema.ts'
 import {
@@ -88,6 +89,12 @@ export const EnvironmentDefinition = z
     instructions: z.string().max(MAX_DEFINITION_BYTES).describe('The body: what the agent should know here'),
   })
   .superRefine((def, ctx) => {
+    if (def.provider === 'docker') {
+      def.secrets.forEach((name, i) => {
+        if (readByDockerCli(name))
+          ctx.addIssue({ code: 'custom', path: ['secrets', i], message: dockerCliNameProblem(name) })
+      })
+    }
     for (const ref of referencedSecrets(def)) {
       if (!def.secrets.includes(ref.name)) {
         ctx.addIssue({

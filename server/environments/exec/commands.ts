@@ -5,6 +5,7 @@
  * audited with its decision. The audit sink and the executor are passed in, so this stays free of
  * the database and testable on its own.
  */
+import { toPostgresText } from '../../db/text.ts'
 import type { EffectivePolicy } from '../policy/policy-schema.ts'
 import { judgeCommand } from '../policy/judge.ts'
 import { commandTimeout, DEFAULT_LIMITS, type ExecEnvironment, type ExecResult } from './exec-schema.ts'
@@ -50,6 +51,9 @@ export type CommandDeps = {
   execOptions?: ExecOptions
 }
 
+/** The most of a failure's message an audit row keeps. */
+const MAX_REASON = 500
+
 export async function runPolicedCommand(req: CommandRequest, deps: CommandDeps): Promise<CommandOutcome> {
   const redact = makeRedactor(Object.values(req.env.secrets ?? {}))
   const shown = redact(req.command)
@@ -77,7 +81,18 @@ export async function runPolicedCommand(req: CommandRequest, deps: CommandDeps):
   const exec = deps.exec ?? runCommand
   // A caller may ask for less time than the environment allows, never more (every provider).
   const timeoutSeconds = commandTimeout({ ...DEFAULT_LIMITS, ...req.env.limits }, req.timeoutSeconds)
-  const result = await exec(req.env, req.command, { ...deps.execOptions, timeoutSeconds })
+  let result: ExecResult
+  try {
+    result = await exec(req.env, req.command, { ...deps.execOptions, timeoutSeconds })
+  } catch (err) {
+    // A command that was let through is audited even when no result came back: a connected
+    // machine's client that answered with a bad reply (or went away) had run it all the same,
+    // and before this left no trace of it (decision 0419). The why may be that client's own
+    // words: kept short, and storable by Postgres (no NUL).
+    const why = toPostgresText(err instanceof Error ? err.message : String(err)).slice(0, MAX_REASON)
+    await deps.audit(entry(shown, decision, rule === 'default' ? null : rule, redact(`No result: ${why}`)))
+    throw err
+  }
   const blocked = result.networkBlocked ?? []
   const reason = blocked.length > 0 ? describeNetworkRefusal(blocked) : null
   if (blocked.length > 0) decision = 'network_blocked'

@@ -9,13 +9,15 @@
  * Unix socket is bind-mounted in and a relay inside the container (docker-relay.ts) listens on
  * loopback for the tools' HTTP_PROXY (decision 0286). A read-only root, no capabilities, the
  * sandbox uid, and the definition's limits as --memory/--pids-limit/ulimits. Secret values (and the
- * proxy's credential) travel in the CLI's environment; only their names are on the command line.
+ * proxy's credential) travel in the CLI's environment; only their names are on the command line,
+ * and none may be a name the CLI itself reads (DOCKER_HOST and the like: definition/docker-cli-env.ts).
  */
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { env as appEnv } from '../../env.ts'
 import { HttpError } from '../../lib/errors.ts'
 import { containerRunArgs, dockerClientEnv } from '../../sandbox/docker.ts'
+import { assertNoDockerCliSecrets } from '../definition/docker-cli-env.ts'
 import {
   commandTimeout,
   DEFAULT_ALLOWED_HOSTS,
@@ -183,10 +185,12 @@ export async function dockerExec(
   const bin = opts.bin ?? 'docker'
   const ready = await dockerState(bin)
   if (!ready.ok) throw dockerUnavailable(ready.why)
+  const secrets = env.secrets ?? {}
+  // Values travel in the CLI's own environment: no secret may be a variable the CLI reads.
+  assertNoDockerCliSecrets(secrets)
   const limits = { ...DEFAULT_LIMITS, ...env.limits }
   const program = opts.container
   await assertRoomFor(env.root, program ? program.argv.join(' ') : command, limits.diskMb * 1024 * 1024)
-  const secrets = env.secrets ?? {}
   const name = program?.name ?? `clockwork-env-${randomBytes(8).toString('hex')}`
   const { uid, gid } = sandboxIdentity()
   const programRelay = program?.sockets.length ? await relayFolder() : undefined

@@ -19,6 +19,7 @@ import { runCommand } from '../exec/exec.ts'
 import { editFile, readFile, type FileContext, writeFile } from '../files/files.ts'
 import { listDirectory, searchFiles } from '../files/files-list.ts'
 import type { EnvironmentProvider, ProviderTarget } from './provider-schema.ts'
+import { assertDockerSecretNames } from '../definition/docker-cli-env.ts'
 import { dockerExec, stopDocker } from './providers-docker.ts'
 import { assertNoMachineSecrets, machineFiles, machineLister } from './providers-machine.ts'
 import { diskScanner } from '../watch/watch-disk.ts'
@@ -45,7 +46,11 @@ export async function resolveTarget(
     machineOwner: string | null | undefined
   },
 ): Promise<ProviderTarget> {
-  if (env.provider === 'docker') return { kind: 'docker' }
+  if (env.provider === 'docker') {
+    // Also for a definition saved before such names were refused at save.
+    assertDockerSecretNames(env.secrets)
+    return { kind: 'docker' }
+  }
   if (!env.provider.startsWith('machine:')) return { kind: 'local' }
   const machineId = env.provider.slice('machine:'.length)
   const ownerId = env.machineOwner

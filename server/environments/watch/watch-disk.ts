@@ -7,7 +7,14 @@
  * synchronously on every change: 1,500 files stalled the server for seconds).
  */
 import { spawn } from 'node:child_process'
-import { MAX_POLL_ENTRIES, SCAN_BUDGET_MS, type Scan, type Scanner } from './watch-poll.ts'
+import {
+  depthOf,
+  MAX_POLL_DEPTH,
+  MAX_POLL_ENTRIES,
+  SCAN_BUDGET_MS,
+  type Scan,
+  type Scanner,
+} from './watch-poll.ts'
 import { ignoredName, IGNORED_NAMES } from './watch.ts'
 
 const prune = IGNORED_NAMES.flatMap((name, i) => [...(i > 0 ? ['-o'] : []), '-name', name])
@@ -23,7 +30,13 @@ export const diskScanner =
     scanDisk(root, bounds.maxEntries ?? MAX_POLL_ENTRIES, bounds.budgetMs ?? SCAN_BUDGET_MS)
 
 function scanDisk(root: string, maxEntries: number, budgetMs: number): Promise<Scan> {
-  const args = ['.', '-mindepth', '1', '(', ...prune, ')', '-prune', '-o', '-printf', FORMAT]
+  // As deep as the machine's listing goes (MAX_POLL_DEPTH): a folder at that depth is listed
+  // itself but not what is in it, so it never counts as listed whole.
+  const args = [
+    '.',
+    ...['-maxdepth', String(MAX_POLL_DEPTH), '-mindepth', '1'],
+    ...['(', ...prune, ')', '-prune', '-o', '-printf', FORMAT],
+  ]
   const scan: Scan = { files: new Map(), dirs: new Set(['']), listed: new Set() }
   // find prints a folder before what is in it (pre-order), so a folder is listed whole once an
   // entry outside it follows; the folders still open when the bounds stop it are not.
@@ -39,7 +52,7 @@ function scanDisk(root: string, maxEntries: number, budgetMs: number): Promise<S
     count++
     if (type === 'd') {
       scan.dirs.add(path)
-      open.push(path)
+      if (depthOf(path) < MAX_POLL_DEPTH) open.push(path)
     } else scan.files.set(path, { size: Number(size), mtimeMs: Number(mtime) * 1000 })
   }
   return new Promise((resolve, reject) => {

@@ -7,7 +7,16 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { diskScanner } from './watch-disk.ts'
-import { differences, type ListedEntry, type Lister, pollTree, scanTree, type Scanner } from './watch-poll.ts'
+import {
+  differences,
+  type ListedEntry,
+  type Lister,
+  MAX_POLL_DEPTH,
+  pollTree,
+  scanTree,
+  type Scanner,
+  stateIn,
+} from './watch-poll.ts'
 
 let dir: string
 beforeEach(() => {
@@ -122,6 +131,27 @@ describe('the bounds of a listing', () => {
     // A folder gone takes its files with it.
     const noB = await scanTree(memory({ '': [folder('a'), file('top.txt', 1)], a: tree.a }))
     expect(differences(whole, noB)).toEqual(['b/3.txt'])
+  })
+
+  it('goes no deeper than MAX_POLL_DEPTH folders, here and on this disk: what is below is unknown', async () => {
+    const chain = Array.from({ length: MAX_POLL_DEPTH + 2 }, () => 'd')
+    const at = (depth: number) => chain.slice(0, depth).join('/')
+    const deepest = `${at(MAX_POLL_DEPTH + 2)}/f.txt`
+    // A listing a test controls: every folder holds one folder, the last one a file.
+    const lister: Lister = async (d) => {
+      const depth = d === '' ? 0 : d.split('/').length
+      return depth < chain.length ? [folder('d')] : [file('f.txt', 1)]
+    }
+    write(deepest, 'x')
+    for (const scan of [await scanTree(lister), await diskScanner(dir)({})]) {
+      expect(scan.dirs.has(at(MAX_POLL_DEPTH))).toBe(true)
+      expect(scan.dirs.has(at(MAX_POLL_DEPTH + 1))).toBe(false)
+      expect(scan.listed.has(at(MAX_POLL_DEPTH - 1))).toBe(true)
+      // The folder at the limit was seen, not listed: a file below it is unknown, never deleted.
+      expect(scan.listed.has(at(MAX_POLL_DEPTH))).toBe(false)
+      expect(stateIn(scan, deepest)).toBe('unknown')
+      expect(stateIn(scan, `${at(MAX_POLL_DEPTH - 1)}/gone.txt`)).toBe('absent')
+    }
   })
 
   it('compares modification times when the listing has them, sizes only when it has not', async () => {

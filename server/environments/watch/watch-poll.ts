@@ -4,10 +4,12 @@
  * machine's own `list_directory`, or on this disk a `find` child: watch-disk.ts), and fold the
  * differences into file events (watch.ts).
  *
- * Bounded: a listing stops descending after MAX_POLL_ENTRIES entries or SCAN_BUDGET_MS, and never
- * enters `.git` or `node_modules`. What a bounded listing did not reach is unknown, not deleted:
- * a path counts as absent only when its nearest listed ancestor was listed whole. Listings are
- * spaced at least as far apart as the last one took, so a slow machine is not flooded.
+ * Bounded: a listing stops descending after MAX_POLL_ENTRIES entries or SCAN_BUDGET_MS, never
+ * enters `.git` or `node_modules`, and never goes more than MAX_POLL_DEPTH folders down. What a
+ * bounded listing did not reach is unknown, not deleted: a path counts as absent only when its
+ * nearest listed ancestor was listed whole. That ancestor is found once per folder, not once per
+ * path: the tree is a tenant's (decision 0419). Listings are spaced at least as far apart as the
+ * last one took, so a slow machine is not flooded.
  * A listing without modification times (a client older than this watcher) compares sizes only.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -22,6 +24,11 @@ export type Lister = (dir: string) => Promise<ListedEntry[]>
 export const MAX_POLL_ENTRIES = 5000
 export const POLL_INTERVAL_MS = 1000
 export const SCAN_BUDGET_MS = 20_000
+/**
+ * Folders below the root a listing descends into (deeper ones count as not listed). A command (or
+ * a machine's listing) made a tree 2,000 folders deep; a real project is a few dozen at most.
+ */
+export const MAX_POLL_DEPTH = 64
 /** Folders listed at once (each is one call to a machine). */
 const PARALLEL = 8
 
@@ -71,7 +78,7 @@ export async function scanTree(list: Lister, bounds: Bounds = {}): Promise<Scan>
         count++
         if (e.type === 'directory') {
           scan.dirs.add(path)
-          queue.push(path)
+          if (depthOf(path) < MAX_POLL_DEPTH) queue.push(path)
         } else scan.files.set(path, { size: e.size, mtimeMs: e.mtimeMs })
       }
     })
@@ -79,16 +86,48 @@ export async function scanTree(list: Lister, bounds: Bounds = {}): Promise<Scan>
   return scan
 }
 
-/** A file's state in a scan: its stat, `absent`, or `unknown` (below a folder the scan did not list). */
-export function stateIn(scan: Scan, path: string): Stat | 'absent' | 'unknown' {
+/** How many folders down `path` is (`a` is 1, `a/b` is 2). */
+export const depthOf = (path: string) => {
+  let depth = 1
+  for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) depth++
+  return depth
+}
+
+const parentOf = (path: string) => {
+  const slash = path.lastIndexOf('/')
+  return slash < 0 ? '' : path.slice(0, slash)
+}
+
+type State = Stat | 'absent' | 'unknown'
+
+/**
+ * A file's state in a scan: its stat, `absent`, or `unknown` (below a folder the scan did not
+ * list). What a folder says of the paths below it is remembered in `folders`: asking again for
+ * every file rebuilt each of its ancestors, quadratic in the depth, and 2,500 new files 2,000
+ * folders down held the event loop for about a minute.
+ */
+export function stateIn(scan: Scan, path: string, folders = new Map<string, 'absent' | 'unknown'>()): State {
   const stat = scan.files.get(path)
   if (stat) return stat
-  const parts = path.split('/')
-  for (let i = parts.length - 1; i >= 0; i--) {
-    const ancestor = parts.slice(0, i).join('/')
-    if (scan.dirs.has(ancestor)) return scan.listed.has(ancestor) ? 'absent' : 'unknown'
+  const walked: string[] = []
+  let dir = parentOf(path)
+  let state: 'absent' | 'unknown' | undefined
+  for (;;) {
+    state = folders.get(dir)
+    if (state) break
+    walked.push(dir)
+    if (scan.dirs.has(dir)) {
+      state = scan.listed.has(dir) ? 'absent' : 'unknown'
+      break
+    }
+    if (dir === '') {
+      state = 'unknown'
+      break
+    }
+    dir = parentOf(dir)
   }
-  return 'unknown'
+  for (const folder of walked) folders.set(folder, state)
+  return state
 }
 
 const same = (a: Stat, b: Stat) => a.size === b.size && a.mtimeMs === b.mtimeMs
@@ -96,9 +135,11 @@ const same = (a: Stat, b: Stat) => a.size === b.size && a.mtimeMs === b.mtimeMs
 /** The paths whose state differs between two scans (unknowns skipped). */
 export function differences(before: Scan, after: Scan): string[] {
   const changed: string[] = []
+  const inBefore = new Map<string, 'absent' | 'unknown'>()
+  const inAfter = new Map<string, 'absent' | 'unknown'>()
   for (const path of new Set([...before.files.keys(), ...after.files.keys()])) {
-    const a = stateIn(before, path)
-    const b = stateIn(after, path)
+    const a = stateIn(before, path, inBefore)
+    const b = stateIn(after, path, inAfter)
     if (a === 'unknown' || b === 'unknown') continue
     if (a !== 'absent' && b !== 'absent' && same(a, b)) continue
     changed.push(path)
@@ -166,8 +207,10 @@ export async function pollTree(
       if (last) compare(last)
       const end = last ?? previous
       const events: FileEvent[] = []
+      const inBaseline = new Map<string, 'absent' | 'unknown'>()
+      const inEnd = new Map<string, 'absent' | 'unknown'>()
       for (const [path, at] of touched) {
-        const type = eventType(stateIn(baseline, path), stateIn(end, path))
+        const type = eventType(stateIn(baseline, path, inBaseline), stateIn(end, path, inEnd))
         events.push({ type, path, timestamp: new Date(at).toISOString() })
       }
       return sortEvents(events)
