@@ -7,6 +7,7 @@ import { notFound } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
 import { parseInput } from '../lib/validate.ts'
 import { decryptSecret, encryptSecret } from './crypto.ts'
+import { z } from 'zod'
 import { SecretName, SecretScope, SecretValue, type SecretSummary } from './secrets-schema.ts'
 import { deleteSecretRow, selectSecrets, upsertSecret } from './secrets-store.ts'
 import { listBothScopes, ownerToChange, type KeyOwner } from './owners.ts'
@@ -22,6 +23,9 @@ const summary = (scope: SecretScope, row: { name: string; updatedAt: Date }): Se
   updatedAt: row.updatedAt.toISOString(),
 })
 
+/** A secret's name from the path, refused naming the field `name`. */
+const parseName = (name: unknown) => parseInput(z.strictObject({ name: SecretName }), { name }).name
+
 /** Names (never values) of the caller's secrets and their organisation's. */
 export async function listSecrets(caller: Caller): Promise<SecretSummary[]> {
   return listBothScopes(caller, (owner) => selectSecrets(owner), summary)
@@ -30,7 +34,7 @@ export async function listSecrets(caller: Caller): Promise<SecretSummary[]> {
 /** One secret's summary; 404 when none is stored. Every member may see that an org secret exists. */
 export async function getSecret(caller: Caller, scope: unknown, name: unknown): Promise<SecretSummary> {
   const parsedScope = parseInput(SecretScope, scope)
-  const parsedName = parseInput(SecretName, name)
+  const parsedName = parseName(name)
   const owner: KeyOwner = parsedScope === 'personal' ? { userId: caller.userId } : { orgId: caller.orgId }
   const [row] = await selectSecrets(owner, [parsedName])
   if (!row) throw notFound(`No ${parsedScope} secret named ${parsedName}`)
@@ -39,7 +43,7 @@ export async function getSecret(caller: Caller, scope: unknown, name: unknown): 
 
 export async function saveSecret(caller: Caller, scope: unknown, name: unknown, body: unknown) {
   const { owner, scope: parsedScope } = ownerOf(caller, scope)
-  const parsedName = parseInput(SecretName, name)
+  const parsedName = parseName(name)
   const { value } = parseInput(SecretValue, body)
   await upsertSecret(owner, parsedName, encryptSecret(value))
   logger.info(
@@ -51,7 +55,7 @@ export async function saveSecret(caller: Caller, scope: unknown, name: unknown, 
 
 export async function removeSecret(caller: Caller, scope: unknown, name: unknown): Promise<void> {
   const { owner, scope: parsedScope } = ownerOf(caller, scope)
-  const parsedName = parseInput(SecretName, name)
+  const parsedName = parseName(name)
   if (!(await deleteSecretRow(owner, parsedName)))
     throw notFound(`No ${parsedScope} secret named ${parsedName}`)
   logger.info(

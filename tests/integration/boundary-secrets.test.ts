@@ -11,6 +11,8 @@ import { getDb } from '#server/db/client.ts'
 import { mcpServers } from '#server/db/schema/mcp.ts'
 import { member as members, resources } from '#server/db/schema/index.ts'
 import { endpointOf } from '#server/integrations/mcp-service.ts'
+import { encryptSecret } from '#server/keys/crypto.ts'
+import { upsertSecret } from '#server/keys/secrets-store.ts'
 import { newId } from '#server/lib/ids.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import { callTool } from '#tests/support/agent-chat.ts'
@@ -269,5 +271,43 @@ describe('shared definitions', () => {
     } finally {
       await setRole(team.admin, 'admin')
     }
+  })
+})
+
+describe('secret names the programs that start the sandbox read', () => {
+  // A command's secrets are in the environment of setpriv, prlimit and bwrap on this host, before
+  // the sandbox exists: LC_ALL with LOCPATH made setpriv (as the server's user) open locale files
+  // from a folder the member chose; GCONV_PATH names shared objects a charset conversion loads.
+  it.each(['LOCPATH', 'LC_ALL', 'GCONV_PATH', 'GLIBC_TUNABLES', 'MALLOC_ARENA_MAX', 'NLSPATH'])(
+    'cannot be stored as %s, nor named by a definition, and nothing is written',
+    async (name) => {
+      const c = team.member.client
+      const saved = await c.request('PUT', `/_agent-native/secrets/personal/${name}`, { value: '/tmp/mine' })
+      expect(saved.status).toBe(400)
+      expect(saved.body.error.field).toBe('name')
+      expect(saved.body.error.message).toMatch(/read by the C library/)
+      const listed = await c.get('/_agent-native/secrets')
+      expect(JSON.stringify(listed.body)).not.toContain(`"${name}"`)
+      const defined = await c.put(
+        `${R}/personal/environments/steer-${name.toLowerCase().replaceAll('_', '-')}.md`,
+        definition([`secrets: [${name}]`]),
+      )
+      expect(defined.status).toBe(400)
+      expect(defined.body.error).toMatchObject({ field: 'secrets.0' })
+    },
+  )
+
+  it('a definition and a secret stored before the rule run no command', async () => {
+    // Stored as they were before the rule (no check ran on them).
+    await upsertSecret({ userId: team.member.id }, 'LOCPATH', encryptSecret('/tmp/planted-locales'))
+    await plantFile({
+      scope: 'personal',
+      path: 'environments/old-steer.md',
+      content: definition(['secrets: [LOCPATH]']),
+      writer: team.member.id,
+    })
+    const box = await team.member.client.post(`${E}/old-steer/commands`, { command: 'echo ran' })
+    expect(box.status).toBe(400)
+    expect(JSON.stringify(box.body)).not.toContain('ran\\n')
   })
 })
