@@ -142,15 +142,19 @@ export function SubmitButton({
 }) {
   const hydrated = useHydrated()
   return (
-    <Button type="submit" className="w-full" disabled={pending || !hydrated}>
-      {pending ? (
+    <Button
+      type="submit"
+      className="w-full"
+      disabled={!hydrated}
+      busy={pending}
+      busyLabel={
         <>
           <LoaderCircle className="size-4 animate-spin" aria-hidden />
           {pendingLabel}
         </>
-      ) : (
-        children
-      )}
+      }
+    >
+      {children}
     </Button>
   )
 }

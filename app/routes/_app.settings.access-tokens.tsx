@@ -7,6 +7,7 @@ import { Field, Input } from '#app/components/ui/field.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { fieldError, formLevelError } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
+import { useFocusAfterRemoval } from '#app/lib/use-focus-after-removal.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import { handleAccessTokensAction, loadAccessTokensPage } from '#server/pages/settings-access-tokens.ts'
 import type { Route } from './+types/_app.settings.access-tokens'
@@ -121,8 +122,12 @@ function CreateToken({ endpoint }: { endpoint: string }) {
   )
 }
 
+/** Where the focus goes when the token whose Revoke had it is gone. */
+const TOKENS_HEADING = 'your-tokens-heading'
+
 function TokenRow({ token }: { token: Data['tokens'][number] }) {
   const fetcher = useFetcher<typeof action>()
+  const revoke = useFocusAfterRemoval<HTMLFormElement>(TOKENS_HEADING)
   return (
     <li
       className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm"
@@ -138,7 +143,7 @@ function TokenRow({ token }: { token: Data['tokens'][number] }) {
           <RelativeTime value={token.lastUsedAt} empty="never" />
         </span>
       </span>
-      <fetcher.Form method="post">
+      <fetcher.Form method="post" ref={revoke}>
         <input type="hidden" name="intent" value="revoke" />
         <input type="hidden" name="id" value={token.id} />
         <Button
@@ -167,7 +172,9 @@ export default function AccessTokensSettings({ loaderData }: Route.ComponentProp
       </p>
       <CreateToken endpoint={endpoint} />
       <Card className="p-5">
-        <h2 className="mb-2 font-semibold">Your tokens</h2>
+        <h2 id={TOKENS_HEADING} tabIndex={-1} className="mb-2 font-semibold">
+          Your tokens
+        </h2>
         {tokens.length ? (
           <ul className="divide-y divide-stone-200 dark:divide-stone-800">
             {tokens.map((t) => (

@@ -1,4 +1,5 @@
 import { Mail, Webhook } from 'lucide-react'
+import { useEffect, useRef } from 'react'
 import { useFetcher } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { Badge, Card, EmptyState } from '#app/components/ui/card.tsx'
@@ -7,6 +8,7 @@ import { requirePageCaller } from '#server/http/pages.ts'
 import { handleDeliveryAction, loadDeliveryPage } from '#server/pages/settings-delivery.ts'
 import type { Route } from './+types/_app.settings.delivery'
 import { fieldError, formLevelError } from '#app/lib/action-errors.ts'
+import { useFocusAfterRemoval } from '#app/lib/use-focus-after-removal.ts'
 
 export const meta = () => [{ title: 'Delivery · Clockwork' }]
 
@@ -28,10 +30,16 @@ function AddEndpoint() {
   // anything else (the kind) under the URL.
   const urlError = fieldError(result, 'url') ?? formLevelError(result, ['name', 'url'])?.message ?? null
   const secret = result?.ok ? result.data?.signingSecret : null
+  const added = result?.ok ? result.data?.name : null
+  const form = useRef<HTMLFormElement>(null)
+  // Added: the form is empty for the next endpoint, as the other settings forms are after theirs.
+  useEffect(() => {
+    if (added) form.current?.reset()
+  }, [result, added])
   return (
     <Card className="p-5">
       <h2 className="mb-3 font-semibold">Add an endpoint</h2>
-      <fetcher.Form method="post" className="grid gap-3 sm:grid-cols-2">
+      <fetcher.Form method="post" ref={form} className="grid gap-3 sm:grid-cols-2">
         <input type="hidden" name="intent" value="create-endpoint" />
         <Field label="Kind">
           {({ id }) => (
@@ -75,11 +83,17 @@ function AddEndpoint() {
           <pre className="rounded bg-stone-100 p-2 text-xs break-all whitespace-pre-wrap dark:bg-stone-800">
             {secret}
           </pre>
+          <Button variant="secondary" size="sm" onClick={() => void navigator.clipboard.writeText(secret)}>
+            Copy secret
+          </Button>
         </div>
       ) : null}
     </Card>
   )
 }
+
+/** Where the focus goes when the endpoint whose Remove had it is gone. */
+const ENDPOINTS_HEADING = 'endpoints-heading'
 
 /**
  * One endpoint's Remove, with a fetcher of its own: it says "Removing…" and takes no second click
@@ -88,12 +102,20 @@ function AddEndpoint() {
 function RemoveEndpoint({ id, label }: { id: string; label: string }) {
   const fetcher = useFetcher<typeof action>()
   const busy = fetcher.state !== 'idle'
+  const remove = useFocusAfterRemoval<HTMLFormElement>(ENDPOINTS_HEADING)
   return (
-    <fetcher.Form method="post">
+    <fetcher.Form method="post" ref={remove}>
       <input type="hidden" name="intent" value="delete-endpoint" />
       <input type="hidden" name="id" value={id} />
-      <Button type="submit" variant="ghost" size="sm" disabled={busy} aria-label={`Remove ${label}`}>
-        {busy ? 'Removing…' : 'Remove'}
+      <Button
+        type="submit"
+        variant="ghost"
+        size="sm"
+        busy={busy}
+        busyLabel="Removing…"
+        aria-label={`Remove ${label}`}
+      >
+        Remove
       </Button>
     </fetcher.Form>
   )
@@ -114,29 +136,34 @@ export default function DeliverySettings({ loaderData }: Route.ComponentProps) {
           </p>
         )}
       </Card>
-      {endpoints.length === 0 ? (
-        <EmptyState icon={<Webhook className="size-8" />} title="No endpoints yet">
-          Admins register webhook and Slack URLs here; a job sends its results to them with{' '}
-          <code>notify: {'{ onSuccess: [webhook:name] }'}</code>.
-        </EmptyState>
-      ) : (
-        <Card className="divide-y divide-stone-100 dark:divide-stone-800">
-          {endpoints.map((e) => (
-            <div key={e.id} className="flex items-center gap-3 p-4 text-sm">
-              <Badge tone={e.kind === 'slack' ? 'blue' : 'brand'}>{e.kind}</Badge>
-              {/* A name may be 63 characters and a host longer: both break anywhere, and the
+      <Card className="p-5">
+        <h2 id={ENDPOINTS_HEADING} tabIndex={-1} className="mb-2 font-semibold">
+          Endpoints
+        </h2>
+        {endpoints.length === 0 ? (
+          <EmptyState icon={<Webhook className="size-8" />} title="No endpoints yet">
+            Admins register webhook and Slack URLs here; a job sends its results to them with{' '}
+            <code>notify: {'{ onSuccess: [webhook:name] }'}</code>.
+          </EmptyState>
+        ) : (
+          <ul className="divide-y divide-stone-200 dark:divide-stone-800">
+            {endpoints.map((e) => (
+              <li key={e.id} className="flex items-center gap-3 py-3 text-sm">
+                <Badge tone={e.kind === 'slack' ? 'blue' : 'brand'}>{e.kind}</Badge>
+                {/* A name may be 63 characters and a host longer: both break anywhere, and the
                   host goes under the name on a phone, so Remove stays on the screen. */}
-              <div className="min-w-0 flex-1 [overflow-wrap:anywhere] sm:flex sm:items-baseline sm:gap-3">
-                <span className="block font-mono">
-                  {e.kind}:{e.name}
-                </span>
-                <span className="block text-stone-600 dark:text-stone-400">{e.host}</span>
-              </div>
-              {canEdit ? <RemoveEndpoint id={e.id} label={`${e.kind}:${e.name}`} /> : null}
-            </div>
-          ))}
-        </Card>
-      )}
+                <div className="min-w-0 flex-1 [overflow-wrap:anywhere] sm:flex sm:items-baseline sm:gap-3">
+                  <span className="block font-mono">
+                    {e.kind}:{e.name}
+                  </span>
+                  <span className="block text-stone-600 dark:text-stone-400">{e.host}</span>
+                </div>
+                {canEdit ? <RemoveEndpoint id={e.id} label={`${e.kind}:${e.name}`} /> : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
       {canEdit ? (
         <AddEndpoint />
       ) : (

@@ -7,6 +7,7 @@ import { Badge, Card, EmptyState } from '#app/components/ui/card.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { useHydrated } from '#app/lib/hydrated.ts'
+import { useFocusAfterRemoval } from '#app/lib/use-focus-after-removal.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import { handleMachinesAction, loadMachinesPage } from '#server/pages/settings-machines.ts'
 import type { Route } from './+types/_app.settings.machines'
@@ -116,10 +117,15 @@ function ConnectDialog({ origin }: { origin: string }) {
   )
 }
 
+/** Where the focus goes when the machine or token whose button had it is gone. */
+const MACHINES_HEADING = 'machines-heading'
+const TOKENS_HEADING = 'machine-tokens-heading'
+
 function DisconnectButton({ id, label }: { id: string; label: string }) {
   const fetcher = useFetcher<typeof action>()
+  const disconnect = useFocusAfterRemoval<HTMLFormElement>(MACHINES_HEADING)
   return (
-    <fetcher.Form method="post" className="ml-auto">
+    <fetcher.Form method="post" className="ml-auto" ref={disconnect}>
       <input type="hidden" name="intent" value="disconnect" />
       <input type="hidden" name="id" value={id} />
       <Button
@@ -179,6 +185,7 @@ function MachineRow({ machine }: { machine: Data['machines'][number] }) {
 
 function TokenRow({ token }: { token: Data['tokens'][number] }) {
   const fetcher = useFetcher<typeof action>()
+  const revoke = useFocusAfterRemoval<HTMLFormElement>(TOKENS_HEADING)
   return (
     <li className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
       <span className="min-w-0 [overflow-wrap:anywhere]">
@@ -192,7 +199,7 @@ function TokenRow({ token }: { token: Data['tokens'][number] }) {
         · made <RelativeTime value={token.createdAt} /> · last used{' '}
         <RelativeTime value={token.lastUsedAt} empty="never" />
       </span>
-      <fetcher.Form method="post">
+      <fetcher.Form method="post" ref={revoke}>
         <input type="hidden" name="intent" value="revoke-token" />
         <input type="hidden" name="id" value={token.id} />
         <Button
@@ -201,6 +208,7 @@ function TokenRow({ token }: { token: Data['tokens'][number] }) {
           type="submit"
           busy={fetcher.state !== 'idle'}
           busyLabel="Revoking…"
+          aria-label={`Revoke ${token.name}`}
         >
           Revoke
         </Button>
@@ -221,7 +229,9 @@ export default function MachinesSettings({ loaderData }: Route.ComponentProps) {
         <ConnectDialog origin={origin} />
       </div>
       <Card className="p-5">
-        <h2 className="mb-2 font-semibold">Machines</h2>
+        <h2 id={MACHINES_HEADING} tabIndex={-1} className="mb-2 font-semibold">
+          Machines
+        </h2>
         {machines.length ? (
           <ul className="divide-y divide-stone-200 dark:divide-stone-800">
             {machines.map((m) => (
@@ -235,7 +245,9 @@ export default function MachinesSettings({ loaderData }: Route.ComponentProps) {
         )}
       </Card>
       <Card className="p-5">
-        <h2 className="mb-2 font-semibold">Tokens</h2>
+        <h2 id={TOKENS_HEADING} tabIndex={-1} className="mb-2 font-semibold">
+          Tokens
+        </h2>
         {tokens.length ? (
           <ul className="divide-y divide-stone-200 dark:divide-stone-800">
             {tokens.map((t) => (

@@ -9,6 +9,7 @@ import { Badge, Card, EmptyState } from '#app/components/ui/card.tsx'
 import { Field, Input, inputClass } from '#app/components/ui/field.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { fieldError, formLevelError } from '#app/lib/action-errors.ts'
+import { useFocusAfterRemoval } from '#app/lib/use-focus-after-removal.ts'
 import { handleMembersAction, loadMembersPage } from '#server/pages/settings-members.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import type { Route } from './+types/_app.settings.members'
@@ -72,8 +73,8 @@ function InviteForm() {
             </select>
           )}
         </Field>
-        <Button type="submit" disabled={fetcher.state !== 'idle'}>
-          {fetcher.state !== 'idle' ? 'Inviting…' : 'Create invite link'}
+        <Button type="submit" busy={fetcher.state !== 'idle'} busyLabel="Inviting…">
+          Create invite link
         </Button>
       </fetcher.Form>
       {general ? (
@@ -257,18 +258,21 @@ function AccountHelp({ audit }: { audit: Route.ComponentProps['loaderData']['aud
 function CancelInvitation({ id, email }: { id: string; email: string }) {
   const fetcher = useFetcher<typeof action>()
   const busy = fetcher.state !== 'idle'
+  // The invitation gone, the focus goes to the list's heading, not to the page.
+  const cancel = useFocusAfterRemoval<HTMLFormElement>('pending-heading')
   return (
-    <fetcher.Form method="post">
+    <fetcher.Form method="post" ref={cancel}>
       <input type="hidden" name="intent" value="cancel-invitation" />
       <input type="hidden" name="invitationId" value={id} />
       <Button
         type="submit"
         variant="ghost"
         size="sm"
-        disabled={busy}
+        busy={busy}
+        busyLabel="Cancelling…"
         aria-label={`Cancel the invitation of ${email}`}
       >
-        {busy ? 'Cancelling…' : 'Cancel'}
+        Cancel
       </Button>
     </fetcher.Form>
   )
@@ -312,7 +316,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
       {me.canManage ? <AccountHelp audit={audit} /> : null}
       {me.canManage ? (
         <section aria-labelledby="pending-heading">
-          <h2 id="pending-heading" className="mb-3 font-semibold">
+          <h2 id="pending-heading" tabIndex={-1} className="mb-3 font-semibold">
             Pending invitations
           </h2>
           {invitations.length === 0 ? (

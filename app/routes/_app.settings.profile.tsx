@@ -66,8 +66,8 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
                 )}
               </Field>
             </div>
-            <Button type="submit" disabled={fetcher.state !== 'idle'}>
-              {fetcher.state !== 'idle' ? 'Saving…' : 'Save'}
+            <Button type="submit" busy={fetcher.state !== 'idle'} busyLabel="Saving…">
+              Save
             </Button>
           </fieldset>
         </fetcher.Form>

@@ -107,8 +107,8 @@ function SecretForm({ isAdmin, names }: { isAdmin: boolean; names: Set<string> }
         </p>
       ) : null}
       <div className="flex justify-end">
-        <Button type="submit" disabled={busy}>
-          {busy ? 'Saving…' : replacing ? 'Replace secret' : 'Add secret'}
+        <Button type="submit" busy={busy} busyLabel="Saving…">
+          {replacing ? 'Replace secret' : 'Add secret'}
         </Button>
       </div>
     </fetcher.Form>

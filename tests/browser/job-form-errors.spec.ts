@@ -70,3 +70,27 @@ test('a refused submit brings its first bad field into view and focus, on the ne
   await expect(prompt).toBeFocused()
   await expect(prompt).toBeInViewport()
 })
+
+test('a schedule’s problem reads without a field prefix, and goes once the schedule is changed', async ({
+  page,
+}) => {
+  await signUp(page, 'Sol Schedule', uniqueEmail('sol'))
+  await page.goto('/jobs/new')
+  await page.getByLabel('Name').fill('fortnightly')
+  await page.getByLabel('Prompt').fill('Every third fortnight.')
+  const schedule = page.getByLabel('Schedule', { exact: true })
+  await schedule.fill('every 3 fortnights')
+  const problem = page.getByTestId('schedule-preview-error')
+  await expect(problem).toContainText('must be an interval like 90m')
+  // The label above the box already says "Schedule", as a field's own message leaves it out.
+  await expect(problem).not.toContainText('schedule:')
+  await page.getByRole('button', { name: 'Create job' }).click()
+  await expect(schedule).toHaveAttribute('aria-invalid', 'true')
+  await expect(page).toHaveURL(/\/jobs\/new$/)
+
+  // Changed to a schedule the preview accepts: the refused one's message is gone with it.
+  await schedule.fill('every 2h')
+  await expect(page.getByTestId('schedule-description')).toBeVisible()
+  await expect(page.getByText('must be an interval')).toHaveCount(0)
+  await expect(schedule).toHaveAttribute('aria-invalid', 'false')
+})

@@ -131,8 +131,17 @@ export function CommandBox({ scope, canUse }: { scope: string; canUse: boolean }
             aria-describedby={error ? 'command-error' : undefined}
             className={cn(inputClass, 'w-auto min-w-0 flex-1 font-mono')}
           />
-          <Button type="submit" disabled={busy || !hydrated}>
-            <Play className="size-4" aria-hidden /> {busy ? 'Running…' : 'Run'}
+          <Button
+            type="submit"
+            disabled={!hydrated}
+            busy={busy}
+            busyLabel={
+              <>
+                <Play className="size-4" aria-hidden /> Running…
+              </>
+            }
+          >
+            <Play className="size-4" aria-hidden /> Run
           </Button>
         </fetcher.Form>
       ) : (

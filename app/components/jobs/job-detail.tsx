@@ -111,7 +111,8 @@ export function JobDetail({ job, audit, runs, me, form, transferTargets = [] }: 
           <div className="flex items-center gap-2">
             <Button
               variant="secondary"
-              disabled={!hydrated || toggle.state !== 'idle'}
+              disabled={!hydrated}
+              busy={toggle.state !== 'idle'}
               onClick={() =>
                 void toggle.submit(
                   { intent: 'toggle', enabled: String(showResume), version: String(base.version) },

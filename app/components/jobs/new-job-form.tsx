@@ -82,8 +82,8 @@ export function NewJobForm({ defaultTimezone, canUseSharedKey, form, result }: P
         <Link to="/jobs" className={buttonClass('ghost')}>
           Cancel
         </Link>
-        <Button type="submit" disabled={busy || !hydrated}>
-          {busy ? 'Creating…' : 'Create job'}
+        <Button type="submit" disabled={!hydrated} busy={busy} busyLabel="Creating…">
+          Create job
         </Button>
       </div>
     </Form>

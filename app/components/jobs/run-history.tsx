@@ -88,10 +88,11 @@ export function RunHistory({ jobId, runs: initial }: { jobId: string; runs: read
           variant="ghost"
           size="sm"
           className="mt-2"
-          disabled={history.loadingOlder}
+          busy={history.loadingOlder}
+          busyLabel="Loading…"
           onClick={() => void history.loadOlder()}
         >
-          {history.loadingOlder ? 'Loading…' : 'Load older runs'}
+          Load older runs
         </Button>
       ) : null}
     </Card>

@@ -1,5 +1,5 @@
 import { ToggleGroup } from 'radix-ui'
-import { useRef } from 'react'
+import { useRef, useState } from 'react'
 import { Field, inputClass } from '#app/components/ui/field.tsx'
 import { cn } from '#app/lib/cn.ts'
 import { presetFor, SCHEDULE_PRESETS } from '#app/lib/schedule-presets.ts'
@@ -24,7 +24,11 @@ export function ScheduleField({ value, onChange, timezone, error }: Props) {
   const shown =
     preview.state === 'done' ? preview.preview : preview.state === 'checking' ? preview.last : null
   const previewError = shown?.valid === false
-  const fieldError = previewError ? null : error
+  // The server's answer is about the text it was sent: once that text is changed, it is old news
+  // and the preview speaks for the new one.
+  const [answered, setAnswered] = useState({ error, value })
+  if (answered.error !== error) setAnswered({ error, value })
+  const fieldError = previewError || value !== answered.value ? null : error
   return (
     <div className="space-y-3">
       <ToggleGroup.Root

@@ -1,4 +1,5 @@
 import { AlertCircle, CalendarClock, Loader2 } from 'lucide-react'
+import { stripFieldPrefix } from '#app/lib/action-errors.ts'
 import { browserTimeZone, formatExact } from '#app/lib/time.ts'
 import type { PreviewState, SchedulePreview } from '#app/lib/use-schedule-preview.ts'
 
@@ -54,7 +55,9 @@ function PreviewBody({
         className="flex items-start gap-2 text-red-700 dark:text-red-400"
         data-testid="schedule-preview-error"
       >
-        <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden /> {preview.message}
+        {/* "schedule: …" loses its prefix under the Schedule label, as a field's own message does. */}
+        <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />{' '}
+        {stripFieldPrefix(preview.message, 'schedule')}
       </p>
     )
   }

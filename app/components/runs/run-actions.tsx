@@ -46,14 +46,34 @@ export function RunActions({ run, onChange }: { run: RunLike; onChange: () => vo
   }
   if (isActive(run))
     return (
-      <Button variant="secondary" size="sm" disabled={busy !== null} onClick={() => void act('cancel')}>
-        <Square className="size-3.5" aria-hidden /> {busy ? 'Cancelling…' : 'Cancel run'}
+      <Button
+        variant="secondary"
+        size="sm"
+        busy={busy !== null}
+        busyLabel={
+          <>
+            <Square className="size-3.5" aria-hidden /> Cancelling…
+          </>
+        }
+        onClick={() => void act('cancel')}
+      >
+        <Square className="size-3.5" aria-hidden /> Cancel run
       </Button>
     )
   if (canRetry(run))
     return (
-      <Button variant="secondary" size="sm" disabled={busy !== null} onClick={() => void act('retry')}>
-        <RotateCcw className="size-3.5" aria-hidden /> {busy ? 'Retrying…' : 'Retry'}
+      <Button
+        variant="secondary"
+        size="sm"
+        busy={busy !== null}
+        busyLabel={
+          <>
+            <RotateCcw className="size-3.5" aria-hidden /> Retrying…
+          </>
+        }
+        onClick={() => void act('retry')}
+      >
+        <RotateCcw className="size-3.5" aria-hidden /> Retry
       </Button>
     )
   return null

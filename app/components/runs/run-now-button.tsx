@@ -36,8 +36,18 @@ export function RunNowButton({ jobId, onQueued }: { jobId: string; onQueued: () 
     }
   }
   return (
-    <Button variant="secondary" size="sm" disabled={busy} onClick={() => void runNow()}>
-      <Play className="size-3.5" aria-hidden /> {busy ? 'Starting…' : 'Run now'}
+    <Button
+      variant="secondary"
+      size="sm"
+      busy={busy}
+      busyLabel={
+        <>
+          <Play className="size-3.5" aria-hidden /> Starting…
+        </>
+      }
+      onClick={() => void runNow()}
+    >
+      <Play className="size-3.5" aria-hidden /> Run now
     </Button>
   )
 }

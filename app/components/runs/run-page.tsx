@@ -6,8 +6,9 @@ import { Badge, Card } from '#app/components/ui/card.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { describeRunStatus } from '#app/lib/job-status.ts'
 import { useRevalidateWhile } from '#app/lib/use-revalidate-while.ts'
-import { describeTrigger, formatElapsed, formatUsd } from './format.ts'
+import { describeTrigger, formatUsd } from './format.ts'
 import { RunActions } from './run-actions.tsx'
+import { RunDuration } from './runs-table.tsx'
 import { isActive, type RunLike, type TranscriptEntry } from './types.ts'
 import { Deliveries } from './deliveries.tsx'
 import type { DeliveryAttemptView } from '#server/integrations/views.ts'
@@ -70,7 +71,9 @@ export function RunPage({ run, transcript, job, deliveries = [] }: Props) {
           <Fact label="Input tokens">{n(run.usage.inputTokens)}</Fact>
           <Fact label="Output tokens">{n(run.usage.outputTokens)}</Fact>
           <Fact label="Cost">{run.usage.costUsd === null ? '—' : `≈ ${formatUsd(run.usage.costUsd)}`}</Fact>
-          <Fact label="Duration">{run.durationMs === null ? '—' : formatElapsed(run.durationMs)}</Fact>
+          <Fact label="Duration">
+            <RunDuration run={run} />
+          </Fact>
           <Fact label="Started">
             <RelativeTime value={run.startedAt} timeZone={job.timezone} empty="Not yet" />
           </Fact>

@@ -17,7 +17,8 @@ const WIDE = 'hidden sm:table-cell'
 // phone: on one line the four columns left outgrow its width and the cost is cut off.
 const WRAPS = 'px-2 py-2 sm:whitespace-nowrap'
 
-function Duration({ run }: { run: RunLike }) {
+/** How long a run took, or while it runs how long it has been going ("4 min 32 s so far"). */
+export function RunDuration({ run }: { run: RunLike }) {
   const elapsed = useElapsed(run.startedAt, run.status === 'running')
   if (run.durationMs !== null) return <>{formatElapsed(run.durationMs)}</>
   return elapsed !== null ? <>{formatElapsed(elapsed)} so far</> : <>—</>
@@ -78,7 +79,7 @@ export function RunsTable({ jobId, runs, timeZone }: { jobId: string; runs: RunL
                   <RelativeTime value={run.startedAt} timeZone={timeZone} empty="—" />
                 </td>
                 <td className={WRAPS}>
-                  <Duration run={run} />
+                  <RunDuration run={run} />
                 </td>
                 <td className={`${TD} ${WIDE}`}>{tokens(run.usage)}</td>
                 <td className={TD}>

@@ -6,11 +6,12 @@ type Size = 'sm' | 'md'
 
 const variants: Record<Variant, string> = {
   primary:
-    'bg-brand-700 text-white shadow-sm hover:bg-brand-800 disabled:bg-brand-700/50 dark:bg-brand-500 dark:text-stone-950 dark:hover:bg-brand-400',
+    'bg-brand-700 text-white shadow-sm hover:bg-brand-800 disabled:bg-brand-700/50 aria-disabled:bg-brand-700/50 dark:bg-brand-500 dark:text-stone-950 dark:hover:bg-brand-400',
   secondary:
     'border border-stone-300 bg-white text-stone-800 shadow-sm hover:bg-stone-50 dark:border-stone-700 dark:bg-stone-900 dark:text-stone-100 dark:hover:bg-stone-800',
   ghost: 'text-stone-700 hover:bg-stone-100 dark:text-stone-300 dark:hover:bg-stone-800',
-  danger: 'bg-red-600 text-white shadow-sm hover:bg-red-700 disabled:bg-red-600/50',
+  danger:
+    'bg-red-600 text-white shadow-sm hover:bg-red-700 disabled:bg-red-600/50 aria-disabled:bg-red-600/50',
 }
 
 const sizes: Record<Size, string> = {
@@ -22,8 +23,10 @@ export type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement> & {
   variant?: Variant
   size?: Size
   /**
-   * The request this button started is under way: the button is disabled and `aria-busy`, and
-   * shows `busyLabel` ("Saving…", "Removing…") in place of its label, so a click visibly took.
+   * The request this button started is under way: the button is `aria-disabled` and `aria-busy`,
+   * takes no click (nor Enter, nor a form's submit), and shows `busyLabel` ("Saving…",
+   * "Removing…") in place of its label, so a click visibly took. Not `disabled`: a disabled
+   * button drops the keyboard's focus to the page (decision 0420).
    */
   busy?: boolean
   busyLabel?: React.ReactNode
@@ -39,6 +42,7 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
     busyLabel,
     disabled,
     children,
+    onClick,
     ...props
   },
   ref,
@@ -47,10 +51,16 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
     <button
       ref={ref}
       type={type}
-      disabled={disabled || busy}
+      disabled={disabled}
+      aria-disabled={busy || undefined}
       aria-busy={busy || undefined}
+      onClick={(event) => {
+        // Busy: no second request, and no submit of the form it belongs to.
+        if (busy) event.preventDefault()
+        else onClick?.(event)
+      }}
       className={cn(
-        'inline-flex items-center justify-center rounded-md font-medium whitespace-nowrap transition-colors disabled:cursor-not-allowed',
+        'inline-flex items-center justify-center rounded-md font-medium whitespace-nowrap transition-colors disabled:cursor-not-allowed aria-disabled:cursor-not-allowed',
         variants[variant],
         sizes[size],
         className,

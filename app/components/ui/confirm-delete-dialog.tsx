@@ -71,10 +71,11 @@ export function ConfirmDeleteDialog({
             </AlertDialog.Cancel>
             <Button
               variant="danger"
-              disabled={busy}
+              busy={busy}
+              busyLabel={busyText}
               onClick={() => void fetcher.submit({ intent, ...fields }, { method: 'post' })}
             >
-              {busy ? busyText : confirm}
+              {confirm}
             </Button>
           </div>
         </AlertDialog.Content>

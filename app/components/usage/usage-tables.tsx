@@ -87,7 +87,9 @@ export function UsageTables({ report }: { report: UsageReport }) {
   }))
   const none = `No runs reached a model in the last ${report.days} days.`
   return (
-    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+    // One above the other: side by side in the settings column (48rem), each table had half of
+    // it, broke names mid-word and cut the cost off at the card's edge.
+    <div className="grid grid-cols-1 gap-6">
       <TotalsTable title="Per job" first="Job" rows={jobs} empty={none} />
       <TotalsTable title="Per person (runs as)" first="Person" rows={people} empty={none} />
     </div>

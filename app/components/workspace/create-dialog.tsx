@@ -109,8 +109,8 @@ export function CreateDialog({
               <Dialog.Close asChild>
                 <Button variant="secondary">Cancel</Button>
               </Dialog.Close>
-              <Button type="submit" disabled={busy}>
-                {busy ? 'Creating…' : 'Create'}
+              <Button type="submit" busy={busy} busyLabel="Creating…">
+                Create
               </Button>
             </div>
           </fetcher.Form>
