@@ -145,6 +145,13 @@ export const EnvironmentRef = z
  */
 export const HARNESS_IDS = ['builtin', 'claude-code', 'opencode'] as const
 
+/** How the job form and messages name each harness. */
+export const HARNESS_LABELS: Record<(typeof HARNESS_IDS)[number], string> = {
+  builtin: 'Built-in agent',
+  'claude-code': 'Claude Code (works in the environment)',
+  opencode: 'OpenCode (works in the environment)',
+}
+
 // A string, not an enum, in the stored type: the column stays plain text as adapters come and go.
 export const Harness = z
   .string({ error: 'must be a harness name' })
@@ -160,7 +167,8 @@ export const Harness = z
 export function checkHarness(definition: { harness: string; environment: string | null }) {
   if (definition.harness !== 'builtin' && !definition.environment) {
     throw badRequest(
-      `harness: ${definition.harness} runs inside the job's environment; set environment (environments/<name>.md) or use harness: builtin`,
+      `harness: ${definition.harness} runs inside the job's environment; name one in Environment ` +
+        '(environment: <name> in a job file, one of environments/<name>.md), or use the built-in agent',
       'harness',
     )
   }

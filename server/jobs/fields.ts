@@ -12,6 +12,7 @@ import {
   EnvironmentRef,
   Harness,
   HARNESS_IDS,
+  HARNESS_LABELS,
   Instructions,
   JobSkills,
   MaxCostUsd,
@@ -31,6 +32,8 @@ export type FormWidget =
   | { widget: 'custom' }
   | { widget: 'select'; label: string; options: readonly (readonly [value: string, label: string])[] }
   | { widget: 'number'; label: string; min?: number; max?: number; step?: number; hint?: string }
+  /** One line of text (a name); empty = null where the field may be null. */
+  | { widget: 'text'; label: string; hint?: string }
   /** A list of names typed as one line, split at commas or spaces; empty = null, which the read-only view calls `unset`. */
   | { widget: 'list'; label: string; hint?: string; unset: string }
 
@@ -227,6 +230,13 @@ export const JOB_FIELDS = {
     file: 'frontmatter',
     kind: 'text',
     audit: 'environment',
+    form: {
+      widget: 'text',
+      label: 'Environment',
+      hint: 'an environment’s name (Environments page); runs work in its folder, and a coding agent needs one',
+      initial: '',
+      section: 'advanced',
+    },
     run: true,
     tool: true,
   },
@@ -239,9 +249,7 @@ export const JOB_FIELDS = {
     form: {
       widget: 'select',
       label: 'Agent',
-      options: HARNESS_IDS.map(
-        (id) => [id, id === 'builtin' ? 'Built-in agent' : `${id} (needs an environment)`] as const,
-      ),
+      options: HARNESS_IDS.map((id) => [id, HARNESS_LABELS[id]] as const),
       initial: 'builtin',
       section: 'advanced',
     },

@@ -106,7 +106,7 @@ export function RunAsField({ draft, set, errorFor }: { draft: JobDraft; set: Set
   )
 }
 
-/** One registry field with a generic widget (select, number or list), as the loader describes it. */
+/** One registry field with a generic widget (select, number, list or text), as the loader describes it. */
 function GenericField({ field, draft, set, errorFor }: FieldProps & { field: JobFormField }) {
   if (field.widget === 'custom') return null
   const hint = field.widget === 'select' ? undefined : field.hint
@@ -130,7 +130,7 @@ function GenericField({ field, draft, set, errorFor }: FieldProps & { field: Job
               </option>
             ))}
           </select>
-        ) : field.widget === 'list' ? (
+        ) : field.widget === 'list' || field.widget === 'text' ? (
           <input {...common} type="text" autoComplete="off" spellCheck={false} />
         ) : (
           <input {...common} type="number" min={field.min} max={field.max} step={field.step} />
