@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import { badRequest } from '../lib/errors.ts'
-import { isValidTimezone, validateSchedule } from '../cron/cron.ts'
+import { isOneShot, isValidTimezone, nextRun, validateSchedule } from '../cron/cron.ts'
 import { trimTrailing } from '../lib/text.ts'
 
 /** Instructions are capped so that even in three-byte characters they fit the 256 KiB job file limit. */
@@ -172,6 +172,24 @@ export function checkHarness(definition: { harness: string; environment: string 
       'harness',
     )
   }
+}
+
+/**
+ * A one-off job set to a time that has passed would be enabled and never fire: refused, on create
+ * and whenever its schedule, zone or switch changes, so the person hears it when they can fix it.
+ * @throws 400 `schedule`
+ */
+export function checkOneOffAhead(
+  definition: { schedule: string; timezone: string; enabled: boolean },
+  now: Date,
+) {
+  if (!definition.enabled || !isOneShot(definition.schedule)) return
+  if (nextRun(definition.schedule, { after: now, timezone: definition.timezone }) !== null) return
+  throw badRequest(
+    `schedule: ${definition.schedule.slice(3).trim()} in ${definition.timezone} has passed; a one-off job ` +
+      'runs once, at a time still to come (or pause it)',
+    'schedule',
+  )
 }
 
 /** A JSON value as stored in Postgres jsonb. */

@@ -9,7 +9,7 @@ import { HttpError, badRequest } from '../lib/errors.ts'
 import { auditActionFor, diffDefinition, summarizeChanges, type AuditAction } from './audit.ts'
 import { nextRun } from '../cron/cron.ts'
 import { definitionOf, JOB_FIELDS, PROMPT_KEYS, type JobDefinition, type JobFieldKey } from './fields.ts'
-import { checkHarness } from './field-schemas.ts'
+import { checkHarness, checkOneOffAhead } from './field-schemas.ts'
 import type { JobUpdateInput } from './schema.ts'
 import type { AuditChanges, JobRow, NewJobRow } from './store.ts'
 
@@ -50,6 +50,7 @@ export function planJobChange(ctx: JobChangeContext): JobChangePlan | null {
   const after: JobDefinition = { ...definitionOf(job), ...given }
   const changes = diffDefinition(definitionOf(job), after)
   if (changes.harness || changes.environment) checkHarness(after)
+  if (changes.schedule || changes.timezone || changes.enabled) checkOneOffAhead(after, now)
 
   const resuming =
     change.enabled === true && (!job.enabled || (ctx.liftsSuspension && job.suspendedReason !== null))

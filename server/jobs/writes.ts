@@ -34,7 +34,7 @@ import { toJobFileView, toJobView, type JobView } from './views.ts'
 import { checkJobFileSize } from './job-file.ts'
 import { checkEnabledJobQuota } from './quota.ts'
 import { checkJobSkills } from './skill-refs.ts'
-import { checkHarness } from './field-schemas.ts'
+import { checkHarness, checkOneOffAhead } from './field-schemas.ts'
 import { checkEmailTargets } from './notify-members.ts'
 import { foldScheduleKeys } from './schedule-keys.ts'
 
@@ -78,6 +78,7 @@ export async function createJobFrom(
     view = await getDb().transaction(async (tx) => {
       await checkJobSkills(caller.orgId, definition.skills, null, tx)
       const now = await readDatabaseNow(tx)
+      checkOneOffAhead({ ...definition, timezone }, now)
       if (definition.enabled) await checkEnabledJobQuota(caller.orgId, null, tx)
       const nextRunAt = definition.enabled ? nextRun(definition.schedule, { after: now, timezone }) : null
       // Identity and organisation come from the session, never from the input (invariant 4).

@@ -153,3 +153,37 @@ describe('the API', () => {
     expect(bad.body).toMatchObject({ valid: false, field: 'every' })
   })
 })
+
+describe('a one-off at a time that has passed', () => {
+  it('is refused naming schedule, on create and when an edit moves it there; paused, it is kept', async () => {
+    const c = team.member.client
+    const before = (await c.get(J)).body.total
+    const past = await c.post(J, { name: 'too-late', at: '2020-01-01T09:00', instructions: 'Say hi.' })
+    expect(past.status).toBe(400)
+    expect(past.body.error.field).toBe('schedule')
+    expect(past.body.error.message).toMatch(/^schedule: 2020-01-01T09:00 in .+ has passed/)
+    expect((await c.get(J)).body.total).toBe(before)
+
+    const made = await c.post(J, {
+      name: 'later',
+      at: `${tomorrowIn('UTC')}T09:00`,
+      timezone: 'UTC',
+      instructions: 'Say hi.',
+    })
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    const moved = await c.patch(`${J}/${made.body.job.id}`, { at: '2020-01-01T09:00' })
+    expect(moved.status).toBe(400)
+    expect(moved.body.error.field).toBe('schedule')
+    expect(moved.body.error.message).toMatch(/has passed/)
+    expect((await c.get(`${J}/${made.body.job.id}`)).body.job.schedule).toBe(made.body.job.schedule)
+
+    // A paused draft at any time is the person's business: it never claims to fire.
+    const paused = await c.post(J, {
+      name: 'archived',
+      at: '2020-01-01T09:00',
+      enabled: false,
+      instructions: 'x',
+    })
+    expect(paused.status, JSON.stringify(paused.body)).toBe(201)
+  })
+})
