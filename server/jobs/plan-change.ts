@@ -50,12 +50,13 @@ export function planJobChange(ctx: JobChangeContext): JobChangePlan | null {
   const after: JobDefinition = { ...definitionOf(job), ...given }
   const changes = diffDefinition(definitionOf(job), after)
   if (changes.harness || changes.environment) checkHarness(after)
-  if (changes.schedule || changes.timezone || changes.enabled) checkOneOffAhead(after, now)
 
   const resuming =
     change.enabled === true && (!job.enabled || (ctx.liftsSuspension && job.suspendedReason !== null))
   const liftSuspension = resuming && job.suspendedReason !== null
   if (liftSuspension) changes.suspendedReason = { from: job.suspendedReason, to: null }
+  // Resuming a one-shot whose slot is used, or moving one into the past, would never fire.
+  if (changes.schedule || changes.timezone || changes.enabled || liftSuspension) checkOneOffAhead(after, now)
 
   const beyondOnOff = Object.keys(changes).some((key) => key !== 'enabled' && key !== 'suspendedReason')
   if (after.runAs === 'shared' && beyondOnOff && !canUseSharedKey(caller, job)) {

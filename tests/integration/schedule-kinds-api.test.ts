@@ -3,6 +3,7 @@
  * (the model is the fake Messages API, so what is tested is the tool input path and what the model
  * is told), the jobs API with its exactly-one-of rule, the job file, and the live preview.
  */
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
@@ -176,6 +177,15 @@ describe('a one-off at a time that has passed', () => {
     expect(moved.body.error.field).toBe('schedule')
     expect(moved.body.error.message).toMatch(/has passed/)
     expect((await c.get(`${J}/${made.body.job.id}`)).body.job.schedule).toBe(made.body.job.schedule)
+
+    // A used one-shot (the scheduler's "done" pause) resumed without a new time would never fire.
+    await agent.app.server.db.db.execute(
+      sql`update jobs set schedule = 'at 2020-01-01T09:00', suspended_reason = 'One-shot schedule done'
+          where id = ${made.body.job.id}`,
+    )
+    const resumed = await c.patch(`${J}/${made.body.job.id}`, { enabled: true })
+    expect(resumed.status).toBe(400)
+    expect(resumed.body.error.message).toMatch(/has passed/)
 
     // A paused draft at any time is the person's business: it never claims to fire.
     const paused = await c.post(J, {
