@@ -7,7 +7,7 @@ import type { Caller } from '../auth/caller.ts'
 import { openEnvironment } from '../environments/service.ts'
 import { runHarness } from '../harness/run.ts'
 import { HttpError } from '../lib/errors.ts'
-import { RunFailure, type ExecutorMessage, type RunResult } from '../runs/executor.ts'
+import { RunFailure, type ExecutorMessage, type RunContext, type RunResult } from '../runs/executor.ts'
 import type { RunJob } from '../runs/run-job.ts'
 import type { RunRow } from '../runs/schema.ts'
 import { adapterFor, environmentSkills, harnessMcp, modelGrant } from './harness-grant.ts'
@@ -20,6 +20,7 @@ export async function runJobInHarness(ctx: {
   run: RunRow
   resolved: ResolvedModel
   signal: AbortSignal
+  progress?: RunContext['progress']
 }): Promise<RunResult> {
   const { caller, job, run, resolved } = ctx
   const prepared = await prepare(ctx).catch((err: unknown) => {
@@ -40,6 +41,8 @@ export async function runJobInHarness(ctx: {
     mcp,
     signal: ctx.signal,
     timeoutSeconds: job.timeoutMinutes * 60,
+    // The harness's steps as they come, for the run's page while it runs.
+    onProgress: (parts) => ctx.progress?.([{ role: 'assistant', parts: parts as ExecutorMessage['parts'] }]),
   })
   const transcript: ExecutorMessage[] = outcome.parts.length
     ? [{ role: 'assistant', parts: outcome.parts as ExecutorMessage['parts'] }]

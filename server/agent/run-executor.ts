@@ -4,9 +4,10 @@
  * the agent loop with the same tools as chat under the unattended rules, and hands back the reply
  * (text, tool calls and results as UI message parts), the token usage and an estimated cost.
  */
-import type { UIMessage } from 'ai'
+import { readUIMessageStream, type UIMessage } from 'ai'
 import {
   type ExecutorMessage,
+  type RunContext,
   RunFailure,
   RunSkipped,
   type RunExecutor,
@@ -42,7 +43,7 @@ async function resolveRunModel(...args: Parameters<typeof resolveModel>): Promis
 
 /** The executor main.ts passes to the scheduler for every run. */
 export function createAgentExecutor(): RunExecutor {
-  return async ({ run, job, runAsUserId, signal }) => {
+  return async ({ run, job, runAsUserId, signal, progress }) => {
     const caller = await loadRunCaller(runAsUserId, job.orgId)
     if (!caller) {
       throw new RunFailure(
@@ -71,7 +72,7 @@ export function createAgentExecutor(): RunExecutor {
       if (isNotFound(err)) throw new RunFailure('The job is no longer visible to the person it runs as.')
       throw err
     })
-    if (job.harness !== 'builtin') return runJobInHarness({ caller, job, run, resolved, signal })
+    if (job.harness !== 'builtin') return runJobInHarness({ caller, job, run, resolved, signal, progress })
     // "Now" in a run means now where the job lives: its schedule is read in that zone.
     const [execution, mcp, skills] = await Promise.all([
       loadExecution(caller),
@@ -100,15 +101,16 @@ export function createAgentExecutor(): RunExecutor {
       const system = withContext(buildRunSystemPrompt(caller, view, run.scheduledFor, new Date()), (c) =>
         withSkills(withMcpNote(c, mcp), skills),
       )
-      return await converse(
+      return await converse({
         system,
-        skippedSkillsNote(skills),
+        notes: skippedSkillsNote(skills),
         tools,
         resolved,
-        job.instructions,
+        instructions: job.instructions,
         spend,
         signal,
-      )
+        progress,
+      })
     } finally {
       signal.removeEventListener('abort', stop)
       await removeRunScratch({ orgId: job.orgId, userId: caller.userId, runId: run.id })
@@ -120,15 +122,25 @@ export function createAgentExecutor(): RunExecutor {
  * The run's agent conversation: the loop, its usage and cost, its transcript (after `notes`, system
  * lines for people reading the run, such as skills left out).
  */
-async function converse(
-  system: SystemPrompt,
-  notes: ExecutorMessage[],
-  tools: ConversationTools,
-  resolved: ResolvedModel,
-  instructions: string,
-  spend: ReturnType<typeof createRunSpend>,
-  signal: AbortSignal,
-): Promise<RunResult> {
+async function converse({
+  system,
+  notes,
+  tools,
+  resolved,
+  instructions,
+  spend,
+  signal,
+  progress,
+}: {
+  system: SystemPrompt
+  notes: ExecutorMessage[]
+  tools: ConversationTools
+  resolved: ResolvedModel
+  instructions: string
+  spend: ReturnType<typeof createRunSpend>
+  signal: AbortSignal
+  progress: RunContext['progress']
+}): Promise<RunResult> {
   const { cap } = spend
   let failure: unknown = null
   const result = startAgentLoop({
@@ -143,17 +155,19 @@ async function converse(
     onError: (err) => (failure ??= err),
   })
   let reply: UIMessage | null = null
-  await result
-    .toUIMessageStream({
-      generateMessageId: () => newId('msg'),
-      onFinish: ({ responseMessage }) => {
-        reply = responseMessage
-      },
-      // Called for every tool call that failed too (an unknown tool, bad input), whose error goes
-      // back to the model as that call's result: the run fails only on the loop's own error above.
-      onError: (err) => describeModelError(err, [resolved.apiKey]),
-    })
-    .pipeTo(new WritableStream())
+  const stream = result.toUIMessageStream({
+    generateMessageId: () => newId('msg'),
+    onFinish: ({ responseMessage }) => {
+      reply = responseMessage
+    },
+    // Called for every tool call that failed too (an unknown tool, bad input), whose error goes
+    // back to the model as that call's result: the run fails only on the loop's own error above.
+    onError: (err) => describeModelError(err, [resolved.apiKey]),
+  })
+  // The reply as it grows, for the run's page while it runs (its errors are the loop's, above).
+  for await (const message of readUIMessageStream({ stream, onError: () => {} })) {
+    progress?.([...notes, { role: 'assistant', parts: message.parts as ExecutorMessage['parts'] }])
+  }
   const { inputTokens, outputTokens, costUsd } = spend.usage()
   const usage = {
     inputTokens,

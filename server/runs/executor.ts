@@ -19,6 +19,12 @@ export type RunContext = {
   threadId: string
   /** Aborted on timeout, on shutdown past the grace period and when the lease is lost. */
   signal: AbortSignal
+  /**
+   * What the run has said so far, each call replacing the last: kept in its thread while it runs
+   * (the run page shows it live), and kept when the run ends without a transcript (timed out,
+   * stopped). Optional: an executor that reports nothing shows its transcript at the end.
+   */
+  progress?: (transcript: ExecutorMessage[]) => void
 }
 
 export type RunResult = {

@@ -4,11 +4,18 @@
  * (one heartbeat for all of an instance's runs); this only reacts when it is aborted.
  */
 import type { Db } from '../db/client.ts'
-import { RunFailure, RunSkipped, type ExecutorMessage, type RunExecutor } from '../runs/executor.ts'
+import {
+  RunFailure,
+  RunSkipped,
+  type ExecutorMessage,
+  type RunContext,
+  type RunExecutor,
+} from '../runs/executor.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import { settleRun, type RunOutcome } from '../runs/settle.ts'
-import { appendTranscript, createRunThreads } from '../runs/threads.ts'
+import { createLiveTranscript } from '../runs/live-transcript.ts'
+import { createRunThreads } from '../runs/threads.ts'
 import type { StartedRun } from '../runs/run-job.ts'
 import type { RunRow } from '../runs/schema.ts'
 import type { Clock } from './clock.ts'
@@ -57,10 +64,11 @@ export async function executeRun(deps: RunnerDeps, started: StartedRun, controll
         deps.db,
       )
     }
-    const result = await callExecutor(deps, started, threadId, controller)
+    const live = createLiveTranscript(threadId, deps.db)
+    const result = await callExecutor(deps, started, threadId, controller, live.report)
     outcome = result.outcome
     try {
-      await appendTranscript(threadId, result.transcript, deps.db)
+      await live.finish(result.transcript)
     } catch (err) {
       logger.error({ err, runId: run.id }, 'could not store a run transcript')
       outcome = {
@@ -101,6 +109,7 @@ async function callExecutor(
   { run, job }: StartedRun,
   threadId: string,
   controller: AbortController,
+  progress: RunContext['progress'],
 ): Promise<{ outcome: RunOutcome; transcript: ExecutorMessage[] }> {
   const timeoutMs = job.timeoutMinutes * 60_000
   let cancelTimer = () => {}
@@ -117,6 +126,7 @@ async function callExecutor(
     runAsUserId: run.runAsUserId ?? job.createdBy,
     threadId,
     signal: controller.signal,
+    progress,
   }
   const work = (async () => deps.executor(context))()
   // Past a timeout or abort the executor's late answer (or error) is dropped on purpose.

@@ -139,3 +139,27 @@ describe('cancelling a running run', () => {
     expect(done.run.status).toBe('success')
   })
 })
+
+describe('a running run', () => {
+  it('shows its steps while it runs, and keeps them when it is cancelled before it ends', async () => {
+    const c = team.creator.client
+    const token = `LIVE-${Date.now()}`
+    // Step one checks the clock; step two never answers, so the run is still going.
+    fake.replyWhen(token, { content: [{ type: 'tool_use', name: 'clock', input: {} }] }, { hang: true })
+    const jobId = await makeJob(c, 'personal', `Check the time for ${token}.`)
+    const runId: string = (await c.post(`${J}/${jobId}/run`)).body.run.id
+    const live = await eventually('the first step in the transcript while the run runs', async () => {
+      const seen = (await c.get(`/_agent-native/runs/${runId}`)).body
+      return seen.run.status === 'running' && JSON.stringify(seen.transcript).includes('tool-clock')
+    })
+    expect(live).toBe(true)
+
+    expect((await c.post(`/_agent-native/runs/${runId}/cancel`)).status).toBe(200)
+    await eventually('the run to leave the instance', () => !scheduler.core.runningIds().includes(runId))
+    const after = (await c.get(`/_agent-native/runs/${runId}`)).body
+    expect(after.run.status).toBe('cancelled')
+    // Before, a run that ended without its executor's answer kept only its instructions.
+    expect(JSON.stringify(after.transcript)).toContain('tool-clock')
+    expect(after.transcript.filter((m: { role: string }) => m.role === 'assistant')).toHaveLength(1)
+  })
+})
