@@ -75,3 +75,29 @@ test('Pause and Resume pressed with Enter keep the focus on the button', async (
   await page.keyboard.press('Enter')
   await expect(page.getByRole('button', { name: 'Pause', exact: true })).toBeFocused()
 })
+
+test("the job editor's Save keeps the focus once it has saved, with nothing left to save", async ({
+  page,
+  baseURL,
+}) => {
+  await signUp(page, 'Sol Save', uniqueEmail('sol'))
+  const created = await page.request.post('/_agent-native/jobs', {
+    headers: { origin: baseURL! },
+    data: { name: 'editable', schedule: '0 7 1 1 *', instructions: 'Say done.' },
+  })
+  expect(created.status()).toBe(201)
+  const { job } = await created.json()
+
+  await page.goto(`/jobs/${job.id}`)
+  await page.getByRole('tab', { name: 'Definition' }).click()
+  await page.getByLabel('Prompt').fill('Say done, twice.')
+  const save = page.getByRole('button', { name: 'Save changes' })
+  await save.focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByText('Unsaved changes')).toHaveCount(0)
+  // Saved: nothing to save, said to assistive technology, and the focus stays on the button.
+  await expect(save).toHaveAttribute('aria-disabled', 'true')
+  await expect(save).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(page.getByText('Unsaved changes')).toHaveCount(0)
+})

@@ -104,11 +104,11 @@ export function JobEditor(props: Props) {
           ) : dirty ? (
             <p className="mr-auto text-sm text-stone-600 dark:text-stone-400">Unsaved changes</p>
           ) : null}
-          <Button variant="ghost" disabled={!dirty || saving} onClick={props.onDiscard}>
+          <Button variant="ghost" unavailable={!dirty || saving} onClick={props.onDiscard}>
             Discard
           </Button>
-          <Button type="submit" disabled={!dirty || saving}>
-            {saving ? 'Saving…' : 'Save changes'}
+          <Button type="submit" busy={saving} busyLabel="Saving…" unavailable={!dirty}>
+            Save changes
           </Button>
         </div>
       </fieldset>

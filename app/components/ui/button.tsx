@@ -30,6 +30,11 @@ export type ButtonProps = React.ButtonHTMLAttributes<HTMLButtonElement> & {
    */
   busy?: boolean
   busyLabel?: React.ReactNode
+  /**
+   * Nothing to do now (a form without changes): `aria-disabled`, takes no click, and keeps the
+   * focus a `disabled` button would drop (a Save that just saved stays where the keyboard is).
+   */
+  unavailable?: boolean
 }
 
 export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
@@ -40,6 +45,7 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
     type = 'button',
     busy,
     busyLabel,
+    unavailable,
     disabled,
     children,
     onClick,
@@ -52,11 +58,11 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
       ref={ref}
       type={type}
       disabled={disabled}
-      aria-disabled={busy || undefined}
+      aria-disabled={busy || unavailable || undefined}
       aria-busy={busy || undefined}
       onClick={(event) => {
-        // Busy: no second request, and no submit of the form it belongs to.
-        if (busy) event.preventDefault()
+        // Busy or unavailable: no request, and no submit of the form it belongs to.
+        if (busy || unavailable) event.preventDefault()
         else onClick?.(event)
       }}
       className={cn(
