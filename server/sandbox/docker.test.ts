@@ -26,6 +26,7 @@ describe('dockerRunArgs', () => {
     name: 'clockwork-run-1',
     image: 'node:22-slim',
     moduleDir: join(tmpdir(), 'mod'),
+    deadline: new Date('2026-12-04T12:00:00Z'),
   })
 
   it('pins the isolation flags', () => {
@@ -35,6 +36,8 @@ describe('dockerRunArgs', () => {
       '--name',
       'clockwork-run-1',
       '--init',
+      '--label',
+      'clockwork.deadline=1796385600',
       '--log-driver',
       'none',
       '--network',

@@ -36,6 +36,7 @@ export type DockerRunOptions = {
   memory?: string
   cpus?: string
   pidsLimit?: number
+  deadline: Date
 }
 
 /** Names passed with `-e NAME`: the request's env (minus PATH: the image's own) plus fixed ones. */
@@ -68,7 +69,18 @@ export type ContainerSpec = {
   /** `--ulimit` values, in order. */
   ulimits?: string[]
   workdir: string
+  /**
+   * When the container must be gone, as a label the reaper reads (docker-reaper.ts): its server
+   * stops it on time, but a server that dies mid-command leaves it running for ever.
+   */
+  deadline: Date
 }
+
+/** The label holding a container's deadline, in seconds since the epoch. */
+export const DEADLINE_LABEL = 'clockwork.deadline'
+
+/** How long past its own time limit a container may live before the reaper takes it. */
+export const REAP_GRACE_MS = 60_000
 
 /** `docker run` and the isolation flags of {@link ContainerSpec}; the caller adds env, image and command. */
 export function containerRunArgs(spec: ContainerSpec): string[] {
@@ -78,6 +90,8 @@ export function containerRunArgs(spec: ContainerSpec): string[] {
     '--name',
     spec.name,
     '--init',
+    '--label',
+    `${DEADLINE_LABEL}=${Math.ceil(spec.deadline.getTime() / 1000)}`,
     // The CLI streams the output to the server, which keeps its cap of it. With the daemon's
     // default json-file log, every byte also went to the host's disk (/var/lib/docker) for as long
     // as the container lived: 50 MB printed was 50 MB there, `yes` gigabytes (decision 0419).
@@ -125,6 +139,7 @@ export function dockerRunArgs(request: SandboxRunRequest, options: DockerRunOpti
     cpus: options.cpus ?? '1',
     pidsLimit: options.pidsLimit ?? 64,
     workdir: '/tmp',
+    deadline: options.deadline,
   })
   for (const name of Object.keys(containerEnv(request))) args.push('-e', name)
   args.push(options.image, 'node', `${DOCKER_MODULE_DIR}/${ENTRY}`)
@@ -168,6 +183,7 @@ export class DockerSandboxAdapter implements SandboxAdapter {
         memory: this.options.memory,
         cpus: this.options.cpus,
         pidsLimit: this.options.pidsLimit,
+        deadline: new Date(Date.now() + request.timeoutMs + REAP_GRACE_MS),
       })
       return await this.spawnRun(args, name, request)
     } finally {

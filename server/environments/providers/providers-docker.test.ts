@@ -22,6 +22,7 @@ const spec: DockerExecSpec = {
   limits: { ...DEFAULT_LIMITS, memoryMb: 768, processes: 32, cpuSeconds: 60, diskMb: 100 },
   secretNames: ['API_TOKEN'],
   user: { uid: 61000, gid: 61000 },
+  deadline: new Date('2026-12-04T12:00:00Z'),
 }
 
 describe('dockerExecArgs', () => {
@@ -32,6 +33,8 @@ describe('dockerExecArgs', () => {
       '--name',
       'clockwork-env-1',
       '--init',
+      '--label',
+      'clockwork.deadline=1796385600',
       '--log-driver',
       'none',
       '--network',

@@ -16,7 +16,7 @@ import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { env as appEnv } from '../../env.ts'
 import { HttpError } from '../../lib/errors.ts'
-import { containerRunArgs, dockerClientEnv } from '../../sandbox/docker.ts'
+import { containerRunArgs, dockerClientEnv, REAP_GRACE_MS } from '../../sandbox/docker.ts'
 import { assertNoDockerCliSecrets } from '../definition/docker-cli-env.ts'
 import {
   commandTimeout,
@@ -84,6 +84,8 @@ export type DockerExecSpec = {
   proxy?: { socket: string; envNames: string[] }
   /** The relay's host folder (docker-relay.ts), needed when anything is relayed. */
   relayDir?: string
+  /** When the container must be gone (see ContainerSpec). */
+  deadline: Date
 }
 
 /** The exact `docker` argument list for one command. Pure, so a test can pin it. */
@@ -117,6 +119,7 @@ export function dockerExecArgs(spec: DockerExecSpec): string[] {
     pidsLimit: limits.processes,
     ulimits: [`cpu=${limits.cpuSeconds}`, `fsize=${limits.diskMb * 1024 * 1024}`],
     workdir: DOCKER_WORKDIR,
+    deadline: spec.deadline,
   })
   const literal = program?.literalEnv ?? []
   if (!literal.some((v) => v.startsWith('HOME='))) args.push('--env', `HOME=${DOCKER_WORKDIR}`)
@@ -214,6 +217,7 @@ export async function dockerExec(
     user: { uid, gid },
     proxy: lease ? { socket: lease.socket, envNames: Object.keys(lease.env) } : undefined,
     relayDir: network.relayDir ?? programRelay,
+    deadline: new Date(Date.now() + commandTimeout(limits, opts.timeoutSeconds) * 1000 + REAP_GRACE_MS),
   })
   const names = running.get(opts.stopKey) ?? new Set()
   running.set(opts.stopKey, names.add(name))

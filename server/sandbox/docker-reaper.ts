@@ -1,0 +1,45 @@
+/**
+ * Removes containers past their deadline. The server stops each container it starts when the
+ * command's time is up, and killing the docker CLI does not stop a container (only the daemon
+ * does): a server that dies mid-command (a crash, a deploy, an out-of-memory kill) left its
+ * containers running for ever, a member's `sleep infinity` included. Every container carries its
+ * deadline as a label (containerRunArgs), so any instance sharing the engine can take the overdue
+ * ones, whoever started them, at start-up and every minute after.
+ */
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { logger } from '../lib/logger.ts'
+import { DEADLINE_LABEL, dockerClientEnv } from './docker.ts'
+
+const run = promisify(execFile)
+const EVERY_MS = 60_000
+
+/** Removes the running containers whose deadline is before `now`; answers their names. */
+export async function reapOverdueContainers(bin = 'docker', now = Date.now()): Promise<string[]> {
+  const { stdout } = await run(
+    bin,
+    ['ps', '--filter', `label=${DEADLINE_LABEL}`, '--format', `{{.Names}}\t{{.Label "${DEADLINE_LABEL}"}}`],
+    { env: dockerClientEnv(), timeout: 10_000 },
+  )
+  const overdue = stdout
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .filter(([name, deadline]) => name && Number(deadline) * 1000 < now)
+    .map(([name]) => name!)
+  if (overdue.length === 0) return []
+  await run(bin, ['rm', '--force', ...overdue], { env: dockerClientEnv(), timeout: 30_000 })
+  logger.warn(
+    { containers: overdue },
+    'removed containers past their deadline (their server stopped mid-command)',
+  )
+  return overdue
+}
+
+/** Reaps now and every minute; no engine here means nothing to do (quietly). Returns the stop. */
+export function startContainerReaper(bin = 'docker'): () => void {
+  const reap = () => void reapOverdueContainers(bin).catch(() => {})
+  reap()
+  const timer = setInterval(reap, EVERY_MS)
+  timer.unref()
+  return () => clearInterval(timer)
+}
