@@ -1,4 +1,6 @@
 /** The caller: who is asking, in which organisation, with which role (resolved by auth/caller.ts). */
+import { quoteText } from '../lib/text.ts'
+
 export type OrgRole = 'owner' | 'admin' | 'member'
 
 export type Caller = {
@@ -13,9 +15,13 @@ export type Caller = {
   via?: { tokenId: string; tokenName: string }
 }
 
-/** What the audit trail says about a token's writes ("via access token "laptop" (pat_…)"), or null. */
+/**
+ * What the audit trail says about a token's writes (`via access token "laptop" (pat_…)`), or null.
+ * The name is its owner's text, so it is quoted (a `"` in it escaped): it cannot end early and go on
+ * to read as another token or a second "via" (decision 0417).
+ */
 export const viaNote = (caller: Pick<Caller, 'via'>): string | null =>
-  caller.via ? `via access token "${caller.via.tokenName}" (${caller.via.tokenId})` : null
+  caller.via ? `via access token ${quoteText(caller.via.tokenName)} (${caller.via.tokenId})` : null
 
 export const isOrgAdmin = (caller: Pick<Caller, 'role'>) => caller.role === 'owner' || caller.role === 'admin'
 

@@ -28,6 +28,14 @@ const AUTH_BASE_PATH = '/_agent-native/auth'
 /** Header the server entry sets from the socket (or trusted proxy) address. */
 export const CLIENT_IP_HEADER = 'x-clockwork-client-ip'
 
+/**
+ * Whether credentials are limited per client address: sign-in and sign-up here, refused access
+ * tokens at the MCP endpoint (tokens/guess-limit.ts). `AUTH_RATE_LIMIT`; on in production.
+ */
+export function authRateLimited(config = env()): boolean {
+  return config.AUTH_RATE_LIMIT ?? config.NODE_ENV === 'production'
+}
+
 export function appUrl(): string {
   const config = env()
   return config.APP_URL ?? `http://localhost:${config.PORT}`
@@ -64,7 +72,7 @@ function createAuth() {
       additionalFields: { timezone: { type: 'string', required: false, input: true } },
     },
     rateLimit: {
-      enabled: config.AUTH_RATE_LIMIT ?? config.NODE_ENV === 'production',
+      enabled: authRateLimited(config),
       window: 60,
       max: 100,
       // In the database, so a limit holds across every instance (in memory, each would count alone).

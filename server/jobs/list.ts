@@ -4,7 +4,21 @@
  * instructions cut to a preview (the job itself has them whole). A page of 50 costs the same
  * with 100 jobs or 100,000.
  */
-import { and, asc, count, desc, eq, getTableColumns, gt, isNull, lt, or, sql, type SQL } from 'drizzle-orm'
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  inArray,
+  isNull,
+  lt,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm'
 import { z } from 'zod'
 import { jobsVisibleTo } from '../access/visibility.ts'
 import type { Caller } from '../auth/caller.ts'
@@ -13,7 +27,7 @@ import { jobs, user } from '../db/schema/index.ts'
 import { decodeCursor, encodeCursor, PageCursor, PageLimit } from '../lib/paging.ts'
 import { parseInput } from '../lib/validate.ts'
 import { JobListQuery } from './schema.ts'
-import { listFilter, type JobRecord } from './store.ts'
+import { listFilter, scopeFilter, type JobRecord } from './store.ts'
 import { toJobView, type JobView } from './views.ts'
 
 /** Characters of instructions a list row carries; the job itself has them whole. */
@@ -83,6 +97,19 @@ export async function listJobPage(caller: Caller, query: unknown = {}): Promise<
     total,
     nextCursor: more ? cursorFor(last, time) : null,
   }
+}
+
+/**
+ * Which of `names` the caller's own personal jobs have: a page lists a shared job of such a name
+ * apart from theirs, wherever the page breaks between the two.
+ */
+export async function personalJobNamesAmong(caller: Caller, names: readonly string[]): Promise<Set<string>> {
+  if (names.length === 0) return new Set()
+  const rows = await getDb()
+    .selectDistinct({ name: jobs.name })
+    .from(jobs)
+    .where(and(jobsVisibleTo(caller), scopeFilter('personal', caller.userId), inArray(jobs.name, [...names])))
+  return new Set(rows.map((row) => row.name))
 }
 
 function withPreview(row: JobRecord): JobRecord {

@@ -15,7 +15,7 @@ import { toJobView, type JobView } from './views.ts'
 import { changeJobFrom, createJobFrom, removeJob } from './writes.ts'
 
 export type { JobView } from './views.ts'
-export { listJobPage, type JobPage } from './list.ts'
+export { listJobPage, personalJobNamesAmong, type JobPage } from './list.ts'
 export { deleteJobFile, readJobFile, writeJobFile } from './job-files.ts'
 export { previewSchedule, type SchedulePreview } from './preview.ts'
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { findUnstorableText, notPlainLine, storableText, trimTrailing, unstorableText } from './text.ts'
+import {
+  findUnstorableText,
+  notInlineText,
+  notPlainLine,
+  quoteText,
+  storableText,
+  trimTrailing,
+  unstorableText,
+} from './text.ts'
 
 describe('text PostgreSQL cannot store', () => {
   it.each([
@@ -33,6 +41,30 @@ describe('text PostgreSQL cannot store', () => {
   it('one-line fields refuse control characters', () => {
     expect(notPlainLine('Ana\nLima')).toMatch(/one line/)
     expect(notPlainLine('Ana Lima')).toBeNull()
+  })
+})
+
+describe('text shown inside other text', () => {
+  it.each([
+    ['Claude Code on my laptop', null],
+    ['emoji 😀, CJK 漢字, Arabic مرحبا and "quotes"', null],
+    ['tab\there', /control characters/],
+    ['next\u0085line', /control characters/],
+    ['line\u2028separator', /line separators/],
+    ['right\u202eto-left', /direction controls/],
+    ['isolate\u2067here', /direction controls/],
+  ])('%j', (text, reason) => {
+    const found = notInlineText(text)
+    if (reason === null) expect(found).toBeNull()
+    else expect(found).toMatch(reason)
+  })
+
+  it('is quoted so its quotes end where it does, with layout characters escaped', () => {
+    const text = 'laptop" (pat_x); via "other\\\u202e\u2028'
+    const quoted = quoteText(text)
+    expect(quoted).toBe('"laptop\\" (pat_x); via \\"other\\\\\\u202e\\u2028"')
+    expect(JSON.parse(quoted)).toBe(text)
+    expect(quoteText('CI bot')).toBe('"CI bot"')
   })
 })
 

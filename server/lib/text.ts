@@ -11,6 +11,10 @@ const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g')
 // C0 and C1 control characters, for one-line fields such as names.
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+// Characters that change the layout of the text around them: the Unicode line and paragraph
+// separators and the bidirectional marks, embeddings, overrides and isolates.
+const LAYOUT = /[\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/
+const LAYOUTS = new RegExp(LAYOUT.source, 'g')
 
 /** Why `text` cannot be stored as PostgreSQL text, or null when it can. */
 export function unstorableText(text: string): string | null {
@@ -23,6 +27,26 @@ export function unstorableText(text: string): string | null {
 export function notPlainLine(text: string): string | null {
   if (CONTROL.test(text)) return 'must be one line of plain text (no control characters)'
   return unstorableText(text)
+}
+
+/**
+ * Why `text` cannot be shown inside other text as it reads (one line of plain text, without line
+ * separators or direction controls that would move what follows it), or null.
+ */
+export function notInlineText(text: string): string | null {
+  const plain = notPlainLine(text)
+  if (plain) return plain
+  return LAYOUT.test(text)
+    ? 'must be one line of plain text (no line separators or direction controls)'
+    : null
+}
+
+/**
+ * `text` as a quoted string inside other text: JSON's quoting (a `"` or `\` in it is escaped, so
+ * the quotes end where the text does), with layout characters escaped as well (JSON leaves them).
+ */
+export function quoteText(text: string): string {
+  return JSON.stringify(text).replace(LAYOUTS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 /** `text` with NULs dropped and lone surrogates replaced by U+FFFD, so PostgreSQL takes it. */

@@ -4,12 +4,15 @@
  * token, which is checked (and counted against the token's rate limit) before anything else, and
  * gets a server built for that token's caller and scopes. So a revoked token is refused from its
  * very next request, on every instance, and no instance holds sessions another cannot serve.
- * Answers are plain JSON (no event stream): every tool answers once.
+ * Answers are plain JSON (no event stream): every tool answers once. A client whose tokens were
+ * refused too often is answered 429 before its token is even looked up (tokens/guess-limit.ts).
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { authRateLimited, CLIENT_IP_HEADER } from '../auth/auth.ts'
 import { env } from '../env.ts'
 import { HttpError, toErrorBody, unauthorized } from '../lib/errors.ts'
 import { checkAccessToken, type AccessTokenScope } from '../tokens/access-tokens.ts'
+import { countRefusedToken, waitForTokens } from '../tokens/guess-limit.ts'
 import { buildMcpServer } from './server.ts'
 import { MCP_TOOLS } from './tools.ts'
 
@@ -36,8 +39,16 @@ export async function handleMcpRequest(request: Request, readBody: () => Promise
       challenge,
     )
   }
+  // Refused tokens are limited per client (decision 0417): one over the limit is answered here,
+  // before its token is hashed or looked up. The server entry sets the address header itself.
+  const limiting = authRateLimited()
+  const address = request.headers.get(CLIENT_IP_HEADER) ?? 'unknown'
+  const waiting = limiting ? waitForTokens(address) : null
+  if (waiting !== null) return tooManyRefused(waiting)
   const check = await checkAccessToken(given, env().MCP_RATE_LIMIT_PER_MINUTE)
   if (!check.ok && check.reason === 'invalid') {
+    const wait = limiting ? await countRefusedToken(address) : null
+    if (wait !== null) return tooManyRefused(wait)
     return jsonError(
       unauthorized('This access token is not valid (unknown, revoked, or its owner left)'),
       challenge,
@@ -91,6 +102,16 @@ export async function handleMcpRequest(request: Request, readBody: () => Promise
     await server.close()
   }
 }
+
+const tooManyRefused = (seconds: number) =>
+  jsonError(
+    new HttpError(
+      429,
+      'rate_limited',
+      `Too many refused access tokens from your address; try again in ${seconds} s`,
+    ),
+    { 'retry-after': String(seconds) },
+  )
 
 function jsonRpcError(id: unknown, code: number, message: string, status = 200): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error: { code, message } }), {

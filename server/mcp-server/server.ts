@@ -6,10 +6,12 @@
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js'
+import { ErrorCode, ListResourcesRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import type { ToolContext } from '../agent/tool-context.ts'
+import type { Caller } from '../access/caller.ts'
 import { readJobFile } from '../jobs/job-files.ts'
-import { listJobs } from '../jobs/service.ts'
+import { listJobPage, personalJobNamesAmong, type JobPage } from '../jobs/service.ts'
 import { HttpError } from '../lib/errors.ts'
 import type { TokenCaller } from '../tokens/access-tokens.ts'
 import { toolsFor } from './tools.ts'
@@ -24,15 +26,20 @@ const SHARED_JOB_URI_PREFIX = 'clockwork://jobs/shared/'
 export const jobUri = (name: string, scope: 'personal' | 'shared', clash = false) =>
   `${scope === 'shared' && clash ? SHARED_JOB_URI_PREFIX : JOB_URI_PREFIX}${name}`
 
+/**
+ * What every client's model is told about Clockwork: Clockwork's own words only. Clients put them
+ * among their system instructions, so nothing a tenant wrote goes in: an organisation's name there
+ * was a way for its admins to give orders to every member's agent (decision 0417).
+ */
+const INSTRUCTIONS =
+  'Clockwork runs scheduled jobs: a prompt an AI agent runs by itself on a schedule. You act as the ' +
+  'person who made this access token, with their rights in their organisation. Preview a schedule ' +
+  'before creating a job, and repeat the schedule in words from the result to the person.'
+
 export function buildMcpServer({ caller, scopes }: TokenCaller, version: string): McpServer {
   const server = new McpServer(
     { name: 'clockwork', title: 'Clockwork', version },
-    {
-      instructions:
-        'Clockwork runs scheduled jobs: a prompt an AI agent runs by itself on a schedule. You act as ' +
-        `${caller.name} in the organisation ${caller.orgName}, with their rights. Preview a schedule ` +
-        'before creating a job, and repeat the schedule in words from the result to the person.',
-    },
+    { instructions: INSTRUCTIONS },
   )
   // Mode chat: a person drives their own client (and answers its permission prompts); the
   // confirmation step for deleting is delete_job's `confirm` argument.
@@ -62,26 +69,13 @@ export function buildMcpServer({ caller, scopes }: TokenCaller, version: string)
         'Propose changes with edit_job_file.',
       mimeType: 'text/markdown',
     }
-    const list = async () => {
-      const jobs = await listJobs(caller)
-      const personal = new Set(jobs.filter((job) => job.scope === 'personal').map((job) => job.name))
-      return {
-        resources: jobs.map((job) => ({
-          uri: jobUri(job.name, job.scope, personal.has(job.name)),
-          name: job.name,
-          title: `${job.name} (${job.scope})`,
-          description: job.description,
-          mimeType: 'text/markdown',
-        })),
-      }
-    }
     const read = (scope: 'personal' | 'shared' | null) => async (uri: URL, variables: Variables) => {
       const text = await readJobFileEither(ctx, String(variables.name), scope)
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] }
     }
     server.registerResource(
       'job-file',
-      new ResourceTemplate(`${JOB_URI_PREFIX}{name}`, { list }),
+      new ResourceTemplate(`${JOB_URI_PREFIX}{name}`, { list: undefined }),
       fileMeta,
       read(null),
     )
@@ -90,6 +84,11 @@ export function buildMcpServer({ caller, scopes }: TokenCaller, version: string)
       new ResourceTemplate(`${SHARED_JOB_URI_PREFIX}{name}`, { list: undefined }),
       { ...fileMeta, title: 'Shared job file' },
       read('shared'),
+    )
+    // The SDK's own resources/list gives a template's list no cursor and drops its nextCursor, so
+    // every job would be listed at once: this one answers a page (MCP's cursor and nextCursor).
+    server.server.setRequestHandler(ListResourcesRequestSchema, (request) =>
+      listJobFiles(caller, request.params?.cursor),
     )
   }
 
@@ -126,6 +125,33 @@ export function buildMcpServer({ caller, scopes }: TokenCaller, version: string)
     )
   }
   return server
+}
+
+/**
+ * One page of the caller's job files as resources, by name, with the jobs list's own paging
+ * (jobs/list.ts); a cursor that is not one of its nextCursors is invalid params.
+ */
+async function listJobFiles(caller: Caller, cursor: string | undefined) {
+  let page: JobPage
+  try {
+    page = await listJobPage(caller, { cursor })
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 400)
+      throw new McpError(ErrorCode.InvalidParams, err.message)
+    throw err
+  }
+  const shared = page.jobs.filter((job) => job.scope === 'shared').map((job) => job.name)
+  const clashes = await personalJobNamesAmong(caller, shared)
+  return {
+    resources: page.jobs.map((job) => ({
+      uri: jobUri(job.name, job.scope, clashes.has(job.name)),
+      name: job.name,
+      title: `${job.name} (${job.scope})`,
+      description: job.description,
+      mimeType: 'text/markdown',
+    })),
+    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+  }
 }
 
 /** A job file by name: the given scope, or the personal job of that name, else the shared one. */

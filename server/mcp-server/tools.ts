@@ -46,7 +46,7 @@ async function manageRuns(ctx: ToolContext, input: ManageRunsInput): Promise<Man
 
 const field = ManageJobsInput.shape
 const target = { id: field.id, name: field.name, scope: field.scope }
-const { action: _action, query: _query, id: _id, ...createFields } = field
+const { action: _action, query: _query, id: _id, limit: _limit, cursor: _cursor, ...createFields } = field
 const updateFields = { ...createFields, id: field.id }
 
 const runField = ManageRunsInput.shape
@@ -90,9 +90,10 @@ export const MCP_TOOLS: Record<string, McpToolSpec> = {
     scope: 'jobs:read',
     title: 'List jobs',
     description:
-      'The scheduled jobs the person can see in their organisation (personal and shared), with each ' +
-      'schedule in words, its next run and last status. Filter by scope or by text in name or instructions.',
-    inputSchema: { scope: field.scope, query: field.query },
+      'The scheduled jobs the person can see in their organisation (personal and shared), by name, with ' +
+      'each schedule in words, its next run and last status. Filter by scope or by text in name or ' +
+      'instructions. One page at a time: when the answer has a nextCursor, call again with it as cursor.',
+    inputSchema: { scope: field.scope, query: field.query, limit: field.limit, cursor: field.cursor },
     annotations: READ_ONLY,
     call: jobAction('list'),
   },

@@ -13,9 +13,9 @@ import { findMembership, findUser } from '../accounts/store.ts'
 import { callerFrom, type Caller } from '../access/caller.ts'
 import { getDb, type Db } from '../db/client.ts'
 import { accessTokens } from '../db/schema/index.ts'
-import { badFields, badRequest, conflict, notFound } from '../lib/errors.ts'
+import { badFields, conflict, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
-import { findUnstorableText } from '../lib/text.ts'
+import { notInlineText } from '../lib/text.ts'
 
 export const ACCESS_TOKEN_PREFIX = 'cwp_'
 
@@ -36,7 +36,12 @@ export const AccessTokenInput = z.strictObject({
     .trim()
     .min(1, { error: 'is required' })
     .max(80, { error: 'must be at most 80 characters' })
-    .refine((v) => !/[\r\n]/.test(v), { error: 'must be one line' })
+    // The name is shown inside other text (the audit's "via access token …", the token list), so
+    // nothing in it may end its line or turn the text after it around (decision 0417).
+    .superRefine((v, ctx) => {
+      const why = notInlineText(v)
+      if (why) ctx.addIssue({ code: 'custom', message: why })
+    })
     .describe('A name to recognise the token by, e.g. "Claude Code on my laptop"'),
   scopes: z
     .array(z.enum(ACCESS_TOKEN_SCOPES, { error: `must each be one of ${ACCESS_TOKEN_SCOPES.join(', ')}` }), {
@@ -83,8 +88,6 @@ function parseTokenInput(input: unknown): z.output<typeof AccessTokenInput> {
     }
     throw badFields([...seen].map(([field, message]) => ({ field, message: `${field}: ${message}` })))
   }
-  const unstorable = findUnstorableText(result.data)
-  if (unstorable) throw badRequest(`name: ${unstorable.reason}`, 'name')
   return result.data
 }
 

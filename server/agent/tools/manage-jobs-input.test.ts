@@ -4,7 +4,7 @@ import { JOB_FIELDS, TOOL_KEYS } from '../../jobs/fields.ts'
 import { JobCreateInput, JobUpdateInput } from '../../jobs/schema.ts'
 import { ManageJobsInput } from './manage-jobs-input.ts'
 
-const SELECTORS = ['action', 'name', 'id', 'scope', 'query']
+const SELECTORS = ['action', 'name', 'id', 'scope', 'query', 'limit', 'cursor']
 // Spellings of schedule the jobs service folds into it (jobs/schedule-keys.ts).
 const SCHEDULE_SPELLINGS = ['at', 'every']
 

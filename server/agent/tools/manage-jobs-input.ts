@@ -8,8 +8,10 @@
 import { z } from 'zod'
 import { JobName, Scope } from '../../jobs/field-schemas.ts'
 import { JOB_FIELDS, TOOL_KEYS } from '../../jobs/fields.ts'
+import { PageCursor, PageLimit } from '../../lib/paging.ts'
 
 const doc = (schema: z.ZodType, extra = '') => `${schema.description ?? ''}${extra}`
+const lowerFirst = (text = '') => text.charAt(0).toLowerCase() + text.slice(1)
 
 // Enums keep their values (the model needs to see them); other kinds stay loose.
 function looseField(key: (typeof TOOL_KEYS)[number]): z.ZodType {
@@ -70,6 +72,17 @@ export const ManageJobsInput = z.object({
     .optional()
     .describe('Instead of schedule, a fixed interval: "90m", "2h", "1d" or "1h30m" (1 minute to 31 days)'),
   query: z.string().optional().describe('list: only jobs whose name or instructions contain this text'),
+  // The jobs list's own page (jobs/list.ts): a list answers one page and the next one's cursor.
+  limit: z
+    .number()
+    .optional()
+    .describe(`list: ${lowerFirst(PageLimit.description)}`),
+  cursor: z
+    .string()
+    .optional()
+    .describe(
+      `list: ${lowerFirst(PageCursor.description)} (a list's answer has it when there are more jobs)`,
+    ),
 })
 export type ManageJobsInput = z.infer<typeof ManageJobsInput>
 

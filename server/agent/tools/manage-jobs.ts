@@ -17,9 +17,10 @@ import {
   deleteJob,
   findJobNamed,
   getJob,
-  listJobs,
+  listJobPage,
   previewSchedule,
   updateJob,
+  type JobPage,
   type JobView,
   type SchedulePreview,
 } from '../../jobs/service.ts'
@@ -42,23 +43,26 @@ export type JobBrief = {
   createdBy: string
   canEdit: boolean
   url: string
+  /** Whole, except in a list: there the list's preview (jobs/list.ts), cut at 200 characters. */
   instructions: string
 }
 
 export type ManageJobsResult =
   | { ok: true; action: 'create' | 'get' | 'update'; summary: string; job: JobBrief }
-  | { ok: true; action: 'list'; summary: string; jobs: JobBrief[] }
+  | {
+      ok: true
+      action: 'list'
+      summary: string
+      jobs: JobBrief[]
+      /** Jobs matching in all; `nextCursor` reads the page after this one (null on the last). */
+      total: number
+      nextCursor: string | null
+    }
   | { ok: true; action: 'delete'; summary: string; job: Pick<JobBrief, 'id' | 'name' | 'scope'> }
   | { ok: true; action: 'preview'; summary: string; preview: SchedulePreview }
   | (ToolFailure & { action: ManageJobsInput['action'] })
 
-const MAX_LISTED_INSTRUCTIONS = 300
-
-function toBrief(job: JobView, full = true): JobBrief {
-  const instructions =
-    full || job.instructions.length <= MAX_LISTED_INSTRUCTIONS
-      ? job.instructions
-      : `${job.instructions.slice(0, MAX_LISTED_INSTRUCTIONS)}…`
+function toBrief(job: JobView): JobBrief {
   return {
     id: job.id,
     name: job.name,
@@ -73,7 +77,7 @@ function toBrief(job: JobView, full = true): JobBrief {
     createdBy: job.createdBy.email,
     canEdit: job.canEdit,
     url: `/jobs/${job.id}`,
-    instructions,
+    instructions: job.instructions,
   }
 }
 
@@ -82,6 +86,14 @@ const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1)
 /** "Created job morning-digest, every weekday at 07:00 (Europe/Berlin)" (and "paused" when it is). */
 export function summariseJob(verb: string, job: Pick<JobView, 'name' | 'description' | 'enabled'>): string {
   return `${verb} job ${job.name}, ${lowerFirst(job.description)}${job.enabled ? '' : ' (paused)'}`
+}
+
+/** "3 jobs"; or, for one page of several, "50 of 1204 jobs" and how to read on. */
+function listSummary(page: JobPage, paged: boolean): string {
+  const jobs = (n: number) => (n === 1 ? '1 job' : `${n} jobs`)
+  if (!paged && !page.nextCursor) return jobs(page.total)
+  const shown = `${page.jobs.length} of ${jobs(page.total)}`
+  return page.nextCursor ? `${shown}; list again with cursor: nextCursor for the next page` : shown
 }
 
 /** The job an update or delete means: by id, or by name (and scope when the name is ambiguous). */
@@ -109,9 +121,20 @@ async function runAction(ctx: ToolContext, input: ManageJobsInput): Promise<Mana
       return { ok: true, action: 'create', summary: summariseJob('Created', job), job: toBrief(job) }
     }
     case 'list': {
-      const jobs = await listJobs(caller, { scope: input.scope ?? 'all', q: input.query })
-      const summary = jobs.length === 1 ? '1 job' : `${jobs.length} jobs`
-      return { ok: true, action: 'list', summary, jobs: jobs.map((job) => toBrief(job, false)) }
+      const page = await listJobPage(caller, {
+        scope: input.scope ?? 'all',
+        q: input.query,
+        limit: input.limit,
+        cursor: input.cursor,
+      })
+      return {
+        ok: true,
+        action: 'list',
+        summary: listSummary(page, input.cursor !== undefined),
+        jobs: page.jobs.map(toBrief),
+        total: page.total,
+        nextCursor: page.nextCursor,
+      }
     }
     case 'preview': {
       const timezone = input.timezone ?? ctx.timezone ?? caller.timezone ?? 'UTC'
@@ -167,6 +190,7 @@ const LIST_ONLY_DESCRIPTION =
 const ListOnlyInput = z.object({
   action: ManageJobsInput.shape.action.describe('list; the other actions are refused in this run'),
   query: ManageJobsInput.shape.query,
+  cursor: ManageJobsInput.shape.cursor,
 })
 
 export function createManageJobsTool(ctx: ToolContext) {
