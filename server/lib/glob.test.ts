@@ -8,7 +8,7 @@ describe('globs tenants write', () => {
     ['npm *', 'npm install left-pad', true],
     ['npm *', 'npx x', false],
     ['git push *', 'git push origin main', true],
-    ['rm -rf *', 'rm -rf /tmp/x', true],
+    ['rm -rf *', 'rm -rf build/x', true],
     ['*.ts', 'src/a.ts', true],
     ['python3.? *', 'python3.1 -c x', true],
     ['[a-c]at', 'bat', true],

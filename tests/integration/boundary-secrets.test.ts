@@ -282,7 +282,7 @@ describe('secret names the programs that start the sandbox read', () => {
     'cannot be stored as %s, nor named by a definition, and nothing is written',
     async (name) => {
       const c = team.member.client
-      const saved = await c.request('PUT', `/_agent-native/secrets/personal/${name}`, { value: '/tmp/mine' })
+      const saved = await c.request('PUT', `/_agent-native/secrets/personal/${name}`, { value: 'my-locales' })
       expect(saved.status).toBe(400)
       expect(saved.body.error.field).toBe('name')
       expect(saved.body.error.message).toMatch(/read by the C library/)
@@ -299,7 +299,7 @@ describe('secret names the programs that start the sandbox read', () => {
 
   it('a definition and a secret stored before the rule run no command', async () => {
     // Stored as they were before the rule (no check ran on them).
-    await upsertSecret({ userId: team.member.id }, 'LOCPATH', encryptSecret('/tmp/planted-locales'))
+    await upsertSecret({ userId: team.member.id }, 'LOCPATH', encryptSecret('planted-locales'))
     await plantFile({
       scope: 'personal',
       path: 'environments/old-steer.md',

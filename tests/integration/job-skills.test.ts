@@ -6,15 +6,14 @@
  * went back to pending after the job was saved; the run says which it left out and why.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { agentWritesSkill as writeSkill, decideSkill } from '#tests/support/skills.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
-import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import type { Team } from '#tests/support/team.ts'
 import { runNow } from '#tests/support/runs.ts'
 
 const KEY = 'sk-ant-deployment-skills-0013'
 const J = '/_agent-native/jobs'
-const S = '/_agent-native/skills'
 
 let agent: AgentApp
 let team: Team
@@ -26,39 +25,10 @@ beforeAll(async () => {
 })
 afterAll(() => agent?.close())
 
-const skillText = (name: string, body: string) =>
-  `---\nname: ${name}\ndescription: About ${name}\n---\n${body}\n`
-
-/** The agent writes skills/<name>/SKILL.md in the member's scratch folder (a new or changed skill is pending). */
-async function agentWritesSkill(name: string, body: string) {
-  const token = `write-${name}-${Math.random()}`
-  fake.replyWhen(
-    token,
-    {
-      content: [
-        {
-          type: 'tool_use',
-          name: 'write_file',
-          input: { path: `skills/${name}/SKILL.md`, content: skillText(name, body) },
-        },
-      ],
-    },
-    { text: 'Written.' },
-  )
-  const turn = await sendChat(team.member.client, { message: userText(token) })
-  expect(turn.status).toBe(200)
-  expect(toolParts(turn.reply, 'write_file')[0].output.skill).toMatchObject({
-    name,
-    status: 'pending_approval',
-  })
-}
-
-async function decide(name: string, decision: 'approve' | 'reject') {
-  const { body } = await team.admin.client.get(S)
-  const skill = body.skills.find((s: { name: string }) => s.name === name)
-  const res = await team.admin.client.post(`${S}/${skill.id}/${decision}`, { updatedAt: skill.updatedAt })
-  expect(res.status).toBe(200)
-}
+/** The member's agent writes a pending skill. */
+const agentWritesSkill = (name: string, body: string) => writeSkill(team.member.client, fake, name, body)
+const decide = (name: string, decision: 'approve' | 'reject') =>
+  decideSkill(team.admin.client, name, decision)
 
 const job = (name: string, skills: unknown) => ({
   name,

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { integrationHooks } from '#server/integrations/run-delivery.ts'
 import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
+import { agentWritesSkill, decideSkill } from '#tests/support/skills.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
-import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { eventually } from '#tests/support/poll.ts'
 import { runNow as runJob } from '#tests/support/runs.ts'
@@ -133,38 +133,9 @@ describe('failure alerts', () => {
 })
 
 describe("a job's identity", () => {
-  const skillText = (name: string, body: string) =>
-    `---\nname: ${name}\ndescription: About ${name}\n---\n${body}\n`
-
-  /** `who`'s agent writes skills/<name>/SKILL.md in their scratch folder: a pending skill. */
-  async function writeSkill(who: TeamPerson, name: string, body: string) {
-    const token = `write-${name}-${Math.random()}`
-    fake.replyWhen(
-      token,
-      {
-        content: [
-          {
-            type: 'tool_use',
-            name: 'write_file',
-            input: { path: `skills/${name}/SKILL.md`, content: skillText(name, body) },
-          },
-        ],
-      },
-      { text: 'Written.' },
-    )
-    const turn = await sendChat(who.client, { message: userText(token) })
-    expect(turn.status).toBe(200)
-    expect(toolParts(turn.reply, 'write_file')[0].output.skill).toMatchObject({ name })
-  }
-
-  async function approve(name: string) {
-    const { body } = await team.admin.client.get('/_agent-native/skills')
-    const skill = body.skills.find((s: { name: string }) => s.name === name)
-    const res = await team.admin.client.post(`/_agent-native/skills/${skill.id}/approve`, {
-      updatedAt: skill.updatedAt,
-    })
-    expect(res.status, JSON.stringify(res.body)).toBe(200)
-  }
+  const writeSkill = (who: TeamPerson, name: string, body: string) =>
+    agentWritesSkill(who.client, fake, name, body)
+  const approve = (name: string) => decideSkill(team.admin.client, name, 'approve')
 
   const saveKey = async (who: TeamPerson, apiKey: string) => {
     const res = await who.client.request('PUT', '/_agent-native/model-keys', { scope: 'personal', apiKey })

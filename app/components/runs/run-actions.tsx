@@ -9,6 +9,11 @@ import { isActive, type RunLike } from './types.ts'
 export const canRetry = (run: Pick<RunLike, 'status'>) =>
   ['error', 'timed_out', 'interrupted', 'cancelled'].includes(run.status)
 
+const ACTIONS = {
+  cancel: { Icon: Square, label: 'Cancel run', busyLabel: 'Cancelling…' },
+  retry: { Icon: RotateCcw, label: 'Retry', busyLabel: 'Retrying…' },
+} as const
+
 async function post(runId: string, what: 'cancel' | 'retry'): Promise<RunLike> {
   const res = await fetch(`/_agent-native/runs/${encodeURIComponent(runId)}/${what}`, {
     method: 'POST',
@@ -44,37 +49,22 @@ export function RunActions({ run, onChange }: { run: RunLike; onChange: () => vo
       setBusy(null)
     }
   }
-  if (isActive(run))
-    return (
-      <Button
-        variant="secondary"
-        size="sm"
-        busy={busy !== null}
-        busyLabel={
-          <>
-            <Square className="size-3.5" aria-hidden /> Cancelling…
-          </>
-        }
-        onClick={() => void act('cancel')}
-      >
-        <Square className="size-3.5" aria-hidden /> Cancel run
-      </Button>
-    )
-  if (canRetry(run))
-    return (
-      <Button
-        variant="secondary"
-        size="sm"
-        busy={busy !== null}
-        busyLabel={
-          <>
-            <RotateCcw className="size-3.5" aria-hidden /> Retrying…
-          </>
-        }
-        onClick={() => void act('retry')}
-      >
-        <RotateCcw className="size-3.5" aria-hidden /> Retry
-      </Button>
-    )
-  return null
+  const action = isActive(run) ? 'cancel' : canRetry(run) ? 'retry' : null
+  if (!action) return null
+  const { Icon, label, busyLabel } = ACTIONS[action]
+  return (
+    <Button
+      variant="secondary"
+      size="sm"
+      busy={busy !== null}
+      busyLabel={
+        <>
+          <Icon className="size-3.5" aria-hidden /> {busyLabel}
+        </>
+      }
+      onClick={() => void act(action)}
+    >
+      <Icon className="size-3.5" aria-hidden /> {label}
+    </Button>
+  )
 }
