@@ -23,13 +23,15 @@ export async function action({ request }: Route.ActionArgs) {
 const select =
   'block w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-sm dark:border-stone-700 dark:bg-stone-900'
 
-function AddEndpoint() {
+/** `endpointIds`: the endpoints there are now; a signing secret is shown only while its endpoint is. */
+function AddEndpoint({ endpointIds }: { endpointIds: ReadonlySet<string> }) {
   const fetcher = useFetcher<typeof action>()
   const result = fetcher.data?.intent === 'create-endpoint' ? fetcher.data : undefined
   // Each field's problem next to it (the URL's includes an address the outbound rule refuses);
   // anything else (the kind) under the URL.
   const urlError = fieldError(result, 'url') ?? formLevelError(result, ['name', 'url'])?.message ?? null
-  const secret = result?.ok ? result.data?.signingSecret : null
+  // Shown once, and only while its endpoint exists: removed, the secret signs nothing.
+  const secret = result?.ok && endpointIds.has(result.data?.id ?? '') ? result.data?.signingSecret : null
   const added = result?.ok ? result.data?.name : null
   const form = useRef<HTMLFormElement>(null)
   // Added: the form is empty for the next endpoint, as the other settings forms are after theirs.
@@ -165,7 +167,7 @@ export default function DeliverySettings({ loaderData }: Route.ComponentProps) {
         )}
       </Card>
       {canEdit ? (
-        <AddEndpoint />
+        <AddEndpoint endpointIds={new Set(endpoints.map((e) => e.id))} />
       ) : (
         <p className="text-sm text-stone-600 dark:text-stone-400">Only admins and owners add endpoints.</p>
       )}

@@ -115,6 +115,9 @@ function SecretForm({ isAdmin, names }: { isAdmin: boolean; names: Set<string> }
   )
 }
 
+/** Where the focus goes when a deleted secret's row, and its Delete, are gone. */
+const SECRETS_HEADING = 'secrets-heading'
+
 function SecretRow({ secret, canChange }: { secret: Secret; canChange: boolean }) {
   return (
     <li className="flex flex-wrap items-center gap-x-3 gap-y-1 py-3" data-testid={`secret-${secret.name}`}>
@@ -134,6 +137,7 @@ function SecretRow({ secret, canChange }: { secret: Secret; canChange: boolean }
             description={`Commands in environments that list ${secret.name} stop getting it, and refuse to run until it is stored again.`}
             confirm="Delete"
             fields={{ scope: secret.scope, name: secret.name }}
+            focusAfterRemoval={SECRETS_HEADING}
           />
         </span>
       ) : (
@@ -160,7 +164,9 @@ export default function SecretsSettings({ loaderData }: Route.ComponentProps) {
         <SecretForm isAdmin={isAdmin} names={names} />
       </Card>
       <Card className="p-5">
-        <h2 className="mb-2 font-semibold">Stored secrets</h2>
+        <h2 id={SECRETS_HEADING} tabIndex={-1} className="mb-2 font-semibold">
+          Stored secrets
+        </h2>
         {secrets.length ? (
           <ul aria-label="Stored secrets" className="divide-y divide-stone-200 dark:divide-stone-800">
             {secrets.map((s) => (

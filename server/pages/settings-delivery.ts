@@ -23,11 +23,11 @@ export async function handleDeliveryAction(caller: Caller, request: Request) {
           name: fields.name,
           url: fields.url,
         })
-        return { name: created.name, signingSecret: created.signingSecret ?? null }
+        return { id: created.id, name: created.name, signingSecret: created.signingSecret ?? null }
       }
       case 'delete-endpoint':
         await deleteEndpoint(caller, fields.id ?? '')
-        return { name: null, signingSecret: null }
+        return { id: null, name: null, signingSecret: null }
       default:
         throw badRequest(`Unknown intent "${intent}"`, 'intent')
     }

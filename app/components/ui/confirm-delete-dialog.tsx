@@ -1,5 +1,6 @@
 import { Trash2 } from 'lucide-react'
 import { AlertDialog } from 'radix-ui'
+import { useRef } from 'react'
 import { useFetcher } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
@@ -18,6 +19,12 @@ type Props = {
   icon?: React.ReactNode
   busyText?: string
   cancel?: string
+  /**
+   * For a dialog whose confirm removes its own row (a secret): the id of the element to focus once
+   * the row, and with it the trigger the focus would return to, is gone (its list's heading, with
+   * tabIndex -1; decision 0420).
+   */
+  focusAfterRemoval?: string
 }
 
 /**
@@ -34,16 +41,26 @@ export function ConfirmDeleteDialog({
   icon = <Trash2 className="size-4" aria-hidden />,
   busyText = 'Deleting…',
   cancel = 'Keep it',
+  focusAfterRemoval,
 }: Props) {
   const fetcher = useFetcher<ActionData>()
   // The dialog needs the script; until then the button is honest about doing nothing.
   const hydrated = useHydrated()
   const busy = fetcher.state !== 'idle'
   const error = fetcher.data && !fetcher.data.ok ? fetcher.data.error.message : null
+  const triggerButton = useRef<HTMLButtonElement>(null)
+  // Closing returns the focus to the trigger; when the confirm took the trigger's row away, there
+  // is no trigger, and the focus would fall to the page.
+  const onCloseAutoFocus = (event: Event) => {
+    if (!focusAfterRemoval || triggerButton.current?.isConnected) return
+    event.preventDefault()
+    document.getElementById(focusAfterRemoval)?.focus()
+  }
   return (
     <AlertDialog.Root>
       <AlertDialog.Trigger asChild>
         <Button
+          ref={triggerButton}
           variant={trigger.variant}
           size={trigger.text ? undefined : 'sm'}
           className={trigger.className}
@@ -55,7 +72,9 @@ export function ConfirmDeleteDialog({
       </AlertDialog.Trigger>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="fixed inset-0 z-40 bg-stone-950/40 backdrop-blur-[1px]" />
-        <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-xl border border-stone-200 bg-white p-6 shadow-xl dark:border-stone-700 dark:bg-stone-900">
+        <AlertDialog.Content
+          onCloseAutoFocus={onCloseAutoFocus}
+          className="fixed top-1/2 left-1/2 z-50 w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-xl border border-stone-200 bg-white p-6 shadow-xl dark:border-stone-700 dark:bg-stone-900">
           <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>
           <AlertDialog.Description className="mt-2 text-sm text-stone-600 dark:text-stone-400">
             {description}
