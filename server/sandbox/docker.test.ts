@@ -57,6 +57,8 @@ describe('dockerRunArgs', () => {
       'no-new-privileges',
       '--memory',
       '512m',
+      '--memory-swap',
+      '512m',
       '--cpus',
       '1',
       '--pids-limit',

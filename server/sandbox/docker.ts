@@ -111,6 +111,11 @@ export function containerRunArgs(spec: ContainerSpec): string[] {
     'no-new-privileges',
     '--memory',
     spec.memory,
+    // Memory and swap together no more than the memory limit: without it Docker allows as much
+    // swap again, and a command on a host with swap held twice what its definition says
+    // (decision 0429).
+    '--memory-swap',
+    spec.memory,
     '--cpus',
     spec.cpus,
     '--pids-limit',

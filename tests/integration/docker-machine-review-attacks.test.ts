@@ -144,6 +144,29 @@ describe('a member’s command in a docker environment', () => {
     }
   })
 
+  it('cannot use swap beyond its memory limit: memory and swap together are the limit', async () => {
+    // Docker's --memory alone allows as much swap again: on a host with swap, a command held twice
+    // the memory its definition gives it (decision 0429). The container's own cgroup says what it
+    // may use (v1: memory.memsw.limit_in_bytes beside memory.limit_in_bytes; v2: memory.swap.max).
+    const root = scratchRoot('clockwork-review-swap-')
+    try {
+      const command = [
+        'cd /sys/fs/cgroup',
+        'if [ -f memory.swap.max ]; then echo "v2 $(cat memory.swap.max)"',
+        'else echo "v1 $(cat memory/memory.limit_in_bytes) $(cat memory/memory.memsw.limit_in_bytes)"; fi',
+      ].join('; ')
+      const result = await dockerExec({ root, allowedHosts: [] }, command, {
+        stopKey: 'run_review_swap',
+        image,
+      })
+      const [version, memory, withSwap] = result.stdout.trim().split(' ')
+      if (version === 'v2') expect(memory).toBe('0')
+      else expect({ version, withSwap }).toEqual({ version: 'v1', withSwap: memory })
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+
   describe('with a secret named like a variable the docker CLI reads', () => {
     let listener: Server
     let requests: string[] = []

@@ -52,6 +52,8 @@ describe('dockerExecArgs', () => {
       'no-new-privileges',
       '--memory',
       '768m',
+      '--memory-swap',
+      '768m',
       '--cpus',
       '1',
       '--pids-limit',
