@@ -5,7 +5,7 @@
  * as its first user message, then whatever the executor produced. Every write passes its text
  * through toPostgresJson/Text: model output may hold U+0000 or a lone surrogate, which Postgres rejects.
  */
-import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, like, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { agentMessages, agentThreads } from '../db/schema/app.ts'
 import { queryRows } from '../db/sql.ts'
@@ -156,23 +156,48 @@ export async function createRunThreads(threads: NewRunThread[], db: Db = getDb()
   )
 }
 
-/** Appends messages after the thread's last one. */
+/** A running run's transcript so far is kept as drafts, told apart by their ids (final ones are `msg_…`). */
+const DRAFT = 'draft_'
+
+/**
+ * Appends messages after the thread's last one. As drafts (a running run's latest report) they
+ * follow the last message that is not a draft, and the i-th keeps its row (and place) from one
+ * report to the next: a report overwrites the drafts before it.
+ */
 export async function appendTranscript(
   threadId: string,
   messages: ExecutorMessage[],
   db: Db = getDb(),
+  { asDrafts = false }: { asDrafts?: boolean } = {},
 ): Promise<void> {
   if (messages.length === 0) return
   const rows = JSON.stringify(
-    messages.map((m, i) => ({ id: newId('msg'), n: i + 1, role: m.role, parts: toPostgresJson(m.parts) })),
+    messages.map((m, i) => ({
+      id: asDrafts ? `${DRAFT}${i}_${threadId}` : newId('msg'),
+      n: i + 1,
+      role: m.role,
+      parts: toPostgresJson(m.parts),
+    })),
   )
+  const notDraft = asDrafts ? sql` and id not like ${`${DRAFT}%`}` : sql``
+  const overwrite = asDrafts
+    ? sql` on conflict (id) do update set parts = excluded.parts, role = excluded.role`
+    : sql``
   await queryRows(
     db,
     sql`insert into agent_messages (id, thread_id, seq, role, parts)
         select x.id, ${threadId}, base.seq + x.n, x.role, x.parts
         from jsonb_to_recordset(${rows}::jsonb) as x(id text, n int, role text, parts jsonb),
-          (select coalesce(max(seq), -1) as seq from agent_messages where thread_id = ${threadId}) as base`,
+          (select coalesce(max(seq), -1) as seq from agent_messages
+            where thread_id = ${threadId}${notDraft}) as base${overwrite}`,
   )
+}
+
+/** Removes a thread's drafts (before its final transcript is appended). */
+export async function deleteDrafts(threadId: string, db: Db = getDb()): Promise<void> {
+  await db
+    .delete(agentMessages)
+    .where(and(eq(agentMessages.threadId, threadId), like(agentMessages.id, `${DRAFT}%`)))
 }
 
 /** The thread's messages in order. */
