@@ -12,8 +12,6 @@ type StepUsage = { usage: { inputTokens?: number; outputTokens?: number } }
 export type CostCap = {
   /** Counts one finished step (onStepFinish). */
   record: (step: StepUsage) => void
-  /** Counts what a harness the run started cost (it is metered by its own endpoint). */
-  addSpent: (costUsd: number) => void
   /** USD left under the cap now; null without a cap or a price. */
   left: () => number | null
   /** A stopWhen condition for the agent loop: true once the steps so far cost more than the cap. */
@@ -22,14 +20,22 @@ export type CostCap = {
   failure: () => string | null
 }
 
-export function createCostCap(choice: ModelChoice, capUsd: number | null): CostCap {
+/**
+ * @param spentElsewhereUsd what the run has spent outside its own steps so far (the harnesses it
+ *   started, metered by their own endpoint; the run's spending keeps the count). It is read at every
+ *   check, so a harness counts at the end of the step that ran it, like any tool's work.
+ */
+export function createCostCap(
+  choice: ModelChoice,
+  capUsd: number | null,
+  spentElsewhereUsd: () => number,
+): CostCap {
   const total = { inputTokens: 0, outputTokens: 0 }
   let steps = 0
-  let elsewhereUsd = 0
   let crossedAt: { step: number; costUsd: number } | null = null
   const spent = () => {
     const own = estimateCostUsd(choice, total)
-    return own === null ? null : own + elsewhereUsd
+    return own === null ? null : own + spentElsewhereUsd()
   }
   return {
     record(step) {
@@ -39,10 +45,6 @@ export function createCostCap(choice: ModelChoice, capUsd: number | null): CostC
       if (capUsd === null || crossedAt) return
       const cost = spent()
       if (cost !== null && cost > capUsd) crossedAt = { step: steps, costUsd: cost }
-    },
-    // Counted at the end of the step that ran the harness (record follows), like any tool's work.
-    addSpent(costUsd) {
-      elsewhereUsd += costUsd
     },
     left() {
       const cost = spent()

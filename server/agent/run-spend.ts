@@ -13,18 +13,18 @@ import type { StepResult } from 'ai'
 
 export function createRunSpend(resolved: ResolvedModel, capUsd: number | null) {
   const meter = createUsageMeter()
-  const cap = createCostCap(resolved.choice, capUsd)
-  const harnesses = { inputTokens: 0, outputTokens: 0, costUsd: 0 as number | null }
+  // What the run's harnesses spent, the one count the cap reads. A harness whose cost is unknown
+  // makes the run's cost unknown (`unpriced`); what is known still counts towards the cap.
+  const harnesses = { inputTokens: 0, outputTokens: 0, costUsd: 0, unpriced: false }
+  const cap = createCostCap(resolved.choice, capUsd, () => harnesses.costUsd)
   const shared: RunSpend = {
     resolved,
     capLeftUsd: () => cap.left(),
     add(usage) {
       harnesses.inputTokens += usage.inputTokens
       harnesses.outputTokens += usage.outputTokens
-      // An unknown cost makes the total unknown; what is known still counts towards the cap.
-      harnesses.costUsd =
-        usage.costUsd === null || harnesses.costUsd === null ? null : harnesses.costUsd + usage.costUsd
-      if (usage.costUsd !== null) cap.addSpent(usage.costUsd)
+      if (usage.costUsd === null) harnesses.unpriced = true
+      else harnesses.costUsd += usage.costUsd
     },
   }
   return {
@@ -42,9 +42,7 @@ export function createRunSpend(resolved: ResolvedModel, capUsd: number | null) {
         inputTokens: meter.total.inputTokens + harnesses.inputTokens,
         outputTokens: meter.total.outputTokens + harnesses.outputTokens,
         costUsd:
-          own === null || harnesses.costUsd === null
-            ? null
-            : Math.round((own + harnesses.costUsd) * 1e6) / 1e6,
+          own === null || harnesses.unpriced ? null : Math.round((own + harnesses.costUsd) * 1e6) / 1e6,
       }
     },
   }
