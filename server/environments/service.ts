@@ -40,7 +40,7 @@ import {
   stopKeyFor,
   type ProviderTarget,
 } from './providers/providers.ts'
-import { makeRedactor } from './exec/redact.ts'
+import { makeRedactor } from '../lib/redact.ts'
 import { asRunningCommand } from './exec/running.ts'
 import { prepareTree } from './bootstrap/tree.ts'
 import {

@@ -3,6 +3,7 @@
  * in through {@link SecretInput} and never comes back out; summaries carry the name and dates only.
  */
 import { z } from 'zod'
+import { MIN_SECRET_LENGTH } from '../lib/redact.ts'
 
 export const SecretScope = z
   .enum(['personal', 'org'], { error: 'must be "personal" or "org"' })
@@ -37,9 +38,6 @@ export const SecretName = z
       'is read by the C library of the programs that start the sandbox on this server; choose another name',
   })
   .describe('The variable name commands see, e.g. GITHUB_TOKEN')
-
-/** Secrets shorter than this would make redaction shred ordinary output. */
-export const MIN_SECRET_LENGTH = 4
 
 export const SecretValue = z.strictObject({
   value: z

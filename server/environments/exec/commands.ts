@@ -10,7 +10,7 @@ import type { EffectivePolicy } from '../policy/policy-schema.ts'
 import { judgeCommand } from '../policy/judge.ts'
 import { commandTimeout, DEFAULT_LIMITS, type ExecEnvironment, type ExecResult } from './exec-schema.ts'
 import { runCommand, type ExecOptions } from './exec.ts'
-import { makeRedactor } from './redact.ts'
+import { makeRedactor } from '../../lib/redact.ts'
 
 /** `chat`: the agent in a conversation; `run`: an unattended job run; `person`: the command box. */
 export type CommandMode = 'chat' | 'run' | 'person'

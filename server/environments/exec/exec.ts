@@ -26,7 +26,7 @@ import { currentMechanism, type Mechanism } from './mechanism.ts'
 import { OutputCollector } from './output.ts'
 import { collectChecks } from '../policy/policy-walk.ts'
 import { currentUsage, formatBytes, measureUsage, overQuota } from '../files/quota.ts'
-import { makeRedactor } from './redact.ts'
+import { makeRedactor } from '../../lib/redact.ts'
 import { wrapCommand } from './sandbox-runtime.ts'
 import { viewArgs } from './sandbox-view.ts'
 

@@ -28,7 +28,7 @@ import {
 } from '../exec/exec-schema.ts'
 import { assertRoomFor, resultOf, spawnCollect, type ExecOptions } from '../exec/exec.ts'
 import { sandboxIdentity } from '../exec/identity.ts'
-import { makeRedactor } from '../exec/redact.ts'
+import { makeRedactor } from '../../lib/redact.ts'
 import { leaseProxy, type ProxyLease } from '../exec/sandbox-runtime.ts'
 import { logger } from '../../lib/logger.ts'
 import { newId } from '../../lib/ids.ts'
