@@ -11,6 +11,7 @@ import type { Caller } from '../auth/caller.ts'
 import {
   callMcpTool,
   describeMcpError,
+  headerRedactor,
   listMcpTools,
   type McpFailureKind,
 } from '../integrations/mcp-client.ts'
@@ -85,10 +86,13 @@ export async function loadMcpTools(
   for (const entry of listed) {
     if (!entry) continue
     const { row, endpoint, list } = entry
+    const redact = headerRedactor(endpoint.headers)
     for (const mcpTool of list) {
-      const name = mcpToolName(row.name, mcpTool.name, new Set(Object.keys(tools)))
+      // The listing keeps the name as the server spells it, for the call; the model sees it redacted.
+      const shownName = redact(mcpTool.name)
+      const name = mcpToolName(row.name, shownName, new Set(Object.keys(tools)))
       tools[name] = tool({
-        description: `[MCP server ${row.name}] ${mcpTool.description ?? mcpTool.title ?? mcpTool.name}`.slice(
+        description: `[MCP server ${row.name}] ${mcpTool.description ?? mcpTool.title ?? shownName}`.slice(
           0,
           1024,
         ),
@@ -102,13 +106,13 @@ export async function loadMcpTools(
                 error: {
                   status: 422,
                   code: 'mcp_tool_error',
-                  message: result.text || `${mcpTool.name} failed`,
+                  message: result.text || `${shownName} failed`,
                 },
               }
             return {
               ok: true as const,
               server: row.name,
-              tool: mcpTool.name,
+              tool: shownName,
               content: result.text,
               structured: result.structured,
             }

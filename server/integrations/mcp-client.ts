@@ -3,7 +3,9 @@
  * through the integrations' outbound guard. Each call opens a short session (initialize, one
  * request, close): registrations change rarely, calls are few, and nothing stays open between
  * turns. Tool lists are cached for {@link TOOL_LIST_TTL_MS} per server version; every failure
- * comes back as an {@link McpFailure} with a message a person (or the model) can act on.
+ * comes back as an {@link McpFailure} with a message a person (or the model) can act on. Whatever
+ * the server says (tools, results, errors) comes back with its header values hidden
+ * ({@link headerRedactor}, decision 0426): a server may echo its request headers.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import {
@@ -14,6 +16,7 @@ import { ErrorCode, McpError, type Tool as McpTool } from '@modelcontextprotocol
 import { integrationStreamFetch } from '../lib/integration-fetch.ts'
 import { BoundedCache } from '../lib/lru.ts'
 import { OutboundRefused } from '../lib/outbound.ts'
+import { makeRedactor, MIN_SECRET_LENGTH, redactData, type Hidden } from '../lib/redact.ts'
 import type { McpStatus } from './mcp-schema.ts'
 
 /** How long a server's tool list is reused before it is listed again. */
@@ -81,7 +84,31 @@ export function describeMcpError(server: string, err: unknown): McpFailure {
   return new McpFailure('unreachable', `MCP server ${server} could not be reached: ${text}`)
 }
 
-async function withClient<T>(endpoint: McpEndpoint, work: (client: Client) => Promise<T>): Promise<T> {
+// A credential after its scheme, which a server may echo alone.
+const AUTH_SCHEME = /^(?:bearer|basic|token)\s+(\S.*)$/i
+
+/**
+ * The server's header values as what hides them in whatever it answers: each value, a credential
+ * after `Bearer `, `Basic ` or `Token `, and both as they read inside a JSON string show as
+ * `[redacted header <Name>]`. A value shorter than {@link MIN_SECRET_LENGTH} is no credential
+ * (`X-Api-Version: 2`) and is left alone: hiding it would shred the answer.
+ */
+export function hiddenHeaders(headers: Record<string, string>): Hidden[] {
+  return Object.entries(headers).flatMap(([name, value]) => {
+    const forms = [value, AUTH_SCHEME.exec(value)?.[1] ?? ''].filter((f) => f.length >= MIN_SECRET_LENGTH)
+    const shown = `[redacted header ${name}]`
+    return [...forms, ...forms.map((f) => JSON.stringify(f).slice(1, -1))].map((f) => ({ value: f, shown }))
+  })
+}
+
+/** Hides the server's header values ({@link hiddenHeaders}) in `text`. */
+export const headerRedactor = (headers: Record<string, string>) => makeRedactor(hiddenHeaders(headers))
+
+async function withClient<T>(
+  endpoint: McpEndpoint,
+  work: (client: Client, redact: (text: string) => string) => Promise<T>,
+): Promise<T> {
+  const redact = headerRedactor(endpoint.headers)
   const transport = new StreamableHTTPClientTransport(new URL(endpoint.url), {
     requestInit: { headers: endpoint.headers },
     fetch: integrationStreamFetch({
@@ -92,9 +119,10 @@ async function withClient<T>(endpoint: McpEndpoint, work: (client: Client) => Pr
   const client = new Client({ name: 'clockwork', version: '1.0.0' })
   try {
     await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS })
-    return await work(client)
+    return await work(client, redact)
   } catch (err) {
-    throw describeMcpError(endpoint.name, err)
+    const failure = describeMcpError(endpoint.name, err)
+    throw new McpFailure(failure.kind, redact(failure.message))
   } finally {
     await client.close().catch(() => {})
   }
@@ -113,7 +141,7 @@ export async function listMcpTools(
   const cached = options.fresh ? undefined : listings.get(endpoint.key)
   if (cached) return cached.tools
   try {
-    const tools = await withClient(endpoint, async (client) => {
+    const tools = await withClient(endpoint, async (client, redact) => {
       const all: McpTool[] = []
       let cursor: string | undefined
       // A few pages at most: a server offering hundreds of tools would drown the model anyway.
@@ -123,7 +151,8 @@ export async function listMcpTools(
         cursor = res.nextCursor
         if (!cursor) break
       }
-      return all
+      // The name stays as the server spells it: a call must name it (mcp-tools.ts shows it redacted).
+      return all.map((tool) => ({ ...redactData(tool, redact), name: tool.name }))
     })
     listings.set(endpoint.key, { tools, at: Date.now() })
     statuses.set(endpoint.key, { state: 'ok', tools: tools.length, checkedAt: new Date().toISOString() })
@@ -159,22 +188,23 @@ export async function callMcpTool(
   args: Record<string, unknown>,
   signal?: AbortSignal,
 ): Promise<McpCallResult> {
-  return withClient(endpoint, async (client) => {
+  return withClient(endpoint, async (client, redact) => {
     const res = await client.callTool({ name: tool, arguments: args }, undefined, {
       timeout: CALL_TIMEOUT_MS,
       signal,
     })
     const parts = Array.isArray(res.content) ? (res.content as { type: string; text?: string }[]) : []
-    const text = parts
-      .map((p) => (p.type === 'text' ? (p.text ?? '') : `[${p.type} content omitted]`))
-      .join('\n')
+    // Redacted before the cut, so a value at the cut is hidden whole.
+    const text = redact(
+      parts.map((p) => (p.type === 'text' ? (p.text ?? '') : `[${p.type} content omitted]`)).join('\n'),
+    )
     return {
       isError: res.isError === true,
       text:
         text.length > MAX_RESULT_CHARS
           ? `${text.slice(0, MAX_RESULT_CHARS)}\n[cut at ${MAX_RESULT_CHARS} characters]`
           : text,
-      ...(res.structuredContent ? { structured: res.structuredContent } : {}),
+      ...(res.structuredContent ? { structured: redactData(res.structuredContent, redact) } : {}),
     }
   })
 }
