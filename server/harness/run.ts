@@ -8,7 +8,8 @@
  */
 import type { Caller } from '../auth/caller.ts'
 import type { OpenEnvironment } from '../environments/service.ts'
-import type { McpEndpoint } from '../integrations/mcp-client.ts'
+import { hiddenHeaders, type McpEndpoint } from '../integrations/mcp-client.ts'
+import { makeRedactor } from '../lib/redact.ts'
 import { findRun } from '../runs/store.ts'
 import type { HarnessAdapter, TranscriptPart } from './adapter.ts'
 import { type CallRecord, type ModelGrant, openSession } from './endpoint.ts'
@@ -66,7 +67,12 @@ const APPROVAL_SECONDS = 600
 
 export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome> {
   const { adapter, opened } = req
-  const redact = opened.files.redact ?? ((text: string) => text)
+  // The environment's secrets, and the MCP servers' header values a server may echo (decision 0426),
+  // in one redactor: longest first across both.
+  const redact = makeRedactor([
+    ...Object.values(opened.secrets),
+    ...req.mcp.flatMap((endpoint) => hiddenHeaders(endpoint.headers)),
+  ])
   const parser = adapter.parser()
   // The transcript is shown to people and kept: secret values never reach it (nor the model).
   const steps = (): TranscriptPart[] => JSON.parse(redact(JSON.stringify(parser.parts()))) as TranscriptPart[]

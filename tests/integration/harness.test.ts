@@ -4,7 +4,8 @@
  * scheduler both fire it; its `Bash` writes a file into the environment; the steps, tokens and cost
  * land on the run; the deployment's key is nowhere in the sandbox; the policy denies and audits a
  * call; `maxCostUsd` stops it at its next model call; cancel leaves no process behind; a job's MCP
- * server is reached under its name without its secret in the folder.
+ * server is reached under its name without its secret in the folder, and a server that hands its
+ * headers back shows the model and the transcript placeholders instead (decision 0426).
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -18,7 +19,7 @@ import { claudeCode } from '#server/harness/claude-code.ts'
 import type { AgentApp } from '#tests/support/agent-app.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { toolUse, type FakeAnthropic, type FakeRequest } from '#tests/support/fake-anthropic.ts'
-import { startTestMcpServer, type TestMcpServer } from '#tests/support/mcp-server.ts'
+import { addOrgMcpServer, startTestMcpServer, type TestMcpServer } from '#tests/support/mcp-server.ts'
 import type { Team } from '#tests/support/team.ts'
 import { streamChat, toolOutputs } from '#tests/support/chat-stream.ts'
 import { eventually } from '#tests/support/poll.ts'
@@ -41,29 +42,36 @@ import { connectMachine } from '#tests/support/machine-client.ts'
 // The deployment's key: planted so the sandbox can be searched for it.
 const KEY = 'sk-ant-planted-harness-key-7Q9Z'
 const MCP_TOKEN = 'mcp-secret-header-5521'
+const REFLECTED_TOKEN = 'reflected-token-8Kq2'
 const R = '/_agent-native/resources'
 
 let agent: AgentApp
 let team: Team
 let fake: FakeAnthropic
 let mcp: TestMcpServer
+let reflecting: TestMcpServer
 // Environments' snapshots (taken after setup), searched for the MCP server's secret.
 const snapshots = mkdtempSync(path.join(os.tmpdir(), 'clockwork-harness-snapshots-'))
 
 beforeAll(async () => {
   mcp = await startTestMcpServer({ token: MCP_TOKEN })
+  reflecting = await startTestMcpServer({ token: REFLECTED_TOKEN, reflect: true })
   agent = await startHarnessApp({
     key: KEY,
     environmentsDir: 'clockwork-harness-',
     scheduler: true,
-    // The test's MCP server lives on 127.0.0.1: an admin may name such hosts.
-    env: { INTEGRATIONS_ALLOW_HOSTS: `127.0.0.1:${mcp.port}`, ENVIRONMENT_SNAPSHOTS_DIR: snapshots },
+    // The test's MCP servers live on 127.0.0.1: an admin may name such hosts.
+    env: {
+      INTEGRATIONS_ALLOW_HOSTS: `127.0.0.1:${mcp.port}, 127.0.0.1:${reflecting.port}`,
+      ENVIRONMENT_SNAPSHOTS_DIR: snapshots,
+    },
   })
   ;({ team, fake } = agent)
 }, 120_000)
 afterAll(async () => {
   await agent?.close()
   await mcp?.close()
+  await reflecting?.close()
   rmSync(snapshots, { recursive: true, force: true })
 })
 
@@ -323,22 +331,12 @@ describe('a job with harness: claude-code', () => {
 
   it("reaches the job's MCP server under its name; its secret header is in neither the folder nor the snapshot", async () => {
     const c = team.member.client
-    const admin = team.admin.client
-    const saved = await admin.put(
-      '/_agent-native/secrets/org/HANDBOOK_TOKEN',
-      JSON.stringify({ value: MCP_TOKEN }),
-      {
-        'content-type': 'application/json',
-      },
-    )
-    expect(saved.status).toBe(200)
-    const added = await admin.post('/_agent-native/mcp-servers', {
+    await addOrgMcpServer(team.admin.client, {
       name: 'handbook',
       url: mcp.url,
-      scope: 'org',
-      headers: { Authorization: { bearer: 'HANDBOOK_TOKEN' } },
+      secret: 'HANDBOOK_TOKEN',
+      token: MCP_TOKEN,
     })
-    expect(added.status, JSON.stringify(added.body)).toBe(201)
     // A setup step, so the environment has a snapshot.
     const job = await harnessJob(c, 'mcpuser', 'harness-mcp', {
       mcp: ['handbook'],
@@ -376,6 +374,34 @@ describe('a job with harness: claude-code', () => {
     const snapshot = gunzipSync(readFileSync(tarball)).toString('latin1')
     expect(snapshot).toContain('built.txt') // the snapshot is really the folder's
     expect(snapshot).not.toContain(MCP_TOKEN)
+  }, 120_000)
+
+  it("hides the MCP server's header values from the model and the transcript when the server hands them back", async () => {
+    await addOrgMcpServer(team.admin.client, {
+      name: 'reflector',
+      url: reflecting.url,
+      secret: 'REFLECTED_TOKEN',
+      token: REFLECTED_TOKEN,
+    })
+    const c = team.member.client
+    const job = await harnessJob(c, 'reflectuser', 'harness-reflect', { mcp: ['reflector'] })
+    const run = await runWithReplies(agent, c, job, 'reflectuser', toolUse('mcp__reflector__whoami', {}), {
+      text: 'It says who I am.',
+    })
+    expect(run.run.status, run.run.error).toBe('success')
+    const parts = (run.transcript as any[]).flatMap((m) => m.parts ?? [])
+    const whoami = parts.find((p: any) => p.type === 'tool-mcp__reflector__whoami')
+    expect(JSON.stringify(whoami.output)).toContain('[redacted header Authorization]')
+    expect(JSON.stringify(run)).not.toContain(REFLECTED_TOKEN)
+    // What the CLI sent the model: the result (it passes on the structured content) redacted, and no token anywhere.
+    const requests = cliRequests(fake, 'reflectuser').map((r) => r.body)
+    const results = requests
+      .flatMap((body) => body.messages)
+      .flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
+      .filter((block: any) => block.type === 'tool_result')
+    expect(JSON.stringify(results)).toContain('[redacted header Authorization]')
+    const seen = JSON.stringify(requests)
+    expect(seen).not.toContain(REFLECTED_TOKEN)
   }, 120_000)
 })
 
