@@ -175,16 +175,18 @@ export function checkHarness(definition: { harness: string; environment: string 
 }
 
 /**
- * A one-off job set to a time that has passed would be enabled and never fire: refused, on create
- * and whenever its schedule, zone or switch changes, so the person hears it when they can fix it.
+ * When a job with this definition next runs from `now`: null while it is paused. A one-off job set
+ * to a time that has passed would be enabled and never fire: refused, on create and whenever its
+ * schedule, zone or switch changes, so the person hears it when they can fix it.
  * @throws 400 `schedule`
  */
-export function checkOneOffAhead(
+export function nextRunAhead(
   definition: { schedule: string; timezone: string; enabled: boolean },
   now: Date,
-) {
-  if (!definition.enabled || !isOneShot(definition.schedule)) return
-  if (nextRun(definition.schedule, { after: now, timezone: definition.timezone }) !== null) return
+): Date | null {
+  if (!definition.enabled) return null
+  const next = nextRun(definition.schedule, { after: now, timezone: definition.timezone })
+  if (next !== null || !isOneShot(definition.schedule)) return next
   throw badRequest(
     `schedule: ${definition.schedule.slice(3).trim()} in ${definition.timezone} has passed; a one-off job ` +
       'runs once, at a time still to come (or pause it)',

@@ -7,9 +7,8 @@ import type { Caller } from '../auth/caller.ts'
 import { canUseSharedKey } from '../access/rules.ts'
 import { HttpError, badRequest } from '../lib/errors.ts'
 import { auditActionFor, diffDefinition, summarizeChanges, type AuditAction } from './audit.ts'
-import { nextRun } from '../cron/cron.ts'
 import { definitionOf, JOB_FIELDS, PROMPT_KEYS, type JobDefinition, type JobFieldKey } from './fields.ts'
-import { checkHarness, checkOneOffAhead } from './field-schemas.ts'
+import { checkHarness, nextRunAhead } from './field-schemas.ts'
 import type { JobUpdateInput } from './schema.ts'
 import type { AuditChanges, JobRow, NewJobRow } from './store.ts'
 
@@ -56,7 +55,8 @@ export function planJobChange(ctx: JobChangeContext): JobChangePlan | null {
   const liftSuspension = resuming && job.suspendedReason !== null
   if (liftSuspension) changes.suspendedReason = { from: job.suspendedReason, to: null }
   // Resuming a one-shot whose slot is used, or moving one into the past, would never fire.
-  if (changes.schedule || changes.timezone || changes.enabled || liftSuspension) checkOneOffAhead(after, now)
+  const retimed = changes.schedule || changes.timezone || changes.enabled || liftSuspension
+  const next = retimed ? nextRunAhead(after, now) : undefined
 
   const beyondOnOff = Object.keys(changes).some((key) => key !== 'enabled' && key !== 'suspendedReason')
   if (after.runAs === 'shared' && beyondOnOff && !canUseSharedKey(caller, job)) {
@@ -93,10 +93,9 @@ export function planJobChange(ctx: JobChangeContext): JobChangePlan | null {
     set.consecutiveFailures = 0
     set.stateUpdatedAt = now
   }
-  if (changes.schedule || changes.timezone || changes.enabled || liftSuspension) {
+  if (next !== undefined) {
     const suspended = job.suspendedReason !== null && !liftSuspension
-    set.nextRunAt =
-      after.enabled && !suspended ? nextRun(after.schedule, { after: now, timezone: after.timezone }) : null
+    set.nextRunAt = suspended ? null : next
   }
   return { set, changes: summarizeChanges(changes), action: auditActionFor(changes, after.enabled), note }
 }

@@ -17,7 +17,7 @@ import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import { notifyJobsChanged } from '../db/signal.ts'
 import { creationChanges } from './audit.ts'
-import { isValidTimezone, nextRun } from '../cron/cron.ts'
+import { isValidTimezone } from '../cron/cron.ts'
 import { planJobChange } from './plan-change.ts'
 import { JobCreateInput, JobUpdateInput } from './schema.ts'
 import {
@@ -34,7 +34,7 @@ import { toJobFileView, toJobView, type JobView } from './views.ts'
 import { checkJobFileSize } from './job-file.ts'
 import { checkEnabledJobQuota } from './quota.ts'
 import { checkJobSkills } from './skill-refs.ts'
-import { checkHarness, checkOneOffAhead } from './field-schemas.ts'
+import { checkHarness, nextRunAhead } from './field-schemas.ts'
 import { checkEmailTargets } from './notify-members.ts'
 import { foldScheduleKeys } from './schedule-keys.ts'
 
@@ -78,9 +78,8 @@ export async function createJobFrom(
     view = await getDb().transaction(async (tx) => {
       await checkJobSkills(caller.orgId, definition.skills, null, tx)
       const now = await readDatabaseNow(tx)
-      checkOneOffAhead({ ...definition, timezone }, now)
+      const nextRunAt = nextRunAhead({ ...definition, timezone }, now)
       if (definition.enabled) await checkEnabledJobQuota(caller.orgId, null, tx)
-      const nextRunAt = definition.enabled ? nextRun(definition.schedule, { after: now, timezone }) : null
       // Identity and organisation come from the session, never from the input (invariant 4).
       const row = { id, orgId: caller.orgId, createdBy: caller.userId, name, scope, timezone, ...definition }
       await insertJobRow({ ...row, nextRunAt, createdAt: now, updatedAt: now }, tx)
