@@ -14,6 +14,7 @@ import { reportSandboxIsolation } from './sandbox/index.ts'
 import { startScheduler } from './scheduler/scheduler.ts'
 import { integrationHooks } from './integrations/run-delivery.ts'
 import { startContainerReaper } from './sandbox/docker-reaper.ts'
+import { dockerState } from './environments/providers/providers-docker.ts'
 
 /**
  * The scheduler runs in this process, after migrations; SCHEDULER_ENABLED=false makes a web-only
@@ -23,8 +24,9 @@ async function startBackground() {
   const config = env()
   // Says at start-up what agent code is isolated by, and warns when it is less than strong.
   await reportSandboxIsolation(logger)
-  // Containers a previous server left running past their time (it died mid-command) are removed.
-  startContainerReaper()
+  // Containers a previous server left running past their time (it died mid-command) are removed,
+  // where a Docker engine answers; not awaited, as the first sweep may wait on the engine.
+  void startContainerReaper(dockerState)
   if (!config.SCHEDULER_ENABLED) {
     logger.warn('SCHEDULER_ENABLED=false: this instance serves pages and the API but fires no jobs')
     return []

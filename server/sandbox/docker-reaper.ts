@@ -35,11 +35,21 @@ export async function reapOverdueContainers(bin = 'docker', now = Date.now()): P
   return overdue
 }
 
-/** Reaps now and every minute; no engine here means nothing to do (quietly). Returns the stop. */
-export function startContainerReaper(bin = 'docker'): () => void {
-  const reap = () => void reapOverdueContainers(bin).catch(() => {})
-  reap()
-  const timer = setInterval(reap, EVERY_MS)
+/**
+ * Reaps now and every minute where a Docker engine answers; resolves with the stop once the first
+ * sweep is done. `engine` is the process's answer (dockerState, asked once: environments' commands
+ * refuse without it), so a server without an engine runs no docker command every minute. An engine
+ * that starts later is found by the next server start, which sweeps first: what is left to reap is
+ * what a server that died left behind.
+ */
+export async function startContainerReaper(
+  engine: (bin: string) => Promise<{ ok: boolean }>,
+  bin = 'docker',
+): Promise<() => void> {
+  if (!(await engine(bin)).ok) return () => {}
+  const reap = () => reapOverdueContainers(bin).catch(() => {})
+  const timer = setInterval(() => void reap(), EVERY_MS)
   timer.unref()
+  await reap()
   return () => clearInterval(timer)
 }
