@@ -16,7 +16,12 @@ export function createRunSpend(resolved: ResolvedModel, capUsd: number | null) {
   // What the run's harnesses spent, the one count the cap reads. A harness whose cost is unknown
   // makes the run's cost unknown (`unpriced`); what is known still counts towards the cap.
   const harnesses = { inputTokens: 0, outputTokens: 0, costUsd: 0, unpriced: false }
-  const cap = createCostCap(resolved.choice, capUsd, () => harnesses.costUsd)
+  const ownUsd = () => estimateCostUsd(resolved.choice, meter.total)
+  // The cap reads what the run has recorded, so it prices cached tokens as the record does.
+  const cap = createCostCap(capUsd, () => {
+    const own = ownUsd()
+    return own === null ? null : own + harnesses.costUsd
+  })
   const shared: RunSpend = {
     resolved,
     capLeftUsd: () => cap.left(),
@@ -33,11 +38,11 @@ export function createRunSpend(resolved: ResolvedModel, capUsd: number | null) {
     /** Counts one finished agent step. */
     step(step: StepResult<ConversationTools>) {
       meter.add(step)
-      cap.record(step)
+      cap.record()
     },
     /** The run's tokens and cost: its own steps and its harnesses' (null cost when either is unknown). */
     usage() {
-      const own = estimateCostUsd(resolved.choice, meter.total)
+      const own = ownUsd()
       return {
         inputTokens: meter.total.inputTokens + harnesses.inputTokens,
         outputTokens: meter.total.outputTokens + harnesses.outputTokens,
