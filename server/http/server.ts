@@ -23,6 +23,7 @@ import { compressResponses } from './compression.ts'
 import { createPageCache } from './page-cache.ts'
 import { attachMachineEndpoint } from '../machines/endpoint.ts'
 import { setInstanceUrl } from '../machines/instance.ts'
+import { upgradeAddress } from './upgrade-address.ts'
 import { definitionFileValidator } from '../environments/definition/file-validator.ts'
 import { installFileValidators } from '../resources/validators.ts'
 
@@ -98,7 +99,7 @@ export async function startServer(
   const httpServer = routes.kind === 'vite' ? routes.httpServer : createServer()
   httpServer.on('request', app)
   // Connected machines: the token is checked in the upgrade handler, before a socket exists.
-  const machineEndpoint = attachMachineEndpoint(httpServer)
+  const machineEndpoint = attachMachineEndpoint(httpServer, (req) => upgradeAddress(app, req))
 
   if (routes.kind === 'built') {
     const client = path.resolve(routes.build.assetsBuildDirectory)

@@ -1,11 +1,12 @@
 /**
  * The WebSocket endpoint machines connect to. The bearer token is checked in the HTTP `upgrade`
- * handler, before any socket exists (401 otherwise); the client then registers as the machine its
- * token names, unless that machine is live elsewhere (then only with `replace`) or the account is
- * at its cap (USER_MAX_MACHINES), and is served until it goes, is replaced, its token is revoked
- * or its owner disconnects it (decisions 0223, 0224).
+ * handler, before any socket exists (401 otherwise), as are the sockets already waiting to register
+ * from its address and with its token (429 past MAX_WAITING, decision 0427); the client then
+ * registers as the machine its token names, unless that machine is live elsewhere (then only with
+ * `replace`) or the account is at its cap (USER_MAX_MACHINES), and is served until it goes, is
+ * replaced, its token is revoked or its owner disconnects it (decisions 0223, 0224).
  */
-import type { IncomingMessage, Server } from 'node:http'
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { JSONRPCErrorException } from 'json-rpc-2.0'
 import { WebSocketServer, type WebSocket } from 'ws'
@@ -23,6 +24,7 @@ import type { REGISTER_REFUSALS, RegisterResult } from './protocol.ts'
 import { deliverStops, STOP_RETRY_MS } from './stops.ts'
 import { isLive, markConnected, markDisconnected, touchMachine } from './store.ts'
 import { isTokenLive, verifyMachineToken, type VerifiedToken } from './tokens.ts'
+import { MAX_WAITING, WaitingPlaces } from './waiting.ts'
 
 export const CONNECT_PATH = '/_agent-native/machines/connect'
 const REGISTER_WITHIN_MS = 10_000
@@ -42,10 +44,27 @@ const RegisterInput = z.object({
 })
 type RegisterInput = z.infer<typeof RegisterInput>
 
-function refuse(socket: Duplex, status: number, text: string, message: string) {
-  const body = JSON.stringify({ error: { code: status === 401 ? 'unauthorized' : 'not_found', message } })
+/** Answers an upgrade with an HTTP error and JSON body, as the API does; no socket is made. */
+function refuse(socket: Duplex, status: number, code: string, message: string, headers = '') {
+  const body = JSON.stringify({ error: { code, message } })
   socket.end(
-    `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}Connection: close\r\n\r\n${body}`,
+  )
+}
+
+/**
+ * Too many sockets wait to register from the address or with the token: a place comes free within
+ * REGISTER_WITHIN_MS, when one of them registers or goes.
+ */
+function tooManyWaiting(socket: Duplex, kind: 'address' | 'token') {
+  const whose = kind === 'address' ? 'from your address' : 'with this token'
+  refuse(
+    socket,
+    429,
+    'too_many_waiting',
+    `${MAX_WAITING[kind]} machine connections ${whose} are waiting to register, the most allowed at once: ` +
+      'let them register or close them, then connect again',
+    `Retry-After: ${REGISTER_WITHIN_MS / 1000}\r\n`,
   )
 }
 
@@ -53,16 +72,34 @@ function refuse(socket: Duplex, status: number, text: string, message: string) {
 const refusal = (code: (typeof REGISTER_REFUSALS)[number] | 'bad_request', message: string) =>
   new JSONRPCErrorException(message, -32001, { code })
 
-/** Handles upgrades to {@link CONNECT_PATH} on `server`; other upgrades (Vite's HMR) are left alone. */
-export function attachMachineEndpoint(server: Server): { close(): void } {
+/**
+ * Handles upgrades to {@link CONNECT_PATH} on `server`; other upgrades (Vite's HMR) are left alone.
+ * `addressOf` gives a request's client address as the HTTP routes see it (TRUST_PROXY applied).
+ */
+export function attachMachineEndpoint(
+  server: Server,
+  addressOf: (req: IncomingMessage) => string,
+): { close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 })
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(req.url ?? '/', 'http://x').pathname !== CONNECT_PATH) return
+    // The address's place is taken before the token costs a lookup; all are given back when the
+    // socket registers or its connection ends, however it ends.
+    const places = new WaitingPlaces()
+    if (!places.take('address', addressOf(req))) return tooManyWaiting(socket, 'address')
+    socket.once('close', () => places.release())
     const token = req.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? ''
     verifyMachineToken(token).then(
       (verified) => {
-        if (!verified) return refuse(socket, 401, 'Unauthorized', 'Unknown or revoked machine token')
-        wss.handleUpgrade(req, socket, head, (ws) => serve(ws, verified))
+        if (!verified) {
+          places.release()
+          return refuse(socket, 401, 'unauthorized', 'Unknown or revoked machine token')
+        }
+        if (!places.take('token', verified.tokenId)) {
+          places.release()
+          return tooManyWaiting(socket, 'token')
+        }
+        wss.handleUpgrade(req, socket, head, (ws) => serve(ws, verified, places))
       },
       (err: unknown) => {
         logger.error({ err }, 'machine token check failed')
@@ -113,7 +150,7 @@ function alreadyConnected(id: string, label: string, since: Date | null | undefi
   )
 }
 
-function serve(ws: WebSocket, token: VerifiedToken) {
+function serve(ws: WebSocket, token: VerifiedToken, waiting: WaitingPlaces) {
   const { ownerId, tokenId } = token
   let conn: MachineConnection | undefined
   let retry: NodeJS.Timeout | undefined
@@ -154,6 +191,7 @@ function serve(ws: WebSocket, token: VerifiedToken) {
     const elsewhere =
       previous && isLive(previous) && previous.instanceId !== instanceId() ? previous : undefined
     clearTimeout(unregistered)
+    waiting.release()
     conn = boot
     Object.assign(conn, { machineId: id, label })
     connections.add(conn) // ends a connection of the same machine this instance held
@@ -211,6 +249,7 @@ function serve(ws: WebSocket, token: VerifiedToken) {
   })
   ws.on('close', () => {
     clearTimeout(unregistered)
+    waiting.release()
     clearInterval(retry)
     boot.close('the connection closed')
     if (!conn) return

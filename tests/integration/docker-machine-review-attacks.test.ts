@@ -454,7 +454,13 @@ describe('a hostile machine client’s registrations', () => {
 
   it('opens 1,000 sockets with one token, each registering at once: the database still answers', async () => {
     const made = await mallory.post('/_agent-native/machines/tokens', { name: 'crowd' })
-    const crowd = await Promise.all(Array.from({ length: 1000 }, () => openSocket(made.body.token)))
+    // Since decision 0427 most are refused at the upgrade (429: a few sockets of a token, and of an
+    // address, may wait to register at once); those let in register together.
+    const upgrades = await Promise.all(
+      Array.from({ length: 1000 }, () => openSocket(made.body.token).catch(() => undefined)),
+    )
+    const crowd = upgrades.filter((ws) => ws !== undefined)
+    expect(crowd.length).toBeGreaterThan(0)
     // Each socket is answered, or closed when its turn comes after its ten seconds to register.
     let settled = 0
     for (const ws of crowd) {
@@ -465,7 +471,7 @@ describe('a hostile machine client’s registrations', () => {
       ws.on('message', done).on('close', done)
     }
     crowd.forEach((ws, id) => ws.send(register(id)))
-    await readsWhile(expect.poll(() => settled, { timeout: 120_000, interval: 50 }).toBe(1000))
+    await readsWhile(expect.poll(() => settled, { timeout: 120_000, interval: 50 }).toBe(crowd.length))
     for (const ws of crowd) ws.terminate()
   }, 180_000)
 })

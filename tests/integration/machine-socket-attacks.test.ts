@@ -1,0 +1,153 @@
+/**
+ * What one account's machine client can make the server hold before it registers (decision 0427),
+ * written as the attacks. They failed before:
+ *
+ * - A socket with a valid token was held for its ten seconds to register, and nothing counted them:
+ *   one token (or one address, with a token per handful) could open thousands, each a file
+ *   descriptor and a connection's state, none of them ever registering.
+ *
+ * The server runs in its own process from source (this checkout's code), so a busy server cannot
+ * slow the test that watches it.
+ */
+import { once } from 'node:events'
+import WebSocket from 'ws'
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import { ApiClient } from '#tests/support/api-client.ts'
+import { sharedPostgres, spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
+
+/** The limits, written out: the attack is the same whatever the code says. */
+const WAITING_PER_TOKEN = 4
+const WAITING_PER_ADDRESS = 32
+
+let server: SpawnedServer
+let mallory: ApiClient
+const sockets: WebSocket[] = []
+
+beforeAll(async () => {
+  server = await spawnServer({ SCHEDULER_ENABLED: 'false' }, sharedPostgres(inject('postgresUrl')), 'source')
+  mallory = new ApiClient(server.baseUrl)
+  await mallory.signUp('Mallory Sockets', 'mallory-sockets@example.com')
+}, 120_000)
+
+afterAll(async () => {
+  for (const ws of sockets) ws.terminate()
+  await server?.stop()
+})
+
+async function machineToken(name: string): Promise<string> {
+  const made = await mallory.post('/_agent-native/machines/tokens', { name })
+  expect(made.status).toBe(201)
+  return made.body.token
+}
+
+type Upgrade = { status: number; body?: { error: { code: string; message: string } }; ws?: WebSocket }
+
+/**
+ * An upgrade to the machine endpoint from the loopback address `from` (each test its own, so what
+ * one leaves waiting is not counted against the next): 101 and the open socket, or the HTTP answer
+ * that refused it.
+ */
+function connect(from: string, token: string, headers: Record<string, string> = {}): Promise<Upgrade> {
+  const ws = new WebSocket(`${server.baseUrl.replace('http', 'ws')}/_agent-native/machines/connect`, {
+    headers: { authorization: `Bearer ${token}`, ...headers },
+    localAddress: from,
+  })
+  sockets.push(ws)
+  ws.on('error', () => {})
+  return new Promise((resolve) => {
+    ws.once('open', () => resolve({ status: 101, ws }))
+    ws.once('unexpected-response', (_req, res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (body += chunk))
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(body) }))
+    })
+  })
+}
+
+function opened({ ws, status, body }: Upgrade): WebSocket {
+  if (!ws) throw new Error(`refused: ${status} ${JSON.stringify(body)}`)
+  return ws
+}
+
+/** What the server answered an upgrade, without the socket. */
+const answer = ({ status, body }: Upgrade) => ({ status, body })
+
+/** Registers the socket as its token's machine; resolves once the server has answered. */
+async function register(ws: WebSocket) {
+  const params = { replace: true, os: 'test', version: '1.2.0', dir: '/nowhere', activeRuns: [] }
+  const answered = new Promise<unknown>((resolve) =>
+    ws.on('message', (data) => {
+      const message = JSON.parse(String(data))
+      if (message.id === 'register') resolve(message)
+    }),
+  )
+  ws.send(JSON.stringify({ jsonrpc: '2.0', id: 'register', method: 'register', params }))
+  expect(await answered).toMatchObject({ result: { ok: true } })
+}
+
+async function close(ws: WebSocket) {
+  ws.close()
+  await once(ws, 'close')
+}
+
+describe('a machine client that opens sockets and never registers', () => {
+  it(`gets ${WAITING_PER_TOKEN} with one token; the next is refused before it is a socket, and a place comes back when one closes or registers`, async () => {
+    const from = '127.0.0.2'
+    const token = await machineToken('crowd')
+    const waiting = (
+      await Promise.all(Array.from({ length: WAITING_PER_TOKEN }, () => connect(from, token)))
+    ).map(opened)
+    // Unfixed, this one (and a thousand more) opened too, each held for its ten seconds to register.
+    expect(answer(await connect(from, token))).toEqual({
+      status: 429,
+      body: {
+        error: { code: 'too_many_waiting', message: expect.stringMatching(/token.*waiting to register/) },
+      },
+    })
+    expect(waiting.map((ws) => ws.readyState)).toEqual(waiting.map(() => WebSocket.OPEN))
+
+    await close(waiting[0]!)
+    await vi.waitFor(async () => opened(await connect(from, token)), { timeout: 10_000, interval: 50 })
+    expect((await connect(from, token)).status).toBe(429)
+
+    await register(waiting[1]!)
+    await vi.waitFor(async () => opened(await connect(from, token)), { timeout: 10_000, interval: 50 })
+    expect((await connect(from, token)).status).toBe(429)
+  }, 60_000)
+
+  it(`gets ${WAITING_PER_ADDRESS} from one address however many tokens it uses or addresses it claims; the next token is not even looked up`, async () => {
+    const tokens = await Promise.all(
+      Array.from({ length: WAITING_PER_ADDRESS / WAITING_PER_TOKEN + 1 }, (_, i) =>
+        machineToken(`many-${i}`),
+      ),
+    )
+    const last = tokens.pop()!
+    const from = '127.0.0.3'
+    const waiting: WebSocket[] = []
+    for (const [t, token] of tokens.entries()) {
+      for (let i = 0; i < WAITING_PER_TOKEN; i++) {
+        // Without TRUST_PROXY a forwarded address is the client's claim, not its address.
+        waiting.push(opened(await connect(from, token, { 'x-forwarded-for': `10.0.${t}.${i}` })))
+      }
+    }
+    const refused = await connect(from, last, { 'x-forwarded-for': '10.9.9.9' })
+    // Unfixed, a fresh token opened as many more as its holder liked.
+    expect(answer(refused)).toEqual({
+      status: 429,
+      body: {
+        error: { code: 'too_many_waiting', message: expect.stringMatching(/address.*waiting to register/) },
+      },
+    })
+    // Refused before its token was checked: the token has never been used.
+    const listed = await mallory.get('/_agent-native/machines')
+    const unused = listed.body.tokens.find((t: { name: string }) => t.name === `many-${tokens.length}`)
+    expect(unused.lastUsedAt).toBeNull()
+    expect(waiting.every((ws) => ws.readyState === WebSocket.OPEN)).toBe(true)
+    // Another address is not held back by this one.
+    opened(await connect('127.0.0.4', last))
+
+    await close(waiting[0]!)
+    await vi.waitFor(async () => opened(await connect(from, last)), { timeout: 10_000, interval: 50 })
+  }, 60_000)
+})
