@@ -226,14 +226,18 @@ function serve(ws: WebSocket, token: VerifiedToken, waiting: WaitingPlaces) {
     return registering
   })
   const meter = createInboundMeter(INBOUND_RATES.connection)
+  let paused: NodeJS.Timeout | undefined
   ws.on('message', (data) => {
     const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)
     // Past its own rate or all clients' together, the socket is read no further for a while: the
-    // client waits (TCP holds it back) instead of the loop parsing its flood.
+    // client waits (TCP holds it back) instead of the loop parsing its flood. The messages of a
+    // read already made still arrive, each asking for a longer wait: only the latest resumes, or
+    // the first one's short wait would resume the socket under a flood of small messages.
     const wait = Math.max(meter.admit(bytes.length), allMachinesMeter().admit(bytes.length))
     if (wait > 0) {
       ws.pause()
-      setTimeout(() => ws.resume(), wait).unref()
+      clearTimeout(paused)
+      paused = setTimeout(() => ws.resume(), wait).unref()
     }
     if (nestedDeeperThan(bytes)) return ws.close(1008, 'a message nested too deeply')
     if (isBatch(bytes)) return ws.close(1008, 'a JSON-RPC batch, which the protocol does not use')
@@ -249,6 +253,7 @@ function serve(ws: WebSocket, token: VerifiedToken, waiting: WaitingPlaces) {
   })
   ws.on('close', () => {
     clearTimeout(unregistered)
+    clearTimeout(paused)
     waiting.release()
     clearInterval(retry)
     boot.close('the connection closed')

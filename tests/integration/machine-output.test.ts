@@ -12,6 +12,7 @@ import path from 'node:path'
 import WebSocket, { WebSocketServer } from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { machineFiles } from '#server/environments/providers/providers-machine.ts'
+import { INBOUND_RATES, MESSAGE_COST } from '#server/machines/inbound.ts'
 import { machineProvider } from '#server/machines/provider.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { downloadClient, startClient } from '#tests/support/machine-client.ts'
@@ -175,58 +176,85 @@ describe('a client that cut a long stream itself, as the shipped one does', () =
   }, 60_000)
 })
 
+type Received = { bytes: number; message: { method?: string; id?: unknown; params?: any; result?: any } }
+
+/**
+ * The real client, against a server written by hand that registers it, asks it to run `params`
+ * (a run_command call) and keeps every message it sends: its reply's result and all it received.
+ */
+async function shippedClientRuns(params: { command: string; maxOutputBytes?: number }) {
+  const wss = new WebSocketServer({ port: 0, path: '/_agent-native/machines/connect' })
+  await once(wss, 'listening')
+  const port = (wss.address() as AddressInfo).port
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-machine-output-'))
+  const client = startClient(await downloadClient(app.baseUrl), [
+    ...['--server', `http://127.0.0.1:${port}`, '--token', 'cwm_test', '--dir', dir],
+  ])
+  try {
+    const [ws] = (await once(wss, 'connection')) as [WebSocket]
+    const received: Received[] = []
+    const result = await new Promise<{ stdout: string; stderr: string; printed: unknown }>((resolve) =>
+      ws.on('message', (data: Buffer) => {
+        const message = JSON.parse(String(data))
+        received.push({ bytes: data.length, message })
+        if (message.method === 'register') {
+          const registered = { ok: true, id: 'box', label: 'box', instance: 'test' }
+          ws.send(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: registered }))
+          const call = { callId: 'call_1', runId: 'run_1', timeoutMs: 60_000, ...params }
+          ws.send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'run_command', params: call }))
+        }
+        if (message.id === 7) resolve(message.result)
+      }),
+    )
+    const streamed = received
+      .filter((r) => r.message.method === 'output')
+      .map((r) => r.message.params.text as string)
+      .join('')
+    return { result, received, streamed }
+  } finally {
+    await client.kill()
+    wss.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 describe('the shipped client, running a command that prints without end', () => {
   it('sends no more of each stream than the server asks it to keep, streamed or in its reply', async () => {
-    // A server written by hand that counts what the real client sends for one command.
-    const wss = new WebSocketServer({ port: 0, path: '/_agent-native/machines/connect' })
-    await once(wss, 'listening')
-    const port = (wss.address() as AddressInfo).port
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-machine-output-'))
-    const client = startClient(await downloadClient(app.baseUrl), [
-      ...['--server', `http://127.0.0.1:${port}`, '--token', 'cwm_test', '--dir', dir],
-    ])
-    try {
-      const [ws] = (await once(wss, 'connection')) as [WebSocket]
-      let received = 0
-      let streamed = ''
-      const replied = new Promise<{ stdout: string; stderr: string; printed: unknown }>((resolve) =>
-        ws.on('message', (data: Buffer) => {
-          received += data.length
-          const message = JSON.parse(String(data))
-          if (message.method === 'register') {
-            const result = { ok: true, id: 'box', label: 'box', instance: 'test' }
-            ws.send(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }))
-            const params = {
-              callId: 'call_1',
-              runId: 'run_1',
-              // Twenty megabytes on each stream.
-              command: 'yes | head -c 20000000; yes | head -c 20000000 >&2',
-              timeoutMs: 60_000,
-              maxOutputBytes: 64 * 1024,
-            }
-            ws.send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'run_command', params }))
-          }
-          if (message.method === 'output') streamed += message.params.text
-          if (message.id === 7) resolve(message.result)
-        }),
-      )
-      const result = await replied
-      // Unfixed, the client streamed all forty megabytes and replied with a million characters a stream.
-      expect(streamed.length).toBeLessThanOrEqual(2 * (64 * 1024 + 100))
-      expect(streamed).toContain('[… output past 65536 bytes not streamed …]')
-      for (const text of [result.stdout, result.stderr]) {
-        expect(Buffer.byteLength(text)).toBeLessThanOrEqual(64 * 1024)
-        expect(text).toMatch(/^(y\n)+y?\n\[… \d+ bytes of output omitted …\]\n/)
-      }
-      // Two streams, each streamed and replied: four times the cap, and half again: JSON writes each
-      // newline as two characters.
-      expect(received).toBeLessThanOrEqual(6 * 64 * 1024 + 4096)
-      // What was not sent is still counted, for the run's truncated flags and bytesOut.
-      expect(result.printed).toEqual({ stdout: 20_000_000, stderr: 20_000_000 })
-    } finally {
-      await client.kill()
-      wss.close()
-      rmSync(dir, { recursive: true, force: true })
+    const { result, received, streamed } = await shippedClientRuns({
+      // Twenty megabytes on each stream.
+      command: 'yes | head -c 20000000; yes | head -c 20000000 >&2',
+      maxOutputBytes: 64 * 1024,
+    })
+    // Unfixed, the client streamed all forty megabytes and replied with a million characters a stream.
+    expect(streamed.length).toBeLessThanOrEqual(2 * (64 * 1024 + 100))
+    expect(streamed).toContain('[… output past 65536 bytes not streamed …]')
+    for (const text of [result.stdout, result.stderr]) {
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(64 * 1024)
+      expect(text).toMatch(/^(y\n)+y?\n\[… \d+ bytes of output omitted …\]\n/)
     }
+    // Two streams, each streamed and replied: four times the cap, and half again: JSON writes each
+    // newline as two characters.
+    expect(received.reduce((n, r) => n + r.bytes, 0)).toBeLessThanOrEqual(6 * 64 * 1024 + 4096)
+    // What was not sent is still counted, for the run's truncated flags and bytesOut.
+    expect(result.printed).toEqual({ stdout: 20_000_000, stderr: 20_000_000 })
+  }, 120_000)
+})
+
+describe('the shipped client, running a command that prints a line at a time', () => {
+  it('streams it all in messages that fit what the server reads of a connection at once', async () => {
+    // Thirty thousand lines, each its own write, a fifth of a millisecond apart (a test runner's or
+    // a build's log as it comes): the client reads each one alone.
+    const lines = `const fs = require('fs'); for (let i = 0; i < 30000; i++) { fs.writeSync(1, i + '\\n'); const t = process.hrtime.bigint(); while (process.hrtime.bigint() - t < 200000n); }`
+    const { result, received, streamed } = await shippedClientRuns({
+      command: `"${process.execPath}" -e "${lines}"`,
+    })
+    expect(streamed).toBe(result.stdout)
+    expect(result.stdout.endsWith('\n29999\n')).toBe(true)
+    // Charged as the server charges them (decision 0427), the client's messages fit one burst of its
+    // connection's meter: it is never paced. Before it gathered its output it sent a message for each
+    // read of the pipe (some 25,000 here, 54 MB charged), which the server read some two thousand a
+    // second while the reply waited behind them.
+    const charged = received.reduce((n, r) => n + r.bytes + MESSAGE_COST, 0)
+    expect(charged).toBeLessThan(INBOUND_RATES.connection.burst)
   }, 120_000)
 })

@@ -1,10 +1,13 @@
 /**
- * What one account's machine client can make the server hold before it registers (decision 0427),
- * written as the attacks. They failed before:
+ * What one account's machine client can make the server hold or do before and after it registers
+ * (decision 0427), written as the attacks. Each failed before:
  *
  * - A socket with a valid token was held for its ten seconds to register, and nothing counted them:
  *   one token (or one address, with a token per handful) could open thousands, each a file
  *   descriptor and a connection's state, none of them ever registering.
+ * - The inbound meter counted bytes only: forty-byte messages cost the loop as much apiece as a
+ *   kilobyte's parsing, so a flood of 400,000 of them, sixteen megabytes and within the byte burst,
+ *   was answered as fast as the loop could (about nine seconds of it), never paced.
  *
  * The server runs in its own process from source (this checkout's code), so a busy server cannot
  * slow the test that watches it.
@@ -13,6 +16,7 @@ import { once } from 'node:events'
 import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { ApiClient } from '#tests/support/api-client.ts'
+import { HANG_GUARD_MS } from '#tests/support/health-probe.ts'
 import { sharedPostgres, spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
 
 /** The limits, written out: the attack is the same whatever the code says. */
@@ -150,4 +154,31 @@ describe('a machine client that opens sockets and never registers', () => {
     await close(waiting[0]!)
     await vi.waitFor(async () => opened(await connect(from, last)), { timeout: 10_000, interval: 50 })
   }, 60_000)
+})
+
+describe('a machine client that floods tiny messages', () => {
+  it('is read at its message rate past its burst, while health keeps answering', async () => {
+    const ws = opened(await connect('127.0.0.5', await machineToken('chatter')))
+    await register(ws)
+    let answers = 0
+    ws.on('message', () => answers++)
+    // 100,000 requests of forty bytes: four megabytes, a quarter of the byte burst.
+    const flood = 100_000
+    for (let id = 0; id < flood; id++) ws.send(`{"jsonrpc":"2.0","id":${id},"method":"nothing"}`)
+    // Past what any burst lets through at once, count the answers while health answers twenty times.
+    await expect.poll(() => answers, { timeout: 60_000, interval: 20 }).toBeGreaterThanOrEqual(10_000)
+    const before = answers
+    for (let probe = 0; probe < 20; probe++) {
+      const res = await fetch(`${server.baseUrl}/_agent-native/health`, {
+        signal: AbortSignal.timeout(HANG_GUARD_MS),
+      })
+      expect(res.status).toBe(200)
+      await res.arrayBuffer()
+    }
+    // Unfixed, the server read the flood as fast as its loop allowed: a loop turn answered a whole
+    // socket read (some 1,600 of them) between any two steps of a health request, tens of thousands
+    // while health answered twenty times. Paced, the flood waits on TCP between reads.
+    expect(answers - before).toBeLessThan(10_000)
+    ws.terminate()
+  }, 120_000)
 })

@@ -8,7 +8,7 @@ import type { MachineCalls, OutputParams } from '../protocol.ts'
 import { confine } from './confine.ts'
 import { deniedBy } from './deny.ts'
 import { ClientError } from './errors.ts'
-import { StreamOutput } from './output.ts'
+import { gatherOutput, StreamOutput } from './output.ts'
 
 export class Commands {
   private readonly active = new Map<string, Set<ChildProcess>>()
@@ -42,10 +42,10 @@ export class Commands {
     const set = this.active.get(runId) ?? new Set()
     set.add(child)
     this.active.set(runId, set)
-    const send = (stream: OutputParams['stream'], text: string) => onOutput({ callId, stream, text })
+    const gathered = gatherOutput((stream, text) => onOutput({ callId, stream, text }))
     const out = {
-      stdout: new StreamOutput(maxOutputBytes, 'stdout', send),
-      stderr: new StreamOutput(maxOutputBytes, 'stderr', send),
+      stdout: new StreamOutput(maxOutputBytes, 'stdout', gathered.push),
+      stderr: new StreamOutput(maxOutputBytes, 'stderr', gathered.push),
     }
     for (const stream of ['stdout', 'stderr'] as const) {
       child[stream].on('data', (chunk: Buffer) => out[stream].push(chunk))
@@ -59,6 +59,7 @@ export class Commands {
     return new Promise((resolve) => {
       const finish = (exitCode: number | null) => {
         clearTimeout(timer)
+        gathered.flush()
         set.delete(child)
         if (set.size === 0) this.active.delete(runId)
         const durationMs = Date.now() - started

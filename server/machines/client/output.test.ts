@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
-import { StreamOutput } from './output.ts'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { GATHER_MS, gatherOutput, StreamOutput } from './output.ts'
 
 function collect(cap: number, chunks: string[]) {
   const sent: string[] = []
@@ -35,5 +35,41 @@ describe('a stream as the client keeps it', () => {
       Array.from({ length: 40 }, () => 'x'.repeat(64 * 1024)),
     )
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(1024 * 1024)
+  })
+})
+
+describe('streamed output as the client sends it', () => {
+  afterEach(() => vi.useRealTimers())
+
+  function gathering() {
+    vi.useFakeTimers()
+    const sent: string[] = []
+    const gathered = gatherOutput((stream, text) => sent.push(`${stream}:${text}`))
+    return { sent, gathered }
+  }
+
+  it('sends a command printing line by line as one message a stream every interval, not one a line', () => {
+    const { sent, gathered } = gathering()
+    for (let i = 0; i < 10_000; i++) gathered.push('stdout', `${i}\n`)
+    gathered.push('stderr', 'warning\n')
+    expect(sent).toEqual([])
+    vi.advanceTimersByTime(GATHER_MS)
+    expect(sent).toHaveLength(2)
+    expect(sent[0]).toBe(`stdout:${Array.from({ length: 10_000 }, (_, i) => `${i}\n`).join('')}`)
+    expect(sent[1]).toBe('stderr:warning\n')
+    gathered.push('stdout', 'later\n')
+    vi.advanceTimersByTime(GATHER_MS)
+    expect(sent.at(-1)).toBe('stdout:later\n')
+  })
+
+  it('sends a large stretch at once, and what is gathered when asked (before the reply)', () => {
+    const { sent, gathered } = gathering()
+    gathered.push('stdout', 'x'.repeat(64 * 1024))
+    expect(sent).toEqual([`stdout:${'x'.repeat(64 * 1024)}`])
+    gathered.push('stderr', 'last words\n')
+    gathered.flush()
+    expect(sent.at(-1)).toBe('stderr:last words\n')
+    vi.advanceTimersByTime(GATHER_MS)
+    expect(sent).toHaveLength(2)
   })
 })
