@@ -162,7 +162,7 @@ describe('a machine client that floods tiny messages', () => {
     await register(ws)
     let answers = 0
     ws.on('message', () => answers++)
-    // 100,000 requests of forty bytes: four megabytes, a quarter of the byte burst.
+    // 100,000 requests of under fifty bytes: under five megabytes, well within the byte burst.
     const flood = 100_000
     for (let id = 0; id < flood; id++) ws.send(`{"jsonrpc":"2.0","id":${id},"method":"nothing"}`)
     // Past what any burst lets through at once, count the answers while health answers twenty times.
