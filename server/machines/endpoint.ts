@@ -11,6 +11,7 @@ import type { Duplex } from 'node:stream'
 import { JSONRPCErrorException } from 'json-rpc-2.0'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { z } from 'zod'
+import { authRateLimited } from '../auth/auth.ts'
 import { env } from '../env.ts'
 import { HttpError } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
@@ -23,6 +24,7 @@ import { instanceId, instanceUrl } from './instance.ts'
 import type { REGISTER_REFUSALS, RegisterResult } from './protocol.ts'
 import { deliverStops, STOP_RETRY_MS } from './stops.ts'
 import { isLive, markConnected, markDisconnected, touchMachine } from './store.ts'
+import { countRefusedToken, waitForTokens } from '../tokens/guess-limit.ts'
 import { isTokenLive, verifyMachineToken, type VerifiedToken } from './tokens.ts'
 import { MAX_WAITING, WaitingPlaces } from './waiting.ts'
 
@@ -68,6 +70,17 @@ function tooManyWaiting(socket: Duplex, kind: 'address' | 'token') {
   )
 }
 
+/** The client's tokens were refused too often this minute (tokens/guess-limit.ts, decision 0431). */
+function tooManyRefused(socket: Duplex, seconds: number) {
+  refuse(
+    socket,
+    429,
+    'rate_limited',
+    `Too many refused tokens from your address; try again in ${seconds} s`,
+    `Retry-After: ${seconds}\r\n`,
+  )
+}
+
 /** A registration the client must not retry: it exits, saying why. */
 const refusal = (code: (typeof REGISTER_REFUSALS)[number] | 'bad_request', message: string) =>
   new JSONRPCErrorException(message, -32001, { code })
@@ -85,14 +98,25 @@ export function attachMachineEndpoint(
     if (new URL(req.url ?? '/', 'http://x').pathname !== CONNECT_PATH) return
     // The address's place is taken before the token costs a lookup; all are given back when the
     // socket registers or its connection ends, however it ends.
+    const address = addressOf(req)
+    // A client that guessed too many tokens this minute is refused before its token is looked up.
+    const limiting = authRateLimited()
+    const waiting = limiting ? waitForTokens(address) : null
+    if (waiting !== null) return tooManyRefused(socket, waiting)
     const places = new WaitingPlaces()
-    if (!places.take('address', addressOf(req))) return tooManyWaiting(socket, 'address')
+    if (!places.take('address', address)) return tooManyWaiting(socket, 'address')
     socket.once('close', () => places.release())
     const token = req.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? ''
-    verifyMachineToken(token).then(
-      (verified) => {
+    const check = async () => {
+      const verified = await verifyMachineToken(token)
+      const wait = !verified && limiting ? await countRefusedToken(address) : null
+      return { verified, wait }
+    }
+    check().then(
+      ({ verified, wait }) => {
         if (!verified) {
           places.release()
+          if (wait !== null) return tooManyRefused(socket, wait)
           return refuse(socket, 401, 'unauthorized', 'Unknown or revoked machine token')
         }
         if (!places.take('token', verified.tokenId)) {

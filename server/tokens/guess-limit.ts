@@ -1,13 +1,14 @@
 /**
- * A limit on refused personal access tokens per client address: each made-up `cwp_` token costs a
- * hash and a database lookup, and without a limit a client could send them at full speed
- * (decision 0417). A client refused {@link MAX_REFUSED_TOKENS} times in a minute is answered 429
- * until its minute ends, before its token is hashed or looked up.
+ * A limit on refused tokens per client address: each made-up personal access token (`cwp_`, at the
+ * MCP endpoint, decision 0417) or machine token (`cwm_`, at the machine endpoint, decision 0431)
+ * costs a hash and a database lookup, and without a limit a client could send them at full speed.
+ * Both doors count against one window: a client refused {@link MAX_REFUSED_TOKENS} times in a
+ * minute, at either, is answered 429 at both until its minute ends, before its token is hashed or
+ * looked up.
  *
  * The count is kept in better-auth's `rate_limit` table, where the sign-in limit counts, so every
  * instance counts against the same window; one statement adds a refusal and reads the count. Each
- * instance also remembers the clients it found over the limit, so it refuses them without a query.
- */
+ * instance also remembers the clients it found over the limit, so it refuses them without a query. */
 import { sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { rateLimit } from '../db/schema/index.ts'
@@ -23,7 +24,7 @@ const WINDOW_MS = 60_000
 /** Clients over the limit, by their key, and when their window ends (ms since the epoch). */
 const limited = new Map<string, number>()
 
-const rowKey = (address: string) => `mcp-token:${clientKey(address)}`
+const rowKey = (address: string) => `refused-token:${clientKey(address)}`
 
 /**
  * Seconds until the client at `address` may present a token again, when this instance knows it is

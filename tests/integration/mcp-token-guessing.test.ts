@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mcpPing as ping } from '#tests/support/mcp-ping.ts'
 import { createTeam, type Team } from '#tests/support/team.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
 import { twoInstancesOnOneDatabase } from '#tests/support/two-instances.ts'
@@ -14,22 +15,6 @@ import { twoInstancesOnOneDatabase } from '#tests/support/two-instances.ts'
 const ALLOWED = 20
 
 const guess = () => `cwp_${randomBytes(32).toString('base64url')}`
-
-/** One MCP `ping` with `token`, from the client at `ip` (behind a trusted proxy). */
-async function ping(baseUrl: string, token: string, ip: string) {
-  const res = await fetch(`${baseUrl}/_agent-native/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-      'x-forwarded-for': ip,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-  })
-  const body = await res.text()
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), body }
-}
 
 describe('on one instance', () => {
   let app: TestApp
