@@ -65,7 +65,10 @@ test('Pause and Resume pressed with Enter keep the focus on the button', async (
   const { job } = await created.json()
 
   await page.goto(`/jobs/${job.id}`)
-  await page.getByRole('button', { name: 'Pause', exact: true }).focus()
+  const pause = page.getByRole('button', { name: 'Pause', exact: true })
+  // Enabled once the page has hydrated: before that it is disabled, takes no focus, and Enter does nothing.
+  await expect(pause).toBeEnabled()
+  await pause.focus()
   await page.keyboard.press('Enter')
   const resume = page.getByRole('button', { name: 'Resume', exact: true })
   await expect(resume).toBeVisible()
