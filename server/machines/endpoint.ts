@@ -165,6 +165,9 @@ function identify(token: VerifiedToken, input: RegisterInput): { id: string; lab
   return { id: input.id, label: input.label ?? input.id }
 }
 
+const tokenRevoked = () =>
+  refusal('token_revoked', 'this machine token was revoked: make a new one in Settings → Machines')
+
 /** Why a live machine cannot be taken over without `--replace`. */
 function alreadyConnected(id: string, label: string, since: Date | null | undefined) {
   return refusal(
@@ -188,6 +191,9 @@ function serve(ws: WebSocket, token: VerifiedToken, waiting: WaitingPlaces) {
     // instance): only `replace` may, the client's --replace or its own reconnect.
     const here = connections.get(ownerId, id)
     if (here && !here.closedBecause && !input.replace) throw alreadyConnected(id, label, undefined)
+    // The token was live when the socket opened; a revoke since then found no connection of it to
+    // end (decision 0432).
+    if (!(await isTokenLive(tokenId))) throw tokenRevoked()
     const recorded = await markConnected(
       {
         ownerId,
@@ -220,8 +226,14 @@ function serve(ws: WebSocket, token: VerifiedToken, waiting: WaitingPlaces) {
     Object.assign(conn, { machineId: id, label })
     connections.add(conn) // ends a connection of the same machine this instance held
     if (elsewhere) await closeConnection(ownerId, id, elsewhere, 'replaced')
-    logger.info({ ownerId, machine: id }, 'machine connected')
     const registered = conn
+    // A revoke between the check above and `connections.add` looked for this connection before it
+    // was there: look at the token again now that a revoke would find it.
+    if (!(await isTokenLive(tokenId))) {
+      registered.end('revoked')
+      throw tokenRevoked()
+    }
+    logger.info({ ownerId, machine: id }, 'machine connected')
     setImmediate(() => void deliverStops(registered))
     retry = setInterval(() => {
       void touchMachine(ownerId, registered.machineId, registered.connectionId)

@@ -25,7 +25,12 @@ export type RegisterParams = {
 export type RegisterResult = { ok: true; id: string; label: string; instance: string }
 
 /** Why a registration is refused (JSON-RPC error `data.code`); the client exits on any of them. */
-export const REGISTER_REFUSALS = ['machine_connected', 'machine_limit', 'wrong_machine'] as const
+export const REGISTER_REFUSALS = [
+  'machine_connected',
+  'machine_limit',
+  'wrong_machine',
+  'token_revoked',
+] as const
 
 export type RunCommandParams = {
   callId: string

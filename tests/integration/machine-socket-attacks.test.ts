@@ -77,8 +77,8 @@ function opened({ ws, status, body }: Upgrade): WebSocket {
 /** What the server answered an upgrade, without the socket. */
 const answer = ({ status, body }: Upgrade) => ({ status, body })
 
-/** Registers the socket as its token's machine; resolves once the server has answered. */
-async function register(ws: WebSocket) {
+/** Sends the socket's registration as its token's machine; resolves to the server's answer. */
+function registration(ws: WebSocket): Promise<unknown> {
   const params = { replace: true, os: 'test', version: '1.2.0', dir: '/nowhere', activeRuns: [] }
   const answered = new Promise<unknown>((resolve) =>
     ws.on('message', (data) => {
@@ -87,7 +87,12 @@ async function register(ws: WebSocket) {
     }),
   )
   ws.send(JSON.stringify({ jsonrpc: '2.0', id: 'register', method: 'register', params }))
-  expect(await answered).toMatchObject({ result: { ok: true } })
+  return answered
+}
+
+/** Registers the socket as its token's machine; resolves once the server has accepted it. */
+async function register(ws: WebSocket) {
+  expect(await registration(ws)).toMatchObject({ result: { ok: true } })
 }
 
 async function close(ws: WebSocket) {
@@ -181,4 +186,24 @@ describe('a machine client that floods tiny messages', () => {
     expect(answers - before).toBeLessThan(10_000)
     ws.terminate()
   }, 120_000)
+})
+
+describe('a socket whose token is revoked while it waits to register', () => {
+  it('is refused when it registers and closed, and its machine is never connected', async () => {
+    // A token's holder keeps a socket waiting; its owner revokes the token (a lost laptop). The
+    // revoke ends the token's connections, but a waiting socket is none yet: unfixed, it then
+    // registered and was served until the holder's liveness check, thirty seconds on.
+    const token = await machineToken('lost-laptop')
+    const ws = opened(await connect('127.0.0.6', token))
+    const listed = await mallory.get('/_agent-native/machines')
+    const id = (listed.body.tokens as { id: string; name: string }[]).find(
+      (t) => t.name === 'lost-laptop',
+    )!.id
+    expect((await mallory.request('DELETE', `/_agent-native/machines/tokens/${id}`)).status).toBe(204)
+    const closed = once(ws, 'close')
+    expect(await registration(ws)).toMatchObject({ error: { data: { code: 'token_revoked' } } })
+    await closed
+    const machines = (await mallory.get('/_agent-native/machines')).body.machines as { id: string }[]
+    expect(machines.map((m) => m.id)).not.toContain('lost-laptop')
+  })
 })
