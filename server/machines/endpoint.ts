@@ -96,13 +96,13 @@ export function attachMachineEndpoint(
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 })
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(req.url ?? '/', 'http://x').pathname !== CONNECT_PATH) return
-    // The address's place is taken before the token costs a lookup; all are given back when the
-    // socket registers or its connection ends, however it ends.
     const address = addressOf(req)
     // A client that guessed too many tokens this minute is refused before its token is looked up.
     const limiting = authRateLimited()
     const waiting = limiting ? waitForTokens(address) : null
     if (waiting !== null) return tooManyRefused(socket, waiting)
+    // The address's place is taken before the token costs a lookup; all are given back when the
+    // socket registers or its connection ends, however it ends.
     const places = new WaitingPlaces()
     if (!places.take('address', address)) return tooManyWaiting(socket, 'address')
     socket.once('close', () => places.release())
