@@ -188,8 +188,11 @@ describe('a member’s command in a docker environment', () => {
       })
       expect(put.status).toBeLessThan(300)
       expect(
-        (await mallory.request('PUT', '/_agent-native/secrets/personal/DOCKER_CONFIG', { value: '/tmp/x' }))
-          .status,
+        (
+          await mallory.request('PUT', '/_agent-native/secrets/personal/DOCKER_CONFIG', {
+            value: 'an-attackers-config-dir',
+          })
+        ).status,
       ).toBeLessThan(300)
       const res = await define('steer', [
         'provider: docker',
