@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { MAX_OUTPUT_BYTES } from '../protocol.ts'
 import { GATHER_MS, gatherOutput, StreamOutput } from './output.ts'
 
 function collect(cap: number, chunks: string[]) {
@@ -35,6 +36,23 @@ describe('a stream as the client keeps it', () => {
       Array.from({ length: 40 }, () => 'x'.repeat(64 * 1024)),
     )
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(1024 * 1024)
+  })
+
+  it('keeps the ends of two megabytes printed a line of two bytes at a time, without copying what it kept for each write', () => {
+    // A shell loop of short `printf`s reaches the client as one small chunk a write. Joining the
+    // kept head on every chunk copied it all again each time, and shifting the oldest chunk off a
+    // tail of half a million moved all the others: hundreds of GB of copying for this output, far
+    // past the test's time limit. Kept as chunks and dropped in batches, it is one join when read.
+    const line = Buffer.from('a\n')
+    const lines = (2 * MAX_OUTPUT_BYTES) / line.length
+    const out = new StreamOutput(MAX_OUTPUT_BYTES, 'stdout', () => {})
+    for (let i = 0; i < lines; i++) out.push(line)
+    const [head, omitted, tail] = out.text().split(/\n\[… (\d+) bytes of output omitted …\]\n/)
+    expect(out.printed).toBe(2 * MAX_OUTPUT_BYTES)
+    const side = Math.floor((MAX_OUTPUT_BYTES - 96) / 2)
+    expect(Number(omitted)).toBe(2 * MAX_OUTPUT_BYTES - 2 * side)
+    expect(head).toBe('a\n'.repeat(side / 2))
+    expect(tail).toBe('a\n'.repeat(side / 2))
   })
 })
 

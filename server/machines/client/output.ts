@@ -14,8 +14,14 @@ const MARKER_ROOM = 96
 export class StreamOutput {
   private readonly cap: number
   private readonly side: number
-  private head = Buffer.alloc(0)
+  // The head is kept as its chunks, joined every thousand and when read: joining on every push
+  // copied all of it again for each chunk, a quadratic cost for a command printing many short lines.
+  private head: Buffer[] = []
+  private headBytes = 0
+  // The tail's chunks from `tailStart` on; dropped ones are cut off in a batch, as shifting a long
+  // array one chunk at a time moves all the rest each time.
   private tail: Buffer[] = []
+  private tailStart = 0
   private tailBytes = 0
   private total = 0
   private streamed = 0
@@ -35,11 +41,21 @@ export class StreamOutput {
     this.total += chunk.length
     this.forward(chunk)
     // The head holds the first `cap` bytes (all of the output while it fits), the tail the latest.
-    const room = this.cap - this.head.length
-    if (room > 0) this.head = Buffer.concat([this.head, chunk.subarray(0, room)])
+    const room = this.cap - this.headBytes
+    if (room > 0) {
+      const part = chunk.subarray(0, room)
+      this.head.push(part)
+      this.headBytes += part.length
+      if (this.head.length >= 1024) this.head = [Buffer.concat(this.head)]
+    }
     this.tail.push(chunk)
     this.tailBytes += chunk.length
-    while (this.tailBytes - this.tail[0]!.length >= this.side) this.tailBytes -= this.tail.shift()!.length
+    while (this.tailBytes - this.tail[this.tailStart]!.length >= this.side)
+      this.tailBytes -= this.tail[this.tailStart++]!.length
+    if (this.tailStart > 1024 && this.tailStart * 2 > this.tail.length) {
+      this.tail = this.tail.slice(this.tailStart)
+      this.tailStart = 0
+    }
   }
 
   /** How many bytes the stream printed in all, kept or not. */
@@ -49,11 +65,12 @@ export class StreamOutput {
 
   /** The kept text: whole when it fits the cap, else its ends around a marker, in the cap. */
   text(): string {
-    if (this.total <= this.cap) return this.head.toString('utf8')
-    const tail = Buffer.concat(this.tail)
+    const head = Buffer.concat(this.head)
+    if (this.total <= this.cap) return head.toString('utf8')
+    const tail = Buffer.concat(this.tail.slice(this.tailStart))
     const omitted = this.total - 2 * this.side
     return (
-      this.head.subarray(0, this.side).toString('utf8') +
+      head.subarray(0, this.side).toString('utf8') +
       `\n[… ${omitted} bytes of output omitted …]\n` +
       tail.subarray(tail.length - this.side).toString('utf8')
     )
