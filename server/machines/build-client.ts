@@ -37,7 +37,11 @@ let building: Promise<void> | undefined
 function stale(): boolean {
   const built = statSync(CLIENT_BUNDLE).mtimeMs
   const dir = path.dirname(ENTRY)
-  const sources = [...readdirSync(dir).map((f) => path.join(dir, f)), path.resolve(dir, '../protocol.ts')]
+  // The client's folder and the server files it imports.
+  const imported = ['../protocol.ts', '../../lib/glob.ts', '../../lib/stream-ends.ts'].map((file) =>
+    path.resolve(dir, file),
+  )
+  const sources = [...readdirSync(dir).map((f) => path.join(dir, f)), ...imported]
   return sources.some((file) => statSync(file).mtimeMs > built)
 }
 

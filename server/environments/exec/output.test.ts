@@ -24,3 +24,22 @@ describe('the latest output of a running command', () => {
     expect(out.latest(3, redact)).toBe('•••')
   })
 })
+
+describe('a command printing short lines without end', () => {
+  it('is collected without copying what was kept for each write', () => {
+    // A member's command may ask for up to 10 MB of output a stream, kept on the server's event
+    // loop. A loop of `printf`s reaches it as one small chunk a write; shifting the oldest chunk off
+    // a tail of half a million (2 MB here) moved all the others each time, far past the test's
+    // time limit.
+    const cap = 2048 * 1024
+    const out = new OutputCollector(cap)
+    const line = Buffer.from('a\n')
+    for (let i = 0; i < cap; i++) out.push(line)
+    const { text, truncated } = out.text((t) => t)
+    expect(truncated).toBe(true)
+    const [head, omitted, tail] = text.split(/\n\[… (\d+) bytes of output omitted …\]\n/)
+    expect(head).toBe('a\n'.repeat(cap / 4))
+    expect(tail).toBe('a\n'.repeat(cap / 4))
+    expect(Number(omitted)).toBe(cap)
+  })
+})

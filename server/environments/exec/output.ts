@@ -4,41 +4,35 @@
  * the cap is kept on each side so that a secret straddling the cut is still redacted whole before
  * the text is trimmed.
  */
+import { FirstBytes, LatestBytes } from '../../lib/stream-ends.ts'
+
 const SLACK = 4096
 
 export class OutputCollector {
-  private head: Buffer[] = []
-  private headBytes = 0
-  private tail: Buffer[] = []
-  private tailBytes = 0
+  private readonly head: FirstBytes
+  private readonly tail: LatestBytes
   total = 0
 
-  constructor(private readonly capBytes: number) {}
+  constructor(private readonly capBytes: number) {
+    this.head = new FirstBytes(this.headLimit())
+    this.tail = new LatestBytes(this.tailLimit())
+  }
 
   push(chunk: Buffer) {
     this.total += chunk.length
-    const headRoom = this.headLimit() - this.headBytes
-    if (headRoom > 0) {
-      const part = chunk.subarray(0, headRoom)
-      this.head.push(part)
-      this.headBytes += part.length
-      chunk = chunk.subarray(part.length)
-    }
-    if (chunk.length === 0) return
-    this.tail.push(chunk)
-    this.tailBytes += chunk.length
-    while (this.tail.length > 1 && this.tailBytes - this.tail[0]!.length >= this.tailLimit()) {
-      this.tailBytes -= this.tail.shift()!.length
-    }
+    const rest = this.head.push(chunk)
+    if (rest.length > 0) this.tail.push(rest)
   }
 
   /** The text, redacted, with a marker where bytes were left out. */
   text(redact: (text: string) => string): { text: string; truncated: boolean } {
-    const headText = redact(Buffer.concat(this.head).toString('utf8'))
+    const headBuffer = this.head.buffer()
     if (this.total <= this.capBytes) {
-      return { text: redact(Buffer.concat([...this.head, ...this.tail]).toString('utf8')), truncated: false }
+      const whole = Buffer.concat([headBuffer, this.tail.buffer()])
+      return { text: redact(whole.toString('utf8')), truncated: false }
     }
-    const tailBuffer = Buffer.concat(this.tail)
+    const headText = redact(headBuffer.toString('utf8'))
+    const tailBuffer = this.tail.buffer()
     const tailText = redact(
       tailBuffer.subarray(Math.max(0, tailBuffer.length - this.tailLimit())).toString('utf8'),
     )
@@ -54,8 +48,8 @@ export class OutputCollector {
    */
   latest(chars: number, redact: (text: string) => string): string {
     // Nothing was dropped between head and tail yet: they are one stretch of output.
-    const whole = this.total === this.headBytes + this.tailBytes
-    const bytes = Buffer.concat(whole ? [...this.head, ...this.tail] : this.tail)
+    const whole = this.total === this.head.length + this.tail.length
+    const bytes = whole ? Buffer.concat([this.head.buffer(), this.tail.buffer()]) : this.tail.buffer()
     const from = Math.max(0, bytes.length - chars * 4 - SLACK)
     return redact(bytes.subarray(from).toString('utf8')).slice(-chars)
   }

@@ -6,6 +6,7 @@
  * then costs its connection at most the cap, not its whole output.
  */
 import { StringDecoder } from 'node:string_decoder'
+import { FirstBytes, LatestBytes } from '../../lib/stream-ends.ts'
 import { MAX_OUTPUT_BYTES, notStreamedMarker, type OutputParams } from '../protocol.ts'
 
 /** The marker's room, with a few bytes for a character cut in two on either side of it. */
@@ -14,15 +15,8 @@ const MARKER_ROOM = 96
 export class StreamOutput {
   private readonly cap: number
   private readonly side: number
-  // The head is kept as its chunks, joined every thousand and when read: joining on every push
-  // copied all of it again for each chunk, a quadratic cost for a command printing many short lines.
-  private head: Buffer[] = []
-  private headBytes = 0
-  // The tail's chunks from `tailStart` on; dropped ones are cut off in a batch, as shifting a long
-  // array one chunk at a time moves all the rest each time.
-  private tail: Buffer[] = []
-  private tailStart = 0
-  private tailBytes = 0
+  private readonly head: FirstBytes
+  private readonly tail: LatestBytes
   private total = 0
   private streamed = 0
   private cut = false
@@ -35,27 +29,16 @@ export class StreamOutput {
   ) {
     this.cap = Math.max(MARKER_ROOM * 2, Math.min(MAX_OUTPUT_BYTES, cap ?? MAX_OUTPUT_BYTES))
     this.side = Math.floor((this.cap - MARKER_ROOM) / 2)
+    this.head = new FirstBytes(this.cap)
+    this.tail = new LatestBytes(this.side)
   }
 
   push(chunk: Buffer) {
     this.total += chunk.length
     this.forward(chunk)
     // The head holds the first `cap` bytes (all of the output while it fits), the tail the latest.
-    const room = this.cap - this.headBytes
-    if (room > 0) {
-      const part = chunk.subarray(0, room)
-      this.head.push(part)
-      this.headBytes += part.length
-      if (this.head.length >= 1024) this.head = [Buffer.concat(this.head)]
-    }
+    this.head.push(chunk)
     this.tail.push(chunk)
-    this.tailBytes += chunk.length
-    while (this.tailBytes - this.tail[this.tailStart]!.length >= this.side)
-      this.tailBytes -= this.tail[this.tailStart++]!.length
-    if (this.tailStart > 1024 && this.tailStart * 2 > this.tail.length) {
-      this.tail = this.tail.slice(this.tailStart)
-      this.tailStart = 0
-    }
   }
 
   /** How many bytes the stream printed in all, kept or not. */
@@ -65,9 +48,9 @@ export class StreamOutput {
 
   /** The kept text: whole when it fits the cap, else its ends around a marker, in the cap. */
   text(): string {
-    const head = Buffer.concat(this.head)
+    const head = this.head.buffer()
     if (this.total <= this.cap) return head.toString('utf8')
-    const tail = Buffer.concat(this.tail.slice(this.tailStart))
+    const tail = this.tail.buffer()
     const omitted = this.total - 2 * this.side
     return (
       head.subarray(0, this.side).toString('utf8') +
