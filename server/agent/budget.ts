@@ -1,10 +1,12 @@
 /**
- * A job's cost cap per run (`maxCostUsd`): after every agent step the run's spending so far is
- * read, priced as its recorded cost is (cache reads and writes at their rates), and once it is
- * more than the cap the loop stops before the next step. A model without a known price has no
- * cost, so its runs cannot be capped (docs/decisions/0071-a-cost-cap-per-run.md).
+ * What stops a run between its agent steps for money. A job's cost cap per run (`maxCostUsd`):
+ * after every agent step the run's spending so far is read, priced as its recorded cost is (cache
+ * reads and writes at their rates), and once it is more than the cap the loop stops before the
+ * next step. A model without a known price has no cost, so its runs cannot be capped
+ * (docs/decisions/0071-a-cost-cap-per-run.md). And the organisation's monthly budget, for a run on
+ * its key (decision 0434).
  */
-import { usd } from '../runs/budget.ts'
+import { orgBudgetRefusal, usd } from '../runs/budget.ts'
 
 export type CostCap = {
   /** Counts one finished step (onStepFinish), after the run's spending has counted it. */
@@ -44,5 +46,34 @@ export function createCostCap(capUsd: number | null, spentUsd: () => number | nu
         `${usd(capUsd)} per run (maxCostUsd). Raise the cap on the job's Definition tab or make the job do less.`
       )
     },
+  }
+}
+
+export type BudgetStop = {
+  /**
+   * A stopWhen condition, asked after step `step` when the loop would go on: true once the month's
+   * settled spend and this run's reach the budget.
+   */
+  reached: (step: number) => Promise<boolean>
+  /** The run's error when the budget stopped it, else null. */
+  failure: () => string | null
+}
+
+/**
+ * The organisation's monthly budget, checked before each next step of a run on the organisation's
+ * key: the start of a run is not enough, as one run of many costly steps could spend the month's
+ * budget many times over. The run's own spending is not in the month's sum until it settles, so it
+ * is added (`spentUsd`, null while unpriced: nothing known to add).
+ */
+export function createBudgetStop(orgId: string, spentUsd: () => number | null): BudgetStop {
+  let stopped: { step: number; reason: string } | null = null
+  return {
+    async reached(step) {
+      stopped ??= await orgBudgetRefusal(orgId, undefined, spentUsd() ?? 0).then((reason) =>
+        reason === null ? null : { step, reason },
+      )
+      return stopped !== null
+    },
+    failure: () => (stopped ? `Stopped after step ${stopped.step}. ${stopped.reason}` : null),
   }
 }

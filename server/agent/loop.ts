@@ -34,8 +34,11 @@ export type AgentLoopInput = {
   maxSteps: number
   signal: AbortSignal
   onStepFinish?: (step: StepResult<ConversationTools>) => void
-  /** Checked after each step (after onStepFinish): true stops the loop before the next one. */
-  stopAfterStep?: () => boolean
+  /**
+   * Checked after each step that would be followed by another (after onStepFinish), with the
+   * number of steps so far: true stops the loop before the next one.
+   */
+  stopAfterStep?: (steps: number) => boolean | PromiseLike<boolean>
   onError?: (error: unknown) => void
   /** Told before each retry of a failed model call, and (null) once a retry got through. */
   onRetry?: (notice: RetryNotice | null) => void
@@ -60,14 +63,15 @@ export function systemMessages(prompt: SystemPrompt): SystemModelMessage[] {
 
 /** Starts one agent turn; the caller consumes the result as a UI message stream. */
 export function startAgentLoop(input: AgentLoopInput) {
+  const { stopAfterStep } = input
   return streamText({
     // Retried by the wrapper (same policy as the SDK's), so a wait can be shown while it lasts.
     ...withModelRetries(input.model, { onRetry: input.onRetry }),
     system: systemMessages(input.system),
     messages: input.messages,
     tools: input.tools,
-    stopWhen: input.stopAfterStep
-      ? [stepCountIs(input.maxSteps), input.stopAfterStep]
+    stopWhen: stopAfterStep
+      ? [stepCountIs(input.maxSteps), ({ steps }) => stopAfterStep(steps.length)]
       : stepCountIs(input.maxSteps),
     abortSignal: input.signal,
     // Signs approval requests so a confirmation can only answer a request this server issued.

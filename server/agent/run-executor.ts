@@ -81,7 +81,7 @@ export function createAgentExecutor(): RunExecutor {
       loadMcpTools(caller, job.mcp ?? []),
       loadRunSkills(job.orgId, job.skills),
     ])
-    const spend = createRunSpend(resolved, job.maxCostUsd)
+    const spend = createRunSpend(resolved, job.maxCostUsd, job.orgId)
     const builtIn = createAgentTools({
       caller,
       mode: 'run',
@@ -141,7 +141,6 @@ async function converse({
   signal: AbortSignal
   progress: RunContext['progress']
 }): Promise<RunResult> {
-  const { cap } = spend
   let failure: unknown = null
   const result = startAgentLoop({
     model: resolved.model,
@@ -151,7 +150,7 @@ async function converse({
     maxSteps: RUN_MAX_STEPS,
     signal,
     onStepFinish: (step) => spend.step(step),
-    stopAfterStep: cap.crossed,
+    stopAfterStep: spend.stopAfterStep,
     onError: (err) => (failure ??= err),
   })
   let reply: UIMessage | null = null
@@ -178,8 +177,8 @@ async function converse({
   const parts = (reply as UIMessage | null)?.parts ?? []
   const said: ExecutorMessage[] = parts.length ? [{ role: 'assistant', parts }] : []
   const outcome: RunResult = { transcript: [...notes, ...said], usage }
-  const overCap = cap.failure()
-  if (overCap) throw new RunFailure(overCap, outcome)
+  const stopped = spend.failure()
+  if (stopped) throw new RunFailure(stopped, outcome)
   if (failure) throw new RunFailure(describeModelError(failure, [resolved.apiKey]), outcome)
   return outcome
 }

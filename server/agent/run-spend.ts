@@ -4,24 +4,31 @@
  * count towards the job's cap and both are the run's recorded tokens and cost, so the cap, the
  * organisation's budget and the usage report see a harness's spending as the run's.
  */
-import { createCostCap } from './budget.ts'
+import { createBudgetStop, createCostCap } from './budget.ts'
 import { createUsageMeter, type ConversationTools } from './loop.ts'
 import type { ResolvedModel } from './model.ts'
 import { estimateCostUsd } from './pricing.ts'
 import type { RunSpend } from './tool-context.ts'
 import type { StepResult } from 'ai'
 
-export function createRunSpend(resolved: ResolvedModel, capUsd: number | null) {
+/**
+ * @param orgId the run's organisation: on its key (`resolved.keySource` 'org'), its monthly budget
+ *   stops the run between steps as the cap does.
+ */
+export function createRunSpend(resolved: ResolvedModel, capUsd: number | null, orgId: string) {
   const meter = createUsageMeter()
   // What the run's harnesses spent, the one count the cap reads. A harness whose cost is unknown
   // makes the run's cost unknown (`unpriced`); what is known still counts towards the cap.
   const harnesses = { inputTokens: 0, outputTokens: 0, costUsd: 0, unpriced: false }
   const ownUsd = () => estimateCostUsd(resolved.choice, meter.total)
-  // The cap reads what the run has recorded, so it prices cached tokens as the record does.
-  const cap = createCostCap(capUsd, () => {
+  // The cap and the budget read what the run has recorded, so they price cached tokens as the
+  // record does.
+  const spentUsd = () => {
     const own = ownUsd()
     return own === null ? null : own + harnesses.costUsd
-  })
+  }
+  const cap = createCostCap(capUsd, spentUsd)
+  const budget = resolved.keySource === 'org' ? createBudgetStop(orgId, spentUsd) : null
   const shared: RunSpend = {
     resolved,
     capLeftUsd: () => cap.left(),
@@ -33,8 +40,13 @@ export function createRunSpend(resolved: ResolvedModel, capUsd: number | null) {
     },
   }
   return {
-    cap,
     shared,
+    /** The loop's stop after a step: the cap crossed, or the organisation's budget reached. */
+    async stopAfterStep(steps: number): Promise<boolean> {
+      return cap.crossed() || ((await budget?.reached(steps)) ?? false)
+    },
+    /** Why the run was stopped for money, or null. */
+    failure: () => cap.failure() ?? budget?.failure() ?? null,
     /** Counts one finished agent step. */
     step(step: StepResult<ConversationTools>) {
       meter.add(step)

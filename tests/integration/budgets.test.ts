@@ -2,7 +2,8 @@
  * Issue 17 items 3 and 5 on real PostgreSQL, real HTTP and the real scheduler, with the fake model
  * reporting token usage (claude-sonnet-4-5: $3 in, $15 out per million tokens):
  * a job's cost cap stops a run after the step that crossed it; the organisation's monthly budget
- * skips runs on its key (with the reason) until an admin raises it; the usage report sums tokens
+ * skips runs on its key (with the reason) until an admin raises it, and stops a run on its key
+ * between steps once that run reaches it; the usage report sums tokens
  * and cost per job, person and day; an admin transfers jobs and the next run acts as the new owner.
  */
 import { sql } from 'drizzle-orm'
@@ -136,7 +137,8 @@ describe("the organisation's monthly budget", () => {
   })
 
   it('pauses runs on the org key once reached, with the reason, until an admin raises it', async () => {
-    // $0.45 + $0.15 = $0.60 on the org key: over the $0.50 budget (a run is never cut by the budget).
+    // $0.45 + $0.15 = $0.60 on the org key, over the $0.50 budget, in one step: the budget is
+    // checked before a next step, and this run has none.
     fake.replyWhen('Do org-spender.', {
       text: 'Spent.',
       usage: { input_tokens: 150_000, output_tokens: 10_000 },
@@ -169,6 +171,29 @@ describe("the organisation's monthly budget", () => {
     expect(resumed.run.status).toBe('success')
     const after = await team.member.client.get('/jobs')
     expect(String(after.body)).not.toContain('monthly budget')
+  })
+
+  it('stops a run on the org key between steps once its spending reaches the budget', async () => {
+    // About $0.60 is spent this month. A job on the org key whose every step costs $0.45 would go
+    // on for as many steps as the model asks: the budget was checked only when a run started, so
+    // one run could spend the month's budget many times over.
+    expect((await team.admin.client.patch(SETTINGS, { monthlyBudgetUsd: 1.4 })).status).toBe(200)
+    const made = await team.admin.client.post(J, job('org-stepper', { runAs: 'shared' }))
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    // After step 1 the month is at $1.05 (under), after step 2 at $1.50 (over): no step 3.
+    fake.replyWhen('Do org-stepper.', clockStep, clockStep, clockStep, { text: 'Step four must never run.' })
+    const { run, transcript } = await runNow(team.admin.client, made.body.job.id)
+    expect(run.status).toBe('error')
+    expect(run.error).toMatch(
+      /^Stopped after step 2\. Paused: the organisation's monthly budget of \$1\.40 .* is reached \(\$1\.50 spent this month\)/,
+    )
+    expect(requestsFor('Do org-stepper.')).toHaveLength(2)
+    expect(requestsFor('Do org-stepper.').at(-1)!.headers['x-api-key']).toBe(ORG_KEY)
+    // What it spent and did before the stop is the run's record.
+    expect(run.usage).toMatchObject({ inputTokens: 200_000, outputTokens: 20_000, costUsd: 0.9 })
+    expect(JSON.stringify(transcript)).toContain('tool-clock')
+    const usage = await team.admin.client.get(USAGE)
+    expect(usage.body.budget).toMatchObject({ monthlyBudgetUsd: 1.4, reached: true })
   })
 })
 

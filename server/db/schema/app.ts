@@ -166,6 +166,11 @@ export const jobRuns = pgTable(
     index('job_runs_deployment_key_idx')
       .on(t.orgId, t.startedAt)
       .where(sql`${t.keySource} = 'deployment'`),
+    // The organisation's spend on its own key this month (its budget, asked before each next step
+    // of a run on that key, and the usage page's banner).
+    index('job_runs_org_key_idx')
+      .on(t.orgId, t.startedAt)
+      .where(sql`${t.keySource} = 'org'`),
     // The scheduler's "next queued run that may start" reads this in order and stops at the first
     // hit, so a backlog of queued runs costs each tick O(1), not O(backlog).
     index('job_runs_ready_idx')

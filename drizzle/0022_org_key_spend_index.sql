@@ -1,0 +1,1 @@
+CREATE INDEX "job_runs_org_key_idx" ON "job_runs" USING btree ("org_id","started_at") WHERE "job_runs"."key_source" = 'org';
