@@ -126,6 +126,17 @@ export function contrastOf(locator: Locator): Promise<number> {
 export async function textsBelowAA(page: Page): Promise<LowContrast[]> {
   // The pointer off everything: a hover colour is not the one a reader sees at rest.
   await page.mouse.move(0, 0)
+  // Nor is a colour on its way: a button enabled as the page hydrates fades from its disabled look
+  // (\`transition-colors\`), and one the pointer just left from its hover. Read once those end (CSS
+  // transitions only: a spinner's animation never does).
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a instanceof CSSTransition)
+        .map((a) => a.finished.catch(() => {})),
+    ).then(() => undefined),
+  )
   return page.locator('body').evaluate(measureContrast, 'scan' as const) as Promise<LowContrast[]>
 }
 
