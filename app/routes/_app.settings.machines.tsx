@@ -29,11 +29,11 @@ type Data = Route.ComponentProps['loaderData']
  * label come from the token, so the command names neither.
  */
 function connectCommand(origin: string, token: string) {
-  return (
-    `curl -fsSL ${origin}/_agent-native/machines/client.mjs -o clockwork-machine.mjs && ` +
-    `node clockwork-machine.mjs --server ${origin} --token ${token} --dir .`
-  )
+  return `${downloadCommand(origin)} && node clockwork-machine.mjs --server ${origin} --token ${token} --dir .`
 }
+
+const downloadCommand = (origin: string) =>
+  `curl -fsSL ${origin}/_agent-native/machines/client.mjs -o clockwork-machine.mjs`
 
 function ConnectDialog({ origin }: { origin: string }) {
   const fetcher = useFetcher<typeof action>()
@@ -142,7 +142,7 @@ function DisconnectButton({ id, label }: { id: string; label: string }) {
   )
 }
 
-function MachineRow({ machine }: { machine: Data['machines'][number] }) {
+function MachineRow({ machine, origin }: { machine: Data['machines'][number]; origin: string }) {
   return (
     // A machine's name, id and folder are tenant text: they break anywhere (decision 0370).
     <li className="space-y-1 py-3" data-testid={`machine-${machine.id}`}>
@@ -152,11 +152,21 @@ function MachineRow({ machine }: { machine: Data['machines'][number] }) {
           {machine.id}
         </span>
         {machine.online ? <Badge tone="green">online</Badge> : <Badge>offline</Badge>}
+        {machine.clientCurrent === false ? <Badge tone="amber">client out of date</Badge> : null}
         <DisconnectButton id={machine.id} label={machine.label} />
       </div>
       <p className="text-sm text-stone-600 [overflow-wrap:anywhere] dark:text-stone-400">
         {machine.os} · <code>{machine.dir}</code> · last seen <RelativeTime value={machine.lastSeenAt} />
       </p>
+      {machine.clientCurrent === false ? (
+        <p
+          data-testid={`machine-${machine.id}-outdated`}
+          className="text-sm text-amber-800 [overflow-wrap:anywhere] dark:text-amber-300"
+        >
+          It runs an older client than this server hands out, without its fixes. Download it again on that
+          computer (<code>{downloadCommand(origin)}</code>) and restart it with the same command.
+        </p>
+      ) : null}
       {machine.uses.length ? (
         <div className="text-xs text-stone-600 dark:text-stone-400">
           <p>Runs using it:</p>
@@ -235,7 +245,7 @@ export default function MachinesSettings({ loaderData }: Route.ComponentProps) {
         {machines.length ? (
           <ul className="divide-y divide-stone-200 dark:divide-stone-800">
             {machines.map((m) => (
-              <MachineRow key={m.id} machine={m} />
+              <MachineRow key={m.id} machine={m} origin={origin} />
             ))}
           </ul>
         ) : (

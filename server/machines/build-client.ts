@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
+import { clientBuildOf } from './protocol.ts'
 
 export const CLIENT_BUNDLE = path.resolve('build/machines/client.mjs')
 // cwd-relative like the bundle: route modules run bundled in production and through Vite in dev.
@@ -55,4 +56,17 @@ export async function machineClientSource(production: boolean): Promise<string |
     return undefined
   }
   return readFileSync(CLIENT_BUNDLE, 'utf8')
+}
+
+let served: { mtimeMs: number; build: string } | undefined
+
+/**
+ * The build of the client this server hands out now (protocol.ts `clientBuildOf`), read again only
+ * when the bundle changes; null when there is none to compare with (not built yet).
+ */
+export function servedClientBuild(): string | null {
+  if (!existsSync(CLIENT_BUNDLE)) return null
+  const { mtimeMs } = statSync(CLIENT_BUNDLE)
+  if (served?.mtimeMs !== mtimeMs) served = { mtimeMs, build: clientBuildOf(readFileSync(CLIENT_BUNDLE)) }
+  return served.build
 }

@@ -2,7 +2,21 @@
  * The JSON-RPC contract between the server and a machine client (both ends import it; the client
  * bundle inlines it). Calls go server → client except `register`; `output` is a notification.
  */
+import { createHash } from 'node:crypto'
+
 export const PROTOCOL_VERSION = 2
+
+/**
+ * A client file's build: the start of its SHA-256. The client digests its own file and sends it
+ * after `+` in its version (`1.2.0+3f9a…`); the server digests the client it serves now, so a
+ * machine running an older download shows as out of date (a fix to the client reaches a machine
+ * only when its file is downloaded again).
+ */
+export const clientBuildOf = (source: string | Buffer) =>
+  createHash('sha256').update(source).digest('hex').slice(0, 12)
+
+/** The build a client's version names, or null for clients before builds were sent. */
+export const buildOfVersion = (version: string) => /\+([0-9a-f]{12})$/.exec(version)?.[1] ?? null
 
 export type RegisterParams = {
   /**

@@ -4,10 +4,12 @@
  */
 import type { Caller } from '../auth/caller.ts'
 import { createResetLink, type ResetLink } from '../auth/reset-links.ts'
+import { servedClientBuild } from './build-client.ts'
 import { connections } from './connection.ts'
 import { machineNotFound } from './errors.ts'
 import { closeConnection } from './forward.ts'
 import { deleteMachine, findMachine, isLive, listMachineRows, machinesOfToken, recentRuns } from './store.ts'
+import { buildOfVersion } from './protocol.ts'
 import { listMachineTokens, revokeMachineToken, type TokenSummary } from './tokens.ts'
 
 const RUNS_PER_MACHINE = 5
@@ -17,6 +19,12 @@ export type MachineSummary = {
   label: string
   os: string
   version: string
+  /**
+   * Whether it last connected with the client this server hands out now: false for an older
+   * download (or a client from before builds were sent), null when the server has no built client
+   * to compare with.
+   */
+  clientCurrent: boolean | null
   dir: string
   online: boolean
   lastSeenAt: string
@@ -33,6 +41,7 @@ export async function listMachines(
     ownerId,
     rows.map((r) => r.id),
   )
+  const current = servedClientBuild()
   const machines = rows.map((row) => {
     const online = !!connections.get(ownerId, row.id) || isLive(row)
     return {
@@ -40,6 +49,7 @@ export async function listMachines(
       label: row.label,
       os: row.os,
       version: row.version,
+      clientCurrent: current === null ? null : buildOfVersion(row.version) === current,
       dir: row.dir,
       online,
       lastSeenAt: (online ? new Date() : row.lastSeenAt).toISOString(),

@@ -505,3 +505,40 @@ describe("a machine's own deny list", () => {
     await box.kill()
   }, 60_000)
 })
+
+describe("a machine's client and the server's", () => {
+  it('shows a machine running an older download as out of date, with how to update it', async () => {
+    // A fix to the client reaches a computer only when its file is downloaded again, and nothing
+    // told its owner: every client said 1.2.0. A client now sends the digest of its own file.
+    const carol = app.client()
+    await carol.signUp('Carol', 'carol@example.com')
+    const machinesOf = async () =>
+      (await carol.get('/_agent-native/machines')).body.machines as { id: string; version: string }[]
+    const current = connect(app.baseUrl, (await token(carol, 'Current box')).token, tempDir())
+    await current.waitFor('is online')
+    // The same client with a line more: a download from before the server's last update.
+    const olderFile = path.join(tempDir(), 'clockwork-machine.mjs')
+    writeFileSync(olderFile, `${readFileSync(clientFile, 'utf8')}\n// an older build\n`)
+    const older = startClient(olderFile, [
+      ...['--server', app.baseUrl, '--token', (await token(carol, 'Older box')).token],
+      ...['--dir', tempDir()],
+    ])
+    started.push(older)
+    await older.waitFor('is online')
+
+    const listed = await machinesOf()
+    expect(listed.find((m) => m.id === 'current-box')).toMatchObject({
+      clientCurrent: true,
+      version: expect.stringMatching(/^1\.\d+\.0\+[0-9a-f]{12}$/),
+    })
+    expect(listed.find((m) => m.id === 'older-box')).toMatchObject({ clientCurrent: false })
+    const page = String((await carol.get('/settings/machines')).body)
+    expect(page.match(/client out of date/g)).toHaveLength(1)
+    expect(page).toContain('data-testid="machine-older-box-outdated"')
+    expect(page).toContain(
+      `curl -fsSL ${app.baseUrl}/_agent-native/machines/client.mjs -o clockwork-machine.mjs`,
+    )
+    await current.kill()
+    await older.kill()
+  }, 60_000)
+})

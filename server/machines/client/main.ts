@@ -8,12 +8,14 @@
  * commands run as this user with this user's rights (docs/decisions/0224). Bundled into one file
  * by build-client.ts (ws and json-rpc-2.0 inlined).
  */
-import { realpathSync, statSync } from 'node:fs'
+import { readFileSync, realpathSync, statSync } from 'node:fs'
 import os from 'node:os'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { JSONRPCClient, JSONRPCErrorException, JSONRPCServer, JSONRPCServerAndClient } from 'json-rpc-2.0'
 import WebSocket from 'ws'
 import {
+  clientBuildOf,
   CLOSE_CODES,
   PROTOCOL_VERSION,
   REGISTER_REFUSALS,
@@ -24,7 +26,16 @@ import {
 import { Commands } from './commands.ts'
 import { fileCalls } from './files.ts'
 
-const CLIENT_VERSION = `1.${PROTOCOL_VERSION}.0`
+/** This file's build (protocol.ts), or none when it was not run from a file. */
+function ownBuild(): string {
+  try {
+    return `+${clientBuildOf(readFileSync(fileURLToPath(import.meta.url)))}`
+  } catch {
+    return ''
+  }
+}
+
+const CLIENT_VERSION = `1.${PROTOCOL_VERSION}.0${ownBuild()}`
 const log = (line: string) => console.log(`[clockwork-machine ${new Date().toISOString()}] ${line}`)
 
 function options() {
