@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { downloadClient, startClient, type MachineClient } from '#tests/support/machine-client.ts'
 import { mcpPing } from '#tests/support/mcp-ping.ts'
 import { createTeam, type Team } from '#tests/support/team.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
@@ -21,22 +22,27 @@ const accessGuess = () => `cwp_${randomBytes(32).toString('base64url')}`
 let app: TestApp
 let team: Team
 const sockets: WebSocket[] = []
+let client: MachineClient | undefined
 
 beforeAll(async () => {
   app = await startTestApp({ env: { AUTH_RATE_LIMIT: 'true', TRUST_PROXY: 'loopback' } })
   team = await createTeam(app)
 })
 afterAll(async () => {
+  await client?.kill()
   for (const ws of sockets) ws.terminate()
   await app?.close()
 })
 
 type Answer = { status: number; retryAfter?: string | null; code?: string }
 
-/** An upgrade to the machine endpoint with `token`, from the client at `ip` (behind a trusted proxy). */
-function connect(token: string, ip: string): Promise<Answer> {
+/**
+ * An upgrade to the machine endpoint with `token`, from the client at `ip` (behind a trusted
+ * proxy), or from this process's own address.
+ */
+function connect(token: string, ip?: string): Promise<Answer> {
   const ws = new WebSocket(`${app.baseUrl.replace('http', 'ws')}/_agent-native/machines/connect`, {
-    headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': ip },
+    headers: { authorization: `Bearer ${token}`, ...(ip ? { 'x-forwarded-for': ip } : {}) },
   })
   sockets.push(ws)
   ws.on('error', () => {})
@@ -91,5 +97,29 @@ describe('a client guessing machine tokens', () => {
     }
     expect((await connect(machineGuess(), '203.0.113.32')).status).toBe(429)
     expect((await mcpPing(app.baseUrl, accessGuess(), '203.0.113.32')).status).toBe(429)
+  })
+
+  it('tells the real client why, and it waits as long as it was told before it tries again', async () => {
+    // The client logged "the server answered 429" and tried again after half a second, doubling
+    // from there: its owner could not tell a limit from a fault, and it knocked while limited.
+    // Refused 20 times from this process's address, then once more, which it is answered 429 for.
+    for (let i = 0; i <= ALLOWED; i++) await connect(machineGuess())
+    const real = await machineToken('desktop')
+    client = startClient(await downloadClient(app.baseUrl), [
+      '--server',
+      app.baseUrl,
+      '--token',
+      real,
+      '--dir',
+      '.',
+    ])
+    await client.waitFor(/reconnecting in/)
+    const said = client.output()
+    const limit =
+      /the server answered 429: Too many refused tokens from your address; try again in (\d+) s/.exec(said)
+    expect(limit, said).not.toBeNull()
+    const wait = /disconnected; reconnecting in ([\d.]+) s/.exec(said)
+    expect(Number(wait![1])).toBe(Number(limit![1]))
+    expect(Number(wait![1])).toBeGreaterThanOrEqual(1)
   })
 })

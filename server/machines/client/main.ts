@@ -98,6 +98,16 @@ log(
     'rights and can reach anything it can (other folders, the network)',
 )
 
+/** The message of the server's JSON error, after a colon; nothing when the body is not one. */
+function reasonIn(body: string): string {
+  try {
+    const message = (JSON.parse(body) as { error?: { message?: unknown } }).error?.message
+    return typeof message === 'string' ? `: ${message.slice(0, 500)}` : ''
+  } catch {
+    return ''
+  }
+}
+
 function connect() {
   log(`connecting to ${url.origin} (directory ${opts.dir})`)
   const ws = new WebSocket(url, { headers: { authorization: `Bearer ${opts.token}` } })
@@ -128,8 +138,20 @@ function connect() {
       )
       process.exit(1)
     }
-    log(`the server answered ${res.statusCode}`)
-    ws.terminate()
+    // The server says why in a JSON error and, when it is busy or limiting this address, how long
+    // to wait: the next try waits at least that long (at most five minutes, whatever it says).
+    const wait = Number(res.headers['retry-after'])
+    if (wait > 0) backoffMs = Math.max(backoffMs, Math.min(wait, 300) * 1000)
+    let body = ''
+    res.setEncoding('utf8')
+    res.on('data', (chunk: string) => {
+      if (body.length < 4096) body += chunk
+    })
+    res.on('end', () => {
+      log(`the server answered ${res.statusCode}${reasonIn(body)}`)
+      ws.terminate()
+    })
+    res.on('error', () => ws.terminate())
   })
   ws.on('open', async () => {
     ws.on('message', (data) => void rpc.receiveAndSend(JSON.parse(String(data))))
