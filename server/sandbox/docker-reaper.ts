@@ -37,10 +37,10 @@ export async function reapOverdueContainers(bin = 'docker', now = Date.now()): P
 
 /**
  * Reaps now and every minute where a Docker engine answers; resolves with the stop once the first
- * sweep is done. `engine` is the process's answer (dockerState, asked once: environments' commands
- * refuse without it), so a server without an engine runs no docker command every minute. An engine
- * that starts later is found by the next server start, which sweeps first: what is left to reap is
- * what a server that died left behind.
+ * sweep is done. `engine` is the process's answer at start (dockerState), so a server without an
+ * engine runs no docker command every minute. An engine that starts later is used by environments'
+ * commands (dockerState asks again) and swept by the next server start, which sweeps first: what
+ * is left to reap is what a server that died left behind.
  */
 export async function startContainerReaper(
   engine: (bin: string) => Promise<{ ok: boolean }>,

@@ -9,7 +9,13 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseEnvironmentFile } from '../definition/definition.ts'
 import { DEFAULT_LIMITS } from '../exec/exec-schema.ts'
-import { dockerExec, dockerExecArgs, dockerState, type DockerExecSpec } from './providers-docker.ts'
+import {
+  DOCKER_RETRY_MS,
+  dockerExec,
+  dockerExecArgs,
+  dockerState,
+  type DockerExecSpec,
+} from './providers-docker.ts'
 import { resolveTarget } from './providers.ts'
 import { dockerForTests, TEST_SANDBOX_IMAGE } from '#tests/support/docker.ts'
 
@@ -187,6 +193,36 @@ describe('without a Docker engine', () => {
       const run = dockerExec({ root }, 'echo hi', { stopKey: 'run_x', bin: join(root, 'no-docker-here') })
       await expect(run).rejects.toMatchObject({ status: 503, code: 'unavailable' })
       await expect(run).rejects.toThrow(/^docker is unavailable on this server: .+/)
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+  it('finds an engine started after the server, asking again at most every DOCKER_RETRY_MS', async () => {
+    // The first answer was kept for the life of the process: a server started before its Docker
+    // engine (a boot that starts Docker later) refused every Docker command until it was restarted.
+    const root = mkdtempSync(join(tmpdir(), 'clockwork-docker-state-'))
+    try {
+      const engineUp = join(root, 'engine-up')
+      const asked = join(root, 'asked')
+      const bin = join(root, 'docker')
+      writeFileSync(
+        bin,
+        `#!/bin/sh\necho "$1" >> '${asked}'\n[ -e '${engineUp}' ] && exit 0\n` +
+          `echo 'Cannot connect to the Docker daemon' >&2\nexit 1\n`,
+        { mode: 0o755 },
+      )
+      const timesAsked = () => readFileSync(asked, 'utf8').split('\n').filter(Boolean).length
+      const t = Date.now()
+      expect(await dockerState(bin, t)).toEqual({ ok: false, why: 'Cannot connect to the Docker daemon' })
+      writeFileSync(engineUp, '')
+      // Within the wait the no stands, without asking.
+      expect((await dockerState(bin, t + DOCKER_RETRY_MS - 1)).ok).toBe(false)
+      expect(timesAsked()).toBe(1)
+      expect(await dockerState(bin, t + DOCKER_RETRY_MS)).toEqual({ ok: true })
+      // A yes stands.
+      rmSync(engineUp)
+      expect(await dockerState(bin, t + 100 * DOCKER_RETRY_MS)).toEqual({ ok: true })
+      expect(timesAsked()).toBe(2)
     } finally {
       rmSync(root, { recursive: true, force: true })
     }

@@ -134,26 +134,40 @@ export function dockerExecArgs(spec: DockerExecSpec): string[] {
 
 export type DockerState = { ok: true } | { ok: false; why: string }
 
-let state: Promise<DockerState> | undefined
+/**
+ * How long an engine's "no" stands before `docker info` is asked again: an engine started after
+ * the server (a boot that starts Docker later, an engine restarted) is found without restarting
+ * the server, and a server without one asks at most this often. A "yes" stands.
+ */
+export const DOCKER_RETRY_MS = 10_000
 
-/** Whether a Docker engine answers (`docker info`), asked once per process. */
-export function dockerState(bin = 'docker'): Promise<DockerState> {
-  const ask = () =>
-    new Promise<DockerState>((resolve) => {
+const known = new Map<string, { answer: Promise<DockerState>; failedAt?: number }>()
+
+/** Whether a Docker engine answers (`docker info`) through `bin`: asked once, and again after a no. */
+export function dockerState(bin = 'docker', now = Date.now()): Promise<DockerState> {
+  const last = known.get(bin)
+  if (last && (last.failedAt === undefined || now - last.failedAt < DOCKER_RETRY_MS)) return last.answer
+  const entry: { answer: Promise<DockerState>; failedAt?: number } = {
+    // Counted as a no from the moment it is asked: a second caller meanwhile shares this answer.
+    failedAt: now,
+    answer: new Promise<DockerState>((resolve) => {
       execFile(
         bin,
         ['info', '--format', '{{.ServerVersion}}'],
         { env: dockerClientEnv(), timeout: 10_000 },
         (err, _out, stderr) => {
-          if (!err) return resolve({ ok: true })
+          if (!err) {
+            entry.failedAt = undefined
+            return resolve({ ok: true })
+          }
           const detail = String(stderr).trim().split('\n').pop() || err.message
           resolve({ ok: false, why: detail })
         },
       )
-    })
-  if (bin !== 'docker') return ask()
-  state ??= ask()
-  return state
+    }),
+  }
+  known.set(bin, entry)
+  return entry.answer
 }
 
 export const dockerUnavailable = (why: string) =>
