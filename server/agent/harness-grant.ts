@@ -32,10 +32,16 @@ export function adapterFor(id: string, resolved: Pick<ResolvedModel, 'choice'>):
   return adapter
 }
 
+/**
+ * @param budget.spentBeforeUsd what the run that starts the harness (run_harness in a builtin run)
+ *   had spent in its finished steps, not yet in its record: the organisation's budget counts it
+ *   with the harness's calls.
+ */
 export function modelGrant(
   resolved: ResolvedModel,
-  budget: { orgId: string; capUsd: number | null },
+  budget: { orgId: string; capUsd: number | null; spentBeforeUsd?: number },
 ): ModelGrant {
+  const before = budget.spentBeforeUsd ?? 0
   return {
     baseURL: env().ANTHROPIC_BASE_URL ?? ANTHROPIC_API,
     apiKey: resolved.apiKey ?? '',
@@ -45,7 +51,7 @@ export function modelGrant(
     // The organisation's monthly budget binds every call on its key, not only the run's start.
     admit:
       resolved.keySource === 'org'
-        ? (runSpentUsd) => orgBudgetRefusal(budget.orgId, undefined, runSpentUsd)
+        ? (runSpentUsd) => orgBudgetRefusal(budget.orgId, undefined, before + runSpentUsd)
         : undefined,
   }
 }

@@ -32,6 +32,7 @@ export function createRunSpend(resolved: ResolvedModel, capUsd: number | null, o
   const shared: RunSpend = {
     resolved,
     capLeftUsd: () => cap.left(),
+    spentUsd: () => spentUsd() ?? 0,
     add(usage) {
       harnesses.inputTokens += usage.inputTokens
       harnesses.outputTokens += usage.outputTokens

@@ -46,6 +46,8 @@ export type RunSpend = {
   resolved: ResolvedModel
   /** USD the job's cap leaves now; null when the job has no cap (or its model no price). */
   capLeftUsd: () => number | null
+  /** USD the run has spent so far (its steps and harnesses), not yet in its record; 0 unpriced. */
+  spentUsd: () => number
   /** Adds what a harness spent to the run's usage and to its cap. */
   add: (usage: { inputTokens: number; outputTokens: number; costUsd: number | null }) => void
 }

@@ -120,7 +120,11 @@ async function start(
         threadId: ctx.threadId,
         stopKey: stopKeyFor({ runId: ctx.runId, threadId: ctx.threadId, turnId: ctx.turnId }),
       },
-      grant: modelGrant(resolved, { orgId: ctx.caller.orgId, capUsd }),
+      grant: modelGrant(resolved, {
+        orgId: ctx.caller.orgId,
+        capUsd,
+        spentBeforeUsd: ctx.runSpend?.spentUsd(),
+      }),
       modelId: resolved.choice.modelId,
       skills,
       mcp,
