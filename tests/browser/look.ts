@@ -118,17 +118,18 @@ function measureContrast(root: Element, mode: 'text' | 'graphic' | 'scan'): numb
  * The WCAG contrast ratio of an element's text against the background it is drawn on (the
  * backgrounds of it and its ancestors composited, transparent ones letting the next show).
  */
-export function contrastOf(locator: Locator): Promise<number> {
+export async function contrastOf(locator: Locator): Promise<number> {
+  await transitionsEnded(locator.page())
   return locator.evaluate(measureContrast, 'text' as const) as Promise<number>
 }
 
-/** Every visible piece of text on the page below WCAG AA contrast (an empty list when all reach it). */
-export async function textsBelowAA(page: Page): Promise<LowContrast[]> {
-  // The pointer off everything: a hover colour is not the one a reader sees at rest.
-  await page.mouse.move(0, 0)
-  // Nor is a colour on its way: a button enabled as the page hydrates fades from its disabled look
-  // (\`transition-colors\`), and one the pointer just left from its hover. Read once those end (CSS
-  // transitions only: a spinner's animation never does).
+/**
+ * Once the page's CSS transitions have ended: a colour on its way is not the one a reader sees. A
+ * button enabled as the page hydrates fades from its disabled look (`transition-colors`), one the
+ * pointer just left from its hover, every control from the other theme's colours when the theme
+ * changes. CSS transitions only: a spinner's animation never ends.
+ */
+async function transitionsEnded(page: Page) {
   await page.evaluate(() =>
     Promise.all(
       document
@@ -137,6 +138,13 @@ export async function textsBelowAA(page: Page): Promise<LowContrast[]> {
         .map((a) => a.finished.catch(() => {})),
     ).then(() => undefined),
   )
+}
+
+/** Every visible piece of text on the page below WCAG AA contrast (an empty list when all reach it). */
+export async function textsBelowAA(page: Page): Promise<LowContrast[]> {
+  // The pointer off everything: a hover colour is not the one a reader sees at rest.
+  await page.mouse.move(0, 0)
+  await transitionsEnded(page)
   return page.locator('body').evaluate(measureContrast, 'scan' as const) as Promise<LowContrast[]>
 }
 
