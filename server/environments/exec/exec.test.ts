@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCommand } from './exec.ts'
 import { editFile, writeFile } from '../files/files.ts'
 import { prepareFolder, sandboxIdentity } from './identity.ts'
-import { currentMechanism, detectMechanism } from './mechanism.ts'
+import { currentMechanism, detectMechanism, withCwdHint } from './mechanism.ts'
 
 let base: string
 let root: string
@@ -36,7 +36,8 @@ const opts = {}
 const ctx = () => ({ root, owner })
 
 it('finds a sandbox on this machine', async () => {
-  expect((await currentMechanism()).kind).toBe('sandbox-runtime')
+  const mechanism = await currentMechanism()
+  expect(mechanism.kind, 'why' in mechanism ? mechanism.why : '').toBe('sandbox-runtime')
 })
 
 describe('write, run, read the error, fix, run again', () => {
@@ -263,6 +264,18 @@ describe('no sandbox', () => {
       status: 503,
       message: 'execution is unavailable on this server: bubblewrap (bwrap) is missing',
     })
+  })
+
+  it('says why when the server runs from inside /tmp', () => {
+    // A checkout in /tmp lost the runtime with only bubblewrap's "Can't find source path" to say
+    // why: each command's /tmp is a private one, where the server's folder is not.
+    const why = "bwrap: Can't find source path /tmp/clockwork/.git: No such file or directory"
+    expect(withCwdHint(why, '/tmp/clockwork')).toBe(
+      `${why} (the server runs from /tmp/clockwork, inside /tmp, which each command sees as a ` +
+        'private folder of its own: run it from a folder outside /tmp)',
+    )
+    expect(withCwdHint(why, '/srv/clockwork')).toBe(why)
+    expect(withCwdHint(why, '/tmpfiles/clockwork')).toBe(why)
   })
 
   it('detection falls back to bubblewrap, then to nothing', async () => {

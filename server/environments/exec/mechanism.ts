@@ -42,15 +42,29 @@ const realProbes: Probes = {
     } catch (err) {
       return (err as Error).message
     }
-    return probeView(async (root) => {
+    const why = await probeView(async (root) => {
       const wrapped = await wrapCommand({ id: 'probe', command: 'true', root, allowedHosts: [] })
       return { line: wrapped.line, view: wrapped.view, release: wrapped.release }
     })
+    return why && withCwdHint(why, process.cwd())
   },
   bubblewrap: async () =>
     probeView(async () => ({ line: 'true', view: {}, release: () => {} })).then((why) =>
       why ? `bubblewrap (bwrap) is missing or cannot run the command view: ${why}` : null,
     ),
+}
+
+/**
+ * The runtime's failure, with the likely cause when the server runs from inside /tmp: the runtime
+ * protects files of the server's own folder (its `.git/hooks` and the like) inside each command's
+ * view, whose /tmp is private, so bubblewrap cannot find them there.
+ */
+export function withCwdHint(why: string, cwd: string): string {
+  if (cwd !== '/tmp' && !cwd.startsWith('/tmp/')) return why
+  return (
+    `${why} (the server runs from ${cwd}, inside /tmp, which each command sees as a private ` +
+    'folder of its own: run it from a folder outside /tmp)'
+  )
 }
 
 /** Runs a line inside the command view as a command would, in a throwaway folder. */
