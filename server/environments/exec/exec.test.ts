@@ -8,6 +8,7 @@ import { runCommand } from './exec.ts'
 import { editFile, writeFile } from '../files/files.ts'
 import { prepareFolder, sandboxIdentity } from './identity.ts'
 import { currentMechanism, detectMechanism, withCwdHint } from './mechanism.ts'
+import { VIEW_TMP } from './sandbox-view.ts'
 
 let base: string
 let root: string
@@ -269,13 +270,14 @@ describe('no sandbox', () => {
   it('says why when the server runs from inside /tmp', () => {
     // A checkout in /tmp lost the runtime with only bubblewrap's "Can't find source path" to say
     // why: each command's /tmp is a private one, where the server's folder is not.
-    const why = "bwrap: Can't find source path /tmp/clockwork/.git: No such file or directory"
-    expect(withCwdHint(why, '/tmp/clockwork')).toBe(
-      `${why} (the server runs from /tmp/clockwork, inside /tmp, which each command sees as a ` +
-        'private folder of its own: run it from a folder outside /tmp)',
+    const checkout = join(VIEW_TMP, 'clockwork')
+    const why = `bwrap: Can't find source path ${checkout}/.git: No such file or directory`
+    expect(withCwdHint(why, checkout)).toBe(
+      `${why} (the server runs from ${checkout}, inside ${VIEW_TMP}, which each command sees as a ` +
+        `private folder of its own: run it from a folder outside ${VIEW_TMP})`,
     )
-    expect(withCwdHint(why, '/srv/clockwork')).toBe(why)
-    expect(withCwdHint(why, '/tmpfiles/clockwork')).toBe(why)
+    expect(withCwdHint(why, join(VIEW_TMP, '..', 'srv', 'clockwork'))).toBe(why)
+    expect(withCwdHint(why, `${VIEW_TMP}files`)).toBe(why)
   })
 
   it('detection falls back to bubblewrap, then to nothing', async () => {

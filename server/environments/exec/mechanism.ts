@@ -9,12 +9,12 @@
 import { execFile, spawnSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { logger } from '../../lib/logger.ts'
 import { cgroupSupport } from '../../sandbox/cgroup.ts'
 import { dropPrivileges, prepareFolder, sandboxIdentity } from './identity.ts'
 import { initSandboxRuntime, wrapCommand } from './sandbox-runtime.ts'
-import { viewArgs, type ViewPlan } from './sandbox-view.ts'
+import { VIEW_TMP, viewArgs, type ViewPlan } from './sandbox-view.ts'
 
 export type Mechanism =
   { kind: 'sandbox-runtime' } | { kind: 'bwrap'; why: string } | { kind: 'none'; why: string }
@@ -60,10 +60,11 @@ const realProbes: Probes = {
  * view, whose /tmp is private, so bubblewrap cannot find them there.
  */
 export function withCwdHint(why: string, cwd: string): string {
-  if (cwd !== '/tmp' && !cwd.startsWith('/tmp/')) return why
+  const inside = relative(VIEW_TMP, cwd)
+  if (inside.startsWith('..')) return why
   return (
-    `${why} (the server runs from ${cwd}, inside /tmp, which each command sees as a private ` +
-    'folder of its own: run it from a folder outside /tmp)'
+    `${why} (the server runs from ${cwd}, inside ${VIEW_TMP}, which each command sees as a private ` +
+    `folder of its own: run it from a folder outside ${VIEW_TMP})`
   )
 }
 

@@ -22,7 +22,7 @@ import { dirname, join } from 'node:path'
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
 import { namesInside } from '../../lib/outbound.ts'
 import { sandboxIdentity } from './identity.ts'
-import type { ViewPlan } from './sandbox-view.ts'
+import { VIEW_TMP, type ViewPlan } from './sandbox-view.ts'
 
 /**
  * Private ranges an allowed host name must not resolve to; loopback, link-local, this host's own
@@ -57,7 +57,7 @@ const AWAIT_RELAYS = [3128, 1080]
  * The TMPDIR the runtime hands every command: a fixed folder of the sandbox's own private /tmp
  * (the runtime's choice, not a path of this host, so not the OS temp dir).
  */
-const RUNTIME_TMPDIR = '/tmp/claude'
+const RUNTIME_TMPDIR = `${VIEW_TMP}/claude`
 
 let ready: Promise<void> | undefined
 const running = new Map<string, string[]>()
@@ -119,7 +119,7 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
         filesystem: {
           denyRead: home(),
           allowRead: [req.root],
-          allowWrite: [req.root, '/tmp'],
+          allowWrite: [req.root, VIEW_TMP],
           denyWrite: [],
         },
         network: { ...BASE.network, allowedDomains: allowedHosts },

@@ -20,6 +20,9 @@ import { systemMounts } from '../../sandbox/bwrap-args.ts'
 import { isInside } from '../files/paths.ts'
 
 /** The /etc entries tools need (name lookup, TLS roots, dynamic linking, Debian's alternatives). */
+/** The command's own /tmp inside the view: a private, size-capped tmpfs, never the host's. */
+export const VIEW_TMP = '/tmp'
+
 export const ETC_ENTRIES = [
   'passwd',
   'group',
@@ -129,11 +132,11 @@ export function viewArgs(plan: ViewPlan, system = systemMounts()): string[] {
     '--size',
     String(plan.tmpBytes),
     '--tmpfs',
-    '/tmp',
+    VIEW_TMP,
     '--dir',
     '/var',
     '--symlink',
-    '/tmp',
+    VIEW_TMP,
     '/var/tmp',
     ...system,
     '--dir',
