@@ -6,7 +6,7 @@
  * (docs/decisions/0071-a-cost-cap-per-run.md). And the organisation's monthly budget, for a run on
  * its key (decision 0434).
  */
-import { orgBudgetRefusal, usd } from '../runs/budget.ts'
+import { runBudgetRefusal, usd } from '../runs/budget.ts'
 
 export type CostCap = {
   /** Counts one finished step (onStepFinish), after the run's spending has counted it. */
@@ -52,7 +52,7 @@ export function createCostCap(capUsd: number | null, spentUsd: () => number | nu
 export type BudgetStop = {
   /**
    * A stopWhen condition, asked after step `step` when the loop would go on: true once the month's
-   * settled spend and this run's reach the budget.
+   * spend, this run's and that of the runs going at the same time included, reaches the budget.
    */
   reached: (step: number) => Promise<boolean>
   /** The run's error when the budget stopped it, else null. */
@@ -60,16 +60,17 @@ export type BudgetStop = {
 }
 
 /**
- * The organisation's monthly budget, checked before each next step of a run on the organisation's
- * key: the start of a run is not enough, as one run of many costly steps could spend the month's
- * budget many times over. The run's own spending is not in the month's sum until it settles, so it
- * is added (`spentUsd`, null while unpriced: nothing known to add).
+ * The organisation's monthly budget, checked before each next step of run `runId` on the
+ * organisation's key: the start of a run is not enough, as one run of many costly steps could spend
+ * the month's budget many times over. Each check writes what the run has spent so far to its record
+ * (`spentUsd`, null while unpriced: nothing known to write), where the checks of other runs see it
+ * (decision 0444).
  */
-export function createBudgetStop(orgId: string, spentUsd: () => number | null): BudgetStop {
+export function createBudgetStop(orgId: string, runId: string, spentUsd: () => number | null): BudgetStop {
   let stopped: { step: number; reason: string } | null = null
   return {
     async reached(step) {
-      stopped ??= await orgBudgetRefusal(orgId, undefined, spentUsd() ?? 0).then((reason) =>
+      stopped ??= await runBudgetRefusal(orgId, runId, spentUsd() ?? 0).then((reason) =>
         reason === null ? null : { step, reason },
       )
       return stopped !== null

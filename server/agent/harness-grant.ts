@@ -12,7 +12,7 @@ import { harnessAdapter } from '../harness/registry.ts'
 import type { McpEndpoint } from '../integrations/mcp-client.ts'
 import { endpointOf, serversForAgent } from '../integrations/mcp-service.ts'
 import { badRequest } from '../lib/errors.ts'
-import { orgBudgetRefusal } from '../runs/budget.ts'
+import { orgBudgetRefusal, runBudgetRefusal } from '../runs/budget.ts'
 import type { ResolvedModel } from './model.ts'
 import { estimateCostUsd } from './pricing.ts'
 
@@ -33,14 +33,17 @@ export function adapterFor(id: string, resolved: Pick<ResolvedModel, 'choice'>):
 }
 
 /**
+ * @param budget.runId the job run whose spending the harness's is (a harness job's run, or the
+ *   builtin run that calls run_harness); none from chat. Each call on the organisation's key writes
+ *   the run's spending so far to its record before the budget is read, as a builtin run's steps do.
  * @param budget.spentBeforeUsd what the run that starts the harness (run_harness in a builtin run)
- *   had spent in its finished steps, not yet in its record: the organisation's budget counts it
- *   with the harness's calls.
+ *   had spent in its finished steps: the organisation's budget counts it with the harness's calls.
  */
 export function modelGrant(
   resolved: ResolvedModel,
-  budget: { orgId: string; capUsd: number | null; spentBeforeUsd?: number },
+  budget: { orgId: string; capUsd: number | null; runId?: string; spentBeforeUsd?: number },
 ): ModelGrant {
+  const { orgId, runId } = budget
   const before = budget.spentBeforeUsd ?? 0
   return {
     baseURL: env().ANTHROPIC_BASE_URL ?? ANTHROPIC_API,
@@ -51,7 +54,10 @@ export function modelGrant(
     // The organisation's monthly budget binds every call on its key, not only the run's start.
     admit:
       resolved.keySource === 'org'
-        ? (runSpentUsd) => orgBudgetRefusal(budget.orgId, undefined, before + runSpentUsd)
+        ? (runSpentUsd) =>
+            runId
+              ? runBudgetRefusal(orgId, runId, before + runSpentUsd)
+              : orgBudgetRefusal(orgId, undefined, before + runSpentUsd)
         : undefined,
   }
 }

@@ -35,7 +35,7 @@ export async function runJobInHarness(ctx: {
     prompt: job.instructions,
     mode: 'run',
     origin: { runId: run.id },
-    grant: modelGrant(resolved, { orgId: job.orgId, capUsd: job.maxCostUsd }),
+    grant: modelGrant(resolved, { orgId: job.orgId, capUsd: job.maxCostUsd, runId: run.id }),
     modelId: resolved.choice.modelId,
     skills,
     mcp,

@@ -81,7 +81,7 @@ export function createAgentExecutor(): RunExecutor {
       loadMcpTools(caller, job.mcp ?? []),
       loadRunSkills(job.orgId, job.skills),
     ])
-    const spend = createRunSpend(resolved, job.maxCostUsd, job.orgId)
+    const spend = createRunSpend(resolved, job.maxCostUsd, { id: run.id, orgId: job.orgId })
     const builtIn = createAgentTools({
       caller,
       mode: 'run',

@@ -12,10 +12,14 @@ import type { RunSpend } from './tool-context.ts'
 import type { StepResult } from 'ai'
 
 /**
- * @param orgId the run's organisation: on its key (`resolved.keySource` 'org'), its monthly budget
- *   stops the run between steps as the cap does.
+ * @param run the run and its organisation: on the organisation's key (`resolved.keySource` 'org'),
+ *   its monthly budget stops the run between steps as the cap does.
  */
-export function createRunSpend(resolved: ResolvedModel, capUsd: number | null, orgId: string) {
+export function createRunSpend(
+  resolved: ResolvedModel,
+  capUsd: number | null,
+  run: { id: string; orgId: string },
+) {
   const meter = createUsageMeter()
   // What the run's harnesses spent, the one count the cap reads. A harness whose cost is unknown
   // makes the run's cost unknown (`unpriced`); what is known still counts towards the cap.
@@ -28,7 +32,7 @@ export function createRunSpend(resolved: ResolvedModel, capUsd: number | null, o
     return own === null ? null : own + harnesses.costUsd
   }
   const cap = createCostCap(capUsd, spentUsd)
-  const budget = resolved.keySource === 'org' ? createBudgetStop(orgId, spentUsd) : null
+  const budget = resolved.keySource === 'org' ? createBudgetStop(run.orgId, run.id, spentUsd) : null
   const shared: RunSpend = {
     resolved,
     capLeftUsd: () => cap.left(),

@@ -41,7 +41,7 @@ export const usd = (n: number) => `$${n.toFixed(n > 0 && n < 0.01 ? 4 : 2)}`
 
 /**
  * Why runs on the organisation's key may not start now, or null when they may. `unsettledUsd`: what
- * a run still going has spent (a harness run's calls are in its record only when it ends).
+ * is being spent outside any run's record (a harness started from chat).
  */
 export async function orgBudgetRefusal(
   orgId: string,
@@ -56,6 +56,26 @@ export async function orgBudgetRefusal(
     `is reached (${usd(budget.spentUsd)} spent this month). Runs on the organisation's key resume when an ` +
     'admin raises the budget under Settings → Usage.'
   )
+}
+
+/**
+ * Why a run on the organisation's key must stop now, or null when it may go on. What the run has
+ * spent so far (`spentUsd`) is written to its record first, so runs going at the same time count
+ * each other's spending as they go rather than once they end, and the month's sum that follows
+ * counts this run's once, from its record. The record only grows while the run is going; when it
+ * ends, its final usage replaces it.
+ */
+export async function runBudgetRefusal(
+  orgId: string,
+  runId: string,
+  spentUsd: number,
+  db: Db = getDb(),
+): Promise<string | null> {
+  await db.execute(
+    sql`update job_runs set cost_usd = greatest(coalesce(cost_usd, 0), ${Math.round(spentUsd * 1e6) / 1e6})
+        where id = ${runId} and status = 'running'`,
+  )
+  return orgBudgetRefusal(orgId, db)
 }
 
 /** The layout's banner: the budget and the spend while runs on the org key are paused, else null. */

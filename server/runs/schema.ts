@@ -26,7 +26,10 @@ export type Run = {
   finishedAt: string | null
   durationMs: number | null
   error: string | null
-  /** Tokens the run spent, and its estimated cost in USD (null when the model's price is unknown). */
+  /**
+   * Tokens the run spent, and its estimated cost in USD (null when the model's price is unknown).
+   * While a run on the organisation's key goes, its cost so far (decision 0444).
+   */
   usage: {
     inputTokens: number | null
     outputTokens: number | null

@@ -69,9 +69,16 @@ export const deniedCommandsSql = (runId: string) =>
   sql`(select count(*)::int from environment_audit
         where run_id = ${runId} and kind = 'command' and decision in ('denied', 'network_blocked'))`
 
+/**
+ * The run's usage as its executor reported it. A run that ended without a report (its instance gone,
+ * or stopped before it could say) keeps the spending its budget checks recorded while it went
+ * (runBudgetRefusal): that money was spent.
+ */
 const usageSql = (usage: RunUsage | undefined) =>
-  sql`input_tokens = ${usage?.inputTokens ?? null}, output_tokens = ${usage?.outputTokens ?? null},
-      cost_usd = ${usage?.costUsd ?? null}, model = ${usage?.model ?? null}`
+  usage
+    ? sql`input_tokens = ${usage.inputTokens}, output_tokens = ${usage.outputTokens},
+          cost_usd = ${usage.costUsd ?? null}, model = ${usage.model ?? null}`
+    : sql`cost_usd = cost_usd`
 
 /** The common case in one statement: the run and its job's state change together. */
 async function settleSuccess(runId: string, usage: RunUsage | undefined, options: SettleOptions, db: Db) {

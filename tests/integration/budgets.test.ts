@@ -7,12 +7,13 @@
  * and cost per job, person and day; an admin transfers jobs and the next run acts as the new owner.
  */
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { queryRows } from '#server/db/sql.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { snapshotTables } from '#tests/support/snapshot.ts'
-import { runNow } from '#tests/support/runs.ts'
+import { POLL } from '#tests/support/poll.ts'
+import { runNow, waitForRun } from '#tests/support/runs.ts'
 import { createTeam, type Team, type TeamPerson } from '#tests/support/team.ts'
 import type { TestApp } from '#tests/support/test-app.ts'
 
@@ -194,6 +195,42 @@ describe("the organisation's monthly budget", () => {
     expect(JSON.stringify(transcript)).toContain('tool-clock')
     const usage = await team.admin.client.get(USAGE)
     expect(usage.body.budget).toMatchObject({ monthlyBudgetUsd: 1.4, reached: true })
+  })
+
+  it('counts what a run still going has spent: a second run at once cannot spend it again', async () => {
+    // Runs going at the same time counted each other's spending only once they ended, so two runs
+    // started together could each spend what the budget had left. Run A spends $0.90 in its first
+    // step and is held in its second; run B then starts with $1.00 left before A's spending.
+    const spent = (await team.admin.client.get(USAGE)).body.budget.spentUsd as number
+    const budget = Math.round((spent + 1) * 100) / 100
+    expect((await team.admin.client.patch(SETTINGS, { monthlyBudgetUsd: budget })).status).toBe(200)
+    const holder = await team.admin.client.post(J, job('org-holder', { runAs: 'shared' }))
+    const second = await team.admin.client.post(J, job('org-second', { runAs: 'shared' }))
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const bigStep = { ...clockStep, usage: { input_tokens: 200_000, output_tokens: 20_000 } } // $0.90
+    fake.replyWhen('Do org-holder.', bigStep, async () => {
+      await held
+      return { text: 'Held, then done.', usage: { input_tokens: 10, output_tokens: 5 } }
+    })
+    fake.replyWhen('Do org-second.', clockStep, clockStep, clockStep, { text: 'Never needed.' })
+
+    const started = await team.admin.client.post(`${J}/${holder.body.job.id}/run`)
+    expect(started.status).toBe(202)
+    // A asked for its second step: its budget check after step 1 is behind it.
+    await vi.waitFor(() => expect(requestsFor('Do org-holder.')).toHaveLength(2), POLL)
+    const b = await runNow(team.admin.client, second.body.job.id)
+    expect(b.run.status).toBe('error')
+    expect(b.run.error).toMatch(/^Stopped after step 1\. Paused: the organisation's monthly budget/)
+    expect(requestsFor('Do org-second.')).toHaveLength(1)
+    // While it goes, A's record shows what it has spent.
+    const going = await team.admin.client.get(`/_agent-native/runs/${started.body.run.id}`)
+    expect(going.body.run).toMatchObject({ status: 'running', usage: { costUsd: 0.9 } })
+
+    release()
+    const a = await waitForRun(team.admin.client, started.body.run.id)
+    expect(a.run.status).toBe('success')
+    expect(a.run.usage.costUsd).toBeCloseTo(0.9, 3)
   })
 })
 

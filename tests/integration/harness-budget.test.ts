@@ -4,10 +4,12 @@
  * calls with what the starting run's finished steps had spent added. It counted only the harness's
  * own calls, so a run that had spent most of the budget could start a harness that spent past it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { AgentApp } from '#tests/support/agent-app.ts'
 import { toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { settledRun, startHarnessApp } from '#tests/support/harness-runs.ts'
+import { POLL } from '#tests/support/poll.ts'
+import { runNow } from '#tests/support/runs.ts'
 import type { Team } from '#tests/support/team.ts'
 
 const KEY = 'sk-ant-deployment-harness-budget-1'
@@ -83,5 +85,59 @@ describe('run_harness in a run on the organisation key', () => {
     expect(run.status).toBe('error')
     expect(run.error).toMatch(/monthly budget of \$0\.50/)
     expect(run.usage.costUsd).toBeGreaterThanOrEqual(0.54)
+  }, 120_000)
+
+  it('shows what a harness run still going has spent to the budget checks of other runs', async () => {
+    // A harness job's spending was in its record only when it ended, so a run going beside it
+    // counted none of it. Claude Code spends $0.90 in its first call and is held in its second;
+    // a builtin run then starts with $1.00 of the budget left before the harness's spending.
+    const admin = team.admin.client
+    const spent = (await admin.get('/_agent-native/usage')).body.budget.spentUsd as number
+    const budget = Math.round((spent + 1) * 100) / 100
+    expect((await admin.patch('/_agent-native/org-settings', { monthlyBudgetUsd: budget })).status).toBe(200)
+    const job = (name: string, extra: Record<string, unknown>) =>
+      admin.post('/_agent-native/jobs', {
+        name,
+        schedule: '0 7 * * 1-5',
+        instructions: `Task ${name}: go.`,
+        scope: 'shared',
+        runAs: 'shared',
+        ...extra,
+      })
+    const coder = await job('org-coder', { harness: 'claude-code', environment: 'budgeted' })
+    const beside = await job('org-beside', {})
+    expect(coder.status, JSON.stringify(coder.body)).toBe(201)
+    expect(beside.status, JSON.stringify(beside.body)).toBe(201)
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    fake.replyWhen(
+      'Task org-coder:',
+      {
+        ...toolUse('Bash', { command: 'echo coder-once', description: 'once' }),
+        usage: { input_tokens: 200_000, output_tokens: 20_000 },
+      },
+      async () => {
+        await held
+        return { text: 'Done after the hold.', usage: { input_tokens: 10, output_tokens: 5 } }
+      },
+    )
+    const clockStep = { ...toolUse('clock', {}), usage: { input_tokens: 100_000, output_tokens: 10_000 } } // $0.45
+    fake.replyWhen('Task org-beside:', clockStep, clockStep, clockStep, { text: 'Never needed.' })
+
+    const started = await admin.post(`/_agent-native/jobs/${coder.body.job.id}/run`)
+    expect(started.status).toBe(202)
+    // The CLI's second call is in: the endpoint asked the budget, with the first call's $0.90, first.
+    const coderCalls = () =>
+      fake.requests.filter((r) => JSON.stringify(r.body.messages ?? []).includes('Task org-coder:'))
+    await vi.waitFor(() => expect(coderCalls()).toHaveLength(2), { ...POLL, timeout: 60_000 })
+
+    const other = await runNow(admin, beside.body.job.id)
+    expect(other.run.status).toBe('error')
+    expect(other.run.error).toMatch(/^Stopped after step 1\. Paused: the organisation's monthly budget/)
+
+    release()
+    const { run } = await settledRun(admin, started.body.run.id)
+    expect(run.status, run.error).toBe('success')
+    expect(run.usage.costUsd).toBeCloseTo(0.9, 3)
   }, 120_000)
 })

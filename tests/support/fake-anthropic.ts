@@ -40,22 +40,26 @@ export type FakeAnthropic = {
   baseURL: string
   /** Every request received, in order. */
   requests: FakeRequest[]
-  /** Queues replies, used one per request in order; after they run out, `fallback` answers. */
-  reply(...replies: (FakeReply | ((request: FakeRequest) => FakeReply))[]): void
+  /**
+   * Queues replies, used one per request in order; after they run out, `fallback` answers. A reply
+   * may be a function of the request, and may answer a promise: the request waits for it (a test
+   * holding a model call while something else happens).
+   */
+  reply(...replies: Scripted[]): void
   /**
    * Queues replies only for requests whose messages contain `match` (e.g. a token in the prompt),
    * ahead of the shared queue, so tests running side by side do not take each other's replies.
    */
-  replyWhen(match: string, ...replies: (FakeReply | ((request: FakeRequest) => FakeReply))[]): void
+  replyWhen(match: string, ...replies: Scripted[]): void
   close(): Promise<void>
 }
+
+type Scripted = FakeReply | ((request: FakeRequest) => FakeReply | Promise<FakeReply>)
 
 /** A reply that calls one tool, as the model would. */
 export const toolUse = (name: string, input: Record<string, unknown>) => ({
   content: [{ type: 'tool_use' as const, name, input }],
 })
-
-type Scripted = FakeReply | ((request: FakeRequest) => FakeReply)
 
 export async function startFakeAnthropic(
   options: {
@@ -77,7 +81,7 @@ export async function startFakeAnthropic(
     countTokens?: boolean
   } = {},
 ): Promise<FakeAnthropic> {
-  const queue: (FakeReply | ((request: FakeRequest) => FakeReply))[] = []
+  const queue: Scripted[] = []
   const matched: { match: string; replies: Scripted[] }[] = []
   const takeMatched = (request: FakeRequest): Scripted | undefined => {
     const hay = JSON.stringify(request.body.messages ?? [])
@@ -112,7 +116,7 @@ export async function startFakeAnthropic(
     }
     const next = takeMatched(request) ?? queue.shift() ?? fallback
     if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs))
-    const reply = typeof next === 'function' ? next(request) : next
+    const reply = typeof next === 'function' ? await next(request) : next
     if ('hang' in reply) return
     if ('status' in reply)
       return sendError(res, reply.status, reply.errorType ?? 'api_error', reply.message, reply.headers)

@@ -123,6 +123,7 @@ async function start(
       grant: modelGrant(resolved, {
         orgId: ctx.caller.orgId,
         capUsd,
+        runId: ctx.runSpend ? ctx.runId : undefined,
         spentBeforeUsd: ctx.runSpend?.spentUsd(),
       }),
       modelId: resolved.choice.modelId,
