@@ -127,3 +127,31 @@ it('renews leases only for runs executing here: a running row of this instance t
   expect(run).toMatchObject({ id: orphan, status: 'interrupted' })
   expect((await runsOf(db(), busy))[0]).toMatchObject({ status: 'running', instance: instanceId })
 })
+
+it('a run reaped without an account keeps the spending its budget checks recorded', async () => {
+  // A run on the organisation's key writes what it has spent at every budget check (decision
+  // 0444). Its instance died: the reaper's settle had no usage and emptied the cost, so the money
+  // it spent left the month's sum that the budget reads.
+  const id = await insertJob(db(), owner, { schedule: '0 0 1 1 *' })
+  const orphan = newId('run')
+  await db()
+    .insert(jobRuns)
+    .values({
+      id: orphan,
+      jobId: id,
+      orgId: owner.orgId,
+      trigger: 'manual',
+      scheduledFor: sql`now()`,
+      status: 'running',
+      instance: `gone-${newId('i')}`,
+      runAsUserId: owner.userId,
+      startedAt: sql`now()`,
+      leaseExpiresAt: sql`now() - interval '1 second'`,
+      keySource: 'org',
+      costUsd: '0.9',
+    })
+  await start(hang)
+  const run = await settled(id)
+  expect(run).toMatchObject({ id: orphan, status: 'interrupted' })
+  expect(Number(run.costUsd)).toBe(0.9)
+})
