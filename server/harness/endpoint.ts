@@ -90,7 +90,7 @@ type Live = SessionOptions & {
   abort: AbortController
   /** The policy plugin said it is loaded (when the session waits for it). */
   checkedIn: boolean
-  /** Ends when the run's latest model call has ended (calls take turns while a cap is set). */
+  /** Ends when the run's latest model call has ended (calls take turns under a cap or a budget). */
   turn: Promise<void>
 }
 
@@ -240,9 +240,9 @@ export const NO_POLICY_PLUGIN =
   'no model call was made'
 
 async function modelCall(live: Live, url: URL, request: Request): Promise<Response> {
-  // With a cap, calls take turns: each starts once every earlier call's cost is counted, so calls
-  // sent at once cannot all pass a check that none of them has paid for yet.
-  const release = live.grant.capUsd === null ? () => {} : await takeTurn(live)
+  // With a cap or a budget to ask, calls take turns: each starts once every earlier call's cost is
+  // counted, so calls sent at once cannot all pass a check that none of them has paid for yet.
+  const release = live.grant.capUsd === null && !live.grant.admit ? () => {} : await takeTurn(live)
   let handedOn = false
   try {
     const refusal =

@@ -215,19 +215,30 @@ afterAll(async () => {
 
 const messages = (token: string) => `/${token}/v1/messages`
 
+/** Sends 25 copies of `body` at once on the run's socket: one is made, 24 are refused (403). */
+async function expectOneOfManyAtOnce(socketPath: string, token: string, body: string) {
+  const before = seen.length
+  const answers = await Promise.all(
+    Array.from({ length: 25 }, () => overSocket(socketPath, messages(token), body)),
+  )
+  expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(24).fill(403)])
+  expect(seen.length - before).toBe(1)
+}
+
+/** A new organisation whose monthly budget for runs on its key is `usd`. */
+async function teamWithBudget(usd: number) {
+  const team = await createTeam(app)
+  const set = await team.owner.client.patch('/_agent-native/org-settings', { monthlyBudgetUsd: usd })
+  expect(set.status).toBe(200)
+  return team
+}
+
 describe('the job’s cap (maxCostUsd)', () => {
   it('holds against 25 calls sent at once: one is made, the rest are refused', async () => {
     await withSocket({ grant: { capUsd: 0.01 } }, async ({ opened, refusals, sock }) => {
       // Each call reports 1,000 in and 10,000 out on claude-haiku-4-5: $0.051, five times the cap.
       script = { input: 1000, output: 10_000, delayMs: 300 }
-      const before = seen.length
-      const answers = await Promise.all(
-        Array.from({ length: 25 }, () =>
-          overSocket(sock.path, messages(opened.token), msg('claude-haiku-4-5')),
-        ),
-      )
-      expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(24).fill(403)])
-      expect(seen.length - before).toBe(1)
+      await expectOneOfManyAtOnce(sock.path, opened.token, msg('claude-haiku-4-5'))
       expect(opened.usage().costUsd).toBeCloseTo(0.051, 6)
       expect(refusals[0]).toMatch(/over the job's cap of \$0\.01/)
     })
@@ -309,10 +320,7 @@ describe('the job’s cap (maxCostUsd)', () => {
 
 describe('the organisation’s monthly budget', () => {
   it('counts what the run has spent so far, before the run is settled', async () => {
-    const team = await createTeam(app)
-    expect(
-      (await team.owner.client.patch('/_agent-native/org-settings', { monthlyBudgetUsd: 1 })).status,
-    ).toBe(200)
+    const team = await teamWithBudget(1)
     // The grant as harness-grant.ts builds it for a run on the organisation's key.
     await withSocket(
       {
@@ -323,6 +331,19 @@ describe('the organisation’s monthly budget', () => {
         expect((await overSocket(sock.path, messages(opened.token), msg('claude-opus-4-1'))).status).toBe(200)
         const next = await overSocket(sock.path, messages(opened.token), msg('claude-opus-4-1'))
         expect(next.status).toBe(403)
+        expect(refusals[0]).toMatch(/monthly budget of \$1\.00/)
+      },
+    )
+  }, 120_000)
+
+  it('holds against 25 calls sent at once by a run with no cap: one is made, the rest are refused', async () => {
+    const team = await teamWithBudget(1)
+    // A job without maxCostUsd on the organisation's key: only the budget stands in the way.
+    await withSocket(
+      { grant: { admit: (spent) => orgBudgetRefusal(team.orgId, undefined, spent) } },
+      async ({ opened, refusals, sock }) => {
+        script = { input: 100_000, output: 32_000, delayMs: 300 } // claude-opus-4-1: $3.90 a call
+        await expectOneOfManyAtOnce(sock.path, opened.token, msg('claude-opus-4-1'))
         expect(refusals[0]).toMatch(/monthly budget of \$1\.00/)
       },
     )
