@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto'
 import type { McpEndpoint } from '../integrations/mcp-client.ts'
 import { HttpError } from '../lib/errors.ts'
 import { integrationStreamFetch } from '../lib/integration-fetch.ts'
+import { jsonPastBounds, type JsonBounds } from '../lib/json-shape.ts'
 import { BODY_LIMITS } from '../lib/limits.ts'
 import { readTextBody } from '../lib/read-body.ts'
 import { singleton } from '../lib/singleton.ts'
@@ -204,6 +205,24 @@ async function readBody(request: Request): Promise<string | Response> {
   }
 }
 
+/**
+ * What a body may hold before it is parsed (server/lib/json-shape.ts). A long conversation with its
+ * tools' schemas is tens of thousands of values a few dozen levels deep; 32 MiB of empty objects is
+ * ten million, and parsing them held the loop every tenant shares for twenty seconds.
+ */
+const BODY_SHAPE: JsonBounds = { maxDepth: 128, maxValues: 250_000 }
+
+/** `text` parsed as JSON, or the 400 saying why not (`what` names it: "The request body"). */
+function parseJson(text: string, what: string): unknown {
+  const past = jsonPastBounds(text, BODY_SHAPE)
+  if (past) return apiError(400, 'invalid_request_error', `${what} is refused unread: ${past}`)
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return apiError(400, 'invalid_request_error', `${what} is not JSON`)
+  }
+}
+
 function upstreamHeaders(live: Live, request: Request): Headers {
   const headers = new Headers({ 'x-api-key': live.grant.apiKey })
   for (const name of ['content-type', 'accept', 'anthropic-version']) {
@@ -253,13 +272,8 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
     if (refusal) return refuse(live, refusal)
     const raw = await readBody(request)
     if (typeof raw !== 'string') return raw
-    const body = live.redact(raw)
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(body)
-    } catch {
-      return apiError(400, 'invalid_request_error', 'The request body is not JSON')
-    }
+    const parsed = parseJson(live.redact(raw), 'The request body')
+    if (parsed instanceof Response) return parsed
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
       return apiError(400, 'invalid_request_error', 'The request body must be a JSON object')
     }
@@ -498,12 +512,9 @@ const CHARS_PER_TOKEN = 4
 async function hook(live: Live, request: Request): Promise<Response> {
   const text = await readBody(request)
   if (typeof text !== 'string') return text
-  let payload: { hook_event_name?: unknown; tool_name?: unknown; tool_input?: unknown }
-  try {
-    payload = JSON.parse(text) as typeof payload
-  } catch {
-    return apiError(400, 'invalid_request_error', 'The hook payload is not JSON')
-  }
+  const parsed = parseJson(text, 'The hook payload')
+  if (parsed instanceof Response) return parsed
+  const payload = (parsed ?? {}) as { hook_event_name?: unknown; tool_name?: unknown; tool_input?: unknown }
   if (payload.hook_event_name === 'PolicyLoaded') {
     live.checkedIn = true
     return Response.json({ ok: true })

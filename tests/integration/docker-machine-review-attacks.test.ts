@@ -36,7 +36,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { dockerExec } from '#server/environments/providers/providers-docker.ts'
 import { ApiClient } from '#tests/support/api-client.ts'
 import { dockerForTests } from '#tests/support/docker.ts'
-import { HANG_GUARD_MS, healthWhile } from '#tests/support/health-probe.ts'
+import { HANG_GUARD_MS, healthWhile, stopTarget } from '#tests/support/health-probe.ts'
 import { sharedPostgres, spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
 
 const run = promisify(execFile)
@@ -68,13 +68,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const ws of sockets) ws.terminate()
-  if (server) {
-    // A server an unfixed attack froze never handles SIGTERM: kill it outright after a while.
-    const stopping = server.stop()
-    const guard = setTimeout(() => process.kill(server.pid, 'SIGKILL'), 10_000)
-    await stopping
-    clearTimeout(guard)
-  }
+  await stopTarget(server)
   // GNU rm walks by descriptor: fs.rmSync overflows its stack on the 2,000-deep tree made below.
   if (envsDir) await run('rm', ['-rf', envsDir])
 }, 60_000)

@@ -7,6 +7,15 @@ import { expect, inject } from 'vitest'
 import { ApiClient } from './api-client.ts'
 import { sharedPostgres, spawnServer, type ServerEntry, type SpawnedServer } from './spawn-server.ts'
 
+/** Stops a target; one an unfixed attack froze never handles SIGTERM, so it is killed after a while. */
+export async function stopTarget(server: SpawnedServer | undefined): Promise<void> {
+  if (!server) return
+  const stopping = server.stop()
+  const guard = setTimeout(() => process.kill(server.pid, 'SIGKILL'), 10_000)
+  await stopping
+  clearTimeout(guard)
+}
+
 /** How long one health answer may take while an attack runs: a stalled loop takes seconds. */
 export const HANG_GUARD_MS = 2_000
 

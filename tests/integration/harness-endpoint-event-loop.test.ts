@@ -1,0 +1,96 @@
+/**
+ * A harness run's endpoint reads bodies of up to 32 MiB (a long conversation with its files) from
+ * whatever runs in the run's sandbox, and parsed them as JSON on the server's one event loop. What
+ * parsing costs grows with the values a body holds, not its bytes: 30 MB of `[{},{},…]` is ten
+ * million objects. The attack is a command the real Claude Code CLI runs for the (fake) model,
+ * posting such a body to the run's own hook and model API; the server runs in its own process and
+ * is asked for health again and again while it does, every answer needed (the guard only turns a
+ * frozen server into a failure instead of a hang).
+ */
+import { mkdtempSync, chmodSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { ApiClient } from '#tests/support/api-client.ts'
+import { startFakeAnthropic, toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { bashParts } from '#tests/support/harness-runs.ts'
+import { HANG_GUARD_MS, healthWhile, stopTarget } from '#tests/support/health-probe.ts'
+import { waitForRun } from '#tests/support/runs.ts'
+import { sharedPostgres, spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
+
+const KEY = 'sk-ant-harness-event-loop-5150'
+
+let fake: FakeAnthropic
+let server: SpawnedServer
+let mallory: ApiClient
+let envsDir: string
+
+beforeAll(async () => {
+  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
+  envsDir = mkdtempSync(path.join(tmpdir(), 'clockwork-harness-loop-'))
+  chmodSync(envsDir, 0o711) // the sandbox uid enters it
+  server = await spawnServer(
+    {
+      // Run now's runs are claimed by the scheduler.
+      SCHEDULER_ENABLED: 'true',
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_BASE_URL: fake.baseURL,
+      ENVIRONMENTS_DIR: envsDir,
+    },
+    sharedPostgres(inject('postgresUrl')),
+    'source',
+  )
+  mallory = new ApiClient(server.baseUrl)
+  await mallory.signUp('Mallory Harness', 'mallory-harness-loop@example.com')
+}, 180_000)
+
+afterAll(async () => {
+  await stopTarget(server)
+  await fake?.close()
+  if (envsDir) rmSync(envsDir, { recursive: true, force: true })
+}, 60_000)
+
+/** Posts `file` to the run's endpoint at `path` (after the token) and prints the status. */
+const post = (file: string, at: string) =>
+  `curl -s -o /dev/null -w '${at}=%{http_code} ' -H 'content-type: application/json' ` +
+  `--data-binary @${file} "$ANTHROPIC_BASE_URL${at}"`
+
+describe('a harness run’s endpoint keeps the server answering', () => {
+  it('while its sandbox posts ten million empty objects to the hook and the model API', async () => {
+    const definition = '---\nprovider: local\n---\nA workspace.\n'
+    expect(
+      (await mallory.put('/_agent-native/resources/personal/environments/box.md', definition)).status,
+    ).toBe(201)
+    const job = await mallory.post('/_agent-native/jobs', {
+      name: 'flood',
+      scope: 'personal',
+      schedule: '0 7 * * 1-5',
+      instructions: 'Task flood: keep the build green.',
+      environment: 'box',
+      harness: 'claude-code',
+    })
+    expect(job.status, JSON.stringify(job.body)).toBe(201)
+    // 30,000,003 bytes: under the endpoint's 32 MiB, so only parsing it could refuse it.
+    const command = [
+      `printf '[' > flat.json`,
+      `yes '{},' | head -n 10000000 | tr -d '\\n' >> flat.json`,
+      `printf '{}]' >> flat.json`,
+      `head -c 15000000 /dev/zero | tr '\\0' '[' > deep.json`,
+      `head -c 15000000 /dev/zero | tr '\\0' ']' >> deep.json`,
+      post('flat.json', '/hook'),
+      post('deep.json', '/hook'),
+      post('flat.json', '/v1/messages'),
+    ].join(' && ')
+    fake.replyWhen('Task flood:', toolUse('Bash', { command, description: 'flood' }), { text: 'Done.' })
+
+    const started = await mallory.post(`/_agent-native/jobs/${job.body.job.id}/run`)
+    expect(started.status).toBe(202)
+    const settled = waitForRun(mallory, started.body.run.id, { timeout: 170_000 })
+    expect(await healthWhile(server.baseUrl, settled, HANG_GUARD_MS)).toBeGreaterThan(0)
+
+    const run = await settled
+    const [flood] = bashParts(run)
+    expect(flood.state, JSON.stringify(flood)).toBe('output-available')
+    expect(JSON.stringify(flood.output)).toContain('/hook=400 /hook=400 /v1/messages=400')
+  }, 240_000)
+})
