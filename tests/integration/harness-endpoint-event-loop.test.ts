@@ -13,7 +13,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { ApiClient } from '#tests/support/api-client.ts'
 import { startFakeAnthropic, toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { bashParts } from '#tests/support/harness-runs.ts'
+import { bashParts, localHarnessJob, postToEndpoint } from '#tests/support/harness-runs.ts'
 import { HANG_GUARD_MS, healthWhile, stopTarget } from '#tests/support/health-probe.ts'
 import { waitForRun } from '#tests/support/runs.ts'
 import { sharedPostgres, spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
@@ -50,26 +50,9 @@ afterAll(async () => {
   if (envsDir) rmSync(envsDir, { recursive: true, force: true })
 }, 60_000)
 
-/** Posts `file` to the run's endpoint at `path` (after the token) and prints the status. */
-const post = (file: string, at: string) =>
-  `curl -s -o /dev/null -w '${at}=%{http_code} ' -H 'content-type: application/json' ` +
-  `--data-binary @${file} "$ANTHROPIC_BASE_URL${at}"`
-
 describe('a harness run’s endpoint keeps the server answering', () => {
   it('while its sandbox posts ten million empty objects to the hook and the model API', async () => {
-    const definition = '---\nprovider: local\n---\nA workspace.\n'
-    expect(
-      (await mallory.put('/_agent-native/resources/personal/environments/box.md', definition)).status,
-    ).toBe(201)
-    const job = await mallory.post('/_agent-native/jobs', {
-      name: 'flood',
-      scope: 'personal',
-      schedule: '0 7 * * 1-5',
-      instructions: 'Task flood: keep the build green.',
-      environment: 'box',
-      harness: 'claude-code',
-    })
-    expect(job.status, JSON.stringify(job.body)).toBe(201)
+    const job = await localHarnessJob(mallory, 'box', 'flood')
     // 30,000,003 bytes: under the endpoint's 32 MiB, so only parsing it could refuse it.
     const command = [
       `printf '[' > flat.json`,
@@ -77,13 +60,13 @@ describe('a harness run’s endpoint keeps the server answering', () => {
       `printf '{}]' >> flat.json`,
       `head -c 15000000 /dev/zero | tr '\\0' '[' > deep.json`,
       `head -c 15000000 /dev/zero | tr '\\0' ']' >> deep.json`,
-      post('flat.json', '/hook'),
-      post('deep.json', '/hook'),
-      post('flat.json', '/v1/messages'),
+      postToEndpoint('flat.json', '/hook'),
+      postToEndpoint('deep.json', '/hook'),
+      postToEndpoint('flat.json', '/v1/messages'),
     ].join(' && ')
     fake.replyWhen('Task flood:', toolUse('Bash', { command, description: 'flood' }), { text: 'Done.' })
 
-    const started = await mallory.post(`/_agent-native/jobs/${job.body.job.id}/run`)
+    const started = await mallory.post(`/_agent-native/jobs/${job.id}/run`)
     expect(started.status).toBe(202)
     const settled = waitForRun(mallory, started.body.run.id, { timeout: 170_000 })
     expect(await healthWhile(server.baseUrl, settled, HANG_GUARD_MS)).toBeGreaterThan(0)

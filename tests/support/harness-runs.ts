@@ -154,3 +154,29 @@ export async function expectPolicyHosts(agent: AgentApp, c: ApiClient, job: { id
   expect(output).toContain('allowed.invalid=502')
   expect(output).toContain('other.invalid=403')
 }
+
+/** A personal `provider: local` environment `env` and a job `name` in it whose agent is Claude Code. */
+export async function localHarnessJob(c: ApiClient, env: string, name: string): Promise<{ id: string }> {
+  const definition = '---\nprovider: local\n---\nA workspace.\n'
+  expect((await c.put(`/_agent-native/resources/personal/environments/${env}.md`, definition)).status).toBe(
+    201,
+  )
+  const job = await c.post('/_agent-native/jobs', {
+    name,
+    scope: 'personal',
+    schedule: '0 7 * * 1-5',
+    instructions: `Task ${name}: keep the build green.`,
+    environment: env,
+    harness: 'claude-code',
+  })
+  expect(job.status, JSON.stringify(job.body)).toBe(201)
+  return job.body.job
+}
+
+/**
+ * Shell for a command in the run's sandbox that posts `file` to the run's own endpoint at `at`
+ * (after its token: `/hook`, `/v1/messages`), printing `<at>=<status> `.
+ */
+export const postToEndpoint = (file: string, at: string) =>
+  `curl -s -o /dev/null -w '${at}=%{http_code} ' -H 'content-type: application/json' ` +
+  `--data-binary @${file} "$ANTHROPIC_BASE_URL${at}"`
