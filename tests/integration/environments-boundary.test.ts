@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { homedir, tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { installDir } from '#server/environments/exec/sandbox-view.ts'
+import { installDir, VIEW_TMP } from '#server/environments/exec/sandbox-view.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { Team, TeamPerson } from '#tests/support/team.ts'
 
@@ -144,9 +144,10 @@ describe('what a command can see (item 2)', () => {
   })
 
   it('gets a private /tmp: nothing from the host, nothing another command left there', async () => {
-    const mine = await run(team.member, 'echo left-by-member > /tmp/left-behind; ls -A /tmp')
+    // The command's own /tmp (the view's private one), not a path of this host.
+    const mine = await run(team.member, `echo left-by-member > ${VIEW_TMP}/left-behind; ls -A ${VIEW_TMP}`)
     expect(mine.stdout).not.toContain(path.basename(host))
-    const theirs = await run(team.outsider, 'cat /tmp/left-behind; ls -A /tmp')
+    const theirs = await run(team.outsider, `cat ${VIEW_TMP}/left-behind; ls -A ${VIEW_TMP}`)
     expect(everything(theirs)).not.toContain('left-by-member')
     expect(theirs.stdout).not.toContain('left-behind')
   })

@@ -5,7 +5,7 @@
  * and lease renewal extends only the runs actually executing here, so a row nobody executes
  * lapses and is reaped. Real timers, the real shell and the fake model server.
  */
-import { sql } from 'drizzle-orm'
+import { sql, type SQL } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { jobRuns } from '#server/db/schema/index.ts'
 import { createAgentExecutor } from '#server/agent/run-executor.ts'
@@ -77,6 +77,28 @@ const settled = (jobId: string) =>
     2 * LEASE_MS,
   )
 
+/** A job and a run of it left `running` that no scheduler executes (`row` says whose and until when). */
+async function orphanRun(
+  row: Omit<Partial<typeof jobRuns.$inferInsert>, 'leaseExpiresAt'> & { leaseExpiresAt: SQL },
+) {
+  const id = await insertJob(db(), owner, { schedule: '0 0 1 1 *' })
+  const orphan = newId('run')
+  await db()
+    .insert(jobRuns)
+    .values({
+      id: orphan,
+      jobId: id,
+      orgId: owner.orgId,
+      trigger: 'manual',
+      scheduledFor: sql`now()`,
+      status: 'running',
+      runAsUserId: owner.userId,
+      startedAt: sql`now()`,
+      ...row,
+    })
+  return { id, orphan }
+}
+
 it('a model reply with U+0000 and a lone surrogate settles, its text stored sanitised', async () => {
   fake.replyWhen('nul-reply', { text: 'Total:\u0000 42 \ud83d sign-ups' })
   await start()
@@ -104,22 +126,10 @@ it('a transcript that cannot be stored settles the run as error, with the reason
 it('renews leases only for runs executing here: a running row of this instance that nobody executes lapses and is reaped', async () => {
   const instanceId = `stuck-${newId('i')}`
   // Left `running` under this instance's name (as a run whose settle failed used to be).
-  const id = await insertJob(db(), owner, { schedule: '0 0 1 1 *' })
-  const orphan = newId('run')
-  await db()
-    .insert(jobRuns)
-    .values({
-      id: orphan,
-      jobId: id,
-      orgId: owner.orgId,
-      trigger: 'manual',
-      scheduledFor: sql`now()`,
-      status: 'running',
-      instance: instanceId,
-      runAsUserId: owner.userId,
-      startedAt: sql`now()`,
-      leaseExpiresAt: sql`now() + interval '1 second'`,
-    })
+  const { id, orphan } = await orphanRun({
+    instance: instanceId,
+    leaseExpiresAt: sql`now() + interval '1 second'`,
+  })
   // Meanwhile a real run executes here, so the heartbeat has leases to renew.
   const busy = await dueJob('Take your time.')
   await start(hang, instanceId)
@@ -132,24 +142,12 @@ it('a run reaped without an account keeps the spending its budget checks recorde
   // A run on the organisation's key writes what it has spent at every budget check (decision
   // 0444). Its instance died: the reaper's settle had no usage and emptied the cost, so the money
   // it spent left the month's sum that the budget reads.
-  const id = await insertJob(db(), owner, { schedule: '0 0 1 1 *' })
-  const orphan = newId('run')
-  await db()
-    .insert(jobRuns)
-    .values({
-      id: orphan,
-      jobId: id,
-      orgId: owner.orgId,
-      trigger: 'manual',
-      scheduledFor: sql`now()`,
-      status: 'running',
-      instance: `gone-${newId('i')}`,
-      runAsUserId: owner.userId,
-      startedAt: sql`now()`,
-      leaseExpiresAt: sql`now() - interval '1 second'`,
-      keySource: 'org',
-      costUsd: '0.9',
-    })
+  const { id, orphan } = await orphanRun({
+    instance: `gone-${newId('i')}`,
+    leaseExpiresAt: sql`now() - interval '1 second'`,
+    keySource: 'org',
+    costUsd: '0.9',
+  })
   await start(hang)
   const run = await settled(id)
   expect(run).toMatchObject({ id: orphan, status: 'interrupted' })
