@@ -3,7 +3,7 @@
  * for Node 20+, with `ws` and `json-rpc-2.0` inlined. `npm run build` writes it to
  * build/machines/client.mjs (config/build-server.ts); the dev server builds it on first request when that file is missing.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { clientBuildOf } from './protocol.ts'
 
@@ -11,10 +11,13 @@ export const CLIENT_BUNDLE = path.resolve('build/machines/client.mjs')
 // cwd-relative like the bundle: route modules run bundled in production and through Vite in dev.
 const ENTRY = path.resolve('server/machines/client/main.ts')
 
+/** Beside the bundle: the project's source files esbuild read to make it, for the staleness check. */
+const inputsFile = (outfile: string) => `${outfile}.inputs.json`
+
 export async function buildMachineClient(outfile = CLIENT_BUNDLE): Promise<void> {
   const { build } = await import('esbuild')
   mkdirSync(path.dirname(outfile), { recursive: true })
-  await build({
+  const { metafile } = await build({
     entryPoints: [ENTRY],
     outfile,
     bundle: true,
@@ -29,26 +32,31 @@ export async function buildMachineClient(outfile = CLIENT_BUNDLE): Promise<void>
     },
     legalComments: 'none',
     logLevel: 'warning',
+    metafile: true,
   })
+  const sources = Object.keys(metafile.inputs)
+    .filter((input) => !input.includes('node_modules/'))
+    .map((input) => path.resolve(input))
+  writeFileSync(inputsFile(outfile), JSON.stringify(sources))
 }
 
 let building: Promise<void> | undefined
 
-/** Whether a client source file changed after the bundle was made (dev edits). */
-function stale(): boolean {
-  const built = statSync(CLIENT_BUNDLE).mtimeMs
-  const dir = path.dirname(ENTRY)
-  // The client's folder and the server files it imports.
-  const imported = ['../protocol.ts', '../../lib/glob.ts', '../../lib/stream-ends.ts'].map((file) =>
-    path.resolve(dir, file),
-  )
-  const sources = [...readdirSync(dir).map((f) => path.join(dir, f)), ...imported]
-  return sources.some((file) => statSync(file).mtimeMs > built)
+/**
+ * Whether a source file of the bundle changed after it was made (dev edits): the files esbuild
+ * read, as it listed them, so a server module the client comes to import counts without a list
+ * kept by hand. A bundle without that list (made by an older build) counts as stale.
+ */
+export function bundleIsStale(outfile = CLIENT_BUNDLE): boolean {
+  if (!existsSync(inputsFile(outfile))) return true
+  const built = statSync(outfile).mtimeMs
+  const sources = JSON.parse(readFileSync(inputsFile(outfile), 'utf8')) as string[]
+  return sources.some((file) => !existsSync(file) || statSync(file).mtimeMs > built)
 }
 
 /** The bundle's text; outside production built on demand when missing or older than its sources. */
 export async function machineClientSource(production: boolean): Promise<string | undefined> {
-  if (!production && (!existsSync(CLIENT_BUNDLE) || stale())) {
+  if (!production && (!existsSync(CLIENT_BUNDLE) || bundleIsStale())) {
     building ??= buildMachineClient().finally(() => (building = undefined))
     await building
   }
