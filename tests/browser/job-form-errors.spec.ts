@@ -3,7 +3,7 @@
  * bad retry count and a bad timeout come back together, each next to its own field, and nothing
  * typed is lost.
  */
-import { expect, test } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { signUp, uniqueEmail } from './helpers.ts'
 
 test('one submit shows each bad field’s message next to it', async ({ page }) => {
@@ -71,26 +71,58 @@ test('a refused submit brings its first bad field into view and focus, on the ne
   await expect(prompt).toBeInViewport()
 })
 
-test('a schedule’s problem reads without a field prefix, and goes once the schedule is changed', async ({
-  page,
-}) => {
-  await signUp(page, 'Sol Schedule', uniqueEmail('sol'))
+/** A new person's new-job form, filled in with a schedule nobody can read; its schedule box. */
+async function newJobEveryThirdFortnight(page: Page, person: string) {
+  await signUp(page, person, uniqueEmail(person.split(' ')[0]!.toLowerCase()))
   await page.goto('/jobs/new')
   await page.getByLabel('Name').fill('fortnightly')
   await page.getByLabel('Prompt').fill('Every third fortnight.')
   const schedule = page.getByLabel('Schedule', { exact: true })
   await schedule.fill('every 3 fortnights')
+  return schedule
+}
+
+test('a schedule’s problem reads without a field prefix, and goes once the schedule is changed', async ({
+  page,
+}) => {
+  const schedule = await newJobEveryThirdFortnight(page, 'Sol Schedule')
   const problem = page.getByTestId('schedule-preview-error')
   await expect(problem).toContainText('must be an interval like 90m')
   // The label above the box already says "Schedule", as a field's own message leaves it out.
   await expect(problem).not.toContainText('schedule:')
+  const answered = page.waitForResponse((r) => r.request().method() === 'POST')
   await page.getByRole('button', { name: 'Create job' }).click()
+  await answered
   await expect(schedule).toHaveAttribute('aria-invalid', 'true')
   await expect(page).toHaveURL(/\/jobs\/new$/)
 
   // Changed to a schedule the preview accepts: the refused one's message is gone with it.
   await schedule.fill('every 2h')
   await expect(page.getByTestId('schedule-description')).toBeVisible()
+  await expect(page.getByText('must be an interval')).toHaveCount(0)
+  await expect(schedule).toHaveAttribute('aria-invalid', 'false')
+})
+
+test('a refusal that arrives after the schedule was changed is not pinned on the new text', async ({
+  page,
+}) => {
+  const schedule = await newJobEveryThirdFortnight(page, 'Lou Late')
+  await expect(page.getByTestId('schedule-preview-error')).toContainText('must be an interval')
+  // The server's answer is held until the text has changed, as on a slow connection.
+  let release!: () => void
+  const changed = new Promise<void>((resolve) => (release = resolve))
+  await page.route('**/jobs/new.data*', async (route) => {
+    await changed
+    await route.continue()
+  })
+  const answered = page.waitForResponse((r) => r.request().method() === 'POST')
+  await page.getByRole('button', { name: 'Create job' }).click()
+  await schedule.fill('every 2h')
+  await expect(page.getByTestId('schedule-description')).toBeVisible()
+  release()
+  await answered
+  // The refusal was about "every 3 fortnights"; the box holds a schedule the preview accepts.
+  await expect(page.getByRole('button', { name: 'Create job' })).toBeEnabled()
   await expect(page.getByText('must be an interval')).toHaveCount(0)
   await expect(schedule).toHaveAttribute('aria-invalid', 'false')
 })

@@ -1,5 +1,5 @@
 import { ToggleGroup } from 'radix-ui'
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Field, inputClass } from '#app/components/ui/field.tsx'
 import { cn } from '#app/lib/cn.ts'
 import { presetFor, SCHEDULE_PRESETS } from '#app/lib/schedule-presets.ts'
@@ -25,9 +25,17 @@ export function ScheduleField({ value, onChange, timezone, error }: Props) {
     preview.state === 'done' ? preview.preview : preview.state === 'checking' ? preview.last : null
   const previewError = shown?.valid === false
   // The server's answer is about the text it was sent: once that text is changed, it is old news
-  // and the preview speaks for the new one.
+  // and the preview speaks for the new one. The text sent is taken at the submit, not when the
+  // answer arrives: on a slow connection the box may hold new text by then.
+  const [sent, setSent] = useState<string | null>(null)
+  useEffect(() => {
+    const form = input.current?.form
+    const onSubmit = () => setSent(input.current?.value ?? null)
+    form?.addEventListener('submit', onSubmit)
+    return () => form?.removeEventListener('submit', onSubmit)
+  }, [])
   const [answered, setAnswered] = useState({ error, value })
-  if (answered.error !== error) setAnswered({ error, value })
+  if (answered.error !== error) setAnswered({ error, value: sent ?? value })
   const fieldError = previewError || value !== answered.value ? null : error
   return (
     <div className="space-y-3">
