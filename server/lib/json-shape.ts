@@ -18,12 +18,16 @@ const OPEN_OBJECT = 0x7b
 const CLOSE_ARRAY = 0x5d
 const CLOSE_OBJECT = 0x7d
 
+/** What a scan found: the values it counted (up to one past the bound), and why the text is past `bounds`, if it is. */
+export type JsonShape = { values: number; past: string | null }
+
 /**
- * Why `text`, read as JSON, is past `bounds` (a sentence), or null when it is within them. Values are
- * counted as the arrays and objects opened plus the commas between elements and members: within one
- * of the true count, and what the parser's work grows with.
+ * How many values `text`, read as JSON, holds, and whether it is past `bounds`. Values are counted as
+ * the arrays and objects opened plus the commas between elements and members: what the parser's
+ * work grows with (an array of n numbers counts n, of n empty objects 2n, each object costing the
+ * parser about as much as two numbers). The scan stops at the first bound passed.
  */
-export function jsonPastBounds(text: string, bounds: JsonBounds): string | null {
+export function measureJson(text: string, bounds: JsonBounds): JsonShape {
   let depth = 0
   let values = 0
   for (let i = 0; i < text.length; i++) {
@@ -31,13 +35,20 @@ export function jsonPastBounds(text: string, bounds: JsonBounds): string | null 
     if (c === QUOTE) i = closingQuote(text, i)
     else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
       if (++depth > bounds.maxDepth)
-        return `it opens more than ${bounds.maxDepth} arrays or objects inside each other`
-      if (++values > bounds.maxValues) return tooMany(bounds)
+        return {
+          values,
+          past: `it has more than ${bounds.maxDepth} arrays or objects nested inside each other`,
+        }
+      if (++values > bounds.maxValues) return { values, past: tooMany(bounds) }
     } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--
-    else if (c === COMMA && ++values > bounds.maxValues) return tooMany(bounds)
+    else if (c === COMMA && ++values > bounds.maxValues) return { values, past: tooMany(bounds) }
   }
-  return null
+  return { values, past: null }
 }
+
+/** Why `text`, read as JSON, is past `bounds` (a sentence), or null when it is within them. */
+export const jsonPastBounds = (text: string, bounds: JsonBounds): string | null =>
+  measureJson(text, bounds).past
 
 const tooMany = (bounds: JsonBounds) => `it holds more than ${bounds.maxValues.toLocaleString('en')} values`
 

@@ -18,7 +18,7 @@ import { logger } from '../lib/logger.ts'
 import { parseInput } from '../lib/validate.ts'
 import { connections, MachineConnection } from './connection.ts'
 import { closeConnection } from './forward.ts'
-import { allMachinesMeter, createInboundMeter, INBOUND_RATES, isBatch, nestedDeeperThan } from './inbound.ts'
+import { allMachinesMeter, createInboundMeter, INBOUND_RATES, isBatch, measureMessage } from './inbound.ts'
 import { inTurn } from './in-turn.ts'
 import { instanceId, instanceUrl } from './instance.ts'
 import type { REGISTER_REFUSALS, RegisterResult } from './protocol.ts'
@@ -265,21 +265,26 @@ function serve(ws: WebSocket, token: VerifiedToken, waiting: WaitingPlaces) {
   let paused: NodeJS.Timeout | undefined
   ws.on('message', (data) => {
     const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)
+    const text = bytes.toString('utf8')
+    const shape = measureMessage(text)
     // Past its own rate or all clients' together, the socket is read no further for a while: the
     // client waits (TCP holds it back) instead of the loop parsing its flood. The messages of a
     // read already made still arrive, each asking for a longer wait: only the latest resumes, or
     // the first one's short wait would resume the socket under a flood of small messages.
-    const wait = Math.max(meter.admit(bytes.length), allMachinesMeter().admit(bytes.length))
+    const wait = Math.max(
+      meter.admit(bytes.length, shape.values),
+      allMachinesMeter().admit(bytes.length, shape.values),
+    )
     if (wait > 0) {
       ws.pause()
       clearTimeout(paused)
       paused = setTimeout(() => ws.resume(), wait).unref()
     }
-    if (nestedDeeperThan(bytes)) return ws.close(1008, 'a message nested too deeply')
+    if (shape.past) return ws.close(1008, `a message refused unread: ${shape.past}`)
     if (isBatch(bytes)) return ws.close(1008, 'a JSON-RPC batch, which the protocol does not use')
     let payload: unknown
     try {
-      payload = JSON.parse(bytes.toString('utf8'))
+      payload = JSON.parse(text)
     } catch {
       return ws.close(1003, 'not JSON')
     }

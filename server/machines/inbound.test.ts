@@ -1,21 +1,34 @@
 import { describe, expect, it } from 'vitest'
-import { createInboundMeter, INBOUND_RATES, MAX_DEPTH, nestedDeeperThan } from './inbound.ts'
+import { createInboundMeter, INBOUND_RATES, MAX_DEPTH, MAX_VALUES, measureMessage } from './inbound.ts'
 
-const json = (value: unknown) => Buffer.from(JSON.stringify(value))
+const json = (value: unknown) => JSON.stringify(value)
+const past = (text: string) => measureMessage(text).past
 
-describe('nestedDeeperThan', () => {
+describe('measureMessage', () => {
   it('passes every message of the protocol and refuses deeper nesting', () => {
     const listing = { jsonrpc: '2.0', id: 1, result: { entries: [{ name: 'a', type: 'file', size: 1 }] } }
-    expect(nestedDeeperThan(json(listing))).toBe(false)
-    expect(nestedDeeperThan(Buffer.from('['.repeat(MAX_DEPTH) + ']'.repeat(MAX_DEPTH)))).toBe(false)
-    expect(nestedDeeperThan(Buffer.from('['.repeat(MAX_DEPTH + 1)))).toBe(true)
-    expect(nestedDeeperThan(Buffer.from(`{"a":${'{"a":'.repeat(40)}1${'}'.repeat(41)}`))).toBe(true)
+    expect(past(json(listing))).toBeNull()
+    expect(past('['.repeat(MAX_DEPTH) + ']'.repeat(MAX_DEPTH))).toBeNull()
+    expect(past('['.repeat(MAX_DEPTH + 1))).toMatch(/nested/)
+    expect(past(`{"a":${'{"a":'.repeat(40)}1${'}'.repeat(41)}`)).toMatch(/nested/)
   })
 
   it('does not count brackets inside strings, escaped quotes included', () => {
-    expect(nestedDeeperThan(json({ text: '['.repeat(1000) }))).toBe(false)
-    expect(nestedDeeperThan(json({ text: `\\"${'['.repeat(1000)}` }))).toBe(false)
-    expect(nestedDeeperThan(json({ text: `"${'{'.repeat(1000)}"` }))).toBe(false)
+    expect(past(json({ text: '['.repeat(1000) }))).toBeNull()
+    expect(past(json({ text: `\\"${'['.repeat(1000)}` }))).toBeNull()
+    expect(past(json({ text: `"${'{'.repeat(1000)}"` }))).toBeNull()
+  })
+
+  it('passes a listing as large as a message can be, and refuses 16 MiB of empty objects', () => {
+    // The densest reply the protocol makes: short names, no times, four values in forty bytes.
+    const entry = (i: number) => ({ name: i.toString(36).padStart(4, '0'), type: 'file', size: 0 })
+    const entries = Array.from({ length: (16 * 1024 * 1024) / 40 }, (_, i) => entry(i))
+    const listing = json({ jsonrpc: '2.0', id: 1, result: { entries } })
+    expect(listing.length).toBeGreaterThan(16_000_000)
+    expect(measureMessage(listing)).toEqual({ values: expect.any(Number), past: null })
+    const flood = `{"jsonrpc":"2.0","id":1,"result":[${'{},'.repeat(5_000_000)}{}]}`
+    expect(past(flood)).toBe('it holds more than 2,097,152 values')
+    expect(MAX_VALUES).toBe(2_097_152)
   })
 })
 
@@ -42,6 +55,20 @@ describe('createInboundMeter', () => {
     expect(meter.admit(1000)).toBe(0) // 1,100 of the 2,000
     expect(meter.admit(800)).toBe(0) // 900: none left
     expect(meter.admit(0)).toBe(100) // an empty message still costs 100
+  })
+
+  it('charges each value more than its bytes: a message of many small values waits as a larger one does', () => {
+    let now = 0
+    const meter = createInboundMeter(
+      { bytesPerSecond: 1000, burst: 2000, perMessage: 0, perValue: 8 },
+      () => now,
+    )
+    // 300 bytes of empty objects, 200 values: 1,900 of the 2,000. Unfixed, values cost nothing and
+    // six such messages went through at once.
+    expect(meter.admit(300, 200)).toBe(0)
+    expect(meter.admit(300, 200)).toBe(1800)
+    now = 10_000
+    expect(meter.admit(2000)).toBe(0) // a message of one string costs its bytes alone
   })
 
   it('admits forty-byte messages on a connection at a few thousand a second, past a burst of under ten thousand', () => {

@@ -8,6 +8,9 @@
  * - The inbound meter counted bytes only: forty-byte messages cost the loop as much apiece as a
  *   kilobyte's parsing, so a flood of 400,000 of them, sixteen megabytes and within the byte burst,
  *   was answered as fast as the loop could (about nine seconds of it), never paced.
+ * - Neither the meter nor any check counted the values a message holds (decision 0445): 16 MiB of
+ *   empty objects, five and a half million of them, were parsed (a second and a half of the loop
+ *   apiece) and answered, and messages of a million each were read back to back within the burst.
  *
  * The server runs in its own process from source (this checkout's code), so a busy server cannot
  * slow the test that watches it.
@@ -16,12 +19,14 @@ import { once } from 'node:events'
 import WebSocket from 'ws'
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { ApiClient } from '#tests/support/api-client.ts'
-import { HANG_GUARD_MS } from '#tests/support/health-probe.ts'
+import { HANG_GUARD_MS, healthWhile } from '#tests/support/health-probe.ts'
 import { sharedPostgres, spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
 
 /** The limits, written out: the attack is the same whatever the code says. */
 const WAITING_PER_TOKEN = 4
 const WAITING_PER_ADDRESS = 32
+const MAX_VALUES = 2_097_152
+const MiB = 1024 * 1024
 
 let server: SpawnedServer
 let mallory: ApiClient
@@ -161,29 +166,80 @@ describe('a machine client that opens sockets and never registers', () => {
   }, 60_000)
 })
 
+/**
+ * Has a registered socket send `flood`, waits for `first` answers, then counts the answers that come
+ * while health answers twenty times, one after another, each within the hang guard.
+ */
+async function answersWhileProbing(ws: WebSocket, flood: () => void, first: number): Promise<number> {
+  let answers = 0
+  ws.on('message', () => answers++)
+  flood()
+  await expect.poll(() => answers, { timeout: 60_000, interval: 20 }).toBeGreaterThanOrEqual(first)
+  const before = answers
+  for (let probe = 0; probe < 20; probe++) {
+    const res = await fetch(`${server.baseUrl}/_agent-native/health`, {
+      signal: AbortSignal.timeout(HANG_GUARD_MS),
+    })
+    expect(res.status).toBe(200)
+    await res.arrayBuffer()
+  }
+  return answers - before
+}
+
 describe('a machine client that floods tiny messages', () => {
   it('is read at its message rate past its burst, while health keeps answering', async () => {
     const ws = opened(await connect('127.0.0.5', await machineToken('chatter')))
     await register(ws)
-    let answers = 0
-    ws.on('message', () => answers++)
-    // 100,000 requests of under fifty bytes: under five megabytes, well within the byte burst.
-    const flood = 100_000
-    for (let id = 0; id < flood; id++) ws.send(`{"jsonrpc":"2.0","id":${id},"method":"nothing"}`)
-    // Past what any burst lets through at once, count the answers while health answers twenty times.
-    await expect.poll(() => answers, { timeout: 60_000, interval: 20 }).toBeGreaterThanOrEqual(10_000)
-    const before = answers
-    for (let probe = 0; probe < 20; probe++) {
-      const res = await fetch(`${server.baseUrl}/_agent-native/health`, {
-        signal: AbortSignal.timeout(HANG_GUARD_MS),
-      })
-      expect(res.status).toBe(200)
-      await res.arrayBuffer()
+    // 100,000 requests of under fifty bytes: under five megabytes, well within the byte burst. Past
+    // what any burst lets through at once, count the answers while health answers twenty times.
+    const flood = () => {
+      for (let id = 0; id < 100_000; id++) ws.send(`{"jsonrpc":"2.0","id":${id},"method":"nothing"}`)
     }
+    const answered = await answersWhileProbing(ws, flood, 10_000)
     // Unfixed, the server read the flood as fast as its loop allowed: a loop turn answered a whole
     // socket read (some 1,600 of them) between any two steps of a health request, tens of thousands
     // while health answered twenty times. Paced, the flood waits on TCP between reads.
-    expect(answers - before).toBeLessThan(10_000)
+    expect(answered).toBeLessThan(10_000)
+    ws.terminate()
+  }, 120_000)
+})
+
+/** A request for a method nobody has whose params are `objects` empty objects: answered with an error. */
+const emptyObjects = (id: number, objects: number) =>
+  `{"jsonrpc":"2.0","id":${id},"method":"nothing","params":[${'{},'.repeat(objects - 1)}{}]}`
+
+describe('a machine client that floods small values', () => {
+  it(`sends 16 MiB of empty objects: refused unparsed past ${MAX_VALUES.toLocaleString('en')} values, and health keeps answering`, async () => {
+    const ws = opened(await connect('127.0.0.7', await machineToken('empty-objects')))
+    await register(ws)
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    )
+    let answers = 0
+    const answered = new Promise<string>((resolve) =>
+      ws.on('message', () => ++answers === 3 && resolve('all three were parsed and answered')),
+    )
+    // Five and a half million values (the scan counts eleven million: each object and each comma).
+    const flood = emptyObjects(1, Math.floor((16 * MiB - 100) / 3))
+    for (let i = 0; i < 3; i++) ws.send(flood)
+    const outcome = Promise.race([closed, answered])
+    expect(await healthWhile(server.baseUrl, outcome, HANG_GUARD_MS)).toBeGreaterThan(0)
+    // Unfixed, each was parsed (about a second and a half of the loop apiece) and answered.
+    expect(await outcome).toEqual({ code: 1008, reason: expect.stringMatching(/more than 2,097,152 values/) })
+  }, 120_000)
+
+  it('sends messages of a million empty objects each, within the bound: read one every few seconds', async () => {
+    const ws = opened(await connect('127.0.0.8', await machineToken('dense')))
+    await register(ws)
+    // Three megabytes apiece: five fit the connection's byte burst at once, then 4 MiB a second.
+    const flood = () => {
+      for (let id = 0; id < 10; id++) ws.send(emptyObjects(id, 1_000_000))
+    }
+    const answered = await answersWhileProbing(ws, flood, 1)
+    // Unfixed, the burst's messages were parsed back to back (a quarter of a second of the loop
+    // each) and answered while health answered twenty times. Each value charged as eight bytes, one
+    // message spends more than the burst, and the next waits for the rate.
+    expect(answered).toBeLessThan(3)
     ws.terminate()
   }, 120_000)
 })
