@@ -263,7 +263,15 @@ function serve(ws: WebSocket, token: VerifiedToken, waiting: WaitingPlaces) {
   })
   const meter = createInboundMeter(INBOUND_RATES.connection)
   let paused: NodeJS.Timeout | undefined
+  // A refused client is read again at once, so its answer to the close arrives and the socket ends
+  // now, not after the pause its flood earned; what it sends meanwhile is dropped unread.
+  const refuseUnread = (code: number, reason: string) => {
+    clearTimeout(paused)
+    ws.resume()
+    ws.close(code, reason)
+  }
   ws.on('message', (data) => {
+    if (ws.readyState !== ws.OPEN) return
     const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)
     const text = bytes.toString('utf8')
     const shape = measureMessage(text)
@@ -280,13 +288,13 @@ function serve(ws: WebSocket, token: VerifiedToken, waiting: WaitingPlaces) {
       clearTimeout(paused)
       paused = setTimeout(() => ws.resume(), wait).unref()
     }
-    if (shape.past) return ws.close(1008, `a message refused unread: ${shape.past}`)
-    if (isBatch(bytes)) return ws.close(1008, 'a JSON-RPC batch, which the protocol does not use')
+    if (shape.past) return refuseUnread(1008, `a message refused unread: ${shape.past}`)
+    if (isBatch(bytes)) return refuseUnread(1008, 'a JSON-RPC batch, which the protocol does not use')
     let payload: unknown
     try {
       payload = JSON.parse(text)
     } catch {
-      return ws.close(1003, 'not JSON')
+      return refuseUnread(1003, 'not JSON')
     }
     // The JSON-RPC layer rejects what is not a request, a response or a notification; unhandled,
     // that rejection ended the server's process (one `{"hello":1}` from anyone with a token).
