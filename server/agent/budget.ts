@@ -1,12 +1,13 @@
 /**
- * What stops a run between its agent steps for money. A job's cost cap per run (`maxCostUsd`):
+ * What stops a run between its agent steps for money. A job's cost cap per run (`maxCostUsd`, on
+ * the deployment's key never above the server's, quota.ts `runCap`):
  * after every agent step the run's spending so far is read, priced as its recorded cost is (cache
  * reads and writes at their rates), and once it is more than the cap the loop stops before the
  * next step. A model without a known price has no cost, so its runs cannot be capped
  * (docs/decisions/0071-a-cost-cap-per-run.md). And the organisation's monthly budget, for a run on
  * its key (decision 0434).
  */
-import { runBudgetRefusal, usd } from '../runs/budget.ts'
+import { overCap, runBudgetRefusal, usd, type RunCap } from '../runs/budget.ts'
 
 export type CostCap = {
   /** Counts one finished step (onStepFinish), after the run's spending has counted it. */
@@ -24,7 +25,8 @@ export type CostCap = {
  *   run's spending keeps the count, run-spend.ts); null while it has no price. It is read at every
  *   check, so a harness counts at the end of the step that ran it, like any tool's work.
  */
-export function createCostCap(capUsd: number | null, spentUsd: () => number | null): CostCap {
+export function createCostCap(cap: RunCap | null, spentUsd: () => number | null): CostCap {
+  const capUsd = cap?.usd ?? null
   let steps = 0
   let crossedAt: { step: number; costUsd: number } | null = null
   return {
@@ -40,11 +42,8 @@ export function createCostCap(capUsd: number | null, spentUsd: () => number | nu
     },
     crossed: () => crossedAt !== null,
     failure() {
-      if (!crossedAt || capUsd === null) return null
-      return (
-        `Stopped: the run cost ${usd(crossedAt.costUsd)} after step ${crossedAt.step}, over the job's cap of ` +
-        `${usd(capUsd)} per run (maxCostUsd). Raise the cap on the job's Definition tab or make the job do less.`
-      )
+      if (!crossedAt || !cap) return null
+      return `Stopped: the run cost ${usd(crossedAt.costUsd)} after step ${crossedAt.step}, ${overCap(cap)}`
     },
   }
 }

@@ -12,7 +12,7 @@ import { harnessAdapter } from '../harness/registry.ts'
 import type { McpEndpoint } from '../integrations/mcp-client.ts'
 import { endpointOf, serversForAgent } from '../integrations/mcp-service.ts'
 import { badRequest } from '../lib/errors.ts'
-import { orgBudgetRefusal, runBudgetRefusal } from '../runs/budget.ts'
+import { orgBudgetRefusal, runBudgetRefusal, type RunCap } from '../runs/budget.ts'
 import type { ResolvedModel } from './model.ts'
 import { estimateCostUsd } from './pricing.ts'
 
@@ -41,7 +41,7 @@ export function adapterFor(id: string, resolved: Pick<ResolvedModel, 'choice'>):
  */
 export function modelGrant(
   resolved: ResolvedModel,
-  budget: { orgId: string; capUsd: number | null; runId?: string; spentBeforeUsd?: number },
+  budget: { orgId: string; cap: RunCap | null; runId?: string; spentBeforeUsd?: number },
 ): ModelGrant {
   const { orgId, runId } = budget
   const before = budget.spentBeforeUsd ?? 0
@@ -50,7 +50,7 @@ export function modelGrant(
     apiKey: resolved.apiKey ?? '',
     modelId: resolved.choice.modelId,
     price: (modelId, usage) => estimateCostUsd({ provider: 'anthropic', modelId }, usage),
-    capUsd: budget.capUsd,
+    cap: budget.cap,
     // The organisation's monthly budget binds every call on its key, not only the run's start.
     admit:
       resolved.keySource === 'org'

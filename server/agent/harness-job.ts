@@ -13,6 +13,7 @@ import type { RunRow } from '../runs/schema.ts'
 import { adapterFor, environmentSkills, harnessMcp, modelGrant } from './harness-grant.ts'
 import { loadRunSkills } from './job-skills.ts'
 import type { ResolvedModel } from './model.ts'
+import { runCap } from './quota.ts'
 
 export async function runJobInHarness(ctx: {
   caller: Caller
@@ -35,7 +36,11 @@ export async function runJobInHarness(ctx: {
     prompt: job.instructions,
     mode: 'run',
     origin: { runId: run.id },
-    grant: modelGrant(resolved, { orgId: job.orgId, capUsd: job.maxCostUsd, runId: run.id }),
+    grant: modelGrant(resolved, {
+      orgId: job.orgId,
+      cap: runCap(resolved.keySource, job.maxCostUsd),
+      runId: run.id,
+    }),
     modelId: resolved.choice.modelId,
     skills,
     mcp,

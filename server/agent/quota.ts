@@ -8,8 +8,9 @@ import { env } from '../env.ts'
 import { countEnabledJobs } from '../jobs/store.ts'
 import { getJob } from '../jobs/service.ts'
 import { HttpError, forbidden } from '../lib/errors.ts'
+import type { RunCap } from '../runs/budget.ts'
 import { countDeploymentKeyRuns } from '../runs/store.ts'
-import { readModelChoice, resolveModelKey } from './model.ts'
+import { readModelChoice, resolveModelKey, type KeySource } from './model.ts'
 
 const limitMessage = (limit: number) =>
   `This organisation has used its ${limit} runs on the deployment's model key in the last 24 hours. ` +
@@ -24,6 +25,19 @@ export async function deploymentRunRefusal(
   const limit = env().ORG_MAX_DEPLOYMENT_KEY_RUNS_PER_DAY
   const used = await countDeploymentKeyRuns(orgId, exceptRunId)
   return used >= limit ? limitMessage(limit) : null
+}
+
+/**
+ * What a run may spend: its job's cap (`maxCostUsd`), and on the deployment's key never more than
+ * `DEPLOYMENT_KEY_MAX_RUN_COST_USD`. Anyone who signs up runs on that key; without a ceiling a job
+ * with no cap (a harness sending calls for its whole timeout) spends the operator's money without
+ * bound (decision 0447).
+ */
+export function runCap(keySource: KeySource, jobCapUsd: number | null): RunCap | null {
+  const job = jobCapUsd === null ? null : ({ usd: jobCapUsd, rule: 'job' } as const)
+  if (keySource !== 'deployment') return job
+  const ceiling = env().DEPLOYMENT_KEY_MAX_RUN_COST_USD
+  return job && job.usd <= ceiling ? job : { usd: ceiling, rule: 'deployment' }
 }
 
 /**

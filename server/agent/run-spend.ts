@@ -8,6 +8,7 @@ import { createBudgetStop, createCostCap } from './budget.ts'
 import { createUsageMeter, type ConversationTools } from './loop.ts'
 import type { ResolvedModel } from './model.ts'
 import { estimateCostUsd } from './pricing.ts'
+import { runCap } from './quota.ts'
 import type { RunSpend } from './tool-context.ts'
 import type { StepResult } from 'ai'
 
@@ -17,7 +18,7 @@ import type { StepResult } from 'ai'
  */
 export function createRunSpend(
   resolved: ResolvedModel,
-  capUsd: number | null,
+  jobCapUsd: number | null,
   run: { id: string; orgId: string },
 ) {
   const meter = createUsageMeter()
@@ -31,11 +32,15 @@ export function createRunSpend(
     const own = ownUsd()
     return own === null ? null : own + harnesses.costUsd
   }
-  const cap = createCostCap(capUsd, spentUsd)
+  const capped = runCap(resolved.keySource, jobCapUsd)
+  const cap = createCostCap(capped, spentUsd)
   const budget = resolved.keySource === 'org' ? createBudgetStop(run.orgId, run.id, spentUsd) : null
   const shared: RunSpend = {
     resolved,
-    capLeftUsd: () => cap.left(),
+    capLeft: () => {
+      const left = cap.left()
+      return capped && left !== null ? { ...capped, usd: left } : null
+    },
     spentUsd: () => spentUsd() ?? 0,
     add(usage) {
       harnesses.inputTokens += usage.inputTokens

@@ -4,6 +4,7 @@
  */
 import type { Caller } from '../auth/caller.ts'
 import type { ResolvedModel } from './model.ts'
+import type { RunCap } from '../runs/budget.ts'
 import type { OrgSettings } from '../accounts/org-settings-schema.ts'
 import type { CliDescription } from '../cli/registry.ts'
 import { HttpError, type FieldProblem } from '../lib/errors.ts'
@@ -44,8 +45,8 @@ export type ToolContext = {
  */
 export type RunSpend = {
   resolved: ResolvedModel
-  /** USD the job's cap leaves now; null when the job has no cap (or its model no price). */
-  capLeftUsd: () => number | null
+  /** What the run's cap leaves now (quota.ts `runCap`); null without a cap (or a price). */
+  capLeft: () => RunCap | null
   /** USD the run has spent so far (its steps and harnesses), not yet in its record; 0 unpriced. */
   spentUsd: () => number
   /** Adds what a harness spent to the run's usage and to its cap. */

@@ -26,7 +26,7 @@ beforeAll(async () => {
       apiKey: 'sk-test',
       modelId: 'claude-test',
       price: () => 0,
-      capUsd: null,
+      cap: null,
     },
     decide: async () => ({ allow: true }),
     mcp: new Map([

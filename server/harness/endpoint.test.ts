@@ -18,7 +18,7 @@ afterAll(async () => {
 function session(awaitCheckIn: boolean) {
   const refusals: string[] = []
   const opened = openSession({
-    grant: { baseURL: fake.baseURL, apiKey: 'sk-test', modelId: 'claude-test', price: () => 0, capUsd: null },
+    grant: { baseURL: fake.baseURL, apiKey: 'sk-test', modelId: 'claude-test', price: () => 0, cap: null },
     decide: async () => ({ allow: true }),
     mcp: new Map(),
     redact: (text) => text,
@@ -84,7 +84,7 @@ describe('metering a streamed model call', () => {
         apiKey: 'sk-test',
         modelId: 'claude-test',
         price: (_, u) => u.inputTokens + u.outputTokens,
-        capUsd: 5,
+        cap: { usd: 5, rule: 'job' },
       },
       decide: async () => ({ allow: true }),
       mcp: new Map(),
@@ -122,7 +122,7 @@ describe('a model call for a model without a price', () => {
         apiKey: 'sk-test',
         modelId: 'claude-sonnet-4-5',
         price: (model, u) => (model in priced ? (u.inputTokens + u.outputTokens) * priced[model]! : null),
-        capUsd: 1_000,
+        cap: { usd: 1_000, rule: 'job' },
       },
       decide: async () => ({ allow: true }),
       mcp: new Map(),

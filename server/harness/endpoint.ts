@@ -15,7 +15,7 @@ import { jsonPastBounds, type JsonBounds } from '../lib/json-shape.ts'
 import { BODY_LIMITS } from '../lib/limits.ts'
 import { readTextBody } from '../lib/read-body.ts'
 import { singleton } from '../lib/singleton.ts'
-import { usd } from '../runs/budget.ts'
+import { overCap, usd, type RunCap } from '../runs/budget.ts'
 
 /** The model access a run is entitled to, as the agent resolved it (same rules as a builtin run). */
 export type ModelGrant = {
@@ -30,8 +30,8 @@ export type ModelGrant = {
   modelId: string
   /** USD for one call's tokens on `modelId`; null when the price is unknown. */
   price: (modelId: string, usage: TokenUsage) => number | null
-  /** The job's `maxCostUsd`, or null. */
-  capUsd: number | null
+  /** The run's cap (the job's `maxCostUsd`, the server's on its own key: quota.ts `runCap`), or null. */
+  cap: RunCap | null
   /**
    * Asked before every call with what the run's calls cost so far (not yet in the run's record):
    * a reason refuses it (the organisation's monthly budget).
@@ -261,7 +261,7 @@ export const NO_POLICY_PLUGIN =
 async function modelCall(live: Live, url: URL, request: Request): Promise<Response> {
   // With a cap or a budget to ask, calls take turns: each starts once every earlier call's cost is
   // counted, so calls sent at once cannot all pass a check that none of them has paid for yet.
-  const release = live.grant.capUsd === null && !live.grant.admit ? () => {} : await takeTurn(live)
+  const release = live.grant.cap === null && !live.grant.admit ? () => {} : await takeTurn(live)
   let handedOn = false
   try {
     const refusal =
@@ -409,12 +409,10 @@ function recordCall(
   const costUsd = tokens === null ? null : round(tokens + searches * WEB_SEARCH_USD)
   const record = Object.assign(entry ?? { model }, { ...usage, costUsd })
   if (!entry) live.session.calls.push(record)
-  const { capUsd } = live.grant
+  const { cap } = live.grant
   const spent = pricedSpend(live)
-  if (capUsd !== null && spent > capUsd && !live.refusal) {
-    live.refusal =
-      `Stopped: the run cost ${usd(spent)} after model call ${live.session.calls.length}, over the job's ` +
-      `cap of ${usd(capUsd)} per run (maxCostUsd). Raise the cap on the job's Definition tab or make the job do less.`
+  if (cap && spent > cap.usd && !live.refusal) {
+    live.refusal = `Stopped: the run cost ${usd(spent)} after model call ${live.session.calls.length}, ${overCap(cap)}`
   }
   return record
 }

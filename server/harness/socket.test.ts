@@ -16,7 +16,7 @@ const open = () =>
       apiKey: 'sk-test',
       modelId: 'claude-test',
       price: () => 0,
-      capUsd: null,
+      cap: null,
     },
     decide: async () => ({ allow: true }),
     mcp: new Map(),

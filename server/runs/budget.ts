@@ -39,6 +39,16 @@ export const spendIfBudgeted = (orgId: string): SQL =>
 /** Dollars as people read them: cents, or four decimals below one cent. */
 export const usd = (n: number) => `$${n.toFixed(n > 0 && n < 0.01 ? 4 : 2)}`
 
+/** A run's spending cap: its job's own, or the server's on its own model key (agent/quota.ts `runCap`). */
+export type RunCap = { usd: number; rule: 'job' | 'deployment' }
+
+/** The end of a cap's stop message: which cap the run went over, and what to do about it. */
+export function overCap(cap: RunCap): string {
+  return cap.rule === 'job'
+    ? `over the job's cap of ${usd(cap.usd)} per run (maxCostUsd). Raise the cap on the job's Definition tab or make the job do less.`
+    : `over this server's cap of ${usd(cap.usd)} per run on its own model key (DEPLOYMENT_KEY_MAX_RUN_COST_USD). Add the organisation's own key under Settings → Models, or make the job do less.`
+}
+
 /**
  * Why runs on the organisation's key may not start now, or null when they may. `unsettledUsd`: what
  * is being spent outside any run's record (a harness started from chat).

@@ -75,6 +75,19 @@ describe('a job cost cap (maxCostUsd)', () => {
     expect(JSON.stringify(transcript)).not.toContain('Step three')
   })
 
+  it('stops a run on the deployment’s key whose job has no cap at the server’s cap per run', async () => {
+    // DEPLOYMENT_KEY_MAX_RUN_COST_USD is $1 by default (decision 0447): $0.45, $0.90, then $1.35.
+    const made = await team.admin.client.post(J, job('uncapped'))
+    expect(made.body.job.maxCostUsd).toBeNull()
+    fake.replyWhen('Do uncapped.', clockStep, clockStep, clockStep, { text: 'Step four must never run.' })
+    const { run } = await runNow(team.admin.client, made.body.job.id)
+    expect(run.status).toBe('error')
+    expect(run.error).toMatch(
+      /cost \$1\.35 after step 3, over this server's cap of \$1\.00 per run on its own model key \(DEPLOYMENT_KEY_MAX_RUN_COST_USD\)/,
+    )
+    expect(requestsFor('Do uncapped.')).toHaveLength(3)
+  })
+
   it('lets a run under its cap succeed', async () => {
     const made = await team.admin.client.post(J, job('roomy', { maxCostUsd: 1 }))
     fake.replyWhen('Do roomy.', clockStep, { text: 'Done.', usage: pricey })

@@ -140,7 +140,7 @@ function session(over: Omit<Partial<SessionOptions>, 'grant'> & { grant?: Partia
       apiKey: KEY,
       modelId: 'claude-haiku-4-5',
       price: priced,
-      capUsd: null,
+      cap: null,
       ...grant,
     },
     decide: async () => ({ allow: true }),
@@ -235,7 +235,7 @@ async function teamWithBudget(usd: number) {
 
 describe('the job’s cap (maxCostUsd)', () => {
   it('holds against 25 calls sent at once: one is made, the rest are refused', async () => {
-    await withSocket({ grant: { capUsd: 0.01 } }, async ({ opened, refusals, sock }) => {
+    await withSocket({ grant: { cap: { usd: 0.01, rule: 'job' } } }, async ({ opened, refusals, sock }) => {
       // Each call reports 1,000 in and 10,000 out on claude-haiku-4-5: $0.051, five times the cap.
       script = { input: 1000, output: 10_000, delayMs: 300 }
       await expectOneOfManyAtOnce(sock.path, opened.token, msg('claude-haiku-4-5'))
@@ -246,7 +246,7 @@ describe('the job’s cap (maxCostUsd)', () => {
 
   it('still counts priced calls after a call on the run’s own model, which has no price', async () => {
     await withSocket(
-      { grant: { modelId: 'claude-3-5-sonnet-20241022', capUsd: 0.01 } },
+      { grant: { modelId: 'claude-3-5-sonnet-20241022', cap: { usd: 0.01, rule: 'job' } } },
       async ({ opened, sock }) => {
         script = { input: 10, output: 10 }
         expect(
@@ -300,7 +300,7 @@ describe('the job’s cap (maxCostUsd)', () => {
   })
 
   it('cuts a stream whose output goes over the cap while it is written', async () => {
-    await withSocket({ grant: { capUsd: 0.01 } }, async ({ opened, sock }) => {
+    await withSocket({ grant: { cap: { usd: 0.01, rule: 'job' } } }, async ({ opened, sock }) => {
       // 10,000 tokens out ($0.05) in five parts: the cap is passed at the first.
       script = { input: 100, output: 10_000, paceMs: 50 }
       const answer = await overSocket(

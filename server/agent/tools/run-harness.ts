@@ -15,6 +15,7 @@ import { runHarness } from '../../harness/run.ts'
 import { HARNESS_IDS } from '../../jobs/field-schemas.ts'
 import { adapterFor, environmentSkills, harnessMcp, modelGrant } from '../harness-grant.ts'
 import { resolveModel } from '../model.ts'
+import { runCap } from '../quota.ts'
 import { toToolFailure, type ToolContext } from '../tool-context.ts'
 import { HttpError } from '../../lib/errors.ts'
 
@@ -92,15 +93,17 @@ async function start(
 ) {
   try {
     // In a run, the run's key and what its cap leaves (its spending is the run's); in chat, the
-    // person's own key, else the deployment's, the same rule as the chat that calls it.
+    // person's own key, else the deployment's (with the server's cap), the same rule as the chat.
     const resolved =
       ctx.runSpend?.resolved ?? (await resolveModel({ kind: 'chat', userId: ctx.caller.userId }))
-    const capUsd = ctx.runSpend?.capLeftUsd() ?? null
-    if (capUsd !== null && capUsd <= 0) {
+    const cap = ctx.runSpend ? ctx.runSpend.capLeft() : runCap(resolved.keySource, null)
+    if (cap && cap.usd <= 0) {
       throw new HttpError(
         403,
         'over_cap',
-        "The run has spent its job's cap (maxCostUsd): no harness can start",
+        cap.rule === 'job'
+          ? "The run has spent its job's cap (maxCostUsd): no harness can start"
+          : "The run has spent this server's cap per run on its own model key (DEPLOYMENT_KEY_MAX_RUN_COST_USD): no harness can start",
       )
     }
     const adapter = adapterFor(input.harness, resolved)
@@ -122,7 +125,7 @@ async function start(
       },
       grant: modelGrant(resolved, {
         orgId: ctx.caller.orgId,
-        capUsd,
+        cap,
         runId: ctx.runSpend ? ctx.runId : undefined,
         spentBeforeUsd: ctx.runSpend?.spentUsd(),
       }),
