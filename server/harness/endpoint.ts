@@ -15,6 +15,7 @@ import { jsonPastBounds, type JsonBounds } from '../lib/json-shape.ts'
 import { BODY_LIMITS } from '../lib/limits.ts'
 import { readTextBody } from '../lib/read-body.ts'
 import { singleton } from '../lib/singleton.ts'
+import { createHookPace, HOOK_BURST, HOOK_PER_SECOND } from './hook-pace.ts'
 import { overCap, usd, type RunCap } from '../runs/budget.ts'
 
 /** The model access a run is entitled to, as the agent resolved it (same rules as a builtin run). */
@@ -93,6 +94,8 @@ type Live = SessionOptions & {
   checkedIn: boolean
   /** Ends when the run's latest model call has ended (calls take turns under a cap or a budget). */
   turn: Promise<void>
+  /** How often the hook may decide a tool call (hook-pace.ts). */
+  hookPace: { take(): boolean }
 }
 
 // Live runs, like running chat turns: a handle the test runner's copy of this module (which starts
@@ -133,6 +136,7 @@ export function openSession(options: SessionOptions): HarnessSession {
     abort,
     checkedIn: false,
     turn: Promise.resolve(),
+    hookPace: createHookPace(),
   })
   return session
 }
@@ -507,6 +511,10 @@ function meteredStream(
 /** Characters of streamed output counted as one token until the provider says how many it made. */
 const CHARS_PER_TOKEN = 4
 
+const PACED =
+  `Paced: this run asked for more than ${HOOK_PER_SECOND} tool call a second after a burst of ` +
+  `${HOOK_BURST}. Wait a moment and try again.`
+
 async function hook(live: Live, request: Request): Promise<Response> {
   const text = await readBody(request)
   if (typeof text !== 'string') return text
@@ -521,7 +529,11 @@ async function hook(live: Live, request: Request): Promise<Response> {
     payload.tool_input && typeof payload.tool_input === 'object'
       ? (payload.tool_input as Record<string, unknown>)
       : {}
-  const verdict = await live.decide({ tool: String(payload.tool_name ?? ''), input })
+  // Past its pace a call is denied unjudged and unaudited: nothing ran. A deny with the reason, not
+  // an error status: the CLI (which blocks on a failing hook too) then tells the model why.
+  const verdict = live.hookPace.take()
+    ? await live.decide({ tool: String(payload.tool_name ?? ''), input })
+    : { allow: false as const, reason: PACED }
   return Response.json({
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',

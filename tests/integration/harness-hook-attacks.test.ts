@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '#server/db/sql.ts'
 import { MAX_COMMAND_LINE } from '#server/environments/policy/policy.ts'
+import { HOOK_BURST, HOOK_PER_SECOND } from '#server/harness/hook-pace.ts'
 import type { AgentApp } from '#tests/support/agent-app.ts'
 import { toolUse } from '#tests/support/fake-anthropic.ts'
 import {
@@ -70,5 +71,40 @@ describe('the audit rows a harness’s hook writes', () => {
       'command denied',
     ])
     for (const row of rows) expect(row.length).toBeLessThan(MAX_COMMAND_LINE + 100)
+  }, 180_000)
+})
+
+describe('how often a harness’s hook decides', () => {
+  it('is paced per run: a command asking 600 times at once gets a burst judged, the rest denied unaudited', async () => {
+    const c = agent.team.creator.client
+    const job = await localHarnessJob(c, 'paced', 'hook-pace')
+    const ask = `curl -s -H 'content-type: application/json' --data-binary @ask.json "$ANTHROPIC_BASE_URL/hook"`
+    const command = [
+      `printf '%s' '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo hi"}}' > ask.json`,
+      `seq 600 | xargs -P 20 -I{} ${ask} -o /dev/null`,
+      ask,
+    ].join(' && ')
+    const started = Date.now()
+    const run = await runWithReplies(
+      agent,
+      c,
+      job,
+      'hook-pace',
+      toolUse('Bash', { command, description: 'ask' }),
+      { text: 'Done.' },
+    )
+    const seconds = (Date.now() - started) / 1000
+    const [flood] = bashParts(run)
+    expect(flood.state, JSON.stringify(flood)).toBe('output-available')
+    // The ask after the flood is denied, with the reason.
+    expect(JSON.stringify(flood.output)).toContain('Paced: this run asked for more than')
+
+    const [row] = await queryRows<{ count: number }>(
+      agent.app.server.db.db,
+      sql`select count(*)::int as count from environment_audit where run_id = ${run.run.id}`,
+    )
+    // Unpaced, every ask was judged and audited: 602 rows. Paced, the burst and what refilled
+    // while the run went (the CLI's own call among them).
+    expect(row!.count).toBeLessThanOrEqual(HOOK_BURST + Math.ceil(seconds * HOOK_PER_SECOND))
   }, 180_000)
 })
