@@ -13,6 +13,7 @@ import {
 } from 'ai'
 import { deriveKey } from '../keys/crypto.ts'
 import { withModelRetries, type RetryNotice } from './model-retry.ts'
+import type { CallTokens } from './pricing.ts'
 import type { SystemPrompt } from './system-prompt.ts'
 import type { AgentTools } from './tools/index.ts'
 
@@ -82,25 +83,45 @@ export function startAgentLoop(input: AgentLoopInput) {
 }
 
 /**
- * Sums token usage over steps (kept step by step so a failed turn still reports what it spent).
- * `inputTokens` counts every input token, cached or not; `cacheReadTokens` and `cacheWriteTokens`
- * say how many of them were read from or written to the provider's prompt cache (priced apart).
+ * Sums token usage and cost over steps (kept step by step so a failed turn still reports what it
+ * spent). `inputTokens` counts every input token, cached or not. Each step is one model call and
+ * is priced on its own by `price`, with the tokens it wrote to or read from the provider's prompt
+ * cache: a price can depend on one call's size (long context), so summed tokens cannot be priced.
+ * `costUsd` is null once a step had no price.
  */
-export function createUsageMeter() {
-  const total = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }
+export function createUsageMeter(price: (call: CallTokens) => number | null) {
+  const total = { inputTokens: 0, outputTokens: 0, costUsd: 0 as number | null }
   return {
     total,
-    add(step: {
-      usage: {
-        inputTokens?: number
-        outputTokens?: number
-        inputTokenDetails?: { cacheReadTokens?: number; cacheWriteTokens?: number }
-      }
-    }) {
-      total.inputTokens += step.usage.inputTokens ?? 0
-      total.outputTokens += step.usage.outputTokens ?? 0
-      total.cacheReadTokens += step.usage.inputTokenDetails?.cacheReadTokens ?? 0
-      total.cacheWriteTokens += step.usage.inputTokenDetails?.cacheWriteTokens ?? 0
+    add(step: { usage: StepUsage }) {
+      const call = callTokens(step.usage)
+      total.inputTokens += call.inputTokens
+      total.outputTokens += call.outputTokens
+      const usd = price(call)
+      total.costUsd = total.costUsd === null || usd === null ? null : total.costUsd + usd
     },
+  }
+}
+
+type StepUsage = {
+  inputTokens?: number
+  outputTokens?: number
+  inputTokenDetails?: { cacheReadTokens?: number; cacheWriteTokens?: number }
+  raw?: unknown
+}
+
+/**
+ * One step's tokens. The AI SDK counts cache writes of both lifetimes together; Anthropic's own
+ * usage (`raw`) says how many were for an hour, which cost more.
+ */
+function callTokens(usage: StepUsage): CallTokens {
+  const raw = usage.raw as { cache_creation?: { ephemeral_1h_input_tokens?: unknown } } | undefined
+  const forAnHour = raw?.cache_creation?.ephemeral_1h_input_tokens
+  return {
+    inputTokens: usage.inputTokens ?? 0,
+    outputTokens: usage.outputTokens ?? 0,
+    cacheReadTokens: usage.inputTokenDetails?.cacheReadTokens ?? 0,
+    cacheWriteTokens: usage.inputTokenDetails?.cacheWriteTokens ?? 0,
+    cacheWrite1hTokens: typeof forAnHour === 'number' ? forAnHour : 0,
   }
 }

@@ -5,8 +5,8 @@ const anthropic = (modelId: string) => ({ provider: 'anthropic' as const, modelI
 
 describe('run cost estimate', () => {
   it('prices known Anthropic models, with or without a date suffix', () => {
-    expect(estimateCostUsd(anthropic('claude-sonnet-4-5'), { inputTokens: 1_000_000, outputTokens: 0 })).toBe(
-      3,
+    expect(estimateCostUsd(anthropic('claude-sonnet-4-5'), { inputTokens: 100_000, outputTokens: 0 })).toBe(
+      0.3,
     )
     expect(
       estimateCostUsd(anthropic('claude-sonnet-4-5-20250929'), { inputTokens: 1000, outputTokens: 2000 }),
@@ -30,14 +30,28 @@ describe('run cost estimate', () => {
     ).toBeNull()
   })
 
-  it('prices prompt-cache writes at 1.25 and reads at 0.1 of an input token', () => {
-    // 1M input tokens of which 200k written to and 700k read from the cache; 100k uncached.
+  it('prices prompt-cache writes at 1.25 (an hour’s at 2) and reads at 0.1 of an input token', () => {
+    // 100k input tokens of which 20k written to the cache (5k of them for an hour) and 70k read.
     const usd = estimateCostUsd(anthropic('claude-sonnet-4-5'), {
-      inputTokens: 1_000_000,
+      inputTokens: 100_000,
       outputTokens: 0,
-      cacheWriteTokens: 200_000,
-      cacheReadTokens: 700_000,
+      cacheWriteTokens: 20_000,
+      cacheWrite1hTokens: 5_000,
+      cacheReadTokens: 70_000,
     })
-    expect(usd).toBeCloseTo((100_000 * 3 + 200_000 * 3 * 1.25 + 700_000 * 3 * 0.1) / 1e6, 6)
+    expect(usd).toBeCloseTo((10_000 * 3 + 15_000 * 3 * 1.25 + 5_000 * 3 * 2 + 70_000 * 3 * 0.1) / 1e6, 6)
+  })
+
+  it('prices a call over 200,000 input tokens, cache included, at the long-context rates where there are some', () => {
+    const sonnet = anthropic('claude-sonnet-4-5')
+    expect(estimateCostUsd(sonnet, { inputTokens: 200_000, outputTokens: 1_000 })).toBe(0.615)
+    expect(estimateCostUsd(sonnet, { inputTokens: 200_001, outputTokens: 1_000 })).toBe(1.222506)
+    expect(
+      estimateCostUsd(sonnet, { inputTokens: 250_000, outputTokens: 0, cacheReadTokens: 100_000 }),
+    ).toBeCloseTo((150_000 * 6 + 100_000 * 6 * 0.1) / 1e6, 6)
+    // A model without a long context has one price whatever the size.
+    expect(estimateCostUsd(anthropic('claude-haiku-4-5'), { inputTokens: 300_000, outputTokens: 0 })).toBe(
+      0.3,
+    )
   })
 })

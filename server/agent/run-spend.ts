@@ -21,13 +21,13 @@ export function createRunSpend(
   jobCapUsd: number | null,
   run: { id: string; orgId: string },
 ) {
-  const meter = createUsageMeter()
+  const meter = createUsageMeter((call) => estimateCostUsd(resolved.choice, call))
   // What the run's harnesses spent, the one count the cap reads. A harness whose cost is unknown
   // makes the run's cost unknown (`unpriced`); what is known still counts towards the cap.
   const harnesses = { inputTokens: 0, outputTokens: 0, costUsd: 0, unpriced: false }
-  const ownUsd = () => estimateCostUsd(resolved.choice, meter.total)
-  // The cap and the budget read what the run has recorded, so they price cached tokens as the
-  // record does.
+  const ownUsd = () => meter.total.costUsd
+  // The cap and the budget read what the run has recorded, so they price each call as the record
+  // does (its cache reads and writes, its size).
   const spentUsd = () => {
     const own = ownUsd()
     return own === null ? null : own + harnesses.costUsd

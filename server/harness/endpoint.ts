@@ -40,7 +40,18 @@ export type ModelGrant = {
   admit?: (runSpentUsd: number) => Promise<string | null>
 }
 
-export type TokenUsage = { inputTokens: number; outputTokens: number }
+/**
+ * One call's tokens as the provider bills them: `inputTokens` counts every input token, and those
+ * written to the prompt cache (`cacheWriteTokens`, of which `cacheWrite1hTokens` for an hour) or
+ * read from it (`cacheReadTokens`) cost more or less than the rest.
+ */
+export type TokenUsage = {
+  inputTokens: number
+  outputTokens: number
+  cacheReadTokens?: number
+  cacheWriteTokens?: number
+  cacheWrite1hTokens?: number
+}
 export type CallRecord = TokenUsage & { model: string; costUsd: number | null }
 
 /** A tool call the harness wants to make, as its hook reports it. */
@@ -243,7 +254,8 @@ function upstreamHeaders(live: Live, request: Request): Headers {
 
 /**
  * Betas not passed on: the provider connecting to MCP servers, fetching pages, running code or
- * keeping files for the run, and the long context priced above what the run is metered at.
+ * keeping files for the run, and the long context, billed above the usual rates (a long-context
+ * call is metered at its rates all the same, should one be served).
  */
 const WITHHELD_BETAS = /^(mcp-client|web-fetch|code-execution|files-api|context-1m)-/
 
@@ -383,14 +395,24 @@ type RawUsage = {
   output_tokens?: number
   cache_creation_input_tokens?: number
   cache_read_input_tokens?: number
+  /** The cache writes by lifetime (a request may mark blocks for 5 minutes and for an hour). */
+  cache_creation?: { ephemeral_5m_input_tokens?: number; ephemeral_1h_input_tokens?: number }
   server_tool_use?: { web_search_requests?: number }
 }
 
-const usageOf = (u: RawUsage | undefined): TokenUsage => ({
-  inputTokens:
-    (u?.input_tokens ?? 0) + (u?.cache_creation_input_tokens ?? 0) + (u?.cache_read_input_tokens ?? 0),
-  outputTokens: u?.output_tokens ?? 0,
-})
+const count = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0)
+
+function usageOf(u: RawUsage | undefined): TokenUsage {
+  const written = count(u?.cache_creation_input_tokens)
+  const read = count(u?.cache_read_input_tokens)
+  return {
+    inputTokens: count(u?.input_tokens) + written + read,
+    outputTokens: count(u?.output_tokens),
+    cacheReadTokens: read,
+    cacheWriteTokens: written,
+    cacheWrite1hTokens: Math.min(written, count(u?.cache_creation?.ephemeral_1h_input_tokens)),
+  }
+}
 
 /** The provider's web searches a call made (billed apart from its tokens). */
 const searchesOf = (u: RawUsage | undefined): number => u?.server_tool_use?.web_search_requests ?? 0

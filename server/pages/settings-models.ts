@@ -8,7 +8,7 @@ import { badRequest } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
 import { listModelKeys, removeModelKey, saveModelKey } from '../keys/service.ts'
 import { readModelChoice, resolveModelKey, type KeySource, type ModelPurpose } from '../agent/model.ts'
-import { findPrice } from '../agent/pricing.ts'
+import { findPrice, LONG_CONTEXT_TOKENS } from '../agent/pricing.ts'
 
 async function sourceFor(
   purpose: ModelPurpose,
@@ -45,7 +45,12 @@ export async function loadModelsPage(caller: Caller) {
       provider: choice.provider,
       modelId: choice.modelId,
       server: serverOrigin(choice.provider),
-      price: price ? `$${price.input} / $${price.output} per million input / output tokens` : null,
+      price: price
+        ? `$${price.input} / $${price.output} per million input / output tokens` +
+          (price.long
+            ? `; $${price.long.input} / $${price.long.output} for a call over ${LONG_CONTEXT_TOKENS.toLocaleString('en')} input tokens`
+            : '')
+        : null,
     },
     sources: { chat, creatorRuns, sharedRuns },
     keys,

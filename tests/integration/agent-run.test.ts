@@ -156,6 +156,35 @@ describe('an unattended run', () => {
     }
   })
 
+  it('prices each call as the provider bills it: long-context rates past 200,000 input tokens, an hour’s cache writes at twice the input price', async () => {
+    // Two calls of claude-sonnet-4-5. The first reads 150,000 tokens: under the long-context
+    // threshold, so at $3 / $15 although the run's two calls read more than 200,000 together. The
+    // second reads 5,000 and writes 200,000 to the 1-hour cache, 205,000 in all: the whole call at
+    // the long-context $6 / $22.50, the writes at twice that input price.
+    const job = await createJob('long-context')
+    fake.reply(
+      { ...toolUse('clock', {}), usage: { input_tokens: 150_000, output_tokens: 100 } },
+      {
+        text: 'Done.',
+        usage: {
+          input_tokens: 5_000,
+          output_tokens: 50,
+          cache_creation_input_tokens: 200_000,
+          cache_read_input_tokens: 0,
+          cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 200_000 },
+        },
+      },
+    )
+    const { run } = await runNow(team.creator.client, job.id)
+    expect(run.status).toBe('success')
+    const first = (150_000 * 3 + 100 * 15) / 1e6
+    const second = (5_000 * 6 + 200_000 * 2 * 6 + 50 * 22.5) / 1e6
+    expect(run.usage).toMatchObject({ inputTokens: 355_000, outputTokens: 150 })
+    expect(run.usage.costUsd).toBeCloseTo(first + second, 6)
+    const [row] = await queryRows(app.server.db.db, sql`select cost_usd from job_runs where id = ${run.id}`)
+    expect(Number(row!.cost_usd)).toBeCloseTo(first + second, 6)
+  })
+
   it('succeeds when the model recovers from a call to a tool that does not exist, or with bad input', async () => {
     // Models name tools wrongly or leave out an argument now and then; the error goes back to the
     // model as the call's result and it tries again. The run fails only if the conversation does.

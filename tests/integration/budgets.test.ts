@@ -97,10 +97,11 @@ describe('a job cost cap (maxCostUsd)', () => {
   })
 
   it('prices cached tokens as the recorded cost does: a run under its cap at cache rates succeeds', async () => {
-    // 10k new + 200k read from the cache + 10k out: $0.03 + $0.06 + $0.15 = $0.24 a step, $0.48 in
-    // two, under $0.50. At the full input price the same step is $0.78, and the cap stopped the run
-    // after its first step though the recorded cost was under it.
-    const cachedStep = { input_tokens: 10_000, cache_read_input_tokens: 200_000, output_tokens: 10_000 }
+    // 10k new + 180k read from the cache + 10k out: $0.03 + $0.054 + $0.15 = $0.234 a step, $0.468
+    // in two, under $0.50. At the full input price the same step is $0.72, and the cap stopped the
+    // run after its first step though the recorded cost was under it. (Under 200k input tokens a
+    // call: past them, cache included, the long-context rates apply.)
+    const cachedStep = { input_tokens: 10_000, cache_read_input_tokens: 180_000, output_tokens: 10_000 }
     const made = await team.admin.client.post(J, job('cached', { maxCostUsd: 0.5 }))
     fake.replyWhen(
       'Do cached.',
@@ -110,7 +111,7 @@ describe('a job cost cap (maxCostUsd)', () => {
     const { run } = await runNow(team.admin.client, made.body.job.id)
     expect(run.error).toBeNull()
     expect(run.status).toBe('success')
-    expect(run.usage.costUsd).toBe(0.48)
+    expect(run.usage.costUsd).toBe(0.468)
   })
 
   it('refuses a bad cap with a 400 naming maxCostUsd and changes nothing', async () => {

@@ -32,7 +32,7 @@ type Script = {
   paceMs?: number
   /** ms before a JSON reply */
   delayMs?: number
-  /** extra usage fields (e.g. server_tool_use) */
+  /** extra usage fields (e.g. server_tool_use, the prompt cache's), streamed in message_start */
   extraUsage?: Record<string, unknown>
 }
 let script: Script = { input: 10, output: 10 }
@@ -100,7 +100,7 @@ async function answerFake(req: IncomingMessage, res: ServerResponse) {
       role: 'assistant',
       model: parsed.model,
       content: [],
-      usage: { input_tokens: s.input, output_tokens: 1 },
+      usage: { input_tokens: s.input, output_tokens: 1, ...s.extraUsage },
     },
   })
   await send('content_block_start', {
@@ -442,6 +442,61 @@ describe('reaching past the sandbox through the provider', () => {
       })
       expect(a.status).toBe(200)
       expect(seen.at(-1)!.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14')
+    })
+  })
+})
+
+describe('calls the provider bills above the standard rates', () => {
+  // What the harness's CLI sends, or a command in its sandbox holding the run's token: the request's
+  // shape decides the price, so each call must be counted at what the provider bills for it.
+  const hourCached = {
+    system: [{ type: 'text', text: 'context', cache_control: { type: 'ephemeral', ttl: '1h' } }],
+    stream: true,
+  }
+
+  it('writes to the 1-hour prompt cache count at twice the input price: the cap holds', async () => {
+    await withSocket({ grant: { capUsd: 0.15 } }, async ({ opened, refusals, sock }) => {
+      // claude-haiku-4-5 ($1 / $5): 10 tokens read, 100,000 written for an hour, 10 out: $0.20006.
+      script = {
+        input: 10,
+        output: 10,
+        extraUsage: {
+          cache_creation_input_tokens: 100_000,
+          cache_read_input_tokens: 0,
+          cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 100_000 },
+        },
+      }
+      const before = seen.length
+      const body = msg('claude-haiku-4-5', hourCached)
+      expect((await overSocket(sock.path, messages(opened.token), body)).status).toBe(200)
+      expect((await overSocket(sock.path, messages(opened.token), body)).status).toBe(403)
+      expect(opened.usage()).toEqual({ inputTokens: 100_010, outputTokens: 10, costUsd: 0.20006 })
+      expect(refusals[0]).toMatch(/run cost \$0\.20 after model call 1, over the job's cap of \$0\.15/)
+      expect(seen.length - before).toBe(1)
+    })
+  })
+
+  it('writes to the 5-minute cache count at 1.25 times the input price, reads at a tenth', async () => {
+    await withSocket({}, async ({ opened, sock }) => {
+      script = {
+        input: 1_000,
+        output: 0,
+        extraUsage: { cache_creation_input_tokens: 100_000, cache_read_input_tokens: 1_000_000 },
+      }
+      expect((await overSocket(sock.path, messages(opened.token), msg('claude-haiku-4-5'))).status).toBe(200)
+      expect(opened.usage().costUsd).toBe((1_000 + 100_000 * 1.25 + 1_000_000 * 0.1) / 1e6)
+    })
+  })
+
+  it('a call over 200,000 input tokens on a 1M-context model counts at the long-context rates', async () => {
+    // The long context's beta is withheld, but a provider (or a gateway in front of it) that serves
+    // one bills it at $6 / $22.50 on claude-sonnet-4-5, the cache's rates on top: the meter follows
+    // what was served, not what was asked.
+    await withSocket({ grant: { modelId: 'claude-sonnet-4-5' } }, async ({ opened, sock }) => {
+      script = { input: 150_000, output: 1_000, extraUsage: { cache_read_input_tokens: 100_000 } }
+      const body = msg('claude-sonnet-4-5', { stream: true })
+      expect((await overSocket(sock.path, messages(opened.token), body)).status).toBe(200)
+      expect(opened.usage().costUsd).toBeCloseTo((150_000 * 6 + 100_000 * 6 * 0.1 + 1_000 * 22.5) / 1e6, 6)
     })
   })
 })

@@ -25,6 +25,8 @@ export type FakeUsage = {
   output_tokens: number
   cache_creation_input_tokens?: number
   cache_read_input_tokens?: number
+  /** The cache writes by lifetime, as the API reports them beside their sum. */
+  cache_creation?: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number }
 }
 
 export type FakeRequest = {
@@ -205,6 +207,7 @@ function streamMessage(res: ServerResponse, message: Message) {
         ...(usage.cache_read_input_tokens !== undefined
           ? { cache_read_input_tokens: usage.cache_read_input_tokens }
           : {}),
+        ...(usage.cache_creation ? { cache_creation: usage.cache_creation } : {}),
       },
     },
   })
