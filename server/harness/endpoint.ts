@@ -254,10 +254,10 @@ function upstreamHeaders(live: Live, request: Request): Headers {
 
 /**
  * Betas not passed on: the provider connecting to MCP servers, fetching pages, running code or
- * keeping files for the run, and the long context, billed above the usual rates (a long-context
- * call is metered at its rates all the same, should one be served).
+ * keeping files for the run, and the long context and fast mode, billed above the usual rates (a
+ * long-context call is metered at its rates all the same, should one be served).
  */
-const WITHHELD_BETAS = /^(mcp-client|web-fetch|code-execution|files-api|context-1m)-/
+const WITHHELD_BETAS = /^(mcp-client|web-fetch|code-execution|files-api|context-1m|fast-mode)-/
 
 async function forward(live: Live, url: URL, request: Request, body: string): Promise<Response> {
   const target = `${live.grant.baseURL.replace(/\/$/, '')}${url.pathname.slice('/v1'.length)}${url.search}`
@@ -307,8 +307,8 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
           'model listed under Settings → Models',
       )
     }
-    const outside = reachesOutside(fields)
-    if (outside) return apiError(400, 'invalid_request_error', outside)
+    const refused = reachesOutside(fields) ?? billedAbovePrice(fields)
+    if (refused) return apiError(400, 'invalid_request_error', refused)
     // What was checked is what is sent: a body with a key twice is sent as it was read.
     const upstream = await forward(live, url, request, JSON.stringify(fields))
     const headers = { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }
@@ -381,6 +381,22 @@ function reachesOutside(fields: Record<string, unknown>): string | null {
     if (typeof type === 'string' && PROVIDER_TOOLS.test(type)) {
       return `tools.${i}: the provider may not ${type.startsWith('web_fetch') ? 'fetch pages' : 'run code'} for a run (${type})`
     }
+  }
+  return null
+}
+
+/**
+ * Why a call asks for service the provider bills above the price table's rates, or null: fast mode
+ * (`speed`) and inference kept in one country (`inference_geo`) multiply every token's price, and
+ * the usage they report looks like any other call's, so a command in the sandbox could spend past
+ * the run's cap and the organisation's budget at a multiple of what they count.
+ */
+function billedAbovePrice(fields: Record<string, unknown>): string | null {
+  if ('speed' in fields && fields.speed !== 'standard') {
+    return 'speed: fast mode is billed above the prices Clockwork counts a run at; leave speed out'
+  }
+  if ('inference_geo' in fields && fields.inference_geo !== 'global') {
+    return 'inference_geo: inference kept in one country is billed above the prices Clockwork counts a run at; leave inference_geo out'
   }
   return null
 }

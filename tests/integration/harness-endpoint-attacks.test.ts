@@ -438,7 +438,7 @@ describe('reaching past the sandbox through the provider', () => {
       script = { input: 10, output: 10 }
       const a = await overSocket(sock.path, messages(opened.token), msg('claude-haiku-4-5'), {
         'anthropic-beta':
-          'web-fetch-2025-09-10, mcp-client-2025-04-04,interleaved-thinking-2025-05-14,context-1m-2025-08-07,code-execution-2025-08-25,files-api-2025-04-14',
+          'web-fetch-2025-09-10, mcp-client-2025-04-04,interleaved-thinking-2025-05-14,context-1m-2025-08-07,code-execution-2025-08-25,files-api-2025-04-14,fast-mode-2026-02-01',
       })
       expect(a.status).toBe(200)
       expect(seen.at(-1)!.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14')
@@ -499,6 +499,25 @@ describe('calls the provider bills above the standard rates', () => {
       expect(opened.usage().costUsd).toBeCloseTo((150_000 * 6 + 100_000 * 6 * 0.1 + 1_000 * 22.5) / 1e6, 6)
     })
   })
+
+  it.each([
+    ['speed', { speed: 'fast' }],
+    ['inference_geo', { inference_geo: 'us' }],
+  ])(
+    'a call asking for %s above the standard service is refused and nothing is forwarded',
+    async (field, extra) => {
+      await withSocket({}, async ({ opened, sock }) => {
+        const before = seen.length
+        const a = await overSocket(sock.path, messages(opened.token), msg('claude-haiku-4-5', extra), {
+          'anthropic-beta': 'fast-mode-2026-02-01',
+        })
+        expect(a.status).toBe(400)
+        expect(JSON.parse(a.body).error.message).toMatch(new RegExp(`^${field}: .* billed above the prices`))
+        expect(seen.length - before).toBe(0)
+        expect(opened.calls).toEqual([])
+      })
+    },
+  )
 })
 
 describe('bad input', () => {
