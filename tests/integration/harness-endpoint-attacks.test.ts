@@ -455,7 +455,7 @@ describe('calls the provider bills above the standard rates', () => {
   }
 
   it('writes to the 1-hour prompt cache count at twice the input price: the cap holds', async () => {
-    await withSocket({ grant: { capUsd: 0.15 } }, async ({ opened, refusals, sock }) => {
+    await withSocket({ grant: { cap: { usd: 0.15, rule: 'job' } } }, async ({ opened, refusals, sock }) => {
       // claude-haiku-4-5 ($1 / $5): 10 tokens read, 100,000 written for an hour, 10 out: $0.20006.
       script = {
         input: 10,
