@@ -26,7 +26,12 @@ let team: Team
 let fake: FakeAnthropic
 
 beforeAll(async () => {
-  agent = await startAgentApp({ key: KEY, scheduler: true })
+  agent = await startAgentApp({
+    key: KEY,
+    scheduler: true,
+    // Runs here use the deployment's key; the pricing test's run costs $2.88, over the default cap.
+    env: { DEPLOYMENT_KEY_MAX_RUN_COST_USD: '10' },
+  })
   ;({ app, team, fake } = agent)
 })
 afterAll(() => agent?.close())
