@@ -1,7 +1,11 @@
 /**
  * Hides secret values in anything shown back (command output, files read, search hits, what an MCP
- * server answers). Longest values first, so a secret that contains another is hidden whole.
+ * server answers). At each position the longest value starting there is hidden, leftmost first, so
+ * a secret that contains another is hidden whole; a text streamed in pieces is hidden the same way
+ * as it passes (redact-stream.ts).
  */
+import { HiddenMatcher, type StreamRedactor } from './redact-stream.ts'
+
 export const REDACTED = '••••'
 
 /** Secrets shorter than this are refused at storage time: redacting them would shred all output. */
@@ -10,19 +14,29 @@ export const MIN_SECRET_LENGTH = 4
 /** A secret value and what is shown in its place; a bare string is shown as {@link REDACTED}. */
 export type Hidden = { value: string; shown: string }
 
-export function makeRedactor(values: Iterable<string | Hidden>): (text: string) => string {
+/** The values compiled once, the first naming of a value winning; null when there are none. */
+function matcherOf(values: Iterable<string | Hidden>): HiddenMatcher | null {
   const byValue = new Map<string, string>()
   for (const entry of values) {
     const { value, shown } = typeof entry === 'string' ? { value: entry, shown: REDACTED } : entry
     if (value.length > 0 && !byValue.has(value)) byValue.set(value, shown)
   }
-  const secrets = [...byValue].sort(([a], [b]) => b.length - a.length)
-  if (secrets.length === 0) return (text) => text
-  return (text) => {
-    let out = text
-    for (const [secret, shown] of secrets) out = out.split(secret).join(shown)
-    return out
-  }
+  if (byValue.size === 0) return null
+  return new HiddenMatcher([...byValue].map(([value, shown]) => ({ value, shown })))
+}
+
+export function makeRedactor(values: Iterable<string | Hidden>): (text: string) => string {
+  const matcher = matcherOf(values)
+  return matcher ? (text) => matcher.redact(text) : (text) => text
+}
+
+/**
+ * For texts that arrive in pieces (a streamed answer): each call starts one text's
+ * {@link StreamRedactor}, whose output joined is what {@link makeRedactor} gives for the whole.
+ */
+export function makeStreamRedactor(values: Iterable<string | Hidden>): () => StreamRedactor {
+  const matcher = matcherOf(values)
+  return matcher ? () => matcher.stream() : () => ({ push: (text) => text, end: () => '', held: () => 0 })
 }
 
 /** `data` (JSON-like: strings, arrays, plain objects, keys too) with every string redacted. */
