@@ -7,7 +7,8 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BODY_LIMITS } from '../lib/limits.ts'
-import { openSession, type HarnessSession } from './endpoint.ts'
+import { openOfflineSession } from '#tests/support/harness-session.ts'
+import type { HarnessSession } from './endpoint.ts'
 import { serveOnSocket, type SocketEndpoint } from './socket.ts'
 
 const MiB = 1024 * 1024
@@ -19,26 +20,14 @@ const SENT_AT_MOST = CUT_BY * 3
 let socket: SocketEndpoint
 let session: HarnessSession
 beforeAll(async () => {
-  session = openSession({
-    // Nothing may be forwarded: the address answers nothing.
-    grant: {
-      baseURL: 'http://127.0.0.1:9/v1',
-      apiKey: 'sk-test',
-      modelId: 'claude-test',
-      price: () => 0,
-      cap: null,
-    },
-    decide: async () => ({ allow: true }),
+  // Nothing may be forwarded: the addresses answer nothing.
+  session = openOfflineSession({
     mcp: new Map([
       [
         'docs',
         { key: 'docs', name: 'docs', url: 'http://127.0.0.1:9/mcp', headers: {}, adminRegistered: false },
       ],
     ]),
-    redact: (text) => text,
-    onRefusal: () => {},
-    awaitCheckIn: false,
-    door: 'socket',
   })
   socket = await serveOnSocket(session.token)
 })

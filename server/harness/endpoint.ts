@@ -8,12 +8,14 @@
  * `/_agent-native/harness/runs/<token>/…` for harnesses on connected machines.
  */
 import { randomBytes } from 'node:crypto'
-import type { McpEndpoint } from '../integrations/mcp-client.ts'
+import { hiddenHeaders, type McpEndpoint } from '../integrations/mcp-client.ts'
 import { HttpError } from '../lib/errors.ts'
 import { integrationStreamFetch } from '../lib/integration-fetch.ts'
 import { jsonPastBounds, type JsonBounds } from '../lib/json-shape.ts'
 import { BODY_LIMITS } from '../lib/limits.ts'
 import { readTextBody } from '../lib/read-body.ts'
+import { makeStreamRedactor } from '../lib/redact.ts'
+import { redactByteStream, type StreamRedactor } from '../lib/redact-stream.ts'
 import { singleton } from '../lib/singleton.ts'
 import { createHookPace, HOOK_BURST, HOOK_PER_SECOND } from './hook-pace.ts'
 import { overCap, usd, type RunCap } from '../runs/budget.ts'
@@ -107,6 +109,8 @@ type Live = SessionOptions & {
   turn: Promise<void>
   /** How often the hook may decide a tool call (hook-pace.ts). */
   hookPace: { take(): boolean }
+  /** Per MCP server, what hides its header values in its answers, compiled at its first answer. */
+  hides: Map<string, () => StreamRedactor>
 }
 
 // Live runs, like running chat turns: a handle the test runner's copy of this module (which starts
@@ -148,6 +152,7 @@ export function openSession(options: SessionOptions): HarnessSession {
     checkedIn: false,
     turn: Promise.resolve(),
     hookPace: createHookPace(),
+    hides: new Map(),
   })
   return session
 }
@@ -590,7 +595,11 @@ const MCP_REQUEST_HEADERS = [
 ]
 const MCP_RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-version']
 
-/** Relays one MCP request to the server the run may use, with its headers (secrets) added here. */
+/**
+ * Relays one MCP request to the server the run may use, with its headers (secrets) added here. The
+ * answer streams back with the server's header values hidden as it passes (decision 0446): the CLI
+ * and any command in the sandbox see the placeholders a member's chat sees (decision 0426).
+ */
 async function relayMcp(live: Live, name: string, request: Request): Promise<Response> {
   const endpoint = live.mcp.get(name)
   if (!endpoint) return Response.json({ error: `No MCP server named ${name} in this run` }, { status: 404 })
@@ -609,16 +618,24 @@ async function relayMcp(live: Live, name: string, request: Request): Promise<Res
       body,
       signal: live.abort.signal,
     })
+    // No Content-Length: a hidden value changes the body's length, so it goes chunked.
     const out = new Headers()
     for (const header of MCP_RESPONSE_HEADERS) {
       const value = upstream.headers.get(header)
       if (value) out.set(header, value)
     }
-    return new Response(upstream.body, { status: upstream.status, headers: out })
+    const answer = upstream.body && redactByteStream(upstream.body, hidesOf(live, name, endpoint)())
+    return new Response(answer, { status: upstream.status, headers: out })
   } catch (err) {
     return Response.json(
       { error: `MCP server ${name} could not be reached: ${(err as Error).message}` },
       { status: 502 },
     )
   }
+}
+
+function hidesOf(live: Live, name: string, endpoint: McpEndpoint): () => StreamRedactor {
+  let hides = live.hides.get(name)
+  if (!hides) live.hides.set(name, (hides = makeStreamRedactor(hiddenHeaders(endpoint.headers))))
+  return hides
 }

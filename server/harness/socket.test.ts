@@ -6,27 +6,11 @@
  */
 import { request } from 'node:http'
 import { afterAll, describe, expect, it } from 'vitest'
-import { openSession } from './endpoint.ts'
+import { openOfflineSession } from '#tests/support/harness-session.ts'
 import { serveOnSocket } from './socket.ts'
 
-const open = () =>
-  openSession({
-    grant: {
-      baseURL: 'http://127.0.0.1:9/v1',
-      apiKey: 'sk-test',
-      modelId: 'claude-test',
-      price: () => 0,
-      cap: null,
-    },
-    decide: async () => ({ allow: true }),
-    mcp: new Map(),
-    redact: (text) => text,
-    onRefusal: () => {},
-    door: 'socket',
-  })
-
-const mine = open()
-const theirs = open()
+const mine = openOfflineSession()
+const theirs = openOfflineSession()
 const socket = await serveOnSocket(mine.token)
 afterAll(async () => {
   mine.close()

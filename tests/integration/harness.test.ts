@@ -43,6 +43,7 @@ import { connectMachine } from '#tests/support/machine-client.ts'
 const KEY = 'sk-ant-planted-harness-key-7Q9Z'
 const MCP_TOKEN = 'mcp-secret-header-5521'
 const REFLECTED_TOKEN = 'reflected-token-8Kq2'
+const ECHOED_KEY = 'echoed-api-key-3Fv7'
 const R = '/_agent-native/resources'
 
 let agent: AgentApp
@@ -402,6 +403,48 @@ describe('a job with harness: claude-code', () => {
     expect(JSON.stringify(results)).toContain('[redacted header Authorization]')
     const seen = JSON.stringify(requests)
     expect(seen).not.toContain(REFLECTED_TOKEN)
+  }, 120_000)
+
+  it("hides the MCP server's header values from the sandbox, in a streamed answer and a plain one (decision 0446)", async () => {
+    await addOrgMcpServer(team.admin.client, {
+      name: 'echoer',
+      url: reflecting.url,
+      secret: 'ECHOED_TOKEN',
+      token: REFLECTED_TOKEN,
+      headers: { 'X-Api-Key': ECHOED_KEY },
+    })
+    const c = team.member.client
+    const job = await harnessJob(c, 'echouser', 'harness-echo', { mcp: ['echoer'] })
+    // A command in the sandbox asks the run's relay itself: whoami answers in server-sent events,
+    // whoami_breaks with a plain HTTP 500 quoting the headers.
+    const call = (tool: string, file: string) =>
+      `curl -s -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' ` +
+      `--data '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${tool}","arguments":{}}}' ` +
+      `"$ANTHROPIC_BASE_URL/mcp/echoer" > ${file}`
+    const run = await runWithReplies(
+      agent,
+      c,
+      job,
+      'echouser',
+      toolUse('Bash', {
+        command: `${call('whoami', 'sse.txt')}; ${call('whoami_breaks', 'plain.txt')}`,
+        description: 'ask',
+      }),
+      { text: 'Asked.' },
+    )
+    expect(run.run.status, run.run.error).toBe('success')
+    const root = envRoot('harness-echo')
+    const streamed = readFileSync(path.join(root, 'sse.txt'), 'utf8')
+    const plain = readFileSync(path.join(root, 'plain.txt'), 'utf8')
+    expect(streamed).toContain('event: message')
+    expect(streamed).toContain('[redacted header Authorization]')
+    expect(streamed).toContain('[redacted header X-Api-Key]')
+    expect(plain).toContain('upstream refused')
+    expect(plain).toContain('[redacted header Authorization]')
+    for (const seen of [streamed, plain]) {
+      expect(seen).not.toContain(REFLECTED_TOKEN)
+      expect(seen).not.toContain(ECHOED_KEY)
+    }
   }, 120_000)
 })
 

@@ -1,0 +1,96 @@
+/**
+ * The run's relay to an MCP server hides the server's header values in what it streams back to the
+ * sandbox (decision 0446), whatever the pieces the server writes them in: server-sent events sent a
+ * byte at a time, and a plain body whose Content-Length no longer holds once a value is hidden.
+ */
+import { createServer, request, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { resetEnvCache } from '../env.ts'
+import { openOfflineSession } from '#tests/support/harness-session.ts'
+import type { HarnessSession } from './endpoint.ts'
+import { serveOnSocket, type SocketEndpoint } from './socket.ts'
+
+const TOKEN = 'relay-token-Zq81'
+
+let echo: Server
+let socket: SocketEndpoint
+let session: HarnessSession
+beforeAll(async () => {
+  // Hands its Authorization back: in events written a byte at a time, or as a plain JSON body.
+  echo = createServer((req, res) => {
+    const said = Buffer.from(`{"jsonrpc":"2.0","id":1,"result":{"said":"${req.headers.authorization}"}}`)
+    if (req.url === '/plain') {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': said.length })
+      return void res.end(said)
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    const bytes = Buffer.concat([Buffer.from('event: message\ndata: '), said, Buffer.from('\n\n')])
+    let k = 0
+    const drip = () =>
+      k < bytes.length ? res.write(bytes.subarray(k, ++k), () => setImmediate(drip)) : res.end()
+    drip()
+  })
+  await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve))
+  const port = (echo.address() as AddressInfo).port
+  process.env.INTEGRATIONS_ALLOW_HOSTS = `127.0.0.1:${port}`
+  resetEnvCache()
+  const server = (name: string, path: string) =>
+    [
+      name,
+      {
+        key: name,
+        name,
+        url: `http://127.0.0.1:${port}${path}`,
+        headers: { Authorization: `Bearer ${TOKEN}` },
+        adminRegistered: true,
+      },
+    ] as const
+  session = openOfflineSession({ mcp: new Map([server('events', '/events'), server('plain', '/plain')]) })
+  socket = await serveOnSocket(session.token)
+})
+afterAll(async () => {
+  session?.close()
+  await socket?.close()
+  await new Promise((resolve) => echo?.close(resolve))
+  delete process.env.INTEGRATIONS_ALLOW_HOSTS
+  resetEnvCache()
+})
+
+/** What a command in the sandbox gets from the relay for server `name`: headers and body. */
+function ask(name: string): Promise<{ headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        socketPath: socket.path,
+        path: `/${session.token}/mcp/${name}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (c: Buffer) => chunks.push(c))
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
+        res.on('error', reject)
+      },
+    )
+    req.on('error', reject)
+    req.end('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami"}}')
+  })
+}
+
+describe("the run's MCP relay", () => {
+  it('hides a header value in events the server writes a byte at a time', async () => {
+    const { body } = await ask('events')
+    expect(body).toBe(
+      'event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{"said":"[redacted header Authorization]"}}\n\n',
+    )
+  })
+
+  it('hides it in a plain body, whose length is then not the one the server declared', async () => {
+    const { headers, body } = await ask('plain')
+    expect(body).toBe('{"jsonrpc":"2.0","id":1,"result":{"said":"[redacted header Authorization]"}}')
+    expect(headers['content-length']).toBeUndefined()
+    expect(headers['content-type']).toBe('application/json')
+  })
+})
