@@ -555,7 +555,7 @@ function meteredStream(
 const CHARS_PER_TOKEN = 4
 
 const PACED =
-  `Paced: this run asked for more than ${HOOK_PER_SECOND} tool call a second after a burst of ` +
+  `Paced: this run asked for more than ${HOOK_PER_SECOND} tool calls a second after a burst of ` +
   `${HOOK_BURST}. Wait a moment and try again.`
 
 async function hook(live: Live, request: Request): Promise<Response> {

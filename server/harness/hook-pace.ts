@@ -6,12 +6,13 @@
  */
 
 /**
- * A burst of {@link HOOK_BURST} decisions, then {@link HOOK_PER_SECOND} a second. A real coding
- * session asks a few times a model turn (a turn takes seconds), in bursts of parallel tool calls
- * far below the burst; a run that keeps up one a second for an hour leaves 3,600 rows.
+ * A burst of {@link HOOK_BURST} decisions, then {@link HOOK_PER_SECOND} a second. One reply of the
+ * real Claude Code CLI with 16 parallel tool calls asked 16 times within 1.5 s, and a reply takes
+ * the model seconds: subagents at work stay under four a second. A run that keeps that up for an
+ * hour leaves 14,400 rows; unpaced, a loop in the sandbox wrote thousands a second.
  */
-export const HOOK_BURST = 60
-export const HOOK_PER_SECOND = 1
+export const HOOK_BURST = 100
+export const HOOK_PER_SECOND = 4
 
 /** A token bucket that takes only what it has: a refused ask costs nothing and leaves no debt. */
 export function createHookPace(now: () => number = Date.now): { take(): boolean } {

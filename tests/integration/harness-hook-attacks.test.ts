@@ -81,8 +81,9 @@ describe('how often a harness’s hook decides', () => {
     const ask = `curl -s -H 'content-type: application/json' --data-binary @ask.json "$ANTHROPIC_BASE_URL/hook"`
     const command = [
       `printf '%s' '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo hi"}}' > ask.json`,
-      `seq 600 | xargs -P 20 -I{} ${ask} -o /dev/null`,
-      ask,
+      // The answers, and how many of them say the run is paced.
+      `seq 600 | xargs -P 20 -I{} ${ask} -w '\\n' > answers.txt`,
+      `printf 'paced=%s ' "$(grep -o 'Paced: this run asked for more than' answers.txt | wc -l)"`,
     ].join(' && ')
     const started = Date.now()
     const run = await runWithReplies(
@@ -96,15 +97,16 @@ describe('how often a harness’s hook decides', () => {
     const seconds = (Date.now() - started) / 1000
     const [flood] = bashParts(run)
     expect(flood.state, JSON.stringify(flood)).toBe('output-available')
-    // The ask after the flood is denied, with the reason.
-    expect(JSON.stringify(flood.output)).toContain('Paced: this run asked for more than')
+    const paced = Number(/paced=(\d+)/.exec(JSON.stringify(flood.output))?.[1])
 
     const [row] = await queryRows<{ count: number }>(
       agent.app.server.db.db,
       sql`select count(*)::int as count from environment_audit where run_id = ${run.run.id}`,
     )
-    // Unpaced, every ask was judged and audited: 602 rows. Paced, the burst and what refilled
+    // Unpaced, every ask was judged and audited: 601 rows with the CLI's own. Paced, the burst and what refilled
     // while the run went (the CLI's own call among them).
     expect(row!.count).toBeLessThanOrEqual(HOOK_BURST + Math.ceil(seconds * HOOK_PER_SECOND))
+    // What was not judged was denied with the reason: the asks come back answered either way.
+    expect(paced).toBeGreaterThanOrEqual(600 - row!.count)
   }, 180_000)
 })
