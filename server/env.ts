@@ -40,6 +40,8 @@ const EnvSchema = z.object({
   SIGNUP: z.enum(['open', 'invite-only']).default('open'),
   /** Per organisation: jobs that may be enabled at once. */
   ORG_MAX_ENABLED_JOBS: z.coerce.number().int().min(1).max(1_000_000).default(200),
+  /** Per organisation: jobs stored, paused ones included (decision 0452). */
+  ORG_MAX_JOBS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   /** Per organisation: runs per rolling 24 hours that may use the deployment's model key. */
   ORG_MAX_DEPLOYMENT_KEY_RUNS_PER_DAY: z.coerce.number().int().min(0).max(10_000_000).default(2000),
   /** Per run on the deployment's model key: USD it may spend, whatever its job's cap (decision 0447). */

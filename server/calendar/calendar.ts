@@ -12,7 +12,7 @@ import { instantOfWallTime, isValidTimezone, nextRuns, wallClock } from '../cron
 import { getDb, type Db } from '../db/client.ts'
 import { jobRuns, jobs } from '../db/schema/index.ts'
 import { jobsVisibleTo } from '../access/visibility.ts'
-import { listJobs, type JobView } from '../jobs/service.ts'
+import { listJobBriefs, type JobView } from '../jobs/service.ts'
 import { BoundedCache } from '../lib/lru.ts'
 import { parseInput } from '../lib/validate.ts'
 import type { RunStatus } from '../runs/schema.ts'
@@ -238,7 +238,7 @@ export async function loadCalendar(
   const from = bounds[0]!
   const to = bounds.at(-1)!
 
-  const all = await listJobs(caller, { scope: query.scope })
+  const all = await listJobBriefs(caller, { scope: query.scope })
   const shown = query.job ? all.filter((j) => j.id === query.job) : all
   const scoped = query.scope === 'all' && !query.job ? null : shown.map((j) => j.id)
   const runs = await pastRuns(caller, scoped, new Date(from), new Date(Math.min(to, now.getTime() + 1)), db)

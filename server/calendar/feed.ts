@@ -6,7 +6,7 @@
  * ids are stable per (job, slot), so a refresh updates events instead of duplicating them.
  */
 import type { Caller } from '../auth/caller.ts'
-import { listJobs } from '../jobs/service.ts'
+import { listJobBriefs } from '../jobs/service.ts'
 import { earliestFires } from './calendar.ts'
 
 export const FEED_DAYS = 30
@@ -69,7 +69,7 @@ export async function renderCalendarFeed(
   appUrl: string,
   now: Date = new Date(),
 ): Promise<string> {
-  const jobs = await listJobs(caller, { scope: 'all' })
+  const jobs = await listJobBriefs(caller, { scope: 'all' })
   const byId = new Map(jobs.map((j) => [j.id, j]))
   const to = Math.ceil((now.getTime() + FEED_DAYS * 86_400_000) / 3_600_000) * 3_600_000
   const { fires } = await earliestFires(jobs, { to, now: now.getTime() }, FEED_MAX_EVENTS)

@@ -99,6 +99,35 @@ export async function listJobPage(caller: Caller, query: unknown = {}): Promise<
   }
 }
 
+/** A job as the views that read every visible job at once have it: instructions cut to a preview. */
+export type JobBrief = JobView & {
+  /** The whole instructions' size in UTF-8 bytes (what a job file's size needs). */
+  instructionsBytes: number
+}
+
+/**
+ * Every job the caller may see that matches `query`'s filters ({@link JobListQuery}), unpaged, by
+ * name: for the views that read them all at once (the calendar, its feed, the workspace tree).
+ * The instructions stay in Postgres but for a preview and their size: those views never show them,
+ * and at the organisation's job limit whole ones could be 60 MB a request (decision 0452).
+ */
+export async function listJobBriefs(caller: Caller, query: unknown = {}): Promise<JobBrief[]> {
+  const filters = parseInput(JobListQuery, query ?? {})
+  const rows = await getDb()
+    .select({
+      ...columns,
+      instructionsBytes: sql<number>`octet_length(${jobs.instructions})`.mapWith(Number),
+    })
+    .from(jobs)
+    .innerJoin(user, eq(user.id, jobs.createdBy))
+    .where(and(jobsVisibleTo(caller), listFilter(filters, caller.userId)))
+    .orderBy(asc(jobs.name), asc(jobs.scope), asc(jobs.id))
+  return rows.map(({ instructionsBytes, ...row }) => ({
+    ...toJobView(withPreview(row), caller),
+    instructionsBytes,
+  }))
+}
+
 /**
  * Which of `names` the caller's own personal jobs have: a page lists a shared job of such a name
  * apart from theirs, wherever the page breaks between the two.

@@ -8,14 +8,13 @@ import { jobsVisibleTo } from '../access/visibility.ts'
 import type { Caller } from '../auth/caller.ts'
 import { jobs } from '../db/schema/index.ts'
 import { badRequest, forbidden, notFound } from '../lib/errors.ts'
-import { parseInput } from '../lib/validate.ts'
-import { JobListQuery } from './schema.ts'
-import { findJobRecord, listFilter, scopeFilter, selectAuditRecords, selectJobRecords } from './store.ts'
+import type { JobListQuery } from './schema.ts'
+import { findJobRecord, scopeFilter, selectAuditRecords, selectJobRecords } from './store.ts'
 import { toJobView, type JobView } from './views.ts'
 import { changeJobFrom, createJobFrom, removeJob } from './writes.ts'
 
 export type { JobView } from './views.ts'
-export { listJobPage, personalJobNamesAmong, type JobPage } from './list.ts'
+export { listJobBriefs, listJobPage, personalJobNamesAmong, type JobBrief, type JobPage } from './list.ts'
 export { deleteJobFile, readJobFile, writeJobFile } from './job-files.ts'
 export { previewSchedule, type SchedulePreview } from './preview.ts'
 
@@ -27,16 +26,6 @@ export type JobAuditEntry = {
   changes: Record<string, { from: unknown; to: unknown }> | null
   note: string | null
   at: string
-}
-
-/**
- * The jobs the caller may see, filtered by `query` (a {@link JobListQuery}: scope all|personal|shared,
- * q text in name or instructions, status enabled|paused|failing|running), sorted by name.
- */
-export async function listJobs(caller: Caller, query: unknown = {}): Promise<JobView[]> {
-  const filters = parseInput(JobListQuery, query ?? {})
-  const records = await selectJobRecords(and(jobsVisibleTo(caller), listFilter(filters, caller.userId)))
-  return records.map((record) => toJobView(record, caller))
 }
 
 /**

@@ -179,6 +179,15 @@ export function isUniqueViolation(err: unknown): boolean {
 }
 
 /** Jobs of an organisation that are enabled and not paused by the system, other than `exceptId`. */
+/** The organisation's jobs, enabled or not. */
+export async function countJobs(orgId: string, db: Db = getDb()): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(jobs)
+    .where(eq(jobs.orgId, orgId))
+  return rows[0]?.n ?? 0
+}
+
 export async function countEnabledJobs(
   orgId: string,
   exceptId: string | null,

@@ -32,7 +32,7 @@ import {
 } from './store.ts'
 import { toJobFileView, toJobView, type JobView } from './views.ts'
 import { checkJobFileSize } from './job-file.ts'
-import { checkEnabledJobQuota } from './quota.ts'
+import { checkEnabledJobQuota, checkJobCountQuota } from './quota.ts'
 import { checkJobSkills } from './skill-refs.ts'
 import { checkHarness, nextRunAhead } from './field-schemas.ts'
 import { checkEmailTargets } from './notify-members.ts'
@@ -79,6 +79,7 @@ export async function createJobFrom(
       await checkJobSkills(caller.orgId, definition.skills, null, tx)
       const now = await readDatabaseNow(tx)
       const nextRunAt = nextRunAhead({ ...definition, timezone }, now)
+      await checkJobCountQuota(caller.orgId, tx)
       if (definition.enabled) await checkEnabledJobQuota(caller.orgId, null, tx)
       // Identity and organisation come from the session, never from the input (invariant 4).
       const row = { id, orgId: caller.orgId, createdBy: caller.userId, name, scope, timezone, ...definition }

@@ -5,7 +5,14 @@
  */
 import type { Caller } from '../auth/caller.ts'
 import { renderJobFile } from '../jobs/job-file.ts'
-import { deleteJobFile, listJobs, readJobFile, writeJobFile, type JobView } from '../jobs/service.ts'
+import {
+  deleteJobFile,
+  listJobBriefs,
+  readJobFile,
+  writeJobFile,
+  type JobBrief,
+  type JobView,
+} from '../jobs/service.ts'
 import { toJobFileView } from '../jobs/views.ts'
 import { canEditFile, deleteFile, ownerFor, readFile, writeFile, type ResourceView } from './files.ts'
 import { parsePrefix, parseResourcePath, type ResourceScope } from './paths.ts'
@@ -29,9 +36,9 @@ export type ResourceTree = { personal: ResourceEntry[]; shared: ResourceEntry[] 
 const jobPath = (name: string) => `jobs/${name}.md`
 
 /** A tree entry before sizing: a job file's size means rendering it, so only shown ones are sized. */
-export type TreeRow = { entry: ResourceEntry; job?: JobView }
+export type TreeRow = { entry: ResourceEntry; job?: JobBrief }
 
-function jobRow(job: JobView): TreeRow {
+function jobRow(job: JobBrief): TreeRow {
   const entry: ResourceEntry = {
     path: jobPath(job.name),
     kind: 'job',
@@ -43,9 +50,15 @@ function jobRow(job: JobView): TreeRow {
   return { entry, job }
 }
 
-/** The entry with its size (a job file's as rendered). */
+/**
+ * The entry with its size (a job file's as rendered). The file is the job's settings, then its
+ * instructions as stored (trimmed at every write): its size is the settings rendered around no
+ * instructions plus the instructions' bytes, which Postgres counts without sending them.
+ */
 export function sizedEntry({ entry, job }: TreeRow): ResourceEntry {
-  return job ? { ...entry, size: Buffer.byteLength(renderJobFile(toJobFileView(job)), 'utf8') } : entry
+  if (!job) return entry
+  const settings = renderJobFile({ ...toJobFileView(job), instructions: '' })
+  return { ...entry, size: Buffer.byteLength(settings, 'utf8') + job.instructionsBytes }
 }
 
 function jobResource(scope: ResourceScope, text: string, job: JobView): ResourceView {
@@ -78,7 +91,7 @@ export async function listTreeRows(
 ): Promise<Record<ResourceScope, TreeRow[]>> {
   const start = parsePrefix(prefix)
   const [jobs, personalFiles, sharedFiles] = await Promise.all([
-    listJobs(caller, { scope: 'all' }),
+    listJobBriefs(caller, { scope: 'all' }),
     selectResourceSummaries(ownerFor(caller, 'personal'), start),
     selectResourceSummaries(ownerFor(caller, 'shared'), start),
   ])

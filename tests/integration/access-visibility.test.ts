@@ -17,7 +17,7 @@ import { jobsVisibleTo } from '#server/access/visibility.ts'
 import type { Caller } from '#server/auth/caller.ts'
 import { getDb } from '#server/db/client.ts'
 import { jobs, member, organization, user } from '#server/db/schema/index.ts'
-import { listJobs } from '#server/jobs/service.ts'
+import { listJobBriefs } from '#server/jobs/list.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/support/database.ts'
 import { queryRows } from '#server/db/sql.ts'
 
@@ -81,15 +81,18 @@ describe('jobsVisibleTo agrees with canViewJob', () => {
     expect((await visibleIds(row.caller)).includes(tableJob(row.job).id)).toBe(row.view)
   })
 
-  it.each(CALLER_KINDS)('%s sees exactly the jobs the rules allow, in SQL and in listJobs', async (kind) => {
-    const expected = allJobs
-      .filter((job) => canViewJob(tableCaller(kind), job))
-      .map((j) => j.id)
-      .sort()
-    expect(await visibleIds(kind)).toEqual(expected)
-    const listed = await listJobs(fullCaller(kind), {})
-    expect(listed.map((j) => j.id).sort()).toEqual(expected)
-  })
+  it.each(CALLER_KINDS)(
+    '%s sees exactly the jobs the rules allow, in SQL and in listJobBriefs',
+    async (kind) => {
+      const expected = allJobs
+        .filter((job) => canViewJob(tableCaller(kind), job))
+        .map((j) => j.id)
+        .sort()
+      expect(await visibleIds(kind)).toEqual(expected)
+      const listed = await listJobBriefs(fullCaller(kind), {})
+      expect(listed.map((j) => j.id).sort()).toEqual(expected)
+    },
+  )
 })
 
 describe('listing cost', () => {
@@ -113,7 +116,7 @@ describe('listing cost', () => {
       sql`explain ${sql.raw(inline(query.sql, query.params))}`,
     )
     expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index|Bitmap/)
-    expect((await listJobs(fullCaller('member'), {})).map((j) => j.id)).toEqual([tableJob('shared').id])
+    expect((await listJobBriefs(fullCaller('member'), {})).map((j) => j.id)).toEqual([tableJob('shared').id])
   })
 })
 

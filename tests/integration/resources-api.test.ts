@@ -103,7 +103,13 @@ describe('the tree', () => {
     const c = suite.team.admin.client
     await c.put(`${R}/personal/tree/a.md`, 'a')
     await c.put(`${R}/shared/tree/b.md`, 'bb')
-    await c.post(J, { name: 'tree-job', scope: 'shared', schedule: '0 7 * * *', instructions: 'Go.' })
+    // Multi-byte and multi-line: the tree counts the instructions' bytes in Postgres, not as rendered.
+    await c.post(J, {
+      name: 'tree-job',
+      scope: 'shared',
+      schedule: '0 7 * * *',
+      instructions: 'Grüße aus 東京 — go.\n\nThen ✓ stop.',
+    })
     await c.post(J, { name: 'tree-mine', scope: 'personal', schedule: '0 7 * * *', instructions: 'Go.' })
     await suite.team.creator.client.post(J, {
       name: 'tree-hidden',
