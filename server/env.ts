@@ -44,7 +44,9 @@ const EnvSchema = z.object({
   ORG_MAX_JOBS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   /** Per organisation: runs per rolling 24 hours that may use the deployment's model key. */
   ORG_MAX_DEPLOYMENT_KEY_RUNS_PER_DAY: z.coerce.number().int().min(0).max(10_000_000).default(2000),
-  /** Per run on the deployment's model key: USD it may spend, whatever its job's cap (decision 0447). */
+  /** Per organisation: chat turns per rolling 24 hours that may use the deployment's model key (decision 0454). */
+  ORG_MAX_DEPLOYMENT_KEY_CHAT_TURNS_PER_DAY: z.coerce.number().int().min(0).max(10_000_000).default(500),
+  /** Per run or chat turn on the deployment's model key: USD it may spend, whatever its job's cap (decisions 0447, 0454). */
   DEPLOYMENT_KEY_MAX_RUN_COST_USD: z.coerce.number().positive().max(10_000).default(1),
   /** Per account: connected machines (Settings → Machines) one person may have; a further one is refused. */
   USER_MAX_MACHINES: z.coerce.number().int().min(1).max(10_000).default(10),

@@ -21,6 +21,10 @@ import { CHAT_MAX_STEPS, CHAT_TIMEOUT_MS, startAgentLoop } from './loop.ts'
 import { describeModelError } from './model-errors.ts'
 import type { RetryNotice } from './model-retry.ts'
 import { resolveModel } from './model.ts'
+import { dropChatTurn, openChatTurn, settleChatTurn } from './chat-turns.ts'
+import { runCap } from './quota.ts'
+import { createRunSpend } from './run-spend.ts'
+import { usd } from '../runs/budget.ts'
 import { buildChatSystemPrompt, withContext } from './system-prompt.ts'
 import {
   appendThreadMessage,
@@ -45,6 +49,12 @@ export type ChatMessageMetadata = { threadId: string }
 export type ChatRetryPart = { type: 'data-retry'; data: RetryNotice | null; transient: true }
 
 const TITLE_LENGTH = 80
+
+/** Why a turn on the deployment's key stopped: what it spent, the cap, and how to go on. */
+const overTurnCap = (capUsd: number, spentUsd: number) =>
+  `Stopped: this turn spent ${usd(spentUsd)}, over this server's cap of ${usd(capUsd)} per turn on its own ` +
+  'model key (DEPLOYMENT_KEY_MAX_RUN_COST_USD). Add your own key under Settings → Models to go further, ' +
+  'or ask for less at a time.'
 
 /** Folds the request into the stored thread and returns the history to answer. */
 async function prepareThread(
@@ -107,11 +117,20 @@ async function prepareThread(
 export async function streamChat(caller: Caller, body: unknown): Promise<Response> {
   const request = parseInput(ChatRequest, body)
   const resolved = await resolveModel({ kind: 'chat', userId: caller.userId })
-  const { threadId, history } = await prepareThread(caller, request)
+  // Counted before the thread is touched: a turn over the day's limit stores nothing (429).
   const turnId = newId('turn')
+  await openChatTurn(caller, turnId, resolved.keySource)
+  const { threadId, history } = await prepareThread(caller, request).catch(async (err: unknown) => {
+    await dropChatTurn(turnId)
+    throw err
+  })
+  // The turn's spending, its harnesses' included: on the deployment's key it has the server's cap
+  // per run, which stops the loop after the step that crosses it (decision 0454).
+  const spend = createRunSpend(resolved, null, { id: turnId, orgId: caller.orgId })
+  const cap = runCap(resolved.keySource, null)
   const [execution, mcp] = await Promise.all([loadExecution(caller), loadMcpTools(caller)])
   const tools = {
-    ...createAgentTools({ caller, mode: 'chat', threadId, turnId, execution }),
+    ...createAgentTools({ caller, mode: 'chat', threadId, turnId, execution, runSpend: spend.shared }),
     ...mcp.tools,
   }
   const turn = trackTurn(threadId)
@@ -126,6 +145,13 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
         tools,
         maxSteps: CHAT_MAX_STEPS,
         signal: AbortSignal.any([AbortSignal.timeout(CHAT_TIMEOUT_MS), turn.signal]),
+        onStepFinish: (step) => spend.step(step),
+        stopAfterStep: async (steps) => {
+          const stop = await spend.stopAfterStep(steps)
+          if (stop && cap)
+            writer.write({ type: 'error', errorText: overTurnCap(cap.usd, spend.shared.spentUsd()) })
+          return stop
+        },
         onRetry: (notice) => writer.write({ type: 'data-retry', data: notice, transient: true }),
         onError: (err) =>
           logger.warn({ threadId, userId: caller.userId, error: describe(err) }, 'chat turn failed'),
@@ -139,6 +165,9 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
           onError: describe,
           onFinish: async ({ responseMessage, isContinuation }) => {
             turn.done()
+            await settleChatTurn(turnId, spend.usage()).catch((err: unknown) =>
+              logger.error({ err, turnId }, 'could not record the chat turn'),
+            )
             try {
               if (isContinuation)
                 await updateMessageParts(threadId, responseMessage.id, responseMessage.parts)

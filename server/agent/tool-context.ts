@@ -33,7 +33,7 @@ export type ToolContext = {
   environment?: string | null
   /** In a run: whether the job has notify targets (send_notification can post to nothing else). */
   hasNotifyTargets?: boolean
-  /** In a run: its model access and spending, which a harness it starts shares (run_harness). */
+  /** Its model access and spending (a run's, or a chat turn's), which a harness it starts shares (run_harness). */
   runSpend?: RunSpend
 }
 
@@ -41,7 +41,8 @@ export type ToolContext = {
  * A run's model access and what it has spent. A harness the run starts spends the run's key (the
  * job's `runAs`, under the organisation's budget when that is the org's), within what the job's
  * cap leaves, and its tokens and cost are the run's: the cap, the budget and the usage report see
- * them. A chat's harness has none of this and spends the person's own key, as the chat does.
+ * them. A chat turn has the same (createRunSpend with the turn for the run): its harness spends the
+ * person's own key, as the chat does, else the deployment's under the turn's cap (decision 0454).
  */
 export type RunSpend = {
   resolved: ResolvedModel

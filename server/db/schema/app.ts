@@ -313,6 +313,34 @@ export const agentMessages = pgTable(
   (t) => [uniqueIndex('agent_messages_seq_uq').on(t.threadId, t.seq)],
 )
 
+/**
+ * One chat turn that spent a model key: whose, on which key, and what it cost. Turns on the
+ * deployment's key are counted per organisation a day (decision 0454).
+ */
+export const chatTurns = pgTable(
+  'chat_turns',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organization.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    keySource: text('key_source', { enum: ['personal', 'org', 'deployment', 'none'] }).notNull(),
+    startedAt: timestamp('started_at', tz).notNull().defaultNow(),
+    inputTokens: integer('input_tokens'),
+    outputTokens: integer('output_tokens'),
+    /** Null while the turn goes on, or when its model has no known price. */
+    costUsd: numeric('cost_usd', { precision: 12, scale: 6 }),
+  },
+  (t) => [
+    index('chat_turns_deployment_key_idx')
+      .on(t.orgId, t.startedAt)
+      .where(sql`${t.keySource} = 'deployment'`),
+  ],
+)
+
 /** Tokens a person made to connect their own computers (stored as a SHA-256 hash, shown once). */
 export const machineTokens = pgTable(
   'machine_tokens',

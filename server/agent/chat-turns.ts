@@ -1,0 +1,72 @@
+/**
+ * A chat turn's record: on whose key it ran and what it spent. Turns on the deployment's key are
+ * counted per organisation over a rolling 24 hours (`ORG_MAX_DEPLOYMENT_KEY_CHAT_TURNS_PER_DAY`), as
+ * runs on that key are; past the limit a turn is refused before anything is stored (decision 0454).
+ */
+import { and, eq, sql } from 'drizzle-orm'
+import type { Caller } from '../auth/caller.ts'
+import { getDb, type Db } from '../db/client.ts'
+import { chatTurns } from '../db/schema/index.ts'
+import { env } from '../env.ts'
+import { HttpError } from '../lib/errors.ts'
+import type { KeySource } from './model.ts'
+
+const limitMessage = (limit: number) =>
+  `This organisation has used its ${limit} chat turns on the deployment's model key in the last 24 hours. ` +
+  'Add your own key under Settings → Models to go on, or ask the operator to raise ' +
+  'ORG_MAX_DEPLOYMENT_KEY_CHAT_TURNS_PER_DAY.'
+
+/**
+ * Records the start of turn `id`. On the deployment's key, the organisation's turns take turns
+ * here (an advisory lock until the insert commits), so turns sent at once cannot all take the
+ * last place.
+ *
+ * @throws HttpError 429 `quota_exceeded` when the organisation's turns on that key are used up
+ */
+export async function openChatTurn(caller: Caller, id: string, keySource: KeySource): Promise<void> {
+  await getDb().transaction(async (tx) => {
+    if (keySource === 'deployment') {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`chat-turns:${caller.orgId}`}))`)
+      const limit = env().ORG_MAX_DEPLOYMENT_KEY_CHAT_TURNS_PER_DAY
+      if ((await countDeploymentKeyTurns(caller.orgId, tx)) >= limit) {
+        throw new HttpError(429, 'quota_exceeded', limitMessage(limit))
+      }
+    }
+    await tx.insert(chatTurns).values({ id, orgId: caller.orgId, userId: caller.userId, keySource })
+  })
+}
+
+/** Forgets a turn that never reached the model (its thread refused it): nothing of it stays. */
+export async function dropChatTurn(id: string): Promise<void> {
+  await getDb().delete(chatTurns).where(eq(chatTurns.id, id))
+}
+
+/** What the turn spent, once it has ended (a null cost: its model has no known price). */
+export async function settleChatTurn(
+  id: string,
+  usage: { inputTokens: number; outputTokens: number; costUsd: number | null },
+): Promise<void> {
+  await getDb()
+    .update(chatTurns)
+    .set({
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      costUsd: usage.costUsd === null ? null : String(usage.costUsd),
+    })
+    .where(eq(chatTurns.id, id))
+}
+
+/** The organisation's chat turns on the deployment's key in the last 24 hours. */
+export async function countDeploymentKeyTurns(orgId: string, db: Db = getDb()): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(chatTurns)
+    .where(
+      and(
+        eq(chatTurns.orgId, orgId),
+        eq(chatTurns.keySource, 'deployment'),
+        sql`${chatTurns.startedAt} > now() - interval '24 hours'`,
+      ),
+    )
+  return Number(rows[0]?.n ?? 0)
+}
