@@ -48,6 +48,8 @@ const EnvSchema = z.object({
   ORG_MAX_DEPLOYMENT_KEY_CHAT_TURNS_PER_DAY: z.coerce.number().int().min(0).max(10_000_000).default(500),
   /** Per run or chat turn on the deployment's model key: USD it may spend, whatever its job's cap (decisions 0447, 0454). */
   DEPLOYMENT_KEY_MAX_RUN_COST_USD: z.coerce.number().positive().max(10_000).default(1),
+  /** Every organisation together: USD runs and chat turns may spend on the deployment's key in 24 hours (decision 0455). */
+  DEPLOYMENT_KEY_MAX_USD_PER_DAY: z.coerce.number().positive().max(10_000_000).default(50),
   /** Per account: connected machines (Settings → Machines) one person may have; a further one is refused. */
   USER_MAX_MACHINES: z.coerce.number().int().min(1).max(10_000).default(10),
   /**

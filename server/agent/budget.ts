@@ -4,10 +4,10 @@
  * after every agent step the run's spending so far is read, priced as its recorded cost is (cache
  * reads and writes at their rates), and once it is more than the cap the loop stops before the
  * next step. A model without a known price has no cost, so its runs cannot be capped
- * (docs/decisions/0071-a-cost-cap-per-run.md). And the organisation's monthly budget, for a run on
- * its key (decision 0434).
+ * (docs/decisions/0071-a-cost-cap-per-run.md). And a budget: the organisation's monthly one for a
+ * run on its key (decision 0434), the server's daily one for a run on the deployment's (0455).
  */
-import { overCap, runBudgetRefusal, usd, type RunCap } from '../runs/budget.ts'
+import { overCap, usd, type RunCap } from '../runs/budget.ts'
 
 export type CostCap = {
   /** Counts one finished step (onStepFinish), after the run's spending has counted it. */
@@ -59,19 +59,21 @@ export type BudgetStop = {
 }
 
 /**
- * The organisation's monthly budget, checked before each next step of run `runId` on the
- * organisation's key: the start of a run is not enough, as one run of many costly steps could spend
- * the month's budget many times over. Each check writes what the run has spent so far to its record
- * (`spentUsd`, null while unpriced: nothing known to write), where the checks of other runs see it
- * (decision 0444).
+ * A budget checked before each next step of a run: the organisation's monthly one on its own key,
+ * or the server's daily one on the deployment's key. The start of a run is not enough, as one run
+ * of many costly steps could spend a budget many times over. `refuse` is given what the run has
+ * spent so far (`spentUsd`, 0 while unpriced: nothing known to write); it writes that to the run's
+ * record, where the checks of other runs see it, and answers why the budget stops the run, or
+ * null (decisions 0444, 0455).
  */
-export function createBudgetStop(orgId: string, runId: string, spentUsd: () => number | null): BudgetStop {
+export function createBudgetStop(
+  refuse: (spentUsd: number) => Promise<string | null>,
+  spentUsd: () => number | null,
+): BudgetStop {
   let stopped: { step: number; reason: string } | null = null
   return {
     async reached(step) {
-      stopped ??= await runBudgetRefusal(orgId, runId, spentUsd() ?? 0).then((reason) =>
-        reason === null ? null : { step, reason },
-      )
+      stopped ??= await refuse(spentUsd() ?? 0).then((reason) => (reason === null ? null : { step, reason }))
       return stopped !== null
     },
     failure: () => (stopped ? `Stopped after step ${stopped.step}. ${stopped.reason}` : null),

@@ -9,6 +9,7 @@ import { getDb, type Db } from '../db/client.ts'
 import { chatTurns } from '../db/schema/index.ts'
 import { env } from '../env.ts'
 import { HttpError } from '../lib/errors.ts'
+import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
 import type { KeySource } from './model.ts'
 
 const limitMessage = (limit: number) =>
@@ -21,7 +22,8 @@ const limitMessage = (limit: number) =>
  * here (an advisory lock until the insert commits), so turns sent at once cannot all take the
  * last place.
  *
- * @throws HttpError 429 `quota_exceeded` when the organisation's turns on that key are used up
+ * @throws HttpError 429 `quota_exceeded` when the organisation's turns on that key are used up, or
+ *   the server's daily budget for it (decision 0455)
  */
 export async function openChatTurn(caller: Caller, id: string, keySource: KeySource): Promise<void> {
   await getDb().transaction(async (tx) => {
@@ -31,6 +33,8 @@ export async function openChatTurn(caller: Caller, id: string, keySource: KeySou
       if ((await countDeploymentKeyTurns(caller.orgId, tx)) >= limit) {
         throw new HttpError(429, 'quota_exceeded', limitMessage(limit))
       }
+      const paused = await deploymentBudgetRefusal(null, 0, tx)
+      if (paused) throw new HttpError(429, 'quota_exceeded', paused)
     }
     await tx.insert(chatTurns).values({ id, orgId: caller.orgId, userId: caller.userId, keySource })
   })

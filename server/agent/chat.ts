@@ -126,7 +126,7 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
   })
   // The turn's spending, its harnesses' included: on the deployment's key it has the server's cap
   // per run, which stops the loop after the step that crosses it (decision 0454).
-  const spend = createRunSpend(resolved, null, { id: turnId, orgId: caller.orgId })
+  const spend = createRunSpend(resolved, null, { id: turnId, orgId: caller.orgId, kind: 'turn' })
   const cap = runCap(resolved.keySource, null)
   const [execution, mcp] = await Promise.all([loadExecution(caller), loadMcpTools(caller)])
   const tools = {
@@ -148,8 +148,13 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
         onStepFinish: (step) => spend.step(step),
         stopAfterStep: async (steps) => {
           const stop = await spend.stopAfterStep(steps)
-          if (stop && cap)
-            writer.write({ type: 'error', errorText: overTurnCap(cap.usd, spend.shared.spentUsd()) })
+          if (stop) {
+            const spent = spend.shared.spentUsd()
+            const overCap = cap !== null && spent > cap.usd
+            // Otherwise the server's daily budget for its key stopped the turn (decision 0455).
+            const errorText = overCap ? overTurnCap(cap.usd, spent) : (spend.failure() ?? 'Stopped.')
+            writer.write({ type: 'error', errorText })
+          }
           return stop
         },
         onRetry: (notice) => writer.write({ type: 'data-retry', data: notice, transient: true }),

@@ -13,6 +13,7 @@ import type { McpEndpoint } from '../integrations/mcp-client.ts'
 import { endpointOf, serversForAgent } from '../integrations/mcp-service.ts'
 import { badRequest } from '../lib/errors.ts'
 import { orgBudgetRefusal, runBudgetRefusal, type RunCap } from '../runs/budget.ts'
+import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
 import type { ResolvedModel } from './model.ts'
 import { estimateCostUsd } from './pricing.ts'
 
@@ -51,14 +52,18 @@ export function modelGrant(
     modelId: resolved.choice.modelId,
     price: (modelId, usage) => estimateCostUsd({ provider: 'anthropic', modelId }, usage),
     cap: budget.cap,
-    // The organisation's monthly budget binds every call on its key, not only the run's start.
+    // The organisation's monthly budget binds every call on its key, not only the run's start, and
+    // the server's daily budget every call on the deployment's (decision 0455).
     admit:
       resolved.keySource === 'org'
         ? (runSpentUsd) =>
             runId
               ? runBudgetRefusal(orgId, runId, before + runSpentUsd)
               : orgBudgetRefusal(orgId, undefined, before + runSpentUsd)
-        : undefined,
+        : resolved.keySource === 'deployment'
+          ? (runSpentUsd) =>
+              deploymentBudgetRefusal(runId ? { kind: 'run', id: runId } : null, before + runSpentUsd)
+          : undefined,
   }
 }
 

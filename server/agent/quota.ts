@@ -10,6 +10,7 @@ import { getJob } from '../jobs/service.ts'
 import { HttpError, forbidden } from '../lib/errors.ts'
 import type { RunCap } from '../runs/budget.ts'
 import { countDeploymentKeyRuns } from '../runs/store.ts'
+import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
 import { readModelChoice, resolveModelKey, type KeySource } from './model.ts'
 
 const limitMessage = (limit: number) =>
@@ -41,8 +42,8 @@ export function runCap(keySource: KeySource, jobCapUsd: number | null): RunCap |
 }
 
 /**
- * Refuses Run now when the job would spend the deployment's key and the organisation's budget
- * is used up.
+ * Refuses Run now when the job would spend the deployment's key and the organisation's runs on it
+ * for the day, or the server's daily budget for it, are used up.
  *
  * @throws HttpError 429 `quota_exceeded`
  */
@@ -51,7 +52,7 @@ export async function checkRunNowQuota(caller: Caller, jobId: string): Promise<v
   const purpose = { kind: 'run' as const, runAs: job.runAs, userId: job.createdBy.id, orgId: job.orgId }
   const key = await resolveModelKey(purpose, readModelChoice().provider)
   if (key?.source !== 'deployment') return
-  const refusal = await deploymentRunRefusal(job.orgId, null)
+  const refusal = (await deploymentRunRefusal(job.orgId, null)) ?? (await deploymentBudgetRefusal(null))
   if (refusal) throw new HttpError(429, 'quota_exceeded', refusal)
 }
 

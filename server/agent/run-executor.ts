@@ -26,6 +26,7 @@ import { createAgentTools } from './tools/index.ts'
 import { loadMcpTools, withMcpNote } from './mcp-tools.ts'
 import { loadRunSkills, skippedSkillsNote, withSkills } from './job-skills.ts'
 import { deploymentRunRefusal } from './quota.ts'
+import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
 import { recordRunKeySource } from '../runs/store.ts'
 import { orgBudgetRefusal } from '../runs/budget.ts'
 import { createRunSpend } from './run-spend.ts'
@@ -60,6 +61,9 @@ export function createAgentExecutor(): RunExecutor {
     if (resolved.keySource === 'deployment') {
       const refusal = await deploymentRunRefusal(job.orgId, run.id)
       if (refusal) throw new RunFailure(refusal)
+      // The server's daily budget on its key pauses every such run, as an org's budget does on its own.
+      const paused = await deploymentBudgetRefusal(null)
+      if (paused) throw new RunSkipped(paused)
     }
     // The org's monthly budget pauses runs on its key: skipped with the reason, never silently.
     if (resolved.keySource === 'org') {

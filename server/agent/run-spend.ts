@@ -4,6 +4,8 @@
  * count towards the job's cap and both are the run's recorded tokens and cost, so the cap, the
  * organisation's budget and the usage report see a harness's spending as the run's.
  */
+import { runBudgetRefusal } from '../runs/budget.ts'
+import { deploymentBudgetRefusal, type SpendRecord } from '../runs/deployment-budget.ts'
 import { createBudgetStop, createCostCap } from './budget.ts'
 import { createUsageMeter, type ConversationTools } from './loop.ts'
 import type { ResolvedModel } from './model.ts'
@@ -13,13 +15,14 @@ import type { RunSpend } from './tool-context.ts'
 import type { StepResult } from 'ai'
 
 /**
- * @param run the run and its organisation: on the organisation's key (`resolved.keySource` 'org'),
- *   its monthly budget stops the run between steps as the cap does.
+ * @param run the run (or chat turn, `kind: 'turn'`) and its organisation: on the organisation's key
+ *   (`resolved.keySource` 'org') its monthly budget stops the run between steps as the cap does, and
+ *   on the deployment's key the server's daily budget does.
  */
 export function createRunSpend(
   resolved: ResolvedModel,
   jobCapUsd: number | null,
-  run: { id: string; orgId: string },
+  run: { id: string; orgId: string; kind?: SpendRecord['kind'] },
 ) {
   const meter = createUsageMeter((call) => estimateCostUsd(resolved.choice, call))
   // What the run's harnesses spent, the one count the cap reads. A harness whose cost is unknown
@@ -34,7 +37,13 @@ export function createRunSpend(
   }
   const capped = runCap(resolved.keySource, jobCapUsd)
   const cap = createCostCap(capped, spentUsd)
-  const budget = resolved.keySource === 'org' ? createBudgetStop(run.orgId, run.id, spentUsd) : null
+  const record: SpendRecord = { kind: run.kind ?? 'run', id: run.id }
+  const budget =
+    resolved.keySource === 'org'
+      ? createBudgetStop((spent) => runBudgetRefusal(run.orgId, run.id, spent), spentUsd)
+      : resolved.keySource === 'deployment'
+        ? createBudgetStop((spent) => deploymentBudgetRefusal(record, spent), spentUsd)
+        : null
   const shared: RunSpend = {
     resolved,
     capLeft: () => {
@@ -51,7 +60,7 @@ export function createRunSpend(
   }
   return {
     shared,
-    /** The loop's stop after a step: the cap crossed, or the organisation's budget reached. */
+    /** The loop's stop after a step: the cap crossed, or the budget of its key reached. */
     async stopAfterStep(steps: number): Promise<boolean> {
       return cap.crossed() || ((await budget?.reached(steps)) ?? false)
     },

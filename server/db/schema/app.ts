@@ -166,6 +166,11 @@ export const jobRuns = pgTable(
     index('job_runs_deployment_key_idx')
       .on(t.orgId, t.startedAt)
       .where(sql`${t.keySource} = 'deployment'`),
+    // Everyone's spend on the deployment's key in the last 24 h (its daily budget, asked before each
+    // next step of a run on that key, decision 0455).
+    index('job_runs_deployment_spend_idx')
+      .on(t.startedAt)
+      .where(sql`${t.keySource} = 'deployment'`),
     // The organisation's spend on its own key this month (its budget, asked before each next step
     // of a run on that key, and the usage page's banner).
     index('job_runs_org_key_idx')
@@ -337,6 +342,9 @@ export const chatTurns = pgTable(
   (t) => [
     index('chat_turns_deployment_key_idx')
       .on(t.orgId, t.startedAt)
+      .where(sql`${t.keySource} = 'deployment'`),
+    index('chat_turns_deployment_spend_idx')
+      .on(t.startedAt)
       .where(sql`${t.keySource} = 'deployment'`),
   ],
 )

@@ -1,0 +1,2 @@
+CREATE INDEX "chat_turns_deployment_spend_idx" ON "chat_turns" USING btree ("started_at") WHERE "chat_turns"."key_source" = 'deployment';--> statement-breakpoint
+CREATE INDEX "job_runs_deployment_spend_idx" ON "job_runs" USING btree ("started_at") WHERE "job_runs"."key_source" = 'deployment';

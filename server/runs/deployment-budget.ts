@@ -1,0 +1,60 @@
+/**
+ * The deployment's daily budget (`DEPLOYMENT_KEY_MAX_USD_PER_DAY`): what runs and chat turns of every
+ * organisation together may spend on the server's own model key in a rolling 24 hours. The limits
+ * per organisation bound one tenant; with open sign-up anyone can make more organisations, so this
+ * is the bound on the operator's bill (decision 0455). Checked before a run or a turn starts and
+ * before each next step or harness call, as the organisation's monthly budget is on its own key.
+ */
+import { sql } from 'drizzle-orm'
+import { getDb, type Db } from '../db/client.ts'
+import { queryRows } from '../db/sql.ts'
+import { env } from '../env.ts'
+import { usd } from './budget.ts'
+
+/** A run or a chat turn whose spending so far is written before the day's sum is read. */
+export type SpendRecord = { kind: 'run' | 'turn'; id: string }
+
+/** USD every run and chat turn on the deployment's key spent in the last 24 hours. */
+export async function sumDeploymentKeySpendToday(db: Db = getDb()): Promise<number> {
+  const [row] = await queryRows<{ usd: number | string | null }>(
+    db,
+    sql`select
+          (select coalesce(sum(cost_usd), 0) from job_runs
+            where key_source = 'deployment' and started_at > now() - interval '24 hours')
+        + (select coalesce(sum(cost_usd), 0) from chat_turns
+            where key_source = 'deployment' and started_at > now() - interval '24 hours') as usd`,
+  )
+  return Number(row?.usd ?? 0)
+}
+
+/**
+ * Why a run or a turn on the deployment's key must not start, or go on, now; null when it may.
+ * `record`'s spending so far (`spentUsd`) is written to it first, so runs and turns going at once
+ * count each other's as they go; without a record (a harness started from chat) it is added to
+ * the sum unwritten.
+ */
+export async function deploymentBudgetRefusal(
+  record: SpendRecord | null,
+  spentUsd = 0,
+  db: Db = getDb(),
+): Promise<string | null> {
+  const limit = env().DEPLOYMENT_KEY_MAX_USD_PER_DAY
+  const spent = Math.round(spentUsd * 1e6) / 1e6
+  if (record?.kind === 'run') {
+    await db.execute(
+      sql`update job_runs set cost_usd = greatest(coalesce(cost_usd, 0), ${spent})
+          where id = ${record.id} and status = 'running'`,
+    )
+  } else if (record?.kind === 'turn') {
+    await db.execute(
+      sql`update chat_turns set cost_usd = greatest(coalesce(cost_usd, 0), ${spent}) where id = ${record.id}`,
+    )
+  }
+  const today = (await sumDeploymentKeySpendToday(db)) + (record ? 0 : spent)
+  if (today < limit) return null
+  return (
+    `Paused: this server's daily budget of ${usd(limit)} for its own model key is reached ` +
+    `(${usd(today)} spent in the last 24 hours by everyone on it). Add the organisation's own key, or ` +
+    'your own, under Settings → Models to go on, or ask the operator to raise DEPLOYMENT_KEY_MAX_USD_PER_DAY.'
+  )
+}
