@@ -128,10 +128,22 @@ export default function Usage({ loaderData }: Route.ComponentProps) {
             hint="Creating or enabling a job past the limit is refused; pause one to make room."
           />
           <Meter
+            label="Jobs, paused ones included"
+            used={usage.jobs.used}
+            limit={usage.jobs.limit}
+            hint="Creating a job past the limit is refused; delete one to make room."
+          />
+          <Meter
             label="Runs on the deployment's key, last 24 hours"
             used={usage.deploymentKeyRuns.used}
             limit={usage.deploymentKeyRuns.limit}
             hint="Runs past the limit fail with the reason; an organisation or personal key (Settings → Models) is not counted."
+          />
+          <Meter
+            label="Chat turns on the deployment's key, last 24 hours"
+            used={usage.deploymentKeyChatTurns.used}
+            limit={usage.deploymentKeyChatTurns.limit}
+            hint="Past the limit the chat answers with the reason; a personal key (Settings → Models) is not counted."
           />
         </div>
       </Card>

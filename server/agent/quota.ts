@@ -5,7 +5,8 @@
  */
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
 import { env } from '../env.ts'
-import { countEnabledJobs } from '../jobs/store.ts'
+import { countEnabledJobs, countJobs } from '../jobs/store.ts'
+import { countDeploymentKeyTurns } from './chat-turns.ts'
 import { getJob } from '../jobs/service.ts'
 import { HttpError, forbidden } from '../lib/errors.ts'
 import type { RunCap } from '../runs/budget.ts'
@@ -58,19 +59,29 @@ export async function checkRunNowQuota(caller: Caller, jobId: string): Promise<v
 
 export type OrgUsage = {
   enabledJobs: { used: number; limit: number }
+  jobs: { used: number; limit: number }
   deploymentKeyRuns: { used: number; limit: number; windowHours: 24 }
+  deploymentKeyChatTurns: { used: number; limit: number; windowHours: 24 }
 }
 
 /** The caller's organisation against its limits; for admins and owners. @throws HttpError 403 */
 export async function getOrgUsage(caller: Caller): Promise<OrgUsage> {
   if (!isOrgAdmin(caller)) throw forbidden("Only the organisation's admins and owners see its usage")
   const config = env()
-  const [enabled, runs] = await Promise.all([
+  const [enabled, jobs, runs, turns] = await Promise.all([
     countEnabledJobs(caller.orgId, null),
+    countJobs(caller.orgId),
     countDeploymentKeyRuns(caller.orgId, null),
+    countDeploymentKeyTurns(caller.orgId),
   ])
   return {
     enabledJobs: { used: enabled, limit: config.ORG_MAX_ENABLED_JOBS },
+    jobs: { used: jobs, limit: config.ORG_MAX_JOBS },
     deploymentKeyRuns: { used: runs, limit: config.ORG_MAX_DEPLOYMENT_KEY_RUNS_PER_DAY, windowHours: 24 },
+    deploymentKeyChatTurns: {
+      used: turns,
+      limit: config.ORG_MAX_DEPLOYMENT_KEY_CHAT_TURNS_PER_DAY,
+      windowHours: 24,
+    },
   }
 }

@@ -31,6 +31,17 @@ test('Settings → Usage charts cost per day, lists jobs and people, and sets th
   await runJob(page, baseURL!, 'usage-counter', `Count things (${token}).`)
 
   await page.goto('/settings/usage')
+  // The organisation's limits, each a meter: the one job stored, its run on the deployment's key.
+  await expect(page.getByRole('meter', { name: 'Jobs, paused ones included' })).toHaveAttribute(
+    'aria-valuenow',
+    '1',
+  )
+  await expect(
+    page.getByRole('meter', { name: "Runs on the deployment's key, last 24 hours" }),
+  ).toHaveAttribute('aria-valuenow', '1')
+  await expect(
+    page.getByRole('meter', { name: "Chat turns on the deployment's key, last 24 hours" }),
+  ).toHaveAttribute('aria-valuenow', '0')
   const chart = page.getByRole('figure', { name: /Cost per day, last 30 days: \$0\.90/ })
   await expect(chart).toBeVisible()
   const bars = chart.getByRole('list', { name: 'Cost per day' }).getByRole('listitem')

@@ -67,6 +67,9 @@ describe('a chat turn on the deployment key', () => {
     })
     expect(agent.fake.requests).toHaveLength(LIMIT - 1)
     expect(await snapshotTables(agent.app.server.db)).toEqual(before)
+    // Admins see the count beside the organisation's other limits (Settings → Usage).
+    const usage = await agent.team.admin.client.get('/_agent-native/usage')
+    expect(usage.body.usage.deploymentKeyChatTurns).toEqual({ used: LIMIT, limit: LIMIT, windowHours: 24 })
   })
 
   it('lets exactly as many turns through as are left when they come at once, and counts each organisation apart', async () => {

@@ -94,7 +94,9 @@ describe('runs on the deployment key per organisation', () => {
     expect(usage.status).toBe(200)
     expect(usage.body.usage).toMatchObject({
       enabledJobs: { used: 3, limit: 3 },
+      jobs: { used: 5, limit: 1000 },
       deploymentKeyRuns: { used: 2, limit: 2 },
+      deploymentKeyChatTurns: { used: 0, limit: 500 },
     })
     expect((await team.member.client.get(USAGE)).status).toBe(403)
     const other = await team.outsider.client.get(USAGE)
