@@ -14,9 +14,34 @@ describe('run cost estimate', () => {
     expect(findPrice(anthropic('claude-3-5-haiku-latest'))).toEqual({ input: 0.8, output: 4 })
   })
 
-  it('prefers the longest matching model id', () => {
+  it('prices each listed model as its own, never as an older one whose id it starts with', () => {
     expect(findPrice(anthropic('claude-opus-4-5-20251101'))).toEqual({ input: 5, output: 25 })
     expect(findPrice(anthropic('claude-opus-4-20250514'))).toEqual({ input: 15, output: 75 })
+    expect(findPrice(anthropic('claude-opus-4-1'))).toEqual({ input: 15, output: 75 })
+    // Opus 4.6 costs a third of Opus 4: priced as claude-opus-4 (a prefix of it), a run on it was
+    // stopped by a $1 cap after 33 cents of real spending, and its usage showed three times the bill.
+    expect(findPrice(anthropic('claude-opus-4-6'))).toEqual({ input: 5, output: 25 })
+    expect(findPrice(anthropic('claude-opus-4-6-20260205'))).toEqual({ input: 5, output: 25 })
+    expect(
+      estimateCostUsd(anthropic('claude-opus-4-6'), { inputTokens: 100_000, outputTokens: 10_000 }),
+    ).toBe(0.75)
+    expect(findPrice(anthropic('claude-sonnet-4-6'))).toEqual({ input: 3, output: 15 })
+    expect(findPrice(anthropic('claude-sonnet-5-5'))).toEqual({ input: 2, output: 10 })
+    expect(findPrice(anthropic('claude-opus-5-5'))).toEqual({ input: 4, output: 20 })
+  })
+
+  it("prices a newer model of a known family at the family's dearest listed price, marked so", () => {
+    expect(findPrice(anthropic('claude-opus-6'))).toEqual({ input: 15, output: 75, familyCeiling: true })
+    expect(findPrice(anthropic('claude-haiku-5-5-20261001'))).toEqual({
+      input: 1,
+      output: 5,
+      familyCeiling: true,
+    })
+    expect(findPrice(anthropic('claude-sonnet-4-9'))).toMatchObject({
+      input: 3,
+      output: 15,
+      familyCeiling: true,
+    })
   })
 
   it('gives null, not a guess, for unknown models and OpenAI-compatible servers', () => {

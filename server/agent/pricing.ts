@@ -6,14 +6,29 @@
 import type { ModelChoice } from './model.ts'
 
 type Rates = { input: number; output: number }
-/** `long`: the rates of a request whose input is over {@link LONG_CONTEXT_TOKENS} (1M-context models). */
-type Price = Rates & { long?: Rates }
+/**
+ * `long`: the rates of a request whose input is over {@link LONG_CONTEXT_TOKENS} (1M-context models).
+ * `familyCeiling`: the model is not in the list, and this is the dearest listed model of its family.
+ */
+export type Price = Rates & { long?: Rates; familyCeiling?: true }
 
-// Keys are model ids without a date suffix; the longest matching prefix wins.
+// Model ids as the API names them, without a date suffix (checked 2026-12-05 against Anthropic's
+// model pages, platform.claude.com/docs/en/models). A dated snapshot of a listed id takes its price;
+// nothing else does: `claude-opus-4` is not `claude-opus-4-6`, which costs a third as much.
 const ANTHROPIC_PRICES: Record<string, Price> = {
+  'claude-fable-5-1': { input: 10, output: 50 },
+  'claude-fable-5': { input: 10, output: 50 },
+  'claude-opus-5-5': { input: 4, output: 20 },
+  'claude-opus-5': { input: 5, output: 25 },
+  'claude-opus-4-8': { input: 5, output: 25 },
+  'claude-opus-4-7': { input: 5, output: 25 },
+  'claude-opus-4-6': { input: 5, output: 25 },
   'claude-opus-4-5': { input: 5, output: 25 },
   'claude-opus-4-1': { input: 15, output: 75 },
   'claude-opus-4': { input: 15, output: 75 },
+  'claude-sonnet-5-5': { input: 2, output: 10 },
+  'claude-sonnet-5': { input: 2, output: 10 },
+  'claude-sonnet-4-6': { input: 3, output: 15 },
   'claude-sonnet-4-5': { input: 3, output: 15, long: { input: 6, output: 22.5 } },
   'claude-sonnet-4': { input: 3, output: 15, long: { input: 6, output: 22.5 } },
   'claude-3-7-sonnet': { input: 3, output: 15 },
@@ -22,14 +37,33 @@ const ANTHROPIC_PRICES: Record<string, Price> = {
   'claude-3-haiku': { input: 0.25, output: 1.25 },
 }
 
-/** The price of `choice`, or null when unknown. */
+/** A listed id, or one of its dated snapshots (`claude-opus-4-6-20260205`). */
+const SNAPSHOT = /^(.*?)(?:-\d{8})?$/
+/** A model of a known family in Anthropic's naming (`claude-opus-6`, `claude-sonnet-5-7`). */
+const FAMILY = /^claude-(fable|opus|sonnet|haiku)-\d(?:-\d{1,2})?$/
+
+/** The dearest listed model of each family: the price of a newer one not listed yet. */
+const FAMILY_CEILINGS = new Map<string, Price>()
+for (const [id, price] of Object.entries(ANTHROPIC_PRICES)) {
+  const family = FAMILY.exec(id)?.[1]
+  const known = family && FAMILY_CEILINGS.get(family)
+  if (family && (!known || price.output > known.output)) FAMILY_CEILINGS.set(family, price)
+}
+
+/**
+ * The price of `choice`, or null when unknown. A model of a known family that is not listed yet
+ * (released after this list) is priced at its family's dearest listed model, marked
+ * `familyCeiling`: a cap or a budget then stops it early, never late (decision 0451). Anything
+ * else (an unknown name, an OpenAI-compatible server) gets null, not a guess.
+ */
 export function findPrice(choice: ModelChoice): Price | null {
   if (choice.provider !== 'anthropic') return null
-  const id = choice.modelId.replace(/-latest$/, '')
-  const match = Object.keys(ANTHROPIC_PRICES)
-    .filter((prefix) => id === prefix || id.startsWith(`${prefix}-`))
-    .sort((a, b) => b.length - a.length)[0]
-  return match ? ANTHROPIC_PRICES[match]! : null
+  const id = SNAPSHOT.exec(choice.modelId.replace(/-latest$/, ''))![1]!
+  const listed = ANTHROPIC_PRICES[id]
+  if (listed) return listed
+  const family = FAMILY.exec(id)?.[1]
+  const ceiling = family ? FAMILY_CEILINGS.get(family) : undefined
+  return ceiling ? { ...ceiling, familyCeiling: true } : null
 }
 
 /**

@@ -8,7 +8,7 @@ import { badRequest } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
 import { listModelKeys, removeModelKey, saveModelKey } from '../keys/service.ts'
 import { readModelChoice, resolveModelKey, type KeySource, type ModelPurpose } from '../agent/model.ts'
-import { findPrice, LONG_CONTEXT_TOKENS } from '../agent/pricing.ts'
+import { findPrice, LONG_CONTEXT_TOKENS, type Price } from '../agent/pricing.ts'
 
 async function sourceFor(
   purpose: ModelPurpose,
@@ -18,6 +18,17 @@ async function sourceFor(
   if (found) return found.source
   // An OpenAI-compatible server may need no key at all.
   return provider === 'openai-compatible' && env().OPENAI_COMPATIBLE_BASE_URL ? 'none' : null
+}
+
+/** A price as the Models page states it, long-context rates and a family's stand-in price included. */
+export function describePrice(price: Price): string {
+  const long = price.long
+    ? `; $${price.long.input} / $${price.long.output} for a call over ${LONG_CONTEXT_TOKENS.toLocaleString('en')} input tokens`
+    : ''
+  const ceiling = price.familyCeiling
+    ? ' (not in the price list yet: its family’s highest price, so costs are over-counted)'
+    : ''
+  return `$${price.input} / $${price.output} per million input / output tokens${long}${ceiling}`
 }
 
 /** Where the model is served from, without credentials or paths (just the origin). */
@@ -45,12 +56,7 @@ export async function loadModelsPage(caller: Caller) {
       provider: choice.provider,
       modelId: choice.modelId,
       server: serverOrigin(choice.provider),
-      price: price
-        ? `$${price.input} / $${price.output} per million input / output tokens` +
-          (price.long
-            ? `; $${price.long.input} / $${price.long.output} for a call over ${LONG_CONTEXT_TOKENS.toLocaleString('en')} input tokens`
-            : '')
-        : null,
+      price: price ? describePrice(price) : null,
     },
     sources: { chat, creatorRuns, sharedRuns },
     keys,
