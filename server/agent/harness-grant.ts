@@ -52,6 +52,7 @@ export function modelGrant(
     modelId: resolved.choice.modelId,
     price: (modelId, usage) => estimateCostUsd({ provider: 'anthropic', modelId }, usage),
     cap: budget.cap,
+    spentBeforeUsd: before,
     // The organisation's monthly budget binds every call on its key, not only the run's start, and
     // the server's daily budget every call on the deployment's (decision 0455).
     admit:

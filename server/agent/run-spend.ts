@@ -46,6 +46,7 @@ export function createRunSpend(
         : null
   const shared: RunSpend = {
     resolved,
+    cap: capped,
     capLeft: () => {
       const left = cap.left()
       return capped && left !== null ? { ...capped, usd: left } : null

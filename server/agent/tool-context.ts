@@ -46,7 +46,9 @@ export type ToolContext = {
  */
 export type RunSpend = {
   resolved: ResolvedModel
-  /** What the run's cap leaves now (quota.ts `runCap`); null without a cap (or a price). */
+  /** The run's cap (quota.ts `runCap`), or null. */
+  cap: RunCap | null
+  /** What the run's cap leaves now; null without a cap (or a price). */
   capLeft: () => RunCap | null
   /** USD the run has spent so far (its steps and harnesses), not yet in its record; 0 unpriced. */
   spentUsd: () => number

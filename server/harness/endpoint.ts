@@ -36,6 +36,11 @@ export type ModelGrant = {
   /** The run's cap (the job's `maxCostUsd`, the server's on its own key: quota.ts `runCap`), or null. */
   cap: RunCap | null
   /**
+   * What the run (or chat turn) that started this harness had spent before it (run_harness): the
+   * cap counts it with the harness's calls, and its stop says the run's whole cost.
+   */
+  spentBeforeUsd?: number
+  /**
    * Asked before every call with what the run's calls cost so far (not yet in the run's record):
    * a reason refuses it (the organisation's monthly budget).
    */
@@ -457,7 +462,7 @@ function recordCall(
   const record = Object.assign(entry ?? { model }, { ...usage, costUsd })
   if (!entry) live.session.calls.push(record)
   const { cap } = live.grant
-  const spent = pricedSpend(live)
+  const spent = (live.grant.spentBeforeUsd ?? 0) + pricedSpend(live)
   if (cap && spent > cap.usd && !live.refusal) {
     live.refusal = `Stopped: the run cost ${usd(spent)} after model call ${live.session.calls.length}, ${overCap(cap)}`
   }

@@ -476,6 +476,20 @@ describe('calls the provider bills above the standard rates', () => {
     })
   })
 
+  it('counts what the run that started the harness had spent, and its stop names the whole cost and cap', async () => {
+    // run_harness in a run with a $0.50 cap that had spent $0.45: the harness's grant carried what
+    // was left ($0.05) as "the cap", so its stop read "cost $0.10 … over the job's cap of $0.05".
+    const grant = { cap: { usd: 0.5, rule: 'job' as const }, spentBeforeUsd: 0.45 }
+    await withSocket({ grant }, async ({ refusals, sock, opened }) => {
+      script = { input: 100_000, output: 0 } // claude-haiku-4-5 ($1 / $5): $0.10
+      expect((await overSocket(sock.path, messages(opened.token), msg('claude-haiku-4-5'))).status).toBe(200)
+      expect((await overSocket(sock.path, messages(opened.token), msg('claude-haiku-4-5'))).status).toBe(403)
+      expect(refusals[0]).toMatch(
+        /run cost \$0\.55 after model call 1, over the job's cap of \$0\.50 per run/,
+      )
+    })
+  })
+
   it('writes to the 5-minute cache count at 1.25 times the input price, reads at a tenth', async () => {
     await withSocket({}, async ({ opened, sock }) => {
       script = {

@@ -96,12 +96,15 @@ async function start(
     // person's own key, else the deployment's (with the server's cap), the same rule as the chat.
     const resolved =
       ctx.runSpend?.resolved ?? (await resolveModel({ kind: 'chat', userId: ctx.caller.userId }))
-    const cap = ctx.runSpend ? ctx.runSpend.capLeft() : runCap(resolved.keySource, null)
-    if (cap && cap.usd <= 0) {
+    // The whole cap goes to the harness with what the run had spent (modelGrant), so a stop names
+    // the cap and the run's whole cost; what is left decides whether a harness may start at all.
+    const cap = ctx.runSpend ? ctx.runSpend.cap : runCap(resolved.keySource, null)
+    const left = ctx.runSpend ? ctx.runSpend.capLeft() : cap
+    if (left && left.usd <= 0) {
       throw new HttpError(
         403,
         'over_cap',
-        cap.rule === 'job'
+        left.rule === 'job'
           ? "The run has spent its job's cap (maxCostUsd): no harness can start"
           : "The run has spent this server's cap per run on its own model key (DEPLOYMENT_KEY_MAX_RUN_COST_USD): no harness can start",
       )
