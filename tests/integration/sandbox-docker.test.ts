@@ -97,13 +97,15 @@ describe.skipIf(!docker.ok)(`run-code in a Docker container${skipped}`, () => {
   })
 
   it('runs as an unprivileged user on a read-only root with a writable /tmp', async () => {
+    // A path inside the container, which mounts a tmpfs of its own there (server/sandbox/docker.ts).
+    const containerTmp = '/tmp'
     const { result, names } = run(`
       import { writeFileSync } from 'node:fs'
       console.log(process.getuid(), process.getgid())
       for (const file of ['/usr/local/bin/planted', '/sandbox/main.mjs', '/etc/passwd']) {
         try { writeFileSync(file, 'x'); console.log('wrote', file) } catch (error) { console.log(error.code) }
       }
-      writeFileSync('/tmp/ok', 'x')
+      writeFileSync('${containerTmp}/ok', 'x')
       console.log('tmp ok')
     `)
     const r = await result
