@@ -1,7 +1,8 @@
 /**
  * The run's relay to an MCP server hides the server's header values in what it streams back to the
  * sandbox (decision 0446), whatever the pieces the server writes them in: server-sent events sent a
- * byte at a time, and a plain body whose Content-Length no longer holds once a value is hidden.
+ * byte at a time, and a plain body whose Content-Length no longer holds once a value is hidden. The
+ * response headers it passes on hide them too (decision 0450).
  */
 import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -17,9 +18,19 @@ let echo: Server
 let socket: SocketEndpoint
 let session: HarnessSession
 beforeAll(async () => {
-  // Hands its Authorization back: in events written a byte at a time, or as a plain JSON body.
+  // Hands its Authorization back: in events written a byte at a time, as a plain JSON body, or in
+  // the response headers the relay passes on (and one it does not).
   echo = createServer((req, res) => {
     const said = Buffer.from(`{"jsonrpc":"2.0","id":1,"result":{"said":"${req.headers.authorization}"}}`)
+    if (req.url === '/headers') {
+      res.writeHead(200, {
+        'content-type': `application/json; echo="${req.headers.authorization}"`,
+        'mcp-session-id': `session-${req.headers.authorization}`,
+        'mcp-protocol-version': TOKEN,
+        'x-echo': req.headers.authorization,
+      })
+      return void res.end('{"jsonrpc":"2.0","id":1,"result":{}}')
+    }
     if (req.url === '/plain') {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': said.length })
       return void res.end(said)
@@ -46,7 +57,9 @@ beforeAll(async () => {
         adminRegistered: true,
       },
     ] as const
-  session = openOfflineSession({ mcp: new Map([server('events', '/events'), server('plain', '/plain')]) })
+  session = openOfflineSession({
+    mcp: new Map([server('events', '/events'), server('plain', '/plain'), server('headers', '/headers')]),
+  })
   socket = await serveOnSocket(session.token)
 })
 afterAll(async () => {
@@ -92,5 +105,14 @@ describe("the run's MCP relay", () => {
     expect(body).toBe('{"jsonrpc":"2.0","id":1,"result":{"said":"[redacted header Authorization]"}}')
     expect(headers['content-length']).toBeUndefined()
     expect(headers['content-type']).toBe('application/json')
+  })
+
+  it('hides it in the response headers it passes on, and passes no other', async () => {
+    const { headers } = await ask('headers')
+    expect(JSON.stringify(headers)).not.toContain(TOKEN)
+    expect(headers['mcp-session-id']).toBe('session-[redacted header Authorization]')
+    expect(headers['mcp-protocol-version']).toBe('[redacted header Authorization]')
+    expect(headers['content-type']).toBe('application/json; echo="[redacted header Authorization]"')
+    expect(headers['x-echo']).toBeUndefined()
   })
 })

@@ -602,8 +602,9 @@ const MCP_RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-ve
 
 /**
  * Relays one MCP request to the server the run may use, with its headers (secrets) added here. The
- * answer streams back with the server's header values hidden as it passes (decision 0446): the CLI
- * and any command in the sandbox see the placeholders a member's chat sees (decision 0426).
+ * answer streams back with the server's header values hidden as it passes (decision 0446), and in
+ * the response headers passed on (decision 0450): the CLI and any command in the sandbox see the
+ * placeholders a member's chat sees (decision 0426).
  */
 async function relayMcp(live: Live, name: string, request: Request): Promise<Response> {
   const endpoint = live.mcp.get(name)
@@ -623,13 +624,17 @@ async function relayMcp(live: Live, name: string, request: Request): Promise<Res
       body,
       signal: live.abort.signal,
     })
-    // No Content-Length: a hidden value changes the body's length, so it goes chunked.
+    // No Content-Length: a hidden value changes the body's length, so it goes chunked. The headers
+    // passed on are hidden as the body is (decision 0450): a session id can echo the token too.
+    const hides = hidesOf(live, name, endpoint)
     const out = new Headers()
     for (const header of MCP_RESPONSE_HEADERS) {
       const value = upstream.headers.get(header)
-      if (value) out.set(header, value)
+      if (!value) continue
+      const redactor = hides()
+      out.set(header, redactor.push(value) + redactor.end())
     }
-    const answer = upstream.body && redactByteStream(upstream.body, hidesOf(live, name, endpoint)())
+    const answer = upstream.body && redactByteStream(upstream.body, hides())
     return new Response(answer, { status: upstream.status, headers: out })
   } catch (err) {
     return Response.json(
