@@ -3,21 +3,16 @@
  * that dies with the run. `<token>/v1/messages` forwards model calls to the provider with the key
  * the run is entitled to (the key never enters the sandbox), meters each call's tokens and cost,
  * and refuses the next call once a budget is spent or the run has ended; `<token>/hook` answers the
- * harness's pre-tool hook (the environment's policy, the audit); `<token>/mcp/<name>` relays to an
- * MCP server, adding its secret headers here. Served over the run's Unix socket (socket.ts) and at
+ * harness's pre-tool hook (the environment's policy, the audit: endpoint-hook.ts); `<token>/mcp/<name>`
+ * relays to an MCP server, adding its secret headers here (endpoint-mcp.ts). Served over the run's Unix socket (socket.ts) and at
  * `/_agent-native/harness/runs/<token>/…` for harnesses on connected machines.
  */
 import { randomBytes } from 'node:crypto'
-import { hiddenHeaders, type McpEndpoint } from '../integrations/mcp-client.ts'
-import { HttpError } from '../lib/errors.ts'
-import { integrationStreamFetch } from '../lib/integration-fetch.ts'
-import { jsonPastBounds, type JsonBounds } from '../lib/json-shape.ts'
-import { BODY_LIMITS } from '../lib/limits.ts'
-import { readTextBody } from '../lib/read-body.ts'
-import { makeStreamRedactor } from '../lib/redact.ts'
-import { redactByteStream, type StreamRedactor } from '../lib/redact-stream.ts'
+import type { McpEndpoint } from '../integrations/mcp-client.ts'
 import { singleton } from '../lib/singleton.ts'
-import { createHookPace, HOOK_BURST, HOOK_PER_SECOND } from './hook-pace.ts'
+import { createPolicyHook, type PolicyHook, type ToolCall, type ToolVerdict } from './endpoint-hook.ts'
+import { createMcpRelay, type McpRelay } from './endpoint-mcp.ts'
+import { apiError, parseJson, readBody } from './endpoint-request.ts'
 import { overCap, usd, type RunCap } from '../runs/budget.ts'
 
 /** The model access a run is entitled to, as the agent resolved it (same rules as a builtin run). */
@@ -60,10 +55,6 @@ export type TokenUsage = {
   cacheWrite1hTokens?: number
 }
 export type CallRecord = TokenUsage & { model: string; costUsd: number | null }
-
-/** A tool call the harness wants to make, as its hook reports it. */
-export type ToolCall = { tool: string; input: Record<string, unknown> }
-export type ToolVerdict = { allow: true } | { allow: false; reason: string }
 
 export type SessionOptions = {
   grant: ModelGrant
@@ -108,26 +99,17 @@ type Live = SessionOptions & {
   session: HarnessSession
   refusal: string | null
   abort: AbortController
-  /** The policy plugin said it is loaded (when the session waits for it). */
-  checkedIn: boolean
   /** Ends when the run's latest model call has ended (calls take turns under a cap or a budget). */
   turn: Promise<void>
-  /** How often the hook may decide a tool call (hook-pace.ts). */
-  hookPace: { take(): boolean }
-  /** Per MCP server, what hides its header values in its answers, compiled at its first answer. */
-  hides: Map<string, () => StreamRedactor>
+  /** `<token>/hook` (endpoint-hook.ts): it knows whether the policy plugin said it is loaded. */
+  hook: PolicyHook
+  /** `<token>/mcp/<name>` (endpoint-mcp.ts). */
+  relay: McpRelay
 }
 
 // Live runs, like running chat turns: a handle the test runner's copy of this module (which starts
 // runs) and the server's routes (which answer a machine's calls) must share.
 const sessions = singleton('harness-sessions', () => new Map<string, Live>())
-
-/**
- * Largest request body read, on every path (a long conversation with files stays well under it).
- * Over the run's Unix socket no HTTP-layer limit stands in front: a command in the sandbox can
- * send a body that never ends, so it is counted while it streams in and cut past this.
- */
-const MAX_BODY = BODY_LIMITS.harness
 
 export function openSession(options: SessionOptions): HarnessSession {
   const token = `hrn_${randomBytes(24).toString('base64url')}`
@@ -154,20 +136,14 @@ export function openSession(options: SessionOptions): HarnessSession {
     session,
     refusal: null,
     abort,
-    checkedIn: false,
     turn: Promise.resolve(),
-    hookPace: createHookPace(),
-    hides: new Map(),
+    hook: createPolicyHook(options.decide),
+    relay: createMcpRelay(options.mcp, abort.signal),
   })
   return session
 }
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6
-
-/** An error the harness's Anthropic client understands (and does not retry: 4xx but 429). */
-function apiError(status: number, type: string, message: string): Response {
-  return Response.json({ type: 'error', error: { type, message } }, { status })
-}
 
 /** The refusal of a token no live run holds (or holds for another door): nothing says which. */
 export const UNKNOWN_RUN = {
@@ -207,45 +183,15 @@ export async function handleHarnessRequest(
   if (request.method === 'POST' && url.pathname === '/v1/messages') return modelCall(live, url, request)
   if (request.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {
     // Free at the provider, but on the run's key and its rate limit: the same gates as a call.
-    const refusal = live.refusal ?? (live.awaitCheckIn && !live.checkedIn ? NO_POLICY_PLUGIN : null)
+    const refusal = live.refusal ?? unplugged(live)
     if (refusal) return apiError(403, 'permission_error', refusal)
     const body = await readBody(request)
     return typeof body === 'string' ? forward(live, url, request, live.redact(body)) : body
   }
-  if (request.method === 'POST' && url.pathname === '/hook') return hook(live, request)
+  if (request.method === 'POST' && url.pathname === '/hook') return live.hook.answer(request)
   const mcp = /^\/mcp\/([a-z0-9_-]+)$/.exec(url.pathname)
-  if (mcp) return relayMcp(live, mcp[1]!, request)
+  if (mcp) return live.relay(mcp[1]!, request)
   return apiError(404, 'not_found_error', `No such endpoint: ${url.pathname}`)
-}
-
-/** The body as text within {@link MAX_BODY}, or the answer refusing it (413 past it, 400 not UTF-8). */
-async function readBody(request: Request): Promise<string | Response> {
-  try {
-    return await readTextBody(request, MAX_BODY)
-  } catch (err) {
-    if (!(err instanceof HttpError)) throw err
-    return err.status === 413
-      ? apiError(413, 'request_too_large', 'The request is too large')
-      : apiError(400, 'invalid_request_error', err.message)
-  }
-}
-
-/**
- * What a body may hold before it is parsed (server/lib/json-shape.ts). A long conversation with its
- * tools' schemas is tens of thousands of values a few dozen levels deep; 32 MiB of empty objects is
- * ten million, and parsing them held the loop every tenant shares for twenty seconds.
- */
-const BODY_SHAPE: JsonBounds = { maxDepth: 128, maxValues: 250_000 }
-
-/** `text` parsed as JSON, or the 400 saying why not (`what` names it: "The request body"). */
-function parseJson(text: string, what: string): unknown {
-  const past = jsonPastBounds(text, BODY_SHAPE)
-  if (past) return apiError(400, 'invalid_request_error', `${what} is refused unread: ${past}`)
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return apiError(400, 'invalid_request_error', `${what} is not JSON`)
-  }
 }
 
 function upstreamHeaders(live: Live, request: Request): Headers {
@@ -284,17 +230,15 @@ export const NO_POLICY_PLUGIN =
   "The harness did not load Clockwork's policy plugin, so none of its tool calls could be judged: " +
   'no model call was made'
 
+const unplugged = (live: Live) => (live.awaitCheckIn && !live.hook.checkedIn() ? NO_POLICY_PLUGIN : null)
+
 async function modelCall(live: Live, url: URL, request: Request): Promise<Response> {
   // With a cap or a budget to ask, calls take turns: each starts once every earlier call's cost is
   // counted, so calls sent at once cannot all pass a check that none of them has paid for yet.
   const release = live.grant.cap === null && !live.grant.admit ? () => {} : await takeTurn(live)
   let handedOn = false
   try {
-    const refusal =
-      live.refusal ??
-      (live.awaitCheckIn && !live.checkedIn ? NO_POLICY_PLUGIN : null) ??
-      (await live.grant.admit?.(pricedSpend(live))) ??
-      null
+    const refusal = live.refusal ?? unplugged(live) ?? (await live.grant.admit?.(pricedSpend(live))) ?? null
     if (refusal) return refuse(live, refusal)
     const raw = await readBody(request)
     if (typeof raw !== 'string') return raw
@@ -558,94 +502,3 @@ function meteredStream(
 
 /** Characters of streamed output counted as one token until the provider says how many it made. */
 const CHARS_PER_TOKEN = 4
-
-const PACED =
-  `Paced: this run asked for more than ${HOOK_PER_SECOND} tool calls a second after a burst of ` +
-  `${HOOK_BURST}. Wait a moment and try again.`
-
-async function hook(live: Live, request: Request): Promise<Response> {
-  const text = await readBody(request)
-  if (typeof text !== 'string') return text
-  const parsed = parseJson(text, 'The hook payload')
-  if (parsed instanceof Response) return parsed
-  const payload = (parsed ?? {}) as { hook_event_name?: unknown; tool_name?: unknown; tool_input?: unknown }
-  if (payload.hook_event_name === 'PolicyLoaded') {
-    live.checkedIn = true
-    return Response.json({ ok: true })
-  }
-  const input =
-    payload.tool_input && typeof payload.tool_input === 'object'
-      ? (payload.tool_input as Record<string, unknown>)
-      : {}
-  // Past its pace a call is denied unjudged and unaudited: nothing ran. A deny with the reason, not
-  // an error status: the CLI (which blocks on a failing hook too) then tells the model why.
-  const verdict = live.hookPace.take()
-    ? await live.decide({ tool: String(payload.tool_name ?? ''), input })
-    : { allow: false as const, reason: PACED }
-  return Response.json({
-    hookSpecificOutput: {
-      hookEventName: 'PreToolUse',
-      permissionDecision: verdict.allow ? 'allow' : 'deny',
-      ...(verdict.allow ? {} : { permissionDecisionReason: verdict.reason }),
-    },
-  })
-}
-
-const MCP_REQUEST_HEADERS = [
-  'content-type',
-  'accept',
-  'mcp-session-id',
-  'mcp-protocol-version',
-  'last-event-id',
-]
-const MCP_RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-version']
-
-/**
- * Relays one MCP request to the server the run may use, with its headers (secrets) added here. The
- * answer streams back with the server's header values hidden as it passes (decision 0446), and in
- * the response headers passed on (decision 0450): the CLI and any command in the sandbox see the
- * placeholders a member's chat sees (decision 0426).
- */
-async function relayMcp(live: Live, name: string, request: Request): Promise<Response> {
-  const endpoint = live.mcp.get(name)
-  if (!endpoint) return Response.json({ error: `No MCP server named ${name} in this run` }, { status: 404 })
-  const headers = new Headers(endpoint.headers)
-  for (const header of MCP_REQUEST_HEADERS) {
-    const value = request.headers.get(header)
-    if (value) headers.set(header, value)
-  }
-  const body = ['GET', 'HEAD'].includes(request.method) ? undefined : await readBody(request)
-  if (body instanceof Response) return body
-  const fetcher = integrationStreamFetch({ adminRegistered: endpoint.adminRegistered, timeoutMs: 60_000 })
-  try {
-    const upstream = await fetcher(endpoint.url, {
-      method: request.method,
-      headers,
-      body,
-      signal: live.abort.signal,
-    })
-    // No Content-Length: a hidden value changes the body's length, so it goes chunked. The headers
-    // passed on are hidden as the body is (decision 0450): a session id can echo the token too.
-    const hides = hidesOf(live, name, endpoint)
-    const out = new Headers()
-    for (const header of MCP_RESPONSE_HEADERS) {
-      const value = upstream.headers.get(header)
-      if (!value) continue
-      const redactor = hides()
-      out.set(header, redactor.push(value) + redactor.end())
-    }
-    const answer = upstream.body && redactByteStream(upstream.body, hides())
-    return new Response(answer, { status: upstream.status, headers: out })
-  } catch (err) {
-    return Response.json(
-      { error: `MCP server ${name} could not be reached: ${(err as Error).message}` },
-      { status: 502 },
-    )
-  }
-}
-
-function hidesOf(live: Live, name: string, endpoint: McpEndpoint): () => StreamRedactor {
-  let hides = live.hides.get(name)
-  if (!hides) live.hides.set(name, (hides = makeStreamRedactor(hiddenHeaders(endpoint.headers))))
-  return hides
-}

@@ -10,7 +10,7 @@ import { judgeCommand } from '../environments/policy/judge.ts'
 import { MAX_COMMAND_LINE } from '../environments/policy/policy.ts'
 import type { OpenEnvironment } from '../environments/service.ts'
 import { insertAudit } from '../environments/store.ts'
-import type { ToolCall, ToolVerdict } from './endpoint.ts'
+import type { ToolCall, ToolVerdict } from './endpoint-hook.ts'
 
 /**
  * The most of what a harness reports that an audit row keeps: the longest command line the policy

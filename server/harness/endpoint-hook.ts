@@ -1,0 +1,63 @@
+/**
+ * The run's `<token>/hook`: the harness's pre-tool hook asks it whether a tool call may run (the
+ * environment's policy and audit decide, policy-hook.ts), and its policy plugin announces itself
+ * there before the run's model calls are let through.
+ */
+import { readBody, parseJson } from './endpoint-request.ts'
+import { createHookPace, HOOK_BURST, HOOK_PER_SECOND } from './hook-pace.ts'
+
+/** A tool call the harness wants to make, as its hook reports it. */
+export type ToolCall = { tool: string; input: Record<string, unknown> }
+export type ToolVerdict = { allow: true } | { allow: false; reason: string }
+
+/** One run's hook. */
+export type PolicyHook = {
+  /** The policy plugin said it is loaded. */
+  checkedIn: () => boolean
+  /** Answers one request to the hook. */
+  answer: (request: Request) => Promise<Response>
+}
+
+const PACED =
+  `Paced: this run asked for more than ${HOOK_PER_SECOND} tool calls a second after a burst of ` +
+  `${HOOK_BURST}. Wait a moment and try again.`
+
+/** The hook of a run whose tool calls `decide` judges, as often as hook-pace.ts lets it. */
+export function createPolicyHook(decide: (call: ToolCall) => Promise<ToolVerdict>): PolicyHook {
+  const pace = createHookPace()
+  let checkedIn = false
+  return {
+    checkedIn: () => checkedIn,
+    async answer(request) {
+      const text = await readBody(request)
+      if (typeof text !== 'string') return text
+      const parsed = parseJson(text, 'The hook payload')
+      if (parsed instanceof Response) return parsed
+      const payload = (parsed ?? {}) as {
+        hook_event_name?: unknown
+        tool_name?: unknown
+        tool_input?: unknown
+      }
+      if (payload.hook_event_name === 'PolicyLoaded') {
+        checkedIn = true
+        return Response.json({ ok: true })
+      }
+      const input =
+        payload.tool_input && typeof payload.tool_input === 'object'
+          ? (payload.tool_input as Record<string, unknown>)
+          : {}
+      // Past its pace a call is denied unjudged and unaudited: nothing ran. A deny with the reason, not
+      // an error status: the CLI (which blocks on a failing hook too) then tells the model why.
+      const verdict = pace.take()
+        ? await decide({ tool: String(payload.tool_name ?? ''), input })
+        : { allow: false as const, reason: PACED }
+      return Response.json({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: verdict.allow ? 'allow' : 'deny',
+          ...(verdict.allow ? {} : { permissionDecisionReason: verdict.reason }),
+        },
+      })
+    },
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The run's `<token>/mcp/<name>`: relays the harness's MCP requests to the servers the run may use,
+ * adding their headers (secrets) here, outside the sandbox.
+ */
+import { hiddenHeaders, type McpEndpoint } from '../integrations/mcp-client.ts'
+import { integrationStreamFetch } from '../lib/integration-fetch.ts'
+import { makeStreamRedactor } from '../lib/redact.ts'
+import { redactByteStream, type StreamRedactor } from '../lib/redact-stream.ts'
+import { readBody } from './endpoint-request.ts'
+
+/** Answers one request for the server named `name`. */
+export type McpRelay = (name: string, request: Request) => Promise<Response>
+
+const MCP_REQUEST_HEADERS = [
+  'content-type',
+  'accept',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
+]
+const MCP_RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-version']
+
+/**
+ * The relay to `servers` (by name), whose upstream requests end with `signal` (the run's). The
+ * answer streams back with the server's header values hidden as it passes (decision 0446), and in
+ * the response headers passed on (decision 0450): the CLI and any command in the sandbox see the
+ * placeholders a member's chat sees (decision 0426).
+ */
+export function createMcpRelay(servers: Map<string, McpEndpoint>, signal: AbortSignal): McpRelay {
+  // Per server, what hides its header values in its answers, compiled at its first answer.
+  const hides = new Map<string, () => StreamRedactor>()
+  const hidesOf = (name: string, endpoint: McpEndpoint) => {
+    let hide = hides.get(name)
+    if (!hide) hides.set(name, (hide = makeStreamRedactor(hiddenHeaders(endpoint.headers))))
+    return hide
+  }
+  return async (name, request) => {
+    const endpoint = servers.get(name)
+    if (!endpoint) return Response.json({ error: `No MCP server named ${name} in this run` }, { status: 404 })
+    const headers = new Headers(endpoint.headers)
+    for (const header of MCP_REQUEST_HEADERS) {
+      const value = request.headers.get(header)
+      if (value) headers.set(header, value)
+    }
+    const body = ['GET', 'HEAD'].includes(request.method) ? undefined : await readBody(request)
+    if (body instanceof Response) return body
+    const fetcher = integrationStreamFetch({ adminRegistered: endpoint.adminRegistered, timeoutMs: 60_000 })
+    try {
+      const upstream = await fetcher(endpoint.url, { method: request.method, headers, body, signal })
+      // No Content-Length: a hidden value changes the body's length, so it goes chunked. The headers
+      // passed on are hidden as the body is (decision 0450): a session id can echo the token too.
+      const hide = hidesOf(name, endpoint)
+      const out = new Headers()
+      for (const header of MCP_RESPONSE_HEADERS) {
+        const value = upstream.headers.get(header)
+        if (!value) continue
+        const redactor = hide()
+        out.set(header, redactor.push(value) + redactor.end())
+      }
+      const answer = upstream.body && redactByteStream(upstream.body, hide())
+      return new Response(answer, { status: upstream.status, headers: out })
+    } catch (err) {
+      return Response.json(
+        { error: `MCP server ${name} could not be reached: ${(err as Error).message}` },
+        { status: 502 },
+      )
+    }
+  }
+}
