@@ -92,6 +92,20 @@ async function harnessJob(c: ApiClient, name: string, env: string, fields: Recor
   return job.body.job as { id: string }
 }
 
+/**
+ * The member's job `name` in environment `env`, using the reflecting MCP server, which the admin
+ * registers as `server.name` with `Bearer <REFLECTED_TOKEN>` (stored as the organisation secret
+ * `server.secret`) and `server.headers`.
+ */
+async function reflectingJob(
+  server: { name: string; secret: string; headers?: Record<string, unknown> },
+  name: string,
+  env: string,
+) {
+  await addOrgMcpServer(team.admin.client, { ...server, url: reflecting.url, token: REFLECTED_TOKEN })
+  return harnessJob(team.member.client, name, env, { mcp: [server.name] })
+}
+
 const envRoot = (name: string) => {
   const base = path.join(agent.dir!, 'environments')
   const found = execFileSync('find', [base, '-maxdepth', '3', '-type', 'd', '-name', name], {
@@ -378,14 +392,12 @@ describe('a job with harness: claude-code', () => {
   }, 120_000)
 
   it("hides the MCP server's header values from the model and the transcript when the server hands them back", async () => {
-    await addOrgMcpServer(team.admin.client, {
-      name: 'reflector',
-      url: reflecting.url,
-      secret: 'REFLECTED_TOKEN',
-      token: REFLECTED_TOKEN,
-    })
     const c = team.member.client
-    const job = await harnessJob(c, 'reflectuser', 'harness-reflect', { mcp: ['reflector'] })
+    const job = await reflectingJob(
+      { name: 'reflector', secret: 'REFLECTED_TOKEN' },
+      'reflectuser',
+      'harness-reflect',
+    )
     const run = await runWithReplies(agent, c, job, 'reflectuser', toolUse('mcp__reflector__whoami', {}), {
       text: 'It says who I am.',
     })
@@ -406,15 +418,12 @@ describe('a job with harness: claude-code', () => {
   }, 120_000)
 
   it("hides the MCP server's header values from the sandbox, in a streamed answer and a plain one (decision 0446)", async () => {
-    await addOrgMcpServer(team.admin.client, {
-      name: 'echoer',
-      url: reflecting.url,
-      secret: 'ECHOED_TOKEN',
-      token: REFLECTED_TOKEN,
-      headers: { 'X-Api-Key': ECHOED_KEY },
-    })
     const c = team.member.client
-    const job = await harnessJob(c, 'echouser', 'harness-echo', { mcp: ['echoer'] })
+    const job = await reflectingJob(
+      { name: 'echoer', secret: 'ECHOED_TOKEN', headers: { 'X-Api-Key': ECHOED_KEY } },
+      'echouser',
+      'harness-echo',
+    )
     // A command in the sandbox asks the run's relay itself: whoami answers in server-sent events,
     // whoami_breaks with a plain HTTP 500 quoting the headers.
     const call = (tool: string, file: string) =>
