@@ -13,6 +13,7 @@ import { badRequest, conflict, forbidden, notFound, payloadTooLarge } from '../l
 import { isUniqueViolation } from '../jobs/store.ts'
 import { newId } from '../lib/ids.ts'
 import { MAX_RESOURCE_BYTES, contentTypeFor, type ResourceScope } from './paths.ts'
+import { checkWorkspaceFileQuota } from './quota.ts'
 import {
   deleteResourceRow,
   findResourceRow,
@@ -90,6 +91,7 @@ export async function readFile(caller: Caller, scope: ResourceScope, path: strin
 
 /**
  * Creates or replaces a file. With `ifMatch`, the file must exist (404) at that version (409).
+ * A new file must fit in the organisation's limit (403 `quota_exceeded`); replacing one always does.
  * Writing the same content again changes nothing. A file without a recorded creator is claimed
  * by the next person who may change it.
  */
@@ -111,6 +113,7 @@ export async function writeFile(
       await validateWriter({ caller, scope, path, text: content })
       const view = async () => toView(caller, (await findResourceRow(owner, path, {}, tx))!)
       if (!row) {
+        await checkWorkspaceFileQuota(caller.orgId, tx)
         const by = { updatedBy: caller.userId, createdBy: caller.userId }
         await insertResourceRow({ id: newId('res'), ...owner, path, content, ...by }, tx)
         return { resource: await view(), created: true }

@@ -61,6 +61,22 @@ export async function findResourceRow(
   return rows[0]
 }
 
+/**
+ * The organisation's files, both scopes. Counted a scope at a time so each count reads one of the
+ * partial unique indexes (both lead with org_id), not the table.
+ */
+export async function countOrgResources(orgId: string, db: Db = getDb()): Promise<number> {
+  let total = 0
+  for (const scope of ['personal', 'shared'] as const) {
+    const rows = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(resources)
+      .where(and(eq(resources.orgId, orgId), eq(resources.scope, scope)))
+    total += rows[0]?.n ?? 0
+  }
+  return total
+}
+
 export async function insertResourceRow(row: typeof resources.$inferInsert, db: Db = getDb()): Promise<void> {
   await db.insert(resources).values(row)
 }
