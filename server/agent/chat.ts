@@ -22,7 +22,6 @@ import { describeModelError } from './model-errors.ts'
 import type { RetryNotice } from './model-retry.ts'
 import { resolveModel } from './model.ts'
 import { dropChatTurn, openChatTurn, settleChatTurn } from './chat-turns.ts'
-import { runCap } from './quota.ts'
 import { createRunSpend } from './run-spend.ts'
 import { usd } from '../runs/budget.ts'
 import { buildChatSystemPrompt, withContext } from './system-prompt.ts'
@@ -127,7 +126,7 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
   // The turn's spending, its harnesses' included: on the deployment's key it has the server's cap
   // per run, which stops the loop after the step that crosses it (decision 0454).
   const spend = createRunSpend(resolved, null, { id: turnId, orgId: caller.orgId, kind: 'turn' })
-  const cap = runCap(resolved.keySource, null)
+  const { cap } = spend.shared
   const [execution, mcp] = await Promise.all([loadExecution(caller), loadMcpTools(caller)])
   const tools = {
     ...createAgentTools({ caller, mode: 'chat', threadId, turnId, execution, runSpend: spend.shared }),

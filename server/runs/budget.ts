@@ -81,11 +81,19 @@ export async function runBudgetRefusal(
   spentUsd: number,
   db: Db = getDb(),
 ): Promise<string | null> {
+  await writeRunSpendSoFar(runId, spentUsd, db)
+  return orgBudgetRefusal(orgId, db)
+}
+
+/**
+ * Writes what a running run has spent so far to its record, where every budget's sum sees it; the
+ * record only grows while the run is going (its final usage replaces it when it ends).
+ */
+export async function writeRunSpendSoFar(runId: string, spentUsd: number, db: Db = getDb()): Promise<void> {
   await db.execute(
     sql`update job_runs set cost_usd = greatest(coalesce(cost_usd, 0), ${Math.round(spentUsd * 1e6) / 1e6})
         where id = ${runId} and status = 'running'`,
   )
-  return orgBudgetRefusal(orgId, db)
 }
 
 /** The layout's banner: the budget and the spend while runs on the org key are paused, else null. */

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { queryRows } from '../db/sql.ts'
 import { env } from '../env.ts'
-import { usd } from './budget.ts'
+import { usd, writeRunSpendSoFar } from './budget.ts'
 
 /** A run or a chat turn whose spending so far is written before the day's sum is read. */
 export type SpendRecord = { kind: 'run' | 'turn'; id: string }
@@ -41,10 +41,7 @@ export async function deploymentBudgetRefusal(
   const limit = env().DEPLOYMENT_KEY_MAX_USD_PER_DAY
   const spent = Math.round(spentUsd * 1e6) / 1e6
   if (record?.kind === 'run') {
-    await db.execute(
-      sql`update job_runs set cost_usd = greatest(coalesce(cost_usd, 0), ${spent})
-          where id = ${record.id} and status = 'running'`,
-    )
+    await writeRunSpendSoFar(record.id, spent, db)
   } else if (record?.kind === 'turn') {
     await db.execute(
       sql`update chat_turns set cost_usd = greatest(coalesce(cost_usd, 0), ${spent}) where id = ${record.id}`,
