@@ -6,6 +6,7 @@
 import { and, eq, sql } from 'drizzle-orm'
 import type { Caller } from '../auth/caller.ts'
 import { getDb, type Db } from '../db/client.ts'
+import { lockKey } from '../db/lock.ts'
 import { chatTurns } from '../db/schema/index.ts'
 import { env } from '../env.ts'
 import { HttpError } from '../lib/errors.ts'
@@ -28,7 +29,7 @@ const limitMessage = (limit: number) =>
 export async function openChatTurn(caller: Caller, id: string, keySource: KeySource): Promise<void> {
   await getDb().transaction(async (tx) => {
     if (keySource === 'deployment') {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`chat-turns:${caller.orgId}`}))`)
+      await lockKey(tx, `chat-turns:${caller.orgId}`)
       const limit = env().ORG_MAX_DEPLOYMENT_KEY_CHAT_TURNS_PER_DAY
       if ((await countDeploymentKeyTurns(caller.orgId, tx)) >= limit) {
         throw new HttpError(429, 'quota_exceeded', limitMessage(limit))

@@ -4,8 +4,8 @@
  * (`ORG_MAX_JOBS`), so nobody can fill the database, or the pages and feeds that read every visible
  * job, with paused ones (decision 0452).
  */
-import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
+import { lockKey } from '../db/lock.ts'
 import { env } from '../env.ts'
 import { HttpError } from '../lib/errors.ts'
 import { countEnabledJobs, countJobs } from './store.ts'
@@ -15,7 +15,7 @@ import { countEnabledJobs, countJobs } from './store.ts'
  * (or enables) at once would otherwise both count the same room and both take it.
  */
 export async function lockOrgJobCounts(orgId: string, tx: Db): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`job-counts:${orgId}`}))`)
+  await lockKey(tx, `job-counts:${orgId}`)
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { and, count, desc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
+import { lockKey } from '../db/lock.ts'
 import { machineRuns, machines } from '../db/schema/app.ts'
 
 export type MachineRow = typeof machines.$inferSelect
@@ -52,7 +53,7 @@ export async function markConnected(
   db: Db = getDb(),
 ): Promise<{ ok: true; previous: MachineRow | undefined } | NotRecorded> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`machines:${row.ownerId}`}))`)
+    await lockKey(tx, `machines:${row.ownerId}`)
     const previous = await findMachine(row.ownerId, row.id, tx)
     if (previous && isLive(previous) && !options.replace) return { ok: false, live: previous }
     const [others] = await tx

@@ -5,9 +5,10 @@
  * live tokens), its label the name itself, so two computers never share an id by accident.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm'
+import { and, count, desc, eq, isNull } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb, type Db } from '../db/client.ts'
+import { lockKey } from '../db/lock.ts'
 import { machineTokens } from '../db/schema/app.ts'
 import { env } from '../env.ts'
 import { toJobName } from '../jobs/field-schemas.ts'
@@ -88,7 +89,7 @@ export async function createMachineToken(
   try {
     const row = await db.transaction(async (tx) => {
       // One person's creations take turns, so requests racing cannot pass the ceiling together.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`machine-tokens:${ownerId}`}))`)
+      await lockKey(tx, `machine-tokens:${ownerId}`)
       const [live] = await tx.select({ n: count() }).from(machineTokens).where(liveTokensOf(ownerId))
       if (live!.n >= limit) {
         throw conflict(

@@ -3,8 +3,8 @@
  * reads the summary of every personal and shared file on each request, so their number must be
  * finite whatever a member writes (decision 0453). Job files are jobs, bounded by `ORG_MAX_JOBS`.
  */
-import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
+import { lockKey } from '../db/lock.ts'
 import { env } from '../env.ts'
 import { HttpError } from '../lib/errors.ts'
 import { countOrgResources } from './store.ts'
@@ -17,7 +17,7 @@ import { countOrgResources } from './store.ts'
  * @throws HttpError 403 `quota_exceeded`
  */
 export async function checkWorkspaceFileQuota(orgId: string, tx: Db): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`workspace-files:${orgId}`}))`)
+  await lockKey(tx, `workspace-files:${orgId}`)
   const limit = env().ORG_MAX_WORKSPACE_FILES
   if ((await countOrgResources(orgId, tx)) < limit) return
   throw new HttpError(

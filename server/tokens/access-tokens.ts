@@ -12,6 +12,7 @@ import { z } from 'zod'
 import { findMembership, findUser } from '../accounts/store.ts'
 import { callerFrom, type Caller } from '../access/caller.ts'
 import { getDb, type Db } from '../db/client.ts'
+import { lockKey } from '../db/lock.ts'
 import { accessTokens } from '../db/schema/index.ts'
 import { badFields, conflict, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
@@ -111,7 +112,7 @@ export async function createAccessToken(
   const token = ACCESS_TOKEN_PREFIX + randomBytes(32).toString('base64url')
   const row = await db.transaction(async (tx) => {
     // One person's creations take turns, so requests racing cannot pass the ceiling together.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`access-tokens:${caller.userId}`}))`)
+    await lockKey(tx, `access-tokens:${caller.userId}`)
     const [live] = await tx.select({ n: count() }).from(accessTokens).where(liveTokensOf(caller))
     if (live!.n >= MAX_LIVE_ACCESS_TOKENS) {
       throw conflict(
