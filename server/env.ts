@@ -80,7 +80,7 @@ const EnvSchema = z.object({
   AGENT_MODEL: z
     .string()
     .regex(/^(anthropic|openai-compatible):.+$/, 'must look like anthropic:MODEL or openai-compatible:MODEL')
-    .default('anthropic:claude-sonnet-4-5'),
+    .default('anthropic:claude-sonnet-5-5'),
   /** Where agent code runs (see docs/agent.md, "Picking an adapter"); an unknown value stops start-up. */
   AGENT_NATIVE_SANDBOX: z.enum(['local', 'docker'], { error: 'must be local or docker' }).default('local'),
   SANDBOX_DOCKER_IMAGE: z.string().min(1).default('node:22-slim'),

@@ -6,6 +6,8 @@
 // First, before any module reads the environment: loads .env and exits on a bad environment.
 import { loadedEnvFile } from './lib/load-env.ts'
 import { createAgentExecutor } from './agent/run-executor.ts'
+import { readModelChoice } from './agent/model.ts'
+import { retiredModelWarning } from './agent/retired-models.ts'
 import { env } from './env.ts'
 import { startServer, type RouteSource, type RunningServer } from './http/server.ts'
 import { logger } from './lib/logger.ts'
@@ -41,6 +43,8 @@ export async function runServerProcess(routes: RouteSource): Promise<void> {
   // Checked by load-env.ts already, so this cannot throw.
   const config = env()
   if (loadedEnvFile) logger.info(`read environment from ${loadedEnvFile}`)
+  const retired = retiredModelWarning(readModelChoice(config))
+  if (retired) logger.warn(retired)
   logger.debug(
     {
       model: config.AGENT_MODEL,

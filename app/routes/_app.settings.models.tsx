@@ -151,6 +151,15 @@ export default function Models({ loaderData }: Route.ComponentProps) {
           <dt className="text-stone-600 dark:text-stone-400">Shared-key jobs use</dt>
           <dd>{sourceText(sources.sharedRuns, "the organisation's key")}</dd>
         </dl>
+        {model.retired ? (
+          <p
+            role="alert"
+            data-testid="model-retired"
+            className="mt-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
+          >
+            {model.retired}
+          </p>
+        ) : null}
         <p className="mt-3 text-xs text-stone-600 dark:text-stone-400">
           The model is set by AGENT_MODEL in the server&apos;s .env. Chats and your jobs use your own key,
           else the deployment&apos;s; jobs set to run as “shared” use {orgName}&apos;s key, else the

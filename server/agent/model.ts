@@ -46,7 +46,7 @@ export class NoModelKeyError extends HttpError {
   }
 }
 
-/** Splits AGENT_MODEL ("anthropic:claude-sonnet-4-5") into provider and model id. */
+/** Splits AGENT_MODEL ("anthropic:claude-sonnet-5-5") into provider and model id. */
 export function readModelChoice(config: Env = env()): ModelChoice {
   const at = config.AGENT_MODEL.indexOf(':')
   return {

@@ -26,17 +26,23 @@ describe('run cost estimate', () => {
       estimateCostUsd(anthropic('claude-opus-4-6'), { inputTokens: 100_000, outputTokens: 10_000 }),
     ).toBe(0.75)
     expect(findPrice(anthropic('claude-sonnet-4-6'))).toEqual({ input: 3, output: 15 })
-    expect(findPrice(anthropic('claude-sonnet-5-5'))).toEqual({ input: 2, output: 10 })
-    expect(findPrice(anthropic('claude-opus-5-5'))).toEqual({ input: 4, output: 20 })
+    expect(findPrice(anthropic('claude-sonnet-5-5'))).toMatchObject({ input: 2, output: 10 })
+    expect(findPrice(anthropic('claude-opus-5-5'))).toMatchObject({ input: 4, output: 20 })
+    expect(findPrice(anthropic('claude-fable-5-2'))).toMatchObject({ input: 8, output: 40 })
+    expect(findPrice(anthropic('claude-haiku-5-5'))).toMatchObject({ input: 0.1, output: 0.5 })
   })
 
   it("prices a newer model of a known family at the family's dearest listed price, marked so", () => {
     expect(findPrice(anthropic('claude-opus-6'))).toEqual({ input: 15, output: 75, familyCeiling: true })
-    expect(findPrice(anthropic('claude-haiku-5-5-20261001'))).toEqual({
+    expect(findPrice(anthropic('claude-haiku-5-7-20261201'))).toEqual({
       input: 1,
       output: 5,
       familyCeiling: true,
     })
+    // Fable 5.1 and 5.2 read their cache for a quarter of what Fable 5 does: the stand-in takes
+    // the dearer reads, so it never under-counts a newer Fable whose reads are not known yet.
+    expect(findPrice(anthropic('claude-fable-6'))).toEqual({ input: 10, output: 50, familyCeiling: true })
+    expect(findPrice(anthropic('claude-mythos-6'))).toEqual({ input: 10, output: 50, familyCeiling: true })
     expect(findPrice(anthropic('claude-sonnet-4-9'))).toMatchObject({
       input: 3,
       output: 15,
@@ -78,5 +84,28 @@ describe('run cost estimate', () => {
     expect(estimateCostUsd(anthropic('claude-haiku-4-5'), { inputTokens: 300_000, outputTokens: 0 })).toBe(
       0.3,
     )
+  })
+  it('prices a Haiku 5.5 call over 100,000 input tokens, cache included, at five times every rate', () => {
+    const haiku = anthropic('claude-haiku-5-5')
+    expect(estimateCostUsd(haiku, { inputTokens: 100_000, outputTokens: 10_000 })).toBe(0.015)
+    expect(estimateCostUsd(haiku, { inputTokens: 100_001, outputTokens: 10_000 })).toBe(0.075001)
+    expect(
+      estimateCostUsd(haiku, { inputTokens: 150_000, outputTokens: 0, cacheReadTokens: 120_000 }),
+    ).toBeCloseTo((30_000 * 0.5 + 120_000 * 0.5 * 0.1) / 1e6, 6)
+  })
+
+  it('prices cache reads at the rate of the model where it is not a tenth of the input price', () => {
+    const read = (modelId: string) =>
+      estimateCostUsd(anthropic(modelId), {
+        inputTokens: 1_000_000,
+        outputTokens: 0,
+        cacheReadTokens: 1_000_000,
+      })
+    expect(read('claude-sonnet-5-5')).toBe(0.1)
+    expect(read('claude-opus-5-5')).toBe(0.2)
+    expect(read('claude-fable-5-1')).toBe(0.25)
+    expect(read('claude-fable-5-2-20261109')).toBe(0.2)
+    expect(read('claude-fable-5')).toBe(1)
+    expect(read('claude-sonnet-5')).toBe(0.2)
   })
 })

@@ -8,7 +8,8 @@ import { badRequest } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
 import { listModelKeys, removeModelKey, saveModelKey } from '../keys/service.ts'
 import { readModelChoice, resolveModelKey, type KeySource, type ModelPurpose } from '../agent/model.ts'
-import { findPrice, LONG_CONTEXT_TOKENS, type Price } from '../agent/pricing.ts'
+import { findPrice, type Price } from '../agent/pricing.ts'
+import { retiredModelWarning } from '../agent/retired-models.ts'
 
 async function sourceFor(
   purpose: ModelPurpose,
@@ -20,15 +21,22 @@ async function sourceFor(
   return provider === 'openai-compatible' && env().OPENAI_COMPATIBLE_BASE_URL ? 'none' : null
 }
 
-/** A price as the Models page states it, long-context rates and a family's stand-in price included. */
+/**
+ * A price as the Models page states it: cache reads where they are not a tenth of the input price,
+ * the rates of a large call, and a family's stand-in price.
+ */
 export function describePrice(price: Price): string {
+  const cacheRead =
+    price.cacheRead === undefined
+      ? ''
+      : `; $${Number((price.input * price.cacheRead).toFixed(4))} for cache reads`
   const long = price.long
-    ? `; $${price.long.input} / $${price.long.output} for a call over ${LONG_CONTEXT_TOKENS.toLocaleString('en')} input tokens`
+    ? `; $${price.long.input} / $${price.long.output} for a call over ${price.long.over.toLocaleString('en')} input tokens`
     : ''
   const ceiling = price.familyCeiling
     ? ' (not in the price list yet: its family’s highest price, so costs are over-counted)'
     : ''
-  return `$${price.input} / $${price.output} per million input / output tokens${long}${ceiling}`
+  return `$${price.input} / $${price.output} per million input / output tokens${cacheRead}${long}${ceiling}`
 }
 
 /** Where the model is served from, without credentials or paths (just the origin). */
@@ -57,6 +65,7 @@ export async function loadModelsPage(caller: Caller) {
       modelId: choice.modelId,
       server: serverOrigin(choice.provider),
       price: price ? describePrice(price) : null,
+      retired: retiredModelWarning(choice),
     },
     sources: { chat, creatorRuns, sharedRuns },
     keys,

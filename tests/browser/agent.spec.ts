@@ -81,10 +81,10 @@ test('chat → job created → listed → run now → transcript readable', asyn
   await expect(page.getByText('Every weekday at 07:00 (Europe/Berlin)').first()).toBeVisible()
   await page.getByRole('button', { name: 'Run now' }).click()
   await expect(page.getByText('Succeeded').filter({ visible: true }).first()).toBeVisible({ timeout: 30_000 })
-  // Two model calls of 12 + 7 tokens each, priced as claude-sonnet-4-5 ($3 / $15 per million).
+  // Two model calls of 12 + 7 tokens each, priced as claude-sonnet-5-5, the default ($2 / $10 per million).
   const runRow = page.getByTestId('run-row').first()
   await expect(runRow).toContainText('24 in · 14 out')
-  await expect(runRow).toContainText('≈ $0.00028')
+  await expect(runRow).toContainText('≈ $0.00019')
   await page
     .getByRole('link', { name: /^Transcript of the/ })
     .first()
@@ -109,7 +109,9 @@ test('Settings → Models shows the model in use and takes a key write-only', as
   await page.goto('/settings')
   await page.getByRole('link', { name: 'Models' }).click()
   await expect(page).toHaveURL(/\/settings\/models$/)
-  await expect(page.getByTestId('model-in-use')).toHaveText('anthropic:claude-sonnet-4-5')
+  // The default model; a retired one would be named in a warning here (first-run specs).
+  await expect(page.getByTestId('model-in-use')).toHaveText('anthropic:claude-sonnet-5-5')
+  await expect(page.getByTestId('model-retired')).toHaveCount(0)
   await expect(page.getByTestId('source-chat')).toHaveText("the deployment's key (from the server's .env)")
 
   const personal = page.getByTestId('key-personal')

@@ -32,9 +32,14 @@ function writeEnvFile(lines: string[]): string {
   return file
 }
 
-/** A `mode` server started with ENV_FILE naming a file that sets LOG_LEVEL and AGENT_MODEL. */
+const RETIRED_MODEL = 'claude-3-7-sonnet-20250219'
+
+/**
+ * A `mode` server started with ENV_FILE naming a file that sets LOG_LEVEL and AGENT_MODEL: a model
+ * Anthropic has retired, as in a `.env` copied long ago, which start-up warns about.
+ */
 export async function serverWithEnvFile(mode: 'production' | 'development') {
-  const file = writeEnvFile(['LOG_LEVEL=debug', 'AGENT_MODEL=anthropic:claude-from-dotenv'])
+  const file = writeEnvFile(['LOG_LEVEL=debug', `AGENT_MODEL=anthropic:${RETIRED_MODEL}`])
   // Whatever the test runner has, the file must be the only source of these two.
   const server = await startServerProcess(mode, {
     ENV_FILE: file,
@@ -44,13 +49,15 @@ export async function serverWithEnvFile(mode: 'production' | 'development') {
   return { server, file }
 }
 
-/** The server took LOG_LEVEL and AGENT_MODEL from the env file. */
+/** The server took LOG_LEVEL and AGENT_MODEL from the env file, and warned that the model is retired. */
 export async function expectEnvFileRead(page: Page, server: ServerProcess, file: string) {
   expect(server.output()).toContain(`read environment from ${file}`)
   // The debug line only appears when the logger saw LOG_LEVEL=debug.
   expect(server.output()).toMatch(/configuration/)
   expect(server.output()).toMatch(/DEBUG|"level":20/)
+  expect(server.output()).toContain(`Anthropic retired ${RETIRED_MODEL} on 2026-02-19`)
   await signUpAt(page, server.baseUrl)
   await page.goto(`${server.baseUrl}/settings/models`)
-  await expect(page.getByText('claude-from-dotenv').first()).toBeVisible()
+  await expect(page.getByTestId('model-in-use')).toHaveText(`anthropic:${RETIRED_MODEL}`)
+  await expect(page.getByTestId('model-retired')).toContainText('AGENT_MODEL=anthropic:claude-sonnet-5-5')
 }

@@ -77,7 +77,7 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     await page.goto(`/jobs/${ids[0]}/runs/${run.id}`)
     if (withChat) await openChat(page)
     const model = page.getByTestId('run-header').locator('dd').first()
-    await expect(model).toHaveText('anthropic:claude-sonnet-4-5')
+    await expect(model).toHaveText('anthropic:claude-sonnet-5-5')
     await expectWhole(model, panel)
 
     // The audit trail: values wrap between words, never inside one.

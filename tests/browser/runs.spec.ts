@@ -42,7 +42,7 @@ test('a run has its own page: a deep link shows the header and the transcript wi
   await page.goto(`/jobs/${job.id}/runs/${runId}`)
   await expect(page).toHaveTitle('Run of deep-link · Clockwork')
   const header = page.getByTestId('run-header')
-  await expect(header).toContainText('anthropic:claude-sonnet-4-5')
+  await expect(header).toContainText('anthropic:claude-sonnet-5-5')
   await expect(header).toContainText('150')
   await expect(header).toContainText('30')
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Succeeded')

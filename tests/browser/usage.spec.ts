@@ -26,7 +26,7 @@ test('Settings → Usage charts cost per day, lists jobs and people, and sets th
   test.slow()
   await signUp(page, 'Uma Usage', uniqueEmail('uma'))
   const token = `USAGE-${Date.now()}`
-  // 200k in + 20k out on claude-sonnet-4-5: $0.60 + $0.30 = $0.90.
+  // 200k in + 20k out on claude-sonnet-5-5, the default: $0.40 + $0.20 = $0.60.
   fake.replyWhen(token, { text: 'Counted.', usage: { input_tokens: 200_000, output_tokens: 20_000 } })
   await runJob(page, baseURL!, 'usage-counter', `Count things (${token}).`)
 
@@ -42,25 +42,25 @@ test('Settings → Usage charts cost per day, lists jobs and people, and sets th
   await expect(
     page.getByRole('meter', { name: "Chat turns on the deployment's key, last 24 hours" }),
   ).toHaveAttribute('aria-valuenow', '0')
-  const chart = page.getByRole('figure', { name: /Cost per day, last 30 days: \$0\.90/ })
+  const chart = page.getByRole('figure', { name: /Cost per day, last 30 days: \$0\.60/ })
   await expect(chart).toBeVisible()
   const bars = chart.getByRole('list', { name: 'Cost per day' }).getByRole('listitem')
   await expect(bars).toHaveCount(30)
   // Today is the last bar, the only one with a cost; keyboard focus reads it out.
   const today = bars.last()
-  await expect(today).toHaveAccessibleName(/: \$0\.90, 1 runs$/)
-  expect(Number(await today.locator('rect[data-value]').getAttribute('data-value'))).toBeCloseTo(0.9)
+  await expect(today).toHaveAccessibleName(/: \$0\.60, 1 runs$/)
+  expect(Number(await today.locator('rect[data-value]').getAttribute('data-value'))).toBeCloseTo(0.6)
   expect(Number(await bars.first().locator('rect[data-value]').getAttribute('data-value'))).toBe(0)
   await today.focus()
-  await expect(chart.locator('[aria-live]')).toContainText('$0.90 · 1 runs')
+  await expect(chart.locator('[aria-live]')).toContainText('$0.60 · 1 runs')
 
   await chart.getByRole('button', { name: 'Tokens' }).click()
   await expect(page.getByRole('figure', { name: /Tokens per day, last 30 days: 220K/ })).toBeVisible()
 
   const perJob = page.getByRole('table').filter({ hasText: 'usage-counter' })
   await expect(perJob).toContainText('200,000')
-  await expect(perJob).toContainText('$0.90')
-  await expect(page.getByRole('table').filter({ hasText: 'Uma Usage' })).toContainText('$0.90')
+  await expect(perJob).toContainText('$0.60')
+  await expect(page.getByRole('table').filter({ hasText: 'Uma Usage' })).toContainText('$0.60')
 
   await page.getByRole('link', { name: '7 days' }).click()
   // The metric picked stays picked across periods.
