@@ -13,6 +13,8 @@ import type { HarnessSession } from './endpoint.ts'
 import { serveOnSocket, type SocketEndpoint } from './socket.ts'
 
 const TOKEN = 'relay-token-Zq81'
+/** A key that can stand as a URL scheme, so a redirect can carry it into an error message. */
+const MOVED_KEY = 'movedkey81'
 
 let echo: Server
 let socket: SocketEndpoint
@@ -31,6 +33,11 @@ beforeAll(async () => {
       })
       return void res.end('{"jsonrpc":"2.0","id":1,"result":{}}')
     }
+    if (req.url === '/moved') {
+      // Sends the client on to an address made of its key: the refusal names it.
+      res.writeHead(302, { location: `${req.headers['x-api-key']}://elsewhere/` })
+      return void res.end()
+    }
     if (req.url === '/plain') {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': said.length })
       return void res.end(said)
@@ -46,19 +53,22 @@ beforeAll(async () => {
   const port = (echo.address() as AddressInfo).port
   process.env.INTEGRATIONS_ALLOW_HOSTS = `127.0.0.1:${port}`
   resetEnvCache()
-  const server = (name: string, path: string) =>
+  const server = (
+    name: string,
+    path: string,
+    headers: Record<string, string> = { Authorization: `Bearer ${TOKEN}` },
+  ) =>
     [
       name,
-      {
-        key: name,
-        name,
-        url: `http://127.0.0.1:${port}${path}`,
-        headers: { Authorization: `Bearer ${TOKEN}` },
-        adminRegistered: true,
-      },
+      { key: name, name, url: `http://127.0.0.1:${port}${path}`, headers, adminRegistered: true },
     ] as const
   session = openOfflineSession({
-    mcp: new Map([server('events', '/events'), server('plain', '/plain'), server('headers', '/headers')]),
+    mcp: new Map([
+      server('events', '/events'),
+      server('plain', '/plain'),
+      server('headers', '/headers'),
+      server('moved', '/moved', { 'X-Api-Key': MOVED_KEY }),
+    ]),
   })
   socket = await serveOnSocket(session.token)
 })
@@ -71,7 +81,7 @@ afterAll(async () => {
 })
 
 /** What a command in the sandbox gets from the relay for server `name`: headers and body. */
-function ask(name: string): Promise<{ headers: Record<string, unknown>; body: string }> {
+function ask(name: string): Promise<{ status?: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -83,7 +93,13 @@ function ask(name: string): Promise<{ headers: Record<string, unknown>; body: st
       (res) => {
         const chunks: Buffer[] = []
         res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        )
         res.on('error', reject)
       },
     )
@@ -114,5 +130,13 @@ describe("the run's MCP relay", () => {
     expect(headers['mcp-protocol-version']).toBe('[redacted header Authorization]')
     expect(headers['content-type']).toBe('application/json; echo="[redacted header Authorization]"')
     expect(headers['x-echo']).toBeUndefined()
+  })
+  it('hides it in the error it answers when the server cannot be reached', async () => {
+    const { status, body } = await ask('moved')
+    expect(status).toBe(502)
+    expect(body).not.toContain(MOVED_KEY)
+    expect(JSON.parse(body).error).toBe(
+      'MCP server moved could not be reached: Scheme [redacted header X-Api-Key]: is not allowed',
+    )
   })
 })

@@ -60,10 +60,10 @@ export function createMcpRelay(servers: Map<string, McpEndpoint>, signal: AbortS
       const answer = upstream.body && redactByteStream(upstream.body, hide())
       return new Response(answer, { status: upstream.status, headers: out })
     } catch (err) {
-      return Response.json(
-        { error: `MCP server ${name} could not be reached: ${(err as Error).message}` },
-        { status: 502 },
-      )
+      // Hidden too: the error can quote what the server sent, such as where it redirected to.
+      const redactor = hidesOf(name, endpoint)()
+      const reason = redactor.push((err as Error).message) + redactor.end()
+      return Response.json({ error: `MCP server ${name} could not be reached: ${reason}` }, { status: 502 })
     }
   }
 }
