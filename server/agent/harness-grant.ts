@@ -13,7 +13,7 @@ import type { McpEndpoint } from '../integrations/mcp-client.ts'
 import { endpointOf, serversForAgent } from '../integrations/mcp-service.ts'
 import { badRequest } from '../lib/errors.ts'
 import { orgBudgetRefusal, runBudgetRefusal, type RunCap } from '../runs/budget.ts'
-import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
+import { deploymentBudgetRefusal, type SpendRecord } from '../runs/deployment-budget.ts'
 import type { ResolvedModel } from './model.ts'
 import { estimateCostUsd } from './pricing.ts'
 
@@ -34,17 +34,19 @@ export function adapterFor(id: string, resolved: Pick<ResolvedModel, 'choice'>):
 }
 
 /**
- * @param budget.runId the job run whose spending the harness's is (a harness job's run, or the
- *   builtin run that calls run_harness); none from chat. Each call on the organisation's key writes
- *   the run's spending so far to its record before the budget is read, as a builtin run's steps do.
- * @param budget.spentBeforeUsd what the run that starts the harness (run_harness in a builtin run)
- *   had spent in its finished steps: the organisation's budget counts it with the harness's calls.
+ * @param budget.record the job run (a harness job's, or the builtin run that calls run_harness) or
+ *   chat turn whose spending the harness's is. Each call on the organisation's or the deployment's
+ *   key writes the spending so far to that record before the budget is read, as a builtin run's
+ *   steps do, so what the record holds already is not counted twice.
+ * @param budget.spentBeforeUsd what the run or turn that starts the harness (run_harness) had spent
+ *   in its finished steps: the budgets count it with the harness's calls.
  */
 export function modelGrant(
   resolved: ResolvedModel,
-  budget: { orgId: string; cap: RunCap | null; runId?: string; spentBeforeUsd?: number },
+  budget: { orgId: string; cap: RunCap | null; record?: SpendRecord; spentBeforeUsd?: number },
 ): ModelGrant {
-  const { orgId, runId } = budget
+  const { orgId, record } = budget
+  const runId = record?.kind === 'run' ? record.id : undefined
   const before = budget.spentBeforeUsd ?? 0
   return {
     baseURL: env().ANTHROPIC_BASE_URL ?? ANTHROPIC_API,
@@ -62,8 +64,7 @@ export function modelGrant(
               ? runBudgetRefusal(orgId, runId, before + runSpentUsd)
               : orgBudgetRefusal(orgId, undefined, before + runSpentUsd)
         : resolved.keySource === 'deployment'
-          ? (runSpentUsd) =>
-              deploymentBudgetRefusal(runId ? { kind: 'run', id: runId } : null, before + runSpentUsd)
+          ? (runSpentUsd) => deploymentBudgetRefusal(record ?? null, before + runSpentUsd)
           : undefined,
   }
 }

@@ -39,7 +39,7 @@ export async function runJobInHarness(ctx: {
     grant: modelGrant(resolved, {
       orgId: job.orgId,
       cap: runCap(resolved.keySource, job.maxCostUsd),
-      runId: run.id,
+      record: { kind: 'run', id: run.id },
     }),
     modelId: resolved.choice.modelId,
     skills,

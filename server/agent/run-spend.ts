@@ -46,6 +46,7 @@ export function createRunSpend(
         : null
   const shared: RunSpend = {
     resolved,
+    record,
     cap: capped,
     capLeft: () => {
       const left = cap.left()

@@ -9,6 +9,7 @@ import type { OrgSettings } from '../accounts/org-settings-schema.ts'
 import type { CliDescription } from '../cli/registry.ts'
 import { HttpError, type FieldProblem } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
+import type { SpendRecord } from '../runs/deployment-budget.ts'
 
 /** `chat`: a person is there to confirm; `run`: an unattended job run (destructive actions refused). */
 export type AgentMode = 'chat' | 'run'
@@ -46,6 +47,8 @@ export type ToolContext = {
  */
 export type RunSpend = {
   resolved: ResolvedModel
+  /** The run or chat turn whose record holds this spending: a harness it starts writes there too. */
+  record: SpendRecord
   /** The run's cap (quota.ts `runCap`), or null. */
   cap: RunCap | null
   /** What the run's cap leaves now; null without a cap (or a price). */

@@ -129,7 +129,7 @@ async function start(
       grant: modelGrant(resolved, {
         orgId: ctx.caller.orgId,
         cap,
-        runId: ctx.runSpend ? ctx.runId : undefined,
+        record: ctx.runSpend?.record,
         spentBeforeUsd: ctx.runSpend?.spentUsd(),
       }),
       modelId: resolved.choice.modelId,
