@@ -13,3 +13,19 @@ import type { Db } from './client.ts'
 export async function lockKey(tx: Db, key: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`)
 }
+
+/**
+ * Takes `key`'s lock until `tx` ends, then counts what a limit bounds: throws `refusal(counted)`
+ * when `limit` or more are already stored. Call it in the creating transaction, before the insert.
+ */
+export async function checkRoom(
+  tx: Db,
+  key: string,
+  limit: number,
+  count: () => Promise<number>,
+  refusal: (counted: number) => Error,
+): Promise<void> {
+  await lockKey(tx, key)
+  const counted = await count()
+  if (counted >= limit) throw refusal(counted)
+}

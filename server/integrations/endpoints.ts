@@ -4,19 +4,26 @@
  * its own credential); a webhook's Standard Webhooks signing secret is shown once, on creation.
  */
 import { randomBytes } from 'node:crypto'
-import { and, asc, eq } from 'drizzle-orm'
+import { and, asc, count, eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { isOrgAdmin, type Caller } from '../access/caller.ts'
 import { getDb, type Db } from '../db/client.ts'
+import { checkRoom } from '../db/lock.ts'
 import { notificationEndpoints } from '../db/schema/integrations.ts'
 import { decryptSecret, encryptSecret } from '../keys/crypto.ts'
-import { badRequest, conflict, forbidden, notFound } from '../lib/errors.ts'
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../lib/errors.ts'
 import { outboundRefusal } from '../lib/integration-fetch.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import { parseInput } from '../lib/validate.ts'
 
 export type EndpointKind = 'webhook' | 'slack'
+
+/**
+ * Endpoints one organisation may register, webhooks and Slack together (decision 0456): the
+ * delivery settings page and every job form read them all, and a team posts to a few.
+ */
+export const MAX_ENDPOINTS_PER_ORG = 100
 
 export const EndpointInput = z.strictObject({
   kind: z.enum(['webhook', 'slack'], { error: 'must be "webhook" or "slack"' }),
@@ -62,7 +69,33 @@ const assertAdmin = (caller: Caller) => {
     throw forbidden("Only the organisation's admins and owners may change its endpoints")
 }
 
-/** Registers an endpoint; a webhook's signing secret is in the answer, and never again. */
+/**
+ * Checks that one more endpoint fits in the organisation. Creates in one organisation take turns
+ * until `tx` ends, since two at once would otherwise both count the same room and both take it.
+ *
+ * @throws HttpError 403 `quota_exceeded`
+ */
+async function checkEndpointQuota(orgId: string, tx: Db): Promise<void> {
+  const stored = eq(notificationEndpoints.orgId, orgId)
+  await checkRoom(
+    tx,
+    `endpoints:${orgId}`,
+    MAX_ENDPOINTS_PER_ORG,
+    async () => (await tx.select({ n: count() }).from(notificationEndpoints).where(stored))[0]!.n,
+    () =>
+      new HttpError(
+        403,
+        'quota_exceeded',
+        `This organisation already has ${MAX_ENDPOINTS_PER_ORG} endpoints, its limit (webhooks and Slack ` +
+          'together): delete one first',
+      ),
+  )
+}
+
+/**
+ * Registers an endpoint (403 `quota_exceeded` past MAX_ENDPOINTS_PER_ORG); a webhook's signing
+ * secret is in the answer, and never again.
+ */
 export async function createEndpoint(
   caller: Caller,
   body: unknown,
@@ -86,7 +119,10 @@ export async function createEndpoint(
     createdBy: caller.userId,
     createdAt: new Date(),
   }
-  const inserted = await db.insert(notificationEndpoints).values(row).onConflictDoNothing().returning()
+  const inserted = await db.transaction(async (tx) => {
+    await checkEndpointQuota(caller.orgId, tx)
+    return tx.insert(notificationEndpoints).values(row).onConflictDoNothing().returning()
+  })
   if (inserted.length === 0)
     throw conflict(`A ${input.kind} endpoint named ${input.name} already exists`, 'name')
   logger.info({ orgId: caller.orgId, kind: input.kind, name: input.name }, 'endpoint registered')

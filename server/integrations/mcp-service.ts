@@ -7,6 +7,7 @@
  * an org server the organisation's while whoever saved it last is an admin.
  */
 import { isOrgAdmin, type Caller } from '../access/caller.ts'
+import { getDb } from '../db/client.ts'
 import type { McpHeaderValue } from '../db/schema/mcp.ts'
 import { isUniqueViolation } from '../jobs/store.ts'
 import { firstRefusedSecret, secretOwnerFor } from '../keys/secret-rules.ts'
@@ -24,6 +25,7 @@ import {
   refusedMessage,
   type McpEndpoint,
 } from './mcp-client.ts'
+import { checkMcpServerQuota } from './mcp-quota.ts'
 import { McpServerInput, McpServerPatch, type McpServerView, type McpStatus } from './mcp-schema.ts'
 import {
   deleteServer,
@@ -97,6 +99,7 @@ async function checkUrl(name: string, url: string, scope: McpServerRow['scope'])
   if (refusal) throw badRequest(`url: ${refusedMessage(name, refusal)}`, 'url')
 }
 
+/** Registers a server; a new one must fit in its scope's limit (403 `quota_exceeded`, MAX_MCP_SERVERS_PER_SCOPE). */
 export async function createMcpServer(caller: Who, body: unknown): Promise<McpServerView> {
   const input = parseInput(McpServerInput, body)
   if (input.scope === 'org' && !isOrgAdmin(caller))
@@ -107,15 +110,21 @@ export async function createMcpServer(caller: Who, body: unknown): Promise<McpSe
   await checkHeaderSecrets(caller, input.scope, input.headers)
   await checkUrl(input.name, input.url, input.scope)
   try {
-    const row = await insertServer({
-      id: newId('mcp'),
-      orgId: caller.orgId,
-      scope: input.scope,
-      createdBy: caller.userId,
-      updatedBy: caller.userId,
-      name: input.name,
-      url: input.url,
-      headers: input.headers,
+    const row = await getDb().transaction(async (tx) => {
+      await checkMcpServerQuota(caller, input.scope, tx)
+      return insertServer(
+        {
+          id: newId('mcp'),
+          orgId: caller.orgId,
+          scope: input.scope,
+          createdBy: caller.userId,
+          updatedBy: caller.userId,
+          name: input.name,
+          url: input.url,
+          headers: input.headers,
+        },
+        tx,
+      )
     })
     logger.info(
       { orgId: caller.orgId, userId: caller.userId, server: row.id, scope: row.scope },

@@ -1,5 +1,5 @@
 /** SQL for `mcp_servers`: a person's own servers and their organisation's. */
-import { and, eq, or, sql } from 'drizzle-orm'
+import { and, count, eq, or, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { mcpServers } from '../db/schema/mcp.ts'
 
@@ -26,6 +26,21 @@ export async function selectVisibleServer(orgId: string, userId: string, id: str
     .from(mcpServers)
     .where(and(visible(orgId, userId), eq(mcpServers.id, id)))
   return row ?? null
+}
+
+/** How many servers one scope holds: the organisation's (`org`), or one person's own there. */
+export async function countServers(
+  orgId: string,
+  scope: McpServerRow['scope'],
+  userId: string,
+  db: Db = getDb(),
+): Promise<number> {
+  const whose = scope === 'org' ? undefined : eq(mcpServers.createdBy, userId)
+  const [row] = await db
+    .select({ n: count() })
+    .from(mcpServers)
+    .where(and(eq(mcpServers.orgId, orgId), eq(mcpServers.scope, scope), whose))
+  return row?.n ?? 0
 }
 
 export async function insertServer(row: typeof mcpServers.$inferInsert, db: Db = getDb()) {

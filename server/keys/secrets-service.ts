@@ -3,6 +3,7 @@
  * environments' executor gets values, decrypted, to inject into a command's env at run time.
  */
 import type { Caller } from '../access/caller.ts'
+import { getDb } from '../db/client.ts'
 import { notFound } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
 import { parseInput } from '../lib/validate.ts'
@@ -10,6 +11,7 @@ import { decryptSecret, encryptSecret } from './crypto.ts'
 import { z } from 'zod'
 import { SecretName, SecretScope, SecretValue, type SecretSummary } from './secrets-schema.ts'
 import { deleteSecretRow, selectSecrets, upsertSecret } from './secrets-store.ts'
+import { checkSecretQuota } from './secrets-quota.ts'
 import { listBothScopes, ownerToChange, type KeyOwner } from './owners.ts'
 
 function ownerOf(caller: Caller, scope: unknown): { owner: KeyOwner; scope: SecretScope } {
@@ -41,11 +43,18 @@ export async function getSecret(caller: Caller, scope: unknown, name: unknown): 
   return summary(parsedScope, row)
 }
 
+/**
+ * Stores a secret, or replaces its value. A new one must fit in its scope's limit
+ * (403 `quota_exceeded`, MAX_SECRETS_PER_SCOPE); replacing one always does.
+ */
 export async function saveSecret(caller: Caller, scope: unknown, name: unknown, body: unknown) {
   const { owner, scope: parsedScope } = ownerOf(caller, scope)
   const parsedName = parseName(name)
   const { value } = parseInput(SecretValue, body)
-  await upsertSecret(owner, parsedName, encryptSecret(value))
+  await getDb().transaction(async (tx) => {
+    await checkSecretQuota(owner, parsedName, tx)
+    await upsertSecret(owner, parsedName, encryptSecret(value), tx)
+  })
   logger.info(
     { userId: caller.userId, orgId: caller.orgId, scope: parsedScope, name: parsedName },
     'secret saved',

@@ -1,5 +1,5 @@
 /** SQL for `secrets`: one row per owner (a user or an org) and name; the value is encrypted. */
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { and, count, eq, inArray, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { secrets } from '../db/schema/environments.ts'
 import { newId } from '../lib/ids.ts'
@@ -13,6 +13,12 @@ export async function upsertSecret(owner: KeyOwner, name: string, secret: string
       ...ownerConflict(secrets, owner, secrets.name),
       set: { secret, updatedAt: sql`now()` },
     })
+}
+
+/** How many secrets `owner` stores. */
+export async function countSecrets(owner: KeyOwner, db: Db = getDb()): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(secrets).where(ownedBy(secrets, owner))
+  return row?.n ?? 0
 }
 
 export async function selectSecrets(owner: KeyOwner, names?: string[], db: Db = getDb()) {

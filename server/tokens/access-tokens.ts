@@ -12,7 +12,7 @@ import { z } from 'zod'
 import { findMembership, findUser } from '../accounts/store.ts'
 import { callerFrom, type Caller } from '../access/caller.ts'
 import { getDb, type Db } from '../db/client.ts'
-import { lockKey } from '../db/lock.ts'
+import { checkRoom } from '../db/lock.ts'
 import { accessTokens } from '../db/schema/index.ts'
 import { badFields, conflict, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
@@ -112,13 +112,14 @@ export async function createAccessToken(
   const token = ACCESS_TOKEN_PREFIX + randomBytes(32).toString('base64url')
   const row = await db.transaction(async (tx) => {
     // One person's creations take turns, so requests racing cannot pass the ceiling together.
-    await lockKey(tx, `access-tokens:${caller.userId}`)
-    const [live] = await tx.select({ n: count() }).from(accessTokens).where(liveTokensOf(caller))
-    if (live!.n >= MAX_LIVE_ACCESS_TOKENS) {
-      throw conflict(
-        `You have ${live!.n} live access tokens here, the most one person may have: revoke one first`,
-      )
-    }
+    await checkRoom(
+      tx,
+      `access-tokens:${caller.userId}`,
+      MAX_LIVE_ACCESS_TOKENS,
+      async () => (await tx.select({ n: count() }).from(accessTokens).where(liveTokensOf(caller)))[0]!.n,
+      (n) =>
+        conflict(`You have ${n} live access tokens here, the most one person may have: revoke one first`),
+    )
     const [inserted] = await tx
       .insert(accessTokens)
       .values({
