@@ -1,6 +1,6 @@
 /**
  * Transaction-scoped advisory locks: how writes that a limit counts take turns (decisions 0452,
- * 0453, 0454). Two creates at once would otherwise both count the same room and both take it.
+ * 0453, 0454, 0456). Two creates at once would otherwise both count the same room and both take it.
  */
 import { sql } from 'drizzle-orm'
 import type { Db } from './client.ts'
