@@ -9,8 +9,13 @@ const S = '/_agent-native/skills'
 export const skillText = (name: string, body: string) =>
   `---\nname: ${name}\ndescription: About ${name}\n---\n${body}\n`
 
-/** The person's agent writes skills/<name>/SKILL.md in their scratch folder: a pending skill. */
-export async function agentWritesSkill(client: ApiClient, fake: FakeAnthropic, name: string, body: string) {
+/** The person's agent writes skills/<name>/SKILL.md in their scratch folder; the tool's output. */
+export async function agentWritesSkillFile(
+  client: ApiClient,
+  fake: FakeAnthropic,
+  name: string,
+  body: string,
+) {
   const token = `write-${name}-${Math.random()}`
   fake.replyWhen(
     token,
@@ -27,16 +32,24 @@ export async function agentWritesSkill(client: ApiClient, fake: FakeAnthropic, n
   )
   const turn = await sendChat(client, { message: userText(token) })
   expect(turn.status).toBe(200)
-  expect(toolParts(turn.reply, 'write_file')[0].output.skill).toMatchObject({
-    name,
-    status: 'pending_approval',
-  })
+  return toolParts(turn.reply, 'write_file')[0].output
+}
+
+/** The person's agent writes skills/<name>/SKILL.md in their scratch folder: a pending skill. */
+export async function agentWritesSkill(client: ApiClient, fake: FakeAnthropic, name: string, body: string) {
+  const output = await agentWritesSkillFile(client, fake, name, body)
+  expect(output.skill).toMatchObject({ name, status: 'pending_approval' })
+}
+
+/** The skill named `name` as the Skills list shows it to `client`, if any. */
+export async function skillNamed(client: ApiClient, name: string) {
+  const { body } = await client.get(S)
+  return body.skills.find((s: { name: string }) => s.name === name)
 }
 
 /** An admin approves or rejects the skill named `name`. */
 export async function decideSkill(admin: ApiClient, name: string, decision: 'approve' | 'reject') {
-  const { body } = await admin.get(S)
-  const skill = body.skills.find((s: { name: string }) => s.name === name)
+  const skill = await skillNamed(admin, name)
   const res = await admin.post(`${S}/${skill.id}/${decision}`, { updatedAt: skill.updatedAt })
   expect(res.status, JSON.stringify(res.body)).toBe(200)
 }

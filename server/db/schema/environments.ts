@@ -138,10 +138,13 @@ export const skillAudit = pgTable(
     orgId: text('org_id').notNull(),
     actorId: text('actor_id'),
     /**
-     * proposed, edited (back to pending), approved, rejected, or refused (the agent tried to approve
-     * it, or to overwrite another person's skill).
+     * proposed, edited (back to pending), approved, rejected, refused (the agent tried to approve
+     * it, or to overwrite another person's skill), or deleted (kept after the skill is gone:
+     * decision 0457).
      */
-    action: text('action', { enum: ['proposed', 'edited', 'approved', 'rejected', 'refused'] }).notNull(),
+    action: text('action', {
+      enum: ['proposed', 'edited', 'approved', 'rejected', 'refused', 'deleted'],
+    }).notNull(),
     via: text('via', { enum: ['person', 'agent'] }).notNull(),
     at: timestamp('at', tz).notNull().defaultNow(),
   },

@@ -1,5 +1,5 @@
 /** SQL for self-made skills and their audit trail. */
-import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../../db/client.ts'
 import { skillAudit, skills } from '../../db/schema/environments.ts'
 
@@ -55,6 +55,11 @@ export async function upsertSkill(
   return stored
 }
 
+/** The skill's text is still the version seen at `updatedAt`. */
+const isVersion = (updatedAt: Date) =>
+  // Timestamps are kept in microseconds; the Date the caller saw has milliseconds.
+  sql`date_trunc('milliseconds', ${skills.updatedAt}) = ${updatedAt.toISOString()}::timestamptz`
+
 export async function decideSkill(
   id: string,
   status: 'approved' | 'rejected',
@@ -65,13 +70,24 @@ export async function decideSkill(
   const [row] = await db
     .update(skills)
     .set({ status, decidedBy: by, decidedAt: sql`now()` })
-    .where(
-      and(
-        eq(skills.id, id),
-        // Timestamps are kept in microseconds; the Date the caller saw has milliseconds.
-        sql`date_trunc('milliseconds', ${skills.updatedAt}) = ${expectedUpdatedAt.toISOString()}::timestamptz`,
-      ),
-    )
+    .where(and(eq(skills.id, id), isVersion(expectedUpdatedAt)))
+    .returning()
+  return row
+}
+
+export async function countSkills(orgId: string, db: Db = getDb()) {
+  const [row] = await db.select({ n: count() }).from(skills).where(eq(skills.orgId, orgId))
+  return row?.n ?? 0
+}
+
+/**
+ * Deletes the skill if it is still as `seen` (same text, same status: who may delete depends on
+ * the status). Returns it, or undefined when it changed or went meanwhile.
+ */
+export async function deleteSkillRow(seen: Pick<SkillRow, 'id' | 'status' | 'updatedAt'>, db: Db = getDb()) {
+  const [row] = await db
+    .delete(skills)
+    .where(and(eq(skills.id, seen.id), eq(skills.status, seen.status), isVersion(seen.updatedAt)))
     .returning()
   return row
 }

@@ -11,6 +11,7 @@
  * the same name is refused (audited): the file stays in their folder, the skill stays as it was.
  */
 import { type Caller, isOrgAdmin } from '../../access/caller.ts'
+import { getDb } from '../../db/client.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { parseFrontmatter } from '../../lib/frontmatter.ts'
 import { newId } from '../../lib/ids.ts'
@@ -26,6 +27,7 @@ import {
   type SkillRow,
   upsertSkill,
 } from './skills-store.ts'
+import { checkSkillQuota } from './skills-quota.ts'
 
 /** The path of a self-made skill inside an environment. */
 export const SKILL_FILE = /^skills\/([a-z0-9][a-z0-9-]{0,62})\/SKILL\.md$/
@@ -112,24 +114,35 @@ export async function noticeSkillFile(
       reason: `The skill ${name.data} is someone else's: only its author and the organisation's admins change it. Choose another name.`,
     }
   }
-  const stored = await upsertSkill({
-    id: newId('skill'),
-    orgId: caller.orgId,
-    name: name.data,
-    description,
-    content: text,
-    createdBy: caller.userId,
-    origin,
+  // The skill and its audit row are written together, after the organisation's limit is checked.
+  const stored = await getDb().transaction(async (tx) => {
+    await checkSkillQuota(caller.orgId, name.data, tx)
+    const row = await upsertSkill(
+      {
+        id: newId('skill'),
+        orgId: caller.orgId,
+        name: name.data,
+        description,
+        content: text,
+        createdBy: caller.userId,
+        origin,
+      },
+      tx,
+    )
+    if (!row) return undefined // the same text again: nothing changed
+    await insertSkillAudit(
+      {
+        skillId: row.id,
+        orgId: caller.orgId,
+        actorId: caller.userId,
+        action: before ? 'edited' : 'proposed',
+        via: 'agent',
+      },
+      tx,
+    )
+    return row
   })
-  if (!stored) return undefined // the same text again: nothing changed
-  await insertSkillAudit({
-    skillId: stored.id,
-    orgId: caller.orgId,
-    actorId: caller.userId,
-    action: before ? 'edited' : 'proposed',
-    via: 'agent',
-  })
-  return view(stored)
+  return stored && view(stored)
 }
 
 export async function listSkills(caller: Caller): Promise<SkillView[]> {
