@@ -2,6 +2,7 @@ import { BookOpen } from 'lucide-react'
 import { useFetcher } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { Badge, Card, EmptyState, PageHeader } from '#app/components/ui/card.tsx'
+import { ConfirmDeleteDialog } from '#app/components/ui/confirm-delete-dialog.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { useHydrated } from '#app/lib/hydrated.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
@@ -20,6 +21,9 @@ export async function action({ request }: Route.ActionArgs) {
 
 type Skill = Route.ComponentProps['loaderData']['skills'][number]
 
+// Where the focus goes once a deleted skill's card, and its Delete button, are gone.
+const SKILLS_LIST = 'skills-list'
+
 const TONE = { pending_approval: 'amber', approved: 'green', rejected: 'red' } as const
 const LABEL = { pending_approval: 'Pending approval', approved: 'Approved', rejected: 'Rejected' } as const
 
@@ -37,6 +41,18 @@ function SkillCard({ skill, canDecide }: { skill: Skill; canDecide: boolean }) {
         <span className="text-xs text-stone-600 dark:text-stone-400">
           changed <RelativeTime value={skill.updatedAt} />
         </span>
+        {skill.canDelete ? (
+          <span className="ml-auto">
+            <ConfirmDeleteDialog
+              trigger={{ variant: 'ghost', label: `Delete skill ${skill.name}` }}
+              title={`Delete ${skill.name}?`}
+              description={`Jobs and environments that name ${skill.name} leave it out of their runs from now on. Its audit trail is kept.`}
+              confirm="Delete"
+              fields={{ id: skill.id }}
+              focusAfterRemoval={SKILLS_LIST}
+            />
+          </span>
+        ) : null}
       </div>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{skill.description}</p>
       <pre className="mt-3 max-h-64 overflow-auto rounded-lg bg-stone-100 p-3 text-xs whitespace-pre-wrap dark:bg-stone-800">
@@ -92,17 +108,19 @@ export default function SkillsPage({ loaderData }: Route.ComponentProps) {
           </>
         }
       />
-      {skills.length === 0 ? (
-        <EmptyState icon={<BookOpen className="size-6" aria-hidden />} title="No skills yet">
-          When the agent writes a skill, it appears here for review.
-        </EmptyState>
-      ) : (
-        <div className="space-y-4">
-          {skills.map((skill) => (
-            <SkillCard key={skill.id} skill={skill} canDecide={canDecide} />
-          ))}
-        </div>
-      )}
+      <div id={SKILLS_LIST} tabIndex={-1} role="region" aria-label="Skills" className="outline-none">
+        {skills.length === 0 ? (
+          <EmptyState icon={<BookOpen className="size-6" aria-hidden />} title="No skills yet">
+            When the agent writes a skill, it appears here for review.
+          </EmptyState>
+        ) : (
+          <div className="space-y-4">
+            {skills.map((skill) => (
+              <SkillCard key={skill.id} skill={skill} canDecide={canDecide} />
+            ))}
+          </div>
+        )}
+      </div>
     </>
   )
 }

@@ -1,21 +1,27 @@
 /**
  * The Skills page: self-made skills of the organisation (pending first), each with its text, and
  * Approve / Reject for admins. The decision names the version the person reviewed (`updatedAt`),
- * so a skill edited meanwhile is not approved unseen.
+ * so a skill edited meanwhile is not approved unseen. Delete, for whom may (decision 0457).
  */
 import { type Caller, isOrgAdmin } from '../access/caller.ts'
+import { canDeleteSkill, deleteSkill } from '../environments/skills/delete-skill.ts'
 import { decideSkill, listSkills } from '../environments/skills/skills.ts'
 import { badRequest } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
 
 export async function loadSkillsPage(caller: Caller) {
-  return { skills: await listSkills(caller), canDecide: isOrgAdmin(caller) }
+  const skills = (await listSkills(caller)).map((skill) => ({
+    ...skill,
+    canDelete: canDeleteSkill(caller, skill),
+  }))
+  return { skills, canDecide: isOrgAdmin(caller) }
 }
 
-/** Form intents: approve and reject (fields `id`, `updatedAt`). */
+/** Form intents: approve and reject (fields `id`, `updatedAt`), and delete (field `id`). */
 export async function handleSkillsAction(caller: Caller, request: Request) {
   const { intent = '', ...fields } = await readForm(request)
   return runIntent(intent, async () => {
+    if (intent === 'delete') return deleteSkill(caller, fields.id ?? '')
     if (intent !== 'approve' && intent !== 'reject') throw badRequest(`Unknown intent "${intent}"`, 'intent')
     return decideSkill(caller, fields.id ?? '', intent, 'person', fields.updatedAt || undefined)
   })

@@ -118,3 +118,29 @@ test('skills: pending until a person approves from the keyboard, pending again a
   await page.locator('summary', { hasText: 'Advanced' }).click()
   await expect(page.getByLabel('Skills', { exact: true })).toHaveValue('deploy-notes')
 })
+
+test('skills: deleted from the keyboard after a confirm step, the focus kept on the list', async ({
+  page,
+  baseURL,
+}) => {
+  await signUp(page, 'Dana Delete', uniqueEmail('dana'))
+  await agentWritesSkills(page, baseURL!, { 'old-notes': 'Out of date.', 'kept-notes': 'Still true.' })
+  await page.goto('/skills')
+  const trigger = page.getByRole('button', { name: 'Delete skill old-notes' })
+  await expect(trigger).toBeEnabled() // enabled once the page is hydrated
+  await trigger.focus()
+  await page.keyboard.press('Enter')
+  const dialog = page.getByRole('alertdialog', { name: 'Delete old-notes?' })
+  // Keeping it changes nothing.
+  await dialog.getByRole('button', { name: 'Keep it' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('skill-old-notes')).toBeVisible()
+
+  await trigger.focus()
+  await page.keyboard.press('Enter')
+  await dialog.getByRole('button', { name: 'Delete' }).focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('skill-old-notes')).toHaveCount(0)
+  await expect(page.getByRole('region', { name: 'Skills' })).toBeFocused()
+  await expect(page.getByTestId('skill-kept-notes')).toBeVisible()
+})
