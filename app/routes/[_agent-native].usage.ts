@@ -4,7 +4,7 @@ import { api } from '#server/http/respond.ts'
 import { getUsageOverview } from '#server/runs/usage-report.ts'
 import type { Route } from './+types/[_agent-native].usage'
 
-// GET /_agent-native/usage?days= → { usage: { enabledJobs, jobs, deploymentKeyRuns, deploymentKeyChatTurns }, budget, report } (admins and owners)
+// GET /_agent-native/usage?days= → { usage: { enabledJobs, jobs, deploymentKeyRuns, deploymentKeyChatTurns }, budget, report, chat } (admins and owners)
 export const loader = ({ request }: Route.LoaderArgs) =>
   api(async () => {
     const caller = await requireCaller(request)

@@ -51,8 +51,15 @@ const toTotals = (row: RawTotals): UsageTotals => ({
   runs: Number(row.runs),
   inputTokens: Number(row.input_tokens),
   outputTokens: Number(row.output_tokens),
-  costUsd: Math.round(Number(row.cost_usd) * 1e6) / 1e6,
+  costUsd: roundUsd(Number(row.cost_usd)),
 })
+
+/** The first instant of a report's window: the start of the day `days - 1` days ago, in `timezone`. */
+export const windowStart = (days: number, timezone: string): SQL =>
+  sql`(date_trunc('day', now() at time zone ${timezone}) - ${days - 1} * interval '1 day') at time zone ${timezone}`
+
+/** Dollars summed in SQL, to the micro-dollar the cost columns hold. */
+export const roundUsd = (usd: number): number => Math.round(usd * 1e6) / 1e6
 
 /**
  * The organisation's run usage over the last `days` days (today included, days counted in
@@ -64,7 +71,7 @@ export async function selectUsageReport(
   db: Db = getDb(),
 ): Promise<UsageReport> {
   const { days, timezone, viewerId } = options
-  const since = sql`(date_trunc('day', now() at time zone ${timezone}) - ${days - 1} * interval '1 day') at time zone ${timezone}`
+  const since = windowStart(days, timezone)
   const where = sql`r.org_id = ${orgId} and r.started_at >= ${since} and r.model is not null`
   const visible = sql`(j.scope = 'shared' or j.created_by = ${viewerId})`
   const [byJob, [hidden], byPerson, byDay] = await Promise.all([

@@ -346,6 +346,8 @@ export const chatTurns = pgTable(
     index('chat_turns_deployment_spend_idx')
       .on(t.startedAt)
       .where(sql`${t.keySource} = 'deployment'`),
+    // Settings → Usage sums an organisation's turns on every key over a window of days.
+    index('chat_turns_org_started_idx').on(t.orgId, t.startedAt),
   ],
 )
 

@@ -1,0 +1,1 @@
+CREATE INDEX "chat_turns_org_started_idx" ON "chat_turns" USING btree ("org_id","started_at");
