@@ -4,6 +4,7 @@ import { toast } from 'sonner'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
+import { ChatUsageTables } from '#app/components/usage/chat-usage-tables.tsx'
 import { UsageTables } from '#app/components/usage/usage-tables.tsx'
 import { UsageChart } from '#app/components/usage/usage-chart.tsx'
 import { formatUsd } from '#app/components/runs/format.ts'
@@ -115,7 +116,7 @@ export default function Usage({ loaderData }: Route.ComponentProps) {
       </Card>
     )
   }
-  const { report, budget } = overview
+  const { report, chat, budget } = overview
   return (
     <div className="space-y-6">
       <Card className="max-w-xl p-6">
@@ -172,6 +173,7 @@ export default function Usage({ loaderData }: Route.ComponentProps) {
         <UsageChart days={report.byDay} />
       </Card>
       <UsageTables report={report} />
+      <ChatUsageTables chat={chat} days={report.days} />
     </div>
   )
 }

@@ -42,6 +42,27 @@ test('Settings → Usage charts cost per day, lists jobs and people, and sets th
   await expect(
     page.getByRole('meter', { name: "Chat turns on the deployment's key, last 24 hours" }),
   ).toHaveAttribute('aria-valuenow', '0')
+  const chat = page.getByRole('heading', { name: 'Chat', exact: true }).locator('..')
+  await expect(chat).toContainText('No chat turns in this period.')
+  // A chat turn on the deployment's key: 100k in + 10k out on the default model, $0.20 + $0.10 = $0.30. The counts are
+  // exact, so other organisations' turns (other tests chat at the same time) are not in them.
+  fake.replyWhen(`chat ${token}`, {
+    text: 'Chatted.',
+    usage: { input_tokens: 100_000, output_tokens: 10_000 },
+  })
+  const turn = await page.request.post('/_agent-native/agent/chat', {
+    headers: { origin: baseURL! },
+    data: { message: { id: `m-${token}`, role: 'user', parts: [{ type: 'text', text: `chat ${token}` }] } },
+  })
+  expect(turn.status()).toBe(200)
+  await page.reload()
+  await expect(chat).toContainText('1 turn in the last 30 days, on every key: $0.30')
+  const chatTables = page
+    .getByRole('table')
+    .filter({ has: page.getByRole('columnheader', { name: 'Turns' }) })
+  await expect(chatTables.filter({ hasText: 'Uma Usage' })).toContainText('$0.30')
+  await expect(chatTables.filter({ hasText: "The deployment's key" })).toContainText('100,000')
+  // Runs' figures below stay runs' alone.
   const chart = page.getByRole('figure', { name: /Cost per day, last 30 days: \$0\.60/ })
   await expect(chart).toBeVisible()
   const bars = chart.getByRole('list', { name: 'Cost per day' }).getByRole('listitem')
@@ -60,7 +81,8 @@ test('Settings → Usage charts cost per day, lists jobs and people, and sets th
   const perJob = page.getByRole('table').filter({ hasText: 'usage-counter' })
   await expect(perJob).toContainText('200,000')
   await expect(perJob).toContainText('$0.60')
-  await expect(page.getByRole('table').filter({ hasText: 'Uma Usage' })).toContainText('$0.60')
+  const runTables = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Runs' }) })
+  await expect(runTables.filter({ hasText: 'Uma Usage' })).toContainText('$0.60')
 
   await page.getByRole('link', { name: '7 days' }).click()
   // The metric picked stays picked across periods.
