@@ -15,6 +15,7 @@ import { deriveKey } from '../keys/crypto.ts'
 import { withModelRetries, type RetryNotice } from './model-retry.ts'
 import type { CallTokens } from './pricing.ts'
 import type { SystemPrompt } from './system-prompt.ts'
+import { notesOptions } from './thinking.ts'
 import type { AgentTools } from './tools/index.ts'
 
 /** The registry's tools plus those of connected MCP servers (`<server>__<tool>`, see mcp-tools.ts). */
@@ -71,6 +72,9 @@ export function startAgentLoop(input: AgentLoopInput) {
     system: systemMessages(input.system),
     messages: input.messages,
     tools: input.tools,
+    // The model's notes between tool calls, for models that hide them unless asked (decision 0460).
+    // Call-wide, unlike the cache mark, which belongs to one system block (CACHED above).
+    providerOptions: notesOptions(input.model),
     stopWhen: stopAfterStep
       ? [stepCountIs(input.maxSteps), ({ steps }) => stopAfterStep(steps.length)]
       : stepCountIs(input.maxSteps),

@@ -1,8 +1,9 @@
 /**
  * A fake Anthropic Messages API on a real port, so tests run the real provider code over real
  * HTTP and never the network. Tests script replies in order (a reply can depend on the request);
- * it answers JSON or, when the request asks for `stream: true`, server-sent events, with text and
- * `tool_use` blocks. Point `ANTHROPIC_BASE_URL` at `baseURL` (it ends in `/v1`, as the AI SDK expects).
+ * it answers JSON or, when the request asks for `stream: true`, server-sent events, with text,
+ * `tool_use` and `thinking` blocks (the notes a model writes between tool calls, decision 0460).
+ * Point `ANTHROPIC_BASE_URL` at `baseURL` (it ends in `/v1`, as the AI SDK expects).
  * It also answers what the Claude Code CLI sends (`?beta=true`, `count_tokens`).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -11,6 +12,8 @@ import type { AddressInfo } from 'node:net'
 export type FakeBlock =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id?: string; name: string; input: Record<string, unknown> }
+  /** A thinking block; `thinking: ''` is what a model sends when the request did not ask to show it. */
+  | { type: 'thinking'; thinking: string; signature?: string }
 
 export type FakeReply =
   | { text: string; usage?: FakeUsage; stopReason?: string }
@@ -33,6 +36,8 @@ export type FakeRequest = {
   headers: IncomingMessage['headers']
   body: Record<string, any>
   aborted: boolean
+  /** The request's `thinking` field (e.g. `{ type: 'adaptive', display: 'updates' }`), null when absent. */
+  thinking: Record<string, unknown> | null
   /** The usage the answer reported (set when it is sent). */
   usage?: FakeUsage
 }
@@ -61,6 +66,12 @@ type Scripted = FakeReply | ((request: FakeRequest) => FakeReply | Promise<FakeR
 /** A reply that calls one tool, as the model would. */
 export const toolUse = (name: string, input: Record<string, unknown>) => ({
   content: [{ type: 'tool_use' as const, name, input }],
+})
+
+/** A reply that writes a note (a thinking block, as Sonnet 5.5 does) before its other blocks. */
+export const withNote = (note: string, reply: { content: FakeBlock[] }) => ({
+  ...reply,
+  content: [{ type: 'thinking' as const, thinking: note }, ...reply.content],
 })
 
 export async function startFakeAnthropic(
@@ -109,7 +120,13 @@ export async function startFakeAnthropic(
     if (req.method !== 'POST' || path !== '/v1/messages') {
       return sendError(res, 404, 'not_found_error', `fake-anthropic: no route ${req.method} ${req.url}`)
     }
-    const request: FakeRequest = { headers: req.headers, body: JSON.parse(text || '{}'), aborted: false }
+    const body = JSON.parse(text || '{}')
+    const request: FakeRequest = {
+      headers: req.headers,
+      body,
+      aborted: false,
+      thinking: body.thinking ?? null,
+    }
     requests.push(request)
     res.on('close', () => (request.aborted = !res.writableFinished))
     const key = req.headers['x-api-key']
@@ -130,7 +147,11 @@ export async function startFakeAnthropic(
       model: request.body.model,
       // Unique across the conversation, as the real API's are (the UI message matches results by id).
       content: content.map((b, i) =>
-        b.type === 'tool_use' ? { ...b, id: b.id ?? `toolu_fake_${requests.length}_${i}` } : b,
+        b.type === 'tool_use'
+          ? { ...b, id: b.id ?? `toolu_fake_${requests.length}_${i}` }
+          : b.type === 'thinking'
+            ? { ...b, signature: b.signature ?? `sig_fake_${requests.length}_${i}` }
+            : b,
       ),
       stop_reason: reply.stopReason ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'),
       stop_sequence: null,
@@ -226,6 +247,15 @@ function streamMessage(res: ServerResponse, message: Message) {
           delta: { type: 'text_delta', text: piece },
         })
       }
+    } else if (block.type === 'thinking') {
+      const start = { type: 'thinking', thinking: '' }
+      send('content_block_start', { type: 'content_block_start', index, content_block: start })
+      for (const piece of chunks(block.thinking, 8)) {
+        const delta = { type: 'thinking_delta', thinking: piece }
+        send('content_block_delta', { type: 'content_block_delta', index, delta })
+      }
+      const signature = { type: 'signature_delta', signature: block.signature }
+      send('content_block_delta', { type: 'content_block_delta', index, delta: signature })
     } else {
       const start = { type: 'tool_use', id: block.id, name: block.name, input: {} }
       send('content_block_start', { type: 'content_block_start', index, content_block: start })
