@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { expect, test, type Page } from '@playwright/test'
+import type { FakeBlock } from '../support/fake-anthropic.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
 
 // A whole story with a production build, a real scheduler and a fake model server.
 test.describe.configure({ timeout: 180_000 })
 
-type Reply =
-  { text: string } | { content: { type: 'tool_use'; name: string; input: Record<string, unknown> }[] }
+type Reply = { text: string } | { content: FakeBlock[] }
 
 /** Scripts the fake Anthropic server: these replies answer only requests whose messages mention `match`. */
 async function scriptModel(match: string, replies: Reply[]) {
@@ -25,9 +25,10 @@ test('chat → job created → listed → run now → transcript readable', asyn
   const name = `digest-${tag}`
   const prompt = `Summarise yesterday's sign-ups (${tag}).`
   await scriptModel(tag, [
-    // The chat turn: the model creates the job, then answers.
+    // The chat turn: the model creates the job, with a note first (decision 0460), then answers.
     {
       content: [
+        { type: 'thinking', thinking: `Let me create the job first (${tag}).` },
         {
           type: 'tool_use',
           name: 'manage-jobs',
@@ -42,8 +43,13 @@ test('chat → job created → listed → run now → transcript readable', asyn
       ],
     },
     { text: `Done: **${name}** runs every weekday at 07:00 (Europe/Berlin).` },
-    // The run: the agent checks the clock, then reports.
-    { content: [{ type: 'tool_use', name: 'clock', input: {} }] },
+    // The run: the agent notes what it does, checks the clock, then reports.
+    {
+      content: [
+        { type: 'thinking', thinking: `Checking the date before counting (${tag}).` },
+        { type: 'tool_use', name: 'clock', input: {} },
+      ],
+    },
     { text: `Yesterday there were 42 sign-ups (${tag}).` },
   ])
 
@@ -61,7 +67,8 @@ test('chat → job created → listed → run now → transcript readable', asyn
   await input.fill(`Every weekday at 7 in Berlin, summarise yesterday's sign-ups (${tag})`)
   await input.press('Enter')
 
-  // The tool call shows as a readable step linking to the new job, then the reply.
+  // The model's note shows before the tool call, as a readable step linking to the new job, then the reply.
+  await expect(panel.getByTestId('agent-note')).toHaveText(`Let me create the job first (${tag}).`)
   const step = panel.getByTestId('tool-step').filter({ hasText: name })
   await expect(step).toHaveText(`Created job ${name}, every weekday at 07:00 (Europe/Berlin)`)
   await expect(step.getByRole('link', { name })).toHaveAttribute('href', /^\/jobs\/job_/)
@@ -92,6 +99,10 @@ test('chat → job created → listed → run now → transcript readable', asyn
   const transcript = page.getByTestId('transcript')
   await expect(transcript.getByText(prompt)).toBeVisible()
   await expect(transcript.getByTestId('tool-step').filter({ hasText: 'Checked the time' })).toBeVisible()
+  // The run's note, muted, just before the tool call it precedes.
+  const note = transcript.getByTestId('agent-note')
+  await expect(note).toHaveText(`Checking the date before counting (${tag}).`)
+  await expect(note.locator('xpath=following-sibling::*[1]')).toContainText('Checked the time')
   await expect(transcript.getByText(`Yesterday there were 42 sign-ups (${tag}).`)).toBeVisible()
 
   // The chat is kept: it can be reopened from the panel's history.
