@@ -1,6 +1,6 @@
 /**
  * The model's notes between tool calls ("Let me check the feed first…"). Anthropic's newer models
- * (Sonnet 5.5, Opus 5.5, Fable 5.1 and others that think adaptively) return that text as thinking
+ * (Sonnet 5.5, Opus 5.5, Fable 5.1 and Mythos 5.1, and their successors) return that text as thinking
  * blocks whose text is empty unless the request asks to show it, so a run's transcript and a chat
  * would show tool calls and the answer with nothing between them (decision 0460). The request asks
  * for `display: 'updates'`: the notes between tool calls, not the full reasoning.
@@ -10,26 +10,33 @@ import type { LanguageModel } from 'ai'
 import { undatedModelId } from './pricing.ts'
 
 /**
- * The first version of each family that takes `thinking: { type: 'adaptive' }`. Older ones (Sonnet
- * 4.5, Haiku 4.5, Opus 4.5 and before) refuse it, so they are asked for no thinking at all.
+ * The first version of each family that returns its notes as thinking blocks: Sonnet and Opus 5.5,
+ * Fable and Mythos 5.1. Earlier ones write their notes as text, and asking them for adaptive
+ * thinking would change how they work (4.6 to 5 would think, and bill it) or fail (4.5 and before
+ * refuse it), so they are asked for nothing. Haiku 5.5's notes are text, as far as its page says.
  */
-const ADAPTIVE_SINCE: Record<string, number> = { opus: 4.06, sonnet: 4.06, fable: 5, mythos: 5, haiku: 5.05 }
+const NOTES_AS_THINKING_SINCE: Record<string, number> = {
+  opus: 5.05,
+  sonnet: 5.05,
+  fable: 5.01,
+  mythos: 5.01,
+}
 
 /** `claude-<family>-<major>[-<minor>]`, after a dated snapshot's suffix is dropped. */
-const VERSIONED = /^claude-(fable|mythos|opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?$/
+const VERSIONED = /^claude-(fable|mythos|opus|sonnet)-(\d+)(?:-(\d{1,2}))?$/
 
-/** Whether an Anthropic model id takes adaptive thinking (and so can show its notes). */
-export function takesAdaptiveThinking(modelId: string): boolean {
+/** Whether an Anthropic model id returns its notes between tool calls as thinking blocks. */
+export function hidesNotesAsThinking(modelId: string): boolean {
   const match = VERSIONED.exec(undatedModelId(modelId))
   if (!match) return false
   const [, family, major, minor = '0'] = match
-  return Number(major) + Number(minor) / 100 >= ADAPTIVE_SINCE[family!]!
+  return Number(major) + Number(minor) / 100 >= NOTES_AS_THINKING_SINCE[family!]!
 }
 
 /** What a model is asked for so it returns its notes; nothing for a model that cannot. */
 export function notesOptions(model: LanguageModel) {
   if (typeof model === 'string' || !model.provider.startsWith('anthropic')) return undefined
-  if (!takesAdaptiveThinking(model.modelId)) return undefined
+  if (!hidesNotesAsThinking(model.modelId)) return undefined
   const thinking: AnthropicProviderOptions['thinking'] = { type: 'adaptive', display: 'updates' }
   return { anthropic: { thinking } }
 }
