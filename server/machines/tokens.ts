@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { and, count, desc, eq, isNull } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb, type Db } from '../db/client.ts'
-import { lockKey } from '../db/lock.ts'
+import { checkRoom } from '../db/lock.ts'
 import { machineTokens } from '../db/schema/app.ts'
 import { env } from '../env.ts'
 import { toJobName } from '../jobs/field-schemas.ts'
@@ -89,13 +89,16 @@ export async function createMachineToken(
   try {
     const row = await db.transaction(async (tx) => {
       // One person's creations take turns, so requests racing cannot pass the ceiling together.
-      await lockKey(tx, `machine-tokens:${ownerId}`)
-      const [live] = await tx.select({ n: count() }).from(machineTokens).where(liveTokensOf(ownerId))
-      if (live!.n >= limit) {
-        throw conflict(
-          `You have ${live!.n} live machine tokens, and one person may have at most ${limit}: revoke one first`,
-        )
-      }
+      await checkRoom(
+        tx,
+        `machine-tokens:${ownerId}`,
+        limit,
+        async () => (await tx.select({ n: count() }).from(machineTokens).where(liveTokensOf(ownerId)))[0]!.n,
+        (n) =>
+          conflict(
+            `You have ${n} live machine tokens, and one person may have at most ${limit}: revoke one first`,
+          ),
+      )
       const [inserted] = await tx
         .insert(machineTokens)
         .values({ id: newId('mtok'), ownerId, name, machineId, tokenHash: hashToken(token) })
