@@ -42,6 +42,7 @@ import {
 } from './providers/providers.ts'
 import { makeRedactor } from '../lib/redact.ts'
 import { asRunningCommand } from './exec/running.ts'
+import { whileInUse } from './exec/in-use.ts'
 import { prepareTree } from './bootstrap/tree.ts'
 import {
   type EnvironmentRow,
@@ -290,7 +291,7 @@ export async function runInEnvironment(
       audit: commandAuditor(caller, row, origin),
       exec: (env, command, opts) =>
         asRunningCommand(caller.userId, () =>
-          watched(() => provider.exec(env, command, { ...opts, stopKey })),
+          whileInUse(row.id, () => watched(() => provider.exec(env, command, { ...opts, stopKey }))),
         ),
     },
   )

@@ -1,6 +1,8 @@
 /** SQL for environments and their audit trail. */
-import { and, eq, sql } from 'drizzle-orm'
+import { and, count, eq, ne, notLike, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
+import { lockKey } from '../db/lock.ts'
+import { environmentsFull, isScratchName, MAX_ENVIRONMENTS_PER_ORG } from './environments-quota.ts'
 import { environmentAudit, environments } from '../db/schema/environments.ts'
 
 export type EnvironmentRow = typeof environments.$inferSelect
@@ -29,10 +31,41 @@ export async function findEnvironmentById(id: string, db: Db = getDb()) {
   return row
 }
 
-/** Inserts the record unless one exists (two first uses racing); returns the stored row. */
+/**
+ * Inserts the record unless one exists (two first uses racing); returns the stored row. A new one
+ * is counted against the organisation's limit first, first uses in one organisation taking turns
+ * on an advisory lock: at once, they would otherwise all count the same last place and all take it.
+ *
+ * @throws HttpError 403 `quota_exceeded` when the organisation has no room, nothing stored
+ */
 export async function insertEnvironment(row: typeof environments.$inferInsert, db: Db = getDb()) {
-  await db.insert(environments).values(row).onConflictDoNothing()
-  return findEnvironment({ orgId: row.orgId, scope: row.scope, name: row.name, createdBy: row.createdBy }, db)
+  const key = { orgId: row.orgId, scope: row.scope, name: row.name, createdBy: row.createdBy }
+  return db.transaction(async (tx) => {
+    if (!isScratchName(row.name)) {
+      await lockKey(tx, `environments:${row.orgId}`)
+      const existing = await findEnvironment(key, tx)
+      if (existing) return existing
+      if ((await countCountedEnvironments(row.orgId, tx)) >= MAX_ENVIRONMENTS_PER_ORG)
+        throw environmentsFull()
+    }
+    await tx.insert(environments).values(row).onConflictDoNothing()
+    return findEnvironment(key, tx)
+  })
+}
+
+/** The organisation's environment records the limit counts (scratch ones are not). */
+async function countCountedEnvironments(orgId: string, db: Db): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(environments)
+    .where(
+      and(
+        eq(environments.orgId, orgId),
+        ne(environments.name, 'scratch'),
+        notLike(environments.name, 'scratch:%'),
+      ),
+    )
+  return row?.n ?? 0
 }
 
 export async function touchEnvironment(id: string, sizeBytes: number | undefined, db: Db = getDb()) {

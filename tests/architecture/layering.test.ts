@@ -44,6 +44,7 @@ export const LAYERS: string[][] = [
  */
 export const INNER_LAYERS: Record<string, string[][]> = {
   environments: [
+    ['environments-quota.ts'], // how many records an organisation may hold
     ['store.ts', 'instance.ts'], // the records and where this instance keeps folders
     ['policy'], // may this command line run
     ['files'], // the file tools, confined to the root, and the disk quota

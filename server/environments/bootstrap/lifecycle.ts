@@ -56,6 +56,9 @@ export type ReadyInput = Omit<BootstrapInput, 'record' | 'onProgress' | 'localRo
 
 const building = new Map<string, Promise<void>>()
 
+/** True while this process builds (or restores) environment `id`'s tree. */
+export const isBuilding = (id: string) => building.has(id)
+
 /** Makes the tree ready for use. @throws HttpError when bootstrap fails (the record keeps why). */
 export async function ensureReady(input: ReadyInput): Promise<void> {
   const { row } = input

@@ -3,12 +3,10 @@
  * tool call (service.ts `openEnvironment` with the run's id) and removed here when the run ends,
  * whatever its outcome. Its audit rows stay.
  */
-import { rmdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import { logger } from '../../lib/logger.ts'
-import { emptyFolder } from '../exec/inside.ts'
-import { environmentsDir, here } from '../instance.ts'
+import { here } from '../instance.ts'
 import { runScratchName } from '../service.ts'
+import { removeFilesHere } from './remove-files.ts'
 import { deleteEnvironment, findEnvironment } from '../store.ts'
 
 /** Removes the run's scratch folder and record, if the run made one. Never throws. */
@@ -25,16 +23,7 @@ export async function removeRunScratch(run: {
       createdBy: run.userId,
     })
     if (!row) return false
-    if (row.instanceId === here().instanceId) {
-      // Emptied without following links a command left, then the folder itself.
-      const root = join(environmentsDir(), row.dir)
-      await emptyFolder(root).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOENT') throw err
-      })
-      await rmdir(root).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOENT') throw err
-      })
-    }
+    if (row.instanceId === here().instanceId) await removeFilesHere(row)
     await deleteEnvironment(row.id)
     return true
   } catch (err) {

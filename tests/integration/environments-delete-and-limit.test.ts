@@ -1,0 +1,161 @@
+/**
+ * An environment could not be deleted: its record, folder and snapshot stayed after its definition
+ * was gone, so a member could fill the server's disk by defining, using and deleting environment
+ * after environment. Now its owner (or an admin, for a shared one) deletes it, and an organisation
+ * holds at most MAX_ENVIRONMENTS_PER_ORG records, first uses taking turns so none slips past the
+ * count (decision 0461). Written as the attacks, over real HTTP, Postgres and the real sandbox.
+ */
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { queryRows } from '#server/db/sql.ts'
+import { environmentTemplate } from '#server/environments/definition/definition.ts'
+import { MAX_ENVIRONMENTS_PER_ORG } from '#server/environments/environments-quota.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import type { ApiClient } from '#tests/support/api-client.ts'
+import type { Team } from '#tests/support/team.ts'
+
+const R = '/_agent-native/resources'
+const E = '/_agent-native/environments'
+
+let agent: AgentApp
+let team: Team
+
+// The model is never called here; the agent app brings the environments folder and the team.
+beforeAll(async () => {
+  agent = await startAgentApp({ key: 'sk-ant-envs-delete-0461', environmentsDir: 'clockwork-envs-delete-' })
+  team = agent.team
+})
+afterAll(() => agent?.close())
+
+const db = () => agent.app.server.db.db
+type Row = { id: string; name: string; dir: string }
+const orgEnvironments = () =>
+  queryRows<Row>(db(), sql`select id, name, dir from environments where org_id = ${team.orgId} order by id`)
+const folderOf = (row: Row) => path.join(agent.dir!, 'environments', row.dir)
+
+/** Defines `name` in `scope` and uses it once (a file written), answering the command's response. */
+async function defineAndUse(client: ApiClient, scope: 'personal' | 'shared', name: string) {
+  const put = await client.put(`${R}/${scope}/environments/${name}.md`, environmentTemplate(name))
+  expect(put.status, JSON.stringify(put.body)).toBe(201)
+  return client.post(`${E}/${name}/commands?scope=${scope}`, { command: 'echo kept > kept.txt' })
+}
+
+describe('deleting an environment', () => {
+  let mine: Row
+  let shared: Row
+
+  beforeAll(async () => {
+    const a = await defineAndUse(team.member.client, 'personal', 'mine')
+    const b = await defineAndUse(team.creator.client, 'shared', 'team-box')
+    expect([a.status, b.status]).toEqual([200, 200])
+    const rows = await orgEnvironments()
+    mine = rows.find((r) => r.id === a.body.environmentId)!
+    shared = rows.find((r) => r.id === b.body.environmentId)!
+  })
+
+  it("is refused for another's personal environment and to a member for a shared one; nothing changes", async () => {
+    const before = await orgEnvironments()
+    // Unfixed, DELETE was not a method of the route (405) and nothing deleted an environment.
+    const attempts = [
+      [team.admin, mine, 404],
+      [team.creator, mine, 404],
+      [team.outsider, mine, 404],
+      [team.outsider, shared, 404],
+      [team.member, shared, 403],
+      [team.creator, shared, 403],
+    ] as const
+    for (const [person, row, status] of attempts) {
+      const res = await person.client.delete(`${E}/${row.id}`)
+      expect(res.status, `${person.name} deleting ${row.name}`).toBe(status)
+    }
+    expect(await orgEnvironments()).toEqual(before)
+    expect(existsSync(path.join(folderOf(mine), 'kept.txt'))).toBe(true)
+    expect(existsSync(path.join(folderOf(shared), 'kept.txt'))).toBe(true)
+  })
+
+  it('is done by its owner (personal) and an admin (shared): folder and record go, the audit stays', async () => {
+    expect((await team.member.client.delete(`${E}/${mine.id}`)).status).toBe(204)
+    expect((await team.admin.client.delete(`${E}/${shared.id}`)).status).toBe(204)
+    for (const row of [mine, shared]) {
+      expect(existsSync(folderOf(row)), row.name).toBe(false)
+      expect((await team.admin.client.get(`${E}/${row.id}/audit`)).status).toBe(404)
+      const audit = await queryRows(
+        db(),
+        sql`select id from environment_audit where environment_id = ${row.id}`,
+      )
+      expect(audit.length, `${row.name}'s audit rows`).toBeGreaterThan(0)
+    }
+    expect((await orgEnvironments()).map((r) => r.id)).not.toContain(mine.id)
+    // The definition is still there: the environment is listed as never used, and its next use starts empty.
+    const listed = (await team.member.client.get(E)).body.environments.find((e: any) => e.name === 'mine')
+    expect(listed).toMatchObject({ id: null, status: 'not_started' })
+    const again = await team.member.client.post(`${E}/mine/commands`, {
+      command: 'test -e kept.txt && echo kept || echo gone',
+    })
+    expect(again.body.result).toMatchObject({ exitCode: 0, stdout: 'gone\n' })
+  })
+
+  it('refuses the built-in scratch', async () => {
+    const used = await team.member.client.post(`${E}/scratch/commands`, { command: 'true' })
+    expect(used.status).toBe(200)
+    const res = await team.member.client.delete(`${E}/${used.body.environmentId}`)
+    expect(res.status).toBe(409)
+    expect((await orgEnvironments()).map((r) => r.id)).toContain(used.body.environmentId)
+  })
+})
+
+describe('an organisation holds at most MAX_ENVIRONMENTS_PER_ORG environments', () => {
+  /** Fills the organisation up to `count` counted records with shared ones no one uses. */
+  async function fillTo(count: number) {
+    const [counted] = await queryRows<{ n: number }>(
+      db(),
+      sql`select count(*)::int as n from environments where org_id = ${team.orgId}
+          and name <> 'scratch' and name not like 'scratch:%'`,
+    )
+    const n = counted!.n
+    for (let i = 0; i < count - n; i++) {
+      await db().execute(sql`insert into environments (id, org_id, scope, created_by, name, instance_id, dir)
+        values (${`env_filler${n + i}`}, ${team.orgId}, 'shared', ${team.admin.id}, ${`filler-${n + i}`},
+          'elsewhere', 'nowhere')`)
+    }
+  }
+
+  it('refuses a first use past the limit with 403 quota_exceeded, creating nothing', async () => {
+    await fillTo(MAX_ENVIRONMENTS_PER_ORG)
+    const before = await orgEnvironments()
+    const res = await defineAndUse(team.member.client, 'personal', 'one-too-many')
+    expect(res.status).toBe(403)
+    expect(res.body.error.code).toBe('quota_exceeded')
+    expect(res.body.error.message).toContain(String(MAX_ENVIRONMENTS_PER_ORG))
+    expect(res.body.error.message).toMatch(/delete one/)
+    expect(await orgEnvironments()).toEqual(before)
+    // Scratch is not counted: it still works.
+    expect((await team.member.client.post(`${E}/scratch/commands`, { command: 'true' })).status).toBe(200)
+  })
+
+  it('lets exactly one of eight first uses at once take the one free place', async () => {
+    await fillTo(MAX_ENVIRONMENTS_PER_ORG)
+    await db().execute(
+      sql`delete from environments where id = (select min(id) from environments where name like 'filler-%')`,
+    )
+    const names = Array.from({ length: 8 }, (_, i) => `racer-${i}`)
+    for (const name of names) {
+      const put = await team.member.client.put(
+        `${R}/personal/environments/${name}.md`,
+        environmentTemplate(name),
+      )
+      expect(put.status).toBe(201)
+    }
+    const answers = await Promise.all(
+      names.map((name) => team.member.client.post(`${E}/${name}/commands`, { command: 'true' })),
+    )
+    const outcomes = answers.map((a) => (a.status === 200 ? 'created' : `${a.status} ${a.body.error?.code}`))
+    expect(outcomes.sort()).toEqual(['created', ...Array(7).fill('403 quota_exceeded')].sort())
+    const counted = (await orgEnvironments()).filter(
+      (r) => r.name !== 'scratch' && !r.name.startsWith('scratch:'),
+    )
+    expect(counted).toHaveLength(MAX_ENVIRONMENTS_PER_ORG)
+  })
+})
