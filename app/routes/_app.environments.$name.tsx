@@ -109,6 +109,22 @@ function HolderNotice({ data }: { data: Data }) {
   )
 }
 
+/** Delete, saying that a definition still in the workspace only resets it (decision 0461). */
+function DeleteEnvironment({ environment: e }: { environment: Data['environment'] }) {
+  const what = e.definitionPath
+    ? `Its definition (${e.definitionPath}) stays, so this resets it: the next use starts with an empty folder.`
+    : 'It has no definition any more, so it is gone for good.'
+  return (
+    <ConfirmDeleteDialog
+      trigger={{ variant: 'secondary', text: 'Delete' }}
+      title={`Delete the environment ${e.name}?`}
+      description={`Its folder and snapshot on the server are removed, with every file in them. Its audit log is kept. ${what}`}
+      confirm="Delete"
+      fields={{ scope: e.scope }}
+    />
+  )
+}
+
 function Viewer({ data }: { data: Data }) {
   const hydrated = useHydrated()
   const { file, selected } = data
@@ -208,7 +224,12 @@ export default function EnvironmentPage({ loaderData }: Route.ComponentProps) {
             ) : null}
           </span>
         }
-        actions={definition}
+        actions={
+          <span className="flex flex-wrap items-center gap-2">
+            {definition}
+            {loaderData.canDelete ? <DeleteEnvironment environment={e} /> : null}
+          </span>
+        }
       />
       {e.definition && !e.definition.ok ? (
         <p

@@ -4,6 +4,7 @@
  * its audit trail and the command box. Each section that can fail on its own (a folder on another instance, a secret not
  * stored yet) reports why as data, so the rest of the page still shows.
  */
+import { isOrgAdmin } from '../access/caller.ts'
 import type { Caller } from '../auth/caller.ts'
 import {
   getAuditPage,
@@ -16,6 +17,8 @@ import {
 } from '../environments/browse/browse.ts'
 import { recentFileChanges } from '../environments/browse/file-changes.ts'
 import { holderState, rebuildHere } from '../environments/bootstrap/rebuild.ts'
+import { deleteEnvironmentAsked } from '../environments/operations/delete-environment.ts'
+import { SCRATCH } from '../environments/service.ts'
 import { conflict, HttpError } from '../lib/errors.ts'
 import { redirect } from 'react-router'
 import { readForm, runIntent } from './forms.ts'
@@ -83,15 +86,31 @@ export async function loadEnvironmentPage(caller: Caller, name: string, url: URL
     // How its folder was (or is being) built; the page then follows it live.
     environment.id ? getBootstrapOf(caller, environment.id) : null,
   ])
-  return { environment, files, selected, file, audit, holder, changes, bootstrap }
+  // A personal one the caller sees is theirs; a shared one is the admins' to delete (decision 0461).
+  const canDelete =
+    environment.id !== null &&
+    environment.name !== SCRATCH &&
+    (environment.scope === 'personal' || isOrgAdmin(caller))
+  return { environment, files, selected, file, audit, holder, changes, bootstrap, canDelete }
 }
 
 /**
  * The command box (intent `run`): the command's output, or why it was refused. "Rebuild here"
  * (intent `rebuild`): the environment moves to this instance, refused while its holder answers.
+ * Delete (intent `delete`): its folder, snapshot and record go, then the list is shown.
  */
 export async function handleEnvironmentAction(caller: Caller, name: string, request: Request) {
   const { intent = '', scope, ...fields } = await readForm(request)
+  if (intent === 'delete') {
+    const deleted = await runIntent(intent, async () => {
+      const { id } = await getEnvironment(caller, name, { scope })
+      if (!id) throw conflict(`The environment ${name} has no folder yet: nothing to delete`)
+      await deleteEnvironmentAsked(caller, id)
+    })
+    // Thrown, as React Router allows, so the action's answers stay results.
+    if (deleted.ok) throw redirect('/environments')
+    return deleted
+  }
   return runIntent(intent, async () => {
     if (intent === 'rebuild') {
       const { id } = await getEnvironment(caller, name, { scope })

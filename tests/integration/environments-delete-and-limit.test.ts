@@ -13,6 +13,8 @@ import { queryRows } from '#server/db/sql.ts'
 import { environmentTemplate } from '#server/environments/definition/definition.ts'
 import { MAX_ENVIRONMENTS_PER_ORG } from '#server/environments/environments-quota.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import { requirePageCaller } from '#server/http/pages.ts'
+import { handleEnvironmentAction, loadEnvironmentPage } from '#server/pages/environments-page.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import type { Team } from '#tests/support/team.ts'
 
@@ -103,6 +105,35 @@ describe('deleting an environment', () => {
     const res = await team.member.client.delete(`${E}/${used.body.environmentId}`)
     expect(res.status).toBe(409)
     expect((await orgEnvironments()).map((r) => r.id)).toContain(used.body.environmentId)
+  })
+})
+
+describe("the environment page's Delete", () => {
+  const url = (name: string, scope: string) =>
+    new URL(`${agent.app.baseUrl}/environments/${name}?${new URLSearchParams({ scope })}`)
+  const callerOf = (client: ApiClient) =>
+    requirePageCaller(new Request(url('x', 'personal'), { headers: { cookie: client.cookieHeader } }))
+  const deleteForm = (scope: string) =>
+    new Request(url('x', scope), { method: 'POST', body: new URLSearchParams({ intent: 'delete', scope }) })
+
+  it('is offered to who may delete, refused as data to a member, and goes to the list when done', async () => {
+    const used = await defineAndUse(team.member.client, 'personal', 'paged')
+    const shared = await defineAndUse(team.creator.client, 'shared', 'paged-box')
+    expect([used.status, shared.status]).toEqual([200, 200])
+    const member = await callerOf(team.member.client)
+    expect((await loadEnvironmentPage(member, 'paged', url('paged', 'personal'))).canDelete).toBe(true)
+    expect((await loadEnvironmentPage(member, 'paged-box', url('paged-box', 'shared'))).canDelete).toBe(false)
+    const admin = await callerOf(team.admin.client)
+    expect((await loadEnvironmentPage(admin, 'paged-box', url('paged-box', 'shared'))).canDelete).toBe(true)
+
+    const refused = await handleEnvironmentAction(member, 'paged-box', deleteForm('shared'))
+    expect(refused).toMatchObject({ ok: false, intent: 'delete', error: { status: 403 } })
+    const done = await handleEnvironmentAction(member, 'paged', deleteForm('personal')).catch(
+      (r: unknown) => r,
+    )
+    expect(done).toBeInstanceOf(Response)
+    expect((done as Response).headers.get('location')).toBe('/environments')
+    expect((await orgEnvironments()).map((r) => r.id)).not.toContain(used.body.environmentId)
   })
 })
 
