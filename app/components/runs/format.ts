@@ -24,7 +24,12 @@ export function describeTrigger(run: Pick<RunLike, 'trigger' | 'attempt'>): stri
   }
 }
 
-/** "$1.24", "$0.02", "$0.00028": cents for real money, two significant digits below a cent. */
+/**
+ * "$1.24", "$0.02", "$0.00028", "$0.00009": cents for real money; below a cent, two significant
+ * digits and at most five decimals, so a tiny run's cost is no wider than a phone's runs table
+ * allows ("$0.000094" pushed it off the screen).
+ */
 export function formatUsd(usd: number): string {
-  return `$${usd >= 0.01 ? usd.toFixed(2) : usd.toLocaleString('en-US', { maximumSignificantDigits: 2 })}`
+  if (usd >= 0.01) return `$${usd.toFixed(2)}`
+  return `$${Number(usd.toFixed(5)).toLocaleString('en-US', { maximumSignificantDigits: 2 })}`
 }
