@@ -3,7 +3,7 @@
  * writing a definition and using it, and each keeps a folder (and perhaps a snapshot) on the
  * server's disk until deleted, so their number must be finite whatever a member writes.
  */
-import { HttpError } from '../lib/errors.ts'
+import { quotaExceeded } from '../lib/errors.ts'
 
 /** Far more than a team's projects need; few enough that their folders cannot fill a disk unseen. */
 export const MAX_ENVIRONMENTS_PER_ORG = 200
@@ -15,9 +15,7 @@ export const MAX_ENVIRONMENTS_PER_ORG = 200
 export const isScratchName = (name: string) => name === 'scratch' || name.startsWith('scratch:')
 
 export const environmentsFull = () =>
-  new HttpError(
-    403,
-    'quota_exceeded',
+  quotaExceeded(
     `This organisation already has ${MAX_ENVIRONMENTS_PER_ORG} environments, its limit: delete one ` +
       '(its owner, or an admin for a shared one, on its Environments page) to make room',
   )

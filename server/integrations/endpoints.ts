@@ -11,7 +11,7 @@ import { getDb, type Db } from '../db/client.ts'
 import { checkRoom } from '../db/lock.ts'
 import { notificationEndpoints } from '../db/schema/integrations.ts'
 import { decryptSecret, encryptSecret } from '../keys/crypto.ts'
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../lib/errors.ts'
+import { badRequest, conflict, forbidden, notFound, quotaExceeded } from '../lib/errors.ts'
 import { outboundRefusal } from '../lib/integration-fetch.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
@@ -83,9 +83,7 @@ async function checkEndpointQuota(orgId: string, tx: Db): Promise<void> {
     MAX_ENDPOINTS_PER_ORG,
     async () => (await tx.select({ n: count() }).from(notificationEndpoints).where(stored))[0]!.n,
     () =>
-      new HttpError(
-        403,
-        'quota_exceeded',
+      quotaExceeded(
         `This organisation already has ${MAX_ENDPOINTS_PER_ORG} endpoints, its limit (webhooks and Slack ` +
           'together): delete one first',
       ),

@@ -6,7 +6,7 @@
  */
 import type { Db } from '../db/client.ts'
 import { checkRoom } from '../db/lock.ts'
-import { HttpError } from '../lib/errors.ts'
+import { quotaExceeded } from '../lib/errors.ts'
 import { countServers, type McpServerRow } from './mcp-store.ts'
 
 /** Servers one scope may hold; each adds its tools to every prompt, so few are useful at once. */
@@ -32,9 +32,7 @@ export async function checkMcpServerQuota(
     MAX_MCP_SERVERS_PER_SCOPE,
     () => countServers(caller.orgId, scope, caller.userId, tx),
     () =>
-      new HttpError(
-        403,
-        'quota_exceeded',
+      quotaExceeded(
         `${holder} ${MAX_MCP_SERVERS_PER_SCOPE} ${scope === 'org' ? 'shared' : 'personal'} MCP servers, ` +
           'the most one scope may register: remove one first',
       ),

@@ -7,7 +7,7 @@
 import type { Db } from '../db/client.ts'
 import { lockKey } from '../db/lock.ts'
 import { env } from '../env.ts'
-import { HttpError } from '../lib/errors.ts'
+import { quotaExceeded } from '../lib/errors.ts'
 import { countEnabledJobs, countJobs } from './store.ts'
 
 /**
@@ -29,9 +29,7 @@ export async function checkEnabledJobQuota(orgId: string, jobId: string | null, 
   const limit = env().ORG_MAX_ENABLED_JOBS
   const enabled = await countEnabledJobs(orgId, jobId, tx)
   if (enabled < limit) return
-  throw new HttpError(
-    403,
-    'quota_exceeded',
+  throw quotaExceeded(
     `This organisation already has ${limit} enabled jobs, its limit: pause one first, or ask the operator to raise ORG_MAX_ENABLED_JOBS`,
     'enabled',
   )
@@ -47,9 +45,7 @@ export async function checkJobCountQuota(orgId: string, tx: Db): Promise<void> {
   await lockOrgJobCounts(orgId, tx)
   const limit = env().ORG_MAX_JOBS
   if ((await countJobs(orgId, tx)) < limit) return
-  throw new HttpError(
-    403,
-    'quota_exceeded',
+  throw quotaExceeded(
     `This organisation already has ${limit} jobs, its limit (paused ones count): delete one first, or ask the operator to raise ORG_MAX_JOBS`,
   )
 }

@@ -5,7 +5,7 @@
  */
 import type { Db } from '../db/client.ts'
 import { lockKey } from '../db/lock.ts'
-import { HttpError } from '../lib/errors.ts'
+import { quotaExceeded } from '../lib/errors.ts'
 import type { KeyOwner } from './owners.ts'
 import { countSecrets, selectSecrets } from './secrets-store.ts'
 
@@ -24,9 +24,7 @@ export async function checkSecretQuota(owner: KeyOwner, name: string, tx: Db): P
   if ((await selectSecrets(owner, [name], tx)).length > 0) return
   if ((await countSecrets(owner, tx)) < MAX_SECRETS_PER_SCOPE) return
   const whose = 'userId' in owner ? 'You already have' : 'This organisation already has'
-  throw new HttpError(
-    403,
-    'quota_exceeded',
+  throw quotaExceeded(
     `${whose} ${MAX_SECRETS_PER_SCOPE} ${'userId' in owner ? 'personal' : 'shared'} secrets, ` +
       'the most one scope may store: delete one first, or replace one by saving it under its name',
   )

@@ -38,6 +38,9 @@ export const unauthorized = (message = 'Sign in first') => new HttpError(401, 'u
 export const forbidden = (message = 'You may not do that') => new HttpError(403, 'forbidden', message)
 export const notFound = (message = 'Not found') => new HttpError(404, 'not_found', message)
 export const conflict = (message: string, field?: string) => new HttpError(409, 'conflict', message, field)
+/** A limit on what an organisation or person may store is reached (decisions 0452–0461). */
+export const quotaExceeded = (message: string, field?: string) =>
+  new HttpError(403, 'quota_exceeded', message, field)
 export const payloadTooLarge = (message: string) => new HttpError(413, 'payload_too_large', message)
 export const internalError = () => new HttpError(500, 'internal', 'Something went wrong on our side')
 

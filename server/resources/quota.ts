@@ -6,7 +6,7 @@
 import type { Db } from '../db/client.ts'
 import { lockKey } from '../db/lock.ts'
 import { env } from '../env.ts'
-import { HttpError } from '../lib/errors.ts'
+import { quotaExceeded } from '../lib/errors.ts'
 import { countOrgResources } from './store.ts'
 
 /**
@@ -20,9 +20,7 @@ export async function checkWorkspaceFileQuota(orgId: string, tx: Db): Promise<vo
   await lockKey(tx, `workspace-files:${orgId}`)
   const limit = env().ORG_MAX_WORKSPACE_FILES
   if ((await countOrgResources(orgId, tx)) < limit) return
-  throw new HttpError(
-    403,
-    'quota_exceeded',
+  throw quotaExceeded(
     `This organisation already has ${limit} workspace files, its limit (personal and shared together): ` +
       'delete one first, or ask the operator to raise ORG_MAX_WORKSPACE_FILES',
   )

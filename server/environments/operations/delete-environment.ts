@@ -11,6 +11,7 @@ import { conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { logger } from '../../lib/logger.ts'
 import { isBuilding } from '../bootstrap/lifecycle.ts'
 import { hasRunningCommand } from '../exec/in-use.ts'
+import { isScratchName } from '../environments-quota.ts'
 import { here } from '../instance.ts'
 import { SCRATCH } from '../service.ts'
 import { deleteEnvironment, type EnvironmentRow, findEnvironmentById } from '../store.ts'
@@ -39,7 +40,7 @@ export async function deleteEnvironmentAsked(caller: Caller, id: string): Promis
   if (!canDeleteEnvironment(caller, row)) {
     throw forbidden(`Only the organisation's admins delete the shared environment ${row.name}`)
   }
-  if (row.name === SCRATCH || row.name.startsWith(`${SCRATCH}:`)) {
+  if (isScratchName(row.name)) {
     throw conflict(`${SCRATCH} is built in and cannot be deleted`, 'environment')
   }
   if (!placedHere(row)) {

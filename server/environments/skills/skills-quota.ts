@@ -5,7 +5,7 @@
  */
 import type { Db } from '../../db/client.ts'
 import { lockKey } from '../../db/lock.ts'
-import { HttpError } from '../../lib/errors.ts'
+import { quotaExceeded } from '../../lib/errors.ts'
 import { countSkills, findSkill } from './skills-store.ts'
 
 /** Enough for a team's house rules; small enough that the Skills page reads all of them at once. */
@@ -23,9 +23,7 @@ export async function checkSkillQuota(orgId: string, name: string, tx: Db): Prom
   await lockKey(tx, `skills:${orgId}`)
   if (await findSkill(orgId, name, tx)) return
   if ((await countSkills(orgId, tx)) < MAX_SKILLS_PER_ORG) return
-  throw new HttpError(
-    403,
-    'quota_exceeded',
+  throw quotaExceeded(
     `This organisation already has ${MAX_SKILLS_PER_ORG} skills, its limit: ` +
       'delete one on the Skills page first (its author or an admin can)',
   )
