@@ -4,6 +4,7 @@
  * OpenAI-compatible one: local models cost nothing we can know) gets a null cost, not a guess.
  */
 import type { ModelChoice } from './model.ts'
+import { parseClaudeModelId, undatedModelId } from './model-id.ts'
 
 type Rates = { input: number; output: number }
 /**
@@ -60,15 +61,14 @@ const ANTHROPIC_PRICES: Record<string, Price> = {
   'claude-3-haiku': { input: 0.25, output: 1.25 },
 }
 
-/** A listed id, or one of its dated snapshots (`claude-opus-4-6-20260205`). */
-const SNAPSHOT = /^(.*?)(?:-\d{8})?$/
-/** `claude-opus-4-6` for `claude-opus-4-6-20260205` or `claude-opus-4-6-latest`: the id a list names. */
-export function undatedModelId(modelId: string): string {
-  return SNAPSHOT.exec(modelId.replace(/-latest$/, ''))![1]!
+/**
+ * The family of a model named as today's are (`claude-opus-6`, `claude-sonnet-5-7`). The older
+ * names (`claude-3-7-sonnet`) came before this list, so an unlisted one is no newer model.
+ */
+const familyOf = (modelId: string) => {
+  const id = parseClaudeModelId(modelId)
+  return id?.familyFirst ? id.family : undefined
 }
-
-/** A model of a known family in Anthropic's naming (`claude-opus-6`, `claude-sonnet-5-7`). */
-const FAMILY = /^claude-(fable|mythos|opus|sonnet|haiku)-\d(?:-\d{1,2})?$/
 
 /** What a price's cache reads cost, as a multiple of its input price. */
 const cacheReadFactor = (price: Price) => price.cacheRead ?? CACHE_READ_FACTOR
@@ -79,7 +79,7 @@ const cacheReadFactor = (price: Price) => price.cacheRead ?? CACHE_READ_FACTOR
  */
 const FAMILY_CEILINGS = new Map<string, Price>()
 for (const [id, price] of Object.entries(ANTHROPIC_PRICES)) {
-  const family = FAMILY.exec(id)?.[1]
+  const family = familyOf(id)
   const known = family && FAMILY_CEILINGS.get(family)
   const dearer =
     !known ||
@@ -96,10 +96,9 @@ for (const [id, price] of Object.entries(ANTHROPIC_PRICES)) {
  */
 export function findPrice(choice: ModelChoice): Price | null {
   if (choice.provider !== 'anthropic') return null
-  const id = undatedModelId(choice.modelId)
-  const listed = ANTHROPIC_PRICES[id]
+  const listed = ANTHROPIC_PRICES[undatedModelId(choice.modelId)]
   if (listed) return listed
-  const family = FAMILY.exec(id)?.[1]
+  const family = familyOf(choice.modelId)
   const ceiling = family ? FAMILY_CEILINGS.get(family) : undefined
   return ceiling ? { ...ceiling, familyCeiling: true } : null
 }

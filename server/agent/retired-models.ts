@@ -5,7 +5,7 @@
  * every run's error. Checked against Anthropic's model deprecations page, 2026-12-05.
  */
 import type { ModelChoice } from './model.ts'
-import { undatedModelId } from './pricing.ts'
+import { undatedModelId } from './model-id.ts'
 
 type Retirement = { on: string; replacement: string }
 

@@ -7,7 +7,7 @@
  */
 import type { AnthropicProviderOptions } from '@ai-sdk/anthropic'
 import type { LanguageModel } from 'ai'
-import { undatedModelId } from './pricing.ts'
+import { parseClaudeModelId, type ClaudeFamily } from './model-id.ts'
 
 /**
  * The first version of each family that returns its notes as thinking blocks: Sonnet and Opus 5.5,
@@ -15,22 +15,19 @@ import { undatedModelId } from './pricing.ts'
  * thinking would change how they work (4.6 to 5 would think, and bill it) or fail (4.5 and before
  * refuse it), so they are asked for nothing. Haiku 5.5's notes are text, as far as its page says.
  */
-const NOTES_AS_THINKING_SINCE: Record<string, number> = {
+const NOTES_AS_THINKING_SINCE: Partial<Record<ClaudeFamily, number>> = {
   opus: 5.05,
   sonnet: 5.05,
   fable: 5.01,
   mythos: 5.01,
 }
 
-/** `claude-<family>-<major>[-<minor>]`, after a dated snapshot's suffix is dropped. */
-const VERSIONED = /^claude-(fable|mythos|opus|sonnet)-(\d+)(?:-(\d{1,2}))?$/
-
 /** Whether an Anthropic model id returns its notes between tool calls as thinking blocks. */
 export function hidesNotesAsThinking(modelId: string): boolean {
-  const match = VERSIONED.exec(undatedModelId(modelId))
-  if (!match) return false
-  const [, family, major, minor = '0'] = match
-  return Number(major) + Number(minor) / 100 >= NOTES_AS_THINKING_SINCE[family!]!
+  const id = parseClaudeModelId(modelId)
+  if (!id) return false
+  const since = NOTES_AS_THINKING_SINCE[id.family]
+  return since !== undefined && id.major + (id.minor ?? 0) / 100 >= since
 }
 
 /** What a model is asked for so it returns its notes; nothing for a model that cannot. */
