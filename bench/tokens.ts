@@ -3,10 +3,13 @@
  * source) against the fake model with token counting on (tests/support/fake-anthropic.ts simulates
  * Anthropic's prompt caching and reports `cache_creation_input_tokens` / `cache_read_input_tokens`),
  * and runs a job whose agent takes three steps: it asks the clock, lists jobs, then answers. Prints
- * each model call's request bytes and tokens (uncached, cache writes, cache reads) and the input
- * tokens billed, weighting cache writes at 1.25 and reads at 0.1 of an uncached token as Anthropic
- * bills them. The run is made twice: the first finds the cache cold, the second warm (another run
- * within five minutes). Figures go to bench/out/tokens-<time>.json; see bench/RESULTS.md.
+ * each model call's request bytes and tokens (uncached, cache writes, cache reads), the input
+ * tokens billed, weighting cache writes and reads as Anthropic bills them for the model (writes
+ * 1.25 times an uncached token, reads 0.1 or the model's own factor), and the call's estimated cost.
+ * The model is the default AGENT_MODEL (server/env.ts), or AGENT_MODEL from the shell to compare
+ * another (`AGENT_MODEL=anthropic:claude-sonnet-4-5 npm run bench:tokens`). The run is made twice: the
+ * first finds the cache cold, the second warm (another run within five minutes). Figures go to
+ * bench/out/tokens-<time>.json; see bench/RESULTS.md.
  */
 import './lib/quiet.ts'
 import { writeBenchOutput } from './lib/out.ts'
@@ -15,21 +18,34 @@ import { ApiClient } from '../tests/support/api-client.ts'
 import { startFakeAnthropic, toolUse } from '../tests/support/fake-anthropic.ts'
 import { spawnServer } from '../tests/support/spawn-server.ts'
 import { table } from './lib/stats.ts'
+import { parseEnv } from '../server/env.ts'
+import { readModelChoice } from '../server/agent/model.ts'
+import { CACHE_READ_FACTOR, CACHE_WRITE_FACTOR, estimateCostUsd, findPrice } from '../server/agent/pricing.ts'
 
-const WRITE_WEIGHT = 1.25
-const READ_WEIGHT = 0.1
+const config = parseEnv({ ENV_FILE: 'off', AGENT_MODEL: process.env.AGENT_MODEL })
+const model = readModelChoice(config)
+const WRITE_WEIGHT = CACHE_WRITE_FACTOR
+const READ_WEIGHT = findPrice(model)?.cacheRead ?? CACHE_READ_FACTOR
 
 const fake = await startFakeAnthropic({ fallback: { text: 'Done.' }, countTokens: true })
 const server = await spawnServer(
   {
     ANTHROPIC_API_KEY: 'sk-bench-tokens',
     ANTHROPIC_BASE_URL: fake.baseURL,
-    AGENT_MODEL: 'anthropic:claude-sonnet-4-5',
+    AGENT_MODEL: config.AGENT_MODEL,
   },
   undefined,
   'source',
 )
-type Call = { bytes: number; uncached: number; written: number; read: number; tools: number; billed: number }
+type Call = {
+  bytes: number
+  uncached: number
+  written: number
+  read: number
+  tools: number
+  billed: number
+  usd: number
+}
 const runs: { label: string; calls: Call[] }[] = []
 try {
   const c = new ApiClient(server.baseUrl)
@@ -67,6 +83,13 @@ try {
         read,
         tools: (r.body.tools ?? []).length,
         billed: usage.input_tokens + WRITE_WEIGHT * written + READ_WEIGHT * read,
+        usd:
+          estimateCostUsd(model, {
+            inputTokens: usage.input_tokens + written + read,
+            outputTokens: usage.output_tokens,
+            cacheReadTokens: read,
+            cacheWriteTokens: written,
+          }) ?? Number.NaN,
       }
     })
     runs.push({ label, calls })
@@ -88,6 +111,7 @@ for (const run of runs) {
       String(c.written),
       String(c.read),
       c.billed.toFixed(0),
+      c.usd.toFixed(6),
     ]),
   )
   const sum = (k: keyof Call) => run.calls.reduce((n, c) => n + c[k], 0)
@@ -100,12 +124,16 @@ for (const run of runs) {
     String(sum('written')),
     String(sum('read')),
     sum('billed').toFixed(0),
+    sum('usd').toFixed(6),
   ])
 }
 const uptime = execSync('uptime').toString().trim()
 console.log(
-  `\n${table(['run', 'model call', 'tools', 'request bytes', 'uncached in', 'cache write', 'cache read', 'billed in'], rows)}\n` +
+  `\n${config.AGENT_MODEL}\n` +
+    `${table(['run', 'model call', 'tools', 'request bytes', 'uncached in', 'cache write', 'cache read', 'billed in', 'USD'], rows)}\n` +
     `billed in = uncached + ${WRITE_WEIGHT} × cache write + ${READ_WEIGHT} × cache read (tokens ≈ characters / 4)\n${uptime}`,
 )
-console.log(`figures in ${writeBenchOutput('tokens', 'json', JSON.stringify({ runs, uptime }, null, 2))}`)
+console.log(
+  `figures in ${writeBenchOutput('tokens', 'json', JSON.stringify({ model: config.AGENT_MODEL, runs, uptime }, null, 2))}`,
+)
 process.exit(0)
