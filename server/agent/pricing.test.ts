@@ -53,6 +53,8 @@ describe('run cost estimate', () => {
   it('gives null, not a guess, for unknown models and OpenAI-compatible servers', () => {
     expect(estimateCostUsd(anthropic('claude-future-9'), { inputTokens: 10, outputTokens: 10 })).toBeNull()
     expect(findPrice(anthropic('claude-sonnet-45'))).toBeNull()
+    // Named version first, as Claude 1 to 3 were: an unlisted one is no newer model of the family.
+    expect(findPrice(anthropic('claude-3-9-opus'))).toBeNull()
     expect(
       estimateCostUsd(
         { provider: 'openai-compatible', modelId: 'llama3' },
