@@ -3,6 +3,11 @@ import { requireCaller } from '#server/auth/caller.ts'
 import { api } from '#server/http/respond.ts'
 import type { Route } from './+types/[_agent-native].agent.threads.$id'
 
-// GET /_agent-native/agent/threads/:id → { thread, messages } (UI messages, to reopen the chat)
+// GET /_agent-native/agent/threads/:id?before=<messageId> → { thread, messages, hasMore, nextBefore }
+// (the latest page of UI messages, or the page before one, to reopen the chat)
 export const loader = ({ request, params }: Route.LoaderArgs) =>
-  api(async () => getChatThread(await requireCaller(request), params.id))
+  api(async () =>
+    getChatThread(await requireCaller(request), params.id, {
+      before: new URL(request.url).searchParams.get('before'),
+    }),
+  )

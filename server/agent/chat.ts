@@ -25,14 +25,9 @@ import { dropChatTurn, openChatTurn, settleChatTurn } from './chat-turns.ts'
 import { createRunSpend } from './run-spend.ts'
 import { usd } from '../runs/budget.ts'
 import { buildChatSystemPrompt, withContext } from './system-prompt.ts'
-import {
-  appendThreadMessage,
-  findOwnThread,
-  insertThread,
-  selectThreadMessages,
-  updateMessageParts,
-} from '../runs/threads.ts'
+import { findOwnThread, insertThread, selectMessagePage, updateMessageParts } from '../runs/threads.ts'
 import { toUIMessage } from './threads.ts'
+import { appendWithinLimit, readHistory } from './thread-bounds.ts'
 import { loadExecution } from './execution.ts'
 import { trackTurn } from './chat-stop.ts'
 import { createAgentTools } from './tools/index.ts'
@@ -55,7 +50,14 @@ const overTurnCap = (capUsd: number, spentUsd: number) =>
   'model key (DEPLOYMENT_KEY_MAX_RUN_COST_USD). Add your own key under Settings → Models to go further, ' +
   'or ask for less at a time.'
 
-/** Folds the request into the stored thread and returns the history to answer. */
+/** The thread's latest stored message, read alone. */
+const latestMessage = async (threadId: string) =>
+  (await selectMessagePage(threadId, { limit: 1 })).rows.map(toUIMessage).at(0)
+
+/**
+ * Folds the request into the stored thread and returns the history to answer: the thread's latest
+ * messages within the budget (decision 0462), never the whole thread.
+ */
 async function prepareThread(
   caller: Caller,
   request: ChatRequest,
@@ -66,28 +68,20 @@ async function prepareThread(
     if (!request.threadId)
       throw badRequest('threadId: a confirmation answers a message in an existing thread', 'threadId')
     if (!(await findOwnThread(owner, request.threadId))) throw notFound(`No chat thread ${request.threadId}`)
-    const stored = (await selectThreadMessages(request.threadId)).map(toUIMessage)
-    const last = stored.at(-1)
+    const last = await latestMessage(request.threadId)
     if (!last || last.role !== 'assistant' || last.id !== message.id) {
       throw badRequest('message: only the latest reply can be answered', 'message')
     }
-    const answered = applyApprovalAnswers(last, message)
-    await updateMessageParts(request.threadId, last.id, answered.parts)
-    return { threadId: request.threadId, history: [...stored.slice(0, -1), answered] }
+    await updateMessageParts(request.threadId, last.id, applyApprovalAnswers(last, message).parts)
+    return { threadId: request.threadId, history: await readHistory(request.threadId) }
   }
 
   const text = readUserText(message)
   let threadId = request.threadId
-  let stored: UIMessage[] = []
+  let last: UIMessage | undefined
   if (threadId) {
     if (!(await findOwnThread(owner, threadId))) throw notFound(`No chat thread ${threadId}`)
-    stored = (await selectThreadMessages(threadId)).map(toUIMessage)
-    const last = stored.at(-1)
-    const declined = last?.role === 'assistant' ? declinePendingApprovals(last) : null
-    if (declined) {
-      await updateMessageParts(threadId, declined.id, declined.parts)
-      stored = [...stored.slice(0, -1), declined]
-    }
+    last = await latestMessage(threadId)
   } else {
     threadId = newId('thr')
     await insertThread({
@@ -100,13 +94,15 @@ async function prepareThread(
   }
   // A retry of a turn that failed before any reply was stored answers the stored message again
   // instead of storing it twice.
-  const last = stored.at(-1)
-  if (request.retry && last?.role === 'user' && readUserText(last as ChatRequest['message']) === text) {
-    return { threadId, history: stored }
+  const retried =
+    request.retry && last?.role === 'user' && readUserText(last as ChatRequest['message']) === text
+  if (!retried) {
+    await appendWithinLimit({ id: newId('msg'), threadId, role: 'user', parts: [{ type: 'text', text }] })
   }
-  const userMessage: UIMessage = { id: newId('msg'), role: 'user', parts: [{ type: 'text', text }] }
-  await appendThreadMessage({ ...userMessage, threadId, parts: userMessage.parts })
-  return { threadId, history: [...stored, userMessage] }
+  // Declined only once the message is stored: a turn refused for a full thread changes nothing.
+  const declined = last?.role === 'assistant' ? declinePendingApprovals(last) : null
+  if (declined) await updateMessageParts(threadId, declined.id, declined.parts)
+  return { threadId, history: await readHistory(threadId) }
 }
 
 /**
@@ -176,12 +172,13 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
               if (isContinuation)
                 await updateMessageParts(threadId, responseMessage.id, responseMessage.parts)
               else if (responseMessage.parts.length > 0) {
-                await appendThreadMessage({
+                const stored = await appendWithinLimit({
                   id: responseMessage.id,
                   threadId,
                   role: 'assistant',
                   parts: responseMessage.parts,
                 })
+                if (!stored) logger.warn({ threadId }, 'chat reply not stored: the thread is full')
               }
             } catch (err) {
               logger.error({ err, threadId }, 'could not store the chat reply')

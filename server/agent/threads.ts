@@ -1,12 +1,18 @@
 /**
  * Chat threads as the chat panel sees them: a person's own conversations in their active
- * organisation, reopened with every message. Run transcripts are threads too (kind 'run'), read
+ * organisation, reopened a page of messages at a time. Run transcripts are threads too (kind 'run'), read
  * through the runs API with the job's access rules instead.
  */
 import type { UIMessage } from 'ai'
 import type { Caller } from '../auth/caller.ts'
-import { notFound } from '../lib/errors.ts'
-import { findOwnThread, selectChatThreads, selectThreadMessages, type MessageRow } from '../runs/threads.ts'
+import { badRequest, notFound } from '../lib/errors.ts'
+import {
+  findMessageSeq,
+  findOwnThread,
+  selectChatThreads,
+  selectMessagePage,
+  type MessageRow,
+} from '../runs/threads.ts'
 
 export type ThreadSummary = { id: string; title: string; createdAt: string; updatedAt: string }
 
@@ -32,14 +38,33 @@ export async function listChatThreads(caller: Caller): Promise<ThreadSummary[]> 
   }))
 }
 
-/** One of the caller's chat threads with its messages; 404 for anyone else's. */
+/** How many messages one read of a thread returns: the latest, or those before `before`. */
+export const THREAD_PAGE_MESSAGES = 100
+
+/** One page of a chat thread; `nextBefore` reads the page before it, null when this is the first. */
+export type ChatThreadPage = {
+  thread: ThreadSummary
+  messages: UIMessage[]
+  hasMore: boolean
+  nextBefore: string | null
+}
+
+/**
+ * One of the caller's chat threads with a page of its messages: the latest ones, or those before
+ * message `before` (decision 0462). 404 for anyone else's thread; 400 when `before` is not one of its messages.
+ */
 export async function getChatThread(
   caller: Caller,
   id: string,
-): Promise<{ thread: ThreadSummary; messages: UIMessage[] }> {
+  { before }: { before?: string | null } = {},
+): Promise<ChatThreadPage> {
   const thread = await findOwnThread({ userId: caller.userId, orgId: caller.orgId, kind: 'chat' }, id)
   if (!thread) throw notFound(`No chat thread ${id}`)
-  const messages = (await selectThreadMessages(id)).filter((m) => m.role === 'user' || m.role === 'assistant')
+  const beforeSeq = before ? await findMessageSeq(id, before) : undefined
+  if (before && beforeSeq === undefined)
+    throw badRequest(`before: no message ${before} in this chat`, 'before')
+  const page = await selectMessagePage(id, { limit: THREAD_PAGE_MESSAGES, beforeSeq })
+  const messages = page.rows.filter((m) => m.role === 'user' || m.role === 'assistant').map(toUIMessage)
   return {
     thread: {
       id: thread.id,
@@ -47,6 +72,8 @@ export async function getChatThread(
       createdAt: thread.createdAt.toISOString(),
       updatedAt: thread.updatedAt.toISOString(),
     },
-    messages: messages.map(toUIMessage),
+    messages,
+    hasMore: page.hasMore,
+    nextBefore: page.hasMore ? (page.rows[0]?.id ?? null) : null,
   }
 }

@@ -5,7 +5,7 @@
  * as its first user message, then whatever the executor produced. Every write passes its text
  * through toPostgresJson/Text: model output may hold U+0000 or a lone surrogate, which Postgres rejects.
  */
-import { and, asc, desc, eq, like, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gte, like, lt, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { agentMessages, agentThreads } from '../db/schema/app.ts'
 import { queryRows } from '../db/sql.ts'
@@ -76,6 +76,85 @@ export async function selectThreadMessages(threadId: string, db: Db = getDb()): 
     .from(agentMessages)
     .where(eq(agentMessages.threadId, threadId))
     .orderBy(asc(agentMessages.seq))
+}
+
+/** How many messages the thread holds (an index-only count over `agent_messages_seq_uq`). */
+export async function countThreadMessages(threadId: string, db: Db = getDb()): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(agentMessages)
+    .where(eq(agentMessages.threadId, threadId))
+  return row!.n
+}
+
+/** The size of one stored message, without its parts. */
+export type MessageSize = { seq: number; role: MessageRow['role']; bytes: number }
+
+/** The sizes of the thread's latest `limit` messages, newest first; their parts stay in the database. */
+export async function selectMessageSizes(
+  threadId: string,
+  limit: number,
+  db: Db = getDb(),
+): Promise<MessageSize[]> {
+  return db
+    .select({
+      seq: agentMessages.seq,
+      role: agentMessages.role,
+      bytes: sql<number>`octet_length(${agentMessages.parts}::text)`,
+    })
+    .from(agentMessages)
+    .where(eq(agentMessages.threadId, threadId))
+    .orderBy(desc(agentMessages.seq))
+    .limit(limit)
+}
+
+/** The thread's messages from `fromSeq` on, in order. */
+export async function selectMessagesFrom(
+  threadId: string,
+  fromSeq: number,
+  db: Db = getDb(),
+): Promise<MessageRow[]> {
+  return db
+    .select()
+    .from(agentMessages)
+    .where(and(eq(agentMessages.threadId, threadId), gte(agentMessages.seq, fromSeq)))
+    .orderBy(asc(agentMessages.seq))
+}
+
+/**
+ * Up to `limit` of the thread's messages before `beforeSeq` (the latest ones without it), in
+ * order, and whether earlier ones exist.
+ */
+export async function selectMessagePage(
+  threadId: string,
+  { limit, beforeSeq }: { limit: number; beforeSeq?: number },
+  db: Db = getDb(),
+): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
+  const rows = await db
+    .select()
+    .from(agentMessages)
+    .where(
+      and(
+        eq(agentMessages.threadId, threadId),
+        beforeSeq === undefined ? undefined : lt(agentMessages.seq, beforeSeq),
+      ),
+    )
+    .orderBy(desc(agentMessages.seq))
+    .limit(limit + 1)
+  return { rows: rows.slice(0, limit).reverse(), hasMore: rows.length > limit }
+}
+
+/** The place (seq) of message `id` in the thread, or undefined when the thread has no such message. */
+export async function findMessageSeq(
+  threadId: string,
+  id: string,
+  db: Db = getDb(),
+): Promise<number | undefined> {
+  const rows = await db
+    .select({ seq: agentMessages.seq })
+    .from(agentMessages)
+    .where(and(eq(agentMessages.threadId, threadId), eq(agentMessages.id, id)))
+  return rows[0]?.seq
 }
 
 /** Appends a message after the thread's last one and marks the thread active. */

@@ -1,0 +1,97 @@
+/**
+ * How far a chat thread may grow, and how much of it a turn reads (decision 0462). A thread holds
+ * at most MAX_THREAD_MESSAGES; a turn sends the model only its latest messages within a budget,
+ * read newest first with a LIMIT, so neither memory nor the model's context grows with the thread.
+ */
+import type { UIMessage } from 'ai'
+import { getDb } from '../db/client.ts'
+import { checkRoom } from '../db/lock.ts'
+import { HttpError, quotaExceeded } from '../lib/errors.ts'
+import {
+  appendThreadMessage,
+  countThreadMessages,
+  selectMessagesFrom,
+  selectMessageSizes,
+  type MessageRow,
+  type MessageSize,
+} from '../runs/threads.ts'
+import { toUIMessage } from './threads.ts'
+
+/** The most messages one chat thread holds: 250 turns of a question and its reply. */
+export const MAX_THREAD_MESSAGES = 500
+
+/**
+ * What one turn sends the model at most: its latest messages, this many and this many bytes of
+ * stored parts (about 75k tokens), well inside every supported model's context window with room
+ * for the system prompt, the tools and the reply.
+ */
+export const HISTORY_MAX_MESSAGES = 60
+export const HISTORY_MAX_BYTES = 300_000
+
+const threadFull = () =>
+  quotaExceeded(
+    `This chat has reached its limit of ${MAX_THREAD_MESSAGES} messages. Start a new chat to go on.`,
+    'threadId',
+  )
+
+/**
+ * Stores `message` in the thread unless the thread is full; a person's message needs room for its
+ * reply too. Appends to one thread take turns on its lock, so racing turns cannot pass the limit.
+ * A reply that finds no room (only when turns of one thread race) is not stored: false.
+ */
+export async function appendWithinLimit(input: {
+  id: string
+  threadId: string
+  role: MessageRow['role']
+  parts: unknown[]
+}): Promise<boolean> {
+  const room = input.role === 'user' ? MAX_THREAD_MESSAGES - 1 : MAX_THREAD_MESSAGES
+  try {
+    await getDb().transaction(async (tx) => {
+      await checkRoom(
+        tx,
+        `thread-messages:${input.threadId}`,
+        room,
+        () => countThreadMessages(input.threadId, tx),
+        threadFull,
+      )
+      await appendThreadMessage(input, tx)
+    })
+    return true
+  } catch (err) {
+    if (input.role !== 'user' && err instanceof HttpError && err.code === 'quota_exceeded') return false
+    throw err
+  }
+}
+
+/**
+ * Where the history starts, newest first in `sizes`: everything back to the latest person's
+ * message, then earlier messages while both budgets hold, cut so it starts at a person's message.
+ * Cuts fall between whole messages, and a tool call and its result live in one message, so a call
+ * is never sent without its result. Undefined when there is nothing to send.
+ */
+export function pickHistoryStart(
+  sizes: Pick<MessageSize, 'seq' | 'role' | 'bytes'>[],
+  budget = { messages: HISTORY_MAX_MESSAGES, bytes: HISTORY_MAX_BYTES },
+): number | undefined {
+  let start: number | undefined
+  let bytes = 0
+  let reachedUser = false
+  for (const [i, m] of sizes.entries()) {
+    bytes += m.bytes
+    const fits = i < budget.messages && bytes <= budget.bytes
+    if (reachedUser && !fits) break
+    if (m.role === 'user') {
+      start = m.seq
+      reachedUser = true
+    }
+  }
+  return start
+}
+
+/** The thread's latest messages within the budget, in order: what a turn sends the model. */
+export async function readHistory(threadId: string): Promise<UIMessage[]> {
+  const start = pickHistoryStart(await selectMessageSizes(threadId, HISTORY_MAX_MESSAGES))
+  if (start === undefined) return []
+  return (await selectMessagesFrom(threadId, start)).map(toUIMessage)
+}

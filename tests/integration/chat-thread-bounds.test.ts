@@ -1,0 +1,164 @@
+/**
+ * A chat thread cannot grow without bound (decision 0462). Before, every turn read the whole
+ * thread into memory and sent all of it to the model, and the thread API answered every message:
+ * a member (or a script posting turns) could grow one thread until it broke the model's context
+ * for good. Now a thread holds at most MAX_THREAD_MESSAGES (the next turn is 403 quota_exceeded,
+ * nothing stored), a turn sends only the latest messages within a budget, and the thread API pages.
+ * Real HTTP, real Postgres, the real Anthropic provider against the fake Messages API.
+ */
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import { HISTORY_MAX_BYTES, HISTORY_MAX_MESSAGES, MAX_THREAD_MESSAGES } from '#server/agent/thread-bounds.ts'
+import { THREAD_PAGE_MESSAGES } from '#server/agent/threads.ts'
+import { queryRows } from '#server/db/sql.ts'
+import { sendChat, userText } from '#tests/support/agent-chat.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+
+const KEY = 'sk-ant-deployment-thread-bounds'
+const THREADS = '/_agent-native/agent/threads'
+
+let agent: AgentApp
+beforeAll(async () => {
+  agent = await startAgentApp({ key: KEY })
+})
+afterAll(() => agent?.close())
+beforeEach(() => {
+  agent.fake.requests.length = 0
+})
+
+const db = () => agent.app.server.db.db
+
+/** A new thread of the member's, opened by one real turn (messages 0 and 1). */
+async function newThread(question: string): Promise<string> {
+  const turn = await sendChat(agent.team.member.client, { message: userText(question) })
+  expect(turn.status).toBe(200)
+  return turn.threadId!
+}
+
+/**
+ * Stores messages `from`..`to` (seq) straight into the thread, as weeks of chatting would: a
+ * question `q<seq>` at even places, an answer `a<seq>` (padded to `pad` bytes) at odd ones.
+ */
+async function fill(threadId: string, from: number, to: number, pad = 0) {
+  await queryRows(
+    db(),
+    sql`insert into agent_messages (id, thread_id, seq, role, parts)
+        select 'msg_fill_' || ${threadId} || '_' || g, ${threadId}, g,
+          case when g % 2 = 0 then 'user' else 'assistant' end,
+          jsonb_build_array(jsonb_build_object('type', 'text', 'text',
+            case when g % 2 = 0 then 'q' || g else 'a' || g || repeat('x', ${pad}::int) end))
+        from generate_series(${from}::int, ${to}::int) as g`,
+  )
+}
+
+const countMessages = async (threadId: string) =>
+  (
+    await queryRows<{ n: number }>(
+      db(),
+      sql`select count(*)::int as n from agent_messages where thread_id = ${threadId}`,
+    )
+  )[0]!.n
+
+type SentMessage = { role: string; content: { type: string; text?: string }[] }
+const firstText = (m: SentMessage | undefined) => m?.content.find((c) => c.type === 'text')?.text
+
+it('fills a thread to its limit and refuses the next turn, storing nothing', async () => {
+  const threadId = await newThread('start of a long chat')
+  await fill(threadId, 2, MAX_THREAD_MESSAGES - 3)
+  // The last turn that fits: its question and reply make the thread exactly full.
+  const last = await sendChat(agent.team.member.client, { threadId, message: userText('one more') })
+  expect(last.status).toBe(200)
+  expect(await countMessages(threadId)).toBe(MAX_THREAD_MESSAGES)
+
+  agent.fake.requests.length = 0
+  const refused = await sendChat(agent.team.member.client, { threadId, message: userText('and another') })
+  expect(refused.status).toBe(403)
+  expect(refused.error).toEqual({
+    code: 'quota_exceeded',
+    field: 'threadId',
+    message: `This chat has reached its limit of ${MAX_THREAD_MESSAGES} messages. Start a new chat to go on.`,
+  })
+  expect(await countMessages(threadId)).toBe(MAX_THREAD_MESSAGES)
+  expect(agent.fake.requests).toHaveLength(0)
+})
+
+it('turns racing for the last places of a thread never pass the limit', async () => {
+  const threadId = await newThread('a race for the last places')
+  await fill(threadId, 2, MAX_THREAD_MESSAGES - 5)
+  const turns = await Promise.all(
+    ['r1', 'r2', 'r3', 'r4'].map((t) =>
+      sendChat(agent.team.member.client, { threadId, message: userText(t) }),
+    ),
+  )
+  expect(turns.filter((t) => t.status === 403).length).toBeGreaterThan(0)
+  expect(await countMessages(threadId)).toBeLessThanOrEqual(MAX_THREAD_MESSAGES)
+})
+
+it('sends the model only the latest messages, starting at a question', async () => {
+  const threadId = await newThread('a chat of many turns')
+  await fill(threadId, 2, 299)
+  const turn = await sendChat(agent.team.member.client, {
+    threadId,
+    message: userText('the newest question'),
+  })
+  expect(turn.status).toBe(200)
+  const sent = agent.fake.requests.at(-1)!.body.messages as SentMessage[]
+  expect(sent.length).toBeLessThanOrEqual(HISTORY_MAX_MESSAGES)
+  expect(sent.length).toBeGreaterThan(HISTORY_MAX_MESSAGES / 2)
+  expect(sent[0]!.role).toBe('user')
+  expect(firstText(sent[0])).toMatch(/^q\d+$/)
+  expect(firstText(sent.at(-1))).toBe('the newest question')
+  expect(JSON.stringify(sent)).not.toContain('"q2"')
+})
+
+it('keeps what a turn sends within the byte budget when answers are large', async () => {
+  const threadId = await newThread('a chat of long answers')
+  await fill(threadId, 2, 41, 40_000)
+  const turn = await sendChat(agent.team.member.client, { threadId, message: userText('short question') })
+  expect(turn.status).toBe(200)
+  const sent = agent.fake.requests.at(-1)!.body.messages as SentMessage[]
+  expect(JSON.stringify(sent).length).toBeLessThan(HISTORY_MAX_BYTES)
+  expect(sent.length).toBeGreaterThan(2)
+  expect(firstText(sent[0])).toMatch(/^q\d+$/)
+  expect(firstText(sent.at(-1))).toBe('short question')
+})
+
+it('reads a thread a page at a time, latest first, with a way to earlier pages', async () => {
+  const c = agent.team.member.client
+  const threadId = await newThread('a chat to page through')
+  await fill(threadId, 2, 249)
+  const texts = (page: { messages: { parts: { text?: string }[] }[] }) =>
+    page.messages.map((m) => m.parts[0]!.text)
+
+  const latest = await c.get(`${THREADS}/${threadId}`)
+  expect(latest.status).toBe(200)
+  expect(latest.body.messages).toHaveLength(THREAD_PAGE_MESSAGES)
+  expect(texts(latest.body).at(-1)).toBe('a249')
+  expect(latest.body.hasMore).toBe(true)
+  expect(latest.body.nextBefore).toBe(latest.body.messages[0].id)
+
+  const middle = await c.get(`${THREADS}/${threadId}?before=${latest.body.nextBefore}`)
+  expect(texts(middle.body).at(-1)).toBe('a149')
+  expect(middle.body.hasMore).toBe(true)
+
+  const first = await c.get(`${THREADS}/${threadId}?before=${middle.body.nextBefore}`)
+  expect(first.body.messages).toHaveLength(50)
+  expect(texts(first.body)[0]).toBe('a chat to page through')
+  expect(first.body.hasMore).toBe(false)
+  expect(first.body.nextBefore).toBeNull()
+})
+
+it('refuses a page before a message that is not in the thread', async () => {
+  const c = agent.team.member.client
+  const mine = await newThread('mine')
+  const theirs = (await sendChat(agent.team.admin.client, { message: userText('theirs') })).threadId!
+  const [theirMessage] = await queryRows<{ id: string }>(
+    db(),
+    sql`select id from agent_messages where thread_id = ${theirs} limit 1`,
+  )
+  for (const before of ['msg_nope', theirMessage!.id]) {
+    const res = await c.get(`${THREADS}/${mine}?before=${before}`)
+    expect(res.status).toBe(400)
+    expect(res.body.error).toMatchObject({ code: 'bad_request', field: 'before' })
+  }
+})
