@@ -15,7 +15,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { cn } from '#app/lib/cn.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
 import type * as SessionModule from './chat-session.tsx'
-import type { ChatMetadata } from './types.ts'
+import type { ChatMetadata, ThreadPage } from './types.ts'
 
 /**
  * The conversation and the history list load when the panel is first opened (or the toggle is
@@ -27,9 +27,20 @@ const loadSession = () => (sessionModule ??= import('./chat-session.tsx'))
 const ChatSession = lazy(() => loadSession().then((m) => ({ default: m.ChatSession })))
 const ThreadList = lazy(() => import('./thread-list.tsx').then((m) => ({ default: m.ThreadList })))
 
-type Session = { key: string; threadId: string | null; messages: UIMessage<ChatMetadata>[] }
+type Session = {
+  key: string
+  threadId: string | null
+  messages: UIMessage<ChatMetadata>[]
+  /** The earliest loaded message when the thread has earlier ones (its page's `nextBefore`). */
+  earlierBefore: string | null
+}
 
-const freshSession = (): Session => ({ key: `new-${Date.now()}`, threadId: null, messages: [] })
+const freshSession = (): Session => ({
+  key: `new-${Date.now()}`,
+  threadId: null,
+  messages: [],
+  earlierBefore: null,
+})
 
 /** Whether the panel is open, shared by the header's toggle and the panel itself. */
 type ChatState = {
@@ -124,6 +135,11 @@ export function ChatPanel() {
 
   const onThread = useCallback((id: string) => setSession((s) => ({ ...s, threadId: id })), [])
 
+  function newChat() {
+    setSession(freshSession())
+    setView('chat')
+  }
+
   async function openThread(id: string) {
     setLoadError(null)
     const res = await fetch(`/_agent-native/agent/threads/${encodeURIComponent(id)}`).catch(() => null)
@@ -131,8 +147,13 @@ export function ChatPanel() {
       setLoadError('Could not open that chat. Try again.')
       return
     }
-    const body = (await res.json()) as { messages: UIMessage<ChatMetadata>[] }
-    setSession({ key: `${id}-${Date.now()}`, threadId: id, messages: body.messages })
+    const body = (await res.json()) as ThreadPage
+    setSession({
+      key: `${id}-${Date.now()}`,
+      threadId: id,
+      messages: body.messages,
+      earlierBefore: body.nextBefore,
+    })
     setView('chat')
   }
 
@@ -154,14 +175,7 @@ export function ChatPanel() {
         <h2 className="flex flex-1 items-center gap-2 text-sm font-semibold">
           <Sparkles className="size-4 text-brand-600" aria-hidden /> Agent
         </h2>
-        <Button
-          variant="ghost"
-          size="sm"
-          onClick={() => {
-            setSession(freshSession())
-            setView('chat')
-          }}
-        >
+        <Button variant="ghost" size="sm" onClick={newChat}>
           <MessageSquarePlus className="size-4" aria-hidden /> New chat
         </Button>
         <Button
@@ -194,6 +208,8 @@ export function ChatPanel() {
               sessionKey={session.key}
               threadId={session.threadId}
               initialMessages={session.messages}
+              earlierBefore={session.earlierBefore}
+              onNewChat={newChat}
               onThread={onThread}
               inputRef={input}
             />

@@ -2,7 +2,7 @@
 import '#app/lib/zod-csp.ts'
 import { useChat } from '@ai-sdk/react'
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai'
-import { ArrowUp, RotateCcw, Square } from 'lucide-react'
+import { ArrowUp, MessageSquarePlus, RotateCcw, Square } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { Link, useRevalidator } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
@@ -12,6 +12,7 @@ import {
   readRetryNotice,
   type ChatMetadata,
   type RetryNotice,
+  type ThreadPage,
   type ToolPart,
 } from './types.ts'
 
@@ -38,13 +39,19 @@ export function ChatSession({
   sessionKey,
   threadId,
   initialMessages,
+  earlierBefore,
   onThread,
+  onNewChat,
   inputRef,
 }: {
   sessionKey: string
   threadId: string | null
   initialMessages: ChatMessage[]
+  /** The earliest loaded message when the thread has earlier ones, to read the page before it. */
+  earlierBefore: string | null
   onThread: (id: string) => void
+  /** Starts a new conversation (the way on when this thread is full). */
+  onNewChat: () => void
   inputRef: React.RefObject<HTMLTextAreaElement | null>
 }) {
   const revalidator = useRevalidator()
@@ -72,22 +79,31 @@ export function ChatSession({
   )
   // The model call failed and the server waits to retry it (a 529 "overloaded", a 429, …).
   const [retrying, setRetrying] = useState<RetryNotice | null>(null)
-  const { messages, sendMessage, regenerate, status, error, stop, addToolApprovalResponse, clearError } =
-    useChat<ChatMessage>({
-      id: sessionKey,
-      messages: initialMessages,
-      transport,
-      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-      onData: (part) => {
-        const notice = readRetryNotice(part)
-        if (notice !== undefined) setRetrying(notice)
-      },
-      onFinish: ({ message }) => {
-        setRetrying(null)
-        if (changedJobs(message)) void revalidate.current()
-      },
-      onError: () => setRetrying(null),
-    })
+  const {
+    messages,
+    setMessages,
+    sendMessage,
+    regenerate,
+    status,
+    error,
+    stop,
+    addToolApprovalResponse,
+    clearError,
+  } = useChat<ChatMessage>({
+    id: sessionKey,
+    messages: initialMessages,
+    transport,
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    onData: (part) => {
+      const notice = readRetryNotice(part)
+      if (notice !== undefined) setRetrying(notice)
+    },
+    onFinish: ({ message }) => {
+      setRetrying(null)
+      if (changedJobs(message)) void revalidate.current()
+    },
+    onError: () => setRetrying(null),
+  })
   const [text, setText] = useState('')
   const busy = status === 'submitted' || status === 'streaming'
   const end = useRef<HTMLDivElement>(null)
@@ -96,9 +112,11 @@ export function ChatSession({
   useEffect(() => {
     if (current) onThread(current)
   }, [current, onThread])
+  // Follows the newest message, not earlier pages loaded above it.
+  const newest = messages.at(-1)
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'end' })
-  }, [messages])
+  }, [newest])
   // The panel loads this part when it first opens, after its own focus effect ran: the composer
   // takes the focus when it appears in an open panel.
   useEffect(() => {
@@ -126,6 +144,21 @@ export function ChatSession({
     setText('')
   }
 
+  // A long thread opens at its latest page; earlier pages are read on demand, newest first.
+  const [before, setBefore] = useState(earlierBefore)
+  const [earlierError, setEarlierError] = useState(false)
+  async function loadEarlier() {
+    const id = current ?? threadId
+    if (!id || !before) return
+    const url = `/_agent-native/agent/threads/${encodeURIComponent(id)}?before=${encodeURIComponent(before)}`
+    const res = await fetch(url).catch(() => null)
+    setEarlierError(!res?.ok)
+    if (!res?.ok) return
+    const page = (await res.json()) as ThreadPage
+    setMessages((now) => [...page.messages, ...now])
+    setBefore(page.nextBefore)
+  }
+
   function retry() {
     clearError()
     void regenerate({ body: { threadId: current ?? threadId ?? undefined } })
@@ -139,6 +172,18 @@ export function ChatSession({
         aria-live="polite"
         data-testid="chat-log"
       >
+        {before ? (
+          <div className="text-center">
+            <Button type="button" variant="ghost" size="sm" onClick={() => void loadEarlier()}>
+              Earlier messages
+            </Button>
+            {earlierError ? (
+              <p role="alert" className="text-red-700">
+                Could not load earlier messages. Try again.
+              </p>
+            ) : null}
+          </div>
+        ) : null}
         {messages.length === 0 ? (
           <p className="text-stone-600 dark:text-stone-400">
             Ask for a job in plain words, e.g. “every weekday at 7, summarise yesterday’s sign-ups”.
@@ -178,7 +223,13 @@ export function ChatSession({
             className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
           >
             {failure.message}
-            {failure.code === 'no_model_key' ? (
+            {failure.code === 'quota_exceeded' ? (
+              <div className="mt-2">
+                <Button type="button" variant="secondary" size="sm" onClick={onNewChat}>
+                  <MessageSquarePlus className="size-3.5" aria-hidden /> New chat
+                </Button>
+              </div>
+            ) : failure.code === 'no_model_key' ? (
               <>
                 {' '}
                 <Link to="/settings/models" className="font-medium underline">

@@ -13,7 +13,9 @@ export type ToolPart = {
   approval?: { id: string; approved?: boolean; reason?: string }
 }
 
+import type { UIMessage } from 'ai'
 import type { ChatRetryPart } from '#server/agent/chat.ts'
+import type { ChatThreadPage } from '#server/agent/threads.ts'
 
 export type RetryNotice = NonNullable<ChatRetryPart['data']>
 
@@ -28,6 +30,9 @@ export function readRetryNotice(part: { type: string; data?: unknown }): RetryNo
 
 /** Metadata the server puts on replies: the thread they belong to. */
 export type ChatMetadata = { threadId?: string }
+
+/** One page of a stored thread (`GET /_agent-native/agent/threads/:id`). */
+export type ThreadPage = Omit<ChatThreadPage, 'messages'> & { messages: UIMessage<ChatMetadata>[] }
 
 /** The error body the chat endpoint answers with before streaming (e.g. no model key). */
 export function readChatError(error: Error): { message: string; code?: string } {
