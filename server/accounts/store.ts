@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
+import { revokeKeepingRecent } from '../db/revoked-tokens.ts'
 import { accessTokens, invitation, jobs, member, organization, user } from '../db/schema/index.ts'
 import { invalidateCallers } from '../access/caller-cache.ts'
 
@@ -89,17 +90,19 @@ export async function revokeAccessTokensOf(
   orgId: string | null,
   db: Db = getDb(),
 ): Promise<number> {
-  const rows = await db
-    .update(accessTokens)
-    .set({ revokedAt: new Date() })
-    .where(
-      and(
-        eq(accessTokens.userId, userId),
-        orgId === null ? undefined : eq(accessTokens.orgId, orgId),
-        isNull(accessTokens.revokedAt),
-      ),
-    )
-    .returning({ id: accessTokens.id })
+  const rows = await revokeKeepingRecent('access', userId, db, (tx) =>
+    tx
+      .update(accessTokens)
+      .set({ revokedAt: new Date() })
+      .where(
+        and(
+          eq(accessTokens.userId, userId),
+          orgId === null ? undefined : eq(accessTokens.orgId, orgId),
+          isNull(accessTokens.revokedAt),
+        ),
+      )
+      .returning({ id: accessTokens.id }),
+  )
   return rows.length
 }
 

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { and, desc, eq, isNull, like, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { getDb } from '../db/client.ts'
+import { revokeKeepingRecent } from '../db/revoked-tokens.ts'
 import { machineTokens, member, memberAudit, user, verification } from '../db/schema/index.ts'
 import { revokeAccessTokensOf } from '../accounts/store.ts'
 import { inTransaction, queryRows } from '../db/sql.ts'
@@ -76,11 +77,13 @@ export async function createResetLink(caller: Caller, userId: string, now = new 
     // Whoever holds the link holds the account, and a connected machine runs that account's
     // commands unconfined on the person's own computer: the link ends its tokens (decision 0351).
     // Their live connections end after (machines/service.ts createResetLinkEndingMachines).
-    const revoked = await tx
-      .update(machineTokens)
-      .set({ revokedAt: now })
-      .where(and(eq(machineTokens.ownerId, userId), isNull(machineTokens.revokedAt)))
-      .returning({ id: machineTokens.id })
+    const revoked = await revokeKeepingRecent('machine', userId, tx, (inner) =>
+      inner
+        .update(machineTokens)
+        .set({ revokedAt: now })
+        .where(and(eq(machineTokens.ownerId, userId), isNull(machineTokens.revokedAt)))
+        .returning({ id: machineTokens.id }),
+    )
     machineTokensRevoked = revoked.length
     // Its access tokens too: one made from a stolen session must not outlive the remedy.
     await revokeAccessTokensOf(userId, null, tx)

@@ -9,6 +9,7 @@ import { and, count, desc, eq, isNull } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb, type Db } from '../db/client.ts'
 import { checkRoom } from '../db/lock.ts'
+import { revokeKeepingRecent, tokenLockKey } from '../db/revoked-tokens.ts'
 import { machineTokens } from '../db/schema/app.ts'
 import { env } from '../env.ts'
 import { toJobName } from '../jobs/field-schemas.ts'
@@ -91,7 +92,7 @@ export async function createMachineToken(
       // One person's creations take turns, so requests racing cannot pass the ceiling together.
       await checkRoom(
         tx,
-        `machine-tokens:${ownerId}`,
+        tokenLockKey('machine', ownerId),
         limit,
         async () => (await tx.select({ n: count() }).from(machineTokens).where(liveTokensOf(ownerId)))[0]!.n,
         (n) =>
@@ -126,14 +127,19 @@ export async function listMachineTokens(ownerId: string, db: Db = getDb()): Prom
 
 /**
  * Marks one of the owner's tokens revoked (service.ts also closes what it connected); someone
- * else's token is a 404, as if it did not exist.
+ * else's token is a 404, as if it did not exist. Only their most recently revoked tokens stay
+ * stored (db/revoked-tokens.ts).
  */
 export async function revokeMachineToken(ownerId: string, id: string, db: Db = getDb()): Promise<void> {
-  const rows = await db
-    .update(machineTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(machineTokens.id, id), eq(machineTokens.ownerId, ownerId), isNull(machineTokens.revokedAt)))
-    .returning({ id: machineTokens.id })
+  const rows = await revokeKeepingRecent('machine', ownerId, db, (tx) =>
+    tx
+      .update(machineTokens)
+      .set({ revokedAt: new Date() })
+      .where(
+        and(eq(machineTokens.id, id), eq(machineTokens.ownerId, ownerId), isNull(machineTokens.revokedAt)),
+      )
+      .returning({ id: machineTokens.id }),
+  )
   if (rows.length === 0) throw notFound('No such machine token')
 }
 

@@ -13,6 +13,7 @@ import { findMembership, findUser } from '../accounts/store.ts'
 import { callerFrom, type Caller } from '../access/caller.ts'
 import { getDb, type Db } from '../db/client.ts'
 import { checkRoom } from '../db/lock.ts'
+import { revokeKeepingRecent, tokenLockKey } from '../db/revoked-tokens.ts'
 import { accessTokens } from '../db/schema/index.ts'
 import { badFields, conflict, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
@@ -114,7 +115,7 @@ export async function createAccessToken(
     // One person's creations take turns, so requests racing cannot pass the ceiling together.
     await checkRoom(
       tx,
-      `access-tokens:${caller.userId}`,
+      tokenLockKey('access', caller.userId),
       MAX_LIVE_ACCESS_TOKENS,
       async () => (await tx.select({ n: count() }).from(accessTokens).where(liveTokensOf(caller)))[0]!.n,
       (n) =>
@@ -148,16 +149,19 @@ export async function listAccessTokens(caller: Caller, db: Db = getDb()): Promis
 
 /**
  * Revokes one of the caller's tokens; someone else's is a 404, as if it did not exist. Every
- * request checks its token, so the next request of any session using it is refused.
+ * request checks its token, so the next request of any session using it is refused. Only their
+ * most recently revoked tokens stay stored (db/revoked-tokens.ts).
  */
 export async function revokeAccessToken(caller: Caller, id: string, db: Db = getDb()): Promise<void> {
-  const rows = await db
-    .update(accessTokens)
-    .set({ revokedAt: new Date() })
-    .where(
-      and(eq(accessTokens.id, id), eq(accessTokens.userId, caller.userId), isNull(accessTokens.revokedAt)),
-    )
-    .returning({ id: accessTokens.id })
+  const rows = await revokeKeepingRecent('access', caller.userId, db, (tx) =>
+    tx
+      .update(accessTokens)
+      .set({ revokedAt: new Date() })
+      .where(
+        and(eq(accessTokens.id, id), eq(accessTokens.userId, caller.userId), isNull(accessTokens.revokedAt)),
+      )
+      .returning({ id: accessTokens.id }),
+  )
   if (rows.length === 0) throw notFound('No such access token')
 }
 
