@@ -4,6 +4,7 @@
  * author while it is not approved, and an organisation holds at most MAX_SKILLS_PER_ORG skills,
  * new ones taking turns so none slips past the count (decision 0457). Written as the attacks.
  */
+import { readdirSync } from 'node:fs'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queryRows } from '#server/db/sql.ts'
@@ -33,6 +34,11 @@ const skillTables = async () => ({
   skills: await queryRows(db(), sql`select * from skills where org_id = ${team.orgId} order by id`),
   audit: await queryRows(db(), sql`select * from skill_audit where org_id = ${team.orgId} order by id`),
 })
+/** The SKILL.md files named `name` left in any environment folder on disk. */
+const skillFilesOnDisk = (name: string) =>
+  readdirSync(agent.dir!, { recursive: true, encoding: 'utf8' }).filter((p) =>
+    p.endsWith(`skills/${name}/SKILL.md`),
+  )
 const writes = (client: ApiClient, name: string) =>
   agentWritesSkillFile(client, agent.fake, name, `About ${name}.`)
 
@@ -114,6 +120,9 @@ describe('skills per organisation', () => {
     expect(output).toMatchObject({ ok: false, error: { status: 403, code: 'quota_exceeded' } })
     expect(output.error.message).toContain(`already has ${MAX_SKILLS_PER_ORG} skills`)
     expect(await skillTables()).toEqual(before)
+    // Unfixed, the refused SKILL.md stayed in the member's folder (decision 0463).
+    expect(skillFilesOnDisk('one-too-many')).toEqual([])
+    expect(skillFilesOnDisk('members-own')).toHaveLength(1)
 
     const edit = await agentWritesSkillFile(team.member.client, agent.fake, 'members-own', 'Second text.')
     expect(edit.skill).toMatchObject({ name: 'members-own', status: 'pending_approval' })
@@ -131,6 +140,8 @@ describe('skills per organisation', () => {
     expect(stored, JSON.stringify(outputs)).toHaveLength(1)
     expect(outputs.filter((o) => o.error?.code === 'quota_exceeded')).toHaveLength(7)
     expect((await skillTables()).skills).toHaveLength(MAX_SKILLS_PER_ORG)
+    const left = Array.from({ length: 8 }, (_, i) => skillFilesOnDisk(`race-${i}`)).flat()
+    expect(left).toHaveLength(1)
   })
 
   it('counts each organisation apart', async () => {

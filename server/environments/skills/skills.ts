@@ -16,7 +16,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { parseFrontmatter } from '../../lib/frontmatter.ts'
 import { newId } from '../../lib/ids.ts'
 import { SkillName } from '../definition/definition-parts.ts'
-import { readInside } from '../exec/inside.ts'
+import { readInside, removeInside } from '../exec/inside.ts'
 import {
   decideSkill as decideRow,
   findSkill,
@@ -116,7 +116,12 @@ export async function noticeSkillFile(
   }
   // The skill and its audit row are written together, after the organisation's limit is checked.
   const stored = await getDb().transaction(async (tx) => {
-    await checkSkillQuota(caller.orgId, name.data, tx)
+    await checkSkillQuota(caller.orgId, name.data, tx).catch(async (err: unknown) => {
+      // A skill the limit refuses leaves no file behind either (decision 0463): the agent's
+      // command or file tool wrote it before it could be counted, and it would stay for good.
+      await removeInside(root, path)
+      throw err
+    })
     const row = await upsertSkill(
       {
         id: newId('skill'),
