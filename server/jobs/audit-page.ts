@@ -1,27 +1,12 @@
 /** A job's audit trail a page at a time for the API: `limit`, `cursor` (an entry id), `total`. */
 import { count, eq } from 'drizzle-orm'
-import { z } from 'zod'
 import type { Caller } from '../auth/caller.ts'
 import { getDb } from '../db/client.ts'
 import { jobAudit } from '../db/schema/index.ts'
-import { PageLimit } from '../lib/paging.ts'
+import { IdPageQuery } from '../lib/paging.ts'
 import { parseInput } from '../lib/validate.ts'
 import { getJob, type JobAuditEntry } from './service.ts'
 import { selectAuditRecords } from './store.ts'
-
-const AuditPageQuery = z.object({
-  limit: PageLimit,
-  cursor: z
-    .preprocess(
-      (v) => (v === '' ? undefined : v),
-      z
-        .string()
-        .regex(/^\d{1,15}$/, { error: 'must be the nextCursor of the previous page' })
-        .transform(Number)
-        .optional(),
-    )
-    .describe('The previous page’s nextCursor'),
-})
 
 export type AuditPage = { entries: JobAuditEntry[]; total: number; nextCursor: string | null }
 
@@ -30,7 +15,7 @@ export async function listJobAuditPage(
   jobId: string,
   query: unknown = {},
 ): Promise<AuditPage> {
-  const { limit, cursor } = parseInput(AuditPageQuery, query ?? {})
+  const { limit, cursor } = parseInput(IdPageQuery, query ?? {})
   await getJob(caller, jobId)
   const [rows, [counted]] = await Promise.all([
     selectAuditRecords(jobId, getDb(), { limit: limit + 1, beforeId: cursor }),

@@ -34,6 +34,24 @@ export const PageCursor = z
   )
   .describe('The previous page’s nextCursor, to read the page after it')
 
+/**
+ * `limit` and a numeric `cursor` (the id of the last entry of the previous page): for histories
+ * read newest first by an increasing id, such as audit trails.
+ */
+export const IdPageQuery = z.object({
+  limit: PageLimit,
+  cursor: z
+    .preprocess(
+      emptyAsAbsent,
+      z
+        .string()
+        .regex(/^\d{1,15}$/, { error: 'must be the nextCursor of the previous page' })
+        .transform(Number)
+        .optional(),
+    )
+    .describe('The previous page’s nextCursor'),
+})
+
 /** One page of a list: the rows, how many match in all, and the cursor of the next page (null at the end). */
 export type Page<T> = { items: T[]; total: number; nextCursor: string | null }
 

@@ -149,3 +149,43 @@ describe('skills per organisation', () => {
     expect(output.skill).toMatchObject({ name: 'elsewhere', status: 'pending_approval' })
   })
 })
+
+describe("a skill's audit trail", () => {
+  it('is read a page at a time, newest first, however long it grew', async () => {
+    const { client } = team.outsider
+    await agentWritesSkill(client, agent.fake, 'long-history', 'First text.')
+    const skill = await skillNamed(client, 'long-history')
+    // Every refused attempt by another member's agent adds a row: a trail grows without end.
+    await queryRows(
+      db(),
+      sql`insert into skill_audit (skill_id, org_id, actor_id, action, via)
+          select ${skill.id}, ${team.outsiderOrgId}, null, 'refused', 'agent' from generate_series(1, 120)`,
+    )
+    const ids = await queryRows<{ id: number }>(
+      db(),
+      sql`select id from skill_audit where skill_id = ${skill.id} order by id desc`,
+    )
+    expect(ids).toHaveLength(121)
+
+    // Unfixed, the first read answered all 121 entries and no cursor.
+    const first = await client.get(`${S}/${skill.id}`)
+    expect(first.status).toBe(200)
+    expect(first.body.skill.name).toBe('long-history')
+    expect(first.body.audit).toHaveLength(50)
+    expect(first.body.total).toBe(121)
+    const read: number[] = first.body.audit.map((a: { id: number }) => a.id)
+    let cursor: string | null = first.body.nextCursor
+    while (cursor) {
+      const page = await client.get(`${S}/${skill.id}?limit=40&cursor=${cursor}`)
+      expect(page.status, JSON.stringify(page.body)).toBe(200)
+      read.push(...page.body.audit.map((a: { id: number }) => a.id))
+      cursor = page.body.nextCursor
+    }
+    expect(read).toEqual(ids.map((r) => Number(r.id)))
+    expect(read.at(-1)).toBe(Math.min(...read))
+
+    const bad = await client.get(`${S}/${skill.id}?limit=0&cursor=x`)
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.fields.map((f: { field: string }) => f.field).sort()).toEqual(['cursor', 'limit'])
+  })
+})

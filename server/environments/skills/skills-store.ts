@@ -1,5 +1,5 @@
 /** SQL for self-made skills and their audit trail. */
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, lt, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../../db/client.ts'
 import { skillAudit, skills } from '../../db/schema/environments.ts'
 
@@ -96,6 +96,26 @@ export async function insertSkillAudit(row: typeof skillAudit.$inferInsert, db: 
   await db.insert(skillAudit).values(row)
 }
 
-export async function selectSkillAudit(skillId: string, db: Db = getDb()) {
-  return db.select().from(skillAudit).where(eq(skillAudit.skillId, skillId)).orderBy(desc(skillAudit.id))
+/** A page of the skill's audit trail, newest first: at most `limit` entries older than `beforeId`. */
+export async function selectSkillAudit(
+  skillId: string,
+  page: { limit: number; beforeId?: number },
+  db: Db = getDb(),
+) {
+  return db
+    .select()
+    .from(skillAudit)
+    .where(
+      and(
+        eq(skillAudit.skillId, skillId),
+        page.beforeId === undefined ? undefined : lt(skillAudit.id, page.beforeId),
+      ),
+    )
+    .orderBy(desc(skillAudit.id))
+    .limit(page.limit)
+}
+
+export async function countSkillAudit(skillId: string, db: Db = getDb()) {
+  const [row] = await db.select({ n: count() }).from(skillAudit).where(eq(skillAudit.skillId, skillId))
+  return row?.n ?? 0
 }

@@ -15,9 +15,12 @@ import { getDb } from '../../db/client.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts'
 import { parseFrontmatter } from '../../lib/frontmatter.ts'
 import { newId } from '../../lib/ids.ts'
+import { IdPageQuery } from '../../lib/paging.ts'
+import { parseInput } from '../../lib/validate.ts'
 import { SkillName } from '../definition/definition-parts.ts'
 import { readInside, removeInside } from '../exec/inside.ts'
 import {
+  countSkillAudit,
   decideSkill as decideRow,
   findSkill,
   findSkillById,
@@ -154,11 +157,23 @@ export async function listSkills(caller: Caller): Promise<SkillView[]> {
   return (await listRows(caller.orgId)).map(view)
 }
 
-export async function getSkill(caller: Caller, id: string) {
+/**
+ * A skill and a page of its audit trail, newest first (`limit`, and `cursor` from the previous
+ * page's `nextCursor` for older entries; `total` counts them all): a skill's trail grows with
+ * every edit and refused attempt, so it is never read whole.
+ * @throws HttpError 400 naming `limit` or `cursor`; 404 for a skill of another organisation
+ */
+export async function getSkill(caller: Caller, id: string, query: unknown = {}) {
+  const { limit, cursor } = parseInput(IdPageQuery, query ?? {})
   const row = await findSkillById(id)
   if (!row || row.orgId !== caller.orgId) throw notFound('No such skill')
-  const audit = await selectSkillAudit(id)
-  return { skill: view(row), audit: audit.map((a) => ({ ...a, at: a.at.toISOString() })) }
+  const [rows, total] = await Promise.all([
+    selectSkillAudit(id, { limit: limit + 1, beforeId: cursor }),
+    countSkillAudit(id),
+  ])
+  const audit = rows.slice(0, limit).map((a) => ({ ...a, at: a.at.toISOString() }))
+  const nextCursor = rows.length > limit ? String(audit.at(-1)!.id) : null
+  return { skill: view(row), audit, total, nextCursor }
 }
 
 /**
