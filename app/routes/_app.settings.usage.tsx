@@ -170,7 +170,7 @@ export default function Usage({ loaderData }: Route.ComponentProps) {
             Days in {report.timezone}
           </span>
         </nav>
-        <UsageChart days={report.byDay} />
+        <UsageChart days={report.byDay.map((d) => ({ ...d, count: d.runs, unpricedTurns: 0 }))} />
       </Card>
       <UsageTables report={report} />
       <ChatUsageTables chat={chat} days={report.days} />

@@ -26,10 +26,12 @@ describe('GET /usage', () => {
   it("sums the organisation's chat turns per person and per key, and leaves other organisations' out", async () => {
     const { admin, member, outsider } = agent.team
     const before = (await admin.client.get('/_agent-native/usage')).body.chat
+    const none = { turns: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedTurns: 0 }
     expect(before).toEqual({
-      total: { turns: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedTurns: 0 },
+      total: none,
       byPerson: [],
       byKeySource: [],
+      byDay: Array.from({ length: 30 }, () => ({ day: expect.any(String), ...none })),
     })
     // On claude-sonnet-4-5 ($3 in, $15 out per million): $0.45 and $0.90.
     agent.fake.replyWhen('admin asks', {
@@ -100,5 +102,38 @@ describe('GET /usage', () => {
     expect(theirs.byPerson).toEqual([
       expect.objectContaining({ userId: outsider.id, turns: 1, inputTokens: 150_000, costUsd: 0.675 }),
     ])
+    expect(theirs.byDay.at(-1)).toMatchObject({ turns: 1, inputTokens: 150_000, costUsd: 0.675 })
+  })
+
+  it("has one entry per day of the window, today's turns on today, an unpriced day's cost unknown, and no other organisation's turns", async () => {
+    const { admin, member } = agent.team
+    // Two days ago, a turn on a model with no known price, and nothing priced that day.
+    await agent.app.server.db.db.execute(
+      sql`insert into chat_turns (id, org_id, user_id, key_source, started_at, input_tokens, output_tokens, cost_usd)
+          values ('unpriced-old-turn', ${agent.team.orgId}, ${member.id}, 'personal', now() - interval '2 days', 7, 2, null)`,
+    )
+    const res = await admin.client.get('/_agent-native/usage?days=7')
+    expect(res.status).toBe(200)
+    const { byDay } = res.body.chat as ChatUsage
+    expect(byDay).toHaveLength(7)
+    expect(byDay.map((d) => d.day)).toEqual([...byDay.map((d) => d.day)].sort())
+    // Today: the admin's and the member's turns and the unpriced one, not the outsider's 150,000.
+    expect(byDay[6]).toMatchObject({
+      turns: 3,
+      inputTokens: 300_010,
+      outputTokens: 30_003,
+      costUsd: 1.35,
+      unpricedTurns: 1,
+    })
+    expect(byDay[4]).toMatchObject({
+      turns: 1,
+      inputTokens: 7,
+      outputTokens: 2,
+      costUsd: null,
+      unpricedTurns: 1,
+    })
+    for (const d of [byDay[0], byDay[1], byDay[2], byDay[3], byDay[5]]) {
+      expect(d).toMatchObject({ turns: 0, inputTokens: 0, costUsd: 0, unpricedTurns: 0 })
+    }
   })
 })

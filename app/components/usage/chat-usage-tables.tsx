@@ -1,22 +1,14 @@
 import type { ChatKeySource, ChatTotals, ChatUsage } from '#server/runs/chat-usage.ts'
 import { Card } from '#app/components/ui/card.tsx'
-import { formatUsd } from '#app/components/runs/format.ts'
+import { formatChatCost } from '#app/components/usage/cost.ts'
 import { TotalsTable, type TotalsRow } from '#app/components/usage/totals-table.tsx'
+import { UsageChart } from '#app/components/usage/usage-chart.tsx'
 
 const KEY_NAMES: Record<ChatKeySource, string> = {
   personal: 'Personal keys',
   org: "The organisation's key",
   deployment: "The deployment's key",
   none: 'No key',
-}
-
-/**
- * A chat cost in words: turns on a model without a known price cost something nobody can say, so
- * they read "unknown" (beside the known part when there is one), never $0.
- */
-export function formatChatCost({ costUsd, unpricedTurns }: Pick<ChatTotals, 'costUsd' | 'unpricedTurns'>) {
-  if (costUsd === null) return 'unknown'
-  return unpricedTurns > 0 ? `${formatUsd(costUsd)} + unknown` : formatUsd(costUsd)
 }
 
 const toRow = (row: ChatTotals & Pick<TotalsRow, 'key' | 'label' | 'detail'>): TotalsRow => ({
@@ -29,7 +21,7 @@ const toRow = (row: ChatTotals & Pick<TotalsRow, 'key' | 'label' | 'detail'>): T
   cost: formatChatCost(row),
 })
 
-/** What chat cost over the report's window: in total, per person and per key the turns spent on. */
+/** What chat cost over the report's window: in total, per day, per person and per key the turns spent on. */
 export function ChatUsageTables({ chat, days }: { chat: ChatUsage; days: number }) {
   const people = chat.byPerson.map((p) => toRow({ ...p, key: p.userId, label: p.name, detail: p.email }))
   const keys = chat.byKeySource.map((k) => toRow({ ...k, key: k.keySource, label: KEY_NAMES[k.keySource] }))
@@ -50,6 +42,9 @@ export function ChatUsageTables({ chat, days }: { chat: ChatUsage; days: number 
           {chat.total.turns} {chat.total.turns === 1 ? 'turn' : 'turns'} in the last {days} days, on every
           key: {formatChatCost(chat.total)}
         </p>
+        <div className="mt-5">
+          <UsageChart days={chat.byDay.map((d) => ({ ...d, count: d.turns }))} noun="turns" subject="Chat" />
+        </div>
       </Card>
       <TotalsTable title="Chat per person" first="Person" countLabel="Turns" rows={people} empty="" />
       <TotalsTable title="Chat per key" first="Key" countLabel="Turns" rows={keys} empty="" />

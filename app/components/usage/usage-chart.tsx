@@ -1,20 +1,45 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react'
-import type { UsageByDay } from '#server/runs/usage.ts'
-import { formatUsd } from '#app/components/runs/format.ts'
+import { formatChatCost } from '#app/components/usage/cost.ts'
 import { cn } from '#app/lib/cn.ts'
 
-type Metric = 'cost' | 'tokens'
+/**
+ * One day's figures: runs' or chat turns' (`count`). A cost is null, and turns `unpricedTurns`,
+ * when a model has no known price: that part reads "unknown", never $0.
+ */
+export type ChartDay = {
+  day: string
+  count: number
+  inputTokens: number
+  outputTokens: number
+  costUsd: number | null
+  unpricedTurns: number
+}
 
+type Metric = 'cost' | 'tokens'
+type Figure = Pick<ChartDay, 'costUsd' | 'unpricedTurns'>
+
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact' })
 const METRICS: Record<
   Metric,
-  { label: string; value: (d: UsageByDay) => number; format: (n: number) => string }
+  { label: string; value: (d: ChartDay) => number; format: (f: Figure & { n: number }) => string }
 > = {
-  cost: { label: 'Cost', value: (d) => d.costUsd, format: (n) => formatUsd(n) },
+  cost: { label: 'Cost', value: (d) => d.costUsd ?? 0, format: formatChatCost },
   tokens: {
     label: 'Tokens',
     value: (d) => d.inputTokens + d.outputTokens,
-    format: (n) => new Intl.NumberFormat('en-US', { notation: 'compact' }).format(n),
+    format: ({ n }) => compact.format(n),
   },
+}
+
+/** A day's figure as the metric shows it. */
+const figure = (d: ChartDay, n: number): Figure & { n: number } => ({ ...d, n })
+
+/** The window's total: the known costs summed; unknown when nothing priced was spent beside unpriced turns. */
+function totalOf(days: readonly ChartDay[], values: number[]): Figure & { n: number } {
+  const n = values.reduce((a, b) => a + b, 0)
+  const unpricedTurns = days.reduce((a, d) => a + d.unpricedTurns, 0)
+  const known = days.reduce((a, d) => a + (d.costUsd ?? 0), 0)
+  return { n, unpricedTurns, costUsd: known === 0 && unpricedTurns > 0 ? null : known }
 }
 
 const HEIGHT = 160
@@ -38,7 +63,17 @@ function dayLabel(day: string, style: 'short' | 'long' = 'short') {
  * be 90 Tab presses): it enters at the last day focused (today at first) and the arrows, Home and
  * End move between days (decision 0371).
  */
-export function UsageChart({ days }: { days: readonly UsageByDay[] }) {
+export function UsageChart({
+  days,
+  noun = 'runs',
+  subject,
+}: {
+  days: readonly ChartDay[]
+  /** What a day counts ("runs", "turns"). */
+  noun?: string
+  /** Names the chart when a page has more than one ("Chat": "Chat cost per day"). */
+  subject?: string
+}) {
   const [metric, setMetric] = useState<Metric>('cost')
   const [active, setActive] = useState<number | null>(null)
   // The day that holds the tab stop: the last one focused, else today (the last bar).
@@ -59,10 +94,11 @@ export function UsageChart({ days }: { days: readonly UsageByDay[] }) {
     svg.current?.querySelectorAll<SVGGElement>('[role="listitem"]')[target]?.focus()
   }
   const titleId = useId()
-  const { value, format, label } = METRICS[metric]
+  const { value, format } = METRICS[metric]
+  const label = subject ? `${subject} ${METRICS[metric].label.toLowerCase()}` : METRICS[metric].label
   const values = days.map(value)
   const max = Math.max(...values, 0)
-  const total = values.reduce((a, b) => a + b, 0)
+  const total = totalOf(days, values)
   const width = Math.max(days.length, 1) * 20
   const barWidth = 20 * (1 - BAR_GAP)
   const shown = active === null ? null : days[active]
@@ -96,7 +132,9 @@ export function UsageChart({ days }: { days: readonly UsageByDay[] }) {
         </div>
       </div>
       <p className="mt-1 h-5 text-sm tabular-nums text-stone-600 dark:text-stone-400" aria-live="polite">
-        {shown ? `${dayLabel(shown.day, 'long')}: ${format(value(shown))} · ${shown.runs} runs` : ''}
+        {shown
+          ? `${dayLabel(shown.day, 'long')}: ${format(figure(shown, value(shown)))} · ${shown.count} ${noun}`
+          : ''}
       </p>
       <svg
         ref={svg}
@@ -113,7 +151,7 @@ export function UsageChart({ days }: { days: readonly UsageByDay[] }) {
           const v = values[i]!
           // A day with some use gets at least a sliver, so it never looks like a day with none.
           const h = max > 0 ? Math.max((v / max) * HEIGHT, v > 0 ? 2 : 0) : 0
-          const text = `${dayLabel(d.day, 'long')}: ${format(v)}, ${d.runs} runs`
+          const text = `${dayLabel(d.day, 'long')}: ${format(figure(d, v))}, ${d.count} ${noun}`
           return (
             <g
               key={d.day}
@@ -163,7 +201,7 @@ export function UsageChart({ days }: { days: readonly UsageByDay[] }) {
           <thead>
             <tr className="text-stone-600 dark:text-stone-400">
               <th className="py-1 font-medium">Day</th>
-              <th className="py-1 font-medium">Runs</th>
+              <th className="py-1 font-medium">{noun.charAt(0).toUpperCase() + noun.slice(1)}</th>
               <th className="py-1 font-medium">Tokens in / out</th>
               <th className="py-1 font-medium">Cost</th>
             </tr>
@@ -172,11 +210,11 @@ export function UsageChart({ days }: { days: readonly UsageByDay[] }) {
             {days.map((d) => (
               <tr key={d.day} className="border-t border-stone-100 dark:border-stone-800">
                 <td className="py-1">{dayLabel(d.day, 'long')}</td>
-                <td className="py-1">{d.runs}</td>
+                <td className="py-1">{d.count}</td>
                 <td className="py-1">
                   {d.inputTokens.toLocaleString('en-US')} / {d.outputTokens.toLocaleString('en-US')}
                 </td>
-                <td className="py-1">{formatUsd(d.costUsd)}</td>
+                <td className="py-1">{formatChatCost(d)}</td>
               </tr>
             ))}
           </tbody>
