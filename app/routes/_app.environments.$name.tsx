@@ -4,11 +4,12 @@ import { Link, useNavigation } from 'react-router'
 import { AuditLog } from '#app/components/environments/audit-log.tsx'
 import { BootstrapPanel } from '#app/components/environments/bootstrap-panel.tsx'
 import { CommandBox } from '#app/components/environments/command-box.tsx'
+import { ConfirmDeleteDialog } from '#app/components/ui/confirm-delete-dialog.tsx'
+import { DeleteEnvironment } from '#app/components/environments/delete-environment.tsx'
 import { environmentHref, formatBytes, StatusBadge } from '#app/components/environments/environment-chips.tsx'
 import { FileChanges } from '#app/components/environments/file-changes.tsx'
 import { FileTreeSection } from '#app/components/workspace/file-tree.tsx'
 import { buttonClass } from '#app/components/ui/button.tsx'
-import { ConfirmDeleteDialog } from '#app/components/ui/confirm-delete-dialog.tsx'
 import { Badge, Card, EmptyState, PageHeader } from '#app/components/ui/card.tsx'
 import { PageError } from '#app/components/ui/page-error.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
@@ -110,21 +111,6 @@ function HolderNotice({ data }: { data: Data }) {
 }
 
 /** Delete, saying that a definition still in the workspace only resets it (decision 0461). */
-function DeleteEnvironment({ environment: e }: { environment: Data['environment'] }) {
-  const what = e.definitionPath
-    ? `Its definition (${e.definitionPath}) stays, so this resets it: the next use starts with an empty folder.`
-    : 'It has no definition any more, so it is gone for good.'
-  return (
-    <ConfirmDeleteDialog
-      trigger={{ variant: 'secondary', text: 'Delete' }}
-      title={`Delete the environment ${e.name}?`}
-      description={`Its folder and snapshot on the server are removed, with every file in them. Its audit log is kept. ${what}`}
-      confirm="Delete"
-      fields={{ scope: e.scope }}
-    />
-  )
-}
-
 function Viewer({ data }: { data: Data }) {
   const hydrated = useHydrated()
   const { file, selected } = data

@@ -1,5 +1,6 @@
 import { Boxes, FileText, Plus } from 'lucide-react'
 import { Link, useLocation, useNavigation } from 'react-router'
+import { DeleteEnvironment } from '#app/components/environments/delete-environment.tsx'
 import { environmentHref, formatBytes, StatusBadge } from '#app/components/environments/environment-chips.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Badge, Card, PageHeader } from '#app/components/ui/card.tsx'
@@ -32,7 +33,11 @@ const COLUMNS = [
   { label: 'Size', className: cn(wide, 'text-right') },
   { label: 'Last activity', className: wide },
   { label: 'Definition', className: wide },
+  { label: <span className="sr-only">Actions</span>, className: 'w-0' },
 ]
+
+// Where the focus goes once a deleted row, and its Delete button, are gone.
+const LIST = 'environments-list'
 
 function Row({ environment: e }: { environment: Environment }) {
   return (
@@ -74,6 +79,9 @@ function Row({ environment: e }: { environment: Environment }) {
           </span>
         )}
       </td>
+      <td className="px-2 py-3 text-right">
+        {e.canDelete ? <DeleteEnvironment environment={e} compact focusAfterRemoval={LIST} /> : null}
+      </td>
     </tr>
   )
 }
@@ -102,7 +110,12 @@ export default function Environments({ loaderData }: Route.ComponentProps) {
         description="Working folders where the agent (and you) write files and run commands, under each one's policy."
         actions={create('New environment')}
       />
-      <Card className={cn('overflow-x-auto transition-opacity', busy && 'opacity-60')} aria-busy={busy}>
+      <Card
+        id={LIST}
+        tabIndex={-1}
+        className={cn('overflow-x-auto transition-opacity outline-none', busy && 'opacity-60')}
+        aria-busy={busy}
+      >
         <table className="w-full text-left text-sm">
           <caption className="sr-only">Environments ({environments.length})</caption>
           <TableHead columns={COLUMNS} />

@@ -14,6 +14,7 @@ import {
   listEnvironments,
   readEnvironmentFile,
   runPersonCommand,
+  type EnvironmentSummary,
 } from '../environments/browse/browse.ts'
 import { recentFileChanges } from '../environments/browse/file-changes.ts'
 import { holderState, rebuildHere } from '../environments/bootstrap/rebuild.ts'
@@ -25,16 +26,43 @@ import { readForm, runIntent } from './forms.ts'
 import { orRouteError } from './page-errors.ts'
 import { createEnvironmentFile } from './workspace-create.ts'
 
+/**
+ * May the caller delete it from a page? A personal one the caller sees is theirs; a shared one is
+ * the admins' (decision 0461). Scratch and one not used yet have nothing to delete.
+ */
+const canDeleteFromPage = (caller: Caller, e: Pick<EnvironmentSummary, 'id' | 'name' | 'scope'>) =>
+  e.id !== null && e.name !== SCRATCH && (e.scope === 'personal' || isOrgAdmin(caller))
+
+/** Delete, by name and scope as a page shows it (intent `delete`). */
+async function deleteByName(caller: Caller, name: string, scope: string | undefined) {
+  const { id } = await getEnvironment(caller, name, { scope })
+  if (!id) throw conflict(`The environment ${name} has no folder yet: nothing to delete`)
+  await deleteEnvironmentAsked(caller, id)
+}
+
+/**
+ * The list. A row whose definition is gone (_No definition_) offers Delete to whoever may delete
+ * it, since nothing else on the list leads to its page's Delete (decision 0464).
+ */
 export async function loadEnvironmentsList(caller: Caller) {
-  return { environments: await orRouteError(listEnvironments(caller)) }
+  const environments = await orRouteError(listEnvironments(caller))
+  return {
+    environments: environments.map((e) => ({
+      ...e,
+      canDelete: e.status === 'no_definition' && canDeleteFromPage(caller, e),
+    })),
+  }
 }
 
 /**
  * "New environment" on the list (intent `create-environment`): writes its definition as the
- * workspace's "+ Environment" does, then opens the new environment's page.
+ * workspace's "+ Environment" does, then opens the new environment's page. Delete on a row
+ * (intent `delete`, with its `name` and `scope`): the list then shows it gone.
  */
 export async function handleEnvironmentsListAction(caller: Caller, request: Request) {
   const { intent = '', ...fields } = await readForm(request)
+  if (intent === 'delete')
+    return runIntent(intent, () => deleteByName(caller, fields.name ?? '', fields.scope))
   const result = await runIntent(intent, async () => {
     if (intent !== 'create-environment')
       throw new HttpError(400, 'bad_request', `Unknown intent "${intent}"`, 'intent')
@@ -86,11 +114,7 @@ export async function loadEnvironmentPage(caller: Caller, name: string, url: URL
     // How its folder was (or is being) built; the page then follows it live.
     environment.id ? getBootstrapOf(caller, environment.id) : null,
   ])
-  // A personal one the caller sees is theirs; a shared one is the admins' to delete (decision 0461).
-  const canDelete =
-    environment.id !== null &&
-    environment.name !== SCRATCH &&
-    (environment.scope === 'personal' || isOrgAdmin(caller))
+  const canDelete = canDeleteFromPage(caller, environment)
   return { environment, files, selected, file, audit, holder, changes, bootstrap, canDelete }
 }
 
@@ -102,11 +126,7 @@ export async function loadEnvironmentPage(caller: Caller, name: string, url: URL
 export async function handleEnvironmentAction(caller: Caller, name: string, request: Request) {
   const { intent = '', scope, ...fields } = await readForm(request)
   if (intent === 'delete') {
-    const deleted = await runIntent(intent, async () => {
-      const { id } = await getEnvironment(caller, name, { scope })
-      if (!id) throw conflict(`The environment ${name} has no folder yet: nothing to delete`)
-      await deleteEnvironmentAsked(caller, id)
-    })
+    const deleted = await runIntent(intent, () => deleteByName(caller, name, scope))
     // Thrown, as React Router allows, so the action's answers stay results.
     if (deleted.ok) throw redirect('/environments')
     return deleted

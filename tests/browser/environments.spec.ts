@@ -144,3 +144,69 @@ test('the environment page fits 390 px once its audit log has rows, denied and l
   }))
   expect(sideways).toEqual({ page: 0, boxes: [] })
 })
+
+test('a row whose definition is gone has Delete on the list, from the keyboard, on a dark 390 px phone; a refusal shows in the dialog', async ({
+  page,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await signUp(page, 'Lee Leftover', uniqueEmail('lee'))
+  await page.goto('/environments')
+  await page.getByRole('button', { name: 'New environment' }).click()
+  await page.getByRole('dialog').getByLabel('Name').fill('Leftover')
+  await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click()
+  await expect(page).toHaveURL(/\/environments\/leftover\?scope=personal$/)
+  const headers = { origin: baseURL! }
+  // A command still running keeps it busy: the first Delete is refused (409) while it runs.
+  const running = page.request.post('/_agent-native/environments/leftover/commands?scope=personal', {
+    headers,
+    data: { command: 'sleep 15' },
+  })
+  // Its record (and folder) exist once the command has started.
+  const leftover = async () =>
+    (
+      (await (await page.request.get('/_agent-native/environments')).json()).environments as {
+        name: string
+        id: string | null
+      }[]
+    ).find((e) => e.name === 'leftover')?.id ?? null
+  await expect.poll(leftover).not.toBeNull()
+  const removed = await page.request.delete('/_agent-native/resources/personal/environments/leftover.md', {
+    headers,
+  })
+  expect(removed.ok()).toBe(true)
+
+  await page.goto('/environments')
+  const row = page.getByTestId('environment-personal-leftover')
+  await expect(row.getByText('No definition')).toBeVisible()
+  // Readable on the phone, Delete included: neither the page nor the list scrolls sideways.
+  const sideways = await page.locator('main').evaluate((main) => ({
+    page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    boxes: [main, ...main.querySelectorAll('*')]
+      .filter((el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map((el) => el.id || el.tagName.toLowerCase()),
+  }))
+  expect(sideways).toEqual({ page: 0, boxes: [] })
+  // Scratch has nothing to delete, and so no Delete.
+  await expect(page.getByTestId('environment-personal-scratch').getByRole('button')).toHaveCount(0)
+  const remove = row.getByRole('button', { name: 'Delete the personal environment leftover' })
+  await expect(remove).toBeEnabled()
+  await remove.focus()
+  await page.keyboard.press('Enter')
+  const dialog = page.getByRole('alertdialog', { name: 'Delete the environment leftover?' })
+  await expect(dialog).toContainText('It has no definition any more, so it is gone for good.')
+  await dialog.getByRole('button', { name: 'Delete' }).click()
+  await expect(dialog.getByRole('alert')).toContainText('busy')
+  await expect(row).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(remove).toBeFocused()
+
+  // Once the command ends, the same Delete goes through: the row is gone, the focus on the list.
+  expect((await running).status()).toBe(200)
+  await page.keyboard.press('Enter')
+  await dialog.getByRole('button', { name: 'Delete' }).press('Enter')
+  await expect(row).toHaveCount(0)
+  await expect(page.locator('#environments-list')).toBeFocused()
+})

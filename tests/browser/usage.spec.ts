@@ -17,7 +17,7 @@ async function runJob(page: Page, baseURL: string, name: string, instructions: s
     .toBe('success')
 }
 
-test('Settings → Usage charts cost per day, lists jobs and people, and sets the monthly budget', async ({
+test('Settings → Usage charts cost per day for runs and chat, lists jobs and people, and sets the monthly budget', async ({
   page,
   baseURL,
   fake,
@@ -62,6 +62,13 @@ test('Settings → Usage charts cost per day, lists jobs and people, and sets th
     .filter({ has: page.getByRole('columnheader', { name: 'Turns' }) })
   await expect(chatTables.filter({ hasText: 'Uma Usage' })).toContainText('$0.30')
   await expect(chatTables.filter({ hasText: "The deployment's key" })).toContainText('100,000')
+  // Chat's own chart, per day like runs': today holds the turn, the other days none.
+  const chatChart = page.getByRole('figure', { name: /Chat cost per day, last 30 days: \$0\.30/ })
+  await expect(chatChart).toBeVisible()
+  const chatBars = chatChart.getByRole('list', { name: 'Chat cost per day' }).getByRole('listitem')
+  await expect(chatBars).toHaveCount(30)
+  await expect(chatBars.last()).toHaveAccessibleName(/: \$0\.30, 1 turns$/)
+  await expect(chatBars.first()).toHaveAccessibleName(/: \$0, 0 turns$/)
   // Runs' figures below stay runs' alone.
   const chart = page.getByRole('figure', { name: /Cost per day, last 30 days: \$0\.60/ })
   await expect(chart).toBeVisible()

@@ -14,7 +14,12 @@ import { environmentTemplate } from '#server/environments/definition/definition.
 import { MAX_ENVIRONMENTS_PER_ORG } from '#server/environments/environments-quota.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
-import { handleEnvironmentAction, loadEnvironmentPage } from '#server/pages/environments-page.ts'
+import {
+  handleEnvironmentAction,
+  handleEnvironmentsListAction,
+  loadEnvironmentPage,
+  loadEnvironmentsList,
+} from '#server/pages/environments-page.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import type { Team } from '#tests/support/team.ts'
 
@@ -134,6 +139,72 @@ describe("the environment page's Delete", () => {
     expect(done).toBeInstanceOf(Response)
     expect((done as Response).headers.get('location')).toBe('/environments')
     expect((await orgEnvironments()).map((r) => r.id)).not.toContain(used.body.environmentId)
+  })
+})
+
+describe("the list's Delete on a row whose definition is gone (decision 0464)", () => {
+  const listUrl = new URL(`${agent?.app.baseUrl ?? 'http://localhost'}/environments`)
+  const callerOf = (client: ApiClient) =>
+    requirePageCaller(new Request(listUrl, { headers: { cookie: client.cookieHeader } }))
+  const listForm = (fields: Record<string, string>) =>
+    new Request(listUrl, { method: 'POST', body: new URLSearchParams({ intent: 'delete', ...fields }) })
+  const rowOf = async (client: ApiClient, scope: string, name: string) =>
+    (await loadEnvironmentsList(await callerOf(client))).environments.find(
+      (e) => e.scope === scope && e.name === name,
+    )
+
+  it('is offered on such rows to who may delete, refused as data to others, and removes the row when done', async () => {
+    const orphan = await defineAndUse(team.member.client, 'personal', 'orphan')
+    const kept = await defineAndUse(team.member.client, 'personal', 'still-defined')
+    const sharedOrphan = await defineAndUse(team.creator.client, 'shared', 'orphan-box')
+    expect([orphan.status, kept.status, sharedOrphan.status]).toEqual([200, 200, 200])
+    for (const [client, file] of [
+      [team.member.client, 'personal/environments/orphan.md'],
+      [team.creator.client, 'shared/environments/orphan-box.md'],
+    ] as const) {
+      expect((await client.delete(`${R}/${file}`)).status).toBeLessThan(300)
+    }
+    // Unfixed, no row of the list had canDelete.
+    expect(await rowOf(team.member.client, 'personal', 'orphan')).toMatchObject({
+      status: 'no_definition',
+      canDelete: true,
+    })
+    // One still defined has Delete on its own page only; a member never deletes a shared one.
+    expect(await rowOf(team.member.client, 'personal', 'still-defined')).toMatchObject({ canDelete: false })
+    expect(await rowOf(team.member.client, 'shared', 'orphan-box')).toMatchObject({ canDelete: false })
+    expect(await rowOf(team.admin.client, 'shared', 'orphan-box')).toMatchObject({ canDelete: true })
+
+    const member = await callerOf(team.member.client)
+    const before = await orgEnvironments()
+    // An attack through the list's form: a member deleting the shared one, or another's personal one.
+    const refused = await handleEnvironmentsListAction(
+      member,
+      listForm({ name: 'orphan-box', scope: 'shared' }),
+    )
+    expect(refused).toMatchObject({ ok: false, intent: 'delete', error: { status: 403 } })
+    const admin = await callerOf(team.admin.client)
+    const notTheirs = await handleEnvironmentsListAction(
+      admin,
+      listForm({ name: 'orphan', scope: 'personal' }),
+    )
+    expect(notTheirs).toMatchObject({ ok: false, error: { status: 404 } })
+    const unnamed = await handleEnvironmentsListAction(member, listForm({ scope: 'sideways' }))
+    expect(unnamed).toMatchObject({ ok: false })
+    expect((unnamed as { error: { status: number } }).error.status).toBeLessThan(500)
+    expect(await orgEnvironments()).toEqual(before)
+
+    const done = await handleEnvironmentsListAction(member, listForm({ name: 'orphan', scope: 'personal' }))
+    expect(done).toMatchObject({ ok: true, intent: 'delete' })
+    expect(await rowOf(team.member.client, 'personal', 'orphan')).toBeUndefined()
+    const byAdmin = await handleEnvironmentsListAction(
+      admin,
+      listForm({ name: 'orphan-box', scope: 'shared' }),
+    )
+    expect(byAdmin).toMatchObject({ ok: true })
+    const ids = (await orgEnvironments()).map((r) => r.id)
+    expect(ids).not.toContain(orphan.body.environmentId)
+    expect(ids).not.toContain(sharedOrphan.body.environmentId)
+    expect(ids).toContain(kept.body.environmentId)
   })
 })
 

@@ -1,0 +1,38 @@
+import type { EnvironmentSummary } from '#server/environments/browse/browse.ts'
+import { ConfirmDeleteDialog } from '#app/components/ui/confirm-delete-dialog.tsx'
+
+/**
+ * Delete, on the environment's page (a labelled button) or on its row in the list (an icon named
+ * after it): the dialog says what goes and what stays, and shows a refusal (403, 409 busy or
+ * elsewhere) as the page's action answers it.
+ */
+export function DeleteEnvironment({
+  environment: e,
+  compact = false,
+  focusAfterRemoval,
+}: {
+  environment: Pick<EnvironmentSummary, 'name' | 'scope' | 'definitionPath'>
+  /** An icon-only trigger, for a table row. */
+  compact?: boolean
+  /** Where the focus goes once the deleted row, and its trigger, are gone. */
+  focusAfterRemoval?: string
+}) {
+  const what = e.definitionPath
+    ? `Its definition (${e.definitionPath}) stays, so this resets it: the next use starts with an empty folder.`
+    : 'It has no definition any more, so it is gone for good.'
+  const scope = e.scope === 'shared' ? 'shared' : 'personal'
+  return (
+    <ConfirmDeleteDialog
+      trigger={
+        compact
+          ? { variant: 'ghost', label: `Delete the ${scope} environment ${e.name}` }
+          : { variant: 'secondary', text: 'Delete' }
+      }
+      title={`Delete the environment ${e.name}?`}
+      description={`Its folder and snapshot on the server are removed, with every file in them. Its audit log is kept. ${what}`}
+      confirm="Delete"
+      fields={{ name: e.name, scope: e.scope }}
+      focusAfterRemoval={focusAfterRemoval}
+    />
+  )
+}
