@@ -3,9 +3,10 @@ import '#app/lib/zod-csp.ts'
 import { useChat } from '@ai-sdk/react'
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai'
 import { ArrowUp, MessageSquarePlus, RotateCcw, Square } from 'lucide-react'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { Link, useRevalidator } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
+import { useFocusAfterRemoval } from '#app/lib/use-focus-after-removal.ts'
 import { MessageParts } from './message-parts.tsx'
 import {
   readChatError,
@@ -17,6 +18,12 @@ import {
 } from './types.ts'
 
 type ChatMessage = UIMessage<ChatMetadata>
+
+/**
+ * The conversation's scrolling log, a Tab stop so it scrolls from the keyboard when its messages
+ * hold nothing focusable; the focus goes there when the "Earlier messages" button goes.
+ */
+const CHAT_LOG = 'chat-log'
 
 /** True when a reply changed jobs (created, updated or deleted one), so pages should reload their data. */
 function changedJobs(message: ChatMessage): boolean {
@@ -107,6 +114,9 @@ export function ChatSession({
   const [text, setText] = useState('')
   const busy = status === 'submitted' || status === 'streaming'
   const end = useRef<HTMLDivElement>(null)
+  const log = useRef<HTMLDivElement>(null)
+  /** The log's distance from its end when an earlier page was asked for, kept while it lands above. */
+  const keepFromEnd = useRef<number | null>(null)
 
   const current = threadIdOf(messages)
   useEffect(() => {
@@ -115,6 +125,7 @@ export function ChatSession({
   // Follows the newest message, not earlier pages loaded above it.
   const newest = messages.at(-1)
   useEffect(() => {
+    keepFromEnd.current = null
     end.current?.scrollIntoView({ block: 'end' })
   }, [newest])
   // The panel loads this part when it first opens, after its own focus effect ran: the composer
@@ -155,9 +166,17 @@ export function ChatSession({
     setEarlierError(!res?.ok)
     if (!res?.ok) return
     const page = (await res.json()) as ThreadPage
+    // Messages added above would push what is in view down (a browser keeps the view in place
+    // only when it is not scrolled to the top, where the button is): keep the distance to the end.
+    if (log.current) keepFromEnd.current = log.current.scrollHeight - log.current.scrollTop
     setMessages((now) => [...page.messages, ...now])
     setBefore(page.nextBefore)
   }
+
+  useLayoutEffect(() => {
+    const box = log.current
+    if (box && keepFromEnd.current !== null) box.scrollTop = box.scrollHeight - keepFromEnd.current
+  }, [messages, before])
 
   function retry() {
     clearError()
@@ -168,22 +187,14 @@ export function ChatSession({
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <div
+        ref={log}
+        id={CHAT_LOG}
+        tabIndex={0}
         className="flex-1 space-y-4 overflow-y-auto px-4 py-4 text-sm"
         aria-live="polite"
         data-testid="chat-log"
       >
-        {before ? (
-          <div className="text-center">
-            <Button type="button" variant="ghost" size="sm" onClick={() => void loadEarlier()}>
-              Earlier messages
-            </Button>
-            {earlierError ? (
-              <p role="alert" className="text-red-700">
-                Could not load earlier messages. Try again.
-              </p>
-            ) : null}
-          </div>
-        ) : null}
+        {before ? <EarlierMessages failed={earlierError} onLoad={() => void loadEarlier()} /> : null}
         {messages.length === 0 ? (
           <p className="text-stone-600 dark:text-stone-400">
             Ask for a job in plain words, e.g. “every weekday at 7, summarise yesterday’s sign-ups”.
@@ -284,6 +295,24 @@ export function ChatSession({
           )}
         </div>
       </form>
+    </div>
+  )
+}
+
+/** Reads the page before the earliest loaded message; it goes when the thread's first is loaded. */
+function EarlierMessages({ failed, onLoad }: { failed: boolean; onLoad: () => void }) {
+  // When the last page lands the button goes: the focus moves to the log, not to the page.
+  const part = useFocusAfterRemoval<HTMLDivElement>(CHAT_LOG)
+  return (
+    <div ref={part} className="text-center">
+      <Button type="button" variant="ghost" size="sm" onClick={onLoad}>
+        Earlier messages
+      </Button>
+      {failed ? (
+        <p role="alert" className="text-red-700">
+          Could not load earlier messages. Try again.
+        </p>
+      ) : null}
     </div>
   )
 }
