@@ -1,35 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { expect, type Page } from '@playwright/test'
+import { expect } from '@playwright/test'
 import { test } from './agent-server.ts'
+import { ask, chatPanel, openChat, reopenThread } from './chat.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
 import { contrastOf, useTheme, VIEWPORTS } from './look.ts'
 
 // Sign-up, two themes and model calls (one waits out two retries) on a busy machine.
 test.describe.configure({ timeout: 120_000 })
-
-const chatPanel = (page: Page) => page.getByRole('complementary', { name: 'Agent chat' })
-
-async function openChat(page: Page) {
-  await expect(page.getByRole('button', { name: 'Ask the agent' })).toHaveAttribute('data-ready', 'true')
-  await page.keyboard.press('Control+j')
-  await expect(chatPanel(page)).toBeVisible()
-}
-
-/** Reloads the page and reopens the chat whose title holds `tag` from the panel's History. */
-async function reopenThread(page: Page, tag: string) {
-  await page.reload()
-  await openChat(page)
-  await chatPanel(page).getByRole('button', { name: 'History' }).click()
-  await chatPanel(page)
-    .getByRole('button', { name: new RegExp(tag) })
-    .click()
-}
-
-async function ask(page: Page, text: string) {
-  const input = chatPanel(page).getByLabel('Message the agent')
-  await input.fill(text)
-  await input.press('Enter')
-}
 
 const REPLY = (tag: string) =>
   [
