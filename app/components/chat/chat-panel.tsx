@@ -191,7 +191,7 @@ export function ChatPanel() {
         </Button>
       </header>
       {loadError ? (
-        <p role="alert" className="px-4 pt-3 text-sm text-red-700">
+        <p role="alert" className="px-4 pt-3 text-sm text-red-700 dark:text-red-400">
           {loadError}
         </p>
       ) : null}

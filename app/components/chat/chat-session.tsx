@@ -191,6 +191,7 @@ export function ChatSession({
         id={CHAT_LOG}
         tabIndex={0}
         className="flex-1 space-y-4 overflow-y-auto px-4 py-4 text-sm"
+        aria-label="Conversation"
         aria-live="polite"
         data-testid="chat-log"
       >
@@ -309,7 +310,7 @@ function EarlierMessages({ failed, onLoad }: { failed: boolean; onLoad: () => vo
         Earlier messages
       </Button>
       {failed ? (
-        <p role="alert" className="text-red-700">
+        <p role="alert" className="text-red-700 dark:text-red-400">
           Could not load earlier messages. Try again.
         </p>
       ) : null}

@@ -31,7 +31,7 @@ export function ThreadList({
     return <p className="p-4 text-sm text-stone-600 dark:text-stone-400">Loading chats…</p>
   if (state.status === 'error') {
     return (
-      <p role="alert" className="p-4 text-sm text-red-700">
+      <p role="alert" className="p-4 text-sm text-red-700 dark:text-red-400">
         Could not load your chats. Try again.
       </p>
     )
