@@ -39,6 +39,9 @@ const skillFilesOnDisk = (name: string) =>
   readdirSync(agent.dir!, { recursive: true, encoding: 'utf8' }).filter((p) =>
     p.endsWith(`skills/${name}/SKILL.md`),
   )
+/** The `skills/<name>` folders left in any environment folder on disk. */
+const skillFoldersOnDisk = (name: string) =>
+  readdirSync(agent.dir!, { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith(`skills/${name}`))
 const writes = (client: ApiClient, name: string) =>
   agentWritesSkillFile(client, agent.fake, name, `About ${name}.`)
 
@@ -122,6 +125,8 @@ describe('skills per organisation', () => {
     expect(await skillTables()).toEqual(before)
     // Unfixed, the refused SKILL.md stayed in the member's folder (decision 0463).
     expect(skillFilesOnDisk('one-too-many')).toEqual([])
+    // Unfixed, its folder skills/one-too-many/ stayed, empty.
+    expect(skillFoldersOnDisk('one-too-many')).toEqual([])
     expect(skillFilesOnDisk('members-own')).toHaveLength(1)
 
     const edit = await agentWritesSkillFile(team.member.client, agent.fake, 'members-own', 'Second text.')

@@ -93,6 +93,19 @@ describe('the server’s own reads and writes inside an environment', () => {
     expect(existsSync(join(outside, 'secret'))).toBe(true)
   })
 
+  it('remove an empty folder, never one with something in it or a link to an empty one', async () => {
+    await mkdir(join(root, 'skills', 'gone'), { recursive: true })
+    await mkdir(join(root, 'skills', 'kept'))
+    await writeFile(join(root, 'skills', 'kept', 'SKILL.md'), 'text')
+    await mkdir(join(outside, 'empty'))
+    await symlink(join(outside, 'empty'), join(root, 'skills', 'link'))
+    for (const name of ['gone', 'kept', 'link', 'missing'])
+      await removeInside(root, `skills/${name}`, { folder: true })
+    expect(existsSync(join(root, 'skills', 'gone'))).toBe(false)
+    expect(existsSync(join(root, 'skills', 'kept', 'SKILL.md'))).toBe(true)
+    expect(existsSync(join(outside, 'empty'))).toBe(true)
+  })
+
   it('empty the folder without following a link out of it', async () => {
     await symlink(outside, join(root, 'out'))
     await mkdir(join(root, 'deep', 'er'), { recursive: true })

@@ -7,7 +7,7 @@
  * Work that needs a whole tree (a clone, a tarball, a disk-use count) runs as the sandbox uid in a
  * child that does not follow links (git.ts, snapshot.ts, quota.ts), never as the server.
  */
-import { chown, mkdtemp, readdir, realpath, rename, rm, unlink } from 'node:fs/promises'
+import { chown, mkdtemp, readdir, realpath, rename, rm, rmdir, unlink } from 'node:fs/promises'
 import { basename, dirname, join, posix } from 'node:path'
 import { HttpError } from '../../lib/errors.ts'
 import { sandboxIdentity, spawnAsSandbox } from './identity.ts'
@@ -81,9 +81,10 @@ export async function folderInside(root: string, rel: string, owner?: Owner): Pr
 /**
  * Removes the entry `rel` (a file or a link itself, never what a link points to) through the
  * descriptor of its parent folder, so a parent swapped for a link cannot redirect the unlink.
- * Missing or outside: nothing happens.
+ * With `folder`, `rel` is an empty folder instead, removed the same way; one with anything in it,
+ * or a link (rmdir never follows one), stays. Missing or outside: nothing happens.
  */
-export async function removeInside(root: string, rel: string): Promise<void> {
+export async function removeInside(root: string, rel: string, { folder = false } = {}): Promise<void> {
   const clean = checkRelativePath(rel)
   let parent
   try {
@@ -93,13 +94,17 @@ export async function removeInside(root: string, rel: string): Promise<void> {
     throw err
   }
   try {
-    await unlink(`${handlePath(parent)}/${basename(clean)}`).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ENOENT' && err.code !== 'EISDIR' && err.code !== 'EPERM') throw err
+    const entry = `${handlePath(parent)}/${basename(clean)}`
+    await (folder ? rmdir(entry) : unlink(entry)).catch((err: NodeJS.ErrnoException) => {
+      if (!KEPT.has(err.code ?? '')) throw err
     })
   } finally {
     await parent.handle.close()
   }
 }
+
+/** Why an entry stays: gone already, a folder (for unlink), not empty or not a folder (for rmdir). */
+const KEPT = new Set(['ENOENT', 'EISDIR', 'EPERM', 'ENOTEMPTY', 'EEXIST', 'ENOTDIR'])
 
 const TOOLS_PATH = '/usr/bin:/bin'
 

@@ -123,6 +123,7 @@ export async function noticeSkillFile(
       // A skill the limit refuses leaves no file behind either (decision 0463): the agent's
       // command or file tool wrote it before it could be counted, and it would stay for good.
       await removeInside(root, path)
+      await removeInside(root, `skills/${match[1]}`, { folder: true }) // the folder, once empty
       throw err
     })
     const row = await upsertSkill(
