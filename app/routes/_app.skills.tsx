@@ -1,5 +1,6 @@
 import { BookOpen } from 'lucide-react'
 import { useFetcher } from 'react-router'
+import { SkillHistory } from '#app/components/skills/skill-history.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Badge, Card, EmptyState, PageHeader } from '#app/components/ui/card.tsx'
 import { ConfirmDeleteDialog } from '#app/components/ui/confirm-delete-dialog.tsx'
@@ -27,7 +28,15 @@ const SKILLS_LIST = 'skills-list'
 const TONE = { pending_approval: 'amber', approved: 'green', rejected: 'red' } as const
 const LABEL = { pending_approval: 'Pending approval', approved: 'Approved', rejected: 'Rejected' } as const
 
-function SkillCard({ skill, canDecide }: { skill: Skill; canDecide: boolean }) {
+function SkillCard({
+  skill,
+  canDecide,
+  timeZone,
+}: {
+  skill: Skill
+  canDecide: boolean
+  timeZone: string | null
+}) {
   const fetcher = useFetcher<typeof action>()
   // The button that was pressed (its name and value travel with the form) says what is under way.
   const deciding = fetcher.formData?.get('intent')
@@ -91,12 +100,13 @@ function SkillCard({ skill, canDecide }: { skill: Skill; canDecide: boolean }) {
           {error}
         </p>
       ) : null}
+      <SkillHistory skillId={skill.id} name={skill.name} timeZone={timeZone} />
     </Card>
   )
 }
 
 export default function SkillsPage({ loaderData }: Route.ComponentProps) {
-  const { skills, canDecide } = loaderData
+  const { skills, canDecide, timeZone } = loaderData
   return (
     <>
       <PageHeader
@@ -116,7 +126,7 @@ export default function SkillsPage({ loaderData }: Route.ComponentProps) {
         ) : (
           <div className="space-y-4">
             {skills.map((skill) => (
-              <SkillCard key={skill.id} skill={skill} canDecide={canDecide} />
+              <SkillCard key={skill.id} skill={skill} canDecide={canDecide} timeZone={timeZone} />
             ))}
           </div>
         )}

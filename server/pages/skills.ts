@@ -1,7 +1,8 @@
 /**
  * The Skills page: self-made skills of the organisation (pending first), each with its text, and
  * Approve / Reject for admins. The decision names the version the person reviewed (`updatedAt`),
- * so a skill edited meanwhile is not approved unseen. Delete, for whom may (decision 0457).
+ * so a skill edited meanwhile is not approved unseen. Delete, for whom may (decision 0457). Each
+ * skill's history is read by the page from the API, which decides who may see it (decision 0465).
  */
 import { type Caller, isOrgAdmin } from '../access/caller.ts'
 import { canDeleteSkill, deleteSkill } from '../environments/skills/delete-skill.ts'
@@ -14,7 +15,8 @@ export async function loadSkillsPage(caller: Caller) {
     ...skill,
     canDelete: canDeleteSkill(caller, skill),
   }))
-  return { skills, canDecide: isOrgAdmin(caller) }
+  // A skill's history is shown in the person's time zone (their profile's, else their browser's).
+  return { skills, canDecide: isOrgAdmin(caller), timeZone: caller.timezone }
 }
 
 /** Form intents: approve and reject (fields `id`, `updatedAt`), and delete (field `id`). */

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { expect, test, type Locator, type Page } from '@playwright/test'
+import { axeFindings } from './axe.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
+import { sidewaysScroll, textsBelowAA, useTheme, VIEWPORTS } from './look.ts'
 
 // A story of chat turns (the agent writing skills), decisions and a job form.
 test.describe.configure({ timeout: 180_000 })
@@ -22,10 +24,15 @@ async function scriptModel(match: string, replies: Reply[]) {
  * The agent writes `skills/<name>/SKILL.md` for each skill through its own write_file tool, in one
  * chat turn sent the way the chat panel sends it; a new or changed skill is stored pending.
  */
-async function agentWritesSkills(page: Page, baseURL: string, skills: Record<string, string>) {
+async function agentWritesSkills(
+  page: Page,
+  baseURL: string,
+  skills: Record<string, string> | [name: string, body: string][],
+) {
+  const writes = Array.isArray(skills) ? skills : Object.entries(skills)
   const tag = randomBytes(4).toString('hex')
   await scriptModel(tag, [
-    ...Object.entries(skills).map(([name, body]) => ({
+    ...writes.map(([name, body]) => ({
       content: [
         {
           type: 'tool_use' as const,
@@ -47,7 +54,7 @@ async function agentWritesSkills(page: Page, baseURL: string, skills: Record<str
   })
   expect(turn.status()).toBe(200)
   const stream = await turn.text()
-  for (const name of Object.keys(skills))
+  for (const [name] of writes)
     expect(stream).toContain(`"skill":{"name":"${name}","status":"pending_approval"`)
 }
 
@@ -143,4 +150,76 @@ test('skills: deleted from the keyboard after a confirm step, the focus kept on 
   await expect(page.getByTestId('skill-old-notes')).toHaveCount(0)
   await expect(page.getByRole('region', { name: 'Skills' })).toBeFocused()
   await expect(page.getByTestId('skill-kept-notes')).toBeVisible()
+})
+
+test("skills: a skill's history opens from the keyboard in the person's time zone and pages back to its first entry, on a dark 390 px phone", async ({
+  page,
+  baseURL,
+}) => {
+  await page.setViewportSize(VIEWPORTS.phone)
+  await signUp(page, 'Hana History', uniqueEmail('hana'))
+  const zone = await page.request.post('/settings/profile', {
+    headers: { origin: baseURL! },
+    form: { timezone: 'Pacific/Auckland' },
+  })
+  expect(zone.ok()).toBe(true)
+  await useTheme(page, 'dark')
+  // Proposed, then changed 19 times (ten writes a turn, under the chat's step limit), then approved:
+  // 21 entries, one more than the first page shows.
+  for (const turn of [0, 1])
+    await agentWritesSkills(
+      page,
+      baseURL!,
+      Array.from(
+        { length: 10 },
+        (_, i) => ['long-history', `Version ${turn * 10 + i + 1}.`] as [string, string],
+      ),
+    )
+  await page.goto('/skills')
+  const card = page.getByTestId('skill-long-history')
+  await pressFromKeyboard(card, 'Approve')
+  await expect(status(card, 'Approved')).toBeVisible()
+
+  // The first read fails: the error says so, and Try again reads it.
+  await page.route(
+    /\/_agent-native\/skills\/[^/?]+\?/,
+    (route) => route.fulfill({ status: 503, json: { error: { message: 'The server is busy.' } } }),
+    { times: 1 },
+  )
+  const history = card.getByRole('button', { name: 'History of long-history' })
+  await history.focus()
+  await page.keyboard.press('Enter')
+  await expect(history).toHaveAttribute('aria-expanded', 'true')
+  await expect(card.getByRole('alert')).toContainText('The server is busy.')
+  await card.getByRole('button', { name: 'Try again' }).focus()
+  await page.keyboard.press('Enter')
+
+  const list = card.getByRole('list', { name: 'History of long-history' })
+  const entries = list.getByRole('listitem')
+  await expect(entries).toHaveCount(20)
+  await expect(card.getByRole('alert')).toHaveCount(0)
+  await expect(entries.first()).toContainText('Hana History approved it')
+  await expect(entries.first()).toContainText('(Pacific/Auckland)')
+  await expect(entries.nth(1)).toContainText('Hana History (through their agent) changed its text')
+  await expect(card.getByText('20 of 21 entries')).toBeVisible()
+
+  // Readable in the dark and on the phone: contrast, axe, nothing scrolls sideways.
+  expect(await textsBelowAA(page)).toEqual([])
+  expect(await axeFindings(page, 'skills, history open')).toEqual([])
+  expect(await sidewaysScroll(page)).toEqual({ page: 0, boxes: [] })
+
+  // The page before: its oldest entry, then no more to show, the focus kept in the history.
+  const earlier = card.getByRole('button', { name: 'Show earlier' })
+  await earlier.focus()
+  await page.keyboard.press('Enter')
+  await expect(entries).toHaveCount(21)
+  await expect(entries.last()).toContainText('Hana History (through their agent) proposed it')
+  await expect(earlier).toHaveCount(0)
+  await expect(list).toBeFocused()
+
+  // Enter on History again closes it.
+  await history.focus()
+  await page.keyboard.press('Enter')
+  await expect(history).toHaveAttribute('aria-expanded', 'false')
+  await expect(list).toBeHidden()
 })

@@ -188,6 +188,14 @@ describe("a skill's audit trail", () => {
     }
     expect(read).toEqual(ids.map((r) => Number(r.id)))
     expect(read.at(-1)).toBe(Math.min(...read))
+    // Each entry names who (decision 0465): the author's proposal by name, a row without an actor as null.
+    expect(first.body.audit[0].actor).toBeNull()
+    const oldest = await client.get(`${S}/${skill.id}?limit=1&cursor=${read.at(-2)}`)
+    expect(oldest.body.audit[0]).toMatchObject({
+      action: 'proposed',
+      via: 'agent',
+      actor: { id: team.outsider.id, name: team.outsider.name },
+    })
 
     const bad = await client.get(`${S}/${skill.id}?limit=0&cursor=x`)
     expect(bad.status).toBe(400)

@@ -1,6 +1,7 @@
 /** SQL for self-made skills and their audit trail. */
 import { and, asc, count, desc, eq, lt, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../../db/client.ts'
+import { user } from '../../db/schema/auth.ts'
 import { skillAudit, skills } from '../../db/schema/environments.ts'
 
 export type SkillRow = typeof skills.$inferSelect
@@ -103,8 +104,9 @@ export async function selectSkillAudit(
   db: Db = getDb(),
 ) {
   return db
-    .select()
+    .select({ entry: skillAudit, actorName: user.name })
     .from(skillAudit)
+    .leftJoin(user, eq(user.id, skillAudit.actorId))
     .where(
       and(
         eq(skillAudit.skillId, skillId),

@@ -159,8 +159,9 @@ export async function listSkills(caller: Caller): Promise<SkillView[]> {
 }
 
 /**
- * A skill and a page of its audit trail, newest first (`limit`, and `cursor` from the previous
- * page's `nextCursor` for older entries; `total` counts them all): a skill's trail grows with
+ * A skill and a page of its audit trail, newest first, each entry with its `actor`'s name
+ * (`limit`, and `cursor` from the previous page's `nextCursor` for older entries; `total` counts
+ * them all): a skill's trail grows with
  * every edit and refused attempt, so it is never read whole.
  * @throws HttpError 400 naming `limit` or `cursor`; 404 for a skill of another organisation
  */
@@ -172,7 +173,12 @@ export async function getSkill(caller: Caller, id: string, query: unknown = {}) 
     selectSkillAudit(id, { limit: limit + 1, beforeId: cursor }),
     countSkillAudit(id),
   ])
-  const audit = rows.slice(0, limit).map((a) => ({ ...a, at: a.at.toISOString() }))
+  const audit = rows.slice(0, limit).map(({ entry, actorName }) => ({
+    ...entry,
+    at: entry.at.toISOString(),
+    // Who, by name (null once that person's account is gone).
+    actor: entry.actorId ? { id: entry.actorId, name: actorName } : null,
+  }))
   const nextCursor = rows.length > limit ? String(audit.at(-1)!.id) : null
   return { skill: view(row), audit, total, nextCursor }
 }
