@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { signUp, uniqueEmail } from './helpers.ts'
+import { sidewaysScroll } from './look.ts'
 
 // Sign-up and a save on a busy machine take more than the default 60 s together.
 test.describe.configure({ timeout: 120_000 })
@@ -20,14 +21,7 @@ test('Settings → Delivery fits 390 px with a long endpoint name, host and sign
   await expect(page.getByTestId('signing-secret')).toContainText('whsec_')
   await expect(page.getByRole('button', { name: `Remove webhook:${name}` })).toBeVisible()
 
-  const sideways = await page.locator('main').evaluate((main) => ({
-    page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    boxes: [main, ...main.querySelectorAll('*')]
-      .filter((el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
-      .filter((el) => el.scrollWidth > el.clientWidth + 1)
-      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 3).join('.')}`),
-  }))
-  expect(sideways).toEqual({ page: 0, boxes: [] })
+  expect(await sidewaysScroll(page)).toEqual({ page: 0, boxes: [] })
   // The Remove button stays on the screen, not pushed off its right edge.
   const remove = await page.getByRole('button', { name: `Remove webhook:${name}` }).boundingBox()
   expect(remove!.x + remove!.width).toBeLessThanOrEqual(390)

@@ -1,6 +1,7 @@
 import { expect as baseExpect } from '@playwright/test'
 import { test } from './environments-server.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
+import { sidewaysScroll } from './look.ts'
 
 // A whole story of page loads and sandboxed commands; a busy machine needs more than 60 s, and a
 // command's first run (the sandbox starting) more than the default 10 s per step.
@@ -135,14 +136,7 @@ test('the environment page fits 390 px once its audit log has rows, denied and l
     await command.press('Enter')
     await expect(page.getByTestId('audit-log')).toContainText(line)
   }
-  const sideways = await page.locator('main').evaluate((main) => ({
-    page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    boxes: [main, ...main.querySelectorAll('*')]
-      .filter((el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
-      .filter((el) => el.scrollWidth > el.clientWidth + 1)
-      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 3).join('.')}`),
-  }))
-  expect(sideways).toEqual({ page: 0, boxes: [] })
+  expect(await sidewaysScroll(page)).toEqual({ page: 0, boxes: [] })
 })
 
 test('a row whose definition is gone has Delete on the list, from the keyboard, on a dark 390 px phone; a refusal shows in the dialog', async ({
@@ -181,14 +175,7 @@ test('a row whose definition is gone has Delete on the list, from the keyboard, 
   const row = page.getByTestId('environment-personal-leftover')
   await expect(row.getByText('No definition')).toBeVisible()
   // Readable on the phone, Delete included: neither the page nor the list scrolls sideways.
-  const sideways = await page.locator('main').evaluate((main) => ({
-    page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    boxes: [main, ...main.querySelectorAll('*')]
-      .filter((el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
-      .filter((el) => el.scrollWidth > el.clientWidth + 1)
-      .map((el) => el.id || el.tagName.toLowerCase()),
-  }))
-  expect(sideways).toEqual({ page: 0, boxes: [] })
+  expect(await sidewaysScroll(page)).toEqual({ page: 0, boxes: [] })
   // Scratch has nothing to delete, and so no Delete.
   await expect(page.getByTestId('environment-personal-scratch').getByRole('button')).toHaveCount(0)
   const remove = row.getByRole('button', { name: 'Delete the personal environment leftover' })

@@ -194,3 +194,18 @@ export function wordsBrokenAcrossLines(locator: Locator): Promise<string[]> {
 export function graphicContrastOf(locator: Locator): Promise<number> {
   return locator.evaluate(measureContrast, 'graphic' as const) as Promise<number>
 }
+
+/**
+ * What scrolls sideways in the page's main part: how far the page itself does, and each box inside
+ * `main` whose content is wider than it (named by tag and first classes). `{ page: 0, boxes: [] }`
+ * when the page fits its width, as a phone needs.
+ */
+export function sidewaysScroll(page: Page): Promise<{ page: number; boxes: string[] }> {
+  return page.locator('main').evaluate((main) => ({
+    page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    boxes: [main, ...main.querySelectorAll('*')]
+      .filter((el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 3).join('.')}`),
+  }))
+}
