@@ -1,6 +1,6 @@
-import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
-import { revokeKeepingRecent } from '../db/revoked-tokens.ts'
+import { revokeTokens } from '../db/revoked-tokens.ts'
 import { accessTokens, invitation, jobs, member, organization, user } from '../db/schema/index.ts'
 import { invalidateCallers } from '../access/caller-cache.ts'
 
@@ -90,19 +90,9 @@ export async function revokeAccessTokensOf(
   orgId: string | null,
   db: Db = getDb(),
 ): Promise<number> {
-  const rows = await revokeKeepingRecent('access', userId, db, (tx) =>
-    tx
-      .update(accessTokens)
-      .set({ revokedAt: new Date() })
-      .where(
-        and(
-          eq(accessTokens.userId, userId),
-          orgId === null ? undefined : eq(accessTokens.orgId, orgId),
-          isNull(accessTokens.revokedAt),
-        ),
-      )
-      .returning({ id: accessTokens.id }),
-  )
+  const rows = await revokeTokens('access', userId, db, {
+    where: orgId === null ? undefined : eq(accessTokens.orgId, orgId),
+  })
   return rows.length
 }
 

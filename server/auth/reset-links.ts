@@ -6,11 +6,11 @@
  * written to the organisation's member audit in the same transaction.
  */
 import { randomBytes } from 'node:crypto'
-import { and, desc, eq, isNull, like, sql } from 'drizzle-orm'
+import { and, desc, eq, like, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { getDb } from '../db/client.ts'
-import { revokeKeepingRecent } from '../db/revoked-tokens.ts'
-import { machineTokens, member, memberAudit, user, verification } from '../db/schema/index.ts'
+import { revokeTokens } from '../db/revoked-tokens.ts'
+import { member, memberAudit, user, verification } from '../db/schema/index.ts'
 import { revokeAccessTokensOf } from '../accounts/store.ts'
 import { inTransaction, queryRows } from '../db/sql.ts'
 import { badRequest, forbidden, notFound } from '../lib/errors.ts'
@@ -77,13 +77,7 @@ export async function createResetLink(caller: Caller, userId: string, now = new 
     // Whoever holds the link holds the account, and a connected machine runs that account's
     // commands unconfined on the person's own computer: the link ends its tokens (decision 0351).
     // Their live connections end after (machines/service.ts createResetLinkEndingMachines).
-    const revoked = await revokeKeepingRecent('machine', userId, tx, (inner) =>
-      inner
-        .update(machineTokens)
-        .set({ revokedAt: now })
-        .where(and(eq(machineTokens.ownerId, userId), isNull(machineTokens.revokedAt)))
-        .returning({ id: machineTokens.id }),
-    )
+    const revoked = await revokeTokens('machine', userId, tx, { at: now })
     machineTokensRevoked = revoked.length
     // Its access tokens too: one made from a stolen session must not outlive the remedy.
     await revokeAccessTokensOf(userId, null, tx)

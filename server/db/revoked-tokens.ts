@@ -5,7 +5,7 @@
  * loop grew the table without end. Every revoke goes through here and keeps, per person and kind,
  * only the KEEP_REVOKED_TOKENS most recently revoked. Calendar tokens are deleted when revoked.
  */
-import { sql } from 'drizzle-orm'
+import { and, isNull, sql, type SQL } from 'drizzle-orm'
 import type { Db } from './client.ts'
 import { lockKey } from './lock.ts'
 import { accessTokens, machineTokens } from './schema/index.ts'
@@ -25,27 +25,32 @@ export type TokenKind = keyof typeof kinds
 export const tokenLockKey = (kind: TokenKind, ownerId: string) => `${kind}-tokens:${ownerId}`
 
 /**
- * Runs `revoke` (which marks some of `ownerId`'s tokens of `kind` revoked) in a transaction
- * holding that person's lock, then deletes their revoked rows of that kind past the
- * KEEP_REVOKED_TOKENS most recently revoked. The lock comes first, so revokes racing each other
- * or a create leave exactly that many, and never wait on each other's rows while holding it.
+ * Marks `ownerId`'s live tokens of `kind` revoked (only those `where` names too, when given) and
+ * returns their ids, in a transaction holding that person's lock; then deletes their revoked rows
+ * of that kind past the KEEP_REVOKED_TOKENS most recently revoked. The lock comes first, so revokes
+ * racing each other or a create leave exactly that many, and never wait on each other's rows while
+ * holding it.
  */
-export async function revokeKeepingRecent<T>(
+export async function revokeTokens(
   kind: TokenKind,
   ownerId: string,
   db: Db,
-  revoke: (tx: Db) => Promise<T>,
-): Promise<T> {
+  { where, at = new Date() }: { where?: SQL; at?: Date } = {},
+): Promise<{ id: string }[]> {
   const { table, owner } = kinds[kind]
   return inTransaction(db, async (tx) => {
     await lockKey(tx, tokenLockKey(kind, ownerId))
-    const result = await revoke(tx)
+    const revoked = await tx
+      .update(table)
+      .set({ revokedAt: at })
+      .where(and(sql`${owner} = ${ownerId}`, isNull(table.revokedAt), where))
+      .returning({ id: table.id })
     await tx.execute(sql`
       delete from ${table} where ${table.id} in (
         select ${table.id} from ${table}
         where ${owner} = ${ownerId} and ${table.revokedAt} is not null
         order by ${table.revokedAt} desc, ${table.id} desc
         offset ${KEEP_REVOKED_TOKENS})`)
-    return result
+    return revoked
   })
 }

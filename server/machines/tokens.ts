@@ -9,7 +9,7 @@ import { and, count, desc, eq, isNull } from 'drizzle-orm'
 import { z } from 'zod'
 import { getDb, type Db } from '../db/client.ts'
 import { checkRoom } from '../db/lock.ts'
-import { revokeKeepingRecent, tokenLockKey } from '../db/revoked-tokens.ts'
+import { revokeTokens, tokenLockKey } from '../db/revoked-tokens.ts'
 import { machineTokens } from '../db/schema/app.ts'
 import { env } from '../env.ts'
 import { toJobName } from '../jobs/field-schemas.ts'
@@ -131,15 +131,7 @@ export async function listMachineTokens(ownerId: string, db: Db = getDb()): Prom
  * stored (db/revoked-tokens.ts).
  */
 export async function revokeMachineToken(ownerId: string, id: string, db: Db = getDb()): Promise<void> {
-  const rows = await revokeKeepingRecent('machine', ownerId, db, (tx) =>
-    tx
-      .update(machineTokens)
-      .set({ revokedAt: new Date() })
-      .where(
-        and(eq(machineTokens.id, id), eq(machineTokens.ownerId, ownerId), isNull(machineTokens.revokedAt)),
-      )
-      .returning({ id: machineTokens.id }),
-  )
+  const rows = await revokeTokens('machine', ownerId, db, { where: eq(machineTokens.id, id) })
   if (rows.length === 0) throw notFound('No such machine token')
 }
 

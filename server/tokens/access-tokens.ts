@@ -13,7 +13,7 @@ import { findMembership, findUser } from '../accounts/store.ts'
 import { callerFrom, type Caller } from '../access/caller.ts'
 import { getDb, type Db } from '../db/client.ts'
 import { checkRoom } from '../db/lock.ts'
-import { revokeKeepingRecent, tokenLockKey } from '../db/revoked-tokens.ts'
+import { revokeTokens, tokenLockKey } from '../db/revoked-tokens.ts'
 import { accessTokens } from '../db/schema/index.ts'
 import { badFields, conflict, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
@@ -153,15 +153,7 @@ export async function listAccessTokens(caller: Caller, db: Db = getDb()): Promis
  * most recently revoked tokens stay stored (db/revoked-tokens.ts).
  */
 export async function revokeAccessToken(caller: Caller, id: string, db: Db = getDb()): Promise<void> {
-  const rows = await revokeKeepingRecent('access', caller.userId, db, (tx) =>
-    tx
-      .update(accessTokens)
-      .set({ revokedAt: new Date() })
-      .where(
-        and(eq(accessTokens.id, id), eq(accessTokens.userId, caller.userId), isNull(accessTokens.revokedAt)),
-      )
-      .returning({ id: accessTokens.id }),
-  )
+  const rows = await revokeTokens('access', caller.userId, db, { where: eq(accessTokens.id, id) })
   if (rows.length === 0) throw notFound('No such access token')
 }
 
