@@ -66,36 +66,49 @@ export function anchorsOf(text: string): Set<string> {
   return anchors
 }
 
+/**
+ * The links of a Markdown text outside code, with the line each starts on: inline links, whose text
+ * may wrap onto the next lines as Prettier leaves it, and reference definitions (`[name]: target`).
+ */
+function linksOf(text: string): { line: number; target: string }[] {
+  const prose = proseLines(text)
+    .join('\n')
+    .replace(/`[^`\n]*`/g, (code) => ' '.repeat(code.length))
+  const lineAt = (index: number) => prose.slice(0, index).split('\n').length
+  // Link text runs over line breaks but never over a blank line (that ends the paragraph).
+  const inline = /!?\[(?:[^\]\n]|\n(?!\s*\n))*\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g
+  const definition = /^ {0,3}\[[^\]\n]+\]:\s*<?([^\s>]+)>?/gm
+  return [...prose.matchAll(inline), ...prose.matchAll(definition)]
+    .map((m) => ({ line: lineAt(m.index), target: m[1]! }))
+    .sort((a, b) => a.line - b.line)
+}
+
 /** Broken relative links and anchors in `files` (path → text); `exists` answers for other paths. */
 export function linkProblems(files: Map<string, string>, exists: (file: string) => boolean): string[] {
   const problems: string[] = []
   for (const [file, text] of files) {
-    proseLines(text).forEach((line, index) => {
-      const withoutCode = line.replace(/`[^`]*`/g, '')
-      for (const match of withoutCode.matchAll(/!?\[[^\]]*\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g)) {
-        const target = match[1]!
-        if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue // https:, mailto:
-        const [pathPart, anchor] = target.split('#') as [string, string | undefined]
-        const resolved = pathPart
-          ? path.posix.normalize(path.posix.join(path.posix.dirname(file), pathPart))
-          : file
-        const where = `${file}:${index + 1}`
-        // A link out of the checkout may resolve on one machine and nowhere else.
-        if (resolved === '..' || resolved.startsWith('../')) {
-          problems.push(`${where}: ${target} points outside the repository`)
-          continue
-        }
-        const text = files.get(resolved)
-        if (text === undefined && !exists(resolved)) {
-          problems.push(`${where}: ${target} does not exist`)
-          continue
-        }
-        if (anchor !== undefined && resolved.endsWith('.md')) {
-          const anchors = anchorsOf(text ?? '')
-          if (!anchors.has(anchor)) problems.push(`${where}: ${target} has no heading #${anchor}`)
-        }
+    for (const { line, target } of linksOf(text)) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue // https:, mailto:
+      const [pathPart, anchor] = target.split('#') as [string, string | undefined]
+      const resolved = pathPart
+        ? path.posix.normalize(path.posix.join(path.posix.dirname(file), pathPart))
+        : file
+      const where = `${file}:${line}`
+      // A link out of the checkout may resolve on one machine and nowhere else.
+      if (resolved === '..' || resolved.startsWith('../')) {
+        problems.push(`${where}: ${target} points outside the repository`)
+        continue
       }
-    })
+      const text = files.get(resolved)
+      if (text === undefined && !exists(resolved)) {
+        problems.push(`${where}: ${target} does not exist`)
+        continue
+      }
+      if (anchor !== undefined && resolved.endsWith('.md')) {
+        const anchors = anchorsOf(text ?? '')
+        if (!anchors.has(anchor)) problems.push(`${where}: ${target} has no heading #${anchor}`)
+      }
+    }
   }
   return problems
 }
@@ -254,6 +267,17 @@ describe('the docs check itself', () => {
     expect(linkProblems(files, () => false)).toEqual([
       'notes/b.md:5: missing.md does not exist',
       'notes/b.md:5: a.md#nowhere has no heading #nowhere',
+    ])
+  })
+
+  it('catches a link whose text wraps onto the next line, and a reference definition', () => {
+    const files = new Map([
+      ['notes/a.md', '# A\n\n## Here\n\nSee [the limits\nper place](b.md#limits) and [b][].\n\n[b]: c.md\n'],
+      ['notes/b.md', '# B\n\nA [fine\nlink](a.md#here), and [not a link\n\n](nope.md) across a paragraph.\n'],
+    ])
+    expect(linkProblems(files, () => false)).toEqual([
+      'notes/a.md:5: b.md#limits has no heading #limits',
+      'notes/a.md:8: c.md does not exist',
     ])
   })
 
