@@ -1,8 +1,8 @@
 /**
  * The environment variables: server/env.ts parses and checks them at start-up, `.env.example` and
- * docs/configuration.md list them with the defaults it applies. What the app reads anywhere else (the migrations folder, a
- * harness CLI's path, what the docker CLI is handed) is named in docs/configuration.md too, and
- * nothing either file lists is a variable no code reads.
+ * docs/configuration.md list them with the defaults it applies. What the app reads anywhere else
+ * (the migrations folder, a harness CLI's path, what the docker CLI is handed) is read by name and
+ * named in both files too, and nothing either file lists is a variable no code reads.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
@@ -52,6 +52,12 @@ const appFiles = [
   'drizzle.config.ts',
 ]
 
+/** The running app alone: what the server and the routes read (the build config reads the test suite's). */
+const runningAppFiles = [...sources('server'), ...sources('app')]
+
+/** They hand process.env whole to parseEnv, which reads only the names server/env.ts declares. */
+const WHOLE_ENVIRONMENT = new Set(['server/env.ts', 'server/lib/load-env.ts'])
+
 /** Set by a tool for itself, not by whoever runs Clockwork. */
 const SET_BY_TOOLS = new Set(['VITEST'])
 
@@ -98,6 +104,25 @@ describe('variables read outside server/env.ts', () => {
       (file) => /process\.env\[(?!['"])/.test(read(file)) && !READS_BY_EXPRESSION.has(file),
     )
     expect(unknown, 'read it through server/env.ts, or teach variablesRead() the name').toEqual([])
+  })
+
+  it('are read one by one: only server/env.ts and its loader take the whole environment', () => {
+    // `const e = process.env`, `{ ...process.env }` or `f(process.env)` would read names no check sees.
+    const whole = appFiles.filter(
+      (file) =>
+        !WHOLE_ENVIRONMENT.has(file) &&
+        /process\.env(?![.[\w])/.test(read(file).replace(/\/\*[\s\S]*?\*\/|(^|\s)\/\/.*$/gm, '')),
+    )
+    expect(whole, 'read variables by name (process.env.NAME), or through server/env.ts').toEqual([])
+  })
+
+  it('are named in .env.example, the file a newcomer copies', () => {
+    const unnamed = runningAppFiles.flatMap((file) =>
+      variablesRead(read(file))
+        .filter((name) => !SET_BY_TOOLS.has(name) && !new RegExp(`\\b${name}\\b`).test(example))
+        .map((name) => `${file}: ${name}`),
+    )
+    expect(unnamed).toEqual([])
   })
 
   it('are named in docs/configuration.md', () => {
