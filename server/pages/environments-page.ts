@@ -18,7 +18,7 @@ import {
 } from '../environments/browse/browse.ts'
 import { recentFileChanges } from '../environments/browse/file-changes.ts'
 import { holderState, rebuildHere } from '../environments/bootstrap/rebuild.ts'
-import { deleteEnvironmentAsked } from '../environments/operations/delete-environment.ts'
+import { deleteEnvironmentAsked, deleteOptionsOf } from '../environments/operations/delete-environment.ts'
 import { SCRATCH } from '../environments/service.ts'
 import { conflict, HttpError } from '../lib/errors.ts'
 import { redirect } from 'react-router'
@@ -33,11 +33,20 @@ import { createEnvironmentFile } from './workspace-create.ts'
 const canDeleteFromPage = (caller: Caller, e: Pick<EnvironmentSummary, 'id' | 'name' | 'scope'>) =>
   e.id !== null && e.name !== SCRATCH && (e.scope === 'personal' || isOrgAdmin(caller))
 
-/** Delete, by name and scope as a page shows it (intent `delete`). */
-async function deleteByName(caller: Caller, name: string, scope: string | undefined) {
+/**
+ * Delete, by name and scope as a page shows it (intent `delete`); `leaveFolder` when the dialog
+ * said that the folder's instance does not answer and the folder stays there (decision 0466).
+ */
+async function deleteByName(
+  caller: Caller,
+  name: string,
+  scope: string | undefined,
+  leaveFolder: string | undefined,
+) {
+  const options = deleteOptionsOf({ leaveFolder })
   const { id } = await getEnvironment(caller, name, { scope })
   if (!id) throw conflict(`The environment ${name} has no folder yet: nothing to delete`)
-  await deleteEnvironmentAsked(caller, id)
+  return deleteEnvironmentAsked(caller, id, options)
 }
 
 /**
@@ -62,7 +71,7 @@ export async function loadEnvironmentsList(caller: Caller) {
 export async function handleEnvironmentsListAction(caller: Caller, request: Request) {
   const { intent = '', ...fields } = await readForm(request)
   if (intent === 'delete')
-    return runIntent(intent, () => deleteByName(caller, fields.name ?? '', fields.scope))
+    return runIntent(intent, () => deleteByName(caller, fields.name ?? '', fields.scope, fields.leaveFolder))
   const result = await runIntent(intent, async () => {
     if (intent !== 'create-environment')
       throw new HttpError(400, 'bad_request', `Unknown intent "${intent}"`, 'intent')
@@ -126,7 +135,7 @@ export async function loadEnvironmentPage(caller: Caller, name: string, url: URL
 export async function handleEnvironmentAction(caller: Caller, name: string, request: Request) {
   const { intent = '', scope, ...fields } = await readForm(request)
   if (intent === 'delete') {
-    const deleted = await runIntent(intent, () => deleteByName(caller, name, scope))
+    const deleted = await runIntent(intent, () => deleteByName(caller, name, scope, fields.leaveFolder))
     // Thrown, as React Router allows, so the action's answers stay results.
     if (deleted.ok) throw redirect('/environments')
     return deleted
