@@ -76,7 +76,7 @@ function HolderNotice({ data }: { data: Data }) {
     return (
       <p role="status" className="mb-4 rounded-lg bg-stone-100 px-4 py-2 text-sm dark:bg-stone-900">
         Its folder lives on another app server ({holder.instanceId}), which answers: commands and files are
-        sent there.
+        sent there{data.canDelete ? ', and deleting it removes the folder there' : ''}.
       </p>
     )
   }
@@ -92,6 +92,9 @@ function HolderNotice({ data }: { data: Data }) {
         {holder.mayRebuild
           ? ', or until you rebuild it here.'
           : '; its owner or an admin may rebuild it here.'}
+        {data.canDelete
+          ? ` Deleting it now removes only its record; its folder stays on ${holder.instanceId}.`
+          : ''}
       </p>
       {holder.mayRebuild ? (
         <ConfirmDeleteDialog
@@ -213,7 +216,14 @@ export default function EnvironmentPage({ loaderData }: Route.ComponentProps) {
         actions={
           <span className="flex flex-wrap items-center gap-2">
             {definition}
-            {loaderData.canDelete ? <DeleteEnvironment environment={e} /> : null}
+            {loaderData.canDelete ? (
+              <DeleteEnvironment
+                environment={e}
+                folderLeftOn={
+                  loaderData.holder?.reachable === false ? loaderData.holder.instanceId : undefined
+                }
+              />
+            ) : null}
           </span>
         }
       />

@@ -1,4 +1,6 @@
 import { expect as baseExpect } from '@playwright/test'
+import postgres from 'postgres'
+import { freePort } from '../support/postgres-server.ts'
 import { test } from './environments-server.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
 import { sidewaysScroll } from './look.ts'
@@ -196,4 +198,42 @@ test('a row whose definition is gone has Delete on the list, from the keyboard, 
   await dialog.getByRole('button', { name: 'Delete' }).press('Enter')
   await expect(row).toHaveCount(0)
   await expect(page.locator('#environments-list')).toBeFocused()
+})
+
+test('an environment whose server is gone: the banner and the Delete dialog say its folder stays there, and Delete removes the record only', async ({
+  page,
+  server,
+}) => {
+  await signUp(page, 'Gus Gone', uniqueEmail('gus'))
+  await page.goto('/environments')
+  await page.getByRole('button', { name: 'New environment' }).click()
+  await page.getByRole('dialog').getByLabel('Name').fill('Faraway')
+  await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click()
+  await expect(page).toHaveURL(/\/environments\/faraway\?scope=personal$/)
+  await page.getByLabel('Command').fill('echo here > kept.txt')
+  await page.getByLabel('Command').press('Enter')
+  await expect(page.getByTestId('command-result')).toContainText('Exit 0')
+  // Its folder now "lives" on a server that is gone: a recorded address where nothing listens.
+  const sql = postgres(server.databaseUrl, { max: 1, onnotice: () => {} })
+  try {
+    const closed = `http://127.0.0.1:${await freePort()}`
+    const [row] = await sql<{ id: string }[]>`
+      update environments set instance_id = 'gone-host:0badf00d', instance_url = ${closed}
+      where name = 'faraway' returning id`
+    await page.reload()
+    await expect(page.getByRole('alert').filter({ hasText: 'Unreachable' })).toContainText(
+      'Deleting it now removes only its record; its folder stays on gone-host:0badf00d.',
+    )
+    await page.getByRole('button', { name: 'Delete', exact: true }).click()
+    const dialog = page.getByRole('alertdialog', { name: 'Delete the environment faraway?' })
+    await expect(dialog).toContainText('the folder and its files stay on gone-host:0badf00d')
+    await dialog.getByRole('button', { name: 'Delete' }).click()
+    // Its definition stays, so it is listed as not started; the record is gone, its audit kept.
+    await expect(page).toHaveURL(/\/environments$/)
+    await expect(page.getByTestId('environment-personal-faraway')).toContainText('Not started')
+    expect(await sql`select id from environments where id = ${row!.id}`).toHaveLength(0)
+    expect(await sql`select id from environment_audit where environment_id = ${row!.id}`).not.toHaveLength(0)
+  } finally {
+    await sql.end()
+  }
 })
