@@ -6,7 +6,7 @@
  * out: an admin rebuilds the environment here (its files stay behind), or deletes its record only.
  */
 import type { Caller } from '../../access/caller.ts'
-import { HttpError, type ErrorBody } from '../../lib/errors.ts'
+import { conflict, HttpError, type ErrorBody } from '../../lib/errors.ts'
 import { forwardToken } from '../../machines/instance.ts'
 import type { OpenEnvironment, Origin } from '../service.ts'
 import type { EnvironmentRow } from '../store.ts'
@@ -64,9 +64,11 @@ export async function forwardDelete(
   row: Held & Pick<EnvironmentRow, 'instanceUrl'>,
   alreadyForwarded: boolean,
 ): Promise<void> {
-  const wayOut = FORGET(row.id)
+  // Moved while the delete was on its way (a rebuild): not "unreachable", which would let the
+  // sender forget a record whose folder is alive somewhere.
   if (alreadyForwarded)
-    throw unreachable(row, 'is not this one either (it moved while the call was forwarded)', wayOut)
+    throw conflict(`The environment ${row.name} moved while the delete was forwarded: try again`)
+  const wayOut = FORGET(row.id)
   if (!row.instanceUrl) throw unreachable(row, 'never recorded an address', wayOut)
   const body = { userId: caller.userId, orgId: caller.orgId, id: row.id }
   // Emptying a large folder as the sandbox uid takes a while; a holder that hangs is unreachable.
