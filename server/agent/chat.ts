@@ -27,14 +27,17 @@ import { usd } from '../runs/budget.ts'
 import { buildChatSystemPrompt, withContext } from './system-prompt.ts'
 import { findOwnThread, insertThread, selectMessagePage, updateMessageParts } from '../runs/threads.ts'
 import { toUIMessage } from './threads.ts'
-import { appendWithinLimit, readHistory } from './thread-bounds.ts'
+import { appendWithinLimit, readHistory, type History } from './thread-bounds.ts'
 import { loadExecution } from './execution.ts'
 import { trackTurn } from './chat-stop.ts'
 import { createAgentTools } from './tools/index.ts'
 import { loadMcpTools, withMcpNote } from './mcp-tools.ts'
 
-/** Metadata on the streamed reply: which thread it belongs to (a new chat learns its id here). */
-export type ChatMessageMetadata = { threadId: string }
+/**
+ * Metadata on the streamed reply: which thread it belongs to (a new chat learns its id here), and
+ * the oldest message this turn sent the model when it left earlier ones out, else null (0469).
+ */
+export type ChatMessageMetadata = { threadId: string; historyStart: string | null }
 
 /**
  * A transient part of the stream (never stored): the model call failed and is retried after a
@@ -55,13 +58,21 @@ const latestMessage = async (threadId: string) =>
   (await selectMessagePage(threadId, { limit: 1 })).rows.map(toUIMessage).at(0)
 
 /**
+ * What the model is told when the history leaves earlier messages out (decision 0469). It goes in
+ * the system prompt's context, after the cached stable part, so the cache still hits.
+ */
+export const leftOutNote = (n: number) =>
+  `${n} earlier message${n === 1 ? ' of this conversation is' : 's of this conversation are'} not included. ` +
+  'If the person refers to something you cannot see, say so and suggest restating it or starting a new chat.'
+
+/**
  * Folds the request into the stored thread and returns the history to answer: the thread's latest
  * messages within the budget (decision 0462), never the whole thread.
  */
 async function prepareThread(
   caller: Caller,
   request: ChatRequest,
-): Promise<{ threadId: string; history: UIMessage[] }> {
+): Promise<{ threadId: string; history: History }> {
   const owner = { userId: caller.userId, orgId: caller.orgId, kind: 'chat' as const }
   const { message } = request
   if (message.role === 'assistant') {
@@ -115,7 +126,7 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
   // Counted before the thread is touched: a turn over the day's limit stores nothing (429).
   const turnId = newId('turn')
   await openChatTurn(caller, turnId, resolved.keySource)
-  const { threadId, history } = await prepareThread(caller, request).catch(async (err: unknown) => {
+  const { threadId, history: read } = await prepareThread(caller, request).catch(async (err: unknown) => {
     await dropChatTurn(turnId)
     throw err
   })
@@ -129,13 +140,17 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
     ...mcp.tools,
   }
   const turn = trackTurn(threadId)
+  const history = read.messages.map(toUIMessage)
+  const historyStart = read.leftOut > 0 ? (history[0]?.id ?? null) : null
   const messages = await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true })
   const describe = (err: unknown) => describeModelError(err, [resolved.apiKey])
   const stream = createUIMessageStream({
     execute: ({ writer }) => {
       const result = startAgentLoop({
         model: resolved.model,
-        system: withContext(buildChatSystemPrompt(caller, new Date()), (c) => withMcpNote(c, mcp)),
+        system: withContext(buildChatSystemPrompt(caller, new Date()), (c) =>
+          withMcpNote(read.leftOut > 0 ? `${c}\n${leftOutNote(read.leftOut)}` : c, mcp),
+        ),
         messages,
         tools,
         maxSteps: CHAT_MAX_STEPS,
@@ -161,7 +176,7 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
           originalMessages: history,
           generateMessageId: () => newId('msg'),
           messageMetadata: ({ part }): ChatMessageMetadata | undefined =>
-            part.type === 'start' ? { threadId } : undefined,
+            part.type === 'start' ? { threadId, historyStart } : undefined,
           onError: describe,
           onFinish: async ({ responseMessage, isContinuation }) => {
             turn.done()

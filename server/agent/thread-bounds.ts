@@ -3,7 +3,6 @@
  * at most MAX_THREAD_MESSAGES; a turn sends the model only its latest messages within a budget,
  * read newest first with a LIMIT, so neither memory nor the model's context grows with the thread.
  */
-import type { UIMessage } from 'ai'
 import { getDb } from '../db/client.ts'
 import { checkRoom } from '../db/lock.ts'
 import { HttpError, quotaExceeded } from '../lib/errors.ts'
@@ -15,7 +14,6 @@ import {
   type MessageRow,
   type MessageSize,
 } from '../runs/threads.ts'
-import { toUIMessage } from './threads.ts'
 
 /** The most messages one chat thread holds: 250 turns of a question and its reply. */
 export const MAX_THREAD_MESSAGES = 500
@@ -89,9 +87,49 @@ export function pickHistoryStart(
   return start
 }
 
-/** The thread's latest messages within the budget, in order: what a turn sends the model. */
-export async function readHistory(threadId: string): Promise<UIMessage[]> {
-  const start = pickHistoryStart(await selectMessageSizes(threadId, HISTORY_MAX_MESSAGES))
-  if (start === undefined) return []
-  return (await selectMessagesFrom(threadId, start)).map(toUIMessage)
+/**
+ * What one turn sends the model: the thread's latest messages within the budget, in order, and how
+ * many earlier messages it leaves out (the model is told, and the chat marks where it starts).
+ */
+export type History = { messages: MessageRow[]; leftOut: number }
+
+/**
+ * How many of the thread's messages come before `start`, `sizes` being its latest `limit` as read:
+ * fewer than asked for is the whole thread, so none are before the oldest of them.
+ */
+async function countLeftOut(
+  threadId: string,
+  sizes: Pick<MessageSize, 'seq'>[],
+  limit: number,
+  start: number,
+) {
+  if (sizes.length < limit && sizes.at(-1)?.seq === start) return 0
+  return countThreadMessages(threadId, undefined, { beforeSeq: start })
+}
+
+/** The history a turn sends the model now, its question already stored. */
+export async function readHistory(threadId: string): Promise<History> {
+  const sizes = await selectMessageSizes(threadId, HISTORY_MAX_MESSAGES)
+  const start = pickHistoryStart(sizes)
+  if (start === undefined) return { messages: [], leftOut: 0 }
+  const [messages, leftOut] = await Promise.all([
+    selectMessagesFrom(threadId, start),
+    countLeftOut(threadId, sizes, HISTORY_MAX_MESSAGES, start),
+  ])
+  return { messages, leftOut }
+}
+
+/**
+ * The oldest message the thread's next turn would send the model when earlier ones are left out,
+ * by the same rule as readHistory with a short question added; null when it would send them all.
+ * A long next question can leave out a little more.
+ */
+export async function nextHistoryStart(threadId: string): Promise<string | null> {
+  const limit = HISTORY_MAX_MESSAGES - 1
+  const sizes = await selectMessageSizes(threadId, limit)
+  const question = { seq: Number.MAX_SAFE_INTEGER, role: 'user' as const, bytes: 0 }
+  const start = pickHistoryStart([question, ...sizes])
+  const first = sizes.find((m) => m.seq === start)
+  if (!first || (await countLeftOut(threadId, sizes, limit, first.seq)) === 0) return null
+  return first.id
 }

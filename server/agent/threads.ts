@@ -13,6 +13,7 @@ import {
   selectMessagePage,
   type MessageRow,
 } from '../runs/threads.ts'
+import { nextHistoryStart } from './thread-bounds.ts'
 
 export type ThreadSummary = { id: string; title: string; createdAt: string; updatedAt: string }
 
@@ -41,12 +42,17 @@ export async function listChatThreads(caller: Caller): Promise<ThreadSummary[]> 
 /** How many messages one read of a thread returns: the latest, or those before `before`. */
 export const THREAD_PAGE_MESSAGES = 100
 
-/** One page of a chat thread; `nextBefore` reads the page before it, null when this is the first. */
+/**
+ * One page of a chat thread; `nextBefore` reads the page before it, null when this is the first.
+ * `historyStart` is the oldest message the next turn would send the model when it leaves earlier
+ * ones out (the chat marks it), null when it would send them all (decision 0469).
+ */
 export type ChatThreadPage = {
   thread: ThreadSummary
   messages: UIMessage[]
   hasMore: boolean
   nextBefore: string | null
+  historyStart: string | null
 }
 
 /**
@@ -63,7 +69,10 @@ export async function getChatThread(
   const beforeSeq = before ? await findMessageSeq(id, before) : undefined
   if (before && beforeSeq === undefined)
     throw badRequest(`before: no message ${before} in this chat`, 'before')
-  const page = await selectMessagePage(id, { limit: THREAD_PAGE_MESSAGES, beforeSeq })
+  const [page, historyStart] = await Promise.all([
+    selectMessagePage(id, { limit: THREAD_PAGE_MESSAGES, beforeSeq }),
+    nextHistoryStart(id),
+  ])
   const messages = page.rows.filter((m) => m.role === 'user' || m.role === 'assistant').map(toUIMessage)
   return {
     thread: {
@@ -75,5 +84,6 @@ export async function getChatThread(
     messages,
     hasMore: page.hasMore,
     nextBefore: page.hasMore ? (page.rows[0]?.id ?? null) : null,
+    historyStart,
   }
 }

@@ -78,17 +78,29 @@ export async function selectThreadMessages(threadId: string, db: Db = getDb()): 
     .orderBy(asc(agentMessages.seq))
 }
 
-/** How many messages the thread holds (an index-only count over `agent_messages_seq_uq`). */
-export async function countThreadMessages(threadId: string, db: Db = getDb()): Promise<number> {
+/**
+ * How many messages the thread holds, or holds before `beforeSeq` (an index-only count over
+ * `agent_messages_seq_uq`).
+ */
+export async function countThreadMessages(
+  threadId: string,
+  db: Db = getDb(),
+  { beforeSeq }: { beforeSeq?: number } = {},
+): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(agentMessages)
-    .where(eq(agentMessages.threadId, threadId))
+    .where(
+      and(
+        eq(agentMessages.threadId, threadId),
+        beforeSeq === undefined ? undefined : lt(agentMessages.seq, beforeSeq),
+      ),
+    )
   return row!.n
 }
 
 /** The size of one stored message, without its parts. */
-export type MessageSize = { seq: number; role: MessageRow['role']; bytes: number }
+export type MessageSize = { id: string; seq: number; role: MessageRow['role']; bytes: number }
 
 /** The sizes of the thread's latest `limit` messages, newest first; their parts stay in the database. */
 export async function selectMessageSizes(
@@ -98,6 +110,7 @@ export async function selectMessageSizes(
 ): Promise<MessageSize[]> {
   return db
     .select({
+      id: agentMessages.id,
       seq: agentMessages.seq,
       role: agentMessages.role,
       bytes: sql<number>`octet_length(${agentMessages.parts}::text)`,

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { expect, type Page } from '@playwright/test'
 import postgres from 'postgres'
-import { MAX_THREAD_MESSAGES } from '#server/agent/thread-bounds.ts'
+import { HISTORY_MAX_MESSAGES, MAX_THREAD_MESSAGES } from '#server/agent/thread-bounds.ts'
 import { THREAD_PAGE_MESSAGES } from '#server/agent/threads.ts'
 import { test } from './agent-server.ts'
 import { axeFindings } from './axe.ts'
@@ -95,6 +95,49 @@ test('a reopened long thread shows its latest page and reads earlier ones in pla
   await expect(panel.getByTestId('chat-log')).toBeFocused()
   await expect(message(firstShown)).toBeInViewport()
   expect(await axeFindings(page, 'dark: a long thread, all pages read')).toEqual([])
+})
+
+const NO_LONGER_SEEN = 'The assistant no longer sees the messages above'
+
+test('a long thread marks the oldest message the assistant still sees; a short one does not (dark)', async ({
+  page,
+  server,
+}) => {
+  const total = 200
+  const tag = await reopenLongThread(page, server.databaseUrl, 'Win Dow', total)
+  const panel = chatPanel(page)
+  // The next turn sends the question and the latest 59 stored messages, cut to start at a question.
+  const oldestSeen = `q${total - HISTORY_MAX_MESSAGES + 2}`
+  const divider = panel.getByTestId('history-start')
+  await expect(divider).toHaveCount(1)
+  await expect(divider).toHaveText(NO_LONGER_SEEN)
+  await expect(panel.locator('[data-testid="history-start"] + *')).toHaveText(oldestSeen)
+  await expect(divider.locator('xpath=preceding-sibling::*[1]')).toHaveText(
+    `a${total - HISTORY_MAX_MESSAGES + 1}`,
+  )
+  // Plain text in the log, read in order and reached by scrolling the log from the keyboard.
+  await panel.getByTestId('chat-log').focus()
+  await page.keyboard.press('End')
+  await divider.scrollIntoViewIfNeeded()
+  await expect(panel.getByText(NO_LONGER_SEEN)).toBeVisible()
+  expect(await contrastOf(divider), 'dark: the divider').toBeGreaterThanOrEqual(4.5)
+  expect(await axeFindings(page, 'dark: a long thread with its divider')).toEqual([])
+
+  // A turn's reply says where that turn began: the mark stays on the message it sent first.
+  await ask(page, `what did I say first? (${tag})`)
+  await expect(panel.getByTestId('assistant-message')).toHaveCount(THREAD_PAGE_MESSAGES / 2 + 1)
+  await expect(divider).toHaveCount(1)
+  await expect(panel.locator('[data-testid="history-start"] + *')).toHaveText(oldestSeen)
+
+  // A short thread has nothing the assistant no longer sees: no mark after a turn, nor reopened.
+  await panel.getByRole('button', { name: 'New chat' }).first().click()
+  await ask(page, `a short chat (${tag})`)
+  await expect(panel.getByTestId('assistant-message')).toHaveCount(1)
+  await expect(divider).toHaveCount(0)
+  await reopenThread(page, `a short chat \\(${tag}\\)`)
+  await expect(panel.getByText(`a short chat (${tag})`)).toBeVisible()
+  await expect(panel.getByTestId('assistant-message')).toHaveCount(1)
+  await expect(divider).toHaveCount(0)
 })
 
 test('a full thread answers with its limit and a "New chat" that starts an empty chat (dark)', async ({

@@ -162,3 +162,56 @@ it('refuses a page before a message that is not in the thread', async () => {
     expect(res.body.error).toMatchObject({ code: 'bad_request', field: 'before' })
   }
 })
+
+type SentBlock = { type: string; text: string; cache_control?: unknown }
+/** What a turn sent the model: the system blocks, the tools and the messages. */
+const lastRequest = () =>
+  agent.fake.requests.at(-1)!.body as { system: SentBlock[]; tools: unknown[]; messages: SentMessage[] }
+const startMetadata = (turn: { chunks: { type: string; messageMetadata?: unknown }[] }) =>
+  turn.chunks.find((c) => c.type === 'start')?.messageMetadata
+
+it('tells the model how many earlier messages a long thread leaves out, after the cached prefix', async () => {
+  const c = agent.team.member.client
+  const short = await newThread('a short chat')
+  expect((await sendChat(c, { threadId: short, message: userText('still short') })).status).toBe(200)
+  const shortSent = lastRequest()
+  expect(JSON.stringify(shortSent)).not.toContain('earlier message')
+
+  const long = await newThread('a long chat')
+  await fill(long, 2, 199)
+  expect((await sendChat(c, { threadId: long, message: userText('what did I say first?') })).status).toBe(200)
+  const longSent = lastRequest()
+  const leftOut = 200 + 1 - longSent.messages.length
+  expect(leftOut).toBeGreaterThan(100)
+  const [stable, context] = longSent.system
+  expect(context!.text).toContain(
+    `${leftOut} earlier messages of this conversation are not included. If the person refers to something ` +
+      'you cannot see, say so and suggest restating it or starting a new chat.',
+  )
+  // The cached prefix (tools, then the marked stable block) is byte for byte a short thread's.
+  expect(stable!.cache_control).toBeDefined()
+  expect(JSON.stringify([longSent.tools, stable])).toBe(
+    JSON.stringify([shortSent.tools, shortSent.system[0]]),
+  )
+})
+
+it('says where the history starts: the thread API for the next turn, the reply for its own', async () => {
+  const c = agent.team.member.client
+  const short = await newThread('another short chat')
+  expect((await c.get(`${THREADS}/${short}`)).body.historyStart).toBeNull()
+  const shortTurn = await sendChat(c, { threadId: short, message: userText('still short') })
+  expect(startMetadata(shortTurn)).toEqual({ threadId: short, historyStart: null })
+
+  const long = await newThread('another long chat')
+  await fill(long, 2, 199)
+  // Read before the person asks: where the next turn starts.
+  const page = await c.get(`${THREADS}/${long}`)
+  const turn = await sendChat(c, { threadId: long, message: userText('what did I say first?') })
+  const first = firstText(lastRequest().messages[0])
+  const startId = page.body.messages.find(
+    (m: { parts: { text?: string }[] }) => m.parts[0]!.text === first,
+  )?.id
+  expect(first).toMatch(/^q\d+$/)
+  expect(page.body.historyStart).toBe(startId)
+  expect(startMetadata(turn)).toEqual({ threadId: long, historyStart: startId })
+})

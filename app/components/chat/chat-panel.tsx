@@ -33,6 +33,8 @@ type Session = {
   messages: UIMessage<ChatMetadata>[]
   /** The earliest loaded message when the thread has earlier ones (its page's `nextBefore`). */
   earlierBefore: string | null
+  /** The oldest message the next turn sends the model when it leaves earlier ones out. */
+  historyStart: string | null
 }
 
 const freshSession = (): Session => ({
@@ -40,6 +42,7 @@ const freshSession = (): Session => ({
   threadId: null,
   messages: [],
   earlierBefore: null,
+  historyStart: null,
 })
 
 /** Whether the panel is open, shared by the header's toggle and the panel itself. */
@@ -153,6 +156,7 @@ export function ChatPanel() {
       threadId: id,
       messages: body.messages,
       earlierBefore: body.nextBefore,
+      historyStart: body.historyStart,
     })
     setView('chat')
   }
@@ -209,6 +213,7 @@ export function ChatPanel() {
               threadId={session.threadId}
               initialMessages={session.messages}
               earlierBefore={session.earlierBefore}
+              historyStart={session.historyStart}
               onNewChat={newChat}
               onThread={onThread}
               inputRef={input}

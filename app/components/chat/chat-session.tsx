@@ -3,7 +3,7 @@ import '#app/lib/zod-csp.ts'
 import { useChat } from '@ai-sdk/react'
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai'
 import { ArrowUp, MessageSquarePlus, RotateCcw, Square } from 'lucide-react'
-import { useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { Fragment, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { Link, useRevalidator } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { useFocusAfterRemoval } from '#app/lib/use-focus-after-removal.ts'
@@ -39,6 +39,15 @@ function threadIdOf(messages: ChatMessage[]): string | undefined {
 }
 
 /**
+ * The oldest message the model sees (decision 0469): the latest reply streamed here says where its
+ * turn began; before one, the thread's page says where the next turn begins. Null: it sees them all.
+ */
+function historyStartOf(messages: ChatMessage[], opened: string | null): string | null {
+  const latest = messages.findLast((m) => m.metadata?.historyStart !== undefined)
+  return latest ? (latest.metadata!.historyStart ?? null) : opened
+}
+
+/**
  * One conversation: the messages, the composer, and the wiring to the chat endpoint. The server
  * keeps the thread, so each request carries only the thread id and the newest message.
  */
@@ -47,6 +56,7 @@ export function ChatSession({
   threadId,
   initialMessages,
   earlierBefore,
+  historyStart: openedHistoryStart,
   onThread,
   onNewChat,
   inputRef,
@@ -56,6 +66,8 @@ export function ChatSession({
   initialMessages: ChatMessage[]
   /** The earliest loaded message when the thread has earlier ones, to read the page before it. */
   earlierBefore: string | null
+  /** The oldest message the next turn sends the model when it leaves earlier ones out. */
+  historyStart: string | null
   onThread: (id: string) => void
   /** Starts a new conversation (the way on when this thread is full). */
   onNewChat: () => void
@@ -184,6 +196,7 @@ export function ChatSession({
   }
 
   const failure = error ? readChatError(error) : null
+  const historyStart = historyStartOf(messages, openedHistoryStart)
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <div
@@ -201,23 +214,23 @@ export function ChatSession({
             Ask for a job in plain words, e.g. “every weekday at 7, summarise yesterday’s sign-ups”.
           </p>
         ) : null}
-        {messages.map((m) =>
-          m.role === 'user' ? (
-            <div
-              key={m.id}
-              className="ml-8 rounded-lg bg-brand-50 px-3 py-2 whitespace-pre-wrap dark:bg-brand-900/40"
-            >
-              {m.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')}
-            </div>
-          ) : (
-            <div key={m.id} data-testid="assistant-message">
-              <MessageParts
-                parts={m.parts}
-                onAnswer={busy ? undefined : (id, approved) => addToolApprovalResponse({ id, approved })}
-              />
-            </div>
-          ),
-        )}
+        {messages.map((m) => (
+          <Fragment key={m.id}>
+            {m.id === historyStart ? <HistoryStart /> : null}
+            {m.role === 'user' ? (
+              <div className="ml-8 rounded-lg bg-brand-50 px-3 py-2 whitespace-pre-wrap dark:bg-brand-900/40">
+                {m.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')}
+              </div>
+            ) : (
+              <div data-testid="assistant-message">
+                <MessageParts
+                  parts={m.parts}
+                  onAnswer={busy ? undefined : (id, approved) => addToolApprovalResponse({ id, approved })}
+                />
+              </div>
+            )}
+          </Fragment>
+        ))}
         {busy && retrying ? (
           <p role="status" className="text-amber-700 dark:text-amber-400" data-testid="chat-retrying">
             {retrying.status === 529 || retrying.status === 503
@@ -315,5 +328,22 @@ function EarlierMessages({ failed, onLoad }: { failed: boolean; onLoad: () => vo
         </p>
       ) : null}
     </div>
+  )
+}
+
+/**
+ * Marks where what the model sees begins: plain text, read in order by screen readers, with the
+ * rules on either side only drawn.
+ */
+function HistoryStart() {
+  return (
+    <p
+      className="flex items-center gap-2 text-xs text-stone-600 dark:text-stone-400"
+      data-testid="history-start"
+    >
+      <span className="h-px flex-1 bg-stone-300 dark:bg-stone-700" aria-hidden />
+      The assistant no longer sees the messages above
+      <span className="h-px flex-1 bg-stone-300 dark:bg-stone-700" aria-hidden />
+    </p>
   )
 }

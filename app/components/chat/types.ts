@@ -14,7 +14,7 @@ export type ToolPart = {
 }
 
 import type { UIMessage } from 'ai'
-import type { ChatRetryPart } from '#server/agent/chat.ts'
+import type { ChatMessageMetadata, ChatRetryPart } from '#server/agent/chat.ts'
 import type { ChatThreadPage } from '#server/agent/threads.ts'
 
 export type RetryNotice = NonNullable<ChatRetryPart['data']>
@@ -28,8 +28,8 @@ export function readRetryNotice(part: { type: string; data?: unknown }): RetryNo
   return (part.data as RetryNotice | null) ?? null
 }
 
-/** Metadata the server puts on replies: the thread they belong to. */
-export type ChatMetadata = { threadId?: string }
+/** Metadata the server puts on replies: the thread they belong to, where the model's view began. */
+export type ChatMetadata = Partial<ChatMessageMetadata>
 
 /** One page of a stored thread (`GET /_agent-native/agent/threads/:id`). */
 export type ThreadPage = Omit<ChatThreadPage, 'messages'> & { messages: UIMessage<ChatMetadata>[] }
