@@ -5,7 +5,7 @@
  * Postgres (the thread is filled directly, as weeks of chatting would), the fake model server.
  */
 import { randomBytes } from 'node:crypto'
-import { expect, type Page } from '@playwright/test'
+import { expect, type Locator, type Page } from '@playwright/test'
 import postgres from 'postgres'
 import { HISTORY_MAX_MESSAGES, MAX_THREAD_MESSAGES } from '#server/agent/thread-bounds.ts'
 import { THREAD_PAGE_MESSAGES } from '#server/agent/threads.ts'
@@ -14,6 +14,18 @@ import { axeFindings } from './axe.ts'
 import { ask, chatPanel, openChat, reopenThread } from './chat.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
 import { contrastOf, useTheme } from './look.ts'
+
+/**
+ * The live region `locator`'s element is read out from, if any: an ancestor (or itself) that a
+ * screen reader announces changes of. Null when what is added there is shown, never read out.
+ */
+const liveRegionOf = (locator: Locator) =>
+  locator.evaluate((el) => {
+    const live = el.closest(
+      '[aria-live]:not([aria-live="off"]), [role="log"], [role="status"], [role="alert"], [role="marquee"], [role="timer"]',
+    )
+    return live ? (live.getAttribute('role') ?? `aria-live=${live.getAttribute('aria-live')}`) : null
+  })
 
 // Sign-up, model calls and a few hundred stored messages rendered on a busy machine.
 test.describe.configure({ timeout: 120_000 })
@@ -83,6 +95,13 @@ test('a reopened long thread shows its latest page and reads earlier ones in pla
   await expect(message('q0')).toHaveCount(0)
   await expect(message(firstShown)).toBeInViewport()
   await expect(message(`a${total - 1}`)).not.toBeInViewport()
+  // A screen reader is told how many came, not read the page: it lands outside every live region,
+  // as the stored messages did, and a status line says what happened.
+  expect(await liveRegionOf(message(`a${total - THREAD_PAGE_MESSAGES - 1}`))).toBeNull()
+  expect(await liveRegionOf(message(`a${total - 1}`))).toBeNull()
+  const status = panel.getByTestId('chat-earlier-status')
+  await expect(status).toHaveRole('status')
+  await expect(status).toHaveText(`Loaded ${THREAD_PAGE_MESSAGES} earlier messages`)
 
   // The last page (the focus is still on the button): the thread's first question shows, the
   // button goes away and the view again stays put.
@@ -91,6 +110,10 @@ test('a reopened long thread shows its latest page and reads earlier ones in pla
   await expect(panel.getByText(`start of a long chat (${tag})`)).toHaveCount(1)
   await expect(message('q2')).toHaveCount(1)
   await expect(earlier).toHaveCount(0)
+  await expect(status).toHaveText(
+    `Loaded ${THREAD_PAGE_MESSAGES / 2} earlier messages, back to the start of this chat`,
+  )
+  expect(await liveRegionOf(message('q2'))).toBeNull()
   // The focus does not fall to the page (where the next Tab starts over): it stays in the log.
   await expect(panel.getByTestId('chat-log')).toBeFocused()
   await expect(message(firstShown)).toBeInViewport()
@@ -172,4 +195,7 @@ test('a full thread answers with its limit and a "New chat" that starts an empty
   await ask(page, `fresh start (${tag})`)
   await expect(panel.getByText(`A fresh answer (${tag}).`)).toBeVisible()
   await expect(panel.getByRole('alert')).toHaveCount(0)
+  // What this session adds is read out: the person's message and the reply, in the log.
+  expect(await liveRegionOf(panel.getByText(`fresh start (${tag})`, { exact: true }))).toBe('log')
+  expect(await liveRegionOf(panel.getByText(`A fresh answer (${tag}).`))).toBe('log')
 })

@@ -20,8 +20,10 @@ import {
 type ChatMessage = UIMessage<ChatMetadata>
 
 /**
- * The conversation's scrolling log, a Tab stop so it scrolls from the keyboard when its messages
- * hold nothing focusable; the focus goes there when the "Earlier messages" button goes.
+ * The conversation's scrolling part, a Tab stop so it scrolls from the keyboard when its messages
+ * hold nothing focusable; the focus goes there when the "Earlier messages" button goes. It is not
+ * a live region itself: only the messages of this session are, so a screen reader reads what is
+ * new and not a page of earlier messages added above (decision 0467).
  */
 const CHAT_LOG = 'chat-log'
 
@@ -32,6 +34,13 @@ function changedJobs(message: ChatMessage): boolean {
     const output = part.output as { ok?: boolean; action?: string } | undefined
     return part.type === 'tool-manage-jobs' && output?.ok === true && output.action !== 'list'
   })
+}
+
+/** True when the message asks the person to confirm a call: its answer continues it here. */
+function awaitsAnswer(message: ChatMessage | undefined): boolean {
+  return (
+    message?.role === 'assistant' && message.parts.some((p) => (p as ToolPart).state === 'approval-requested')
+  )
 }
 
 function threadIdOf(messages: ChatMessage[]): string | undefined {
@@ -170,6 +179,15 @@ export function ChatSession({
   // A long thread opens at its latest page; earlier pages are read on demand, newest first.
   const [before, setBefore] = useState(earlierBefore)
   const [earlierError, setEarlierError] = useState(false)
+  /**
+   * How many messages, from the first, were stored before this session: shown, never announced.
+   * A reply waiting for a confirmation is not one of them, since answering it continues it here.
+   */
+  const [stored, setStored] = useState(
+    initialMessages.length - (awaitsAnswer(initialMessages.at(-1)) ? 1 : 0),
+  )
+  /** What the last earlier page added, said once by a status line instead of the page itself. */
+  const [earlierNote, setEarlierNote] = useState<{ text: string; n: number } | null>(null)
   async function loadEarlier() {
     const id = current ?? threadId
     if (!id || !before) return
@@ -182,7 +200,13 @@ export function ChatSession({
     // only when it is not scrolled to the top, where the button is): keep the distance to the end.
     if (log.current) keepFromEnd.current = log.current.scrollHeight - log.current.scrollTop
     setMessages((now) => [...page.messages, ...now])
+    setStored((n) => n + page.messages.length)
     setBefore(page.nextBefore)
+    const count = page.messages.length
+    setEarlierNote((note) => ({
+      text: `Loaded ${count} earlier ${count === 1 ? 'message' : 'messages'}${page.nextBefore ? '' : ', back to the start of this chat'}`,
+      n: (note?.n ?? 0) + 1,
+    }))
   }
 
   useLayoutEffect(() => {
@@ -197,6 +221,23 @@ export function ChatSession({
 
   const failure = error ? readChatError(error) : null
   const historyStart = historyStartOf(messages, openedHistoryStart)
+  const show = (m: ChatMessage) => (
+    <Fragment key={m.id}>
+      {m.id === historyStart ? <HistoryStart /> : null}
+      {m.role === 'user' ? (
+        <div className="ml-8 rounded-lg bg-brand-50 px-3 py-2 whitespace-pre-wrap dark:bg-brand-900/40">
+          {m.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')}
+        </div>
+      ) : (
+        <div data-testid="assistant-message">
+          <MessageParts
+            parts={m.parts}
+            onAnswer={busy ? undefined : (id, approved) => addToolApprovalResponse({ id, approved })}
+          />
+        </div>
+      )}
+    </Fragment>
+  )
   return (
     <div className="flex min-h-0 flex-1 flex-col">
       <div
@@ -205,7 +246,6 @@ export function ChatSession({
         tabIndex={0}
         className="flex-1 space-y-4 overflow-y-auto px-4 py-4 text-sm"
         aria-label="Conversation"
-        aria-live="polite"
         data-testid="chat-log"
       >
         {before ? <EarlierMessages failed={earlierError} onLoad={() => void loadEarlier()} /> : null}
@@ -214,23 +254,12 @@ export function ChatSession({
             Ask for a job in plain words, e.g. “every weekday at 7, summarise yesterday’s sign-ups”.
           </p>
         ) : null}
-        {messages.map((m) => (
-          <Fragment key={m.id}>
-            {m.id === historyStart ? <HistoryStart /> : null}
-            {m.role === 'user' ? (
-              <div className="ml-8 rounded-lg bg-brand-50 px-3 py-2 whitespace-pre-wrap dark:bg-brand-900/40">
-                {m.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')}
-              </div>
-            ) : (
-              <div data-testid="assistant-message">
-                <MessageParts
-                  parts={m.parts}
-                  onAnswer={busy ? undefined : (id, approved) => addToolApprovalResponse({ id, approved })}
-                />
-              </div>
-            )}
-          </Fragment>
-        ))}
+        <div className="space-y-4 empty:hidden">{messages.slice(0, stored).map(show)}</div>
+        {/* The session's messages: a log announces what is added to it (the person's message, the
+            reply); busy while the reply streams, so it is read once whole rather than word by word. */}
+        <div role="log" aria-busy={status === 'streaming'} className="space-y-4">
+          {messages.slice(stored).map(show)}
+        </div>
         {busy && retrying ? (
           <p role="status" className="text-amber-700 dark:text-amber-400" data-testid="chat-retrying">
             {retrying.status === 529 || retrying.status === 503
@@ -272,6 +301,9 @@ export function ChatSession({
         ) : null}
         <div ref={end} />
       </div>
+      <p role="status" className="sr-only" data-testid="chat-earlier-status">
+        {earlierNote ? <span key={earlierNote.n}>{earlierNote.text}</span> : null}
+      </p>
       <form
         className="border-t border-stone-200 p-3 dark:border-stone-800"
         onSubmit={(e) => {
