@@ -27,7 +27,7 @@ import { usd } from '../runs/budget.ts'
 import { buildChatSystemPrompt, withContext } from './system-prompt.ts'
 import { findOwnThread, insertThread, selectMessagePage, updateMessageParts } from '../runs/threads.ts'
 import { toUIMessage } from './threads.ts'
-import { appendWithinLimit, readHistory, type History } from './thread-bounds.ts'
+import { answerLatest, appendWithinLimit, readHistory, type History } from './thread-bounds.ts'
 import { loadExecution } from './execution.ts'
 import { trackTurn } from './chat-stop.ts'
 import { createAgentTools } from './tools/index.ts'
@@ -79,12 +79,13 @@ async function prepareThread(
     if (!request.threadId)
       throw badRequest('threadId: a confirmation answers a message in an existing thread', 'threadId')
     if (!(await findOwnThread(owner, request.threadId))) throw notFound(`No chat thread ${request.threadId}`)
-    const last = await latestMessage(request.threadId)
-    if (!last || last.role !== 'assistant' || last.id !== message.id) {
-      throw badRequest('message: only the latest reply can be answered', 'message')
-    }
-    await updateMessageParts(request.threadId, last.id, applyApprovalAnswers(last, message).parts)
-    return { threadId: request.threadId, history: await readHistory(request.threadId) }
+    const history = await answerLatest(request.threadId, (last) => {
+      if (!last || last.role !== 'assistant' || last.id !== message.id) {
+        throw badRequest('message: only the latest reply can be answered', 'message')
+      }
+      return applyApprovalAnswers(last, message)
+    })
+    return { threadId: request.threadId, history }
   }
 
   const text = readUserText(message)
@@ -140,7 +141,7 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
     ...mcp.tools,
   }
   const turn = trackTurn(threadId)
-  const history = read.messages.map(toUIMessage)
+  const history = read.messages
   const historyStart = read.leftOut > 0 ? (history[0]?.id ?? null) : null
   const messages = await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true })
   const describe = (err: unknown) => describeModelError(err, [resolved.apiKey])

@@ -11,6 +11,7 @@ import {
   countThreadMessages,
   selectMessagesFrom,
   selectMessageSizes,
+  updateMessageParts,
   type MessageRow,
   type MessageSize,
 } from '../runs/threads.ts'
@@ -91,7 +92,7 @@ export function pickHistoryStart(
  * What one turn sends the model: the thread's latest messages within the budget, in order, and how
  * many earlier messages it leaves out (the model is told, and the chat marks where it starts).
  */
-export type History = { messages: MessageRow[]; leftOut: number }
+export type History = { messages: UIMessage[]; leftOut: number }
 
 /**
  * How many of the thread's messages come before `start`, `sizes` being its latest `limit` as read:
@@ -116,7 +117,7 @@ export async function readHistory(threadId: string): Promise<History> {
     selectMessagesFrom(threadId, start),
     countLeftOut(threadId, sizes, HISTORY_MAX_MESSAGES, start),
   ])
-  return { messages, leftOut }
+  return { messages: messages.map(toUIMessage), leftOut }
 }
 
 /**
@@ -132,4 +133,32 @@ export async function nextHistoryStart(threadId: string): Promise<string | null>
   const first = sizes.find((m) => m.seq === start)
   if (!first || (await countLeftOut(threadId, sizes, limit, first.seq)) === 0) return null
   return first.id
+}
+
+/**
+ * A confirmation's history: `answer` checks the thread's latest message (undefined when the thread
+ * has none) and answers it changed, the change is stored, and the history is what readHistory would
+ * read after it. The latest message is read once, with the history, not once more to check it.
+ * Answering only adds to the message, so the history after the change is the tail of the one read
+ * before it, cut again with the stored size.
+ */
+export async function answerLatest(
+  threadId: string,
+  answer: (latest: UIMessage | undefined) => UIMessage,
+): Promise<History> {
+  const sizes = await selectMessageSizes(threadId, HISTORY_MAX_MESSAGES)
+  // Read from the latest at least, to check it, when no person's message is within reach.
+  const from = pickHistoryStart(sizes) ?? sizes[0]?.seq
+  const rows = from === undefined ? [] : await selectMessagesFrom(threadId, from)
+  const latest = rows.at(-1)
+  const answered = answer(latest && toUIMessage(latest))
+  const bytes = await updateMessageParts(threadId, answered.id, answered.parts)
+  if (bytes !== undefined && sizes[0]?.seq === latest?.seq) sizes[0] = { ...sizes[0]!, bytes }
+  const start = pickHistoryStart(sizes)
+  if (start === undefined) return { messages: [], leftOut: 0 }
+  const earlier = rows.slice(0, -1).filter((row) => row.seq >= start)
+  return {
+    messages: [...earlier.map(toUIMessage), answered],
+    leftOut: await countLeftOut(threadId, sizes, HISTORY_MAX_MESSAGES, start),
+  }
 }

@@ -183,20 +183,24 @@ export async function appendThreadMessage(
   await touchThread(input.threadId, db)
 }
 
-/** Replaces the parts of a stored message (an assistant message continued after a confirmation). */
+/**
+ * Replaces the parts of a stored message (an assistant message continued after a confirmation).
+ * Answers their stored size in bytes, as selectMessageSizes measures it, or undefined when the
+ * thread has no such message.
+ */
 export async function updateMessageParts(
   threadId: string,
   id: string,
   parts: unknown[],
   db: Db = getDb(),
-): Promise<boolean> {
-  const rows = await db
+): Promise<number | undefined> {
+  const [row] = await db
     .update(agentMessages)
     .set({ parts: toPostgresJson(parts) })
     .where(and(eq(agentMessages.id, id), eq(agentMessages.threadId, threadId)))
-    .returning({ id: agentMessages.id })
+    .returning({ bytes: sql<number>`octet_length(${agentMessages.parts}::text)` })
   await touchThread(threadId, db)
-  return rows.length > 0
+  return row?.bytes
 }
 
 async function touchThread(threadId: string, db: Db) {

@@ -8,11 +8,17 @@
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { HISTORY_MAX_BYTES, HISTORY_MAX_MESSAGES, MAX_THREAD_MESSAGES } from '#server/agent/thread-bounds.ts'
+import {
+  HISTORY_MAX_BYTES,
+  HISTORY_MAX_MESSAGES,
+  MAX_THREAD_MESSAGES,
+  pickHistoryStart,
+} from '#server/agent/thread-bounds.ts'
 import { THREAD_PAGE_MESSAGES } from '#server/agent/threads.ts'
 import { queryRows } from '#server/db/sql.ts'
-import { sendChat, userText } from '#tests/support/agent-chat.ts'
+import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import { toolUse } from '#tests/support/fake-anthropic.ts'
 
 const KEY = 'sk-ant-deployment-thread-bounds'
 const THREADS = '/_agent-native/agent/threads'
@@ -121,6 +127,54 @@ it('keeps what a turn sends within the byte budget when answers are large', asyn
   expect(sent.length).toBeGreaterThan(2)
   expect(firstText(sent[0])).toMatch(/^q\d+$/)
   expect(firstText(sent.at(-1))).toBe('short question')
+})
+
+it('answers a confirmation with the answered reply, its budget counted as stored after the answer', async () => {
+  const c = agent.team.member.client
+  const threadId = await newThread('a long chat that ends in a confirmation')
+  await fill(threadId, 2, 41, 20_000)
+  const job = (
+    await c.post('/_agent-native/jobs', { name: 'long-chat-job', schedule: '0 7 * * *', instructions: 'x' })
+  ).body.job
+  agent.fake.reply(toolUse('manage-jobs', { action: 'delete', name: 'long-chat-job' }))
+  const asked = await sendChat(c, { threadId, message: userText('delete long-chat-job') })
+  const [pending] = toolParts(asked.reply, 'manage-jobs')
+  expect(pending.state).toBe('approval-requested')
+
+  // Pad the answer after question `cut` so that, counted before the confirmation is stored, the
+  // history from `cut` to the pending reply (seq 43) fills the byte budget but for 10 bytes.
+  const cut = 28
+  const sizes = () =>
+    queryRows<{ seq: number; role: 'user' | 'assistant'; bytes: number }>(
+      db(),
+      sql`select seq, role, octet_length(parts::text) as bytes from agent_messages
+          where thread_id = ${threadId} order by seq desc limit ${HISTORY_MAX_MESSAGES}`,
+    )
+  const fromCut = (await sizes()).filter((m) => m.seq >= cut).reduce((sum, m) => sum + m.bytes, 0)
+  await queryRows(
+    db(),
+    sql`update agent_messages set parts = jsonb_build_array(jsonb_build_object('type', 'text', 'text',
+          parts->0->>'text' || repeat('y', ${HISTORY_MAX_BYTES - 10 - fromCut}::int)))
+        where thread_id = ${threadId} and seq = ${cut + 1}`,
+  )
+  expect(pickHistoryStart(await sizes())).toBe(cut)
+
+  agent.fake.reply({ text: 'Deleted it.' })
+  const confirmed = await sendChat(c, {
+    threadId,
+    message: {
+      ...asked.reply,
+      parts: [{ ...pending, state: 'approval-responded', approval: { ...pending.approval, approved: true } }],
+    },
+  })
+  expect(confirmed.status).toBe(200)
+  expect((await c.get(`/_agent-native/jobs/${job.id}`)).status).toBe(404)
+  // The model saw the confirmed call and its result, and the answer's bytes pushed question `cut`
+  // out of the budget: the history starts at the question after it.
+  const sent = agent.fake.requests.at(-1)!.body.messages as SentMessage[]
+  expect(firstText(sent[0])).toBe(`q${cut + 2}`)
+  expect(JSON.stringify(sent)).toContain('Deleted job long-chat-job')
+  expect(JSON.stringify(sent).length).toBeLessThan(HISTORY_MAX_BYTES)
 })
 
 it('reads a thread a page at a time, latest first, with a way to earlier pages', async () => {
