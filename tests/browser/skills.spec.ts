@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import postgres from 'postgres'
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { axeFindings } from './axe.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
@@ -222,4 +223,34 @@ test("skills: a skill's history opens from the keyboard in the person's time zon
   await page.keyboard.press('Enter')
   await expect(history).toHaveAttribute('aria-expanded', 'false')
   await expect(list).toBeHidden()
+})
+
+test('skills: a skill without audit entries says its history is empty (a skill row written straight to the database)', async ({
+  page,
+  baseURL,
+}) => {
+  const email = uniqueEmail('nora')
+  await signUp(page, 'Nora Nohistory', email)
+  await agentWritesSkills(page, baseURL!, { 'no-history': 'Nothing recorded.' })
+  // Clockwork writes every skill with its audit entry, in one transaction, and never deletes
+  // entries: only a write straight to the database (a restore of the skills table alone, an
+  // operator's SQL) leaves a skill without one. The panel still says so instead of showing nothing.
+  const sql = postgres(process.env.E2E_DATABASE_URL!, { max: 1, onnotice: () => {} })
+  try {
+    await sql`delete from skill_audit where skill_id in
+      (select s.id from skills s join "user" u on u.id = s.created_by where u.email = ${email})`
+  } finally {
+    await sql.end()
+  }
+  await page.goto('/skills')
+  const card = page.getByTestId('skill-no-history')
+  const history = card.getByRole('button', { name: 'History of no-history' })
+  await expect(history).toBeEnabled()
+  await history.focus()
+  await page.keyboard.press('Enter')
+  await expect(history).toHaveAttribute('aria-expanded', 'true')
+  await expect(card.getByText('No history recorded for this skill.')).toBeVisible()
+  await expect(card.getByRole('list', { name: 'History of no-history' })).toHaveCount(0)
+  await expect(card.getByRole('button', { name: 'Show earlier' })).toHaveCount(0)
+  expect(await axeFindings(page, 'skills, empty history open')).toEqual([])
 })
