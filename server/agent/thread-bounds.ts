@@ -3,6 +3,7 @@
  * at most MAX_THREAD_MESSAGES; a turn sends the model only its latest messages within a budget,
  * read newest first with a LIMIT, so neither memory nor the model's context grows with the thread.
  */
+import type { UIMessage } from 'ai'
 import { getDb } from '../db/client.ts'
 import { checkRoom } from '../db/lock.ts'
 import { HttpError, quotaExceeded } from '../lib/errors.ts'
@@ -15,6 +16,15 @@ import {
   type MessageRow,
   type MessageSize,
 } from '../runs/threads.ts'
+
+/** A stored message as an AI SDK UI message. */
+export function toUIMessage(row: Pick<MessageRow, 'id' | 'role' | 'parts'>): UIMessage {
+  return {
+    id: row.id,
+    role: row.role === 'user' ? 'user' : 'assistant',
+    parts: row.parts as UIMessage['parts'],
+  }
+}
 
 /** The most messages one chat thread holds: 250 turns of a question and its reply. */
 export const MAX_THREAD_MESSAGES = 500

@@ -6,27 +6,12 @@
 import type { UIMessage } from 'ai'
 import type { Caller } from '../auth/caller.ts'
 import { badRequest, notFound } from '../lib/errors.ts'
-import {
-  findMessageSeq,
-  findOwnThread,
-  selectChatThreads,
-  selectMessagePage,
-  type MessageRow,
-} from '../runs/threads.ts'
-import { nextHistoryStart } from './thread-bounds.ts'
+import { findMessageSeq, findOwnThread, selectChatThreads, selectMessagePage } from '../runs/threads.ts'
+import { nextHistoryStart, toUIMessage } from './thread-bounds.ts'
 
 export type ThreadSummary = { id: string; title: string; createdAt: string; updatedAt: string }
 
 const MAX_LISTED_THREADS = 50
-
-/** A stored message as an AI SDK UI message. */
-export function toUIMessage(row: Pick<MessageRow, 'id' | 'role' | 'parts'>): UIMessage {
-  return {
-    id: row.id,
-    role: row.role === 'user' ? 'user' : 'assistant',
-    parts: row.parts as UIMessage['parts'],
-  }
-}
 
 /** The caller's chat threads here, most recently active first. */
 export async function listChatThreads(caller: Caller): Promise<ThreadSummary[]> {
