@@ -29,19 +29,23 @@ export function reactRouterHandler(
 }
 
 /**
- * A path that is not valid %-encoding gets a 400 before Vite or React Router try to decode it (they
- * would answer 500 or an HTML page): JSON under /_agent-native/, plain text elsewhere.
+ * A path that is not valid %-encoding, or holds a NUL, gets a 400 before Vite or React Router try
+ * to decode it (they would answer 500 or an HTML page): JSON under /_agent-native/, plain text
+ * elsewhere.
  */
 export const rejectMalformedPaths: RequestHandler = (req, res, next) => {
+  let why: string | null
   try {
-    decodeURIComponent(req.path)
-    return next()
+    // A NUL (%00) would reach an id lookup and fail there as a 500: no path or id holds one.
+    why = decodeURIComponent(req.path).includes('\u0000') ? 'must not contain %00 (NUL)' : null
   } catch {
-    res.status(400).set('cache-control', 'no-store')
-    if (!req.path.startsWith('/_agent-native/'))
-      return void res.type('text/plain').send('Bad request: malformed URL')
-    res.json(toErrorBody(badRequest('path: is not valid %-encoding', 'path')))
+    why = 'is not valid %-encoding'
   }
+  if (!why) return next()
+  res.status(400).set('cache-control', 'no-store')
+  if (!req.path.startsWith('/_agent-native/'))
+    return void res.type('text/plain').send('Bad request: malformed URL')
+  res.json(toErrorBody(badRequest(`path: ${why}`, 'path')))
 }
 
 function toFetchRequest(req: ExpressRequest, res: ExpressResponse): Request {

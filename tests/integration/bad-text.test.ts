@@ -38,6 +38,8 @@ async function everything() {
 
 const NUL = 'a\u0000b'
 const LONE = 'a\ud800b'
+// A jobs-list cursor (base64url JSON of [name, id]) whose name holds a NUL.
+const NUL_CURSOR = Buffer.from(JSON.stringify([NUL, 'job_x'])).toString('base64url')
 const job = (extra: Record<string, unknown>) => ({
   name: 'bad-text',
   schedule: '0 7 * * *',
@@ -70,6 +72,9 @@ describe.each<[string, () => Promise<ApiResponse>, number, string]>([
   ],
   ['a workspace file with NUL', () => ana.put(`${R}/personal/notes/a.md`, NUL), 400, 'content'],
   ['a search for NUL', () => ana.get(`${J}?q=%00`), 400, 'q'],
+  ['a NUL in a job id', () => ana.get(`${J}/job_%00`), 400, 'path'],
+  ['a NUL in a run id', () => ana.get('/_agent-native/runs/run_%00'), 400, 'path'],
+  ['a forged page cursor holding NUL', () => ana.get(`${J}?cursor=${NUL_CURSOR}`), 400, 'cursor'],
   ['broken %-encoding in an API path', () => ana.get(`${J}/%E0%A4%A`), 400, 'path'],
   ['broken %-encoding in a resource path', () => ana.get(`${R}/personal/%zz`), 400, 'path'],
 ])('%s', (_name, send, status, field) => {
