@@ -8,6 +8,17 @@
  * refused too often is answered 429 before its token is even looked up (tokens/guess-limit.ts).
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  InitializeRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js'
 import { authRateLimited, CLIENT_IP_HEADER } from '../auth/auth.ts'
 import { env } from '../env.ts'
 import { HttpError, toErrorBody, unauthorized } from '../lib/errors.ts'
@@ -86,7 +97,7 @@ export async function handleMcpRequest(request: Request, readBody: () => Promise
       400,
     )
   }
-  const refusal = scopeRefusal(body, check.scopes)
+  const refusal = paramsRefusal(body) ?? scopeRefusal(body, check.scopes)
   if (refusal) return refusal
 
   const server = buildMcpServer(check, MCP_SERVER_VERSION)
@@ -118,6 +129,38 @@ function jsonRpcError(id: unknown, code: number, message: string, status = 200):
     status,
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
   })
+}
+
+/** The requests Clockwork's server answers, each with the SDK's own schema of its params. */
+const REQUEST_SCHEMAS: Record<string, { safeParse: (value: unknown) => ParseOutcome }> = {
+  initialize: InitializeRequestSchema,
+  ping: PingRequestSchema,
+  'tools/list': ListToolsRequestSchema,
+  'tools/call': CallToolRequestSchema,
+  'resources/list': ListResourcesRequestSchema,
+  'resources/templates/list': ListResourceTemplatesRequestSchema,
+  'resources/read': ReadResourceRequestSchema,
+  'prompts/list': ListPromptsRequestSchema,
+  'prompts/get': GetPromptRequestSchema,
+}
+type ParseOutcome =
+  { success: true } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } }
+
+/**
+ * A request whose params do not have its method's shape, answered as invalid params (-32602)
+ * naming every bad one. The SDK would check them itself, but answer "internal error" (-32603)
+ * with the schema's issues as JSON.
+ */
+function paramsRefusal(body: unknown): Response | null {
+  if (!body || typeof body !== 'object') return null
+  const message = body as { jsonrpc?: unknown; id?: unknown; method?: unknown }
+  if (message.jsonrpc !== '2.0' || !(typeof message.id === 'string' || typeof message.id === 'number'))
+    return null
+  if (typeof message.method !== 'string' || !Object.hasOwn(REQUEST_SCHEMAS, message.method)) return null
+  const parsed = REQUEST_SCHEMAS[message.method]!.safeParse(body)
+  if (parsed.success) return null
+  const problems = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`)
+  return jsonRpcError(message.id, -32602, `Invalid params: ${[...new Set(problems)].join('; ')}`)
 }
 
 /**

@@ -8,11 +8,13 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import type { Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js'
 import { ErrorCode, ListResourcesRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import type { ToolContext } from '../agent/tool-context.ts'
+import { toToolFailure, type ToolContext } from '../agent/tool-context.ts'
 import type { Caller } from '../access/caller.ts'
 import { readJobFile } from '../jobs/job-files.ts'
-import { listJobPage, personalJobNamesAmong, type JobPage } from '../jobs/service.ts'
-import { HttpError } from '../lib/errors.ts'
+import { listJobPage, personalJobNamesAmong } from '../jobs/service.ts'
+import { badRequest, HttpError } from '../lib/errors.ts'
+import { logger } from '../lib/logger.ts'
+import { findUnstorableText } from '../lib/text.ts'
 import type { TokenCaller } from '../tokens/access-tokens.ts'
 import { toolsFor } from './tools.ts'
 
@@ -55,7 +57,7 @@ export function buildMcpServer({ caller, scopes }: TokenCaller, version: string)
         annotations: spec.annotations,
       },
       async (args: Record<string, unknown>) => {
-        const result = await spec.call(ctx, args)
+        const result = unstorableArgument(args) ?? (await spec.call(ctx, args))
         return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], isError: !result.ok }
       },
     )
@@ -70,7 +72,7 @@ export function buildMcpServer({ caller, scopes }: TokenCaller, version: string)
       mimeType: 'text/markdown',
     }
     const read = (scope: 'personal' | 'shared' | null) => async (uri: URL, variables: Variables) => {
-      const text = await readJobFileEither(ctx, String(variables.name), scope)
+      const text = await asMcpRefusal(() => readJobFileEither(ctx, String(variables.name), scope))
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text }] }
     }
     server.registerResource(
@@ -88,7 +90,7 @@ export function buildMcpServer({ caller, scopes }: TokenCaller, version: string)
     // The SDK's own resources/list gives a template's list no cursor and drops its nextCursor, so
     // every job would be listed at once: this one answers a page (MCP's cursor and nextCursor).
     server.server.setRequestHandler(ListResourcesRequestSchema, (request) =>
-      listJobFiles(caller, request.params?.cursor),
+      asMcpRefusal(() => listJobFiles(caller, request.params?.cursor)),
     )
   }
 
@@ -132,14 +134,7 @@ export function buildMcpServer({ caller, scopes }: TokenCaller, version: string)
  * (jobs/list.ts); a cursor that is not one of its nextCursors is invalid params.
  */
 async function listJobFiles(caller: Caller, cursor: string | undefined) {
-  let page: JobPage
-  try {
-    page = await listJobPage(caller, { cursor })
-  } catch (err) {
-    if (err instanceof HttpError && err.status === 400)
-      throw new McpError(ErrorCode.InvalidParams, err.message)
-    throw err
-  }
+  const page = await listJobPage(caller, { cursor })
   const shared = page.jobs.filter((job) => job.scope === 'shared').map((job) => job.name)
   const clashes = await personalJobNamesAmong(caller, shared)
   return {
@@ -162,5 +157,47 @@ async function readJobFileEither(ctx: ToolContext, name: string, scope: 'persona
   } catch (err) {
     if (!(err instanceof HttpError) || err.status !== 404) throw err
     return (await readJobFile(ctx.caller, 'shared', name)).text
+  }
+}
+
+/**
+ * A tool call whose arguments hold text PostgreSQL cannot take (a NUL in an id or a cursor), as
+ * the tool error a 400 naming the argument is; it would fail as a 500 at the first query.
+ */
+function unstorableArgument(args: Record<string, unknown>) {
+  const found = findUnstorableText(args)
+  if (!found) return null
+  const field = found.path.join('.') || undefined
+  return toToolFailure(
+    badRequest(field ? `${field}: ${found.reason}` : `Input ${found.reason}`, field),
+    'mcp',
+  )
+}
+
+/** MCP's code for a resource that does not exist (or that the person may not see). */
+const RESOURCE_NOT_FOUND = -32002
+
+/**
+ * Runs a resource handler, answering a refusal with MCP's error for it: 404 is "resource not
+ * found", 400 invalid params, any other refusal an invalid request with its message. Anything
+ * else is logged and answered in general words: the SDK would send its message, which for a
+ * database error is the SQL.
+ */
+async function asMcpRefusal<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (err) {
+    if (err instanceof McpError) throw err
+    if (err instanceof HttpError) {
+      const code =
+        err.status === 404
+          ? RESOURCE_NOT_FOUND
+          : err.status === 400
+            ? ErrorCode.InvalidParams
+            : ErrorCode.InvalidRequest
+      throw new McpError(code, err.message)
+    }
+    logger.error({ err }, 'MCP resource request failed')
+    throw new McpError(ErrorCode.InternalError, 'Something went wrong on our side')
   }
 }

@@ -3,7 +3,10 @@
  * request a member (or whoever holds their token or a stolen session) makes, against a real app
  * on real PostgreSQL. Each failed before its fix (decisions 0416 and 0417).
  */
+import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getDb } from '#server/db/client.ts'
+import { member as members } from '#server/db/schema/index.ts'
 import { createTeam, type Team, type TeamPerson } from '#tests/support/team.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
 
@@ -22,6 +25,18 @@ async function makeToken(person: TeamPerson, scopes: string[]): Promise<string> 
   const res = await person.client.post(TOKENS, { name: `token ${scopes.join(' ')}`, scopes })
   expect(res.status, JSON.stringify(res.body)).toBe(201)
   return (res.body as { token: string }).token
+}
+
+/** A job made through the API by `person` (personal unless `scope` says otherwise); its id. */
+async function createJob(person: TeamPerson, name: string, instructions: string, scope = 'personal') {
+  const made = await person.client.post('/_agent-native/jobs', {
+    name,
+    scope,
+    schedule: '0 7 * * *',
+    instructions,
+  })
+  expect(made.status, JSON.stringify(made.body)).toBe(201)
+  return made.body.job.id as string
 }
 
 async function mcp(token: string, body: string): Promise<{ status: number; text: string }> {
@@ -311,5 +326,106 @@ describe('the organisation’s name (decision 0417)', () => {
     expect(result.instructions).toEqual(expect.any(String))
     expect(result.instructions).not.toContain('delete_job with confirm')
     expect(result.instructions).not.toContain('Acme')
+  })
+})
+
+/** A job-list cursor (base64url JSON of [name, id]) forged with a NUL, which PostgreSQL cannot take. */
+const NUL_CURSOR = Buffer.from(JSON.stringify(['a\u0000', 'job_x'])).toString('base64url')
+
+describe('text PostgreSQL cannot take, in a request (review 0470)', () => {
+  it('resources/list with a forged cursor is invalid params, and no SQL reaches the client', async () => {
+    const token = await makeToken(team.member, ['jobs:read'])
+    const { error } = await rpc(token, 'resources/list', { cursor: NUL_CURSOR })
+    expect(error).toMatchObject({ code: -32602, message: expect.stringContaining('cursor') })
+    expect(error!.message).not.toMatch(/select|query|jobs"/i)
+  })
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['list_jobs', { cursor: NUL_CURSOR }, 'cursor'],
+    ['get_job', { id: 'job_\u0000' }, 'id'],
+    ['list_runs', { jobId: 'job_\u0000' }, 'jobId'],
+    ['get_run', { runId: 'run_\u0000' }, 'runId'],
+  ])('%s with a NUL in %j is a 400 naming the field, not a 500', async (tool, args, field) => {
+    const token = await makeToken(team.member, ['jobs:read', 'runs:read'])
+    const { isError, body } = await callTool(token, tool, args)
+    expect(isError).toBe(true)
+    expect(body.error).toMatchObject({ status: 400, field })
+  })
+})
+
+describe('a resource that cannot be read (review 0470)', () => {
+  it('another member’s personal job file is "resource not found" (-32002), not an internal error', async () => {
+    await createJob(team.creator, 'creators-own', 'Only mine')
+    const token = await makeToken(team.member, ['jobs:read'])
+    const { error } = await rpc(token, 'resources/read', { uri: 'clockwork://jobs/creators-own' })
+    expect(error).toMatchObject({ code: -32002 })
+    expect(error!.message).not.toContain('Only mine')
+  })
+
+  it('a name that is no job name is invalid params (-32602) naming it', async () => {
+    const token = await makeToken(team.member, ['jobs:read'])
+    const { error } = await rpc(token, 'resources/read', { uri: 'clockwork://jobs/Not%20A%20Slug' })
+    expect(error).toMatchObject({ code: -32602, message: expect.stringContaining('name') })
+  })
+})
+
+describe('a request whose params have the wrong shape (review 0470)', () => {
+  it.each<[string, Record<string, unknown> | undefined, string]>([
+    ['initialize', undefined, 'params'],
+    ['tools/call', { name: 'list_jobs', arguments: 'all of them' }, 'arguments'],
+    ['prompts/get', { name: 'schedule-a-job', arguments: { task: ['x'], when: 'now' } }, 'task'],
+    ['resources/list', { cursor: 5 }, 'cursor'],
+    ['resources/read', { uri: { href: 'clockwork://jobs/x' } }, 'uri'],
+  ])(
+    '%s with %j is invalid params (-32602) naming %s, not an internal error',
+    async (method, params, field) => {
+      const token = await makeToken(team.member, ['jobs:read', 'jobs:write'])
+      const answer = await mcp(
+        token,
+        JSON.stringify({ jsonrpc: '2.0', id: 7, method, ...(params ? { params } : {}) }),
+      )
+      expect(answer.status).toBe(200)
+      const { id, error } = JSON.parse(answer.text)
+      expect(id).toBe(7)
+      expect(error).toMatchObject({ code: -32602, message: expect.stringContaining(field) })
+    },
+  )
+})
+
+describe('a token acts with its owner’s current rights (review 0470)', () => {
+  it('an admin’s token, once the admin is made a member, can no longer change a shared job', async () => {
+    const t = await createTeam(app)
+    const jobId = await createJob(t.creator, 'team-digest', 'Digest', 'shared')
+    const token = await makeToken(t.admin, ['jobs:read', 'jobs:write'])
+    expect((await callTool(token, 'pause_job', { id: jobId })).isError).toBe(false)
+    const [row] = await getDb()
+      .select({ id: members.id })
+      .from(members)
+      .where(and(eq(members.userId, t.admin.id), eq(members.organizationId, t.orgId)))
+    const demoted = await t.owner.client.post(`${ORG}/update-member-role`, {
+      memberId: row!.id,
+      role: 'member',
+      organizationId: t.orgId,
+    })
+    expect(demoted.status, JSON.stringify(demoted.body)).toBe(200)
+    const resumed = await callTool(token, 'resume_job', { id: jobId })
+    expect(resumed.body.error).toMatchObject({ status: 403 })
+    expect((await t.creator.client.get(`/_agent-native/jobs/${jobId}`)).body.job.enabled).toBe(false)
+  })
+
+  it('get_run with the id of another organisation’s run, or another member’s personal run, is a 404', async () => {
+    const token = await makeToken(team.member, ['runs:read'])
+    for (const owner of [team.outsider, team.creator]) {
+      const jobId = await createJob(
+        owner,
+        `private-runs-${owner.id.slice(-6).toLowerCase()}`,
+        'Private transcript',
+      )
+      const run = await owner.client.post(`/_agent-native/jobs/${jobId}/run`)
+      expect(run.status, JSON.stringify(run.body)).toBe(202)
+      const got = await callTool(token, 'get_run', { runId: run.body.run.id })
+      expect(got.body.error).toMatchObject({ status: 404 })
+      expect(JSON.stringify(got.body)).not.toContain('Private transcript')
+    }
   })
 })
