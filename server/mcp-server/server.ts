@@ -8,13 +8,12 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import type { Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js'
 import { ErrorCode, ListResourcesRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import { toToolFailure, type ToolContext } from '../agent/tool-context.ts'
+import { type ToolContext, unstorableArgumentFailure } from '../agent/tool-context.ts'
 import type { Caller } from '../access/caller.ts'
 import { readJobFile } from '../jobs/job-files.ts'
 import { listJobPage, personalJobNamesAmong } from '../jobs/service.ts'
-import { badRequest, HttpError } from '../lib/errors.ts'
+import { HttpError } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
-import { findUnstorableText } from '../lib/text.ts'
 import type { TokenCaller } from '../tokens/access-tokens.ts'
 import { toolsFor } from './tools.ts'
 
@@ -57,7 +56,7 @@ export function buildMcpServer({ caller, scopes }: TokenCaller, version: string)
         annotations: spec.annotations,
       },
       async (args: Record<string, unknown>) => {
-        const result = unstorableArgument(args) ?? (await spec.call(ctx, args))
+        const result = unstorableArgumentFailure(args, 'mcp') ?? (await spec.call(ctx, args))
         return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], isError: !result.ok }
       },
     )
@@ -158,20 +157,6 @@ async function readJobFileEither(ctx: ToolContext, name: string, scope: 'persona
     if (!(err instanceof HttpError) || err.status !== 404) throw err
     return (await readJobFile(ctx.caller, 'shared', name)).text
   }
-}
-
-/**
- * A tool call whose arguments hold text PostgreSQL cannot take (a NUL in an id or a cursor), as
- * the tool error a 400 naming the argument is; it would fail as a 500 at the first query.
- */
-function unstorableArgument(args: Record<string, unknown>) {
-  const found = findUnstorableText(args)
-  if (!found) return null
-  const field = found.path.join('.') || undefined
-  return toToolFailure(
-    badRequest(field ? `${field}: ${found.reason}` : `Input ${found.reason}`, field),
-    'mcp',
-  )
 }
 
 /** MCP's code for a resource that does not exist (or that the person may not see). */

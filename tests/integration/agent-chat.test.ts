@@ -308,6 +308,25 @@ describe('bounds and failures', () => {
     expect(toolParts(turn.reply, 'clock')).toHaveLength(CHAT_MAX_STEPS)
   })
 
+  it('answers a tool argument PostgreSQL cannot store (a NUL in an id) with a 400 naming it, not a 500', async () => {
+    // The model's arguments are the member's to steer: a prompt can make it send any text.
+    fake.reply(
+      toolUse('manage-runs', { action: 'get', runId: 'run_\u0000x' }),
+      toolUse('manage-jobs', { action: 'get', id: 'job_\u0000x' }),
+      { text: 'Neither exists.' },
+    )
+    const turn = await sendChat(team.member.client, { message: userText('get run_ with a NUL in it') })
+    expect(turn.status).toBe(200)
+    expect(toolParts(turn.reply, 'manage-runs')[0].output).toMatchObject({
+      ok: false,
+      error: { status: 400, field: 'runId' },
+    })
+    expect(toolParts(turn.reply, 'manage-jobs')[0].output).toMatchObject({
+      ok: false,
+      error: { status: 400, field: 'id' },
+    })
+  })
+
   it('rejects a malformed request with a 400 naming the field', async () => {
     const empty = await sendChat(team.member.client, { message: userText('   ') })
     expect(empty).toMatchObject({ status: 400, error: { field: 'message' } })

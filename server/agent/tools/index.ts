@@ -6,7 +6,7 @@
  */
 import type { Tool } from 'ai'
 import { executionToolEnabled } from '../execution.ts'
-import type { ToolContext } from '../tool-context.ts'
+import { type ToolContext, unstorableArgumentFailure } from '../tool-context.ts'
 import { CLI_DESCRIPTION, createCliTool } from './cli.ts'
 import { CLOCK_DESCRIPTION, createClockTool } from './clock.ts'
 import {
@@ -115,6 +115,19 @@ export function enabledToolNames(ctx: ToolContext): AgentToolName[] {
  */
 export function createAgentTools(ctx: ToolContext): AgentTools {
   return Object.fromEntries(
-    enabledToolNames(ctx).map((name) => [name, AGENT_TOOLS[name].create(ctx)]),
+    enabledToolNames(ctx).map((name) => [name, refusingUnstorable(name, AGENT_TOOLS[name].create(ctx))]),
   ) as AgentTools
+}
+
+/**
+ * `tool`, answering arguments PostgreSQL cannot store with a 400 naming the argument before it
+ * runs: the model's arguments are steered by whoever wrote the prompt (decision 0470).
+ */
+function refusingUnstorable(name: string, tool: Tool): Tool {
+  const execute = tool.execute
+  if (!execute) return tool
+  return {
+    ...tool,
+    execute: (input, options) => unstorableArgumentFailure(input, name) ?? execute(input, options),
+  }
 }
