@@ -209,3 +209,29 @@ export function sidewaysScroll(page: Page): Promise<{ page: number; boxes: strin
       .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 3).join('.')}`),
   }))
 }
+
+/** How many lines the element's text takes (its line boxes, told apart by their bottoms). */
+export function linesOf(locator: Locator): Promise<number> {
+  return locator.evaluate((el) => {
+    const range = document.createRange()
+    range.selectNodeContents(el)
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0)
+    return new Set(rects.map((r) => Math.round(r.bottom))).size
+  })
+}
+
+/**
+ * How far the end of the element's text stands from the end of its content box, in pixels: 0 for
+ * text set flush right, as amounts in a table are.
+ */
+export function gapAfterText(locator: Locator): Promise<number> {
+  return locator.evaluate((el) => {
+    const range = document.createRange()
+    range.selectNodeContents(el)
+    const textRight = Math.max(...[...range.getClientRects()].map((r) => r.right))
+    const box = el.getBoundingClientRect()
+    const style = getComputedStyle(el)
+    const contentRight = box.right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth)
+    return Math.round(contentRight - textRight)
+  })
+}

@@ -1,6 +1,7 @@
 import { expect, type Page } from '@playwright/test'
 import { test } from './agent-server.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
+import { gapAfterText, linesOf, VIEWPORTS } from './look.ts'
 
 async function makeJob(page: Page, baseURL: string, name: string, instructions: string) {
   const res = await page.request.post('/_agent-native/jobs', {
@@ -101,4 +102,41 @@ test('cancel a running run from its page, then retry it', async ({ page, baseURL
   await page.getByLabel('Show runs').selectOption('cancelled')
   await expect(page.getByTestId('run-row')).toHaveCount(1)
   await expect(page.getByTestId('run-row')).toHaveAttribute('data-status', 'cancelled')
+})
+
+test('a run’s amounts line up on the right in the history, and its model id stays whole on one line', async ({
+  page,
+  baseURL,
+  fake,
+}) => {
+  await signUp(page, 'Amy Amounts', uniqueEmail('amy'))
+  const token = `AMOUNTS-${Date.now()}`
+  fake.replyWhen(token, { text: 'Counted.', usage: { input_tokens: 1200, output_tokens: 34 } })
+  const job = await makeJob(page, baseURL!, 'amounts', `Count (${token}).`)
+  const runId = await runNow(page, baseURL!, job.id)
+  await expect
+    .poll(async () => (await (await page.request.get(`/_agent-native/runs/${runId}`)).json()).run.status)
+    .toBe('success')
+
+  for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(viewport)
+    await page.goto(`/jobs/${job.id}`)
+    const table = page.getByRole('table', { name: 'Runs, newest first' })
+    const row = table.getByTestId('run-row')
+    await expect(row).toHaveCount(1)
+    // Duration, tokens (desktop only: a phone drops them) and cost: header and amount flush right.
+    const columns = size === 'desktop' ? ['Duration', 'Tokens', 'Cost'] : ['Duration', 'Cost']
+    const headers = await table.locator('th').allTextContents()
+    for (const column of columns) {
+      const index = headers.indexOf(column)
+      expect(index, `${column} is a column at ${size}`).toBeGreaterThan(-1)
+      expect(await gapAfterText(table.locator('th').nth(index)), `${column} header, ${size}`).toBe(0)
+      expect(await gapAfterText(row.locator('td').nth(index)), `${column} amount, ${size}`).toBe(0)
+    }
+
+    await page.goto(`/jobs/${job.id}/runs/${runId}`)
+    const model = page.getByTestId('run-header').locator('dd').first()
+    await expect(model).toHaveText('anthropic:claude-sonnet-5-5')
+    expect(await linesOf(model), `the model id breaks across lines at ${size}`).toBe(1)
+  }
 })

@@ -22,9 +22,9 @@ type Props = {
   deliveries?: DeliveryAttemptView[]
 }
 
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+function Fact({ label, children, wide }: { label: string; children: React.ReactNode; wide?: boolean }) {
   return (
-    <div className="min-w-0">
+    <div className={wide ? 'col-span-2 min-w-0' : 'min-w-0'}>
       <dt className="text-xs text-stone-600 dark:text-stone-400">{label}</dt>
       {/* Long values (a provider:model id) wrap at any character rather than being cut off. */}
       <dd className="text-sm font-medium [overflow-wrap:anywhere]">{children}</dd>
@@ -66,8 +66,11 @@ export function RunPage({ run, transcript, job, deliveries = [] }: Props) {
         {job.canEdit ? <RunActions run={run} onChange={refresh} /> : null}
       </div>
       <Card className="mb-4 p-4" data-testid="run-header">
-        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
-          <Fact label="Model">{run.usage.model ?? '—'}</Fact>
+        {/* The model's id takes two columns: in one, "anthropic:claude-sonnet-5-5" breaks in two. */}
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-7">
+          <Fact label="Model" wide>
+            {run.usage.model ?? '—'}
+          </Fact>
           <Fact label="Input tokens">{n(run.usage.inputTokens)}</Fact>
           <Fact label="Output tokens">{n(run.usage.outputTokens)}</Fact>
           <Fact label="Cost">{run.usage.costUsd === null ? '—' : `≈ ${formatUsd(run.usage.costUsd)}`}</Fact>

@@ -16,6 +16,9 @@ const WIDE = 'hidden sm:table-cell'
 // The start ("47 minutes ago") and the duration ("4 min 32 s so far") may take two lines on a
 // phone: on one line the four columns left outgrow its width and the cost is cut off.
 const WRAPS = 'px-2 py-2 sm:whitespace-nowrap'
+// Amounts (duration, tokens, cost) line up on their last digit, under a header aligned with them.
+const NUM = 'text-right tabular-nums'
+const TH_NUM = TH.replace('text-left', 'text-right')
 
 /** How long a run took, or while it runs how long it has been going ("4 min 32 s so far"). */
 export function RunDuration({ run }: { run: RunLike }) {
@@ -41,9 +44,9 @@ export function RunsTable({ jobId, runs, timeZone }: { jobId: string; runs: RunL
             <th className={`${TH} ${WIDE}`}>Trigger</th>
             <th className={`${TH} ${WIDE}`}>Scheduled</th>
             <th className={TH}>Started</th>
-            <th className={TH}>Duration</th>
-            <th className={`${TH} ${WIDE}`}>Tokens</th>
-            <th className={TH}>Cost</th>
+            <th className={TH_NUM}>Duration</th>
+            <th className={`${TH_NUM} ${WIDE}`}>Tokens</th>
+            <th className={TH_NUM}>Cost</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-stone-100 dark:divide-stone-800">
@@ -78,11 +81,11 @@ export function RunsTable({ jobId, runs, timeZone }: { jobId: string; runs: RunL
                 <td className={WRAPS}>
                   <RelativeTime value={run.startedAt} timeZone={timeZone} empty="—" />
                 </td>
-                <td className={WRAPS}>
+                <td className={`${WRAPS} ${NUM}`}>
                   <RunDuration run={run} />
                 </td>
-                <td className={`${TD} ${WIDE}`}>{tokens(run.usage)}</td>
-                <td className={TD}>
+                <td className={`${TD} ${WIDE} ${NUM}`}>{tokens(run.usage)}</td>
+                <td className={`${TD} ${NUM}`}>
                   {run.usage.costUsd === null ? '—' : `≈ ${formatUsd(run.usage.costUsd)}`}
                 </td>
               </tr>
