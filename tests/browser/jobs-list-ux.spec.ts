@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
+import { VIEWPORTS } from './look.ts'
 
 test('the jobs list shows the latest runs as dots and has a keyboard row menu', async ({ page, baseURL }) => {
   await signUp(page, 'Dot Dottie', uniqueEmail('dottie'))
@@ -160,4 +161,38 @@ test.describe('far from the server’s time zone', () => {
     // The server renders UTC and says so; the browser then shows the viewer's own time.
     await expect(dot).toHaveAttribute('title', new RegExp(`· ${inZone.replace(/[/]/g, '\\/')}$`))
   })
+})
+
+test('the last run’s outcome and its dots share a line, and a phone’s search box is as wide as the list', async ({
+  page,
+  baseURL,
+}) => {
+  await signUp(page, 'Lina Line', uniqueEmail('lina'))
+  const created = await page.request.post('/_agent-native/jobs', {
+    headers: { origin: baseURL! },
+    data: { name: 'one-line', schedule: '0 7 1 1 *', instructions: 'Count.' },
+  })
+  expect(created.status()).toBe(201)
+  await runToEnd(page, baseURL!, (await created.json()).job.id, 20_000)
+
+  for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(viewport)
+    await page.goto('/jobs')
+    const row = page.getByTestId('job-row-one-line')
+    const chip = await row.getByText(/^(Succeeded|Failed)$/).boundingBox()
+    const dot = await row.getByTestId('run-dots').getByRole('link').boundingBox()
+    // The dot's middle lies within the chip's height: beside it, not alone on a line below.
+    const middle = dot!.y + dot!.height / 2
+    expect(middle, `the dot sits below the outcome at ${size}`).toBeLessThan(chip!.y + chip!.height)
+    expect(middle, `the dot sits above the outcome at ${size}`).toBeGreaterThan(chip!.y)
+
+    if (size === 'phone') {
+      const search = await page.getByRole('searchbox').boundingBox()
+      const list = await page.getByRole('table').boundingBox()
+      // Within the list card's 1 px border.
+      expect(search!.x + search!.width, 'the search box ends short of the list').toBeGreaterThanOrEqual(
+        list!.x + list!.width - 2,
+      )
+    }
+  }
 })

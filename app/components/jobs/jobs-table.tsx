@@ -111,9 +111,12 @@ function JobRow({ job, recent, isMine }: { job: JobRowData; recent: RecentRun[];
       </td>
       <td role="cell" className="jt-last">
         <RelativeTime value={job.lastRun} timeZone={job.timezone} empty="Never" />
-        <RunStatusChip status={job.lastStatus} error={job.lastError} />
-        <DeniedChip count={job.lastDeniedCommands} />
-        <RunDots jobId={job.id} runs={recent} />
+        {/* The outcome and the dots share a line; empty (never run), the line takes no room. */}
+        <span className="flex items-center gap-1.5 empty:hidden">
+          <RunStatusChip status={job.lastStatus} error={job.lastError} />
+          <DeniedChip count={job.lastDeniedCommands} />
+          <RunDots jobId={job.id} runs={recent} />
+        </span>
       </td>
       <td role="cell" className="jt-owner" title={job.createdBy.email}>
         {job.createdBy.name}

@@ -53,7 +53,7 @@ export function JobsToolbar() {
           )
         })}
       </nav>
-      <Form method="get" role="search" className="relative w-full max-w-xs" preventScrollReset>
+      <Form method="get" role="search" className="relative w-full sm:max-w-xs" preventScrollReset>
         {params.filter !== 'all' ? <input type="hidden" name="filter" value={params.filter} /> : null}
         {params.sort !== 'name' ? <input type="hidden" name="sort" value={params.sort} /> : null}
         {params.dir !== 'asc' ? <input type="hidden" name="dir" value={params.dir} /> : null}
