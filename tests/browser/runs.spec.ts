@@ -104,7 +104,7 @@ test('cancel a running run from its page, then retry it', async ({ page, baseURL
   await expect(page.getByTestId('run-row')).toHaveAttribute('data-status', 'cancelled')
 })
 
-test('a run’s amounts line up on the right in the history, and its model id stays whole on one line', async ({
+test('a run’s amounts line up on the right in the history; its model id stays on one line, at the transcript’s inset', async ({
   page,
   baseURL,
   fake,
@@ -138,5 +138,9 @@ test('a run’s amounts line up on the right in the history, and its model id st
     const model = page.getByTestId('run-header').locator('dd').first()
     await expect(model).toHaveText('anthropic:claude-sonnet-5-5')
     expect(await linesOf(model), `the model id breaks across lines at ${size}`).toBe(1)
+    // The header's facts and the transcript's heading start at one inset, as stacked cards do.
+    const factsLeft = (await page.getByTestId('run-header').locator('dt').first().boundingBox())!.x
+    const transcriptLeft = (await page.getByRole('heading', { name: 'Transcript' }).boundingBox())!.x
+    expect(factsLeft, `the header's inset differs from the transcript's at ${size}`).toBe(transcriptLeft)
   }
 })

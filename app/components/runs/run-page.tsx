@@ -65,7 +65,7 @@ export function RunPage({ run, transcript, job, deliveries = [] }: Props) {
         </div>
         {job.canEdit ? <RunActions run={run} onChange={refresh} /> : null}
       </div>
-      <Card className="mb-4 p-4" data-testid="run-header">
+      <Card className="mb-4 p-5" data-testid="run-header">
         {/* The model's id takes two columns: in one, "anthropic:claude-sonnet-5-5" breaks in two. */}
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-7">
           <Fact label="Model" wide>
