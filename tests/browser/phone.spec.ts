@@ -53,6 +53,9 @@ test('every page fits 390 px with no horizontal scroll', async ({ page, baseURL 
     expect(await overflow(page), `${url} scrolls sideways`).toBe(0)
     expect(await sidewaysScrollers(page), `${url} has boxes cut off at the edge`).toEqual([])
   }
+  // On a phone the next run is a line under the name: it reads "Next run: tomorrow", not "Next tomorrow".
+  await page.goto('/jobs')
+  await expect(page.locator('td.jt-next')).toHaveText(/^Next run: ?\S/)
 })
 
 test('Settings → Usage fits 390 px once its tables have rows', async ({ page, baseURL }) => {
