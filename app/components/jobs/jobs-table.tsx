@@ -102,7 +102,7 @@ function JobRow({ job, recent, isMine }: { job: JobRowData; recent: RecentRun[];
       <td role="cell" className="jt-next">
         {active ? (
           <>
-            <span className="jt-next-label">Next run:{' '}</span>
+            <span className="jt-next-label">Next run: </span>
             <RelativeTime value={job.nextRun} timeZone={job.timezone} />
           </>
         ) : (
