@@ -17,6 +17,7 @@ const R = '/_agent-native/resources'
 let app: TestApp
 let ana: ApiClient
 let jobId: string
+let threadId: string
 
 beforeAll(async () => {
   app = await startTestApp({ env: { ANTHROPIC_API_KEY: 'sk-ant-test-unused' } })
@@ -24,6 +25,13 @@ beforeAll(async () => {
   await ana.signUp('Ana Lima', 'ana@example.com')
   const made = await ana.post(J, { name: 'existing', schedule: '0 7 * * *', instructions: 'Go.' })
   jobId = made.body.job.id
+  // A chat thread of Ana's, stored as a turn stores it (no model is reachable here).
+  threadId = 'thr_bad_text'
+  await queryRows(
+    app.server.db.db,
+    sql`insert into agent_threads (id, org_id, user_id, kind)
+        select ${threadId}, active_organization_id, user_id, 'chat' from session limit 1`,
+  )
 })
 afterAll(() => app?.close())
 
@@ -75,6 +83,22 @@ describe.each<[string, () => Promise<ApiResponse>, number, string]>([
   ['a NUL in a job id', () => ana.get(`${J}/job_%00`), 400, 'path'],
   ['a NUL in a run id', () => ana.get('/_agent-native/runs/run_%00'), 400, 'path'],
   ['a forged page cursor holding NUL', () => ana.get(`${J}?cursor=${NUL_CURSOR}`), 400, 'cursor'],
+  // Ids and query values reach SQL as text: a NUL there answered 500 (review of decision 0471).
+  ['a NUL in a chat thread id', () => ana.get(`/_agent-native/agent/threads/a%00b`), 400, 'path'],
+  [
+    'a NUL in a chat page’s before',
+    () => ana.get(`/_agent-native/agent/threads/${threadId}?before=a%00b`),
+    400,
+    'before',
+  ],
+  ['a NUL in a skill id', () => ana.get(`/_agent-native/skills/a%00b?limit=5`), 400, 'path'],
+  ['a NUL in a skill id to delete', () => ana.delete(`/_agent-native/skills/a%00b`), 400, 'path'],
+  [
+    'a NUL in an environment id to delete',
+    () => ana.delete(`/_agent-native/environments/a%00b`),
+    400,
+    'path',
+  ],
   ['broken %-encoding in an API path', () => ana.get(`${J}/%E0%A4%A`), 400, 'path'],
   ['broken %-encoding in a resource path', () => ana.get(`${R}/personal/%zz`), 400, 'path'],
 ])('%s', (_name, send, status, field) => {
