@@ -47,6 +47,7 @@ import { prepareTree } from './bootstrap/tree.ts'
 import {
   type EnvironmentRow,
   findEnvironment,
+  findEnvironmentById,
   insertAudit,
   insertEnvironment,
   recordPlace,
@@ -199,29 +200,42 @@ async function open(
     return { ...base, elsewhere: { instanceId: row.instanceId, instanceUrl: row.instanceUrl } }
   }
   if (legacy || row.instanceUrl !== instanceUrl) await recordPlace(row.id, { instanceId, instanceUrl })
-  const owner = await prepareFolder(root)
-  const values = await secretsOf(caller, row, found)
-  const quotaBytes = base.limits.diskMb * 1024 * 1024
-  const redact = makeRedactor(Object.values(values))
-  const files = { root, owner, quotaBytes, redact }
-  // Build (or restore) the tree for this definition and project its instructions and skills;
-  // setup's steps pass the same gate as every command.
-  if (how.prepare !== false && mayUse) {
-    await prepareTree(caller, row, definition, {
-      files,
-      secrets: values,
-      execOptions: {},
-      gate: {
-        org,
-        policy: base.policy,
-        audit: commandAuditor(caller, row, how.origin),
-        tenant: caller.userId,
-      },
-      limits: base.limits,
-      onProgress: how.onBootstrap,
-    })
-  }
-  return { ...base, secrets: values, files }
+  // Its folder is made and filled as a command's work is, so a delete waits for it or refuses it
+  // (decision 0471): a delete that emptied the folder meanwhile would fail, leaving it half gone.
+  return whileInUse(row.id, async () => {
+    await assertNotDeleted(row)
+    const owner = await prepareFolder(root)
+    const values = await secretsOf(caller, row, found)
+    const quotaBytes = base.limits.diskMb * 1024 * 1024
+    const redact = makeRedactor(Object.values(values))
+    const files = { root, owner, quotaBytes, redact }
+    // Build (or restore) the tree for this definition and project its instructions and skills;
+    // setup's steps pass the same gate as every command.
+    if (how.prepare !== false && mayUse) {
+      await prepareTree(caller, row, definition, {
+        files,
+        secrets: values,
+        execOptions: {},
+        gate: {
+          org,
+          policy: base.policy,
+          audit: commandAuditor(caller, row, how.origin),
+          tenant: caller.userId,
+        },
+        limits: base.limits,
+        onProgress: how.onBootstrap,
+      })
+    }
+    return { ...base, secrets: values, files }
+  })
+}
+
+/**
+ * 404 when `row` was deleted since it was read (its folder is gone or going): checked once its
+ * work counts as in use, so a delete either waits for that work or was done before it.
+ */
+async function assertNotDeleted(row: EnvironmentRow) {
+  if (!(await findEnvironmentById(row.id))) throw notFound(`No environment named ${row.name}`)
 }
 
 /**
@@ -291,7 +305,10 @@ export async function runInEnvironment(
       audit: commandAuditor(caller, row, origin),
       exec: (env, command, opts) =>
         asRunningCommand(caller.userId, () =>
-          whileInUse(row.id, () => watched(() => provider.exec(env, command, { ...opts, stopKey }))),
+          whileInUse(row.id, async () => {
+            await assertNotDeleted(row)
+            return watched(() => provider.exec(env, command, { ...opts, stopKey }))
+          }),
         ),
     },
   )

@@ -208,6 +208,70 @@ describe("the list's Delete on a row whose definition is gone (decision 0464)", 
   })
 })
 
+describe('deletes racing each other and a command (review of decision 0471)', () => {
+  /**
+   * `racy`, used and holding a few thousand files, so that emptying its folder takes a while.
+   * Unfixed, the busy check was passed once at the start: two deletes at once both emptied the
+   * folder (500, the folder half gone, the record kept), and a command starting meanwhile ran in
+   * a folder being emptied (500 spawning in it, or 200 beside a delete's 204 or 500).
+   */
+  async function fullRacy(): Promise<Row> {
+    const filled = await team.member.client.post(`${E}/racy/commands`, {
+      command: 'mkdir -p d && for i in $(seq 1 3000); do : > d/f$i; done',
+    })
+    expect(filled.status, JSON.stringify(filled.body)).toBe(200)
+    return (await orgEnvironments()).find((r) => r.id === filled.body.environmentId)!
+  }
+
+  beforeAll(async () => {
+    const put = await team.member.client.put(
+      `${R}/personal/environments/racy.md`,
+      environmentTemplate('racy'),
+    )
+    expect(put.status).toBe(201)
+  })
+
+  it('lets one of two deletes at once do it; the other is 409, and nothing is left half deleted', async () => {
+    for (let round = 0; round < 3; round++) {
+      const row = await fullRacy()
+      const answers = await Promise.all([
+        team.member.client.delete(`${E}/${row.id}`),
+        team.member.client.delete(`${E}/${row.id}`),
+      ])
+      expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.body))).toEqual([
+        204, 409,
+      ])
+      expect((await orgEnvironments()).map((r) => r.id)).not.toContain(row.id)
+      expect(existsSync(folderOf(row))).toBe(false)
+    }
+  })
+
+  it('never runs a command in an environment being deleted: one of the two is refused, never a 500', async () => {
+    for (let round = 0; round < 4; round++) {
+      const row = await fullRacy()
+      const [deleted, command] = await Promise.all([
+        team.member.client.delete(`${E}/${row.id}`),
+        team.member.client.post(`${E}/${row.id}/commands`, { command: 'echo ran > ran.txt' }),
+      ])
+      const outcome = `delete ${deleted.status}, command ${command.status}`
+      const detail = `${outcome}: ${JSON.stringify([deleted.body, command.body])}`
+      const kept = (await orgEnvironments()).find((r) => r.id === row.id)
+      if (deleted.status === 204) {
+        // Deleted: the command was refused (busy while it went, or gone after), nothing came back.
+        expect(['delete 204, command 409', 'delete 204, command 404'], detail).toContain(outcome)
+        expect(kept, detail).toBeUndefined()
+        expect(existsSync(folderOf(row)), detail).toBe(false)
+      } else {
+        // The command got there first: it ran, the delete was refused, the folder is whole.
+        expect(outcome, detail).toBe('delete 409, command 200')
+        expect(kept, detail).toBeDefined()
+        expect(existsSync(path.join(folderOf(row), 'ran.txt')), detail).toBe(true)
+        expect(existsSync(path.join(folderOf(row), 'd', 'f3000')), detail).toBe(true)
+      }
+    }
+  })
+})
+
 describe('an organisation holds at most MAX_ENVIRONMENTS_PER_ORG environments', () => {
   /** Fills the organisation up to `count` counted records with shared ones no one uses. */
   async function fillTo(count: number) {

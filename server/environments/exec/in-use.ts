@@ -1,12 +1,21 @@
 /**
  * Which environments have a command running in this process, so that deleting one can refuse
- * while it is busy (decision 0461) rather than pull its folder from under a command. Commands run
- * on the instance holding the folder (others forward there), so this process is the one to ask.
+ * while it is busy (decision 0461) rather than pull its folder from under a command, and which
+ * are being deleted, so that a command starting meanwhile is refused instead of running in a
+ * folder being emptied. Commands run on the instance holding the folder (others forward there,
+ * deletes too), so this process is the one to ask.
  */
-const running = new Map<string, number>()
+import { conflict } from '../../lib/errors.ts'
 
-/** Runs `work` counted as a command in environment `id`. */
+const running = new Map<string, number>()
+const deleting = new Set<string>()
+
+/**
+ * Runs `work` counted as a command in environment `id`.
+ * @throws HttpError 409 while that environment is being deleted, `work` not run
+ */
 export async function whileInUse<T>(id: string, work: () => Promise<T>): Promise<T> {
+  if (deleting.has(id)) throw conflict('This environment is being deleted', 'environment')
   running.set(id, (running.get(id) ?? 0) + 1)
   try {
     return await work()
@@ -17,5 +26,18 @@ export async function whileInUse<T>(id: string, work: () => Promise<T>): Promise
   }
 }
 
-/** True while a command runs in environment `id` in this process. */
-export const hasRunningCommand = (id: string) => running.has(id)
+/**
+ * Runs `work` (removing environment `id`) marked as its delete, unless a command runs in it or
+ * another delete has it: then false, `work` not run. The check and the mark are one step (no
+ * await between them), so of two deletes at once one does it, and commands wait for neither.
+ */
+export async function whileDeleting(id: string, work: () => Promise<void>): Promise<boolean> {
+  if (running.has(id) || deleting.has(id)) return false
+  deleting.add(id)
+  try {
+    await work()
+    return true
+  } finally {
+    deleting.delete(id)
+  }
+}

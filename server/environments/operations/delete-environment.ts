@@ -14,7 +14,7 @@ import { conflict, forbidden, HttpError, notFound } from '../../lib/errors.ts'
 import { logger } from '../../lib/logger.ts'
 import { parseInput } from '../../lib/validate.ts'
 import { isBuilding } from '../bootstrap/lifecycle.ts'
-import { hasRunningCommand } from '../exec/in-use.ts'
+import { whileDeleting } from '../exec/in-use.ts'
 import { isScratchName } from '../environments-quota.ts'
 import { here } from '../instance.ts'
 import { SCRATCH } from '../service.ts'
@@ -78,15 +78,20 @@ export async function deleteEnvironmentAsked(
     throw conflict(`${SCRATCH} is built in and cannot be deleted`, 'environment')
   }
   if (!placedHere(row)) return deleteElsewhere(caller, row, options)
-  // Commands run where the folder is (others forward there), so this process is the one to ask.
-  if (hasRunningCommand(row.id) || isBuilding(row.id)) {
+  // Commands run where the folder is (others forward there), so this process is the one to ask;
+  // one that starts while the folder goes is refused (whileInUse), as is a second delete.
+  const done =
+    !isBuilding(row.id) &&
+    (await whileDeleting(row.id, async () => {
+      await removeFilesHere(row)
+      await deleteEnvironment(row.id)
+    }))
+  if (!done) {
     throw conflict(
-      `${row.name} is busy: a command or its setup is running; delete it when it ends`,
+      `${row.name} is busy: a command, its setup or a delete is running; try again when it ends`,
       'environment',
     )
   }
-  await removeFilesHere(row)
-  await deleteEnvironment(row.id)
   logger.info({ environmentId: row.id, actorId: caller.userId }, 'environment deleted')
   return { deleted: row.id }
 }
