@@ -33,6 +33,14 @@ beforeAll(async () => {
       })
       return void res.end('{"jsonrpc":"2.0","id":1,"result":{}}')
     }
+    if (req.url === '/session') {
+      // A server whose session id carries its token: a request must send that id back as given.
+      const id = `session-${req.headers.authorization}`
+      const sent = req.headers['mcp-session-id']
+      if (sent === undefined) res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': id })
+      else res.writeHead(sent === id ? 200 : 404, { 'content-type': 'application/json' })
+      return void res.end(sent === undefined || sent === id ? '{"jsonrpc":"2.0","id":1,"result":{}}' : '{}')
+    }
     if (req.url === '/moved') {
       // Sends the client on to an address made of its key: the refusal names it.
       res.writeHead(302, { location: `${req.headers['x-api-key']}://elsewhere/` })
@@ -67,6 +75,7 @@ beforeAll(async () => {
       server('events', '/events'),
       server('plain', '/plain'),
       server('headers', '/headers'),
+      server('session', '/session'),
       server('moved', '/moved', { 'X-Api-Key': MOVED_KEY }),
     ]),
   })
@@ -81,14 +90,17 @@ afterAll(async () => {
 })
 
 /** What a command in the sandbox gets from the relay for server `name`: headers and body. */
-function ask(name: string): Promise<{ status?: number; headers: Record<string, unknown>; body: string }> {
+function ask(
+  name: string,
+  sent: Record<string, string> = {},
+): Promise<{ status?: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
         socketPath: socket.path,
         path: `/${session.token}/mcp/${name}`,
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...sent },
       },
       (res) => {
         const chunks: Buffer[] = []
@@ -131,6 +143,17 @@ describe("the run's MCP relay", () => {
     expect(headers['content-type']).toBe('application/json; echo="[redacted header Authorization]"')
     expect(headers['x-echo']).toBeUndefined()
   })
+  it('keeps a session whose id carries a header value: the id sent back as shown reaches the server whole', async () => {
+    const first = await ask('session')
+    const shown = first.headers['mcp-session-id'] as string
+    expect(shown).toBe('session-[redacted header Authorization]')
+    const next = await ask('session', { 'mcp-session-id': shown })
+    expect(next.status).toBe(200)
+    // Only an id the server gave is swapped: one made up in the sandbox passes as it is.
+    const madeUp = await ask('session', { 'mcp-session-id': 'session-[redacted header Authorization]x' })
+    expect(madeUp.status).toBe(404)
+  })
+
   it('hides it in the error it answers when the server cannot be reached', async () => {
     const { status, body } = await ask('moved')
     expect(status).toBe(502)

@@ -19,6 +19,18 @@ const MCP_REQUEST_HEADERS = [
   'last-event-id',
 ]
 const MCP_RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-version']
+const SESSION_HEADER = 'mcp-session-id'
+/** Session ids remembered per server: a run holds a few sessions, a server that mints more is odd. */
+const MAX_SESSIONS_PER_SERVER = 16
+
+/** Remembers `given` under its hidden form `shown` for server `name`, forgetting the oldest past the cap. */
+function remember(sessions: Map<string, Map<string, string>>, name: string, shown: string, given: string) {
+  let known = sessions.get(name)
+  if (!known) sessions.set(name, (known = new Map()))
+  known.delete(shown)
+  known.set(shown, given)
+  if (known.size > MAX_SESSIONS_PER_SERVER) known.delete(known.keys().next().value!)
+}
 
 /**
  * The relay to `servers` (by name), whose upstream requests end with `signal` (the run's). The
@@ -29,6 +41,9 @@ const MCP_RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-ve
 export function createMcpRelay(servers: Map<string, McpEndpoint>, signal: AbortSignal): McpRelay {
   // Per server, what hides its header values in its answers, compiled at its first answer.
   const hides = new Map<string, () => StreamRedactor>()
+  // Per server, the session ids it gave that the sandbox saw hidden, by their hidden form: sent
+  // back as shown, they reach the server whole (a session id that echoes a token still works).
+  const sessions = new Map<string, Map<string, string>>()
   const hidesOf = (name: string, endpoint: McpEndpoint) => {
     let hide = hides.get(name)
     if (!hide) hides.set(name, (hide = makeStreamRedactor(hiddenHeaders(endpoint.headers))))
@@ -42,6 +57,9 @@ export function createMcpRelay(servers: Map<string, McpEndpoint>, signal: AbortS
       const value = request.headers.get(header)
       if (value) headers.set(header, value)
     }
+    const shownSession = request.headers.get(SESSION_HEADER)
+    const givenSession = shownSession && sessions.get(name)?.get(shownSession)
+    if (givenSession) headers.set(SESSION_HEADER, givenSession)
     const body = ['GET', 'HEAD'].includes(request.method) ? undefined : await readBody(request)
     if (body instanceof Response) return body
     const fetcher = integrationStreamFetch({ adminRegistered: endpoint.adminRegistered, timeoutMs: 60_000 })
@@ -55,7 +73,9 @@ export function createMcpRelay(servers: Map<string, McpEndpoint>, signal: AbortS
         const value = upstream.headers.get(header)
         if (!value) continue
         const redactor = hide()
-        out.set(header, redactor.push(value) + redactor.end())
+        const shown = redactor.push(value) + redactor.end()
+        out.set(header, shown)
+        if (header === SESSION_HEADER && shown !== value) remember(sessions, name, shown, value)
       }
       const answer = upstream.body && redactByteStream(upstream.body, hide())
       return new Response(answer, { status: upstream.status, headers: out })
