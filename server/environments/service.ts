@@ -202,8 +202,7 @@ async function open(
   if (legacy || row.instanceUrl !== instanceUrl) await recordPlace(row.id, { instanceId, instanceUrl })
   // Its folder is made and filled as a command's work is, so a delete waits for it or refuses it
   // (decision 0471): a delete that emptied the folder meanwhile would fail, leaving it half gone.
-  return whileInUse(row.id, async () => {
-    await assertNotDeleted(row)
+  return workingIn(row, async () => {
     const owner = await prepareFolder(root)
     const values = await secretsOf(caller, row, found)
     const quotaBytes = base.limits.diskMb * 1024 * 1024
@@ -231,11 +230,17 @@ async function open(
 }
 
 /**
- * 404 when `row` was deleted since it was read (its folder is gone or going): checked once its
- * work counts as in use, so a delete either waits for that work or was done before it.
+ * Runs `work` (anything that makes, changes or reads its folder) counted as in use in `row`, so a
+ * delete either waits for it or was done before it (decisions 0471, 0472): never does it act in a
+ * folder being emptied. Once counted, `row` is read again: deleted since it was read, its folder
+ * is gone or going.
+ * @throws HttpError 409 while a delete holds it, 404 when it was deleted meanwhile; `work` not run
  */
-async function assertNotDeleted(row: EnvironmentRow) {
-  if (!(await findEnvironmentById(row.id))) throw notFound(`No environment named ${row.name}`)
+export function workingIn<T>(row: EnvironmentRow, work: () => Promise<T>): Promise<T> {
+  return whileInUse(row.id, async () => {
+    if (!(await findEnvironmentById(row.id))) throw notFound(`No environment named ${row.name}`)
+    return work()
+  })
 }
 
 /**
@@ -305,10 +310,7 @@ export async function runInEnvironment(
       audit: commandAuditor(caller, row, origin),
       exec: (env, command, opts) =>
         asRunningCommand(caller.userId, () =>
-          whileInUse(row.id, async () => {
-            await assertNotDeleted(row)
-            return watched(() => provider.exec(env, command, { ...opts, stopKey }))
-          }),
+          workingIn(row, () => watched(() => provider.exec(env, command, { ...opts, stopKey }))),
         ),
     },
   )

@@ -21,6 +21,8 @@ import {
   loadEnvironmentsList,
 } from '#server/pages/environments-page.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
+import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
+import { toolUse } from '#tests/support/fake-anthropic.ts'
 import type { Team } from '#tests/support/team.ts'
 
 const R = '/_agent-native/resources'
@@ -29,7 +31,8 @@ const E = '/_agent-native/environments'
 let agent: AgentApp
 let team: Team
 
-// The model is never called here; the agent app brings the environments folder and the team.
+// The agent app brings the environments folder and the team; the fake model only scripts the
+// agent's file writes that race a delete.
 beforeAll(async () => {
   agent = await startAgentApp({ key: 'sk-ant-envs-delete-0461', environmentsDir: 'clockwork-envs-delete-' })
   team = agent.team
@@ -208,7 +211,7 @@ describe("the list's Delete on a row whose definition is gone (decision 0464)", 
   })
 })
 
-describe('deletes racing each other and a command (review of decision 0471)', () => {
+describe('deletes racing each other, a command and file writes (decisions 0471, 0472)', () => {
   /**
    * `racy`, used and holding a few thousand files, so that emptying its folder takes a while.
    * Unfixed, the busy check was passed once at the start: two deletes at once both emptied the
@@ -267,6 +270,47 @@ describe('deletes racing each other and a command (review of decision 0471)', ()
         expect(kept, detail).toBeDefined()
         expect(existsSync(path.join(folderOf(row), 'ran.txt')), detail).toBe(true)
         expect(existsSync(path.join(folderOf(row), 'd', 'f3000')), detail).toBe(true)
+      }
+    }
+  })
+
+  it('never writes into a folder being emptied: a write and a delete at once, never a 500 or a half-gone folder', async () => {
+    // 500 folders deep: the write makes them one at a time, so it is still going when the delete
+    // is asked. Unfixed, the delete emptied the folder under it: the write answered 500 (a folder
+    // gone under its next one) or the delete did (the folder not empty), leaving it half gone.
+    const deep = (round: number) => `w${round}/${Array(499).fill('w').join('/')}/f.txt`
+    for (let round = 0; round < 3; round++) {
+      const row = await fullRacy()
+      const paths = [deep(round), 'w1.txt', 'w2.txt', 'w3.txt']
+      agent.fake.reply(
+        ...paths.map((p) => toolUse('write_file', { environment: 'racy', path: p, content: 'written\n' })),
+        { text: 'Written.' },
+      )
+      const writing = sendChat(team.member.client, { message: userText('write these files in racy') })
+      await expect
+        .poll(() => existsSync(path.join(folderOf(row), `w${round}`)), { interval: 1, timeout: 20_000 })
+        .toBe(true)
+      const deleted = await team.member.client.delete(`${E}/${row.id}`)
+      const turn = await writing
+      expect(turn.status).toBe(200)
+      const writes = toolParts(turn.reply, 'write_file').map((p: any) =>
+        p.output.ok ? 200 : p.output.error.status,
+      )
+      const detail = `delete ${deleted.status} ${JSON.stringify(deleted.body)}, writes ${writes}`
+      expect(writes, detail).toHaveLength(paths.length)
+      for (const status of writes) expect([200, 404, 409], detail).toContain(status)
+      expect([204, 409], detail).toContain(deleted.status)
+      const kept = (await orgEnvironments()).find((r) => r.id === row.id)
+      if (deleted.status === 204) {
+        // All of it went; a write after the delete may start the environment again, empty.
+        expect(kept, detail).toBeUndefined()
+        expect(existsSync(path.join(folderOf(row), 'd')), detail).toBe(false)
+        expect(existsSync(path.join(folderOf(row), `w${round}`)), detail).toBe(false)
+      } else {
+        // The write was going on: the delete waited for nothing and the folder is whole.
+        expect(kept, detail).toBeDefined()
+        expect(existsSync(path.join(folderOf(row), 'd', 'f3000')), detail).toBe(true)
+        expect(existsSync(path.join(folderOf(row), deep(round))), detail).toBe(writes[0] === 200)
       }
     }
   })

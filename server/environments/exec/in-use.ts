@@ -1,8 +1,8 @@
 /**
- * Which environments have a command running in this process, so that deleting one can refuse
- * while it is busy (decision 0461) rather than pull its folder from under a command, and which
- * are being deleted, so that a command starting meanwhile is refused instead of running in a
- * folder being emptied. Commands run on the instance holding the folder (others forward there,
+ * Which environments have a command or a file operation running in this process (decisions 0461,
+ * 0472), so that deleting one can refuse while it is busy rather than pull its folder from under
+ * them, and which are being deleted, so that work starting meanwhile is refused instead of acting
+ * in a folder being emptied. Both run on the instance holding the folder (others forward there,
  * deletes too), so this process is the one to ask.
  */
 import { conflict } from '../../lib/errors.ts'
@@ -11,7 +11,7 @@ const running = new Map<string, number>()
 const deleting = new Set<string>()
 
 /**
- * Runs `work` counted as a command in environment `id`.
+ * Runs `work` counted as in use in environment `id` (a command, a file operation, a folder's setup).
  * @throws HttpError 409 while that environment is being deleted, `work` not run
  */
 export async function whileInUse<T>(id: string, work: () => Promise<T>): Promise<T> {
@@ -27,9 +27,9 @@ export async function whileInUse<T>(id: string, work: () => Promise<T>): Promise
 }
 
 /**
- * Runs `work` (removing environment `id`) marked as its delete, unless a command runs in it or
+ * Runs `work` (removing environment `id`) marked as its delete, unless work is in use in it or
  * another delete has it: then false, `work` not run. The check and the mark are one step (no
- * await between them), so of two deletes at once one does it, and commands wait for neither.
+ * await between them), so of two deletes at once one does it, and in-use work waits for neither.
  */
 export async function whileDeleting(id: string, work: () => Promise<void>): Promise<boolean> {
   if (running.has(id) || deleting.has(id)) return false

@@ -59,7 +59,8 @@ export type Deleted = { deleted: string; folderLeftOn?: string }
 
 /**
  * @throws HttpError 404 when the caller cannot see it, 403 when they may not delete it, 409 for
- *   the built-in scratch or while a command or a build runs in it (checked where its folder is),
+ *   the built-in scratch or while a command, a build or a file operation runs in it (checked where
+ *   its folder is),
  *   503 `environment_unreachable` when its folder's instance does not answer and `leaveFolder`
  *   was not asked
  */
@@ -78,8 +79,9 @@ export async function deleteEnvironmentAsked(
     throw conflict(`${SCRATCH} is built in and cannot be deleted`, 'environment')
   }
   if (!placedHere(row)) return deleteElsewhere(caller, row, options)
-  // Commands run where the folder is (others forward there), so this process is the one to ask;
-  // one that starts while the folder goes is refused (whileInUse), as is a second delete.
+  // Commands and file operations run where the folder is (others forward there), so this process
+  // is the one to ask; one that starts while the folder goes is refused (workingIn), as is a second
+  // delete.
   const done =
     !isBuilding(row.id) &&
     (await whileDeleting(row.id, async () => {
@@ -88,7 +90,7 @@ export async function deleteEnvironmentAsked(
     }))
   if (!done) {
     throw conflict(
-      `${row.name} is busy: a command, its setup or a delete is running; try again when it ends`,
+      `${row.name} is busy: a command, its setup, a file operation or a delete is running; try again when it ends`,
       'environment',
     )
   }

@@ -18,6 +18,7 @@ import {
   auditWrite,
   openEnvironment,
   runInEnvironment,
+  workingIn,
   type OpenEnvironment,
   type Origin,
   type Watched,
@@ -161,5 +162,9 @@ async function perform<K extends OperationName>(
     search_files: (i) => provider.searchFiles(i),
     run_command: runCommand,
   }
-  return ops[op](input)
+  // A file operation counts as in use as a command does (which counts itself, around its run
+  // only): a write landing while a delete empties the folder would fail the delete or itself,
+  // and a read would fail on a folder going (decision 0472).
+  if (op === 'run_command') return ops[op](input)
+  return workingIn(opened.row, () => ops[op](input))
 }
