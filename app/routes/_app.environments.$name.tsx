@@ -11,6 +11,7 @@ import { FileChanges } from '#app/components/environments/file-changes.tsx'
 import { FileTreeSection } from '#app/components/workspace/file-tree.tsx'
 import { buttonClass } from '#app/components/ui/button.tsx'
 import { Badge, Card, EmptyState, PageHeader } from '#app/components/ui/card.tsx'
+import { Facts } from '#app/components/ui/facts.tsx'
 import { PageError } from '#app/components/ui/page-error.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { cn } from '#app/lib/cn.ts'
@@ -194,37 +195,43 @@ export default function EnvironmentPage({ loaderData }: Route.ComponentProps) {
       <PageHeader
         title={e.name}
         description={
-          <span className="flex flex-wrap items-center gap-2">
-            <Badge tone={e.scope === 'shared' ? 'blue' : 'neutral'}>
-              {e.scope === 'shared' ? 'Shared' : 'Personal'}
-            </Badge>
-            <StatusBadge status={e.status} />
-            <span>{formatBytes(e.sizeBytes)} on disk</span>
+          <Facts>
+            {/* The badges and the size are one fact: what starts the first line needs no dot. */}
+            <span className="flex flex-wrap items-center gap-2">
+              <Badge tone={e.scope === 'shared' ? 'blue' : 'neutral'}>
+                {e.scope === 'shared' ? 'Shared' : 'Personal'}
+              </Badge>
+              <StatusBadge status={e.status} />
+              <span>{formatBytes(e.sizeBytes)} on disk</span>
+            </span>
             <span>
-              · last activity <RelativeTime value={e.lastActivityAt} empty="never" />
+              last activity <RelativeTime value={e.lastActivityAt} empty="never" />
             </span>
             {e.instanceId ? (
               <span
                 data-testid="environment-server"
                 title={`Its folder lives on the app server ${e.instanceId} (host name and folder id), where its commands run`}
               >
-                · stored on server {e.instanceId.split(':')[0]}
+                stored on server {e.instanceId.split(':')[0]}
               </span>
             ) : null}
-          </span>
+          </Facts>
         }
         actions={
-          <span className="flex flex-wrap items-center gap-2">
-            {definition}
-            {loaderData.canDelete ? (
-              <DeleteEnvironment
-                environment={e}
-                folderLeftOn={
-                  loaderData.holder?.reachable === false ? loaderData.holder.instanceId : undefined
-                }
-              />
-            ) : null}
-          </span>
+          // None for scratch, which has neither: an empty box would still take a row on a phone.
+          definition || loaderData.canDelete ? (
+            <span className="flex flex-wrap items-center gap-2">
+              {definition}
+              {loaderData.canDelete ? (
+                <DeleteEnvironment
+                  environment={e}
+                  folderLeftOn={
+                    loaderData.holder?.reachable === false ? loaderData.holder.instanceId : undefined
+                  }
+                />
+              ) : null}
+            </span>
+          ) : undefined
         }
       />
       {e.definition && !e.definition.ok ? (

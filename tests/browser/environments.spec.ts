@@ -1,9 +1,22 @@
-import { expect as baseExpect } from '@playwright/test'
+import { expect as baseExpect, type Page } from '@playwright/test'
 import postgres from 'postgres'
 import { freePort } from '../support/postgres-server.ts'
 import { test } from './environments-server.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
-import { sidewaysScroll } from './look.ts'
+import { contentLeft, lineStarts, sidewaysScroll, textsBelowAA, useTheme } from './look.ts'
+
+/** The line of facts under an environment's name ("Personal Ready 12 KB on disk · last activity …"). */
+const factsOf = (page: Page) => page.getByRole('heading', { level: 1 }).locator('xpath=following-sibling::p')
+
+/** Where the audit log's heading, its column heads and its first row's text start. */
+async function auditLeftEdges(page: Page) {
+  const table = page.getByTestId('audit-log')
+  return {
+    heading: await contentLeft(page.getByRole('heading', { name: 'Audit log' })),
+    columnHead: await contentLeft(table.getByRole('columnheader').first()),
+    firstCell: await contentLeft(table.getByRole('row').nth(1).getByRole('cell').first()),
+  }
+}
 
 // A whole story of page loads and sandboxed commands; a busy machine needs more than 60 s, and a
 // command's first run (the sandbox starting) more than the default 10 s per step.
@@ -49,6 +62,13 @@ test('create an environment from the template, run a command, read its output, f
   await command.press('Enter')
   await expect(page.getByRole('alert').filter({ hasText: 'sudo' })).toBeVisible()
   await expect(audit.getByText('denied', { exact: true })).toBeVisible()
+
+  // At desktop width the facts under the name are one line, and the table's text starts where
+  // the audit log's heading does.
+  await expect(page.getByTestId('environment-server')).toBeVisible()
+  expect(await lineStarts(factsOf(page))).toEqual(['P'])
+  const edges = await auditLeftEdges(page)
+  expect(edges).toEqual({ heading: edges.heading, columnHead: edges.heading, firstCell: edges.heading })
 
   await page.getByRole('link', { name: 'Environments', exact: true }).first().click()
   const row = page.getByTestId('environment-personal-data-scripts')
@@ -139,6 +159,25 @@ test('the environment page fits 390 px once its audit log has rows, denied and l
     await expect(page.getByTestId('audit-log')).toContainText(line)
   }
   expect(await sidewaysScroll(page)).toEqual({ page: 0, boxes: [] })
+
+  // The facts under the name wrap as whole facts, a separator only between two on one line (no
+  // line starting "· stored on server …"), and the audit table's text lines up with its heading,
+  // in both themes.
+  for (const theme of ['light', 'dark'] as const) {
+    await useTheme(page, theme)
+    await page.reload()
+    await expect(page.getByTestId('environment-server')).toBeVisible()
+    const starts = await lineStarts(factsOf(page))
+    expect(starts.length, theme).toBeGreaterThan(1)
+    expect(starts, theme).not.toContain('·')
+    const edges = await auditLeftEdges(page)
+    expect(edges, theme).toEqual({
+      heading: edges.heading,
+      columnHead: edges.heading,
+      firstCell: edges.heading,
+    })
+    expect(await textsBelowAA(page), theme).toEqual([])
+  }
 })
 
 test('a row whose definition is gone has Delete on the list, from the keyboard, on a dark 390 px phone; a refusal shows in the dialog', async ({

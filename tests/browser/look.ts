@@ -235,3 +235,63 @@ export function gapAfterText(locator: Locator): Promise<number> {
     return Math.round(contentRight - textRight)
   })
 }
+
+/**
+ * The first character a reader sees on each line of the element, top to bottom: text clipped
+ * away by a box around it (a separator hidden past an edge with `overflow: hidden`) is left out,
+ * and pieces of text whose middles are within half a line of each other (a badge beside plain
+ * text) are one line.
+ */
+export function lineStarts(locator: Locator): Promise<string[]> {
+  return locator.evaluate((el) => {
+    const glyphs: { left: number; middle: number; height: number; char: string }[] = []
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? ''
+      const clips: DOMRect[] = []
+      for (let box = node.parentElement; box; box = box.parentElement) {
+        if (getComputedStyle(box).overflowX !== 'visible') clips.push(box.getBoundingClientRect())
+      }
+      const shown = (r: DOMRect) => clips.every((c) => r.right > c.left + 0.5 && r.left < c.right - 0.5)
+      for (let i = 0; i < text.length; i++) {
+        if (!text[i]!.trim()) continue
+        const range = document.createRange()
+        range.setStart(node, i)
+        range.setEnd(node, i + 1)
+        for (const r of range.getClientRects()) {
+          if (r.width === 0 || !shown(r)) continue
+          glyphs.push({ left: r.left, middle: r.top + r.height / 2, height: r.height, char: text[i]! })
+        }
+      }
+    }
+    glyphs.sort((a, b) => a.middle - b.middle)
+    const lines: (typeof glyphs)[] = []
+    for (const glyph of glyphs) {
+      const line = lines.at(-1)
+      if (line && glyph.middle - line[0]!.middle < Math.min(glyph.height, line[0]!.height) / 2)
+        line.push(glyph)
+      else lines.push([glyph])
+    }
+    return lines.map((line) => line.reduce((a, b) => (b.left < a.left ? b : a)).char)
+  })
+}
+
+/** Where the element's content starts on screen (its leftmost text or icon), in pixels from the left. */
+export function contentLeft(locator: Locator): Promise<number> {
+  return locator.evaluate((el) => {
+    const range = document.createRange()
+    range.selectNodeContents(el)
+    const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0)
+    return Math.round(Math.min(...rects.map((r) => r.left)))
+  })
+}
+
+/** Whether the elements sit on one line: the vertical middle of each falls within every other's box. */
+export async function onOneLine(...locators: Locator[]): Promise<boolean> {
+  const boxes = await Promise.all(locators.map((l) => l.boundingBox()))
+  return boxes.every(
+    (a) =>
+      a !== null &&
+      boxes.every((b) => b !== null && a.y + a.height / 2 >= b.y && a.y + a.height / 2 <= b.y + b.height),
+  )
+}

@@ -11,6 +11,8 @@ type Page = Awaited<ReturnType<typeof getAuditPage>>
 type Section = { ok: true; data: Page } | { ok: false; message: string } | null
 
 const wide = 'hidden md:table-cell'
+// The outer cells keep the card's 20 px inset, so the table's text lines up with its heading.
+const CELL = 'px-3 py-2 first:pl-5 last:pr-5'
 // Commands, rules and reasons are written by tenants and may hold a long unbroken path: each of
 // them breaks anywhere (which also lowers the table's minimum width), so a phone never scrolls
 // the table sideways (decision 0370).
@@ -49,14 +51,14 @@ export function AuditLog({ audit }: { audit: Section }) {
         <div className="overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid="audit-log">
             <caption className="sr-only">Audit log ({audit.data.total} entries)</caption>
-            <TableHead columns={COLUMNS} cell="px-3 py-2" />
+            <TableHead columns={COLUMNS} cell={CELL} />
             <tbody className="divide-y divide-stone-100 dark:divide-stone-800">
               {audit.data.entries.map((e) => (
                 <tr key={e.id} className="align-top">
-                  <td className="px-3 py-2 whitespace-nowrap">
+                  <td className={cn(CELL, 'whitespace-nowrap')}>
                     <RelativeTime value={e.at} />
                   </td>
-                  <td className={cn('px-3 py-2', wide)}>
+                  <td className={cn(CELL, wide)}>
                     {e.actor?.name ?? 'someone removed'}
                     {e.runId ? (
                       <span className="block text-xs text-stone-600 dark:text-stone-400">job run</span>
@@ -65,7 +67,7 @@ export function AuditLog({ audit }: { audit: Section }) {
                       <span className="block text-xs text-stone-600 dark:text-stone-400">chat</span>
                     ) : null}
                   </td>
-                  <td className="max-w-md px-3 py-2">
+                  <td className={cn(CELL, 'max-w-md')}>
                     <span className="mr-1.5 text-xs text-stone-600 dark:text-stone-400">
                       {e.kind === 'write' ? 'wrote' : '$'}
                     </span>
@@ -76,7 +78,7 @@ export function AuditLog({ audit }: { audit: Section }) {
                       </p>
                     ) : null}
                   </td>
-                  <td className="px-3 py-2">
+                  <td className={CELL}>
                     <Badge tone={DECISIONS[e.decision].tone}>{DECISIONS[e.decision].label}</Badge>
                     {e.rule ? (
                       <span className="block pt-1 font-mono text-xs text-stone-600 dark:text-stone-400 [overflow-wrap:anywhere]">
@@ -84,8 +86,8 @@ export function AuditLog({ audit }: { audit: Section }) {
                       </span>
                     ) : null}
                   </td>
-                  <td className={cn('px-3 py-2 tabular-nums', wide)}>{e.exitCode ?? '—'}</td>
-                  <td className={cn('px-3 py-2 text-right whitespace-nowrap tabular-nums', wide)}>
+                  <td className={cn(CELL, 'tabular-nums', wide)}>{e.exitCode ?? '—'}</td>
+                  <td className={cn(CELL, 'text-right whitespace-nowrap tabular-nums', wide)}>
                     {e.durationMs !== null ? `${e.durationMs} ms` : '—'}
                     {e.bytesOut !== null ? ` · ${formatBytes(e.bytesOut)}` : ''}
                   </td>
