@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { nextRuns } from '../../server/cron/cron.ts'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
+import { contrastOf, onOneLine, textsBelowAA, useTheme, VIEWPORTS } from './look.ts'
 
 const ZONE = 'Europe/Berlin'
 
@@ -92,5 +93,54 @@ test('a calendar address with a bad view or scope is a 400 that says what is wro
     expect(response?.status(), query).toBe(400)
     await expect(page.getByRole('heading', { name: 'That did not work' })).toBeVisible()
     await expect(page.getByRole('alert')).toContainText(message)
+  }
+})
+
+test('a past run keeps its status on its line: a mark in a week’s column, the word in a phone’s day list', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(150_000)
+  await page.setViewportSize(VIEWPORTS.desktop)
+  await signUp(page, 'Sue Status', uniqueEmail('sue'))
+  // A name of usual length, and one longer than a phone's line: it wraps, its status stays.
+  const names = ['inbox-triage', 'quarterly-revenue-summary-for-the-whole-growth-team']
+  for (const name of names) {
+    const res = await page.request.post('/_agent-native/jobs', {
+      data: { name, schedule: '0 7 * * *', instructions: 'Go.' },
+      headers: { origin: baseURL! },
+    })
+    expect(res.status()).toBe(201)
+    const run = await runToEnd(page, baseURL!, (await res.json()).job.id)
+    expect(run.status, run.error ?? '').toBe('success')
+  }
+  const runs = page.getByTestId('calendar-run')
+  const expectStatusesOnTheirLines = async (what: string) => {
+    await expect(runs).toHaveCount(2)
+    for (const run of await runs.all()) {
+      const time = run.getByText(/^\d\d:\d\d$/)
+      // What follows the name: the status.
+      const status = run.locator('a > :last-child')
+      expect(await onOneLine(time, status), `${what}: ${await run.textContent()}`).toBe(true)
+    }
+  }
+
+  for (const theme of ['light', 'dark'] as const) {
+    await useTheme(page, theme)
+    await page.goto('/calendar')
+    await expectStatusesOnTheirLines(`week, ${theme}`)
+    // The mark is told apart by its shape and colour, both readable (3:1 for a graphic).
+    const mark = runs.first().getByTestId('calendar-run-status').locator('svg')
+    expect(await contrastOf(mark), theme).toBeGreaterThanOrEqual(3)
+    await expect(runs.first().getByRole('link')).toHaveAccessibleName(/Succeeded/)
+    expect(await textsBelowAA(page), theme).toEqual([])
+
+    await page.setViewportSize(VIEWPORTS.phone)
+    await page.goto('/calendar?view=day')
+    await expectStatusesOnTheirLines(`phone day list, ${theme}`)
+    // Room for the word here.
+    await expect(runs.getByText('Succeeded', { exact: true }).filter({ visible: true })).toHaveCount(2)
+    expect(await textsBelowAA(page), theme).toEqual([])
+    await page.setViewportSize(VIEWPORTS.desktop)
   }
 })

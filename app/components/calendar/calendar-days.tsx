@@ -1,3 +1,4 @@
+import { Ban, Check, Clock, Minus, X } from 'lucide-react'
 import { Link } from 'react-router'
 import { Badge } from '#app/components/ui/card.tsx'
 import { describeRunStatus } from '#app/lib/job-status.ts'
@@ -22,6 +23,22 @@ const dayLabel = (date: string) => WEEKDAY.format(new Date(`${date}T00:00:00Z`))
  */
 const NAME = 'min-w-0 [overflow-wrap:anywhere]'
 
+/** The time and the name, wrapping inside their own box so what follows them keeps its line. */
+const WHEN_WHAT = 'flex min-w-0 flex-1 flex-wrap items-baseline gap-x-1.5'
+
+/**
+ * A past run's status as a mark in its tone, for a day too narrow for the word beside a time and
+ * a name (a week's column); screen readers still hear the word.
+ */
+const STATUS_MARKS = {
+  green: { Mark: Check, colour: 'text-emerald-700 dark:text-emerald-400' },
+  red: { Mark: X, colour: 'text-red-700 dark:text-red-400' },
+  amber: { Mark: Ban, colour: 'text-amber-700 dark:text-amber-400' },
+  blue: { Mark: Clock, colour: 'text-sky-700 dark:text-sky-400' },
+  neutral: { Mark: Minus, colour: 'text-stone-600 dark:text-stone-400' },
+  brand: { Mark: Minus, colour: 'text-brand-700 dark:text-brand-300' },
+} as const
+
 function Entry({ entry, names, time }: { entry: CalendarEntry; names: Map<string, string>; time: string }) {
   const name = names.get(entry.jobId) ?? entry.jobId
   if (entry.kind === 'fire') {
@@ -39,18 +56,27 @@ function Entry({ entry, names, time }: { entry: CalendarEntry; names: Map<string
     )
   }
   const { label, tone } = describeRunStatus(entry.status)
+  const { Mark, colour } = STATUS_MARKS[tone]
   return (
     <li data-testid="calendar-run" data-at={entry.at} data-status={entry.status}>
       <Link
         to={`/jobs/${entry.jobId}/runs/${entry.runId}`}
-        className="flex flex-wrap items-baseline gap-x-1.5 rounded px-1.5 py-0.5 text-xs hover:bg-stone-100 dark:hover:bg-stone-800"
+        className="flex items-baseline gap-x-1 rounded px-1.5 py-0.5 text-xs hover:bg-stone-100 dark:hover:bg-stone-800"
         title={`${name} at ${time}: ${label}`}
       >
-        <span className="tabular-nums text-stone-600 dark:text-stone-400">{time}</span>
-        <span className={NAME}>{name}</span>
-        <Badge tone={tone} className="ml-auto shrink-0 px-1 py-0 text-[10px]">
-          {label}
-        </Badge>
+        <span className={WHEN_WHAT}>
+          <span className="tabular-nums text-stone-600 dark:text-stone-400">{time}</span>
+          <span className={NAME}>{name}</span>
+        </span>
+        <span className="flex shrink-0 items-center" data-testid="calendar-run-status">
+          <Mark className={cn('size-3 @3xs:hidden', colour)} aria-hidden />
+          <span className="sr-only @3xs:hidden">{label}</span>
+          <span className="hidden @3xs:inline">
+            <Badge tone={tone} className="px-1 py-0 text-[10px]">
+              {label}
+            </Badge>
+          </span>
+        </span>
       </Link>
     </li>
   )
@@ -69,7 +95,8 @@ function Day({ day, props, compact }: { day: CalendarDay; props: Props; compact:
       data-testid="calendar-day"
       data-date={day.date}
       className={cn(
-        'min-w-0 rounded-lg border border-stone-200 bg-white p-2 dark:border-stone-800 dark:bg-stone-900',
+        // A container: whether a run's status fits as a word depends on the day's width.
+        '@container min-w-0 rounded-lg border border-stone-200 bg-white p-2 dark:border-stone-800 dark:bg-stone-900',
         compact ? 'min-h-28' : '',
         today && 'ring-2 ring-brand-500',
       )}
