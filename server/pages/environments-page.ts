@@ -58,7 +58,8 @@ export async function loadEnvironmentsList(caller: Caller) {
   return {
     environments: environments.map((e) => ({
       ...e,
-      canDelete: e.status === 'no_definition' && canDeleteFromPage(caller, e),
+      // Whether its folder is here or on another instance (the delete is forwarded there, 0466).
+      canDelete: e.definitionPath === null && canDeleteFromPage(caller, e),
     })),
   }
 }

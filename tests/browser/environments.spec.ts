@@ -239,19 +239,24 @@ test('a row whose definition is gone has Delete on the list, from the keyboard, 
   await expect(page.locator('#environments-list')).toBeFocused()
 })
 
+/** A personal environment made from the list's dialog and used once (so it has a folder and a record). */
+async function createUsedEnvironment(page: Page, name: string) {
+  await page.goto('/environments')
+  await page.getByRole('button', { name: 'New environment' }).click()
+  await page.getByRole('dialog').getByLabel('Name').fill(name)
+  await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click()
+  await expect(page).toHaveURL(new RegExp(`/environments/${name.toLowerCase()}\\?scope=personal$`))
+  await page.getByLabel('Command').fill('echo here > kept.txt')
+  await page.getByLabel('Command').press('Enter')
+  await expect(page.getByTestId('command-result')).toContainText('Exit 0')
+}
+
 test('an environment whose server is gone: the banner and the Delete dialog say its folder stays there, and Delete removes the record only', async ({
   page,
   server,
 }) => {
   await signUp(page, 'Gus Gone', uniqueEmail('gus'))
-  await page.goto('/environments')
-  await page.getByRole('button', { name: 'New environment' }).click()
-  await page.getByRole('dialog').getByLabel('Name').fill('Faraway')
-  await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click()
-  await expect(page).toHaveURL(/\/environments\/faraway\?scope=personal$/)
-  await page.getByLabel('Command').fill('echo here > kept.txt')
-  await page.getByLabel('Command').press('Enter')
-  await expect(page.getByTestId('command-result')).toContainText('Exit 0')
+  await createUsedEnvironment(page, 'Faraway')
   // Its folder now "lives" on a server that is gone: a recorded address where nothing listens.
   const sql = postgres(server.databaseUrl, { max: 1, onnotice: () => {} })
   try {
@@ -272,6 +277,42 @@ test('an environment whose server is gone: the banner and the Delete dialog say 
     await expect(page.getByTestId('environment-personal-faraway')).toContainText('Not started')
     expect(await sql`select id from environments where id = ${row!.id}`).toHaveLength(0)
     expect(await sql`select id from environment_audit where environment_id = ${row!.id}`).not.toHaveLength(0)
+  } finally {
+    await sql.end()
+  }
+})
+
+test('a row without definition whose server is gone: the list’s Delete, refused as unreachable, offers to delete the record only', async ({
+  page,
+  server,
+  baseURL,
+}) => {
+  await signUp(page, 'Sol Stray', uniqueEmail('sol'))
+  await createUsedEnvironment(page, 'Stray')
+  const removed = await page.request.delete('/_agent-native/resources/personal/environments/stray.md', {
+    headers: { origin: baseURL! },
+  })
+  expect(removed.ok()).toBe(true)
+  const sql = postgres(server.databaseUrl, { max: 1, onnotice: () => {} })
+  try {
+    const closed = `http://127.0.0.1:${await freePort()}`
+    const [record] = await sql<{ id: string }[]>`
+      update environments set instance_id = 'gone-host:0badf00d', instance_url = ${closed}
+      where name = 'stray' returning id`
+    await page.goto('/environments')
+    // Its definition is gone and its folder is elsewhere: the row says the latter, and has Delete.
+    const row = page.getByTestId('environment-personal-stray')
+    await expect(row.getByText('On another server')).toBeVisible()
+    await row.getByRole('button', { name: 'Delete the personal environment stray' }).click()
+    const dialog = page.getByRole('alertdialog', { name: 'Delete the environment stray?' })
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click()
+    await expect(dialog.getByRole('alert')).toContainText('does not answer')
+    await expect(row).toBeVisible()
+    // The way out the refusal names, one keypress away: the record goes, the folder stays there.
+    const recordOnly = dialog.getByRole('button', { name: 'Delete the record only' })
+    await recordOnly.press('Enter')
+    await expect(row).toHaveCount(0)
+    expect(await sql`select id from environments where id = ${record!.id}`).toHaveLength(0)
   } finally {
     await sql.end()
   }

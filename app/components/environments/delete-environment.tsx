@@ -42,6 +42,12 @@ export function DeleteEnvironment({
       confirm="Delete"
       fields={{ name: e.name, scope: e.scope, ...(folderLeftOn ? { leaveFolder: 'true' } : {}) }}
       focusAfterRemoval={focusAfterRemoval}
+      // Its instance found gone only now (the list does not ask): the refusal's way out, one click.
+      whenRefused={
+        folderLeftOn
+          ? undefined
+          : { status: 503, confirm: 'Delete the record only', fields: { leaveFolder: 'true' } }
+      }
     />
   )
 }

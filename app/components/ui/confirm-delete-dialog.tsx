@@ -25,6 +25,11 @@ type Props = {
    * tabIndex -1; decision 0420).
    */
   focusAfterRemoval?: string
+  /**
+   * A second confirm offered once the action refuses with `status`: the way out the refusal
+   * names (an environment whose instance is gone: delete its record only), posting `fields` too.
+   */
+  whenRefused?: { status: number; confirm: string; fields: Record<string, string> }
 }
 
 /**
@@ -42,12 +47,15 @@ export function ConfirmDeleteDialog({
   busyText = 'Deleting…',
   cancel = 'Keep it',
   focusAfterRemoval,
+  whenRefused,
 }: Props) {
   const fetcher = useFetcher<ActionData>()
   // The dialog needs the script; until then the button is honest about doing nothing.
   const hydrated = useHydrated()
   const busy = fetcher.state !== 'idle'
-  const error = fetcher.data && !fetcher.data.ok ? fetcher.data.error.message : null
+  const refusal = fetcher.data && !fetcher.data.ok ? fetcher.data.error : null
+  const error = refusal?.message ?? null
+  const wayOut = whenRefused && refusal?.status === whenRefused.status ? whenRefused : null
   const triggerButton = useRef<HTMLButtonElement>(null)
   // Closing returns the focus to the trigger; when the confirm took the trigger's row away, there
   // is no trigger, and the focus would fall to the page.
@@ -97,6 +105,18 @@ export function ConfirmDeleteDialog({
             >
               {confirm}
             </Button>
+            {wayOut ? (
+              <Button
+                variant="danger"
+                busy={busy}
+                busyLabel={busyText}
+                onClick={() =>
+                  void fetcher.submit({ intent, ...fields, ...wayOut.fields }, { method: 'post' })
+                }
+              >
+                {wayOut.confirm}
+              </Button>
+            ) : null}
           </div>
         </AlertDialog.Content>
       </AlertDialog.Portal>
