@@ -211,110 +211,116 @@ describe("the list's Delete on a row whose definition is gone (decision 0464)", 
   })
 })
 
-describe('deletes racing each other, a command and file writes (decisions 0471, 0472)', () => {
-  /**
-   * `racy`, used and holding a few thousand files, so that emptying its folder takes a while.
-   * Unfixed, the busy check was passed once at the start: two deletes at once both emptied the
-   * folder (500, the folder half gone, the record kept), and a command starting meanwhile ran in
-   * a folder being emptied (500 spawning in it, or 200 beside a delete's 204 or 500).
-   */
-  async function fullRacy(): Promise<Row> {
-    const filled = await team.member.client.post(`${E}/racy/commands`, {
-      command: 'mkdir -p d && for i in $(seq 1 3000); do : > d/f$i; done',
+// Each race empties a folder of 3,000 files, some several times: about 20 s a test in CI, more on
+// a busier machine, where vitest's default 30 s cut one short.
+describe(
+  'deletes racing each other, a command and file writes (decisions 0471, 0472)',
+  { timeout: 120_000 },
+  () => {
+    /**
+     * `racy`, used and holding a few thousand files, so that emptying its folder takes a while.
+     * Unfixed, the busy check was passed once at the start: two deletes at once both emptied the
+     * folder (500, the folder half gone, the record kept), and a command starting meanwhile ran in
+     * a folder being emptied (500 spawning in it, or 200 beside a delete's 204 or 500).
+     */
+    async function fullRacy(): Promise<Row> {
+      const filled = await team.member.client.post(`${E}/racy/commands`, {
+        command: 'mkdir -p d && for i in $(seq 1 3000); do : > d/f$i; done',
+      })
+      expect(filled.status, JSON.stringify(filled.body)).toBe(200)
+      return (await orgEnvironments()).find((r) => r.id === filled.body.environmentId)!
+    }
+
+    beforeAll(async () => {
+      const put = await team.member.client.put(
+        `${R}/personal/environments/racy.md`,
+        environmentTemplate('racy'),
+      )
+      expect(put.status).toBe(201)
     })
-    expect(filled.status, JSON.stringify(filled.body)).toBe(200)
-    return (await orgEnvironments()).find((r) => r.id === filled.body.environmentId)!
-  }
 
-  beforeAll(async () => {
-    const put = await team.member.client.put(
-      `${R}/personal/environments/racy.md`,
-      environmentTemplate('racy'),
-    )
-    expect(put.status).toBe(201)
-  })
-
-  it('lets one of two deletes at once do it; the other is 409, and nothing is left half deleted', async () => {
-    for (let round = 0; round < 3; round++) {
-      const row = await fullRacy()
-      const answers = await Promise.all([
-        team.member.client.delete(`${E}/${row.id}`),
-        team.member.client.delete(`${E}/${row.id}`),
-      ])
-      expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.body))).toEqual([
-        204, 409,
-      ])
-      expect((await orgEnvironments()).map((r) => r.id)).not.toContain(row.id)
-      expect(existsSync(folderOf(row))).toBe(false)
-    }
-  })
-
-  it('never runs a command in an environment being deleted: one of the two is refused, never a 500', async () => {
-    for (let round = 0; round < 4; round++) {
-      const row = await fullRacy()
-      const [deleted, command] = await Promise.all([
-        team.member.client.delete(`${E}/${row.id}`),
-        team.member.client.post(`${E}/${row.id}/commands`, { command: 'echo ran > ran.txt' }),
-      ])
-      const outcome = `delete ${deleted.status}, command ${command.status}`
-      const detail = `${outcome}: ${JSON.stringify([deleted.body, command.body])}`
-      const kept = (await orgEnvironments()).find((r) => r.id === row.id)
-      if (deleted.status === 204) {
-        // Deleted: the command was refused (busy while it went, or gone after), nothing came back.
-        expect(['delete 204, command 409', 'delete 204, command 404'], detail).toContain(outcome)
-        expect(kept, detail).toBeUndefined()
-        expect(existsSync(folderOf(row)), detail).toBe(false)
-      } else {
-        // The command got there first: it ran, the delete was refused, the folder is whole.
-        expect(outcome, detail).toBe('delete 409, command 200')
-        expect(kept, detail).toBeDefined()
-        expect(existsSync(path.join(folderOf(row), 'ran.txt')), detail).toBe(true)
-        expect(existsSync(path.join(folderOf(row), 'd', 'f3000')), detail).toBe(true)
+    it('lets one of two deletes at once do it; the other is 409, and nothing is left half deleted', async () => {
+      for (let round = 0; round < 3; round++) {
+        const row = await fullRacy()
+        const answers = await Promise.all([
+          team.member.client.delete(`${E}/${row.id}`),
+          team.member.client.delete(`${E}/${row.id}`),
+        ])
+        expect(answers.map((a) => a.status).sort(), JSON.stringify(answers.map((a) => a.body))).toEqual([
+          204, 409,
+        ])
+        expect((await orgEnvironments()).map((r) => r.id)).not.toContain(row.id)
+        expect(existsSync(folderOf(row))).toBe(false)
       }
-    }
-  })
+    })
 
-  it('never writes into a folder being emptied: a write and a delete at once, never a 500 or a half-gone folder', async () => {
-    // 500 folders deep: the write makes them one at a time, so it is still going when the delete
-    // is asked. Unfixed, the delete emptied the folder under it: the write answered 500 (a folder
-    // gone under its next one) or the delete did (the folder not empty), leaving it half gone.
-    const deep = (round: number) => `w${round}/${Array(499).fill('w').join('/')}/f.txt`
-    for (let round = 0; round < 3; round++) {
-      const row = await fullRacy()
-      const paths = [deep(round), 'w1.txt', 'w2.txt', 'w3.txt']
-      agent.fake.reply(
-        ...paths.map((p) => toolUse('write_file', { environment: 'racy', path: p, content: 'written\n' })),
-        { text: 'Written.' },
-      )
-      const writing = sendChat(team.member.client, { message: userText('write these files in racy') })
-      await expect
-        .poll(() => existsSync(path.join(folderOf(row), `w${round}`)), { interval: 1, timeout: 20_000 })
-        .toBe(true)
-      const deleted = await team.member.client.delete(`${E}/${row.id}`)
-      const turn = await writing
-      expect(turn.status).toBe(200)
-      const writes = toolParts(turn.reply, 'write_file').map((p: any) =>
-        p.output.ok ? 200 : p.output.error.status,
-      )
-      const detail = `delete ${deleted.status} ${JSON.stringify(deleted.body)}, writes ${writes}`
-      expect(writes, detail).toHaveLength(paths.length)
-      for (const status of writes) expect([200, 404, 409], detail).toContain(status)
-      expect([204, 409], detail).toContain(deleted.status)
-      const kept = (await orgEnvironments()).find((r) => r.id === row.id)
-      if (deleted.status === 204) {
-        // All of it went; a write after the delete may start the environment again, empty.
-        expect(kept, detail).toBeUndefined()
-        expect(existsSync(path.join(folderOf(row), 'd')), detail).toBe(false)
-        expect(existsSync(path.join(folderOf(row), `w${round}`)), detail).toBe(false)
-      } else {
-        // The write was going on: the delete waited for nothing and the folder is whole.
-        expect(kept, detail).toBeDefined()
-        expect(existsSync(path.join(folderOf(row), 'd', 'f3000')), detail).toBe(true)
-        expect(existsSync(path.join(folderOf(row), deep(round))), detail).toBe(writes[0] === 200)
+    it('never runs a command in an environment being deleted: one of the two is refused, never a 500', async () => {
+      for (let round = 0; round < 4; round++) {
+        const row = await fullRacy()
+        const [deleted, command] = await Promise.all([
+          team.member.client.delete(`${E}/${row.id}`),
+          team.member.client.post(`${E}/${row.id}/commands`, { command: 'echo ran > ran.txt' }),
+        ])
+        const outcome = `delete ${deleted.status}, command ${command.status}`
+        const detail = `${outcome}: ${JSON.stringify([deleted.body, command.body])}`
+        const kept = (await orgEnvironments()).find((r) => r.id === row.id)
+        if (deleted.status === 204) {
+          // Deleted: the command was refused (busy while it went, or gone after), nothing came back.
+          expect(['delete 204, command 409', 'delete 204, command 404'], detail).toContain(outcome)
+          expect(kept, detail).toBeUndefined()
+          expect(existsSync(folderOf(row)), detail).toBe(false)
+        } else {
+          // The command got there first: it ran, the delete was refused, the folder is whole.
+          expect(outcome, detail).toBe('delete 409, command 200')
+          expect(kept, detail).toBeDefined()
+          expect(existsSync(path.join(folderOf(row), 'ran.txt')), detail).toBe(true)
+          expect(existsSync(path.join(folderOf(row), 'd', 'f3000')), detail).toBe(true)
+        }
       }
-    }
-  })
-})
+    })
+
+    it('never writes into a folder being emptied: a write and a delete at once, never a 500 or a half-gone folder', async () => {
+      // 500 folders deep: the write makes them one at a time, so it is still going when the delete
+      // is asked. Unfixed, the delete emptied the folder under it: the write answered 500 (a folder
+      // gone under its next one) or the delete did (the folder not empty), leaving it half gone.
+      const deep = (round: number) => `w${round}/${Array(499).fill('w').join('/')}/f.txt`
+      for (let round = 0; round < 3; round++) {
+        const row = await fullRacy()
+        const paths = [deep(round), 'w1.txt', 'w2.txt', 'w3.txt']
+        agent.fake.reply(
+          ...paths.map((p) => toolUse('write_file', { environment: 'racy', path: p, content: 'written\n' })),
+          { text: 'Written.' },
+        )
+        const writing = sendChat(team.member.client, { message: userText('write these files in racy') })
+        await expect
+          .poll(() => existsSync(path.join(folderOf(row), `w${round}`)), { interval: 1, timeout: 20_000 })
+          .toBe(true)
+        const deleted = await team.member.client.delete(`${E}/${row.id}`)
+        const turn = await writing
+        expect(turn.status).toBe(200)
+        const writes = toolParts(turn.reply, 'write_file').map((p: any) =>
+          p.output.ok ? 200 : p.output.error.status,
+        )
+        const detail = `delete ${deleted.status} ${JSON.stringify(deleted.body)}, writes ${writes}`
+        expect(writes, detail).toHaveLength(paths.length)
+        for (const status of writes) expect([200, 404, 409], detail).toContain(status)
+        expect([204, 409], detail).toContain(deleted.status)
+        const kept = (await orgEnvironments()).find((r) => r.id === row.id)
+        if (deleted.status === 204) {
+          // All of it went; a write after the delete may start the environment again, empty.
+          expect(kept, detail).toBeUndefined()
+          expect(existsSync(path.join(folderOf(row), 'd')), detail).toBe(false)
+          expect(existsSync(path.join(folderOf(row), `w${round}`)), detail).toBe(false)
+        } else {
+          // The write was going on: the delete waited for nothing and the folder is whole.
+          expect(kept, detail).toBeDefined()
+          expect(existsSync(path.join(folderOf(row), 'd', 'f3000')), detail).toBe(true)
+          expect(existsSync(path.join(folderOf(row), deep(round))), detail).toBe(writes[0] === 200)
+        }
+      }
+    })
+  },
+)
 
 describe('an organisation holds at most MAX_ENVIRONMENTS_PER_ORG environments', () => {
   /** Fills the organisation up to `count` counted records with shared ones no one uses. */
