@@ -251,19 +251,27 @@ async function createUsedEnvironment(page: Page, name: string) {
   await expect(page.getByTestId('command-result')).toContainText('Exit 0')
 }
 
+/**
+ * Records environment `name`'s folder as living on a server that is gone (gone-host:0badf00d): an
+ * address where nothing listens. Its record, whose id it answers.
+ */
+async function moveToGoneServer(sql: postgres.Sql, name: string) {
+  const closed = `http://127.0.0.1:${await freePort()}`
+  const [record] = await sql<{ id: string }[]>`
+    update environments set instance_id = 'gone-host:0badf00d', instance_url = ${closed}
+    where name = ${name} returning id`
+  return record!
+}
+
 test('an environment whose server is gone: the banner and the Delete dialog say its folder stays there, and Delete removes the record only', async ({
   page,
   server,
 }) => {
   await signUp(page, 'Gus Gone', uniqueEmail('gus'))
   await createUsedEnvironment(page, 'Faraway')
-  // Its folder now "lives" on a server that is gone: a recorded address where nothing listens.
   const sql = postgres(server.databaseUrl, { max: 1, onnotice: () => {} })
   try {
-    const closed = `http://127.0.0.1:${await freePort()}`
-    const [row] = await sql<{ id: string }[]>`
-      update environments set instance_id = 'gone-host:0badf00d', instance_url = ${closed}
-      where name = 'faraway' returning id`
+    const row = await moveToGoneServer(sql, 'faraway')
     await page.reload()
     await expect(page.getByRole('alert').filter({ hasText: 'Unreachable' })).toContainText(
       'Deleting it now removes only its record; its folder stays on gone-host:0badf00d.',
@@ -275,8 +283,8 @@ test('an environment whose server is gone: the banner and the Delete dialog say 
     // Its definition stays, so it is listed as not started; the record is gone, its audit kept.
     await expect(page).toHaveURL(/\/environments$/)
     await expect(page.getByTestId('environment-personal-faraway')).toContainText('Not started')
-    expect(await sql`select id from environments where id = ${row!.id}`).toHaveLength(0)
-    expect(await sql`select id from environment_audit where environment_id = ${row!.id}`).not.toHaveLength(0)
+    expect(await sql`select id from environments where id = ${row.id}`).toHaveLength(0)
+    expect(await sql`select id from environment_audit where environment_id = ${row.id}`).not.toHaveLength(0)
   } finally {
     await sql.end()
   }
@@ -295,10 +303,7 @@ test('a row without definition whose server is gone: the list’s Delete, refuse
   expect(removed.ok()).toBe(true)
   const sql = postgres(server.databaseUrl, { max: 1, onnotice: () => {} })
   try {
-    const closed = `http://127.0.0.1:${await freePort()}`
-    const [record] = await sql<{ id: string }[]>`
-      update environments set instance_id = 'gone-host:0badf00d', instance_url = ${closed}
-      where name = 'stray' returning id`
+    const record = await moveToGoneServer(sql, 'stray')
     await page.goto('/environments')
     // Its definition is gone and its folder is elsewhere: the row says the latter, and has Delete.
     const row = page.getByTestId('environment-personal-stray')
@@ -312,7 +317,7 @@ test('a row without definition whose server is gone: the list’s Delete, refuse
     const recordOnly = dialog.getByRole('button', { name: 'Delete the record only' })
     await recordOnly.press('Enter')
     await expect(row).toHaveCount(0)
-    expect(await sql`select id from environments where id = ${record!.id}`).toHaveLength(0)
+    expect(await sql`select id from environments where id = ${record.id}`).toHaveLength(0)
   } finally {
     await sql.end()
   }

@@ -210,30 +210,37 @@ export function sidewaysScroll(page: Page): Promise<{ page: number; boxes: strin
   }))
 }
 
-/** How many lines the element's text takes (its line boxes, told apart by their bottoms). */
-export function linesOf(locator: Locator): Promise<number> {
+/**
+ * The boxes the element's content takes on screen (empty ones left out), and where its content
+ * box ends on the right (inside padding and border).
+ */
+function contentBoxes(locator: Locator) {
   return locator.evaluate((el) => {
     const range = document.createRange()
     range.selectNodeContents(el)
-    const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0)
-    return new Set(rects.map((r) => Math.round(r.bottom))).size
+    const rects = [...range.getClientRects()]
+      .filter((r) => r.width > 0 && r.height > 0)
+      .map((r) => ({ left: r.left, right: r.right, bottom: r.bottom }))
+    const box = el.getBoundingClientRect()
+    const style = getComputedStyle(el)
+    const contentRight = box.right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth)
+    return { rects, contentRight }
   })
+}
+
+/** How many lines the element's text takes (its line boxes, told apart by their bottoms). */
+export async function linesOf(locator: Locator): Promise<number> {
+  const { rects } = await contentBoxes(locator)
+  return new Set(rects.map((r) => Math.round(r.bottom))).size
 }
 
 /**
  * How far the end of the element's text stands from the end of its content box, in pixels: 0 for
  * text set flush right, as amounts in a table are.
  */
-export function gapAfterText(locator: Locator): Promise<number> {
-  return locator.evaluate((el) => {
-    const range = document.createRange()
-    range.selectNodeContents(el)
-    const textRight = Math.max(...[...range.getClientRects()].map((r) => r.right))
-    const box = el.getBoundingClientRect()
-    const style = getComputedStyle(el)
-    const contentRight = box.right - parseFloat(style.paddingRight) - parseFloat(style.borderRightWidth)
-    return Math.round(contentRight - textRight)
-  })
+export async function gapAfterText(locator: Locator): Promise<number> {
+  const { rects, contentRight } = await contentBoxes(locator)
+  return Math.round(contentRight - Math.max(...rects.map((r) => r.right)))
 }
 
 /**
@@ -277,13 +284,9 @@ export function lineStarts(locator: Locator): Promise<string[]> {
 }
 
 /** Where the element's content starts on screen (its leftmost text or icon), in pixels from the left. */
-export function contentLeft(locator: Locator): Promise<number> {
-  return locator.evaluate((el) => {
-    const range = document.createRange()
-    range.selectNodeContents(el)
-    const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0)
-    return Math.round(Math.min(...rects.map((r) => r.left)))
-  })
+export async function contentLeft(locator: Locator): Promise<number> {
+  const { rects } = await contentBoxes(locator)
+  return Math.round(Math.min(...rects.map((r) => r.left)))
 }
 
 /** Whether the elements sit on one line: the vertical middle of each falls within every other's box. */
