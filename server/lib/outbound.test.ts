@@ -36,6 +36,9 @@ describe('isPublicAddress', () => {
     '2002:7f00:1::1',
     '2002:a00:1::',
     '2001:0:4136:e378:8000:63bf:80ff:fffe',
+    // Site-local (deprecated, yet still routed inside some networks).
+    'fec0::1',
+    'feff::1',
     'not-an-ip',
   ])('refuses %s', (ip) => expect(isPublicAddress(ip)).toBe(false))
 
@@ -64,6 +67,8 @@ describe('guardedFetch', () => {
   let port = 0
   const hits: string[] = []
   const keys: Record<string, string | string[] | undefined> = {}
+  /** Answers to /redirect-endless still being written (their connection still open). */
+  let endlessOpen = 0
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
@@ -74,6 +79,16 @@ describe('guardedFetch', () => {
       if (req.url === '/redirect-private')
         return res.writeHead(302, { location: `http://127.0.0.2:${port}/` }).end()
       if (req.url === '/redirect-ok') return res.writeHead(302, { location: '/hello' }).end()
+      if (req.url === '/redirect-endless') {
+        endlessOpen++
+        res.on('close', () => endlessOpen--)
+        res.writeHead(302, { location: '/hello' })
+        const pump = () => {
+          while (!res.destroyed && res.write('x'.repeat(16_384)));
+        }
+        res.on('drain', pump)
+        return pump()
+      }
       if (req.url === '/big') return res.end('x'.repeat(10_000))
       if (req.url === '/slow') return setTimeout(() => res.end('late'), 2_000)
       res.end('hello')
@@ -81,7 +96,13 @@ describe('guardedFetch', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
     port = (server.address() as AddressInfo).port
   })
-  afterAll(() => new Promise<void>((r) => server.close(() => r())))
+  afterAll(
+    () =>
+      new Promise<void>((r) => {
+        server.close(() => r())
+        server.closeAllConnections()
+      }),
+  )
 
   const onlyLocalhostOne = (ip: string) => ip === '127.0.0.1'
   const refused = (p: Promise<unknown>) => expect(p).rejects.toBeInstanceOf(OutboundRefused)
@@ -143,6 +164,16 @@ describe('guardedFetch', () => {
     await refused(guardedFetch(`http://127.0.0.1:${port}/redirect-private`, options))
     const ok = await guardedFetch(`http://127.0.0.1:${port}/redirect-ok`, options)
     expect(ok).toMatchObject({ status: 200, url: `http://127.0.0.1:${port}/hello` })
+  })
+
+  it('lets go of a redirect whose body never ends, followed or not', async () => {
+    // web_fetch and MCP follow redirects; webhooks follow none. Either way the redirect's body
+    // was drained until it ended, which a hostile server made never.
+    const options = { allowHosts: ['127.0.0.1'], addressPolicy: onlyLocalhostOne }
+    const followed = await guardedFetch(`http://127.0.0.1:${port}/redirect-endless`, options)
+    expect(followed).toMatchObject({ status: 200, url: `http://127.0.0.1:${port}/hello` })
+    await refused(guardedFetch(`http://127.0.0.1:${port}/redirect-endless`, { ...options, maxRedirects: 0 }))
+    await expect.poll(() => endlessOpen, { timeout: 20_000 }).toBe(0)
   })
 
   it('sends no credential header past a redirect to another origin', async () => {

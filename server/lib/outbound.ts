@@ -71,6 +71,7 @@ for (const [net, bits] of [
   ['2001:db8::', 32],
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local: deprecated, but some networks still route it inside
   ['ff00::', 8], // multicast
 ] as const)
   blocked.addSubnet(net, bits, 'ipv6')
@@ -294,7 +295,9 @@ async function openGuarded(
     const res = await openOnce(url, address, { ...options, method, body, headers }, deadline, signal)
     const location = res.headers.location
     if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location) {
-      res.resume()
+      // A redirect's body is never read: draining it (resume) kept the connection, and the reading,
+      // for as long as the server chose to send, which an endless body made for ever.
+      res.destroy()
       if (hop >= (options.maxRedirects ?? 5)) throw new OutboundRefused('Too many redirects')
       url = new URL(location, url)
       if (url.origin !== origin) headers = headersAcrossOrigins(headers)

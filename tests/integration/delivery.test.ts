@@ -237,6 +237,21 @@ describe('a run result', () => {
     expect(new Set(flaky.map((r) => r.headers['webhook-id'])).size).toBe(1)
   })
 
+  it('lets go of a receiver that redirects with a body that never ends', async () => {
+    // An admin of an organisation anyone can make points a webhook at their own server, which
+    // answers 302 and then streams for ever: each attempt kept a connection (and the reading of
+    // it) on the server until the process restarted.
+    receiver.redirectEndlessly('/stream')
+    await register('webhook', 'stream', '/stream')
+    const job = await createJob('redirected', { notify: { onSuccess: ['webhook:stream'] } })
+    const run = await runNow(job.id)
+    const [attempt, ...more] = await deliveries(run.id)
+    expect(more).toEqual([])
+    expect(attempt).toMatchObject({ target: 'webhook:stream', ok: false, statusCode: null })
+    expect(attempt!.error).toMatch(/refused by the outbound rule: Too many redirects/)
+    await eventually('the endless answer’s connection closed', () => receiver.endlessOpen() === 0, 20_000)
+  })
+
   it('is not emailed to someone outside the organisation, and the refusal is recorded', async () => {
     // Saving refuses an outsider (notify-email-targets.test.ts); a job saved before that rule, or
     // naming someone who has left since, is caught when sending.
