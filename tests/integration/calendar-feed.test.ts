@@ -111,3 +111,32 @@ it('keeps a control character in an organisation name out of every member’s fe
   expect(events.some((e) => e.summary.includes('evil'))).toBe(false)
   expect(String(calendar.getFirstPropertyValue('x-wr-calname'))).toContain('Team')
 })
+
+it('reads nothing for someone removed from the organisation, though they never revoked their token', async () => {
+  // A member leaves with a feed token still in their calendar app: the team's shared schedule is
+  // not theirs to read any more. Their token from their own organisation keeps working there.
+  const removed = await createTeam(app)
+  const made = await removed.creator.client.post('/_agent-native/jobs', {
+    name: 'team-standup',
+    scope: 'shared',
+    schedule: '0 9 * * *',
+    instructions: 'Go.',
+  })
+  expect(made.status, JSON.stringify(made.body)).toBe(201)
+  const token = (await removed.member.client.post('/_agent-native/calendar/tokens')).body.token as string
+  expect(await (await feed(token)).text()).toContain('SUMMARY:team-standup')
+  const own = (await removed.outsider.client.post('/_agent-native/calendar/tokens')).body.token as string
+
+  const res = await removed.admin.client.post('/_agent-native/auth/organization/remove-member', {
+    memberIdOrEmail: removed.member.email,
+    organizationId: removed.orgId,
+  })
+  expect(res.status, JSON.stringify(res.body)).toBe(200)
+  const refused = await feed(token)
+  expect(refused.status).toBe(401)
+  expect(await refused.text()).not.toContain('team-standup')
+  // Someone else's feed, made in another organisation, never carries this one's jobs.
+  const other = await feed(own)
+  expect(other.status).toBe(200)
+  expect(await other.text()).not.toContain('team-standup')
+})
