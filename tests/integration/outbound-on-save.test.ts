@@ -93,6 +93,15 @@ describe('webhook and Slack endpoints', () => {
       ['webhook', 'http://192.168.1.20/hook'],
       ['slack', 'http://169.254.169.254/latest/meta-data'],
       ['webhook', 'http://[::1]:9/hook'],
+      // Loopback in the spellings a resolver accepts, and the IPv6 forms that carry it.
+      ['webhook', 'http://2130706433:9/hook'],
+      ['webhook', 'http://0177.0.0.1:9/hook'],
+      ['webhook', 'http://0x7f.1:9/hook'],
+      ['webhook', 'http://127.1:9/hook'],
+      ['webhook', 'http://0:9/hook'],
+      ['webhook', 'http://[::ffff:127.0.0.1]:9/hook'],
+      ['webhook', 'http://[0:0:0:0:0:ffff:7f00:1]:9/hook'],
+      ['webhook', 'http://[64:ff9b::7f00:1]:9/hook'],
     ]
     for (const [kind, url] of cases) {
       const res = await agent.team.admin.client.post(W, { kind, name: 'inside', url })
@@ -102,6 +111,18 @@ describe('webhook and Slack endpoints', () => {
         new RegExp(`^url: ${kind} inside refused by the outbound rule: .*(not public|private)`),
       )
     }
+    expect(await snapshotTables()).toEqual(before)
+  })
+
+  it('refuses a URL that carries a user name or password, naming the field', async () => {
+    const before = await snapshotTables()
+    const res = await agent.team.admin.client.post(W, {
+      kind: 'webhook',
+      name: 'creds',
+      url: `http://user:pw@${new URL(receiver.origin).host}/hook`,
+    })
+    expect(res.status).toBe(400)
+    expect(res.body.error.field).toBe('url')
     expect(await snapshotTables()).toEqual(before)
   })
 
