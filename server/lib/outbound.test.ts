@@ -69,6 +69,8 @@ describe('guardedFetch', () => {
   const keys: Record<string, string | string[] | undefined> = {}
   /** Answers to /redirect-endless still being written (their connection still open). */
   let endlessOpen = 0
+  /** Answers still trickling (their connection still open). */
+  let trickling = 0
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
@@ -91,6 +93,18 @@ describe('guardedFetch', () => {
       }
       if (req.url === '/big') return res.end('x'.repeat(10_000))
       if (req.url === '/slow') return setTimeout(() => res.end('late'), 2_000)
+      if (req.url === '/trickle-head' || req.url === '/trickle-body') {
+        // A byte at a time, never finishing: the head (raw, on the socket) or the body.
+        trickling++
+        res.on('close', () => trickling--)
+        if (req.url === '/trickle-body') res.writeHead(200)
+        else res.socket!.write('HTTP/1.1 200 OK\r\nX-Long: ')
+        const timer = setInterval(() => {
+          if (req.url === '/trickle-body') res.write('x')
+          else res.socket!.write('x')
+        }, 20)
+        return res.on('close', () => clearInterval(timer))
+      }
       res.end('hello')
     })
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
@@ -174,6 +188,13 @@ describe('guardedFetch', () => {
     expect(followed).toMatchObject({ status: 200, url: `http://127.0.0.1:${port}/hello` })
     await refused(guardedFetch(`http://127.0.0.1:${port}/redirect-endless`, { ...options, maxRedirects: 0 }))
     await expect.poll(() => endlessOpen, { timeout: 20_000 }).toBe(0)
+  })
+
+  it('gives up on a head or a body that trickles for ever, and closes its connection', async () => {
+    const options = { allowHosts: ['127.0.0.1'], addressPolicy: onlyLocalhostOne, timeoutMs: 300 }
+    await expect(guardedFetch(`http://127.0.0.1:${port}/trickle-head`, options)).rejects.toThrow(/timed out/)
+    await expect(guardedFetch(`http://127.0.0.1:${port}/trickle-body`, options)).rejects.toThrow(/timed out/)
+    await expect.poll(() => trickling, { timeout: 20_000 }).toBe(0)
   })
 
   it('sends no credential header past a redirect to another origin', async () => {
