@@ -207,8 +207,9 @@ describe('a run result', () => {
         [`email:${team.member.email}`, 1, true, null],
       ].sort(),
     )
-    // Outsiders may not see the run's deliveries.
+    // Outsiders may not see the run's deliveries, nor may another member: the job is the creator's own.
     expect((await team.outsider.client.get(`/_agent-native/runs/${run.id}/deliveries`)).status).toBe(404)
+    expect((await team.member.client.get(`/_agent-native/runs/${run.id}/deliveries`)).status).toBe(404)
   })
 
   it('is retried with backoff when the receiver fails, each attempt recorded with its status', async () => {
