@@ -3,7 +3,8 @@
  * instead of running setup again. tar runs as the sandbox uid on both sides (it reads only what
  * commands could, and extraction cannot write outside the folder or as anyone else); the server
  * only pipes the bytes to and from ENVIRONMENT_SNAPSHOTS_DIR, which commands cannot read.
- * Secret-bearing files (`.mcp.json`) and the shell's state folder never enter a snapshot.
+ * Secret-bearing files (`.mcp.json`) and the shell's state folder never enter a snapshot. Sparse
+ * files are archived as sparse, so a restore takes no more of the host's disk than the folder did.
  */
 import { spawn } from 'node:child_process'
 import { createReadStream, createWriteStream } from 'node:fs'
@@ -39,7 +40,12 @@ async function finished(child: ReturnType<typeof tar>, what: string) {
 export async function takeSnapshot(root: string, file: string): Promise<void> {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 })
   const partial = `${file}.partial`
-  const child = tar(['-czf', '-', ...EXCLUDED.map((p) => `--exclude=./${p}`), '-C', root, '.'], root)
+  // --sparse keeps a file's holes as holes: without it a setup's `truncate -s 1G` files (no disk
+  // used, each within the per-file limit) were archived as zeros and restored as real gigabytes.
+  const child = tar(
+    ['-czf', '-', '--sparse', ...EXCLUDED.map((p) => `--exclude=./${p}`), '-C', root, '.'],
+    root,
+  )
   child.stdin!.end()
   await Promise.all([
     pipeline(child.stdout!, createWriteStream(partial, { mode: 0o600 })),
