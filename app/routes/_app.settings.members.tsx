@@ -100,6 +100,14 @@ function useActionToast(fetcher: ReturnType<typeof useFetcher<typeof action>>, s
   }, [fetcher.state, fetcher.data, success])
 }
 
+/**
+ * A member's row. On a phone the three cells would not fit side by side (a role picker and two
+ * buttons leave no room for a name), so the row wraps: the person on a line of their own, the role
+ * and the actions under them; the column headings stay for screen readers.
+ */
+const MEMBER_ROW =
+  'border-t border-stone-200 dark:border-stone-800 max-sm:flex max-sm:flex-wrap max-sm:items-center'
+
 function MemberRow({
   member,
   canManage,
@@ -122,8 +130,8 @@ function MemberRow({
   const mayReset = canManage && !isMe && (member.role !== 'owner' || mayResetOwner)
   return (
     <>
-      <tr className="border-t border-stone-200 dark:border-stone-800">
-        <td className="px-4 py-3">
+      <tr className={MEMBER_ROW}>
+        <td className="px-4 py-3 [overflow-wrap:anywhere] max-sm:basis-full max-sm:pb-1">
           <div className="font-medium">
             {member.name}{' '}
             {isMe ? (
@@ -132,7 +140,7 @@ function MemberRow({
           </div>
           <div className="text-sm text-stone-600 dark:text-stone-400">{member.email}</div>
         </td>
-        <td className="px-4 py-3">
+        <td className="px-4 py-3 max-sm:pt-1">
           {canManage && !isMe ? (
             <roleFetcher.Form method="post">
               <input type="hidden" name="intent" value="update-role" />
@@ -141,7 +149,7 @@ function MemberRow({
                 name="role"
                 aria-label={`Role of ${member.name}`}
                 defaultValue={member.role}
-                className={inputClass + ' w-32 py-1'}
+                className={inputClass + ' w-32 min-w-32 py-1'}
                 onChange={(e) => void roleFetcher.submit(e.currentTarget.form)}
               >
                 {roles.map((r) => (
@@ -157,7 +165,7 @@ function MemberRow({
             </Badge>
           )}
         </td>
-        <td className="space-x-1 px-4 py-3 text-right whitespace-nowrap">
+        <td className="space-x-1 px-4 py-3 text-right whitespace-nowrap max-sm:ml-auto max-sm:pt-1">
           {mayReset ? (
             <resetFetcher.Form method="post" className="inline">
               <input type="hidden" name="intent" value="reset-link" />
@@ -284,9 +292,11 @@ export default function Members({ loaderData }: Route.ComponentProps) {
     <div className="space-y-6">
       {me.canManage ? <InviteForm /> : null}
       <Card className="overflow-hidden">
-        <table className="w-full text-left text-sm">
-          <caption className="px-4 pt-4 pb-2 text-left font-semibold">Members ({members.length})</caption>
-          <thead className="text-xs text-stone-600 dark:text-stone-400 uppercase">
+        <table className="w-full text-left text-sm max-sm:block">
+          <caption className="px-4 pt-4 pb-2 text-left font-semibold max-sm:block">
+            Members ({members.length})
+          </caption>
+          <thead className="text-xs text-stone-600 uppercase max-sm:sr-only dark:text-stone-400">
             <tr>
               <th scope="col" className="px-4 py-2 font-medium">
                 Person
@@ -299,7 +309,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
               </th>
             </tr>
           </thead>
-          <tbody>
+          <tbody className="max-sm:block">
             {members.map((m) => (
               <MemberRow
                 key={m.id}
@@ -329,7 +339,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
                 <li key={inv.id}>
                   <Card className="p-4">
                     <div className="mb-2 flex items-center justify-between gap-2">
-                      <span className="text-sm">
+                      <span className="min-w-0 text-sm [overflow-wrap:anywhere]">
                         <span className="font-medium">{inv.email}</span> as{' '}
                         <Badge>{inv.role ?? 'member'}</Badge>
                       </span>

@@ -133,7 +133,7 @@ export default function Models({ loaderData }: Route.ComponentProps) {
     <div className="space-y-6">
       <Card className="p-6">
         <h2 className="font-semibold">Model in use</h2>
-        <dl className="mt-3 grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">
+        <dl className="mt-3 grid gap-x-4 gap-y-2 text-sm [overflow-wrap:anywhere] sm:grid-cols-[10rem_1fr]">
           <dt className="text-stone-600 dark:text-stone-400">Model</dt>
           <dd data-testid="model-in-use">
             <code>
