@@ -1,13 +1,12 @@
 /**
- * React Router behind express, as `@react-router/express` does it, with two differences: the body
+ * React Router behind express, as `@react-router/express` does it, with one difference: the body
  * comes from the limiter (server/http/body-limit.ts) instead of the socket, so nothing downstream
- * can read past the limit; and a path that is not valid %-encoding is a 400, not a crash.
+ * can read past the limit. A malformed URL never gets here (bad-urls.ts).
  */
 import { writeReadableStreamToWritable } from '@react-router/node'
 import type { Request as ExpressRequest, RequestHandler, Response as ExpressResponse } from 'express'
 import { createRequestHandler as createRouterHandler, type ServerBuild } from 'react-router'
 import { bufferedBody } from './body-limit.ts'
-import { badRequest, toErrorBody } from '../lib/errors.ts'
 import { encodeBody } from './compression.ts'
 import type { PageCache } from './page-cache.ts'
 
@@ -26,42 +25,6 @@ export function reactRouterHandler(
       next(error)
     }
   }
-}
-
-/**
- * A path that is not valid %-encoding gets a 400 before Vite or React Router try to decode it (they
- * would answer 500 or an HTML page): JSON under /_agent-native/, plain text elsewhere. So does a NUL
- * (%00) in the path or a query value: ids and query values reach SQL as text, which PostgreSQL
- * cannot hold with a NUL, and every route would otherwise answer 500 (found for chat threads'
- * `before`, skill and environment ids).
- */
-export const rejectMalformedPaths: RequestHandler = (req, res, next) => {
-  const refusal = badUrl(req.path, req.originalUrl)
-  if (!refusal) return next()
-  res.status(400).set('cache-control', 'no-store')
-  if (!req.path.startsWith('/_agent-native/'))
-    return void res.type('text/plain').send('Bad request: malformed URL')
-  res.json(toErrorBody(badRequest(`${refusal.field}: ${refusal.message}`, refusal.field)))
-}
-
-const NUL_MESSAGE = 'must not contain the NUL character (U+0000)'
-
-function badUrl(path: string, originalUrl: string): { field: string; message: string } | null {
-  let decoded: string
-  try {
-    decoded = decodeURIComponent(path)
-  } catch {
-    return { field: 'path', message: 'is not valid %-encoding' }
-  }
-  if (decoded.includes('\0')) return { field: 'path', message: NUL_MESSAGE }
-  // A NUL reaches a URL only %-encoded (HTTP refuses it raw): most requests need no query parse.
-  const query = originalUrl.indexOf('?')
-  if (query < 0 || !originalUrl.includes('%00', query)) return null
-  for (const [key, value] of new URLSearchParams(originalUrl.slice(query + 1))) {
-    if (key.includes('\0') || value.includes('\0'))
-      return { field: key.replaceAll('\0', '') || 'query', message: NUL_MESSAGE }
-  }
-  return null
 }
 
 function toFetchRequest(req: ExpressRequest, res: ExpressResponse): Request {

@@ -2,7 +2,8 @@
  * HTTP details of the API that do not belong in a route module: versions in If-Match/ETag
  * headers, JSON 405s, and reading a body (text or JSON) that stops at its size limit.
  */
-import { HttpError, badRequest, toErrorBody } from '../lib/errors.ts'
+import { HttpError, badFields, badRequest, toErrorBody } from '../lib/errors.ts'
+import { repeatedJsonKeys } from '../lib/json-keys.ts'
 import { readTextBody } from '../lib/read-body.ts'
 import { json } from './respond.ts'
 
@@ -38,7 +39,8 @@ export function methodNotAllowed(request: Request, allowed: string[]): Response 
 
 /**
  * Reads a JSON object body through {@link readTextBody} (so an oversize body is refused while it
- * streams in, never buffered whole): 413 past `maxBytes`, 400 for anything but a JSON object.
+ * streams in, never buffered whole): 413 past `maxBytes`, 400 for anything but a JSON object, and
+ * 400 naming every key given twice in one object (JSON.parse would silently keep the last).
  */
 export async function readJsonBody(
   request: Request,
@@ -53,6 +55,12 @@ export async function readJsonBody(
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw badRequest('Body must be a JSON object', 'body')
+  }
+  const repeated = repeatedJsonKeys(text)
+  if (repeated.length > 0) {
+    throw badFields(
+      repeated.map((key) => ({ field: key, message: `${key}: is given more than once; give it once` })),
+    )
   }
   return body as Record<string, unknown>
 }
