@@ -5,6 +5,7 @@ import { Badge, Card, EmptyState, PageHeader } from '#app/components/ui/card.tsx
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { requirePageCaller } from '#server/http/pages.ts'
 import { loadNotificationsPage, markAllRead } from '#server/pages/notifications-page.ts'
+import type { AlertKind } from '#server/integrations/alerts.ts'
 import type { Route } from './+types/_app.notifications'
 
 export const meta = () => [{ title: 'Notifications · Clockwork' }]
@@ -17,7 +18,13 @@ export async function action({ request }: Route.ActionArgs) {
   return markAllRead(await requirePageCaller(request))
 }
 
-const TONE = { failing: 'red', paused: 'amber', recovered: 'green', deadman: 'red' } as const
+// The badge names the kind in words a reader knows, not the stored identifier ("deadman").
+const KIND: Record<AlertKind, { label: string; tone: 'red' | 'amber' | 'green' }> = {
+  failing: { label: 'Failing', tone: 'red' },
+  paused: { label: 'Paused', tone: 'amber' },
+  recovered: { label: 'Recovered', tone: 'green' },
+  deadman: { label: 'No recent success', tone: 'red' },
+}
 
 export default function Notifications({ loaderData }: Route.ComponentProps) {
   const { notifications, unread, emailEnabled } = loaderData
@@ -38,16 +45,20 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
       ) : null}
       {notifications.length === 0 ? (
         <EmptyState icon={<Bell className="size-8" />} title="Nothing yet">
-          Failure streaks, auto-pauses, recoveries and dead-man breaches of your jobs show up here.
+          A job that keeps failing, pauses itself, recovers or has not succeeded for longer than you expect
+          shows up here.
         </EmptyState>
       ) : (
         <ul className="space-y-2">
           {notifications.map((n) => (
             <li key={n.id}>
-              <Card className={n.read ? 'p-4 opacity-70' : 'p-4'}>
+              {/* A read alert is told by its quieter background, not faded text: faded text fell below AA. */}
+              <Card className={n.read ? 'bg-stone-50 p-4 dark:bg-stone-950' : 'p-4'}>
                 {/* A job's name and its error are tenant text: they break anywhere (decision 0370). */}
                 <div className="flex flex-wrap items-center gap-2">
-                  <Badge tone={TONE[n.kind as keyof typeof TONE] ?? 'neutral'}>{n.kind}</Badge>
+                  <Badge tone={KIND[n.kind as AlertKind]?.tone ?? 'neutral'}>
+                    {KIND[n.kind as AlertKind]?.label ?? n.kind}
+                  </Badge>
                   <span className="min-w-0 font-medium [overflow-wrap:anywhere]">{n.title}</span>
                   <span className="text-xs text-stone-600 dark:text-stone-400">
                     <RelativeTime value={n.createdAt} />
@@ -58,7 +69,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
                 </p>
                 {n.jobId ? (
                   <Link
-                    className="mt-1 inline-block text-sm text-brand-700 underline"
+                    className="mt-1 inline-block text-sm text-brand-700 underline dark:text-brand-400"
                     to={`/jobs/${n.jobId}`}
                   >
                     Open the job

@@ -131,7 +131,10 @@ export async function onRunSettledAlerts(job: AlertJob, run: RunRow, db: Db = ge
     {
       ...base,
       kind: 'failing',
-      title: `${job.name} failed ${job.consecutiveFailures} times in a row`,
+      title:
+        job.consecutiveFailures === 1
+          ? `${job.name} failed`
+          : `${job.name} failed ${job.consecutiveFailures} times in a row`,
       body: `The last run ${runEndedWords(run.status)}: ${run.error ?? 'no reason was given'}`,
     },
     db,

@@ -31,7 +31,7 @@ test('Notifications fits 390 px with the longest job name and a long error', asy
   expect(run.status).toBe('error')
 
   await page.goto('/notifications')
-  const title = page.getByText(`${name} failed 1 times in a row`)
+  const title = page.getByText(`${name} failed`, { exact: true })
   await expect(title).toBeVisible()
   await expectWhole(title)
   await expectWhole(page.getByText(/^The last run /))

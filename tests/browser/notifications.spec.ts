@@ -1,0 +1,67 @@
+/**
+ * The Notifications page in words a newcomer reads and in colours one can read: an alert's badge
+ * names its kind ("Failing", not the stored "failing" or "deadman"), a first failure is "failed",
+ * not "failed 1 times in a row", and every text keeps WCAG AA contrast in both themes, before and
+ * after the alert is marked read.
+ */
+import { randomBytes } from 'node:crypto'
+import { expect, test, type Page } from '@playwright/test'
+import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
+import { textsBelowAA, useTheme } from './look.ts'
+
+// Sign-up and a failed run on a busy machine take more than the default 60 s together.
+test.describe.configure({ timeout: 120_000 })
+
+/** A new person whose job failed once with `alertAfterFailures: 1`; answers the job's name. */
+async function oneFailureAlert(page: Page, origin: string): Promise<string> {
+  await signUp(page, 'Olga Alerts', uniqueEmail('olga'))
+  const tag = randomBytes(3).toString('hex')
+  const refused = await fetch(`${process.env.E2E_FAKE_ANTHROPIC_URL}/__control/replies`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      match: tag,
+      replies: [{ status: 400, errorType: 'invalid_request_error', message: 'the model says no' }],
+    }),
+  })
+  expect(refused.status).toBe(204)
+  const name = `fragile-${tag}`
+  const created = await page.request.post('/_agent-native/jobs', {
+    headers: { origin },
+    data: { name, schedule: '0 7 1 1 *', instructions: `Fail (${tag}).`, alertAfterFailures: 1 },
+  })
+  expect(created.status(), await created.text()).toBe(201)
+  expect((await runToEnd(page, origin, (await created.json()).job.id)).status).toBe('error')
+  return name
+}
+
+test('an alert says what happened in plain words', async ({ page, baseURL }) => {
+  const name = await oneFailureAlert(page, baseURL!)
+  await page.goto('/notifications')
+  const alert = page.getByRole('listitem').filter({ hasText: name })
+  await expect(alert.getByText(`${name} failed`, { exact: true })).toBeVisible()
+  await expect(alert.getByText('Failing', { exact: true })).toBeVisible()
+})
+
+test('the empty page names what will show up without jargon', async ({ page }) => {
+  await signUp(page, 'Emil Empty', uniqueEmail('emil'))
+  await page.goto('/notifications')
+  await expect(page.getByText('Nothing yet')).toBeVisible()
+  await expect(page.getByText(/has not succeeded for longer than you\s+expect/)).toBeVisible()
+  await expect(page.getByText(/dead-man/)).toHaveCount(0)
+})
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`unread and read alerts keep AA contrast (${theme})`, async ({ page, baseURL }) => {
+    const name = await oneFailureAlert(page, baseURL!)
+    await useTheme(page, theme)
+    await page.goto('/notifications')
+    await expect(page.getByRole('link', { name: 'Open the job' })).toBeVisible()
+    expect(await textsBelowAA(page)).toEqual([])
+
+    await page.getByRole('button', { name: 'Mark all read' }).click()
+    await expect(page.getByRole('button', { name: 'Mark all read' })).toHaveCount(0)
+    await expect(page.getByRole('listitem').filter({ hasText: name })).toBeVisible()
+    expect(await textsBelowAA(page)).toEqual([])
+  })
+}
