@@ -156,9 +156,10 @@ export function AdvancedFields({
   const open = advanced.some((f) => errorFor(f.key))
   return (
     <details open={open} className="group rounded-lg border border-stone-200 dark:border-stone-800">
-      <summary className="flex cursor-pointer items-center gap-2 px-4 py-2.5 text-sm font-medium select-none">
+      <summary className="flex cursor-pointer flex-wrap items-center gap-x-2 gap-y-0.5 px-4 py-2.5 text-sm font-medium select-none">
         <ChevronRight className="size-4 transition-transform group-open:rotate-90" aria-hidden /> Advanced
-        <span className="font-normal text-stone-600 dark:text-stone-400">
+        {/* On a phone the list takes its own lines under the label (a column beside it was a word wide). */}
+        <span className="basis-full pl-6 font-normal text-stone-600 sm:flex-1 sm:basis-0 sm:pl-0 dark:text-stone-400">
           {advanced.map((f) => (f.widget === 'custom' ? '' : inSentence(f.label))).join(', ')}
         </span>
       </summary>

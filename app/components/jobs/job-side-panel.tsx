@@ -6,7 +6,8 @@ import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div className="flex justify-between gap-4 py-2 text-sm">
-      <dt className="text-stone-600 dark:text-stone-400">{label}</dt>
+      {/* The label keeps its line; a long value (a person's full name, a file name) wraps instead. */}
+      <dt className="shrink-0 text-stone-600 dark:text-stone-400">{label}</dt>
       <dd className="min-w-0 text-right">{children}</dd>
     </div>
   )
