@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { signUp, uniqueEmail } from './helpers.ts'
+import { expectWhole, VIEWPORTS } from './look.ts'
 import { joinOrganisation } from './org.ts'
 
 // Each test is a whole story of page loads and saves; a busy machine needs more than the default 60 s.
@@ -125,4 +126,25 @@ test('a scheduled task named like a title gets the slug of that title as its job
   await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click()
   await expect(page.getByRole('dialog')).toContainText('needs at least one letter or digit')
   await expect(page.getByRole('dialog')).not.toContainText('underscores')
+})
+
+test('the file tree shows a long file name whole, wrapped, at desktop and phone widths', async ({
+  page,
+  baseURL,
+}) => {
+  await signUp(page, 'Lars Long', uniqueEmail('lars'))
+  // 63 characters, the longest job name, with dashes a line may break at and a run with none.
+  const name = `weekly-summary-of-everything-${'x'.repeat(34)}`
+  const created = await page.request.post('/_agent-native/jobs', {
+    headers: { origin: baseURL! },
+    data: { name, schedule: '0 7 * * 1', instructions: 'Sum it up.' },
+  })
+  expect(created.status()).toBe(201)
+  for (const viewport of Object.values(VIEWPORTS)) {
+    await page.setViewportSize(viewport)
+    await page.goto('/workspace')
+    const link = page.getByRole('link', { name: `${name}.md` })
+    await expect(link).toBeVisible()
+    await expectWhole(link.getByText(`${name}.md`, { exact: true }))
+  }
 })

@@ -106,7 +106,7 @@ function TreeItem({
         aria-current={active ? 'page' : undefined}
         style={{ paddingLeft: `${1.4 + depth * 0.9}rem` }}
         className={cn(
-          'flex items-center gap-1.5 rounded-md py-1 pr-2',
+          'flex items-start gap-1.5 rounded-md py-1 pr-2',
           active
             ? 'bg-brand-50 font-medium text-brand-800 dark:bg-brand-900/40 dark:text-brand-200'
             : 'text-stone-700 hover:bg-stone-100 dark:text-stone-300 dark:hover:bg-stone-800',
@@ -114,15 +114,16 @@ function TreeItem({
       >
         <Icon
           className={cn(
-            'size-4 shrink-0',
+            'mt-0.5 size-4 shrink-0',
             node.entry.kind === 'job' ? 'text-brand-600' : 'text-stone-600 dark:text-stone-400',
           )}
           aria-hidden
         />
-        <span className="truncate">{node.name}</span>
+        {/* A file's name is tenant text: it wraps, anywhere if it must, rather than hide its end (decision 0370). */}
+        <span className="min-w-0 [overflow-wrap:anywhere]">{node.name}</span>
         {!node.entry.canEdit ? (
           <Lock
-            className="ml-auto size-3 shrink-0 text-stone-600 dark:text-stone-400"
+            className="mt-1 ml-auto size-3 shrink-0 text-stone-600 dark:text-stone-400"
             aria-label="read-only"
           />
         ) : null}
