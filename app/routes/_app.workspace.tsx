@@ -37,7 +37,7 @@ export default function Workspace({ loaderData }: Route.ComponentProps) {
         kind="job"
         trigger={(disabled) => (
           <Button disabled={disabled}>
-            <Plus className="size-4" aria-hidden /> Scheduled task
+            <Plus className="size-4" aria-hidden /> Job
           </Button>
         )}
       />

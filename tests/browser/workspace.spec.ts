@@ -25,7 +25,7 @@ test('edit a job file in the workspace: a broken cron shows inline, a fixed one 
   await page.getByRole('link', { name: 'Workspace' }).click()
   await expect(page.getByText('Pick a file')).toBeVisible()
 
-  await page.getByRole('button', { name: 'Scheduled task' }).click()
+  await page.getByRole('button', { name: 'Job', exact: true }).click()
   const dialog = page.getByRole('dialog')
   await dialog.getByLabel('Name').fill('weekly-digest')
   await dialog.getByRole('button', { name: 'Create' }).click()
@@ -86,7 +86,7 @@ test('+ File creates a plain file that saves; a member sees shared job files rea
   await owner.reload()
   await expect(editor(owner)).toContainText('ship it')
 
-  await owner.getByRole('button', { name: 'Scheduled task' }).click()
+  await owner.getByRole('button', { name: 'Job', exact: true }).click()
   dialog = owner.getByRole('dialog')
   await dialog.getByLabel('Name').fill('shared-digest')
   await dialog.getByLabel('Workspace').selectOption('shared')
@@ -109,10 +109,10 @@ test('+ File creates a plain file that saves; a member sees shared job files rea
   await memberContext.close()
 })
 
-test('a scheduled task named like a title gets the slug of that title as its job name', async ({ page }) => {
+test('a job named like a title gets the slug of that title as its job name', async ({ page }) => {
   await signUp(page, 'Tess Title', uniqueEmail('tess'))
   await page.goto('/workspace')
-  await page.getByRole('button', { name: 'Scheduled task' }).click()
+  await page.getByRole('button', { name: 'Job', exact: true }).click()
   const dialog = page.getByRole('dialog')
   await dialog.getByLabel('Name').fill('Weekly Report!')
   await dialog.getByRole('button', { name: 'Create' }).click()
@@ -121,7 +121,7 @@ test('a scheduled task named like a title gets the slug of that title as its job
   await expect(page.getByTestId('file-verdict')).toContainText('Valid job file')
 
   // Nothing to make a slug of: the job-name rule answers, not a file-name rule.
-  await page.getByRole('button', { name: 'Scheduled task' }).click()
+  await page.getByRole('button', { name: 'Job', exact: true }).click()
   await page.getByRole('dialog').getByLabel('Name').fill('!!!')
   await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click()
   await expect(page.getByRole('dialog')).toContainText('needs at least one letter or digit')

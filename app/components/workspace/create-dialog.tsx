@@ -11,7 +11,7 @@ type Kind = 'job' | 'environment' | 'file'
 
 const COPY = {
   job: {
-    title: 'New scheduled task',
+    title: 'New job',
     description:
       'Creates jobs/<name>.md from a template. It starts paused; enable it once the prompt is ready.',
     label: 'Name',
@@ -43,7 +43,7 @@ const COPY = {
 } as const
 
 /**
- * "+ Scheduled task", "+ Environment" and "+ File": ask the name and where, then open the new file. `trigger` gets
+ * "+ Job", "+ Environment" and "+ File": ask the name and where, then open the new file. `trigger` gets
  * `disabled` until the script runs (the dialog needs it).
  */
 export function CreateDialog({
