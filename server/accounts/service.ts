@@ -1,11 +1,14 @@
 import { newId } from '../lib/ids.ts'
-import { forbidden } from '../lib/errors.ts'
+import { badRequest, forbidden } from '../lib/errors.ts'
 import {
+  cancelInvitationsBeyond,
+  findMembership,
   findUser,
   hasNoUsers,
   hasOpenInvitation,
   insertOrganizationWithOwner,
   listMemberships,
+  mayInvite,
   revokeAccessTokensOf,
   suspendJobsOfDepartedMember,
 } from './store.ts'
@@ -45,9 +48,9 @@ export async function organizationForNewSession(userId: string): Promise<string>
 }
 
 /**
- * A creator who leaves takes nobody's identity with them: their jobs pause. Their access tokens
- * for the organisation end for good (refused while they are away, they would work again if they
- * were invited back).
+ * A creator who leaves takes nobody's identity with them: their jobs pause. Their access and
+ * calendar tokens for the organisation end for good (refused while they are away, they would work
+ * again if they were invited back), and so do the invitations they sent (decision 0476).
  */
 export async function onMemberRemoved(orgId: string, userId: string): Promise<void> {
   await suspendJobsOfDepartedMember(
@@ -56,6 +59,31 @@ export async function onMemberRemoved(orgId: string, userId: string): Promise<vo
     'Paused: its creator left the organisation. An admin can take it over.',
   )
   await revokeAccessTokensOf(userId, orgId)
+  await cancelInvitationsBeyond(orgId, userId, null)
+}
+
+/** A member whose role changed: the invitations they sent that the new role could not send end. */
+export async function onMemberRoleChanged(orgId: string, userId: string, role: string): Promise<void> {
+  await cancelInvitationsBeyond(orgId, userId, role)
+}
+
+/**
+ * At acceptance, the invitation's inviter must still be able to send it: a backstop for one sent
+ * before its inviter left or was demoted and not cancelled then (decision 0476).
+ *
+ * @throws HttpError 400 when the inviter no longer may.
+ */
+export async function checkInvitationStillBacked(invitation: {
+  organizationId: string
+  inviterId: string
+  role: string | null
+}): Promise<void> {
+  const inviter = await findMembership(invitation.inviterId, invitation.organizationId)
+  if (!mayInvite(inviter?.role ?? null, invitation.role ?? 'member')) {
+    throw badRequest(
+      'This invitation is no longer valid: whoever sent it can no longer invite people with this role. Ask an admin for a new one.',
+    )
+  }
 }
 
 /**

@@ -1,8 +1,17 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { revokeTokens } from '../db/revoked-tokens.ts'
-import { accessTokens, invitation, jobs, member, organization, user } from '../db/schema/index.ts'
+import {
+  accessTokens,
+  calendarTokens,
+  invitation,
+  jobs,
+  member,
+  organization,
+  user,
+} from '../db/schema/index.ts'
 import { invalidateCallers } from '../access/caller-cache.ts'
+import { roleOf, type OrgRole } from '../access/caller.ts'
 
 export type MembershipRow = { orgId: string; orgName: string; orgSlug: string; role: string }
 
@@ -82,8 +91,11 @@ export async function suspendJobsOfDepartedMember(
 }
 
 /**
- * Ends a person's personal access tokens: those of one organisation (they left it), or all of them
- * (their password was reset or changed with every other session signed out). Returns how many.
+ * Ends a person's tokens that read or act in an organisation without a session: their personal
+ * access tokens and calendar feed tokens, those of one organisation (they left it), or all of them
+ * (their password was reset or changed with every other session signed out). Returns how many
+ * access tokens it revoked. Refused while the person is away, either kind would work again the day
+ * they were invited back, so they end for good here (decision 0476).
  */
 export async function revokeAccessTokensOf(
   userId: string,
@@ -93,7 +105,56 @@ export async function revokeAccessTokensOf(
   const rows = await revokeTokens('access', userId, db, {
     where: orgId === null ? undefined : eq(accessTokens.orgId, orgId),
   })
+  await db
+    .delete(calendarTokens)
+    .where(
+      and(eq(calendarTokens.userId, userId), orgId === null ? undefined : eq(calendarTokens.orgId, orgId)),
+    )
   return rows.length
+}
+
+/** The roles each role may invite (better-auth: only an owner invites owners; members invite nobody). */
+const MAY_INVITE: Record<OrgRole, string[]> = {
+  owner: ['owner', 'admin', 'member'],
+  admin: ['admin', 'member'],
+  member: [],
+}
+
+/** Whether someone with `inviterRole` (null: no longer a member) may send an invitation for `role`. */
+export function mayInvite(inviterRole: string | null, role: string): boolean {
+  if (inviterRole === null) return false
+  const allowed = MAY_INVITE[roleOf(inviterRole)]
+  return role.split(',').every((r) => allowed.includes(r.trim()))
+}
+
+/**
+ * Cancels the open invitations `inviterId` sent in `orgId` that their role now (`role`; null: they
+ * left) would not let them send: an invitation carries its inviter's authority, and a rogue admin
+ * must not keep a way back in for a second account of theirs (decision 0476). Returns how many.
+ */
+export async function cancelInvitationsBeyond(
+  orgId: string,
+  inviterId: string,
+  role: string | null,
+  db: Db = getDb(),
+): Promise<number> {
+  const open = await db
+    .select({ id: invitation.id, role: invitation.role })
+    .from(invitation)
+    .where(
+      and(
+        eq(invitation.organizationId, orgId),
+        eq(invitation.inviterId, inviterId),
+        eq(invitation.status, 'pending'),
+      ),
+    )
+  const beyond = open.filter((i) => !mayInvite(role, i.role ?? 'member')).map((i) => i.id)
+  if (beyond.length === 0) return 0
+  await db
+    .update(invitation)
+    .set({ status: 'canceled' })
+    .where(and(inArray(invitation.id, beyond), eq(invitation.status, 'pending')))
+  return beyond.length
 }
 
 export async function setUserTimezone(userId: string, timezone: string | null, db: Db = getDb()) {

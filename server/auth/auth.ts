@@ -14,9 +14,11 @@ import { env } from '../env.ts'
 import { logger } from '../lib/logger.ts'
 import { singleton } from '../lib/singleton.ts'
 import {
+  checkInvitationStillBacked,
   checkSignUpAllowed,
   onCredentialsRecovered,
   onMemberRemoved,
+  onMemberRoleChanged,
   organizationForNewSession,
 } from '../accounts/service.ts'
 import { HttpError, toErrorBody } from '../lib/errors.ts'
@@ -149,6 +151,17 @@ function createAuth() {
         sendInvitationEmail: (data) => sendInvitationMail(data),
         organizationHooks: {
           afterRemoveMember: async ({ member }) => onMemberRemoved(member.organizationId, member.userId),
+          afterUpdateMemberRole: async ({ member }) =>
+            onMemberRoleChanged(member.organizationId, member.userId, member.role),
+          // An invitation carries its inviter's authority: one whose inviter left or was demoted is void.
+          beforeAcceptInvitation: async ({ invitation }) => {
+            try {
+              await checkInvitationStillBacked(invitation)
+            } catch (err) {
+              if (err instanceof HttpError) throw new APIError('BAD_REQUEST', { message: err.message })
+              throw err
+            }
+          },
           // Backstops for any path that writes an organisation (the hook above answers the HTTP calls).
           beforeCreateOrganization: async ({ organization }) => rejectInvalidName(organization.name),
           beforeUpdateOrganization: async ({ organization }) => rejectInvalidName(organization.name),
