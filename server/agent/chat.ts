@@ -31,6 +31,7 @@ import { loadExecution } from './execution.ts'
 import { trackTurn } from './chat-stop.ts'
 import { createAgentTools } from './tools/index.ts'
 import { loadMcpTools, withMcpNote } from './mcp-tools.ts'
+import { whileMember } from './while-member.ts'
 
 /**
  * Metadata on the streamed reply: which thread it belongs to (a new chat learns its id here), and
@@ -135,10 +136,10 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
   const spend = createRunSpend(resolved, null, { id: turnId, orgId: caller.orgId, kind: 'turn' })
   const { cap } = spend.shared
   const [execution, mcp] = await Promise.all([loadExecution(caller), loadMcpTools(caller)])
-  const tools = {
+  const tools = whileMember(caller, {
     ...createAgentTools({ caller, mode: 'chat', threadId, turnId, execution, runSpend: spend.shared }),
     ...mcp.tools,
-  }
+  })
   const turn = trackTurn(threadId)
   const history = read.messages
   const historyStart = read.leftOut > 0 ? (history[0]?.id ?? null) : null

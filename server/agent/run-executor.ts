@@ -24,6 +24,7 @@ import { buildRunSystemPrompt, withContext, type SystemPrompt } from './system-p
 import { loadExecution } from './execution.ts'
 import { createAgentTools } from './tools/index.ts'
 import { loadMcpTools, withMcpNote } from './mcp-tools.ts'
+import { whileMember } from './while-member.ts'
 import { loadRunSkills, skippedSkillsNote, withSkills } from './job-skills.ts'
 import { deploymentRunRefusal } from './quota.ts'
 import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
@@ -97,7 +98,7 @@ export function createAgentExecutor(): RunExecutor {
       execution,
       runSpend: spend.shared,
     })
-    const tools = { ...builtIn, ...mcp.tools }
+    const tools = whileMember(caller, { ...builtIn, ...mcp.tools })
     // A cancel, a timeout or a lost lease aborts the run: its commands on machines stop too.
     const stop = () => void stopCommands({ runId: run.id }).catch(() => {})
     signal.addEventListener('abort', stop, { once: true })
