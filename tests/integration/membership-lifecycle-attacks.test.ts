@@ -256,6 +256,24 @@ describe('what held (probes)', () => {
     expect(await roleIn(team, team.owner.id)).toBe('owner')
   })
 
+  it("another organisation's owner neither promotes, demotes nor removes anyone here", async () => {
+    const memberId = await memberIdOf(team, team.member.id)
+    for (const organizationId of [team.outsiderOrgId, team.orgId]) {
+      const promote = await team.outsider.client.post(`${ORG}/update-member-role`, {
+        memberId,
+        role: 'admin',
+        organizationId,
+      })
+      expect(promote.status, JSON.stringify(promote.body)).toBeGreaterThanOrEqual(400)
+      const remove = await team.outsider.client.post(`${ORG}/remove-member`, {
+        memberIdOrEmail: memberId,
+        organizationId,
+      })
+      expect(remove.status, JSON.stringify(remove.body)).toBeGreaterThanOrEqual(400)
+    }
+    expect(await roleIn(team, team.member.id)).toBe('member')
+  })
+
   it('transfer-jobs: a member may not, an admin of another organisation reaches nobody here', async () => {
     const made = await team.creator.client.post(J, {
       name: 'transfer-me',
