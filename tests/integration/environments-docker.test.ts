@@ -15,6 +15,7 @@ import path from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { queryRows } from '#server/db/sql.ts'
+import { snapshotName } from '#server/environments/bootstrap/snapshot.ts'
 import { dockerExec, dockerState } from '#server/environments/providers/providers-docker.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
@@ -226,7 +227,7 @@ describe.skipIf(!docker.ok)(`provider: docker against a real engine${skipped}`, 
     const first = await runIn('snap-box', 'cat built.txt')
     expect(first).toMatchObject({ ok: true, exitCode: 0, stdout: 'built\n' })
     const { id, root } = await envRoot('snap-box')
-    expect(existsSync(path.join(snapshots, `${id}.tar.gz`))).toBe(true)
+    expect(existsSync(path.join(snapshots, snapshotName(id)))).toBe(true)
     rmSync(root, { recursive: true, force: true }) // a new host, a cleaned disk
     const again = await runIn('snap-box', 'cat built.txt; ls')
     expect(again).toMatchObject({ ok: true, exitCode: 0 })

@@ -13,6 +13,7 @@ import { gunzipSync } from 'node:zlib'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { queryRows } from '#server/db/sql.ts'
+import { snapshotName } from '#server/environments/bootstrap/snapshot.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
 import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
@@ -186,7 +187,7 @@ describe('a git source with setup, skills and a snapshot', () => {
 
   it('takes a snapshot; a second use of a wiped folder restores it without running setup', async () => {
     const { id } = await envRow('app')
-    const tarball = path.join(snapshots, `${id}.tar.gz`)
+    const tarball = path.join(snapshots, snapshotName(id))
     expect(existsSync(tarball)).toBe(true)
     rmSync(await rootOf('app'), { recursive: true, force: true }) // a new host, a cleaned disk
 
@@ -221,7 +222,7 @@ describe('a git source with setup, skills and a snapshot', () => {
     expect(grep.status).toBe(1)
     expect(grep.stdout).toBe('')
     const { id } = await envRow('app')
-    const tarball = gunzipSync(readFileSync(path.join(snapshots, `${id}.tar.gz`))).toString('latin1')
+    const tarball = gunzipSync(readFileSync(path.join(snapshots, snapshotName(id)))).toString('latin1')
     expect(tarball).not.toContain(SECRET)
     expect(tarball).toContain('.skills/skills/SKILL.md')
     const transcripts = await Promise.all(

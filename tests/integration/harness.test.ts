@@ -15,6 +15,7 @@ import { gunzipSync } from 'node:zlib'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { queryRows } from '#server/db/sql.ts'
+import { snapshotName } from '#server/environments/bootstrap/snapshot.ts'
 import { claudeCode } from '#server/harness/claude-code.ts'
 import type { AgentApp } from '#tests/support/agent-app.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
@@ -384,7 +385,7 @@ describe('a job with harness: claude-code', () => {
       agent.app.server.db.db,
       sql`select id from environments where name = 'harness-mcp'`,
     )
-    const tarball = path.join(snapshots, `${envRow!.id}.tar.gz`)
+    const tarball = path.join(snapshots, snapshotName(envRow!.id))
     expect(existsSync(tarball)).toBe(true)
     const snapshot = gunzipSync(readFileSync(tarball)).toString('latin1')
     expect(snapshot).toContain('built.txt') // the snapshot is really the folder's

@@ -34,7 +34,7 @@ export const environments = pgTable(
     definitionHash: text('definition_hash'),
     /** The last bootstrap or restore: status, phase, steps with their output tails (lifecycle.ts). */
     bootstrap: jsonb('bootstrap'),
-    /** The snapshot on disk (ENVIRONMENT_SNAPSHOTS_DIR/<id>.tar.gz): which definition, when. */
+    /** The snapshot on disk (ENVIRONMENT_SNAPSHOTS_DIR/<id>.sparse.tar.gz): which definition, when. */
     snapshotHash: text('snapshot_hash'),
     snapshotAt: timestamp('snapshot_at', tz),
   },

@@ -13,6 +13,7 @@ import type { FileContext } from '../files/files-schema.ts'
 import { spawnAsSandbox } from '../exec/identity.ts'
 import { cloneRepo, repoFolder, repoUrl } from './git.ts'
 import { emptyFolder, fileInside, fillFromStaging } from '../exec/inside.ts'
+import { measureUsage } from '../files/quota.ts'
 import { isInside } from '../files/paths.ts'
 import { project, type Projection, SKILLS_DIR } from './project.ts'
 import { type CommandGate, runSetup, type StepRecord } from './setup-shell.ts'
@@ -74,6 +75,8 @@ export async function bootstrap(input: BootstrapInput): Promise<void> {
   }
   await phase('source')
   await emptyFolder(root)
+  // What the emptied folder held no longer counts: a known usage over the quota would refuse setup.
+  await measureUsage(root)
   const source = def.source
   // Clones and copies are made where no command can see them, then moved in (inside.ts).
   if (source.type === 'git') {

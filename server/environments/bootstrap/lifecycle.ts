@@ -22,7 +22,7 @@ import { maxAgeMs } from '../definition/definition-parts.ts'
 import type { EnvironmentDefinition } from '../definition/definition.ts'
 import { fileInside, removeInside, writeInside } from '../exec/inside.ts'
 import { project } from './project.ts'
-import { restoreSnapshot, takeSnapshot } from './snapshot.ts'
+import { legacySnapshotName, restoreSnapshot, snapshotName, takeSnapshot } from './snapshot.ts'
 import { type EnvironmentRow, findEnvironmentById, updateLifecycle } from '../store.ts'
 
 /** Written at the root when the tree is built; its absence (a new host, a wiped folder) rebuilds. */
@@ -46,7 +46,10 @@ export const buildsNothing = (def: EnvironmentDefinition) =>
   def.setup.length === 0 &&
   !def.skills.some((s) => typeof s !== 'string' && s.kind === 'git')
 
-export const snapshotFile = (id: string) => join(resolve(appEnv().ENVIRONMENT_SNAPSHOTS_DIR), `${id}.tar.gz`)
+const snapshotsDir = () => resolve(appEnv().ENVIRONMENT_SNAPSHOTS_DIR)
+export const snapshotFile = (id: string) => join(snapshotsDir(), snapshotName(id))
+/** A snapshot of the format before `sparse` (snapshot.ts): never restored, removed when met. */
+export const legacySnapshotFile = (id: string) => join(snapshotsDir(), legacySnapshotName(id))
 
 export type ReadyInput = Omit<BootstrapInput, 'record' | 'onProgress' | 'localRoot'> & {
   row: EnvironmentRow
@@ -110,6 +113,7 @@ async function build(input: ReadyInput) {
     announceBootstrap(row.id, copy)
   }
   const snapshot = snapshotFile(row.id)
+  await rm(legacySnapshotFile(row.id), { force: true })
   const fresh =
     def.lifecycle.snapshot === 'after-setup' &&
     row.snapshotHash === hash &&

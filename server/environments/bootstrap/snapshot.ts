@@ -18,6 +18,15 @@ import { STATE_DIR } from './setup-shell.ts'
 
 const EXCLUDED = [...SECRET_BEARING, STATE_DIR]
 
+/**
+ * A snapshot's file name carries its format: `sparse` since tar archives holes as holes. Snapshots
+ * taken before (`<id>.tar.gz`) hold a sparse file's holes as zeros, which a restore would write to
+ * the host's disk as real bytes; they are never restored, only removed.
+ */
+export const snapshotName = (id: string) => `${id}.sparse.tar.gz`
+/** The name of a snapshot taken before the `sparse` format: removed wherever it is met. */
+export const legacySnapshotName = (id: string) => `${id}.tar.gz`
+
 function tar(args: string[], cwd: string) {
   const argv = [...dropPrivileges(), 'tar', ...args]
   return spawn(argv[0]!, argv.slice(1), {

@@ -5,7 +5,7 @@
  */
 import { lstat, rm, rmdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { snapshotFile } from '../bootstrap/lifecycle.ts'
+import { legacySnapshotFile, snapshotFile } from '../bootstrap/lifecycle.ts'
 import { emptyFolder } from '../exec/inside.ts'
 import { environmentsDir } from '../instance.ts'
 import type { EnvironmentRow } from '../store.ts'
@@ -26,5 +26,5 @@ export async function removeFilesHere(row: Pick<EnvironmentRow, 'id' | 'dir'>): 
     await emptyFolder(root)
     await rmdir(root).catch(unlessGone)
   }
-  await rm(snapshotFile(row.id), { force: true })
+  for (const file of [snapshotFile(row.id), legacySnapshotFile(row.id)]) await rm(file, { force: true })
 }
