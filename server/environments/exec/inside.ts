@@ -11,6 +11,7 @@ import { chown, mkdtemp, readdir, realpath, rename, rm, rmdir, unlink } from 'no
 import { basename, dirname, join, posix } from 'node:path'
 import { HttpError } from '../../lib/errors.ts'
 import { sandboxIdentity, spawnAsSandbox } from './identity.ts'
+import { readAtMost } from '../files/bounded-read.ts'
 import { checkRelativePath, handlePath, makeFolders, openForRead, openForWrite } from '../files/paths.ts'
 
 type Owner = { uid: number; gid: number }
@@ -33,7 +34,7 @@ export async function readInside(root: string, rel: string, maxBytes: number): P
   try {
     const info = await opened.handle.stat()
     if (!info.isFile() || info.size > maxBytes) return undefined
-    return (await opened.handle.readFile()).toString('utf8')
+    return (await readAtMost(opened.handle, maxBytes))?.toString('utf8') // it may have grown since
   } finally {
     await opened.handle.close()
   }

@@ -1,8 +1,18 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile as fsWriteFile } from 'node:fs/promises'
+import {
+  appendFile,
+  type FileHandle,
+  mkdir,
+  mkdtemp,
+  open,
+  rm,
+  symlink,
+  writeFile as fsWriteFile,
+} from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { editFile, type FileContext, readFile, writeFile } from './files.ts'
+import { readAtMost } from './bounded-read.ts'
+import { editFile, type FileContext, MAX_READ_BYTES, readFile, writeFile } from './files.ts'
 import { listDirectory, searchFiles } from './files-list.ts'
 import { measureUsage } from './quota.ts'
 
@@ -73,6 +83,53 @@ describe('write_file / read_file', () => {
     await measureUsage(root) // what exec does after each command
     const refused = await failure(writeFile(limited, { path: 'more.txt', content: 'x' }))
     expect(refused).toMatchObject({ status: 507, message: /over its disk quota/ })
+  })
+
+  it('refuses a file that a command grows past the limit after its size was checked', async () => {
+    await fsWriteFile(join(root, 'log.txt'), 'small\n') // 6 bytes when opened and checked
+    // A command appending between the size check and the read (a tight `yes >> log.txt`).
+    const afterSize = () => appendFile(join(root, 'log.txt'), Buffer.alloc(MAX_READ_BYTES, 'y'))
+    expect(await failure(readFile(ctx, { path: 'log.txt' }, { afterSize }))).toMatchObject({
+      status: 400,
+      field: 'path',
+      message: `path: "log.txt" is more than ${MAX_READ_BYTES} bytes; the most read_file loads is ${MAX_READ_BYTES}`,
+    })
+  })
+})
+
+describe('readAtMost', () => {
+  it('stops one byte past the limit of a source that never ends', async () => {
+    const zero = await open('/dev/zero', 'r')
+    try {
+      let bytesRead = 0
+      const counted = {
+        read: async (buffer: Buffer, offset: number, length: number, position: number) => {
+          const got = await zero.read(buffer, offset, length, position)
+          bytesRead += got.bytesRead
+          return got
+        },
+      } as Pick<FileHandle, 'read'>
+      expect(await readAtMost(counted, 300_000)).toBeUndefined()
+      expect(bytesRead).toBe(300_001)
+    } finally {
+      await zero.close()
+    }
+  })
+
+  it('reads a file of exactly the limit, and an empty one', async () => {
+    await fsWriteFile(join(root, 'full.txt'), 'x'.repeat(200_000))
+    await fsWriteFile(join(root, 'empty.txt'), '')
+    for (const [name, length] of [
+      ['full.txt', 200_000],
+      ['empty.txt', 0],
+    ] as const) {
+      const handle = await open(join(root, name), 'r')
+      try {
+        expect((await readAtMost(handle, 200_000))?.length).toBe(length)
+      } finally {
+        await handle.close()
+      }
+    }
   })
 })
 

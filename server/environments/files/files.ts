@@ -11,6 +11,7 @@ import {
   type ReadFileInput,
   type WriteFileInput,
 } from './files-schema.ts'
+import { readAtMost } from './bounded-read.ts'
 import { openForRead, openForWrite, type RaceHooks } from './paths.ts'
 import { adjustUsage, assertWithinQuota } from './quota.ts'
 
@@ -137,13 +138,17 @@ async function loadFile(ctx: FileContext, path: string, hooks?: RaceHooks) {
     const stat = await opened.handle.stat()
     if (stat.isDirectory()) throw badRequest(`path: "${opened.rel}" is a folder; use list_directory`, 'path')
     if (!stat.isFile()) throw badRequest(`path: "${opened.rel}" is not a regular file`, 'path')
-    if (stat.size > MAX_READ_BYTES) {
-      throw badRequest(
-        `path: "${opened.rel}" is ${stat.size} bytes; the most read_file loads is ${MAX_READ_BYTES}`,
+    const tooLarge = (size: string) =>
+      badRequest(
+        `path: "${opened.rel}" is ${size} bytes; the most read_file loads is ${MAX_READ_BYTES}`,
         'path',
       )
-    }
-    return { rel: opened.rel, data: await opened.handle.readFile() }
+    if (stat.size > MAX_READ_BYTES) throw tooLarge(String(stat.size))
+    await hooks?.afterSize?.()
+    // The size above was the file's at open: a command may be appending to it still.
+    const data = await readAtMost(opened.handle, MAX_READ_BYTES)
+    if (!data) throw tooLarge(`more than ${MAX_READ_BYTES}`)
+    return { rel: opened.rel, data }
   } finally {
     await opened.handle.close()
   }

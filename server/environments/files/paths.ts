@@ -17,8 +17,12 @@ export const MAX_PATH_LENGTH = 1024
 const HAS_PROC_FD = existsSync('/proc/self/fd')
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY, O_NONBLOCK } = constants
 
-/** Lets a test act between the check and the open (to swap a path for a symlink). */
-export type RaceHooks = { afterCheck?: () => Promise<void> | void }
+/** Lets a test act in a race window: between the check and the open (to swap a path for a symlink). */
+export type RaceHooks = {
+  afterCheck?: () => Promise<void> | void
+  /** read_file: after the opened file's size was checked, before it is read. */
+  afterSize?: () => Promise<void> | void
+}
 
 export type Opened = { handle: FileHandle; realPath: string; rel: string; created: boolean }
 
