@@ -67,4 +67,16 @@ describe('the file route refuses every way out', () => {
     expect(Object.keys(types).some((p) => p.startsWith('up/'))).toBe(false)
     expect((await member.get(`${E}/paths/files?path=up`)).status).toBe(400)
   })
+
+  it('lists a folder of 50,000 entries a command made: the first 1,000, saying it is cut', async () => {
+    const made = await member.post(`${E}/paths/commands`, {
+      command: 'mkdir many && cd many && seq 1 50000 | xargs touch && ls | wc -l',
+    })
+    expect(made.body.result).toMatchObject({ exitCode: 0, stdout: '50000\n' })
+    const res = await member.get(`${E}/paths/files?path=many`)
+    expect(res.status).toBe(200)
+    expect(res.body.entries).toHaveLength(1000)
+    expect(res.body.truncated).toBe(true)
+    expect(res.body.entries.every((e: any) => e.path.startsWith('many/') && e.type === 'file')).toBe(true)
+  }, 60_000)
 })

@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { constants } from 'node:fs'
-import { lstat, open, readdir } from 'node:fs/promises'
+import { lstat, open, opendir } from 'node:fs/promises'
 import { badRequest, HttpError } from '../../lib/errors.ts'
 import { type FileContext, type ListDirectoryInput, type SearchFilesInput } from './files-schema.ts'
 import { checkRelativePath, handlePath, openForRead, type Opened } from './paths.ts'
@@ -37,8 +37,10 @@ export async function listDirectory(ctx: FileContext, input: ListDirectoryInput)
 }
 
 async function walk(dirPath: string, rel: string, recursive: boolean, out: Entry[]) {
-  for (const dirent of await readdir(dirPath, { withFileTypes: true })) {
-    if (out.length > MAX_ENTRIES) return
+  // Entry by entry, not readdir's whole array: a command can make a folder of millions of names,
+  // and only the first MAX_ENTRIES + 1 (one more says "truncated") are ever needed.
+  for await (const dirent of await opendir(dirPath)) {
+    if (out.length > MAX_ENTRIES) return // leaving the loop closes the folder
     const path = rel ? `${rel}/${dirent.name}` : dirent.name
     const stat = await lstat(`${dirPath}/${dirent.name}`).catch(() => null)
     if (!stat) continue
