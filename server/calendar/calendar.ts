@@ -14,6 +14,7 @@ import { jobRuns, jobs } from '../db/schema/index.ts'
 import { jobsVisibleTo } from '../access/visibility.ts'
 import { listJobBriefs, type JobView } from '../jobs/service.ts'
 import { BoundedCache } from '../lib/lru.ts'
+import { queryInteger } from '../lib/query-integer.ts'
 import { parseInput } from '../lib/validate.ts'
 import type { RunStatus } from '../runs/schema.ts'
 
@@ -41,8 +42,7 @@ export const CalendarQuery = z.object({
     .refine(isRealDate, { error: 'is not a real date' })
     .optional()
     .describe("First day shown, in the caller's zone (default today)"),
-  days: z.coerce
-    .number({ error: 'must be 7 or 30' })
+  days: queryInteger({ min: 7, max: 30, message: 'must be 7 or 30' })
     .refine((n) => n === 7 || n === 30, { error: 'must be 7 or 30' })
     .default(7),
   view: z.enum(['day', 'week'], { error: 'must be day or week' }).default('week'),

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { badRequest } from './errors.ts'
+import { queryInteger } from './query-integer.ts'
 import { unstorableText } from './text.ts'
 
 export const PAGE_LIMIT_DEFAULT = 50
@@ -12,16 +13,7 @@ export const PAGE_LIMIT_MAX = 200
 
 const emptyAsAbsent = (v: unknown) => (v === '' ? undefined : v)
 
-export const PageLimit = z
-  .preprocess(
-    emptyAsAbsent,
-    z.coerce
-      .number({ error: 'must be a number' })
-      .int({ error: 'must be a whole number' })
-      .min(1, { error: 'must be at least 1' })
-      .max(PAGE_LIMIT_MAX, { error: `must be at most ${PAGE_LIMIT_MAX}` })
-      .optional(),
-  )
+export const PageLimit = queryInteger({ min: 1, max: PAGE_LIMIT_MAX })
   .default(PAGE_LIMIT_DEFAULT)
   .describe(`How many rows to return (1–${PAGE_LIMIT_MAX}, default ${PAGE_LIMIT_DEFAULT})`)
 

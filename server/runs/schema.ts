@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import type { jobRuns } from '../db/schema/app.ts'
+import { queryInteger } from '../lib/query-integer.ts'
 
 export type RunRow = typeof jobRuns.$inferSelect
 export type RunTrigger = RunRow['trigger']
@@ -83,11 +84,7 @@ export function toRun(row: RunRow): Run {
 
 /** `GET /jobs/:id/runs` query: newest first; `before` is the last run's id (or an ISO time) to page on. */
 export const RunListQuery = z.object({
-  limit: z.coerce
-    .number({ error: 'must be a number' })
-    .int({ error: 'must be a whole number' })
-    .min(1, { error: 'must be at least 1' })
-    .max(200, { error: 'must be at most 200' })
+  limit: queryInteger({ min: 1, max: 200 })
     .default(50)
     .describe('How many runs to return, newest first (1–200, default 50)'),
   before: z

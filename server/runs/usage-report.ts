@@ -7,17 +7,14 @@ import { z } from 'zod'
 import { isOrgAdmin, type Caller } from '../access/caller.ts'
 import { isValidTimezone } from '../cron/cron.ts'
 import { forbidden } from '../lib/errors.ts'
+import { queryInteger } from '../lib/query-integer.ts'
 import { parseInput } from '../lib/validate.ts'
 import { readOrgBudget, type OrgBudget } from './budget.ts'
 import { selectChatUsage, type ChatUsage } from './chat-usage.ts'
 import { selectUsageReport, type UsageReport } from './usage.ts'
 
 export const UsageQuery = z.strictObject({
-  days: z.coerce
-    .number({ error: 'must be a whole number of days from 1 to 90' })
-    .int({ error: 'must be a whole number of days from 1 to 90' })
-    .min(1, { error: 'must be at least 1' })
-    .max(90, { error: 'must be at most 90' })
+  days: queryInteger({ min: 1, max: 90, message: 'must be a whole number of days from 1 to 90' })
     .default(30)
     .describe('How many days back the report reaches, today included (1–90, default 30)'),
 })

@@ -138,8 +138,8 @@ describe('GET /jobs pages', () => {
   it.each([
     ['0', 'must be at least 1'],
     ['201', 'must be at most 200'],
-    ['ten', 'must be a number'],
-    ['1.5', 'must be a whole number'],
+    ['ten', 'must be a whole number from 1 to 200'],
+    ['1.5', 'must be a whole number from 1 to 200'],
   ])('answers 400 naming limit for limit=%s', async (limit, message) => {
     const res = await alice.get(`${J}?limit=${limit}`)
     expect(res.status).toBe(400)

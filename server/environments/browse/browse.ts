@@ -12,6 +12,7 @@ import { z } from 'zod'
 import type { Caller } from '../../access/caller.ts'
 import { canEditJob, canViewJob } from '../../access/rules.ts'
 import { conflict, HttpError, isNotFound, notFound } from '../../lib/errors.ts'
+import { queryInteger } from '../../lib/query-integer.ts'
 import { parseInput } from '../../lib/validate.ts'
 import { listResources, readResource, type ResourceScope } from '../../resources/service.ts'
 import type { BootstrapRecord } from '../bootstrap/bootstrap.ts'
@@ -261,8 +262,8 @@ const FilesQuery = z.strictObject({
 // Numbers arrive as query-string text.
 const FileQuery = ReadFileInput.extend({
   scope,
-  offset: z.coerce.number().int().min(1).optional(),
-  limit: z.coerce.number().int().min(1).max(MAX_READ_LINES).optional(),
+  offset: queryInteger({ min: 1 }).optional(),
+  limit: queryInteger({ min: 1, max: MAX_READ_LINES }).optional(),
 })
 
 /** Every file and folder below `path` (at most 1000 entries); empty before the first use. */
@@ -322,8 +323,8 @@ export async function runPersonCommand(caller: Caller, ref: string, body: unknow
 
 const AuditKind = z.enum(['command', 'write', 'change'], { error: 'must be command, write or change' })
 const AuditQuery = z.strictObject({
-  before: z.coerce.number().int().min(1).optional().describe('Entries older than this entry id'),
-  limit: z.coerce.number().int().min(1).max(1000).default(200),
+  before: queryInteger({ min: 1 }).optional().describe('Entries older than this entry id'),
+  limit: queryInteger({ min: 1, max: 1000 }).default(200),
   kinds: z
     .preprocess((v) => (typeof v === 'string' ? v.split(',') : v), z.array(AuditKind).min(1))
     .optional()

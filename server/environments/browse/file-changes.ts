@@ -11,6 +11,7 @@ import { getDb } from '../../db/client.ts'
 import { user } from '../../db/schema/auth.ts'
 import { environmentAudit } from '../../db/schema/environments.ts'
 import { notFound } from '../../lib/errors.ts'
+import { queryInteger } from '../../lib/query-integer.ts'
 import { parseInput } from '../../lib/validate.ts'
 import { findEnvironmentById } from '../store.ts'
 import type { FileEvent } from '../watch/watch.ts'
@@ -25,7 +26,7 @@ export type FileChange = FileEvent & {
 }
 
 const ChangesQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(500).default(30).describe('How many, newest first'),
+  limit: queryInteger({ min: 1, max: 500 }).default(30).describe('How many, newest first'),
 })
 
 /** The newest file events of an environment the caller can see. @throws 404 when not visible. */
