@@ -4,6 +4,7 @@
  */
 import type { RequestHandler } from 'express'
 import { badFields, toErrorBody, type FieldProblem } from '../lib/errors.ts'
+import { repeatedKeyMessage } from '../lib/json-keys.ts'
 
 /**
  * A path that is not valid %-encoding gets a 400 before Vite or React Router try to decode it (they
@@ -51,7 +52,7 @@ function badUrl(path: string, originalUrl: string): FieldProblem[] {
     seen.add(key)
   }
   if (checkRepeats)
-    for (const key of repeated) problems.push(problem(key, 'is given more than once; give it once'))
+    for (const key of repeated) problems.push({ field: key, message: repeatedKeyMessage(key) })
   return problems
 }
 

@@ -3,7 +3,7 @@
  * headers, JSON 405s, and reading a body (text or JSON) that stops at its size limit.
  */
 import { HttpError, badFields, badRequest, toErrorBody } from '../lib/errors.ts'
-import { repeatedJsonKeys } from '../lib/json-keys.ts'
+import { repeatedJsonKeys, repeatedKeyMessage } from '../lib/json-keys.ts'
 import { readTextBody } from '../lib/read-body.ts'
 import { json } from './respond.ts'
 
@@ -58,9 +58,7 @@ export async function readJsonBody(
   }
   const repeated = repeatedJsonKeys(text)
   if (repeated.length > 0) {
-    throw badFields(
-      repeated.map((key) => ({ field: key, message: `${key}: is given more than once; give it once` })),
-    )
+    throw badFields(repeated.map((key) => ({ field: key, message: repeatedKeyMessage(key) })))
   }
   return body as Record<string, unknown>
 }

@@ -49,4 +49,7 @@ export function repeatedJsonKeys(text: string): string[] {
   return [...found]
 }
 
+/** What a caller is told of one repeated key (in the query or a body), by its path. */
+export const repeatedKeyMessage = (path: string) => `${path}: is given more than once; give it once`
+
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key)

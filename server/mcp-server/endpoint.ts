@@ -22,6 +22,7 @@ import {
 import { authRateLimited, CLIENT_IP_HEADER } from '../auth/auth.ts'
 import { env } from '../env.ts'
 import { HttpError, toErrorBody, unauthorized } from '../lib/errors.ts'
+import { repeatedJsonKeys, repeatedKeyMessage } from '../lib/json-keys.ts'
 import { checkAccessToken, type AccessTokenScope } from '../tokens/access-tokens.ts'
 import { countRefusedToken, waitForTokens } from '../tokens/guess-limit.ts'
 import { buildMcpServer } from './server.ts'
@@ -80,9 +81,11 @@ export async function handleMcpRequest(request: Request, readBody: () => Promise
   if (request.method !== 'POST') {
     return new Response(null, { status: 405, headers: { allow: 'POST', 'cache-control': 'no-store' } })
   }
+  let text: string
   let body: unknown
   try {
-    body = JSON.parse(await readBody())
+    text = await readBody()
+    body = JSON.parse(text)
   } catch (err) {
     if (err instanceof HttpError) return jsonError(err)
     return jsonRpcError(null, -32700, 'Parse error: the body must be JSON', 400)
@@ -97,7 +100,7 @@ export async function handleMcpRequest(request: Request, readBody: () => Promise
       400,
     )
   }
-  const refusal = paramsRefusal(body) ?? scopeRefusal(body, check.scopes)
+  const refusal = repeatedKeysRefusal(text, body) ?? paramsRefusal(body) ?? scopeRefusal(body, check.scopes)
   if (refusal) return refusal
 
   const server = buildMcpServer(check, MCP_SERVER_VERSION)
@@ -161,6 +164,24 @@ function paramsRefusal(body: unknown): Response | null {
   if (parsed.success) return null
   const problems = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`)
   return jsonRpcError(message.id, -32602, `Invalid params: ${[...new Set(problems)].join('; ')}`)
+}
+
+/**
+ * A message that gives a key twice in one object (decision 0475). `JSON.parse` keeps the last, so
+ * `create_job` with `"scope":"personal","scope":"shared"` made a shared job while a log or a
+ * reviewer of the call read personal. Keys inside `params` are invalid params (-32602) naming each
+ * by its path; a key of the message itself (`id`, `method`) makes it an invalid request (-32600,
+ * 400, as a batch is), answered to no id, since the id may be the key given twice.
+ */
+function repeatedKeysRefusal(text: string, body: unknown): Response | null {
+  const repeated = repeatedJsonKeys(text)
+  if (repeated.length === 0) return null
+  const problems = repeated.map(repeatedKeyMessage).join('; ')
+  const id = (body as { id?: unknown } | null)?.id
+  const inParams = repeated.every((path) => path.startsWith('params.'))
+  if (inParams && (typeof id === 'string' || typeof id === 'number'))
+    return jsonRpcError(id, -32602, `Invalid params: ${problems}`)
+  return jsonRpcError(null, -32600, `Invalid Request: ${problems}`, 400)
 }
 
 /**

@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getDb } from '#server/db/client.ts'
 import { member as members } from '#server/db/schema/index.ts'
+import { snapshotTables } from '#tests/support/snapshot.ts'
 import { createTeam, type Team, type TeamPerson } from '#tests/support/team.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
 
@@ -427,5 +428,54 @@ describe('a token acts with its owner’s current rights (review 0470)', () => {
       expect(got.body.error).toMatchObject({ status: 404 })
       expect(JSON.stringify(got.body)).not.toContain('Private transcript')
     }
+  })
+})
+
+describe('a key given twice in a message (decision 0475)', () => {
+  // JSON.stringify cannot repeat a key: these are raw texts, as a client may send them.
+  const createJobText = (args: string) =>
+    `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"create_job","arguments":{"name":"twice","schedule":"0 7 * * *","instructions":"Go.",${args}}}}`
+  // One token for the block: a person holds at most 20, and this file makes many.
+  let token = ''
+  beforeAll(async () => {
+    token = await makeToken(team.creator, ['jobs:read', 'jobs:write'])
+  })
+
+  it('create_job with scope personal, then shared, is invalid params naming it, and makes no job', async () => {
+    const before = await snapshotTables()
+    // Unfixed, JSON.parse kept the last value: a shared job, every member's to see.
+    const answer = await mcp(token, createJobText('"scope":"personal","scope":"shared"'))
+    expect(answer.status, answer.text).toBe(200)
+    const { id, error, result } = JSON.parse(answer.text)
+    expect(result).toBeUndefined()
+    expect(id).toBe(9)
+    expect(error).toMatchObject({ code: -32602 })
+    expect(error.message).toContain('params.arguments.scope: is given more than once')
+    expect(await snapshotTables()).toEqual(before)
+  })
+
+  it('names every repeated key, nested ones by their path', async () => {
+    const answer = await mcp(
+      token,
+      createJobText(
+        '"extra":{"owner":"ana","owner":"bo"},"retries":1,"retries":5,"\\u0073cope":"shared","scope":"personal"',
+      ),
+    )
+    const { error } = JSON.parse(answer.text)
+    expect(error.code).toBe(-32602)
+    for (const path of ['params.arguments.extra.owner', 'params.arguments.retries', 'params.arguments.scope'])
+      expect(error.message).toContain(`${path}: is given more than once`)
+  })
+
+  it.each([
+    ['id', '{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}'],
+    ['method', '{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/list"}'],
+  ])('a message with its %s twice is an invalid request (400), answered to no id', async (key, text) => {
+    const answer = await mcp(token, text)
+    expect(answer.status, answer.text).toBe(400)
+    const { id, error } = JSON.parse(answer.text)
+    expect(id).toBeNull()
+    expect(error).toMatchObject({ code: -32600 })
+    expect(error.message).toContain(`${key}: is given more than once`)
   })
 })
