@@ -201,9 +201,11 @@ describe('the command box', () => {
     const before = (await c.get(`${E}/${id}/audit`)).body.total
     expect((await c.post(`${E}/tools/commands`, { command: '   ' })).body.error.field).toBe('command')
     expect((await c.post(`${E}/tools/commands`, { command: 'ls', extra: 1 })).body.error.field).toBe('extra')
-    expect((await c.post(`${E}/tools/commands`, { command: 'ls', timeoutSeconds: 0 })).body.error.field).toBe(
-      'timeoutSeconds',
-    )
+    // A JSON number, not text or a boolean that happens to coerce to one.
+    for (const timeoutSeconds of [0, '10', '1e1', true, 1.5]) {
+      const answer = await c.post(`${E}/tools/commands`, { command: 'ls', timeoutSeconds })
+      expect([answer.status, answer.body.error.field]).toEqual([400, 'timeoutSeconds'])
+    }
     expect((await c.get(`${E}/tools/file?path=../../etc/passwd`)).body.error.field).toBe('path')
     expect((await c.get(`${E}/tools/file`)).body.error.field).toBe('path')
     expect((await c.get(`${E}/${id}/audit?limit=lots`)).body.error.field).toBe('limit')

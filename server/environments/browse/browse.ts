@@ -291,7 +291,13 @@ export const PersonCommandInput = z.strictObject({
     .min(1, 'is required')
     .max(16_384)
     .describe('A shell command line, run with bash in the environment folder'),
-  timeoutSeconds: z.coerce.number().int().min(1).max(3600).optional().describe('Wall-clock limit'),
+  timeoutSeconds: z
+    .number({ error: 'must be a whole number of seconds from 1 to 3600' })
+    .int()
+    .min(1)
+    .max(3600)
+    .optional()
+    .describe('Wall-clock limit'),
 })
 
 /**
