@@ -34,7 +34,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   return { ...fs, default: { ...fs, readdir, opendir }, readdir, opendir }
 })
 
-const { listDirectory, MAX_ENTRIES } = await import('./files-list.ts')
+const { listDirectory, searchFiles, MAX_ENTRIES, MAX_SEARCH_CHARS } = await import('./files-list.ts')
 
 const MANY = 50_000
 let root: string
@@ -58,4 +58,61 @@ describe('list_directory of a folder of 50,000 entries', () => {
       expect(read.names).toBeLessThanOrEqual(MAX_ENTRIES + 2)
     },
   )
+})
+
+describe('search_files against what a command planted', () => {
+  it('answers a bounded output for matches in a file 15 folders of 250-character names deep', async () => {
+    // rg cuts a line at 400 columns, never its file's path: 3.8 KB each, 750 KB for 200 matches.
+    const name = 'a'.repeat(250)
+    execFileSync('sh', ['-c', `mkdir -p "long/$(printf "${name}/%.0s" $(seq 15))"`], { cwd: root })
+    execFileSync(
+      'sh',
+      ['-c', `cd "long/$(printf "${name}/%.0s" $(seq 15))" && seq 1 200 | sed s/^/hit/ > f`],
+      {
+        cwd: root,
+      },
+    )
+    try {
+      const found = await searchFiles({ root }, { pattern: 'hit', path: 'long' })
+      expect(found.truncated).toBe(true)
+      expect(found.output.length).toBeLessThan(MAX_SEARCH_CHARS + 200)
+      expect(found.matches).toBeGreaterThan(0)
+    } finally {
+      execFileSync('rm', ['-rf', 'long'], { cwd: root })
+    }
+  })
+
+  it.each([
+    ['a pattern that is a flag', '--files'],
+    ['a pattern that is a flag with a value', '--pre=/bin/sh'],
+  ])('treats %s as text to find', async (_what, pattern) => {
+    execFileSync('sh', ['-c', `mkdir -p flags && printf 'x ${pattern} y\\n' > flags/f`], { cwd: root })
+    const found = await searchFiles({ root }, { pattern, path: 'flags' })
+    expect(found.output).toBe(`flags/f:1: x ${pattern} y`)
+  })
+
+  it('never follows a link to a host file, and skips a FIFO, within the time limit', async () => {
+    execFileSync(
+      'sh',
+      ['-c', 'mkdir -p planted && cd planted && ln -s /etc/passwd p && ln -s /etc etc && mkfifo fifo'],
+      {
+        cwd: root,
+      },
+    )
+    const found = await searchFiles({ root }, { pattern: 'root:', path: 'planted' })
+    expect(found.output).toBe('No matches.')
+    await expect(searchFiles({ root }, { pattern: 'x', path: 'planted/p' })).rejects.toMatchObject({
+      status: 400,
+    })
+  })
+
+  it('runs a catastrophic backtracking pattern in linear time, in its own process', async () => {
+    execFileSync(
+      'sh',
+      ['-c', `mkdir -p redos && printf '%s!\\n' "$(printf 'a%.0s' $(seq 5000))" > redos/f`],
+      { cwd: root },
+    )
+    const found = await searchFiles({ root }, { pattern: '^(a+)+$', path: 'redos' })
+    expect(found).toMatchObject({ output: 'No matches.', truncated: false })
+  })
 })

@@ -12,8 +12,24 @@ import { checkRelativePath, handlePath, openForRead, type Opened } from './paths
 
 /** Most entries list_directory returns. */
 export const MAX_ENTRIES = 1000
+/**
+ * Most characters of paths one listing returns, all entries together. Each entry names its whole
+ * path, so a chain of nested folders with 250-character names costs the square of its depth: 1,000
+ * such entries were 125 MB of JSON, built and sent in one response. Ordinary trees stay far below.
+ */
+export const MAX_LISTING_CHARS = 1024 * 1024
+/**
+ * Deepest folder a recursive listing enters (as deep as the watcher looks): each level holds a
+ * descriptor open while the levels below are read.
+ */
+export const MAX_LIST_DEPTH = 64
 /** Most matching lines search_files returns. */
 export const MAX_MATCHES = 200
+/**
+ * Most characters search_files returns. A line is cut at 400 columns, but its file's path is not:
+ * 200 matches in a file 250 folders deep would be 12 MB.
+ */
+export const MAX_SEARCH_CHARS = 256 * 1024
 /** Folders search skips (as ripgrep does for hidden ones); listing still shows them. */
 const SKIPPED = new Set(['node_modules', '.git'])
 
@@ -21,14 +37,15 @@ export type Entry = { path: string; type: 'file' | 'folder' | 'symlink' | 'other
 
 export async function listDirectory(ctx: FileContext, input: ListDirectoryInput) {
   const opened = await openForRead(ctx.root, input.path ?? '', { directory: true })
-  const entries: Entry[] = []
+  const listing: Listing = { entries: [], chars: 0, cut: false }
   try {
-    await walk(handlePath(opened), opened.rel, Boolean(input.recursive), entries)
+    await walk(handlePath(opened), opened.rel, Boolean(input.recursive), listing, 1)
   } finally {
     await opened.handle.close()
   }
+  const { entries } = listing
   entries.sort((a, b) => a.path.localeCompare(b.path))
-  const truncated = entries.length > MAX_ENTRIES
+  const truncated = listing.cut || entries.length > MAX_ENTRIES
   return {
     path: opened.rel || '.',
     entries: entries.slice(0, MAX_ENTRIES),
@@ -36,12 +53,21 @@ export async function listDirectory(ctx: FileContext, input: ListDirectoryInput)
   }
 }
 
-async function walk(dirPath: string, rel: string, recursive: boolean, out: Entry[]) {
+/** What a listing has gathered: its entries, the characters of their paths, whether it stopped early. */
+type Listing = { entries: Entry[]; chars: number; cut: boolean }
+
+async function walk(dirPath: string, rel: string, recursive: boolean, listing: Listing, depth: number) {
+  const out = listing.entries
   // Entry by entry, not readdir's whole array: a command can make a folder of millions of names,
   // and only the first MAX_ENTRIES + 1 (one more says "truncated") are ever needed.
   for await (const dirent of await opendir(dirPath)) {
-    if (out.length > MAX_ENTRIES) return // leaving the loop closes the folder
+    if (out.length > MAX_ENTRIES || listing.cut) return // leaving the loop closes the folder
     const path = rel ? `${rel}/${dirent.name}` : dirent.name
+    listing.chars += path.length
+    if (listing.chars > MAX_LISTING_CHARS) {
+      listing.cut = true
+      return
+    }
     const stat = await lstat(`${dirPath}/${dirent.name}`).catch(() => null)
     if (!stat) continue
     const type = stat.isSymbolicLink()
@@ -53,10 +79,14 @@ async function walk(dirPath: string, rel: string, recursive: boolean, out: Entry
           : 'other'
     out.push({ path, type, size: type === 'file' ? stat.size : 0 })
     if (recursive && type === 'folder') {
+      if (depth >= MAX_LIST_DEPTH) {
+        listing.cut = true // listed, but what is in it is not
+        continue
+      }
       const child = await openFolder(`${dirPath}/${dirent.name}`)
       if (!child) continue
       try {
-        await walk(`/proc/self/fd/${child.fd}`, path, true, out)
+        await walk(`/proc/self/fd/${child.fd}`, path, true, listing, depth + 1)
       } finally {
         await child.close()
       }
@@ -96,13 +126,15 @@ export async function searchFiles(ctx: FileContext, input: SearchFilesInput): Pr
   const opened = await openForRead(ctx.root, input.path ?? '', { allowRoot: true })
   try {
     const isFolder = (await opened.handle.stat()).isDirectory()
-    const { lines, timedOut } = await ripgrep(opened, input, isFolder)
-    const truncated = lines.length > MAX_MATCHES || timedOut
+    const { lines, timedOut, cut } = await ripgrep(opened, input, isFolder)
+    const truncated = lines.length > MAX_MATCHES || timedOut || cut
     let output = lines.slice(0, MAX_MATCHES).join('\n')
     if (lines.length > MAX_MATCHES)
       output += `\n[… more than ${MAX_MATCHES} matches: narrow the pattern, path or glob …]`
+    else if (cut)
+      output += `\n[… more than ${MAX_SEARCH_CHARS / 1024} KiB of matches: narrow the path or glob …]`
     if (timedOut) output += `\n[… stopped after ${SEARCH_TIMEOUT_MS / 1000} s: narrow the path or glob …]`
-    if (lines.length === 0 && !timedOut) output = 'No matches.'
+    if (lines.length === 0 && !timedOut && !cut) output = 'No matches.'
     return {
       output: ctx.redact ? ctx.redact(output.trim()) : output.trim(),
       matches: Math.min(lines.length, MAX_MATCHES),
@@ -122,7 +154,7 @@ function ripgrep(
   opened: Opened,
   input: SearchFilesInput,
   isFolder: boolean,
-): Promise<{ lines: string[]; timedOut: boolean }> {
+): Promise<{ lines: string[]; timedOut: boolean; cut: boolean }> {
   const fdPath = `/proc/${process.pid}/fd/${opened.handle.fd}`
   const args = [
     '--line-number',
@@ -152,18 +184,29 @@ function ripgrep(
       child.kill('SIGKILL')
     }, SEARCH_TIMEOUT_MS)
     const out: string[] = []
+    let chars = 0
+    let cut = false
     let buffered = ''
     let stderr = ''
     const format = isFolder
       ? (line: string) => formatLine(opened.rel, line)
       : (line: string) => `${opened.rel}:${line.replace(/^(\d+):/, '$1: ')}`
     child.stdout.on('data', (chunk: Buffer) => {
+      if (cut) return
       buffered += chunk.toString('utf8')
       // A file with Windows line endings: the `\r` before each newline is not the text's.
       const parts = buffered.split(/\r?\n/)
       buffered = parts.pop() ?? ''
-      for (const line of parts) if (out.length <= MAX_MATCHES) out.push(format(line))
-      if (out.length > MAX_MATCHES) child.kill()
+      for (const line of parts) {
+        if (out.length > MAX_MATCHES || cut) break
+        const formatted = format(line)
+        chars += formatted.length
+        if (chars > MAX_SEARCH_CHARS) cut = true
+        else out.push(formatted)
+      }
+      // No line ends within the limit (a path that long has no newline yet): stop reading it.
+      if (buffered.length > MAX_SEARCH_CHARS) cut = true
+      if (out.length > MAX_MATCHES || cut) child.kill()
     })
     child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-2000)))
     child.on('error', (err) => {
@@ -174,7 +217,7 @@ function ripgrep(
       clearTimeout(timer)
       if (code === 2 && out.length === 0)
         reject(badRequest(`pattern: ripgrep refused it: ${stderr.trim()}`, 'pattern'))
-      else resolve({ lines: out, timedOut })
+      else resolve({ lines: out, timedOut, cut })
     })
   })
 }
