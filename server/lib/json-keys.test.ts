@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_NAMED_KEYS, repeatedJsonKeys } from './json-keys.ts'
+import { MAX_NAMED_KEYS, MAX_NAMED_PATH, repeatedJsonKeys } from './json-keys.ts'
 
 describe('repeatedJsonKeys', () => {
   it('names a key given twice at the top, once however often it repeats', () => {
@@ -29,6 +29,14 @@ describe('repeatedJsonKeys', () => {
   it('walks nesting deeper than the call stack allows', () => {
     const depth = 200_000
     expect(repeatedJsonKeys(`${'['.repeat(depth)}{"a":1,"a":2}${']'.repeat(depth)}`)).toHaveLength(1)
+  })
+
+  it(`names a path longer than ${MAX_NAMED_PATH} characters by its end`, () => {
+    // 10,000 arrays deep, the path is 20,000 characters: named whole, 50 such paths made an
+    // answer ten times the size of the body that asked for it.
+    const [named] = repeatedJsonKeys(`${'['.repeat(10_000)}{"a":1,"a":2}${']'.repeat(10_000)}`)
+    expect(named).toHaveLength(MAX_NAMED_PATH)
+    expect(named).toMatch(/^….*\.0\.a$/)
   })
 
   it(`stops at ${MAX_NAMED_KEYS} keys named`, () => {

@@ -7,6 +7,12 @@
 /** More than this many are not named: a hostile body could repeat keys by the thousand. */
 export const MAX_NAMED_KEYS = 50
 
+/**
+ * A longer path is named by its end (`…` and the last characters): nesting can make a path far
+ * longer than the body, and fifty of them named whole made an answer ten times its request's size.
+ */
+export const MAX_NAMED_PATH = 200
+
 type Frame = { keys: Set<string> | null; path: string; index: number; key: string }
 
 /**
@@ -27,7 +33,7 @@ export function repeatedJsonKeys(text: string): string[] {
       const top = stack.at(-1)
       if (expectKey && top?.keys) {
         const key = JSON.parse(text.slice(i, end + 1)) as string
-        if (top.keys.has(key) && found.add(join(top.path, key)).size === MAX_NAMED_KEYS) break
+        if (top.keys.has(key) && found.add(named(join(top.path, key))).size === MAX_NAMED_KEYS) break
         top.keys.add(key)
         top.key = key
         expectKey = false
@@ -53,3 +59,6 @@ export function repeatedJsonKeys(text: string): string[] {
 export const repeatedKeyMessage = (path: string) => `${path}: is given more than once; give it once`
 
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key)
+
+const named = (path: string) =>
+  path.length <= MAX_NAMED_PATH ? path : `…${path.slice(path.length - MAX_NAMED_PATH + 1)}`
