@@ -11,6 +11,7 @@ import { RunActions } from './run-actions.tsx'
 import { RunDuration } from './runs-table.tsx'
 import { isActive, type RunLike, type TranscriptEntry } from './types.ts'
 import { Deliveries } from './deliveries.tsx'
+import { FoldedInstructions, wordsIfLong } from './folded-instructions.tsx'
 import type { DeliveryAttemptView } from '#server/integrations/views.ts'
 
 const ROLE_LABEL = { user: 'Instructions', assistant: 'Agent', tool: 'Tool', system: 'System' } as const
@@ -109,7 +110,7 @@ export function RunPage({ run, transcript, job, deliveries = [] }: Props) {
                 <p className="mb-1 text-xs font-semibold tracking-wide text-stone-600 dark:text-stone-400 uppercase">
                   {ROLE_LABEL[message.role]}
                 </p>
-                <MessageParts parts={message.parts} />
+                <TranscriptParts role={message.role} parts={message.parts} />
               </li>
             ))}
           </ol>
@@ -122,6 +123,12 @@ export function RunPage({ run, transcript, job, deliveries = [] }: Props) {
       </Card>
     </>
   )
+}
+
+/** A message's parts; long instructions fold to their first lines (decision 0486). */
+function TranscriptParts({ role, parts }: { role: TranscriptEntry['role']; parts: readonly unknown[] }) {
+  const words = role === 'user' ? wordsIfLong(parts) : null
+  return words === null ? <MessageParts parts={parts} /> : <FoldedInstructions parts={parts} words={words} />
 }
 
 /** What the run's reason explains, in words: why it ran, why it waits or was skipped, what stopped it. */
