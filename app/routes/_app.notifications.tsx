@@ -26,18 +26,23 @@ const KIND: Record<AlertKind, { label: string; tone: 'red' | 'amber' | 'green' }
   deadman: { label: 'No recent success', tone: 'red' },
 }
 
+/**
+ * Where alerts reach the reader. Only admins and owners are told the server setting that turns
+ * email on: a member can do nothing with it, and learns where to look instead.
+ */
+function describePage(emailEnabled: boolean, canSeeServerSettings: boolean): string {
+  const what = 'Alerts about jobs you created or administer'
+  if (emailEnabled) return `${what}; they are emailed to you too.`
+  if (canSeeServerSettings)
+    return `${what}. Email is off on this server (no SMTP_URL), so they show here only: whoever runs the server can set it to have them mailed too.`
+  return `${what}. They are not emailed on this server, so they show here only: the bell at the top of every page counts the ones you have not read.`
+}
+
 export default function Notifications({ loaderData }: Route.ComponentProps) {
-  const { notifications, unread, emailEnabled } = loaderData
+  const { notifications, unread, emailEnabled, canSeeServerSettings } = loaderData
   return (
     <>
-      <PageHeader
-        title="Notifications"
-        description={
-          emailEnabled
-            ? 'Alerts about jobs you created or administer; they are emailed to you too.'
-            : 'Alerts about jobs you created or administer. Email is off on this server (no SMTP_URL), so they show here only.'
-        }
-      />
+      <PageHeader title="Notifications" description={describePage(emailEnabled, canSeeServerSettings)} />
       {unread > 0 ? (
         <Form method="post" className="mb-4">
           <Button type="submit">Mark all read</Button>

@@ -133,8 +133,17 @@ export default function DeliverySettings({ loaderData }: Route.ComponentProps) {
           <p>Email is on: run results, alerts, invitations and password resets are sent by mail.</p>
         ) : (
           <p>
-            Email is off: this server has no <code>SMTP_URL</code>. Alerts show in the app only, invitations
-            are shared as links, <code>email:</code> targets fail, and password reset is unavailable.
+            {/* The server setting is named only to admins and owners: a member can do nothing with it. */}
+            Email is off
+            {canEdit ? (
+              <>
+                : this server has no <code>SMTP_URL</code>
+              </>
+            ) : (
+              ' on this server'
+            )}
+            . Alerts show in the app only, invitations are shared as links, <code>email:</code> targets fail,
+            and password reset is unavailable.
           </p>
         )}
       </Card>

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { expect, test, type Page } from '@playwright/test'
 import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
 import { textsBelowAA, useTheme } from './look.ts'
+import { joinOrganisation } from './org.ts'
 
 // Sign-up and a failed run on a busy machine take more than the default 60 s together.
 test.describe.configure({ timeout: 120_000 })
@@ -65,3 +66,35 @@ for (const theme of ['light', 'dark'] as const) {
     expect(await textsBelowAA(page)).toEqual([])
   })
 }
+
+// The browser tests' server has no SMTP_URL. Only someone who can take the setting to whoever runs
+// the server (an admin or owner) is told its name; a member is told where alerts reach them.
+test('email being off names the server setting to admins only; a member learns where to look', async ({
+  browser,
+}) => {
+  const owner = await (await browser.newContext()).newPage()
+  await signUp(owner, 'Oona Owner', uniqueEmail('oona'))
+  const member = await (await browser.newContext()).newPage()
+  const memberEmail = uniqueEmail('milo')
+  await signUp(member, 'Milo Member', memberEmail)
+  await joinOrganisation(owner, member, memberEmail, 'member')
+
+  for (const page of [owner, member]) {
+    await page.goto('/notifications')
+    await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible()
+  }
+  await expect(owner.getByText(/Email is off on this server \(no SMTP_URL\)/)).toBeVisible()
+  await expect(member.getByText('SMTP_URL')).toHaveCount(0)
+  await expect(member.getByText(/SMTP/)).toHaveCount(0)
+  await expect(
+    member.getByText(/the bell at the top of every page counts the ones you have not read/),
+  ).toBeVisible()
+
+  // Settings → Delivery says what email being off means to both, and the setting to the owner only.
+  for (const page of [owner, member]) await page.goto('/settings/delivery')
+  await expect(owner.getByText(/this server has no SMTP_URL/)).toBeVisible()
+  await expect(member.getByText(/Email is off on this server\. Alerts show in the app only/)).toBeVisible()
+  await expect(member.getByText(/SMTP/)).toHaveCount(0)
+  await owner.context().close()
+  await member.context().close()
+})
