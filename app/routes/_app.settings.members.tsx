@@ -1,10 +1,11 @@
-import { KeyRound, UserPlus, Users } from 'lucide-react'
+import { KeyRound, UserMinus, UserPlus, Users } from 'lucide-react'
 import { useEffect, useRef } from 'react'
 import { useFetcher } from 'react-router'
 import { toast } from 'sonner'
 import { CopyField } from '#app/components/copy-field.tsx'
 import { TransferJobsCard } from '#app/components/members/transfer-jobs.tsx'
 import { Button } from '#app/components/ui/button.tsx'
+import { ConfirmDeleteDialog } from '#app/components/ui/confirm-delete-dialog.tsx'
 import { Badge, Card, EmptyState } from '#app/components/ui/card.tsx'
 import { Field, Input, inputClass } from '#app/components/ui/field.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
@@ -108,22 +109,25 @@ function useActionToast(fetcher: ReturnType<typeof useFetcher<typeof action>>, s
 const MEMBER_ROW =
   'border-t border-stone-200 dark:border-stone-800 max-sm:flex max-sm:flex-wrap max-sm:items-center'
 
+type Member = Route.ComponentProps['loaderData']['members'][number]
+
+/** The members table's caption, where the focus goes once a removed member's row is gone. */
+const MEMBERS_HEADING = 'members-heading'
+
 function MemberRow({
   member,
   canManage,
   isMe,
   mayResetOwner,
 }: {
-  member: Route.ComponentProps['loaderData']['members'][number]
+  member: Member
   canManage: boolean
   isMe: boolean
   mayResetOwner: boolean
 }) {
   const roleFetcher = useFetcher<typeof action>()
-  const removeFetcher = useFetcher<typeof action>()
   const resetFetcher = useFetcher<typeof action>()
   useActionToast(roleFetcher, `Role updated for ${member.name}`)
-  useActionToast(removeFetcher, `${member.name} removed`)
   const reset = resetFetcher.data?.intent === 'reset-link' ? resetFetcher.data : undefined
   const made = reset?.ok ? (reset.data as { link: string; machineTokensRevoked: number }) : null
   const resetLink = made?.link ?? null
@@ -182,28 +186,7 @@ function MemberRow({
               </Button>
             </resetFetcher.Form>
           ) : null}
-          {canManage && !isMe ? (
-            <removeFetcher.Form
-              className="inline"
-              method="post"
-              onSubmit={(e) => {
-                if (!confirm(`Remove ${member.name} from this organisation? Their jobs here will pause.`))
-                  e.preventDefault()
-              }}
-            >
-              <input type="hidden" name="intent" value="remove" />
-              <input type="hidden" name="memberId" value={member.id} />
-              <Button
-                type="submit"
-                variant="ghost"
-                size="sm"
-                busy={removeFetcher.state !== 'idle'}
-                busyLabel="Removing…"
-              >
-                Remove
-              </Button>
-            </removeFetcher.Form>
-          ) : null}
+          {canManage && !isMe ? <RemoveMember member={member} /> : null}
         </td>
       </tr>
       {reset && !reset.ok ? (
@@ -260,6 +243,38 @@ function AccountHelp({ audit }: { audit: Route.ComponentProps['loaderData']['aud
 }
 
 /**
+ * Remove, in the app's dialog: it names the person and what leaves with them (their jobs here
+ * pause, their access tokens here end; their machines are their own account's, and nothing here
+ * runs on them any more); a refusal (an owner) shows in the dialog. The row gone, the focus goes
+ * to the members table's caption (decision 0428).
+ */
+function RemoveMember({ member }: { member: Member }) {
+  return (
+    <ConfirmDeleteDialog
+      trigger={{ variant: 'ghost', text: 'Remove', size: 'sm', label: `Remove ${member.name}` }}
+      icon={<UserMinus className="size-4" aria-hidden />}
+      title={`Remove ${member.name}?`}
+      description={
+        <>
+          {member.name} ({member.email}) loses access to this organisation. Their jobs here pause: an admin
+          can hand the shared ones to another member under Transfer shared jobs; their personal jobs stay
+          paused, since nobody else sees them. Their access tokens for this organisation stop working. Their
+          connected machines stay on their account, but nothing in this organisation runs on them any more.
+          Their account stays; an invitation brings them back.
+        </>
+      }
+      confirm={`Remove ${member.name}`}
+      cancel="Keep them"
+      intent="remove"
+      busyText="Removing…"
+      fields={{ memberId: member.id }}
+      focusAfterRemoval={MEMBERS_HEADING}
+      done={`${member.name} removed`}
+    />
+  )
+}
+
+/**
  * One invitation's Cancel, with a fetcher of its own: it says "Cancelling…" and takes no second
  * click while its request is out.
  */
@@ -293,7 +308,11 @@ export default function Members({ loaderData }: Route.ComponentProps) {
       {me.canManage ? <InviteForm /> : null}
       <Card className="overflow-hidden">
         <table className="w-full text-left text-sm max-sm:block">
-          <caption className="px-4 pt-4 pb-2 text-left font-semibold max-sm:block">
+          <caption
+            id={MEMBERS_HEADING}
+            tabIndex={-1}
+            className="px-4 pt-4 pb-2 text-left font-semibold max-sm:block"
+          >
             Members ({members.length})
           </caption>
           <thead className="text-xs text-stone-600 uppercase max-sm:sr-only dark:text-stone-400">

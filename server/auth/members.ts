@@ -10,7 +10,7 @@ import { getAuth } from './auth.ts'
 import { isOrgAdmin, type Caller } from './caller.ts'
 import { getDb } from '../db/client.ts'
 import { invitation, member, user } from '../db/schema/index.ts'
-import { HttpError, forbidden } from '../lib/errors.ts'
+import { HttpError, conflict, forbidden } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
 
 const RoleInput = z.enum(['member', 'admin', 'owner']).describe('Organisation role')
@@ -95,8 +95,23 @@ export async function updateMemberRole(caller: Caller, headers: Headers, data: u
   )
 }
 
+/**
+ * Removes a member; their jobs here pause and their access tokens here end (`onMemberRemoved`).
+ * An owner is refused here in our words: better-auth answers an admin, and the last owner's
+ * removal, with "You cannot leave the organization as the only owner", which names neither.
+ */
 export async function removeMember(caller: Caller, headers: Headers, data: unknown) {
   const input = parseInput(RemoveMemberInput, data)
+  const owners = await getDb()
+    .select({ id: member.id, name: user.name })
+    .from(member)
+    .innerJoin(user, eq(user.id, member.userId))
+    .where(and(eq(member.organizationId, caller.orgId), eq(member.role, 'owner')))
+  const owner = owners.find((o) => o.id === input.memberId)
+  if (owner && caller.role !== 'owner')
+    throw forbidden(`${owner.name} is an owner: only an owner removes an owner`)
+  if (owner && owners.length === 1)
+    throw conflict(`${owner.name} is the only owner: make someone else an owner first`)
   await viaAuth(() =>
     getAuth().api.removeMember({
       body: { memberIdOrEmail: input.memberId, organizationId: caller.orgId },

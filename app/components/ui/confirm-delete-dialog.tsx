@@ -1,14 +1,21 @@
 import { Trash2 } from 'lucide-react'
 import { AlertDialog } from 'radix-ui'
-import { useRef } from 'react'
+import { useEffect, useRef } from 'react'
 import { useFetcher } from 'react-router'
+import { toast } from 'sonner'
 import { Button } from '#app/components/ui/button.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
 
 type Props = {
   /** The trigger: a labelled "Delete" button, or an icon-only one named by `label`. */
-  trigger: { variant: 'secondary' | 'ghost'; text?: string; label?: string; className?: string }
+  trigger: {
+    variant: 'secondary' | 'ghost'
+    text?: string
+    label?: string
+    className?: string
+    size?: 'sm'
+  }
   title: React.ReactNode
   description: React.ReactNode
   confirm: string
@@ -30,6 +37,8 @@ type Props = {
    * names (an environment whose instance is gone: delete its record only), posting `fields` too.
    */
   whenRefused?: { status: number; confirm: string; fields: Record<string, string> }
+  /** Said in a toast once the action succeeds, for a dialog whose page does not navigate away. */
+  done?: string
 }
 
 /**
@@ -48,6 +57,7 @@ export function ConfirmDeleteDialog({
   cancel = 'Keep it',
   focusAfterRemoval,
   whenRefused,
+  done,
 }: Props) {
   const fetcher = useFetcher<ActionData>()
   // The dialog needs the script; until then the button is honest about doing nothing.
@@ -57,6 +67,10 @@ export function ConfirmDeleteDialog({
   const error = refusal?.message ?? null
   const wayOut = whenRefused && refusal?.status === whenRefused.status ? whenRefused : null
   const triggerButton = useRef<HTMLButtonElement>(null)
+  // On the answer, not on idle: by idle the page has reloaded and a removed row's dialog is gone.
+  useEffect(() => {
+    if (done && fetcher.data?.ok) toast.success(done)
+  }, [done, fetcher.data])
   // Closing returns the focus to the trigger; when the confirm took the trigger's row away, there
   // is no trigger, and the focus would fall to the page.
   const onCloseAutoFocus = (event: Event) => {
@@ -70,7 +84,7 @@ export function ConfirmDeleteDialog({
         <Button
           ref={triggerButton}
           variant={trigger.variant}
-          size={trigger.text ? undefined : 'sm'}
+          size={trigger.size ?? (trigger.text ? undefined : 'sm')}
           className={trigger.className}
           aria-label={trigger.label}
           disabled={!hydrated}
@@ -85,7 +99,7 @@ export function ConfirmDeleteDialog({
           className="fixed top-1/2 left-1/2 z-50 w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-xl border border-stone-200 bg-white p-6 shadow-xl dark:border-stone-700 dark:bg-stone-900"
         >
           <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>
-          <AlertDialog.Description className="mt-2 text-sm text-stone-600 dark:text-stone-400">
+          <AlertDialog.Description className="mt-2 text-sm [overflow-wrap:anywhere] text-stone-600 dark:text-stone-400">
             {description}
           </AlertDialog.Description>
           {error ? (
