@@ -9,7 +9,7 @@ import { z } from 'zod'
 import { getAuth } from './auth.ts'
 import { isOrgAdmin, type Caller } from './caller.ts'
 import { getDb } from '../db/client.ts'
-import { invitation, member, user } from '../db/schema/index.ts'
+import { invitation, member, organization, user } from '../db/schema/index.ts'
 import { HttpError, conflict, forbidden } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
 
@@ -125,15 +125,37 @@ export async function cancelInvitation(caller: Caller, headers: Headers, data: u
   await viaAuth(() => getAuth().api.cancelInvitation({ body: { invitationId: input.invitationId }, headers }))
 }
 
-/** What the accept page shows; only the invited person (by email) may see it. */
-export async function getInvitationForAcceptance(headers: Headers, invitationId: string) {
-  return viaAuth(() => getAuth().api.getInvitation({ query: { id: invitationId }, headers }))
+/**
+ * An invitation as its page needs it, whatever its state (pending, accepted, cancelled, expired),
+ * so the page can say what happened; null when no invitation has this id. The page shows its
+ * details only to the person it was sent to.
+ */
+export async function findInvitation(invitationId: string) {
+  const [found] = await getDb()
+    .select({
+      email: invitation.email,
+      role: invitation.role,
+      status: invitation.status,
+      expiresAt: invitation.expiresAt,
+      orgId: invitation.organizationId,
+      orgName: organization.name,
+      inviterEmail: user.email,
+    })
+    .from(invitation)
+    .innerJoin(organization, eq(organization.id, invitation.organizationId))
+    .innerJoin(user, eq(user.id, invitation.inviterId))
+    .where(eq(invitation.id, invitationId))
+  return found ?? null
+}
+
+/** Makes `orgId` the session's organisation (better-auth refuses one the caller is not in). */
+export async function switchToOrganisation(headers: Headers, orgId: string) {
+  await viaAuth(() => getAuth().api.setActiveOrganization({ body: { organizationId: orgId }, headers }))
 }
 
 export async function acceptInvitation(headers: Headers, invitationId: string) {
   const accepted = await viaAuth(() => getAuth().api.acceptInvitation({ body: { invitationId }, headers }))
   const orgId = accepted?.invitation.organizationId
-  if (orgId)
-    await viaAuth(() => getAuth().api.setActiveOrganization({ body: { organizationId: orgId }, headers }))
+  if (orgId) await switchToOrganisation(headers, orgId)
   return { orgId }
 }
