@@ -8,7 +8,7 @@ import { ConfirmDeleteDialog } from '#app/components/ui/confirm-delete-dialog.ts
 import type { ActionData } from '#app/lib/action-errors.ts'
 import type { AuditEntry, JobFormSpec, JobLike } from '#app/lib/job-types.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
-import { useConfirmLeave } from '#app/lib/use-confirm-leave.ts'
+import { useConfirmLeave } from '#app/lib/use-confirm-leave.tsx'
 import { AuditTrail } from './audit-trail.tsx'
 import { PausedChip, ScopeBadge } from './job-chips.tsx'
 import { changedFields, draftOf as draftFrom } from './job-draft.ts'
@@ -72,7 +72,10 @@ export function JobDetail({ job, audit, runs, me, form, transferTargets = [] }: 
       )
   }, [toggle.state, toggle.data])
 
-  useConfirmLeave(dirty && save.state === 'idle', 'Discard your unsaved changes to this job?')
+  const leaveDialog = useConfirmLeave(
+    dirty && save.state === 'idle',
+    'Discard your unsaved changes to this job?',
+  )
 
   const conflict = Boolean(
     save.data && !save.data.ok && save.data.error.status === 409 && base.version < job.version,
@@ -92,6 +95,7 @@ export function JobDetail({ job, audit, runs, me, form, transferTargets = [] }: 
 
   return (
     <>
+      {leaveDialog}
       <Link
         to="/jobs"
         className="mb-3 inline-flex items-center gap-1 text-sm text-stone-600 dark:text-stone-400 hover:text-stone-800 dark:hover:text-stone-200"

@@ -9,7 +9,7 @@ import type { ActionData } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
 import { environmentNameOf, errorMarks, isJobFilePath } from '#app/lib/job-file-lines.ts'
 import { hashText } from '#app/lib/text-hash.ts'
-import { useConfirmLeave } from '#app/lib/use-confirm-leave.ts'
+import { useConfirmLeave } from '#app/lib/use-confirm-leave.tsx'
 import { FileStatus, type Verdict } from './file-status.tsx'
 
 const NO_MARKS: never[] = []
@@ -91,10 +91,14 @@ export function FilePanel({ file }: { file: OpenFile }) {
       { method: 'post' },
     )
   }
-  useConfirmLeave(dirty && save.state === 'idle', `Discard your unsaved changes to ${file.path}?`)
+  const leaveDialog = useConfirmLeave(
+    dirty && save.state === 'idle',
+    `Discard your unsaved changes to ${file.path}?`,
+  )
 
   return (
     <div className="flex min-w-0 flex-col">
+      {leaveDialog}
       <div className="flex flex-wrap items-center gap-2 border-b border-stone-200 px-4 py-2.5 dark:border-stone-800">
         <h2 className="min-w-0 truncate font-mono text-sm">
           <span className="text-stone-600 dark:text-stone-400">{file.scope}/</span>
