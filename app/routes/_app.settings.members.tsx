@@ -27,7 +27,7 @@ export async function action({ request }: Route.ActionArgs) {
 
 const roles = ['member', 'admin', 'owner'] as const
 
-function InviteForm() {
+function InviteForm({ mailed }: { mailed: boolean }) {
   const fetcher = useFetcher<typeof action>()
   const form = useRef<HTMLFormElement>(null)
   const result = fetcher.data
@@ -44,8 +44,10 @@ function InviteForm() {
         <UserPlus className="size-4" aria-hidden /> Invite someone
       </h2>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-        They sign in (or sign up) with this email and open the link. No email is sent, so share the link
-        yourself.
+        They sign in (or sign up) with this email and open the link.{' '}
+        {mailed
+          ? 'The link is emailed to them; you can share it yourself too.'
+          : 'This server sends no email, so share the link yourself.'}
       </p>
       <fetcher.Form ref={form} method="post" className="mt-4 flex flex-wrap items-end gap-3">
         <input type="hidden" name="intent" value="invite" />
@@ -305,7 +307,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
   const { me, members, invitations, jobOwners, audit } = loaderData
   return (
     <div className="space-y-6">
-      {me.canManage ? <InviteForm /> : null}
+      {me.canManage ? <InviteForm mailed={loaderData.invitationsMailed} /> : null}
       <Card className="overflow-hidden">
         <table className="w-full text-left text-sm max-sm:block">
           <caption

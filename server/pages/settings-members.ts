@@ -1,4 +1,5 @@
 import { appUrl } from '../auth/auth.ts'
+import { emailEnabled } from '../integrations/email.ts'
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
 import { badRequest } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
@@ -27,6 +28,8 @@ export async function loadMembersPage(caller: Caller) {
     members,
     invitations: invitations.map((i) => ({ ...i, link: invitationLink(i.id) })),
     audit,
+    // With SMTP_URL the invitation is mailed too; the page says whether to share the link by hand.
+    invitationsMailed: emailEnabled(),
   }
 }
 

@@ -33,6 +33,8 @@ test('Remove asks in the app dialog, naming the person and what happens; Escape 
   // Were the browser's own confirm still asked, it would be accepted here and Bob removed at once.
   ana.on('dialog', (d) => void d.accept())
   await ana.goto('/settings/members')
+  // The browser tests' server has no SMTP_URL (the mailed case: delivery.test.ts).
+  await expect(ana.getByText('This server sends no email, so share the link yourself.')).toBeVisible()
   const remove = ana.getByRole('button', { name: 'Remove Bob Berg' })
   await remove.focus()
   await ana.keyboard.press('Enter')

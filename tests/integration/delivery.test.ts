@@ -384,6 +384,10 @@ describe('auth mail', () => {
       (m) => m.to.includes(team.admin.email) && /invited you to/.test(m.subject),
       'an invitation',
     )
+    const members = await team.owner.client.request('GET', '/settings/members', undefined, {
+      accept: 'text/html',
+    })
+    expect(String(members.body)).toContain('The link is emailed to them; you can share it yourself too.')
     const verify = await smtp.waitFor(
       (m) => m.to.includes(team.creator.email) && /Confirm your email/.test(m.subject),
       'a verification mail',
