@@ -2,6 +2,7 @@ import { AlertDialog } from 'radix-ui'
 import { useEffect } from 'react'
 import { useBlocker, type Location } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
+import { dialogOverlayClass, dialogPanelClass } from '#app/components/ui/dialog-frame.ts'
 
 /**
  * Asks, in the app's dialog, before an in-app navigation would throw away unsaved work, and lets
@@ -32,8 +33,8 @@ export function useConfirmLeave(
       }}
     >
       <AlertDialog.Portal>
-        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-stone-950/40 backdrop-blur-[1px]" />
-        <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-xl border border-stone-200 bg-white p-6 shadow-xl dark:border-stone-700 dark:bg-stone-900">
+        <AlertDialog.Overlay className={dialogOverlayClass} />
+        <AlertDialog.Content className={dialogPanelClass}>
           <AlertDialog.Title className="text-lg font-semibold [overflow-wrap:anywhere]">
             {message}
           </AlertDialog.Title>

@@ -6,6 +6,7 @@ import { toast } from 'sonner'
 import { Button } from '#app/components/ui/button.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
+import { dialogOverlayClass, dialogPanelClass } from '#app/components/ui/dialog-frame.ts'
 
 type Props = {
   /** The trigger: a labelled "Delete" button, or an icon-only one named by `label`. */
@@ -93,11 +94,8 @@ export function ConfirmDeleteDialog({
         </Button>
       </AlertDialog.Trigger>
       <AlertDialog.Portal>
-        <AlertDialog.Overlay className="fixed inset-0 z-40 bg-stone-950/40 backdrop-blur-[1px]" />
-        <AlertDialog.Content
-          onCloseAutoFocus={onCloseAutoFocus}
-          className="fixed top-1/2 left-1/2 z-50 w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-xl border border-stone-200 bg-white p-6 shadow-xl dark:border-stone-700 dark:bg-stone-900"
-        >
+        <AlertDialog.Overlay className={dialogOverlayClass} />
+        <AlertDialog.Content onCloseAutoFocus={onCloseAutoFocus} className={dialogPanelClass}>
           <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>
           <AlertDialog.Description className="mt-2 text-sm [overflow-wrap:anywhere] text-stone-600 dark:text-stone-400">
             {description}

@@ -6,6 +6,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Field, Input, inputClass } from '#app/components/ui/field.tsx'
 import { stripFieldPrefix, type ActionData } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
+import { dialogOverlayClass, dialogPanelClass } from '#app/components/ui/dialog-frame.ts'
 
 type Kind = 'job' | 'environment' | 'file'
 
@@ -63,8 +64,8 @@ export function CreateDialog({
     <Dialog.Root>
       <Dialog.Trigger asChild>{trigger(!hydrated)}</Dialog.Trigger>
       <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-stone-950/40" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 rounded-xl border border-stone-200 bg-white p-6 shadow-xl dark:border-stone-700 dark:bg-stone-900">
+        <Dialog.Overlay className={dialogOverlayClass} />
+        <Dialog.Content className={dialogPanelClass}>
           <Dialog.Title className="text-lg font-semibold">{copy.title}</Dialog.Title>
           <Dialog.Description className="mt-1 text-sm text-stone-600 dark:text-stone-400">
             {copy.description}
