@@ -68,6 +68,11 @@ const EnvSchema = z.object({
   PAGE_CACHE: bool.default(true),
   SCHEDULER_ENABLED: bool.default(true),
   SCHEDULER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  /**
+   * Runs of one organisation executing at once on an instance (its share of SCHEDULER_CONCURRENCY);
+   * unset: half of it. Open sign-up makes every organisation a potential attacker.
+   */
+  SCHEDULER_ORG_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(25),
   RUN_HISTORY_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),

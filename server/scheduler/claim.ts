@@ -22,6 +22,7 @@ import { decideOverlap } from '../runs/overlap.ts'
 import { memoizeNextRun } from '../runs/next-run-memo.ts'
 import { planSlots, scheduleEndReason, type NextRunFn } from '../runs/policy.ts'
 import { inTransaction, queryRows, toDate } from '../db/sql.ts'
+import { takeTurns, type OrgShare } from './org-share.ts'
 
 export type ClaimOptions = {
   now: SQL
@@ -30,6 +31,8 @@ export type ClaimOptions = {
   limit: number
   /** Runs this instance may start now; the rest are inserted as queued for any instance. */
   capacity: number
+  /** Each organisation's share of those (org-share.ts): a slot past it is queued too. */
+  share: OrgShare
   leaseMs: number
   next?: NextRunFn
 }
@@ -73,6 +76,7 @@ export async function claimDueJobs(
     const activeByJob = new Map<string, { status: string }[]>()
     for (const run of active) activeByJob.set(run.jobId, [...(activeByJob.get(run.jobId) ?? []), run])
     let capacity = options.capacity
+    const turns = takeTurns(options.share)
     const rows: SlotRow[] = []
     const moves: RunStart[] = []
     const jobs = new Map<string, RunJob>()
@@ -99,7 +103,7 @@ export async function claimDueJobs(
         if (decision.status === 'skipped') Object.assign(row, { status: 'skipped', reason: decision.reason })
         else if (decision.status === 'queued')
           row.reason = [reason, decision.reason].filter(Boolean).join('; ')
-        else if (capacity > 0) {
+        else if (capacity > 0 && turns.take(job.org_id)) {
           capacity--
           started = true
           Object.assign(row, { status: 'running', instance: options.instance, threadId: newId('thr') })

@@ -12,6 +12,7 @@ import { readPendingWork } from './pending.ts'
 import { reapExpiredLeases } from './reaper.ts'
 import { executeRun, type AbortCause, type RunnerDeps } from './runner.ts'
 import { startQueuedRuns } from './start-queued.ts'
+import { fullOrgs, type OrgShare } from './org-share.ts'
 import type { NextRunFn } from '../runs/policy.ts'
 
 export type CoreOptions = {
@@ -27,6 +28,11 @@ export type CoreOptions = {
   clock?: Clock
   /** Runs executing at once on this instance (SCHEDULER_CONCURRENCY). */
   concurrency?: number
+  /**
+   * Runs of one organisation executing at once on this instance (SCHEDULER_ORG_CONCURRENCY;
+   * default half of `concurrency`, at least 1): no organisation takes every slot (org-share.ts).
+   */
+  orgConcurrency?: number
   /** How long a run stays ours without a heartbeat. */
   leaseMs?: number
   /**
@@ -68,10 +74,20 @@ export function createSchedulerCore(options: CoreOptions) {
   const concurrency = options.concurrency ?? 8
   const leaseMs = options.leaseMs ?? 60_000
   const claimBatch = options.claimBatch ?? 2_000
-  const flights = new Map<string, { controller: AbortController; done: Promise<void> }>()
+  const orgConcurrency = Math.min(
+    concurrency,
+    options.orgConcurrency ?? Math.max(1, Math.floor(concurrency / 2)),
+  )
+  const flights = new Map<string, { orgId: string; controller: AbortController; done: Promise<void> }>()
   let claiming = true
 
   const free = () => concurrency - flights.size
+  /** How many runs each organisation executes here now, and its cap. */
+  function share(): OrgShare {
+    const running = new Map<string, number>()
+    for (const { orgId } of flights.values()) running.set(orgId, (running.get(orgId) ?? 0) + 1)
+    return { running, cap: orgConcurrency }
+  }
 
   function launch(started: StartedRun[]) {
     for (const s of started) {
@@ -82,7 +98,7 @@ export function createSchedulerCore(options: CoreOptions) {
         flights.delete(s.run.id)
         options.onSettled?.()
       })
-      flights.set(s.run.id, { controller, done })
+      flights.set(s.run.id, { orgId: s.run.orgId, controller, done })
     }
   }
 
@@ -90,7 +106,7 @@ export function createSchedulerCore(options: CoreOptions) {
   async function readPending(heartbeat: boolean) {
     const runIds = [...flights.keys()]
     const beat = heartbeat ? { instance, runIds, leaseMs } : undefined
-    const pending = await readPendingWork(clock.sqlNow(), loopDb, beat)
+    const pending = await readPendingWork(clock.sqlNow(), loopDb, beat, fullOrgs(share()))
     if (pending.held) {
       const held = new Set(pending.held)
       const lost: AbortCause = { kind: 'lease-lost' }
@@ -130,7 +146,7 @@ export function createSchedulerCore(options: CoreOptions) {
     if (!claiming) return { ...result, sleepMs: Infinity }
     if (pending.nextQueuedAt && pending.nextQueuedAt.getTime() <= now && free() > 0) {
       const started = await startQueuedRuns(
-        { now: clock.sqlNow(), instance, capacity: free(), leaseMs },
+        { now: clock.sqlNow(), instance, capacity: free(), leaseMs, share: share() },
         loopDb,
       )
       launch(started)
@@ -143,6 +159,7 @@ export function createSchedulerCore(options: CoreOptions) {
           instance,
           limit: claimBatch,
           capacity: free(),
+          share: share(),
           leaseMs,
           next: options.next,
         }

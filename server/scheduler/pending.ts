@@ -8,6 +8,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { plusMs, queryRows, toDate } from '../db/sql.ts'
+import { notAmongOrgs } from './org-share.ts'
 
 export type PendingWork = {
   /** The database clock. */
@@ -26,13 +27,20 @@ export type PendingWork = {
 export type Heartbeat = { instance: string; runIds: string[]; leaseMs: number }
 
 const nextDue = sql`(select min(next_run_at) from jobs where enabled and suspended_reason is null)`
-const nextQueued = sql`(select coalesce(q.not_before, q.scheduled_for) from job_runs q
-    where q.status = 'queued'
+// Queued runs of organisations at their share of this instance (org-share.ts) are not ours to start:
+// counting them would wake the loop again and again for work it must leave.
+const nextQueued = (fullOrgs: string[]) => sql`(select coalesce(q.not_before, q.scheduled_for) from job_runs q
+    where q.status = 'queued' and ${notAmongOrgs(fullOrgs)}
       and not exists (select 1 from job_runs r where r.job_id = q.job_id and r.status = 'running')
     order by coalesce(q.not_before, q.scheduled_for)
     limit 1)`
 
-export async function readPendingWork(now: SQL, db: Db, beat?: Heartbeat): Promise<PendingWork> {
+export async function readPendingWork(
+  now: SQL,
+  db: Db,
+  beat?: Heartbeat,
+  fullOrgs: string[] = [],
+): Promise<PendingWork> {
   const [row] = await queryRows(
     db,
     beat
@@ -45,14 +53,14 @@ export async function readPendingWork(now: SQL, db: Db, beat?: Heartbeat): Promi
                 and instance = ${beat.instance} and status = 'running'
               returning id, lease_expires_at
             )
-            select ${now} as now, ${nextDue} as next_due, ${nextQueued} as next_queued,
+            select ${now} as now, ${nextDue} as next_due, ${nextQueued(fullOrgs)} as next_queued,
               least(
                 (select min(lease_expires_at) from job_runs
                   where status = 'running' and id not in (select id from renewed)),
                 (select min(lease_expires_at) from renewed)
               ) as next_lease,
               (select coalesce(json_agg(id), '[]'::json) from renewed) as held`
-      : sql`select ${now} as now, ${nextDue} as next_due, ${nextQueued} as next_queued,
+      : sql`select ${now} as now, ${nextDue} as next_due, ${nextQueued(fullOrgs)} as next_queued,
               (select min(lease_expires_at) from job_runs where status = 'running') as next_lease`,
   )
   const held = row?.held

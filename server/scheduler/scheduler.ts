@@ -79,6 +79,7 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
     leaseMs,
     executor: options.executor,
     concurrency: options.concurrency ?? config.SCHEDULER_CONCURRENCY,
+    orgConcurrency: options.orgConcurrency ?? config.SCHEDULER_ORG_CONCURRENCY,
     onSettled: poke,
   })
   await registerInstance(instance, clock.sqlNow(), db)

@@ -11,18 +11,27 @@ import type { RunRow } from '../runs/schema.ts'
 import { fromRawRun, markRunsRunning, markRunsSkipped } from '../runs/store.ts'
 import { inList, inTransaction, queryRows } from '../db/sql.ts'
 import { withRunThreads } from '../runs/threads.ts'
+import { fullOrgs, notAmongOrgs, takeTurns, turnOrder, type OrgShare } from './org-share.ts'
 
 type JobRow = RunJobRow & { enabled: boolean; suspended_reason: string | null }
 
 /**
- * Ready queued runs of jobs with nothing running, oldest first, in the order of job_runs_ready_idx
- * (so a long queue costs only `limit` rows). A new snapshot each call.
+ * Ready queued runs of jobs with nothing running, taking turns between organisations (org-share.ts):
+ * the fewest runs going first, then oldest first. Organisations at their cap are left out. A new
+ * snapshot each call; it reads every ready queued run outside those organisations (at most a few
+ * per job), only when this instance has a free slot.
  */
-const readyQueued = (now: SQL, jobFilter: SQL, limit: number) => sql`
-  select q.* from job_runs q
-  where q.status = 'queued' and coalesce(q.not_before, q.scheduled_for) <= ${now} and ${jobFilter}
-    and not exists (select 1 from job_runs r where r.job_id = q.job_id and r.status = 'running')
-  order by coalesce(q.not_before, q.scheduled_for), q.attempt
+const readyQueued = (now: SQL, jobFilter: SQL, share: OrgShare, limit: number) => sql`
+  select q.* from (
+    select q.*, row_number() over (
+        partition by q.org_id order by coalesce(q.not_before, q.scheduled_for), q.attempt
+      ) as org_turn
+    from job_runs q
+    where q.status = 'queued' and coalesce(q.not_before, q.scheduled_for) <= ${now} and ${jobFilter}
+      and ${notAmongOrgs(fullOrgs(share))}
+      and not exists (select 1 from job_runs r where r.job_id = q.job_id and r.status = 'running')
+  ) q
+  order by ${turnOrder(share)}, coalesce(q.not_before, q.scheduled_for), q.attempt
   limit ${limit}`
 
 /** The first run of each job (a job runs one at a time; its other ready runs wait for the next pass). */
@@ -31,15 +40,28 @@ function firstPerJob<T extends { jobId: string }>(runs: T[]): T[] {
   return runs.filter((run) => !seen.has(run.jobId) && seen.add(run.jobId))
 }
 
-/** Starts up to `capacity` ready queued runs on `instance`; queued runs of paused jobs become skipped. */
+/** The runs to start, in turn order: one per job, none past its organisation's share, at most `capacity`. */
+function choose(runs: RunRow[], share: OrgShare, capacity: number): RunRow[] {
+  const turns = takeTurns(share)
+  return firstPerJob(runs)
+    .filter((run) => turns.take(run.orgId))
+    .slice(0, capacity)
+}
+
+/**
+ * Starts up to `capacity` ready queued runs on `instance`, taking turns between organisations
+ * (`share`); queued runs of paused jobs become skipped.
+ */
 export async function startQueuedRuns(
-  options: { now: SQL; instance: string; capacity: number; leaseMs: number },
+  options: { now: SQL; instance: string; capacity: number; leaseMs: number; share: OrgShare },
   db: Db,
 ): Promise<StartedRun[]> {
-  const { now, capacity } = options
+  const { now, capacity, share } = options
   if (capacity <= 0) return []
-  const candidates = firstPerJob(
-    (await queryRows(db, readyQueued(now, sql`true`, capacity * 4))).map(fromRawRun),
+  const candidates = choose(
+    (await queryRows(db, readyQueued(now, sql`true`, share, capacity * 4))).map(fromRawRun),
+    share,
+    capacity,
   )
   if (candidates.length === 0) return []
   return inTransaction(db, async (tx) => {
@@ -55,7 +77,9 @@ export async function startQueuedRuns(
     if (jobs.length === 0) return []
     // Re-read under the locks: another instance may have started one of these meanwhile.
     const locked = sql`q.job_id in ${inList(jobs.map((j) => j.id))}`
-    const runs = firstPerJob((await queryRows(tx, readyQueued(now, locked, jobs.length * 2))).map(fromRawRun))
+    const runs = firstPerJob(
+      (await queryRows(tx, readyQueued(now, locked, share, jobs.length * 2))).map(fromRawRun),
+    )
     const byId = new Map(jobs.map((j) => [j.id, j]))
     const paused = runs.filter((r) => r.trigger !== 'manual' && isPaused(byId.get(r.jobId)))
     await markRunsSkipped(
@@ -63,7 +87,11 @@ export async function startQueuedRuns(
       { now, reason: 'the job was paused before this run could start' },
       tx,
     )
-    const toStart = runs.filter((r) => !paused.includes(r)).slice(0, capacity)
+    const toStart = choose(
+      runs.filter((r) => !paused.includes(r)),
+      share,
+      capacity,
+    )
     // Identity and instructions both come from the job row read above, under its lock: a run
     // queued before an edit runs the current prompt as its current author, never the old author.
     const started = await markRunsRunning(
