@@ -2,11 +2,11 @@
  * Runs as callers see them: run now, a job's history and one run with its transcript. Access
  * is the jobs service's: whoever may see a job sees its runs; whoever may edit it may run it now.
  */
-import { eq, sql } from 'drizzle-orm'
+import { desc, eq, sql } from 'drizzle-orm'
 import { viaNote } from '../access/caller.ts'
 import type { Caller } from '../auth/caller.ts'
-import { getDb } from '../db/client.ts'
-import { jobs } from '../db/schema/app.ts'
+import { getDb, type Db } from '../db/client.ts'
+import { jobRuns, jobs } from '../db/schema/app.ts'
 import { badRequest, isNotFound, notFound } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
 import { assertCanEditJob, getJob } from '../jobs/service.ts'
@@ -39,6 +39,10 @@ export async function runJobNow(
     const requested = retryOf
       ? `retry of ${retryOf.id} (${retryOf.status}) by ${caller.name}`
       : `run now by ${caller.name}${caller.via ? ` ${viaNote(caller)}` : ''}`
+    if (decision.status === 'skipped') {
+      const repeated = await recordRepeatedRefusal(jobId, `${requested}; ${decision.reason}`, tx)
+      if (repeated) return repeated
+    }
     const [row] = await insertRuns(
       [
         {
@@ -66,6 +70,30 @@ export async function runJobNow(
     )
   }
   return toRun(run)
+}
+
+/**
+ * A refused request (overlap) right after another refused request of the same job is the same news:
+ * the latest row of the job is that request's record, so it is brought up to date (who asked, when)
+ * instead of writing one more. Pressing Run now in a loop would otherwise add a row per press to a
+ * history kept for RUN_HISTORY_DAYS; now it adds at most one per run of the job or scheduled slot.
+ */
+async function recordRepeatedRefusal(jobId: string, reason: string, tx: Db): Promise<RunRow | null> {
+  const [latest] = await tx
+    .select({ id: jobRuns.id, status: jobRuns.status, trigger: jobRuns.trigger, reason: jobRuns.reason })
+    .from(jobRuns)
+    .where(eq(jobRuns.jobId, jobId))
+    .orderBy(desc(jobRuns.scheduledFor), desc(jobRuns.attempt))
+    .limit(1)
+  // Only a person's request (Run now, Retry), never a slot or an automatic retry the scheduler skipped.
+  const requested = latest?.trigger === 'manual' || latest?.reason?.startsWith('retry of ')
+  if (latest?.status !== 'skipped' || !requested) return null
+  const [row] = await tx
+    .update(jobRuns)
+    .set({ reason, finishedAt: sql`now()` })
+    .where(eq(jobRuns.id, latest.id))
+    .returning()
+  return row ?? null
 }
 
 /** A job's runs, newest first (`limit`, `before`: see {@link RunListQuery}); 404 if the job is not visible. */

@@ -215,3 +215,34 @@ it('deleting a job deletes its runs and their transcripts (agent threads and mes
   expect(await count('agent_threads', sql`id = ${thread!.thread_id}`)).toBe(0)
   expect(await count('agent_messages', sql`thread_id = ${thread!.thread_id}`)).toBe(0)
 })
+
+// Run now spam (an attack): each refused press wrote one more `skipped` row, kept for
+// RUN_HISTORY_DAYS, so a script pressing in a loop grew the history without bound.
+it.each(['skip', 'queue'] as const)(
+  'forty Run now presses at once on a job whose run is going (overlap: %s) record one refused request, not forty',
+  async (overlap) => {
+    const job = await createJob(`spammed-${overlap}`, { overlap })
+    fake.reply({ hang: true })
+    const first = (await team.creator.client.post(`/_agent-native/jobs/${job.id}/run`)).body.run
+    await waitForRun(team.creator.client, first.id, { until: (s) => s === 'running' })
+
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => team.creator.client.post(`/_agent-native/jobs/${job.id}/run`)),
+    )
+    expect(answers.map((a) => a.status)).toEqual(Array(40).fill(202))
+    const refused = answers.map((a) => a.body.run).filter((r) => r.status === 'skipped')
+    expect(refused.length).toBe(overlap === 'skip' ? 40 : 39)
+    // Every refused press answers with the one record of a refused press, saying who asked last.
+    expect(new Set(refused.map((r) => r.id)).size).toBe(1)
+    expect(refused[0].reason).toMatch(/^run now by Cleo Creator; /)
+    const rows = (await app.server.db.db.execute(
+      sql`select status from job_runs where job_id = ${job.id} order by status`,
+    )) as unknown as { status: string }[]
+    expect(rows.map((r) => r.status)).toEqual(
+      overlap === 'skip' ? ['running', 'skipped'] : ['queued', 'running', 'skipped'],
+    )
+    await app.server.db.db.execute(
+      sql`update job_runs set status = 'error', finished_at = now() where job_id = ${job.id} and status in ('running', 'queued')`,
+    )
+  },
+)
