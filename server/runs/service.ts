@@ -73,25 +73,32 @@ export async function runJobNow(
 }
 
 /**
- * A refused request (overlap) right after another refused request of the same job is the same news:
- * the latest row of the job is that request's record, so it is brought up to date (who asked, when)
- * instead of writing one more. Pressing Run now in a loop would otherwise add a row per press to a
- * history kept for RUN_HISTORY_DAYS; now it adds at most one per run of the job or scheduled slot.
+ * Refused requests (overlap) while the same runs are going are the same news: one record says so,
+ * brought up to date (who asked last, when) instead of a row per press. Pressing Run now in a loop
+ * would otherwise add a row per press to a history kept for RUN_HISTORY_DAYS; now it adds at most
+ * one while the job's runs go. The record is a person's refused request (Run now, Retry; never a
+ * slot or an automatic retry the scheduler skipped) made since the oldest run going was scheduled.
+ * Not "the job's latest row": requests take turns on the job's lock but carry the time their
+ * transaction began, so a refused one can sort before the queued run a press ahead of it made.
  */
 async function recordRepeatedRefusal(jobId: string, reason: string, tx: Db): Promise<RunRow | null> {
-  const [latest] = await tx
-    .select({ id: jobRuns.id, status: jobRuns.status, trigger: jobRuns.trigger, reason: jobRuns.reason })
+  const going = sql`(select min(g.scheduled_for) from ${jobRuns} g
+    where g.job_id = ${jobId} and g.status in ('running', 'queued'))`
+  const [earlier] = await tx
+    .select({ id: jobRuns.id })
     .from(jobRuns)
-    .where(eq(jobRuns.jobId, jobId))
-    .orderBy(desc(jobRuns.scheduledFor), desc(jobRuns.attempt))
+    .where(
+      sql`${jobRuns.jobId} = ${jobId} and ${jobRuns.status} = 'skipped'
+        and (${jobRuns.trigger} = 'manual' or ${jobRuns.reason} like 'retry of %')
+        and ${jobRuns.scheduledFor} >= ${going}`,
+    )
+    .orderBy(desc(jobRuns.scheduledFor))
     .limit(1)
-  // Only a person's request (Run now, Retry), never a slot or an automatic retry the scheduler skipped.
-  const requested = latest?.trigger === 'manual' || latest?.reason?.startsWith('retry of ')
-  if (latest?.status !== 'skipped' || !requested) return null
+  if (!earlier) return null
   const [row] = await tx
     .update(jobRuns)
     .set({ reason, finishedAt: sql`now()` })
-    .where(eq(jobRuns.id, latest.id))
+    .where(eq(jobRuns.id, earlier.id))
     .returning()
   return row ?? null
 }
