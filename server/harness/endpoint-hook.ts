@@ -51,13 +51,18 @@ export function createPolicyHook(decide: (call: ToolCall) => Promise<ToolVerdict
       const verdict = pace.take()
         ? await decide({ tool: String(payload.tool_name ?? ''), input })
         : { allow: false as const, reason: PACED }
-      return Response.json({
-        hookSpecificOutput: {
-          hookEventName: 'PreToolUse',
-          permissionDecision: verdict.allow ? 'allow' : 'deny',
-          ...(verdict.allow ? {} : { permissionDecisionReason: verdict.reason }),
-        },
-      })
+      return hookAnswer(verdict)
     },
   }
+}
+
+/** The hook's answer to the CLI: allow, or deny with the reason it tells the model. */
+export function hookAnswer(verdict: ToolVerdict): Response {
+  return Response.json({
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: verdict.allow ? 'allow' : 'deny',
+      ...(verdict.allow ? {} : { permissionDecisionReason: verdict.reason }),
+    },
+  })
 }

@@ -15,7 +15,7 @@ afterAll(async () => {
   await fake?.close()
 })
 
-function session(awaitCheckIn: boolean) {
+function session(awaitCheckIn: boolean, placeLost?: () => Promise<string | null>) {
   const refusals: string[] = []
   const opened = openSession({
     grant: { baseURL: fake.baseURL, apiKey: 'sk-test', modelId: 'claude-test', price: () => 0, cap: null },
@@ -25,6 +25,7 @@ function session(awaitCheckIn: boolean) {
     onRefusal: (reason) => refusals.push(reason),
     awaitCheckIn,
     door: 'socket',
+    placeLost,
   })
   return { opened, refusals }
 }
@@ -144,6 +145,34 @@ describe('a model call for a model without a price', () => {
     ).toBe(200)
     expect(opened.calls).toHaveLength(1)
     expect(opened.usage().costUsd).toBeGreaterThan(0)
+    opened.close()
+  })
+})
+
+describe('a harness run whose person lost their place (decision 0476)', () => {
+  const LOST = 'Mallory is no longer a member of Acme: this harness run can act no more'
+
+  it('has its hook deny, its MCP refused and its model call refused, and the run is told once', async () => {
+    let lost: string | null = null
+    const { opened, refusals } = session(false, async () => lost)
+    const before = fake.requests.length
+    expect((await post(opened.token, '/v1/messages', message)).status).toBe(200)
+
+    lost = LOST
+    const hook = await post(opened.token, '/hook', { tool_name: 'Bash', tool_input: { command: 'ls' } })
+    expect((await hook.json()).hookSpecificOutput).toEqual({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: LOST,
+    })
+    const mcp = await post(opened.token, '/mcp/tracker', { jsonrpc: '2.0', id: 1, method: 'tools/list' })
+    expect(mcp.status).toBe(403)
+    expect(await mcp.json()).toEqual({ error: LOST })
+    const call = await post(opened.token, '/v1/messages', message)
+    expect(call.status).toBe(403)
+    expect(JSON.stringify(await call.json())).toContain(LOST)
+    expect(fake.requests.length).toBe(before + 1)
+    expect(refusals).toEqual([LOST])
     opened.close()
   })
 })

@@ -10,7 +10,13 @@
 import { randomBytes } from 'node:crypto'
 import type { McpEndpoint } from '../integrations/mcp-client.ts'
 import { singleton } from '../lib/singleton.ts'
-import { createPolicyHook, type PolicyHook, type ToolCall, type ToolVerdict } from './endpoint-hook.ts'
+import {
+  createPolicyHook,
+  hookAnswer,
+  type PolicyHook,
+  type ToolCall,
+  type ToolVerdict,
+} from './endpoint-hook.ts'
 import { createMcpRelay, type McpRelay } from './endpoint-mcp.ts'
 import { apiError, parseJson, readBody } from './endpoint-request.ts'
 import { overCap, usd, type RunCap } from '../runs/budget.ts'
@@ -74,6 +80,13 @@ export type SessionOptions = {
    * on any instance), so its token dies then, not when word of it reaches the run (decision 0384).
    */
   stillOn?: () => Promise<boolean>
+  /**
+   * Asked before every request with `stillOn`: why the run's person may no longer act (they left
+   * the organisation or lost the role the run began with), or null. Once they may not, the run
+   * ends with that reason and the request is refused in the asker's terms: the model call with an
+   * error the CLI shows, the hook with a deny, MCP with a 403 (decision 0476).
+   */
+  placeLost?: () => Promise<string | null>
   /**
    * The one way the run's harness reaches the endpoint: its own Unix socket (a CLI in this
    * server's sandbox or a Docker container) or the HTTP route (a CLI on a connected machine). The
@@ -174,12 +187,14 @@ export async function handleHarnessRequest(
   const live = sessions.get(token)
   // The same answer for a token of another door: nothing says the run exists.
   if (!live || live.door !== door) return unknownRun()
-  if (live.stillOn && !(await live.stillOn())) {
+  const [on, lost] = await Promise.all([live.stillOn?.() ?? true, live.placeLost?.() ?? null])
+  if (!on) {
     live.session.close()
     return unknownRun()
   }
   const url = URL.parse(path, 'http://endpoint')
   if (!url) return apiError(404, 'not_found_error', 'No such endpoint')
+  if (lost) return refuseLost(live, lost, url.pathname)
   if (request.method === 'POST' && url.pathname === '/v1/messages') return modelCall(live, url, request)
   if (request.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {
     // Free at the provider, but on the run's key and its rate limit: the same gates as a call.
@@ -288,6 +303,20 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
   } finally {
     if (!handedOn) release()
   }
+}
+
+/**
+ * The run's person left or lost their role: the run ends with `reason` (the first reason to stop
+ * it stays), and this request is refused as its asker shows a refusal.
+ */
+function refuseLost(live: Live, reason: string, pathname: string): Response {
+  if (!live.refusal) {
+    live.refusal = reason
+    live.onRefusal(reason)
+  }
+  if (pathname === '/hook') return hookAnswer({ allow: false, reason })
+  if (pathname.startsWith('/mcp/')) return Response.json({ error: reason }, { status: 403 })
+  return apiError(403, 'permission_error', reason)
 }
 
 function refuse(live: Live, refusal: string): Response {

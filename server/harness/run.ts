@@ -6,6 +6,7 @@
  * happened. Every tool call the harness makes is decided by the environment's policy and audited
  * (policy-hook.ts).
  */
+import { placeLost } from '../accounts/place-kept.ts'
 import type { Caller } from '../auth/caller.ts'
 import type { OpenEnvironment } from '../environments/service.ts'
 import { hiddenHeaders, type McpEndpoint } from '../integrations/mcp-client.ts'
@@ -90,6 +91,8 @@ export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome
     // Only a CLI on a connected machine reaches the endpoint over HTTP.
     door: opened.target.kind === 'machine' ? 'http' : 'socket',
     stillOn: runStillOn(req.origin.runId),
+    // The person who started the run, as its chat turn's or job run's tools ask (decision 0476).
+    placeLost: async () => (await placeLost(req.caller, 'this harness run'))?.message ?? null,
     onRefusal: (reason) => {
       refusal ??= reason
       stop.abort()

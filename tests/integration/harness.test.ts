@@ -18,7 +18,6 @@ import { queryRows } from '#server/db/sql.ts'
 import { snapshotName } from '#server/environments/bootstrap/snapshot.ts'
 import { claudeCode } from '#server/harness/claude-code.ts'
 import type { AgentApp } from '#tests/support/agent-app.ts'
-import type { ApiClient } from '#tests/support/api-client.ts'
 import { toolUse, type FakeAnthropic, type FakeRequest } from '#tests/support/fake-anthropic.ts'
 import { addOrgMcpServer, startTestMcpServer, type TestMcpServer } from '#tests/support/mcp-server.ts'
 import type { Team } from '#tests/support/team.ts'
@@ -32,6 +31,7 @@ import {
   expectCurlDenied,
   expectPolicyHosts,
   expectWriteRun,
+  harnessJob,
   runWithReplies,
   settledRun,
   startHarnessApp,
@@ -76,22 +76,6 @@ afterAll(async () => {
   await reflecting?.close()
   rmSync(snapshots, { recursive: true, force: true })
 })
-
-async function harnessJob(c: ApiClient, name: string, env: string, fields: Record<string, unknown> = {}) {
-  const definition = `---\nprovider: local\n${(fields.envYaml as string) ?? ''}---\nWork carefully.\n`
-  expect((await c.put(`${R}/personal/environments/${env}.md`, definition)).status).toBe(201)
-  const { envYaml: _, ...rest } = fields
-  const job = await c.post('/_agent-native/jobs', {
-    name,
-    schedule: '0 7 * * 1-5',
-    instructions: `Task ${name}: do the thing.`,
-    environment: env,
-    harness: 'claude-code',
-    ...rest,
-  })
-  expect(job.status).toBe(201)
-  return job.body.job as { id: string }
-}
 
 /**
  * The member's job `name` in environment `env`, using the reflecting MCP server, which the admin

@@ -180,3 +180,30 @@ export async function localHarnessJob(c: ApiClient, env: string, name: string): 
 export const postToEndpoint = (file: string, at: string) =>
   `curl -s -o /dev/null -w '${at}=%{http_code} ' -H 'content-type: application/json' ` +
   `--data-binary @${file} "$ANTHROPIC_BASE_URL${at}"`
+
+/**
+ * Job `name`, a Claude Code run in `c`'s personal environment `env` (a local one; `fields.envYaml`
+ * adds to its front matter, the other fields to the job's).
+ */
+export async function harnessJob(
+  c: ApiClient,
+  name: string,
+  env: string,
+  fields: Record<string, unknown> = {},
+) {
+  const definition = `---\nprovider: local\n${(fields.envYaml as string) ?? ''}---\nWork carefully.\n`
+  expect((await c.put(`/_agent-native/resources/personal/environments/${env}.md`, definition)).status).toBe(
+    201,
+  )
+  const { envYaml: _, ...rest } = fields
+  const job = await c.post('/_agent-native/jobs', {
+    name,
+    schedule: '0 7 * * 1-5',
+    instructions: `Task ${name}: do the thing.`,
+    environment: env,
+    harness: 'claude-code',
+    ...rest,
+  })
+  expect(job.status).toBe(201)
+  return job.body.job as { id: string }
+}
