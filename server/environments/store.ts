@@ -2,6 +2,7 @@
 import { and, count, eq, ne, notLike, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { lockKey } from '../db/lock.ts'
+import { clipText } from '../lib/text.ts'
 import { environmentsFull, isScratchName, MAX_ENVIRONMENTS_PER_ORG } from './environments-quota.ts'
 import { environmentAudit, environments } from '../db/schema/environments.ts'
 
@@ -75,8 +76,17 @@ export async function touchEnvironment(id: string, sizeBytes: number | undefined
     .where(eq(environments.id, id))
 }
 
+/**
+ * The most of a subject an audit row keeps: the longest command line the policy judges
+ * (policy.ts `MAX_COMMAND_LINE`). Subjects come from the environment (a command there reports
+ * paths and calls the harness hook): a reported 8 MB path was kept whole in the shared database
+ * and in every read of the audit page.
+ */
+export const MAX_AUDIT_SUBJECT = 64 * 1024
+
+/** Records one audit row, its subject cut to {@link MAX_AUDIT_SUBJECT} saying how long it was. */
 export async function insertAudit(row: AuditInsert, db: Db = getDb()) {
-  await db.insert(environmentAudit).values(row)
+  await db.insert(environmentAudit).values({ ...row, subject: clipText(row.subject, MAX_AUDIT_SUBJECT) })
 }
 
 /** Stores the lifecycle columns: the bootstrap record, the built hash, the snapshot's hash and time. */

@@ -7,24 +7,9 @@
  */
 import type { Caller } from '../auth/caller.ts'
 import { judgeCommand } from '../environments/policy/judge.ts'
-import { MAX_COMMAND_LINE } from '../environments/policy/policy.ts'
 import type { OpenEnvironment } from '../environments/service.ts'
 import { insertAudit } from '../environments/store.ts'
 import type { ToolCall, ToolVerdict } from './endpoint-hook.ts'
-
-/**
- * The most of what a harness reports that an audit row keeps: the longest command line the policy
- * judges. What reports a tool call is whatever runs in the sandbox, and a command there reported an
- * 8 MB path: each such row was kept whole in the shared database, and the environment's audit page
- * reads 200 rows at a time.
- */
-const MAX_SUBJECT = MAX_COMMAND_LINE
-
-/** `subject` cut to {@link MAX_SUBJECT}, saying how long it was (after redaction: a cut never halves a secret). */
-const clipSubject = (subject: string) =>
-  subject.length <= MAX_SUBJECT
-    ? subject
-    : `${subject.slice(0, MAX_SUBJECT)}… (${subject.length.toLocaleString('en')} characters in all)`
 
 /** Asks the person in chat about a command the policy marks `ask`; true when they allow it. */
 export type Approver = (ask: { command: string; reason: string }) => Promise<boolean>
@@ -61,7 +46,9 @@ export function createPolicyHook(ctx: Context): (call: ToolCall) => Promise<Tool
       runId: ctx.origin.runId,
       threadId: ctx.origin.threadId,
       kind: entry.kind,
-      subject: clipSubject(redact(entry.subject)),
+      // Cut by insertAudit after redaction (a cut never halves a secret): what reports a tool call
+      // is whatever runs in the sandbox.
+      subject: redact(entry.subject),
       decision: entry.decision,
       rule: entry.rule ?? null,
       reason: entry.reason ?? null,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  clipText,
   findUnstorableText,
   notInlineText,
   notPlainLine,
@@ -76,5 +77,15 @@ describe('trimTrailing', () => {
     expect(trimTrailing('', '-')).toBe('')
     const long = `${'/'.repeat(200_000)}x/`
     expect(trimTrailing(long, '/')).toBe(long.slice(0, -1))
+  })
+})
+
+describe('clipText', () => {
+  it('keeps text that fits, cuts the rest saying how long it was, never halving a surrogate pair', () => {
+    expect(clipText('abc', 3)).toBe('abc')
+    expect(clipText('abcdef', 3)).toBe('abc… (6 characters in all)')
+    expect(clipText('ab\u{1F600}cd', 3)).toBe('ab… (6 characters in all)')
+    // A head read from storage, with the stored text's length.
+    expect(clipText('abc', 3, 12_345)).toBe('abc… (12,345 characters in all)')
   })
 })

@@ -86,3 +86,14 @@ export function trimTrailing(text: string, char: string): string {
   while (end > 0 && text[end - 1] === char) end--
   return text.slice(0, end)
 }
+
+/**
+ * `text` cut to its first `max` characters with a note of how long it was (`length`, when `text`
+ * is already a head read from storage), or `text` itself when it fits. A cut never halves a
+ * surrogate pair: its high half would be unstorable.
+ */
+export function clipText(text: string, max: number, length = text.length): string {
+  if (length <= max) return text
+  const end = /[\ud800-\udbff]/.test(text.charAt(max - 1)) ? max - 1 : max
+  return `${text.slice(0, end)}… (${length.toLocaleString('en')} characters in all)`
+}

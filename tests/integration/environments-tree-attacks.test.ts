@@ -20,7 +20,7 @@ const run = async (command: string) => {
   const made = await member.post(`${E}/trees/commands`, { command })
   expect(made.status).toBe(200)
   expect(made.body.result).toMatchObject({ exitCode: 0 })
-  return made.body.result
+  return made.body
 }
 
 beforeAll(async () => {
@@ -79,4 +79,36 @@ describe('names that differ only by case or Unicode normalisation', () => {
     expect(await read('README.md')).toBe('upper')
     expect(await read('Readme.md')).toBe('mixed')
   })
+})
+
+describe('the files a command changed, in a tree it shaped', () => {
+  it('of 400 files 60 folders of 250-character names down: recorded and answered cut, saying how long', async () => {
+    // Each path is about 15,000 characters: whole, the command's answer, its 400 audit rows and
+    // GET .../changes were 6 MB each, and every listing the watcher took held 7 MB of paths.
+    const made = await run(
+      `n=$(printf 'c%.0s' $(seq 250)); mkdir changes && cd changes && ` +
+        `for i in $(seq 60); do mkdir $n && cd $n || exit 1; done && ` +
+        `for i in $(seq 100 499); do : > $i$n; done`,
+    )
+    try {
+      const longest = (paths: string[]) => Math.max(...paths.map((p) => p.length))
+      expect(made.files.length).toBeGreaterThan(0)
+      // Soft: a failure shows every size at once.
+      expect.soft(JSON.stringify(made.files).length).toBeLessThan(2 * 1024 * 1024)
+      const changes = await member.get(`${E}/${made.environmentId}/changes?limit=500`)
+      expect(changes.status).toBe(200)
+      const paths = changes.body.changes.map((c: { path: string }) => c.path)
+      expect.soft(JSON.stringify(changes.body).length).toBeLessThan(2 * 1024 * 1024)
+      expect.soft(longest(paths)).toBeLessThan(4200)
+      expect
+        .soft(paths.find((p: string) => p.startsWith('changes/')))
+        .toMatch(/… \([\d,]+ characters in all\)$/)
+      const audit = await member.get(`${E}/${made.environmentId}/audit?limit=200`)
+      expect(audit.status).toBe(200)
+      const subjects = audit.body.entries.map((e: { subject: string }) => e.subject)
+      expect.soft(longest(subjects)).toBeLessThan(4200)
+    } finally {
+      await run('rm -rf changes')
+    }
+  }, 120_000)
 })

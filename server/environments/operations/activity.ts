@@ -11,7 +11,8 @@ import type { OpenEnvironment, Origin, Watched } from '../service.ts'
 import { noticeSkillFile, SKILL_FILE, type SkillRefusal, type SkillView } from '../skills/skills.ts'
 import { insertAudit } from '../store.ts'
 import { watcherFor } from '../providers/providers.ts'
-import type { FileEvent } from '../watch/watch.ts'
+import { type FileEvent, MAX_CHANGE_PATH } from '../watch/watch.ts'
+import { clipText } from '../../lib/text.ts'
 
 export type Activity = { files: FileEvent[]; skills: (SkillView | SkillRefusal)[] }
 
@@ -44,8 +45,8 @@ export async function watchWhile<T>(
   }
   const result = await work(watched)
   const redact = opened.files.redact ?? ((text: string) => text)
-  // A path may carry a secret value: shown and recorded redacted (read as it is, below).
-  const files = events.map((event) => ({ ...event, path: redact(event.path) }))
+  // A path may carry a secret value: shown and recorded redacted (read as it is, below), then cut.
+  const files = events.map((event) => ({ ...event, path: clipText(redact(event.path), MAX_CHANGE_PATH) }))
   for (const event of files) {
     await insertAudit({
       environmentId: opened.row.id,

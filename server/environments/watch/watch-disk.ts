@@ -1,7 +1,7 @@
 /**
  * The listing of an environment's folder on this disk, for the poll watcher (watch-poll.ts): one
  * GNU `find` child per listing, which walks by descriptor and never follows a link, prints each
- * entry's type, size, time and path, and is stopped at the entry and time bounds. The server only
+ * entry's type, size, time and path, and is stopped at the entry, path-text and time bounds. The server only
  * reads its output, so a command that makes 100,000 files costs the event loop a few milliseconds
  * of parsing, never a synchronous walk (Node 20's recursive `fs.watch` on Linux walks the tree
  * synchronously on every change: 1,500 files stalled the server for seconds).
@@ -11,7 +11,9 @@ import {
   depthOf,
   MAX_POLL_DEPTH,
   MAX_POLL_ENTRIES,
+  MAX_SCAN_CHARS,
   SCAN_BUDGET_MS,
+  type Bounds,
   type Scan,
   type Scanner,
 } from './watch-poll.ts'
@@ -27,9 +29,14 @@ const parentOf = (path: string) => (path.includes('/') ? path.slice(0, path.last
 export const diskScanner =
   (root: string): Scanner =>
   (bounds) =>
-    scanDisk(root, bounds.maxEntries ?? MAX_POLL_ENTRIES, bounds.budgetMs ?? SCAN_BUDGET_MS)
+    scanDisk(root, {
+      maxEntries: bounds.maxEntries ?? MAX_POLL_ENTRIES,
+      maxChars: bounds.maxChars ?? MAX_SCAN_CHARS,
+      budgetMs: bounds.budgetMs ?? SCAN_BUDGET_MS,
+    })
 
-function scanDisk(root: string, maxEntries: number, budgetMs: number): Promise<Scan> {
+function scanDisk(root: string, bounds: Required<Bounds>): Promise<Scan> {
+  const { maxEntries, maxChars, budgetMs } = bounds
   // As deep as the machine's listing goes (MAX_POLL_DEPTH): a folder at that depth is listed
   // itself but not what is in it, so it never counts as listed whole.
   const args = [
@@ -42,11 +49,15 @@ function scanDisk(root: string, maxEntries: number, budgetMs: number): Promise<S
   // entry outside it follows; the folders still open when the bounds stop it are not.
   const open = ['']
   let count = 0
+  let chars = 0
   let cut = false
+  /** Adds one record; false when the scan is full (the entry is not added, its folder stays open). */
   const take = (record: string) => {
     const [type, size, mtime, ...rest] = record.split('\t')
     const path = rest.join('\t')
-    if (!path || path.split('/').some(ignoredName)) return
+    if (!path || path.split('/').some(ignoredName)) return true
+    chars += path.length
+    if (chars > maxChars) return false
     const parent = parentOf(path)
     while (open.length > 0 && open.at(-1) !== parent) scan.listed.add(open.pop()!)
     count++
@@ -54,6 +65,7 @@ function scanDisk(root: string, maxEntries: number, budgetMs: number): Promise<S
       scan.dirs.add(path)
       if (depthOf(path) < MAX_POLL_DEPTH) open.push(path)
     } else scan.files.set(path, { size: Number(size), mtimeMs: Number(mtime) * 1000 })
+    return count < maxEntries
   }
   return new Promise((resolve, reject) => {
     const child = spawn('find', args, {
@@ -71,10 +83,7 @@ function scanDisk(root: string, maxEntries: number, budgetMs: number): Promise<S
       if (cut) return
       const records = (pending + chunk.toString('utf8')).split('\0')
       pending = records.pop() ?? ''
-      for (const record of records) {
-        take(record)
-        if (count >= maxEntries) return stop()
-      }
+      for (const record of records) if (!take(record)) return stop()
     })
     child.on('error', (err) => {
       clearTimeout(timer)

@@ -2,6 +2,7 @@
  * The poll watcher over a real folder (this disk's `find` listing), and over a listing a test
  * controls for the bounds: what a bounded listing did not reach is unknown, never deleted.
  */
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -12,6 +13,7 @@ import {
   type ListedEntry,
   type Lister,
   MAX_POLL_DEPTH,
+  MAX_SCAN_CHARS,
   pollTree,
   scanTree,
   type Scanner,
@@ -165,6 +167,42 @@ describe('the bounds of a listing', () => {
     expect(scan.dirs.has('gone')).toBe(true)
     expect(scan.listed.has('gone')).toBe(false)
     await expect(scanTree(memory({}))).rejects.toThrow(/no such folder/)
+  })
+})
+
+describe('the path text of a listing', () => {
+  /** Characters of every path a scan holds. */
+  const held = (scan: { files: Map<string, unknown>; dirs: Set<string> }) =>
+    [...scan.files.keys(), ...scan.dirs].reduce((n, p) => n + p.length, 0)
+
+  it('of 200 files 60 folders of 250-character names down: at most MAX_SCAN_CHARS, the rest unknown', async () => {
+    // A command's tree: each path is 15,000 characters, 3 MB in all (5,000 such entries were 80 MB
+    // per listing). Made by a shell stepping down, as no single path this long can be named.
+    const name = 'n'.repeat(250)
+    execFileSync('bash', [
+      '-c',
+      `cd "$1" && for i in $(seq 60); do mkdir $2 && cd $2 || exit 1; done && for i in $(seq 100 299); do : > $i$2; done`,
+      'tree',
+      dir,
+      name,
+    ])
+    const chain = Array.from({ length: 60 }, () => name)
+    const bottom = chain.join('/')
+    const files = Array.from({ length: 200 }, (_, i) => file(`${i + 100}${name}`, 0))
+    const lister: Lister = async (d) => {
+      const depth = d === '' ? 0 : d.split('/').length
+      return depth < chain.length ? [folder(name)] : files
+    }
+    try {
+      for (const scan of [await scanTree(lister), await diskScanner(dir)({})]) {
+        expect(held(scan)).toBeLessThanOrEqual(MAX_SCAN_CHARS)
+        expect(scan.files.size).toBeGreaterThan(0)
+        expect(scan.listed.has(bottom)).toBe(false) // cut inside it: not listed whole
+        expect(stateIn(scan, `${bottom}/299${name}`)).toBe('unknown')
+      }
+    } finally {
+      execFileSync('rm', ['-rf', path.join(dir, name)]) // rmSync cannot name paths this long
+    }
   })
 })
 

@@ -4,8 +4,9 @@
  * machine's own `list_directory`, or on this disk a `find` child: watch-disk.ts), and fold the
  * differences into file events (watch.ts).
  *
- * Bounded: a listing stops descending after MAX_POLL_ENTRIES entries or SCAN_BUDGET_MS, never
- * enters `.git` or `node_modules`, and never goes more than MAX_POLL_DEPTH folders down. What a
+ * Bounded: a listing stops descending after MAX_POLL_ENTRIES entries, MAX_SCAN_CHARS characters of
+ * paths or SCAN_BUDGET_MS, never enters `.git` or `node_modules`, and never goes more than
+ * MAX_POLL_DEPTH folders down. What a
  * bounded listing did not reach is unknown, not deleted: a path counts as absent only when its
  * nearest listed ancestor was listed whole. That ancestor is found once per folder, not once per
  * path: the tree is a tenant's (decision 0419). Listings are spaced at least as far apart as the
@@ -29,6 +30,12 @@ export const SCAN_BUDGET_MS = 20_000
  * a machine's listing) made a tree 2,000 folders deep; a real project is a few dozen at most.
  */
 export const MAX_POLL_DEPTH = 64
+/**
+ * Most characters of paths one listing holds, all entries together. Each entry is its whole path:
+ * 5,000 entries 64 folders of 255-character names down were 80 MB of paths, held by every listing
+ * while a command ran (three at once). An ordinary tree of 5,000 entries is well under 1 MB.
+ */
+export const MAX_SCAN_CHARS = 2 * 1024 * 1024
 /** Folders listed at once (each is one call to a machine). */
 const PARALLEL = 8
 
@@ -41,7 +48,7 @@ export type Scan = {
   listed: Set<string>
 }
 
-export type Bounds = { maxEntries?: number; budgetMs?: number }
+export type Bounds = { maxEntries?: number; maxChars?: number; budgetMs?: number }
 /** Takes one bounded listing of the whole tree. @throws when the root cannot be listed. */
 export type Scanner = (bounds: Bounds) => Promise<Scan>
 
@@ -54,11 +61,13 @@ export const byListing =
 /** Lists the tree breadth first, within the bounds. @throws when the root cannot be listed. */
 export async function scanTree(list: Lister, bounds: Bounds = {}): Promise<Scan> {
   const maxEntries = bounds.maxEntries ?? MAX_POLL_ENTRIES
+  const maxChars = bounds.maxChars ?? MAX_SCAN_CHARS
   const deadline = Date.now() + (bounds.budgetMs ?? SCAN_BUDGET_MS)
   const scan: Scan = { files: new Map(), dirs: new Set(['']), listed: new Set() }
   let count = 0
+  let chars = 0
   const queue = ['']
-  while (queue.length > 0 && count < maxEntries && Date.now() < deadline) {
+  while (queue.length > 0 && count < maxEntries && chars <= maxChars && Date.now() < deadline) {
     const batch = queue.splice(0, PARALLEL)
     const results = await Promise.all(
       batch.map((dir) =>
@@ -70,17 +79,19 @@ export async function scanTree(list: Lister, bounds: Bounds = {}): Promise<Scan>
     )
     batch.forEach((dir, i) => {
       const entries = results[i]
-      if (!entries) return
-      scan.listed.add(dir)
+      if (!entries || chars > maxChars) return
       for (const e of entries) {
         if (ignoredName(e.name)) continue
         const path = dir ? `${dir}/${e.name}` : e.name
+        chars += path.length
+        if (chars > maxChars) return // full: this folder was not listed whole
         count++
         if (e.type === 'directory') {
           scan.dirs.add(path)
           if (depthOf(path) < MAX_POLL_DEPTH) queue.push(path)
         } else scan.files.set(path, { size: e.size, mtimeMs: e.mtimeMs })
       }
+      scan.listed.add(dir)
     })
   }
   return scan

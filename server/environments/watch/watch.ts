@@ -18,6 +18,12 @@ export type FileEvent = { type: 'create' | 'change' | 'delete'; path: string; ti
 export const IGNORED_NAMES = ['.git', 'node_modules', STATE_DIR]
 const IGNORED = new Set(IGNORED_NAMES)
 export const MAX_EVENTS = 500
+/**
+ * Most characters of a path an event is shown and recorded with (Linux's PATH_MAX); longer ones
+ * are cut saying how long they were. A command can nest 64 folders of 255-character names: 500
+ * such events were 8 MB in its answer, in the audit and in GET .../changes.
+ */
+export const MAX_CHANGE_PATH = 4096
 
 export const ignoredName = (name: string) => IGNORED.has(name)
 
