@@ -48,16 +48,22 @@ export async function organizationForNewSession(userId: string): Promise<string>
 }
 
 /**
+ * What a departed creator's paused job says. An admin takes a shared one over by resuming or
+ * transferring it; a personal one nobody else sees, so only its creator, invited back, resumes it.
+ */
+export const DEPARTED_CREATOR_PAUSE = {
+  shared: 'Paused: its creator left the organisation. An admin can take it over.',
+  personal:
+    'Paused: its creator left the organisation. If they are invited back, they can enable it again to resume it.',
+}
+
+/**
  * A creator who leaves takes nobody's identity with them: their jobs pause. Their access and
  * calendar tokens for the organisation end for good (refused while they are away, they would work
  * again if they were invited back), and so do the invitations they sent (decision 0476).
  */
 export async function onMemberRemoved(orgId: string, userId: string): Promise<void> {
-  await suspendJobsOfDepartedMember(
-    orgId,
-    userId,
-    'Paused: its creator left the organisation. An admin can take it over.',
-  )
+  await suspendJobsOfDepartedMember(orgId, userId, DEPARTED_CREATOR_PAUSE)
   await revokeAccessTokensOf(userId, orgId)
   await cancelInvitationsBeyond(orgId, userId, null)
 }

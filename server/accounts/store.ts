@@ -74,17 +74,24 @@ export async function findUser(userId: string, db: Db = getDb()) {
   return rows[0]
 }
 
-/** Pauses every job a departed member created in the org, until an admin takes it over. */
+/**
+ * Pauses every job a departed member created in the org, each with the reason for its scope: an
+ * admin may take a shared one over, while a personal one waits for its creator (no one else sees it).
+ */
 export async function suspendJobsOfDepartedMember(
   orgId: string,
   userId: string,
-  reason: string,
+  reasons: { personal: string; shared: string },
   db: Db = getDb(),
 ): Promise<number> {
   const rows = await db
     .update(jobs)
     // No next run while paused: the scheduler skips it anyway, and the page should not promise one.
-    .set({ suspendedReason: reason, nextRunAt: null, stateUpdatedAt: sql`now()` })
+    .set({
+      suspendedReason: sql`case when ${jobs.scope} = 'personal' then ${reasons.personal} else ${reasons.shared} end`,
+      nextRunAt: null,
+      stateUpdatedAt: sql`now()`,
+    })
     .where(and(eq(jobs.orgId, orgId), eq(jobs.createdBy, userId)))
     .returning({ id: jobs.id })
   return rows.length
