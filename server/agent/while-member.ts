@@ -8,22 +8,18 @@
 import type { Tool } from 'ai'
 import type { Caller } from '../access/caller.ts'
 import { placeLost } from '../accounts/place-kept.ts'
+import { guardTool } from './guard-tool.ts'
 import { toToolFailure } from './tool-context.ts'
 
 /** `tools`, each checking before it runs that the conversation's person still holds their place. */
 export function whileMember<T extends Record<string, Tool>>(caller: Caller, tools: T): T {
   return Object.fromEntries(
-    Object.entries(tools).map(([name, tool]) => {
-      const execute = tool.execute
-      if (!execute) return [name, tool]
-      const guarded: Tool = {
-        ...tool,
-        execute: async (input, options) => {
-          const lost = await placeLost(caller, 'this conversation')
-          return lost ? toToolFailure(lost, name) : execute(input, options)
-        },
-      }
-      return [name, guarded]
-    }),
+    Object.entries(tools).map(([name, tool]) => [
+      name,
+      guardTool(tool, async () => {
+        const lost = await placeLost(caller, 'this conversation')
+        return lost ? toToolFailure(lost, name) : undefined
+      }),
+    ]),
   ) as T
 }

@@ -64,8 +64,12 @@ const refOf = (ctx: ToolContext, input: { environment?: string }) => ({
 
 /** Runs one operation for the agent; failures become a result the model reads. */
 function call<K extends Exclude<OperationName, 'run_command'>>(ctx: ToolContext, op: K) {
-  return ({ environment: name, ...input }: Operations[K]['input'] & { environment?: string }) =>
-    withBootstrapProgress((onBootstrap) =>
+  // Declared a generator, not a function returning one, so a guard sees it streams (guard-tool.ts).
+  return async function* ({
+    environment: name,
+    ...input
+  }: Operations[K]['input'] & { environment?: string }) {
+    yield* withBootstrapProgress((onBootstrap) =>
       operate(
         ctx.caller,
         refOf(ctx, { environment: name }),
@@ -78,6 +82,7 @@ function call<K extends Exclude<OperationName, 'run_command'>>(ctx: ToolContext,
         .then(({ environment, result }) => ({ ok: true as const, environment, ...withSkillNote(result) }))
         .catch((err: unknown) => toToolFailure(err, op)),
     )
+  }
 }
 
 /** A write that made a self-made skill tells the agent who decides on it (or why it was refused). */
@@ -158,8 +163,8 @@ export function createRunCommandTool(ctx: ToolContext) {
         return false // execute reports the error
       }
     },
-    execute: ({ environment: name, command, timeoutSeconds }) =>
-      withBootstrapProgress(async (onBootstrap) => {
+    execute: async function* ({ environment: name, command, timeoutSeconds }) {
+      yield* withBootstrapProgress(async (onBootstrap) => {
         try {
           // In chat, execute only follows an approval when needsApproval asked for one.
           const request = { command, timeoutSeconds, mode: ctx.mode, approved: ctx.mode === 'chat' }
@@ -167,7 +172,8 @@ export function createRunCommandTool(ctx: ToolContext) {
         } catch (err) {
           return toToolFailure(err, 'run_command')
         }
-      }),
+      })
+    },
   })
 }
 
@@ -255,8 +261,8 @@ export function createRunScriptTool(ctx: ToolContext) {
         return false
       }
     },
-    execute: (input) =>
-      withBootstrapProgress(async (onBootstrap) => {
+    execute: async function* (input) {
+      yield* withBootstrapProgress(async (onBootstrap) => {
         try {
           const { command } = await scriptOf(input)
           const request = { command, mode: ctx.mode, approved: ctx.mode === 'chat' }
@@ -265,6 +271,7 @@ export function createRunScriptTool(ctx: ToolContext) {
         } catch (err) {
           return toToolFailure(err, 'run_script')
         }
-      }),
+      })
+    },
   })
 }

@@ -6,6 +6,7 @@
  */
 import type { Tool } from 'ai'
 import { executionToolEnabled } from '../execution.ts'
+import { guardTool } from '../guard-tool.ts'
 import { type ToolContext, unstorableArgumentFailure } from '../tool-context.ts'
 import { CLI_DESCRIPTION, createCliTool } from './cli.ts'
 import { CLOCK_DESCRIPTION, createClockTool } from './clock.ts'
@@ -124,10 +125,5 @@ export function createAgentTools(ctx: ToolContext): AgentTools {
  * runs: the model's arguments are steered by whoever wrote the prompt (decision 0470).
  */
 function refusingUnstorable(name: string, tool: Tool): Tool {
-  const execute = tool.execute
-  if (!execute) return tool
-  return {
-    ...tool,
-    execute: (input, options) => unstorableArgumentFailure(input, name) ?? execute(input, options),
-  }
+  return guardTool(tool, (input) => unstorableArgumentFailure(input, name) ?? undefined)
 }
