@@ -1,4 +1,5 @@
 import { expect, test, type ConsoleMessage } from '@playwright/test'
+import { appReady } from './every-page.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
 
 // Security review, finding 10: no security headers. Pages and the API now carry a nonce-based CSP,
@@ -55,7 +56,9 @@ test('the app works under the CSP: no violations on the main pages', async ({ pa
   await page.goto('/settings/models')
   await page.goto('/settings/members')
   await page.goto('/jobs')
-  // Hydrated and interactive: the chat panel opens from the keyboard.
+  // Hydrated and interactive: the chat panel opens from the keyboard. The shortcut is listened for
+  // once the page has hydrated; pressed on the server's HTML (a loaded CI machine) it did nothing.
+  await appReady(page)
   await page.keyboard.press('ControlOrMeta+j')
   await expect(page.getByRole('textbox').last()).toBeVisible()
   expect(violations).toEqual([])
