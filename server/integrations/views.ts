@@ -108,17 +108,25 @@ export const MarkReadInput = z.strictObject({
     })
     .max(200, { error: 'must list at most 200 ids' })
     .optional()
-    .describe('Which to mark read; all of the caller’s when left out'),
+    .describe('Which to mark read; all of the caller’s in this organisation when left out'),
 })
 
-/** Marks the caller's notifications read (the listed ones, or all); returns the unread count left. */
+/**
+ * Marks the caller's notifications in their active organisation read (the listed ones, or all), as
+ * the page and the bell show them; returns the unread count left. Another organisation's stay
+ * unread: marked from here, its alerts would be cleared unseen.
+ */
 export async function markNotificationsRead(
   caller: Caller,
   body: unknown,
   db: Db = getDb(),
 ): Promise<number> {
   const { ids } = parseInput(MarkReadInput, body ?? {})
-  const mine = and(eq(notifications.userId, caller.userId), isNull(notifications.readAt))
+  const mine = and(
+    eq(notifications.userId, caller.userId),
+    eq(notifications.orgId, caller.orgId),
+    isNull(notifications.readAt),
+  )
   await db
     .update(notifications)
     .set({ readAt: new Date() })
