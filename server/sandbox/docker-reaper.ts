@@ -14,11 +14,27 @@ import { DEADLINE_LABEL, dockerClientEnv } from './docker.ts'
 const run = promisify(execFile)
 const EVERY_MS = 60_000
 
-/** Removes the running containers whose deadline is before `now`; answers their names. */
-export async function reapOverdueContainers(bin = 'docker', now = Date.now()): Promise<string[]> {
+/**
+ * Removes the running containers whose deadline is before `now`; answers their names. `namePart`
+ * narrows the sweep to names containing it: a test sweeping as of a later moment must not take
+ * the containers of other tests sharing its engine.
+ */
+export async function reapOverdueContainers(
+  bin = 'docker',
+  now = Date.now(),
+  namePart?: string,
+): Promise<string[]> {
+  const byName = namePart ? ['--filter', `name=${namePart}`] : []
   const { stdout } = await run(
     bin,
-    ['ps', '--filter', `label=${DEADLINE_LABEL}`, '--format', `{{.Names}}\t{{.Label "${DEADLINE_LABEL}"}}`],
+    [
+      'ps',
+      '--filter',
+      `label=${DEADLINE_LABEL}`,
+      ...byName,
+      '--format',
+      `{{.Names}}\t{{.Label "${DEADLINE_LABEL}"}}`,
+    ],
     { env: dockerClientEnv(), timeout: 10_000 },
   )
   const overdue = stdout
