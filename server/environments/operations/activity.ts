@@ -2,9 +2,9 @@
  * What happens around the agent's work in an environment: the files a command changed (watched,
  * recorded in the audit as kind `change` with the run or thread) and the self-made skills it wrote.
  */
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, gt, or, sql } from 'drizzle-orm'
+import { z } from 'zod'
 import type { Caller } from '../../access/caller.ts'
-import { canViewJob } from '../../access/rules.ts'
 import { getDb } from '../../db/client.ts'
 import { environmentAudit, environments } from '../../db/schema/environments.ts'
 import type { OpenEnvironment, Origin, Watched } from '../service.ts'
@@ -12,7 +12,10 @@ import { noticeSkillFile, SKILL_FILE, type SkillRefusal, type SkillView } from '
 import { insertAudit } from '../store.ts'
 import { watcherFor } from '../providers/providers.ts'
 import { type FileEvent, MAX_CHANGE_PATH } from '../watch/watch.ts'
+import { IdPageQuery, PAGE_LIMIT_MAX } from '../../lib/paging.ts'
+import { queryInteger } from '../../lib/query-integer.ts'
 import { clipText } from '../../lib/text.ts'
+import { parseInput } from '../../lib/validate.ts'
 
 export type Activity = { files: FileEvent[]; skills: (SkillView | SkillRefusal)[] }
 
@@ -74,18 +77,41 @@ export async function afterWrite(caller: Caller, opened: OpenEnvironment, path: 
   return noticeSkillFile(caller, opened.root, path, originOf(opened))
 }
 
-/** The files a job run changed in environments the caller can see, in order of their last change. */
-export async function changedFilesOfRun(caller: Caller, runId: string) {
+/**
+ * A page of the run's changed files: at most `limit` (1–200, default 200) of them with `cursor`
+ * (the previous page's `nextCursor`), in order of their last change. A run's commands can record
+ * hundreds of paths each, so the whole list was unbounded.
+ */
+const RunFilesQuery = z.strictObject({
+  limit: queryInteger({ min: 1, max: PAGE_LIMIT_MAX })
+    .default(PAGE_LIMIT_MAX)
+    .describe(`How many files to return (1–${PAGE_LIMIT_MAX}, default ${PAGE_LIMIT_MAX})`),
+  cursor: IdPageQuery.shape.cursor,
+})
+
+export type RunFile = { environment: string; path: string; type: FileEvent['type']; timestamp: string }
+
+/**
+ * The files a job run changed in environments the caller can see, in order of their last change,
+ * a page at a time: `nextCursor` is null on the last page. A file's place is its latest event
+ * (the audit's increasing id), which is also the cursor, so a page costs one LIMIT and a path
+ * recorded before paths were cut (MAX_CHANGE_PATH) is read cut too.
+ */
+export async function changedFilesOfRun(
+  caller: Caller,
+  runId: string,
+  query: unknown = {},
+): Promise<{ files: RunFile[]; nextCursor: string | null }> {
+  const { limit, cursor } = parseInput(RunFilesQuery, query)
+  const last = sql<number>`max(${environmentAudit.id})`.mapWith(Number)
   const rows = await getDb()
     .select({
       environment: environments.name,
-      environmentId: environments.id,
-      scope: environments.scope,
-      createdBy: environments.createdBy,
-      orgId: environments.orgId,
-      path: environmentAudit.subject,
+      head: sql<string>`left(${environmentAudit.subject}, ${MAX_CHANGE_PATH})`,
+      length: sql<number>`char_length(${environmentAudit.subject})`.mapWith(Number),
       type: environmentAudit.rule,
       at: sql<Date>`max(${environmentAudit.at})`,
+      last,
     })
     .from(environmentAudit)
     .innerJoin(environments, eq(environments.id, environmentAudit.environmentId))
@@ -94,24 +120,23 @@ export async function changedFilesOfRun(caller: Caller, runId: string) {
         eq(environmentAudit.runId, runId),
         eq(environmentAudit.kind, 'change'),
         eq(environmentAudit.orgId, caller.orgId),
+        // The environments the caller may see (canViewJob), here so that a page is full.
+        eq(environments.orgId, caller.orgId),
+        or(eq(environments.scope, 'shared'), eq(environments.createdBy, caller.userId)),
       ),
     )
-    .groupBy(
-      environments.name,
-      environments.id,
-      environments.scope,
-      environments.createdBy,
-      environments.orgId,
-      environmentAudit.subject,
-      environmentAudit.rule,
-    )
-    .orderBy(sql`max(${environmentAudit.at})`)
-  return rows
-    .filter((r) => canViewJob(caller, r))
-    .map((r) => ({
+    .groupBy(environments.name, environments.id, environmentAudit.subject, environmentAudit.rule)
+    .having(cursor === undefined ? undefined : gt(last, cursor))
+    .orderBy(last)
+    .limit(limit + 1)
+  const page = rows.slice(0, limit)
+  return {
+    files: page.map((r) => ({
       environment: r.environment,
-      path: r.path,
+      path: clipText(r.head, MAX_CHANGE_PATH, r.length),
       type: r.type as FileEvent['type'],
       timestamp: new Date(r.at).toISOString(),
-    }))
+    })),
+    nextCursor: rows.length > limit ? String(page.at(-1)!.last) : null,
+  }
 }
