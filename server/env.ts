@@ -59,6 +59,13 @@ const EnvSchema = z.object({
    * (four times as many may wait, then 429).
    */
   USER_MAX_RUNNING_COMMANDS: z.coerce.number().int().min(1).max(10_000).default(8),
+  /**
+   * Every environment on this deployment, whatever its organisation's settings say (decision 0482):
+   * the memory, disk and processes one may have. An organisation's owner is anyone who signed up.
+   */
+  ENVIRONMENT_MAX_MEMORY_MB: z.coerce.number().int().min(256).max(16384).default(2048),
+  ENVIRONMENT_MAX_DISK_MB: z.coerce.number().int().min(1).max(102400).default(1024),
+  ENVIRONMENT_MAX_PROCESSES: z.coerce.number().int().min(8).max(4096).default(256),
   /** Per access token: MCP requests a minute (`/_agent-native/mcp`); past it the endpoint answers 429. */
   MCP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   /** Where other instances reach this one (they forward calls for the machines connected here). */

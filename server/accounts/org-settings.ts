@@ -7,7 +7,8 @@ import { eq, sql } from 'drizzle-orm'
 import { isOrgAdmin, type Caller } from '../access/caller.ts'
 import { getDb, type Db } from '../db/client.ts'
 import { orgSettings } from '../db/schema/app.ts'
-import { forbidden } from '../lib/errors.ts'
+import { limitsAboveDeployment } from '../lib/deployment-exec-limits.ts'
+import { badFields, forbidden } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
 import { DEFAULT_ORG_SETTINGS, OrgSettings, OrgSettingsPatch } from './org-settings-schema.ts'
 
@@ -44,6 +45,8 @@ export async function updateOrgSettings(
 ): Promise<OrgSettingsView> {
   if (!isOrgAdmin(caller)) throw forbidden('Only owners and admins can change organisation settings')
   const patch = parseInput(OrgSettingsPatch, input)
+  const above = limitsAboveDeployment(patch.execLimits ?? {})
+  if (above.length) throw badFields(above)
   const values = { orgId: caller.orgId, settings: patch, updatedAt: new Date(), updatedBy: caller.userId }
   await db
     .insert(orgSettings)

@@ -68,6 +68,8 @@ beforeAll(async () => {
       ENVIRONMENT_SNAPSHOTS_DIR: paths.snapshots,
       PGLITE_DIR: paths.pglite,
       ENVIRONMENT_LOCAL_ROOT: paths.localRoot,
+      // An operator who lets each environment have 1000 processes (the default allows 256).
+      ENVIRONMENT_MAX_PROCESSES: '1000',
     },
   })
   team = agent.team

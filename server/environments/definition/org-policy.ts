@@ -6,6 +6,7 @@
  * off refuses every command with a reason.
  */
 import type { ExecRuntime, OrgSettings } from '../../accounts/org-settings-schema.ts'
+import { deploymentCeilings } from '../../lib/deployment-exec-limits.ts'
 import { HttpError } from '../../lib/errors.ts'
 import { DEFAULT_LIMITS, type ExecLimits } from '../exec/exec-schema.ts'
 import type { EnvironmentDefinition } from './definition.ts'
@@ -34,12 +35,14 @@ export function effectivePolicy(org: OrgExec, definition: EnvironmentDefinition)
 
 /**
  * Limits of a command: the definition's, each clamped to the org's ceiling (its setting, else the
- * built-in default); a limit the definition leaves unset is the ceiling. Clamped here, at use,
+ * built-in default, and never above the deployment's); a limit the definition leaves unset is the ceiling. Clamped here, at use,
  * rather than refused when the definition is saved: an admin may lower a ceiling later, and the
  * definitions written before must then run within it, not above it.
  */
 export function effectiveLimits(org: OrgExec, definition: EnvironmentDefinition): ExecLimits {
   const ceiling: ExecLimits = { ...DEFAULT_LIMITS, ...org.execLimits }
+  // The deployment's ceilings bind the org's own (decision 0482): its owner may be anyone.
+  for (const { key, max } of deploymentCeilings()) ceiling[key] = Math.min(ceiling[key], max)
   const limits = { ...ceiling }
   for (const key of Object.keys(ceiling) as (keyof ExecLimits)[]) {
     limits[key] = Math.min(definition.limits[key] ?? ceiling[key], ceiling[key])

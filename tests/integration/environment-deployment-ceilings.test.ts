@@ -1,0 +1,72 @@
+/**
+ * The deployment's ceilings on every environment (decision 0482), attacked as someone who signed up
+ * would: they own an organisation, so its ceilings (Settings → Agent) are theirs to raise, up to the
+ * schema's 100 GiB of disk, 16 GiB of memory and 4096 processes per environment, two hundred
+ * environments each. ENVIRONMENT_MAX_* bound what any organisation may set or use.
+ */
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import type { TeamPerson } from '#tests/support/team.ts'
+
+const E = '/_agent-native/environments'
+const R = '/_agent-native/resources'
+const SETTINGS = '/_agent-native/org-settings'
+const MiB = 1024 * 1024
+
+let agent: AgentApp
+let attacker: TeamPerson
+
+beforeAll(async () => {
+  agent = await startAgentApp({
+    key: 'sk-ant-deployment-ceilings-0482',
+    environmentsDir: 'clockwork-envs-ceilings-',
+    env: { ENVIRONMENT_MAX_DISK_MB: '4', ENVIRONMENT_MAX_MEMORY_MB: '512', ENVIRONMENT_MAX_PROCESSES: '64' },
+  })
+  attacker = agent.team.outsider
+}, 240_000)
+afterAll(() => agent?.close())
+
+async function define(name: string, frontmatter: string) {
+  const res = await attacker.client.put(`${R}/personal/environments/${name}.md`, `---\n${frontmatter}\n---\n`)
+  expect(res.status, JSON.stringify(res.body)).toBeLessThan(300)
+}
+
+async function run(command: string, env: string) {
+  const res = await attacker.client.post(`${E}/${env}/commands`, { command })
+  expect(res.status, JSON.stringify(res.body)).toBe(200)
+  return res.body.result as { stdout: string; stderr: string; exitCode: number | null }
+}
+
+describe("an organisation's owner cannot take more of the host than the deployment allows", () => {
+  it('raising the org ceilings above the deployment is a 400 naming each limit and its variable', async () => {
+    const res = await attacker.client.patch(SETTINGS, {
+      execLimits: { diskMb: 102400, memoryMb: 16384, processes: 4096, timeoutSeconds: 60 },
+    })
+    expect(res.status).toBe(400)
+    expect(res.body.error.fields.map((f: { field: string }) => f.field).sort()).toEqual([
+      'execLimits.diskMb',
+      'execLimits.memoryMb',
+      'execLimits.processes',
+    ])
+    expect(res.body.error.message).toMatch(/at most 4 \(ENVIRONMENT_MAX_DISK_MB\)/)
+    expect(res.body.error.message).toMatch(/ENVIRONMENT_MAX_MEMORY_MB/)
+    expect(res.body.error.message).toMatch(/ENVIRONMENT_MAX_PROCESSES/)
+    // Nothing of the refused change was stored, not even its allowed part.
+    const after = await attacker.client.get(SETTINGS)
+    expect(after.body.settings.execLimits).toEqual({})
+  })
+
+  it('an environment asking more disk, under org ceilings stored above the deployment, gets the deployment’s', async () => {
+    // Ceilings saved before the operator lowered the deployment's are clamped at use, not trusted.
+    await agent.app.server.db.db.execute(sql`
+      insert into org_settings (org_id, settings)
+      values (${agent.team.outsiderOrgId}, ${JSON.stringify({ execLimits: { diskMb: 102400 } })}::jsonb)
+      on conflict (org_id) do update set settings = excluded.settings`)
+    await define('hoard', 'limits: { diskMb: 100 }')
+    const result = await run(`head -c ${8 * MiB} /dev/zero > big; echo "exit=$?"; stat -c %s big`, 'hoard')
+    const written = Number(result.stdout.trim().split('\n').at(-1))
+    expect(written, JSON.stringify(result)).toBeLessThanOrEqual(4 * MiB)
+    expect(result.stdout).not.toMatch(/exit=0/)
+  }, 60_000)
+})
