@@ -3,7 +3,7 @@
  * headers, JSON 405s, and reading a body (text or JSON) that stops at its size limit.
  */
 import { HttpError, badFields, badRequest, toErrorBody } from '../lib/errors.ts'
-import { repeatedJsonKeys, repeatedKeyMessage } from '../lib/json-keys.ts'
+import { jsonKeyProblems } from '../lib/json-keys.ts'
 import { readTextBody } from '../lib/read-body.ts'
 import { json } from './respond.ts'
 
@@ -40,7 +40,8 @@ export function methodNotAllowed(request: Request, allowed: string[]): Response 
 /**
  * Reads a JSON object body through {@link readTextBody} (so an oversize body is refused while it
  * streams in, never buffered whole): 413 past `maxBytes`, 400 for anything but a JSON object, and
- * 400 naming every key given twice in one object (JSON.parse would silently keep the last).
+ * 400 naming every key given twice in one object (JSON.parse would silently keep the last), named
+ * `__proto__`, `constructor` or `prototype`, or too long (server/lib/json-keys.ts).
  */
 export async function readJsonBody(
   request: Request,
@@ -56,10 +57,8 @@ export async function readJsonBody(
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw badRequest('Body must be a JSON object', 'body')
   }
-  const repeated = repeatedJsonKeys(text)
-  if (repeated.length > 0) {
-    throw badFields(repeated.map((key) => ({ field: key, message: repeatedKeyMessage(key) })))
-  }
+  const problems = jsonKeyProblems(text)
+  if (problems.length > 0) throw badFields(problems.map(({ path, message }) => ({ field: path, message })))
   return body as Record<string, unknown>
 }
 

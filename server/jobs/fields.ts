@@ -64,13 +64,29 @@ export type FieldSpec = {
   tool: boolean
 }
 
+/** How many keys `extra` may have, and how long each may be. */
+export const MAX_EXTRA_KEYS = 50
+export const MAX_EXTRA_KEY_LENGTH = 64
+
 // Keys `extra` may not use; filled below from the registry and the server-set keys.
 const reserved = new Set<string>()
 
 export const Extra = z
   .record(z.string(), z.unknown())
   .superRefine((extra, ctx) => {
-    const key = Object.keys(extra).find((k) => reserved.has(k))
+    const keys = Object.keys(extra)
+    if (keys.length > MAX_EXTRA_KEYS) {
+      ctx.addIssue({ code: 'custom', path: [], message: `must have at most ${MAX_EXTRA_KEYS} keys` })
+      return
+    }
+    // Only the body limit bounded a key, which the answer names: a long one is named by its start.
+    const long = keys.find((k) => k.length > MAX_EXTRA_KEY_LENGTH)
+    if (long !== undefined) {
+      const message = `a key must be at most ${MAX_EXTRA_KEY_LENGTH} characters`
+      ctx.addIssue({ code: 'custom', path: [`${long.slice(0, 40)}…`], message })
+      return
+    }
+    const key = keys.find((k) => reserved.has(k))
     if (key !== undefined) {
       ctx.addIssue({ code: 'custom', path: [key], message: 'is a reserved key, not an extra one' })
       return

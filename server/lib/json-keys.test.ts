@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_NAMED_KEYS, MAX_NAMED_PATH, repeatedJsonKeys } from './json-keys.ts'
+import { MAX_KEY_LENGTH, MAX_NAMED_KEYS, MAX_NAMED_PATH, jsonKeyProblems } from './json-keys.ts'
 
-describe('repeatedJsonKeys', () => {
+const repeatedJsonKeys = (text: string) => jsonKeyProblems(text).map((p) => p.path)
+
+describe('jsonKeyProblems', () => {
   it('names a key given twice at the top, once however often it repeats', () => {
     expect(repeatedJsonKeys('{"scope":"personal","name":"a","scope":"shared","scope":"x"}')).toEqual([
       'scope',
@@ -42,5 +44,31 @@ describe('repeatedJsonKeys', () => {
   it(`stops at ${MAX_NAMED_KEYS} keys named`, () => {
     const pairs = Array.from({ length: 200 }, (_, i) => `"k${i}":1,"k${i}":2`)
     expect(repeatedJsonKeys(`{${pairs.join(',')}}`)).toHaveLength(MAX_NAMED_KEYS)
+  })
+
+  it('names __proto__, constructor and prototype keys wherever they are', () => {
+    const text = '{"__proto__":{},"extra":{"constructor":1},"list":[{"prototype":{"__proto__":1}}]}'
+    expect(jsonKeyProblems(text)).toEqual([
+      { path: '__proto__', message: expect.stringMatching(/^__proto__: is not a key the server takes/) },
+      { path: 'extra.constructor', message: expect.stringMatching(/^extra\.constructor: /) },
+      { path: 'list.0.prototype', message: expect.stringMatching(/^list\.0\.prototype: /) },
+      {
+        path: 'list.0.prototype.__proto__',
+        message: expect.stringMatching(/^list\.0\.prototype\.__proto__: /),
+      },
+    ])
+    // Spelt with escapes, it is the same key to JSON.parse.
+    expect(repeatedJsonKeys('{"\\u005f_proto__":1}')).toEqual(['__proto__'])
+  })
+
+  it(`names a key over ${MAX_KEY_LENGTH} characters by its start, and takes one of that length`, () => {
+    const long = 'k'.repeat(100_000)
+    expect(jsonKeyProblems(`{"extra":{"${long}":1}}`)).toEqual([
+      {
+        path: `extra.${'k'.repeat(40)}…`,
+        message: `extra.${'k'.repeat(40)}…: a key must be at most ${MAX_KEY_LENGTH} characters`,
+      },
+    ])
+    expect(jsonKeyProblems(`{"extra":{"${'k'.repeat(MAX_KEY_LENGTH)}":1}}`)).toEqual([])
   })
 })

@@ -1,7 +1,11 @@
 /**
- * Keys a JSON text gives twice in one object. `JSON.parse` keeps the last silently, so
- * `{"scope":"personal","scope":"shared"}` is read as shared while a reader of the first value (a
- * log, a proxy, a person) sees personal: the API refuses such a body instead of choosing.
+ * Keys a JSON text should not have. A key given twice in one object: `JSON.parse` keeps the last
+ * silently, so `{"scope":"personal","scope":"shared"}` is read as shared while a reader of the first
+ * value (a log, a proxy, a person) sees personal (decision 0475). A key named `__proto__`,
+ * `constructor` or `prototype`: zod drops `__proto__` from a record without a word, and the others
+ * are names a JavaScript reader treats as its own (decision 0478). A key longer than
+ * {@link MAX_KEY_LENGTH}: no field or record key is that long, and only the body limit bounded it.
+ * The API, the MCP endpoint and the machine socket refuse such text, naming each key by its path.
  */
 
 /** More than this many are not named: a hostile body could repeat keys by the thousand. */
@@ -13,17 +17,32 @@ export const MAX_NAMED_KEYS = 50
  */
 export const MAX_NAMED_PATH = 200
 
+/** The longest key any JSON object given to the server may have (a record's keys are bounded lower). */
+export const MAX_KEY_LENGTH = 200
+
+/** Key names refused anywhere in a JSON text. */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype'])
+
+/** One key refused: where it is (`extra.__proto__`) and what its caller is told (`path: …`). */
+export type KeyProblem = { path: string; message: string }
+
 type Frame = { keys: Set<string> | null; path: string; index: number; key: string }
 
 /**
- * The path of every key given more than once in one object of `text` (`scope`, `extra.owner`,
- * `message.parts.0.type`), each once, in the order found. `text` must be valid JSON (parse it
+ * Every key of `text` given more than once in one object, named {@link RESERVED_KEYS} or longer
+ * than {@link MAX_KEY_LENGTH}, each once, in the order found, by its path (`scope`, `extra.owner`,
+ * `message.parts.0.type`; a long key by its start and `…`). `text` must be valid JSON (parse it
  * first). Iterative, so nesting as deep as the body limit allows costs no stack; it stops at
  * {@link MAX_NAMED_KEYS} found.
  */
-export function repeatedJsonKeys(text: string): string[] {
+export function jsonKeyProblems(text: string): KeyProblem[] {
   const stack: Frame[] = []
-  const found = new Set<string>()
+  const found = new Map<string, string>()
+  const note = (path: string, message: (path: string) => string) => {
+    const name = named(path)
+    if (!found.has(name)) found.set(name, message(name))
+    return found.size === MAX_NAMED_KEYS
+  }
   let expectKey = false
   for (let i = 0; i < text.length; i++) {
     const c = text[i]
@@ -32,8 +51,14 @@ export function repeatedJsonKeys(text: string): string[] {
       while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1
       const top = stack.at(-1)
       if (expectKey && top?.keys) {
-        const key = JSON.parse(text.slice(i, end + 1)) as string
-        if (top.keys.has(key) && found.add(named(join(top.path, key))).size === MAX_NAMED_KEYS) break
+        let key = JSON.parse(text.slice(i, end + 1)) as string
+        let full = false
+        if (key.length > MAX_KEY_LENGTH) {
+          key = `${key.slice(0, 40)}…`
+          full = note(join(top.path, key), longKeyMessage)
+        } else if (RESERVED_KEYS.has(key)) full = note(join(top.path, key), reservedKeyMessage)
+        else if (top.keys.has(key)) full = note(join(top.path, key), repeatedKeyMessage)
+        if (full) break
         top.keys.add(key)
         top.key = key
         expectKey = false
@@ -52,11 +77,16 @@ export function repeatedJsonKeys(text: string): string[] {
       else if (top) top.index++
     }
   }
-  return [...found]
+  return [...found].map(([path, message]) => ({ path, message }))
 }
 
 /** What a caller is told of one repeated key (in the query or a body), by its path. */
 export const repeatedKeyMessage = (path: string) => `${path}: is given more than once; give it once`
+
+const reservedKeyMessage = (path: string) =>
+  `${path}: is not a key the server takes (__proto__, constructor and prototype are refused)`
+
+const longKeyMessage = (path: string) => `${path}: a key must be at most ${MAX_KEY_LENGTH} characters`
 
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key)
 

@@ -14,6 +14,7 @@ import { z } from 'zod'
 import { authRateLimited } from '../auth/auth.ts'
 import { env } from '../env.ts'
 import { HttpError } from '../lib/errors.ts'
+import { jsonKeyProblems } from '../lib/json-keys.ts'
 import { logger } from '../lib/logger.ts'
 import { parseInput } from '../lib/validate.ts'
 import { connections, MachineConnection } from './connection.ts'
@@ -295,6 +296,14 @@ function serve(ws: WebSocket, token: VerifiedToken, waiting: WaitingPlaces) {
       payload = JSON.parse(text)
     } catch {
       return refuseUnread(1003, 'not JSON')
+    }
+    // A key given twice, named __proto__ (which zod drops unsaid) or too long is no client's
+    // message (decisions 0475, 0478); a close reason holds 123 bytes, so the first is named, cut
+    // (a character cut in two reads as one of three bytes: 120 stays under).
+    const [badKey] = jsonKeyProblems(text)
+    if (badKey) {
+      const reason = Buffer.from(`a key refused: ${badKey.message}`).subarray(0, 120).toString()
+      return refuseUnread(1008, reason)
     }
     // The JSON-RPC layer rejects what is not a request, a response or a notification; unhandled,
     // that rejection ended the server's process (one `{"hello":1}` from anyone with a token).

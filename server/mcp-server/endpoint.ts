@@ -22,7 +22,7 @@ import {
 import { authRateLimited, CLIENT_IP_HEADER } from '../auth/auth.ts'
 import { env } from '../env.ts'
 import { HttpError, toErrorBody, unauthorized } from '../lib/errors.ts'
-import { repeatedJsonKeys, repeatedKeyMessage } from '../lib/json-keys.ts'
+import { jsonKeyProblems } from '../lib/json-keys.ts'
 import { checkAccessToken, type AccessTokenScope } from '../tokens/access-tokens.ts'
 import { countRefusedToken, waitForTokens } from '../tokens/guess-limit.ts'
 import { buildMcpServer } from './server.ts'
@@ -100,7 +100,7 @@ export async function handleMcpRequest(request: Request, readBody: () => Promise
       400,
     )
   }
-  const refusal = repeatedKeysRefusal(text, body) ?? paramsRefusal(body) ?? scopeRefusal(body, check.scopes)
+  const refusal = badKeysRefusal(text, body) ?? paramsRefusal(body) ?? scopeRefusal(body, check.scopes)
   if (refusal) return refusal
 
   const server = buildMcpServer(check, MCP_SERVER_VERSION)
@@ -167,18 +167,19 @@ function paramsRefusal(body: unknown): Response | null {
 }
 
 /**
- * A message that gives a key twice in one object (decision 0475). `JSON.parse` keeps the last, so
- * `create_job` with `"scope":"personal","scope":"shared"` made a shared job while a log or a
- * reviewer of the call read personal. Keys inside `params` are invalid params (-32602) naming each
+ * A message that gives a key twice in one object (decision 0475), or a key named `__proto__`,
+ * `constructor` or `prototype` or too long (decision 0478). `JSON.parse` keeps the last of a
+ * repeated key, so `create_job` with `"scope":"personal","scope":"shared"` made a shared job while a
+ * log or a reviewer of the call read personal; zod dropped a `__proto__` key unsaid. Keys inside `params` are invalid params (-32602) naming each
  * by its path; a key of the message itself (`id`, `method`) makes it an invalid request (-32600,
  * 400, as a batch is), answered to no id, since the id may be the key given twice.
  */
-function repeatedKeysRefusal(text: string, body: unknown): Response | null {
-  const repeated = repeatedJsonKeys(text)
-  if (repeated.length === 0) return null
-  const problems = repeated.map(repeatedKeyMessage).join('; ')
+function badKeysRefusal(text: string, body: unknown): Response | null {
+  const found = jsonKeyProblems(text)
+  if (found.length === 0) return null
+  const problems = found.map((p) => p.message).join('; ')
   const id = (body as { id?: unknown } | null)?.id
-  const inParams = repeated.every((path) => path.startsWith('params.'))
+  const inParams = found.every(({ path }) => path.startsWith('params.'))
   if (inParams && (typeof id === 'string' || typeof id === 'number'))
     return jsonRpcError(id, -32602, `Invalid params: ${problems}`)
   return jsonRpcError(null, -32600, `Invalid Request: ${problems}`, 400)

@@ -263,3 +263,25 @@ describe('a socket whose token is revoked while it waits to register', () => {
     expect(machines.map((m) => m.id)).not.toContain('lost-laptop')
   })
 })
+
+describe('a machine client whose message has a key named __proto__ (decision 0478)', () => {
+  it('is closed naming the key, its registration never read', async () => {
+    // Unfixed, zod dropped the key without a word and the machine registered: what the client
+    // sent was not what the server read.
+    const ws = opened(await connect('127.0.0.9', await machineToken('proto-key')))
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    )
+    const answered = new Promise<string>((resolve) => ws.on('message', (data) => resolve(String(data))))
+    ws.send(
+      '{"jsonrpc":"2.0","id":"register","method":"register","params":{"replace":true,"os":"test",' +
+        '"version":"1.2.0","dir":"/nowhere","activeRuns":[],"__proto__":{"label":"other"}}}',
+    )
+    expect(await Promise.race([closed, answered])).toEqual({
+      code: 1008,
+      reason: expect.stringMatching(/^a key refused: params\.__proto__: is not a key the server takes/),
+    })
+    const machines = (await mallory.get('/_agent-native/machines')).body.machines as { id: string }[]
+    expect(machines.map((m) => m.id)).not.toContain('proto-key')
+  })
+})

@@ -479,3 +479,27 @@ describe('a key given twice in a message (decision 0475)', () => {
     expect(error.message).toContain(`${key}: is given more than once`)
   })
 })
+
+describe('a key named __proto__ in a message (decision 0478)', () => {
+  let token = ''
+  beforeAll(async () => {
+    token = await makeToken(team.creator, ['jobs:read', 'jobs:write'])
+  })
+
+  it('create_job with __proto__ in extra is invalid params naming it, and makes no job', async () => {
+    const before = await snapshotTables()
+    // Unfixed, zod dropped the key unsaid and the job was made without it.
+    const answer = await mcp(
+      token,
+      '{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"create_job","arguments":' +
+        '{"name":"proto","schedule":"0 7 * * *","instructions":"Go.","extra":{"__proto__":{"a":1}}}}}',
+    )
+    expect(answer.status, answer.text).toBe(200)
+    const { id, error, result } = JSON.parse(answer.text)
+    expect(result).toBeUndefined()
+    expect(id).toBe(10)
+    expect(error).toMatchObject({ code: -32602 })
+    expect(error.message).toContain('params.arguments.extra.__proto__: is not a key the server takes')
+    expect(await snapshotTables()).toEqual(before)
+  })
+})

@@ -128,7 +128,10 @@ export const Skill = z.union(
       name: SkillName,
       config: z.strictObject({
         url: z.string().url({ error: 'must be a URL' }).max(2048),
-        headers: z.record(z.string().min(1).max(200), HeaderValue).default({}),
+        headers: z
+          .record(z.string().min(1).max(200), HeaderValue)
+          .refine((h) => Object.keys(h).length <= 20, { error: 'must have at most 20 headers' })
+          .default({}),
       }),
     }),
   ],
