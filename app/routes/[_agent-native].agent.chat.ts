@@ -11,5 +11,6 @@ export const action = ({ request }: Route.ActionArgs) =>
   api(async () => {
     const caller = await requireCaller(request)
     if (request.method !== 'POST') return methodNotAllowed(request, ['POST'])
-    return streamChat(caller, await readJsonBody(request, 512 * 1024))
+    // A message answering a confirmation carries tools' outputs back, whose keys are not ours to bound.
+    return streamChat(caller, await readJsonBody(request, 512 * 1024, { longKeys: false }))
   })

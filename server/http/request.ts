@@ -3,7 +3,7 @@
  * headers, JSON 405s, and reading a body (text or JSON) that stops at its size limit.
  */
 import { HttpError, badFields, badRequest, toErrorBody } from '../lib/errors.ts'
-import { jsonKeyProblems } from '../lib/json-keys.ts'
+import { jsonKeyProblems, type KeyRules } from '../lib/json-keys.ts'
 import { readTextBody } from '../lib/read-body.ts'
 import { json } from './respond.ts'
 
@@ -41,11 +41,12 @@ export function methodNotAllowed(request: Request, allowed: string[]): Response 
  * Reads a JSON object body through {@link readTextBody} (so an oversize body is refused while it
  * streams in, never buffered whole): 413 past `maxBytes`, 400 for anything but a JSON object, and
  * 400 naming every key given twice in one object (JSON.parse would silently keep the last), named
- * `__proto__`, `constructor` or `prototype`, or too long (server/lib/json-keys.ts).
+ * `__proto__`, or too long unless `rules` say otherwise (server/lib/json-keys.ts).
  */
 export async function readJsonBody(
   request: Request,
   maxBytes = 256 * 1024,
+  rules: KeyRules = {},
 ): Promise<Record<string, unknown>> {
   const text = await readTextBody(request, maxBytes)
   let body: unknown
@@ -57,7 +58,7 @@ export async function readJsonBody(
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw badRequest('Body must be a JSON object', 'body')
   }
-  const problems = jsonKeyProblems(text)
+  const problems = jsonKeyProblems(text, rules)
   if (problems.length > 0) throw badFields(problems.map(({ path, message }) => ({ field: path, message })))
   return body as Record<string, unknown>
 }

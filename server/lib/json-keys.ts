@@ -1,11 +1,10 @@
 /**
  * Keys a JSON text should not have. A key given twice in one object: `JSON.parse` keeps the last
  * silently, so `{"scope":"personal","scope":"shared"}` is read as shared while a reader of the first
- * value (a log, a proxy, a person) sees personal (decision 0475). A key named `__proto__`,
- * `constructor` or `prototype`: zod drops `__proto__` from a record without a word, and the others
- * are names a JavaScript reader treats as its own (decision 0478). A key longer than
- * {@link MAX_KEY_LENGTH}: no field or record key is that long, and only the body limit bounded it.
- * The API, the MCP endpoint and the machine socket refuse such text, naming each key by its path.
+ * value (a log, a proxy, a person) sees personal (decision 0475). A key named `__proto__`: zod
+ * drops it from a record without a word (decision 0478). A key longer than {@link MAX_KEY_LENGTH}:
+ * no field or record key is that long, and only the body limit bounded it. The API, the MCP
+ * endpoint and the machine socket refuse such text, naming each key by its path.
  */
 
 /** More than this many are not named: a hostile body could repeat keys by the thousand. */
@@ -20,8 +19,18 @@ export const MAX_NAMED_PATH = 200
 /** The longest key any JSON object given to the server may have (a record's keys are bounded lower). */
 export const MAX_KEY_LENGTH = 200
 
-/** Key names refused anywhere in a JSON text. */
-export const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype'])
+/**
+ * Key names refused anywhere in a JSON text. `constructor` and `prototype` are kept as data by
+ * JSON.parse and zod alike, and a tool's output may well carry them, so they are not refused.
+ */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__'])
+
+/**
+ * `longKeys: false` leaves long keys alone: a chat message answering a confirmation and a machine's
+ * messages carry tools' outputs back, whose keys (a dictionary by file path) are not the server's
+ * to bound; refusing them would stop the person approving or end their machine's connection.
+ */
+export type KeyRules = { longKeys?: boolean }
 
 /** One key refused: where it is (`extra.__proto__`) and what its caller is told (`path: …`). */
 export type KeyProblem = { path: string; message: string }
@@ -29,13 +38,13 @@ export type KeyProblem = { path: string; message: string }
 type Frame = { keys: Set<string> | null; path: string; index: number; key: string }
 
 /**
- * Every key of `text` given more than once in one object, named {@link RESERVED_KEYS} or longer
- * than {@link MAX_KEY_LENGTH}, each once, in the order found, by its path (`scope`, `extra.owner`,
+ * Every key of `text` given more than once in one object, named {@link RESERVED_KEYS} or (unless
+ * `longKeys` is false) longer than {@link MAX_KEY_LENGTH}, each once, in the order found, by its path (`scope`, `extra.owner`,
  * `message.parts.0.type`; a long key by its start and `…`). `text` must be valid JSON (parse it
  * first). Iterative, so nesting as deep as the body limit allows costs no stack; it stops at
  * {@link MAX_NAMED_KEYS} found.
  */
-export function jsonKeyProblems(text: string): KeyProblem[] {
+export function jsonKeyProblems(text: string, { longKeys = true }: KeyRules = {}): KeyProblem[] {
   const stack: Frame[] = []
   const found = new Map<string, string>()
   const note = (path: string, message: (path: string) => string) => {
@@ -53,7 +62,7 @@ export function jsonKeyProblems(text: string): KeyProblem[] {
       if (expectKey && top?.keys) {
         let key = JSON.parse(text.slice(i, end + 1)) as string
         let full = false
-        if (key.length > MAX_KEY_LENGTH) {
+        if (longKeys && key.length > MAX_KEY_LENGTH) {
           key = `${key.slice(0, 40)}…`
           full = note(join(top.path, key), longKeyMessage)
         } else if (RESERVED_KEYS.has(key)) full = note(join(top.path, key), reservedKeyMessage)
@@ -83,8 +92,7 @@ export function jsonKeyProblems(text: string): KeyProblem[] {
 /** What a caller is told of one repeated key (in the query or a body), by its path. */
 export const repeatedKeyMessage = (path: string) => `${path}: is given more than once; give it once`
 
-const reservedKeyMessage = (path: string) =>
-  `${path}: is not a key the server takes (__proto__, constructor and prototype are refused)`
+const reservedKeyMessage = (path: string) => `${path}: is not a key the server takes (__proto__ is refused)`
 
 const longKeyMessage = (path: string) => `${path}: a key must be at most ${MAX_KEY_LENGTH} characters`
 

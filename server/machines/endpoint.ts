@@ -297,10 +297,11 @@ function serve(ws: WebSocket, token: VerifiedToken, waiting: WaitingPlaces) {
     } catch {
       return refuseUnread(1003, 'not JSON')
     }
-    // A key given twice, named __proto__ (which zod drops unsaid) or too long is no client's
-    // message (decisions 0475, 0478); a close reason holds 123 bytes, so the first is named, cut
-    // (a character cut in two reads as one of three bytes: 120 stays under).
-    const [badKey] = jsonKeyProblems(text)
+    // A key given twice or named __proto__ (which zod drops unsaid) is no client's message
+    // (decisions 0475, 0478); long keys stay, as tools' outputs come back this way. A close reason
+    // holds 123 bytes, so the first is named, cut (a character cut in two reads as one of three
+    // bytes: 120 stays under).
+    const [badKey] = jsonKeyProblems(text, { longKeys: false })
     if (badKey) {
       const reason = Buffer.from(`a key refused: ${badKey.message}`).subarray(0, 120).toString()
       return refuseUnread(1008, reason)

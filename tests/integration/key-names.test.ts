@@ -1,7 +1,7 @@
 /**
  * Attacker's review of the keys of a JSON body (decision 0478). A key named `__proto__` inside a
  * record (a job's `extra`) was dropped by zod without a word, so the job saved was not the one
- * sent; `constructor` and `prototype` were taken as data. A record's key of 100,000 characters, or
+ * sent (`constructor` and `prototype` are kept as data, and stay so). A record's key of 100,000 characters, or
  * ten thousand keys, was bounded only by the 256 KiB body. Each is now a 400 naming every such key
  * by its path, with nothing written.
  */
@@ -32,7 +32,7 @@ async function expectRefusedUnwritten(send: () => Promise<ApiResponse>, fields: 
   expect(await snapshotTables()).toEqual(before)
 }
 
-describe('a key named __proto__, constructor or prototype', () => {
+describe('a key named __proto__', () => {
   it("in a job's extra is a 400 naming it, not dropped unsaid", async () => {
     // Unfixed: 201, and the job's extra was {"owner":"ana"}, the __proto__ key gone.
     await expectRefusedUnwritten(
@@ -48,11 +48,17 @@ describe('a key named __proto__, constructor or prototype', () => {
         sendJson(
           'POST',
           '/jobs',
-          `{${job()},"extra":{"constructor":1,"a":{"prototype":2}},"\\u005f_proto__":{"scope":"shared"}}`,
+          `{${job()},"extra":{"a":{"__proto__":2}},"\\u005f_proto__":{"scope":"shared"}}`,
         ),
-      ['extra.constructor', 'extra.a.prototype', '__proto__'],
+      ['extra.a.__proto__', '__proto__'],
       /is not a key the server takes/,
     )
+  })
+
+  it('keeps constructor and prototype as the data they are', async () => {
+    const res = await sendJson('POST', '/jobs', `{${job()},"extra":{"constructor":1,"prototype":{"a":2}}}`)
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+    expect(res.body.job.extra).toEqual({ constructor: 1, prototype: { a: 2 } })
   })
 
   it('is refused by a route without records too (org settings)', async () => {
@@ -87,6 +93,19 @@ describe("a record's keys", () => {
       ['extra'],
       /extra: must have at most 50 keys/,
     )
+  })
+
+  it("a chat message answering a confirmation may carry a tool's output keyed by long paths", async () => {
+    // Its keys are the tool's, not the server's to bound: refusing them would stop the person
+    // approving. (No confirmation is pending here, so it is refused for that, not for its keys.)
+    const output = `{"${'folder/'.repeat(40)}file.txt":1}`
+    const res = await sendJson(
+      'POST',
+      '/agent/chat',
+      `{"message":{"id":"m1","role":"assistant","parts":[{"type":"tool-list_files","state":"output-available","output":${output}}]}}`,
+    )
+    expect(res.status).toBeGreaterThanOrEqual(400)
+    expect(JSON.stringify(res.body)).not.toMatch(/a key must be at most/)
   })
 
   it('takes extra at its bounds', async () => {
