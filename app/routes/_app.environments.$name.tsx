@@ -117,13 +117,22 @@ function HolderNotice({ data }: { data: Data }) {
 /** Delete, saying that a definition still in the workspace only resets it (decision 0461). */
 function Viewer({ data }: { data: Data }) {
   const hydrated = useHydrated()
-  const { file, selected } = data
+  const { file, selected, files } = data
   if (!selected || !file) {
+    // Nothing to pick yet: say how files come, not to choose one (the list sits above on a phone).
+    const none = files.ok && files.data.entries.length === 0
     return (
       <div className="p-6">
-        <EmptyState icon={<FolderOpen className="size-8" />} title="Pick a file">
-          Choose a file on the left to read it. Files change through commands and the agent.
-        </EmptyState>
+        {none ? (
+          <EmptyState icon={<FolderOpen className="size-8" />} title="No files yet">
+            Run a command above (e.g. <code>git clone</code>) or ask the agent to write one; the files show up
+            in the list to read here.
+          </EmptyState>
+        ) : (
+          <EmptyState icon={<FolderOpen className="size-8" />} title="Pick a file">
+            Choose a file from the list to read it. Files change through commands and the agent.
+          </EmptyState>
+        )}
       </div>
     )
   }

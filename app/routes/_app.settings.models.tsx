@@ -161,9 +161,18 @@ export default function Models({ loaderData }: Route.ComponentProps) {
           </p>
         ) : null}
         <p className="mt-3 text-xs text-stone-600 dark:text-stone-400">
-          The model is set by AGENT_MODEL in the server&apos;s .env. Chats and your jobs use your own key,
-          else the deployment&apos;s; jobs set to run as “shared” use {orgName}&apos;s key, else the
-          deployment&apos;s.
+          {canManageOrg ? (
+            <>
+              The model is set by <code>AGENT_MODEL</code> in the server&apos;s .env.{' '}
+            </>
+          ) : (
+            <>
+              The model is chosen by whoever runs this Clockwork server, for everyone on it: ask an admin of{' '}
+              {orgName} if you need a different one.{' '}
+            </>
+          )}
+          Chats and your jobs use your own key, else the deployment&apos;s; jobs set to run as “shared” use{' '}
+          {orgName}&apos;s key, else the deployment&apos;s.
         </p>
       </Card>
       <Card className="space-y-4 p-6">

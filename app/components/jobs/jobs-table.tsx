@@ -1,4 +1,4 @@
-import { useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Card } from '#app/components/ui/card.tsx'
 import { cn } from '#app/lib/cn.ts'
 import type { JobRow as JobRowData } from '#app/lib/job-types.ts'
@@ -86,9 +86,7 @@ function JobRow({ job, recent, isMine }: { job: JobRowData; recent: RecentRun[];
           </a>
           <ScopeBadge scope={job.scope} />
         </div>
-        <p className="mt-0.5 line-clamp-1 max-w-72 text-xs text-stone-600 dark:text-stone-400">
-          {job.instructions}
-        </p>
+        <InstructionsLine job={job} />
         {active ? null : (
           <div className="mt-1 max-w-80">
             <PausedChip enabled={job.enabled} suspendedReason={job.suspendedReason} />
@@ -129,5 +127,41 @@ function JobRow({ job, recent, isMine }: { job: JobRowData; recent: RecentRun[];
         <JobRowMenu job={job} />
       </td>
     </tr>
+  )
+}
+
+/**
+ * The first line of a job's instructions. When the rest is cut off, a "more" link says so (in
+ * words, for a screen reader too) and opens the job's definition, where they are shown whole.
+ */
+function InstructionsLine({ job }: { job: JobRowData }) {
+  const text = useRef<HTMLParagraphElement>(null)
+  const [cut, setCut] = useState(false)
+  useEffect(() => {
+    const el = text.current
+    if (!el) return
+    const measure = () => setCut(el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)
+    measure()
+    const observer = new ResizeObserver(measure)
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [job.instructions])
+  return (
+    <div className="mt-0.5 flex max-w-80 items-baseline gap-1 text-xs text-stone-600 dark:text-stone-400">
+      <p ref={text} className="line-clamp-1 min-w-0">
+        {job.instructions}
+      </p>
+      {cut ? (
+        <a
+          href={`/jobs/${job.id}?tab=definition`}
+          data-list-link
+          // The visible word starts the name (WCAG's label in name), which says what it opens.
+          aria-label={`more: all the instructions of ${job.name}`}
+          className="shrink-0 font-medium text-brand-700 underline-offset-2 hover:underline dark:text-brand-400"
+        >
+          more
+        </a>
+      ) : null}
+    </div>
   )
 }
