@@ -82,10 +82,13 @@ export type HarnessSummary = {
   result?: string
 }
 
-/** Reads a CLI's output line by line, keeping the transcript so far. */
+/** Reads a CLI's output line by line, keeping the transcript so far, bounded (transcript.ts). */
 export interface HarnessParser {
   /** One line of stdout. Returns true when the transcript changed. */
   push(line: string): boolean
+  /** Counts a line left out unread (longer than HARNESS_LINE_MAX_CHARS). */
+  leaveOut(): void
+  /** The steps kept so far, redacted and cut, with a note when some were left out. */
   parts(): TranscriptPart[]
   summary(): HarnessSummary
 }
@@ -100,8 +103,8 @@ export interface HarnessAdapter {
   locate(): string | null
   /** The files, arguments and variables for one run. */
   project(input: ProjectionInput): Projection
-  /** A fresh reader for one run's output. */
-  parser(): HarnessParser
+  /** A fresh reader for one run's output; `redact` hides secrets in every step it keeps. */
+  parser(redact?: (text: string) => string): HarnessParser
   /**
    * Its policy code is a plugin that announces itself (a hook call with `hook_event_name:
    * "PolicyLoaded"`) when the CLI loads it, and the run's endpoint refuses model calls until it

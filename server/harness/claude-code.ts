@@ -16,8 +16,8 @@ import {
   type HarnessSummary,
   type Projection,
   type ProjectionInput,
-  type TranscriptPart,
 } from './adapter.ts'
+import { keptTranscript } from './transcript.ts'
 
 const INSTALL = {
   package: '@anthropic-ai/claude-code',
@@ -110,9 +110,8 @@ function resultText(content: unknown): string {
   return content === undefined ? '' : JSON.stringify(content)
 }
 
-function parser(): HarnessParser {
-  const parts: TranscriptPart[] = []
-  const tools = new Map<string, Extract<TranscriptPart, { toolCallId: string }>>()
+function parser(redact?: (text: string) => string): HarnessParser {
+  const kept = keptTranscript(redact)
   let summary: HarnessSummary = { error: 'Claude Code ended without a result' }
   return {
     push(line) {
@@ -132,29 +131,27 @@ function parser(): HarnessParser {
       }
       const content = Array.isArray(event.message?.content) ? (event.message.content as Block[]) : []
       if (event.type === 'assistant') {
+        let changed = false
         for (const block of content) {
-          if (block.type === 'text' && block.text) parts.push({ type: 'text', text: block.text })
-          if (block.type === 'tool_use' && block.id) {
-            const part = {
-              type: `tool-${block.name ?? 'tool'}` as const,
+          if (block.type === 'text' && block.text) changed = kept.add({ type: 'text', text: block.text })
+          if (block.type === 'tool_use' && block.id)
+            changed = kept.add({
+              type: `tool-${block.name ?? 'tool'}`,
               toolCallId: block.id,
-              state: 'input-available' as const,
+              state: 'input-available',
               input: block.input ?? {},
-            }
-            tools.set(block.id, part)
-            parts.push(part)
-          }
+            })
         }
-        return content.length > 0
+        return changed
       }
       if (event.type === 'user') {
         let changed = false
         for (const block of content as ResultBlock[]) {
-          const part = block.type === 'tool_result' && block.tool_use_id && tools.get(block.tool_use_id)
-          if (!part) continue
+          const id = block.type === 'tool_result' && block.tool_use_id
+          if (!id || !kept.tool(id)) continue
           const text = resultText(block.content)
-          if (block.is_error) Object.assign(part, { state: 'output-error', errorText: text })
-          else Object.assign(part, { state: 'output-available', output: event.tool_use_result ?? text })
+          if (block.is_error) kept.settle(id, { state: 'output-error', errorText: text })
+          else kept.settle(id, { state: 'output-available', output: event.tool_use_result ?? text })
           changed = true
         }
         return changed
@@ -170,7 +167,8 @@ function parser(): HarnessParser {
       }
       return false
     },
-    parts: () => parts,
+    leaveOut: kept.leaveOut,
+    parts: kept.parts,
     summary: () => summary,
   }
 }

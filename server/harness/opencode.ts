@@ -18,8 +18,8 @@ import {
   type HarnessSummary,
   type Projection,
   type ProjectionInput,
-  type TranscriptPart,
 } from './adapter.ts'
+import { keptTranscript } from './transcript.ts'
 
 const INSTALL = {
   package: 'opencode-ai',
@@ -173,9 +173,8 @@ type OpenCodeEvent = {
   error?: { name?: string; message?: string; data?: { message?: string } }
 }
 
-function parser(): HarnessParser {
-  const parts: TranscriptPart[] = []
-  const tools = new Map<string, Extract<TranscriptPart, { toolCallId: string }>>()
+function parser(redact?: (text: string) => string): HarnessParser {
+  const kept = keptTranscript(redact)
   let summary: HarnessSummary = { error: 'OpenCode ended without finishing its task' }
   let lastText: string | undefined
   let failed: string | null = null
@@ -189,27 +188,26 @@ function parser(): HarnessParser {
       }
       const part = event.part
       if (event.type === 'text' && part?.text) {
-        parts.push({ type: 'text', text: part.text })
         lastText = part.text
-        return true
+        return kept.add({ type: 'text', text: part.text })
       }
       if (event.type === 'tool_use' && part?.callID) {
         const state = part.state ?? {}
-        const step = tools.get(part.callID) ?? {
-          type: `tool-${TOOL_NAMES[part.tool ?? ''] ?? part.tool ?? 'tool'}` as const,
-          toolCallId: part.callID,
-          state: 'input-available' as const,
+        const id = part.callID
+        // A call's later events (its result) add nothing: the first one kept it, or left it out.
+        const added = kept.add({
+          type: `tool-${TOOL_NAMES[part.tool ?? ''] ?? part.tool ?? 'tool'}`,
+          toolCallId: id,
+          state: 'input-available',
           input: toolInput(state.input),
-        }
-        if (!tools.has(part.callID)) {
-          tools.set(part.callID, step)
-          parts.push(step)
-        }
+        })
         if (state.status === 'completed')
-          Object.assign(step, { state: 'output-available', output: state.output })
+          return kept.settle(id, { state: 'output-available', output: state.output }) || added
         if (state.status === 'error')
-          Object.assign(step, { state: 'output-error', errorText: String(state.error ?? 'failed') })
-        return true
+          return (
+            kept.settle(id, { state: 'output-error', errorText: String(state.error ?? 'failed') }) || added
+          )
+        return added
       }
       if (event.type === 'error') {
         const e = event.error ?? {}
@@ -220,7 +218,8 @@ function parser(): HarnessParser {
         summary = { error: null, result: lastText }
       return false
     },
-    parts: () => parts,
+    leaveOut: kept.leaveOut,
+    parts: kept.parts,
     summary: () => summary,
   }
 }

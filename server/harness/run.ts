@@ -12,13 +12,15 @@ import type { OpenEnvironment } from '../environments/service.ts'
 import { hiddenHeaders, type McpEndpoint } from '../integrations/mcp-client.ts'
 import { makeRedactor } from '../lib/redact.ts'
 import { findRun } from '../runs/store.ts'
-import type { HarnessAdapter, TranscriptPart } from './adapter.ts'
+import { StringDecoder } from 'node:string_decoder'
+import type { HarnessAdapter, HarnessParser, TranscriptPart } from './adapter.ts'
 import { type CallRecord, type ModelGrant, openSession } from './endpoint.ts'
 import { launchDocker } from './launch-docker.ts'
 import { launchLocal } from './launch-local.ts'
 import { launchMachine } from './launch-machine.ts'
 import type { Launcher, Placed } from './launcher.ts'
 import { createPolicyHook, type Approver } from './policy-hook.ts'
+import { HARNESS_LINE_MAX_CHARS } from './transcript.ts'
 
 export type HarnessRunRequest = {
   adapter: HarnessAdapter
@@ -74,9 +76,10 @@ export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome
     ...Object.values(opened.secrets),
     ...req.mcp.flatMap((endpoint) => hiddenHeaders(endpoint.headers)),
   ])
-  const parser = adapter.parser()
-  // The transcript is shown to people and kept: secret values never reach it (nor the model).
-  const steps = (): TranscriptPart[] => JSON.parse(redact(JSON.stringify(parser.parts()))) as TranscriptPart[]
+  // The transcript is shown to people and kept: secret values never reach it (nor the model). The
+  // parser redacts each step once as it keeps it, within the transcript's bounds (transcript.ts).
+  const parser = adapter.parser(redact)
+  const steps = (): TranscriptPart[] => parser.parts()
   const stop = new AbortController()
   let refusal: string | null = null
   const onAbort = () => stop.abort()
@@ -140,15 +143,11 @@ export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome
         hookTimeoutSeconds: req.mode === 'chat' ? APPROVAL_SECONDS : 30,
       },
     })
-    let pending = ''
+    const lines = lineReader(parser)
     const result = await placed.run(projection, (stream, chunk) => {
-      if (stream !== 'stdout') return
-      pending += chunk.toString('utf8')
-      const lines = pending.split('\n')
-      pending = lines.pop() ?? ''
-      if (lines.map((l) => parser.push(l)).some(Boolean)) req.onProgress?.(steps())
+      if (stream === 'stdout' && lines.push(chunk)) req.onProgress?.(steps())
     })
-    if (pending && parser.push(pending)) req.onProgress?.(steps())
+    if (lines.end()) req.onProgress?.(steps())
     if (req.signal.aborted) return outcome('Stopped before the harness finished')
     if (refusal) return outcome(refusal)
     if (result.timedOut)
@@ -162,5 +161,48 @@ export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome
     req.signal.removeEventListener('abort', onAbort)
     session.close()
     await placed?.cleanup().catch(() => {})
+  }
+}
+
+/**
+ * Splits the CLI's stdout into lines for the parser, each chunk read once (a line that arrives in
+ * many chunks is joined once, at its end). A line longer than HARNESS_LINE_MAX_CHARS is left out
+ * unread, and counted. `push` and `end` answer whether the transcript changed.
+ */
+function lineReader(parser: HarnessParser) {
+  const decoder = new StringDecoder('utf8')
+  let pending: string[] = []
+  let pendingChars = 0
+  let skipping = false
+  const take = (text: string): boolean => {
+    let changed = false
+    let start = 0
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      const piece = text.slice(start, nl)
+      start = nl + 1
+      if (skipping || pendingChars + piece.length > HARNESS_LINE_MAX_CHARS) {
+        if (!skipping) parser.leaveOut()
+        changed = true
+      } else if (parser.push(pending.length ? pending.join('') + piece : piece)) changed = true
+      pending = []
+      pendingChars = 0
+      skipping = false
+    }
+    const rest = text.slice(start)
+    if (skipping || !rest) return changed
+    if (pendingChars + rest.length > HARNESS_LINE_MAX_CHARS) {
+      parser.leaveOut()
+      pending = []
+      pendingChars = 0
+      skipping = true
+      return true
+    }
+    pending.push(rest)
+    pendingChars += rest.length
+    return changed
+  }
+  return {
+    push: (chunk: Buffer) => take(decoder.write(chunk)),
+    end: () => take(`${decoder.end()}\n`),
   }
 }
