@@ -7,48 +7,30 @@
  * is asked for health again and again while it does, every answer needed (the guard only turns a
  * frozen server into a failure instead of a hang).
  */
-import { mkdtempSync, chmodSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { ApiClient } from '#tests/support/api-client.ts'
-import { startFakeAnthropic, toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ApiClient } from '#tests/support/api-client.ts'
+import { toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { bashParts, localHarnessJob, postToEndpoint } from '#tests/support/harness-runs.ts'
-import { HANG_GUARD_MS, healthWhile, stopTarget } from '#tests/support/health-probe.ts'
+import { HANG_GUARD_MS, healthWhile, spawnHarnessTarget } from '#tests/support/health-probe.ts'
 import { waitForRun } from '#tests/support/runs.ts'
-import { sharedPostgres, spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
+import type { SpawnedServer } from '#tests/support/spawn-server.ts'
 
 const KEY = 'sk-ant-harness-event-loop-5150'
 
 let fake: FakeAnthropic
 let server: SpawnedServer
 let mallory: ApiClient
-let envsDir: string
+let stop: () => Promise<void>
 
 beforeAll(async () => {
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  envsDir = mkdtempSync(path.join(tmpdir(), 'clockwork-harness-loop-'))
-  chmodSync(envsDir, 0o711) // the sandbox uid enters it
-  server = await spawnServer(
-    {
-      // Run now's runs are claimed by the scheduler.
-      SCHEDULER_ENABLED: 'true',
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: fake.baseURL,
-      ENVIRONMENTS_DIR: envsDir,
-    },
-    sharedPostgres(inject('postgresUrl')),
-    'source',
-  )
-  mallory = new ApiClient(server.baseUrl)
-  await mallory.signUp('Mallory Harness', 'mallory-harness-loop@example.com')
+  const target = await spawnHarnessTarget(KEY, {
+    name: 'Mallory Harness',
+    email: 'mallory-harness-loop@example.com',
+  })
+  ;({ fake, server, attacker: mallory, stop } = target)
 }, 180_000)
 
-afterAll(async () => {
-  await stopTarget(server)
-  await fake?.close()
-  if (envsDir) rmSync(envsDir, { recursive: true, force: true })
-}, 60_000)
+afterAll(async () => stop?.(), 60_000)
 
 describe('a harness run’s endpoint keeps the server answering', () => {
   it('while its sandbox posts ten million empty objects to the hook and the model API', async () => {

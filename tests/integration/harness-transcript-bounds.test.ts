@@ -6,21 +6,18 @@
  * left out; and the server, in its own process, answers health all the while (before, each
  * progress report re-serialised every step so far, on the server's one event loop).
  */
-import { mkdtempSync, chmodSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   HARNESS_MAX_PARTS,
   HARNESS_PART_MAX_CHARS,
   HARNESS_TRANSCRIPT_MAX_CHARS,
 } from '#server/harness/transcript.ts'
-import { ApiClient } from '#tests/support/api-client.ts'
-import { startFakeAnthropic, type FakeAnthropic, type FakeBlock } from '#tests/support/fake-anthropic.ts'
+import type { ApiClient } from '#tests/support/api-client.ts'
+import type { FakeAnthropic, FakeBlock } from '#tests/support/fake-anthropic.ts'
 import { localHarnessJob } from '#tests/support/harness-runs.ts'
-import { HANG_GUARD_MS, healthWhile, stopTarget } from '#tests/support/health-probe.ts'
+import { HANG_GUARD_MS, healthWhile, spawnHarnessTarget } from '#tests/support/health-probe.ts'
 import { waitForRun } from '#tests/support/runs.ts'
-import { sharedPostgres, spawnServer, type SpawnedServer } from '#tests/support/spawn-server.ts'
+import type { SpawnedServer } from '#tests/support/spawn-server.ts'
 
 const KEY = 'sk-ant-harness-transcript-6160'
 /** Short texts: cheap for the model (the run's cap counts what it writes), a step each. */
@@ -31,31 +28,17 @@ const COMMANDS = 120
 let fake: FakeAnthropic
 let server: SpawnedServer
 let mallory: ApiClient
-let envsDir: string
+let stop: () => Promise<void>
 
 beforeAll(async () => {
-  fake = await startFakeAnthropic({ apiKey: KEY, fallback: { text: 'Done.' } })
-  envsDir = mkdtempSync(path.join(tmpdir(), 'clockwork-harness-transcript-'))
-  chmodSync(envsDir, 0o711) // the sandbox uid enters it
-  server = await spawnServer(
-    {
-      SCHEDULER_ENABLED: 'true',
-      ANTHROPIC_API_KEY: KEY,
-      ANTHROPIC_BASE_URL: fake.baseURL,
-      ENVIRONMENTS_DIR: envsDir,
-    },
-    sharedPostgres(inject('postgresUrl')),
-    'source',
-  )
-  mallory = new ApiClient(server.baseUrl)
-  await mallory.signUp('Mallory Transcript', 'mallory-harness-transcript@example.com')
+  const target = await spawnHarnessTarget(KEY, {
+    name: 'Mallory Transcript',
+    email: 'mallory-harness-transcript@example.com',
+  })
+  ;({ fake, server, attacker: mallory, stop } = target)
 }, 180_000)
 
-afterAll(async () => {
-  await stopTarget(server)
-  await fake?.close()
-  if (envsDir) rmSync(envsDir, { recursive: true, force: true })
-}, 60_000)
+afterAll(async () => stop?.(), 60_000)
 
 describe('a harness run’s transcript', () => {
   it('keeps at most its bounds of a thousand texts and a hundred big outputs, and the server answers all along', async () => {

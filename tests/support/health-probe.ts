@@ -3,8 +3,12 @@
  * own process, ask that server's /_agent-native/health again and again. Nothing is timed; the
  * guard only turns a server that stopped answering into a failure instead of a hang.
  */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { expect, inject } from 'vitest'
 import { ApiClient } from './api-client.ts'
+import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.ts'
 import { sharedPostgres, spawnServer, type ServerEntry, type SpawnedServer } from './spawn-server.ts'
 
 /** Stops a target; one an unfixed attack froze never handles SIGTERM, so it is killed after a while. */
@@ -49,4 +53,36 @@ export async function healthWhile(baseUrl: string, work: Promise<unknown>, guard
     answers++
   }
   return answers
+}
+
+/**
+ * The target of a harness event-loop test: a fake model with key `key`, a folder for environments
+ * and a server (source, with its scheduler: Run now's runs are claimed by it) in its own process,
+ * the attacker signed up on it. `stop` tears all three down.
+ */
+export async function spawnHarnessTarget(
+  key: string,
+  person: { name: string; email: string },
+): Promise<{ fake: FakeAnthropic; server: SpawnedServer; attacker: ApiClient; stop: () => Promise<void> }> {
+  const fake = await startFakeAnthropic({ apiKey: key, fallback: { text: 'Done.' } })
+  const envsDir = mkdtempSync(path.join(tmpdir(), 'clockwork-harness-target-'))
+  chmodSync(envsDir, 0o711) // the sandbox uid enters it
+  const server = await spawnServer(
+    {
+      SCHEDULER_ENABLED: 'true',
+      ANTHROPIC_API_KEY: key,
+      ANTHROPIC_BASE_URL: fake.baseURL,
+      ENVIRONMENTS_DIR: envsDir,
+    },
+    sharedPostgres(inject('postgresUrl')),
+    'source',
+  )
+  const attacker = new ApiClient(server.baseUrl)
+  await attacker.signUp(person.name, person.email)
+  const stop = async () => {
+    await stopTarget(server)
+    await fake.close()
+    rmSync(envsDir, { recursive: true, force: true })
+  }
+  return { fake, server, attacker, stop }
 }
