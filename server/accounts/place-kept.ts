@@ -13,6 +13,11 @@ import { findMembership } from './store.ts'
 
 const RANK: Record<OrgRole, number> = { member: 0, admin: 1, owner: 2 }
 
+/** Whether going from role `from` to `to` is a demotion (a conversation begun as `from` stops). */
+export function isDemotion(from: string, to: string): boolean {
+  return RANK[roleOf(to)] < RANK[roleOf(from)]
+}
+
 /**
  * Why `caller` may no longer act in their organisation with their role, or null while they may;
  * `what` names what stops in the message (e.g. `this conversation`).

@@ -1,4 +1,7 @@
+import { notifyPlaceChanged } from '../db/signal.ts'
 import { newId } from '../lib/ids.ts'
+import { cancelRunsOf } from '../runs/control.ts'
+import { isDemotion } from './place-kept.ts'
 import { badRequest, forbidden } from '../lib/errors.ts'
 import {
   cancelInvitationsBeyond,
@@ -60,17 +63,33 @@ export const DEPARTED_CREATOR_PAUSE = {
 /**
  * A creator who leaves takes nobody's identity with them: their jobs pause. Their access and
  * calendar tokens for the organisation end for good (refused while they are away, they would work
- * again if they were invited back), and so do the invitations they sent (decision 0476).
+ * again if they were invited back), and so do the invitations they sent (decision 0476). What they
+ * left going ends now, commands included: their runs are cancelled and their chat turns stopped on
+ * whichever instance runs them (decision 0476).
  */
 export async function onMemberRemoved(orgId: string, userId: string): Promise<void> {
   await suspendJobsOfDepartedMember(orgId, userId, DEPARTED_CREATOR_PAUSE)
   await revokeAccessTokensOf(userId, orgId)
   await cancelInvitationsBeyond(orgId, userId, null)
+  await cancelRunsOf(orgId, userId, 'queued or running', 'cancelled: its person left the organisation')
+  await notifyPlaceChanged({ orgId, userId })
 }
 
-/** A member whose role changed: the invitations they sent that the new role could not send end. */
-export async function onMemberRoleChanged(orgId: string, userId: string, role: string): Promise<void> {
+/**
+ * A member whose role changed: the invitations they sent that the new role could not send end. On
+ * a demotion, what they had running with the old role ends (their runs, their chat turns); queued
+ * runs start later with the new one (decision 0476).
+ */
+export async function onMemberRoleChanged(
+  orgId: string,
+  userId: string,
+  role: string,
+  previousRole: string,
+): Promise<void> {
   await cancelInvitationsBeyond(orgId, userId, role)
+  if (!isDemotion(previousRole, role)) return
+  await cancelRunsOf(orgId, userId, 'running', `cancelled: its person's role changed to ${role}`)
+  await notifyPlaceChanged({ orgId, userId })
 }
 
 /**

@@ -1,34 +1,72 @@
 /**
  * Stopping a chat turn: the person's Stop button ends the turn's agent loop when this instance
  * runs it, and stops the commands its tools started wherever they run (a connected machine gets
- * the stop now, or when it reconnects). Leaving the page does not stop a turn; only this does.
+ * the stop now, or when it reconnects). Leaving the page does not stop a turn; only this does, or
+ * its person leaving the organisation or losing the role it started with (decision 0476): every
+ * instance hears of that and ends the turns it runs for them the same way.
  */
+import { placeLost } from '../accounts/place-kept.ts'
 import type { Caller } from '../auth/caller.ts'
+import { getDbHandle, type DbHandle } from '../db/client.ts'
+import { onPlaceChanged, type PlaceChange } from '../db/signal.ts'
 import { stopCommands } from '../environments/providers/providers.ts'
 import { notFound } from '../lib/errors.ts'
+import { logger } from '../lib/logger.ts'
 import { singleton } from '../lib/singleton.ts'
 import { findOwnThread } from '../runs/threads.ts'
 
-const running = singleton('agent.chat-turns', () => new Map<string, AbortController>())
+type Turn = { controller: AbortController; caller: Caller }
 
-/** Registers a turn of `threadId`; the signal aborts on Stop. Call `done` when the turn ends. */
-export function trackTurn(threadId: string): { signal: AbortSignal; done: () => void } {
+const running = singleton('agent.chat-turns', () => new Map<string, Turn>())
+/** The place-change subscription of each database this process has run turns on. */
+const listening = singleton('agent.chat-turns.listening', () => new WeakMap<DbHandle, Promise<unknown>>())
+
+/**
+ * Registers a turn of `threadId` by `caller`; the signal aborts on Stop, or when the caller's place
+ * is lost. Call `done` when the turn ends.
+ */
+export async function trackTurn(
+  threadId: string,
+  caller: Caller,
+): Promise<{ signal: AbortSignal; done: () => void }> {
+  const handle = getDbHandle()
+  if (!listening.has(handle)) {
+    const subscribed = onPlaceChanged((change) => void endTurnsOf(change)).catch((err: unknown) => {
+      listening.delete(handle)
+      logger.warn({ err }, 'chat turns will not hear of departures: could not listen')
+    })
+    listening.set(handle, subscribed)
+  }
+  await listening.get(handle)
   const controller = new AbortController()
-  running.get(threadId)?.abort(new Error('a newer turn of the thread started'))
-  running.set(threadId, controller)
+  running.get(threadId)?.controller.abort(new Error('a newer turn of the thread started'))
+  running.set(threadId, { controller, caller })
   return {
     signal: controller.signal,
     done: () => {
-      if (running.get(threadId) === controller) running.delete(threadId)
+      if (running.get(threadId)?.controller === controller) running.delete(threadId)
     },
+  }
+}
+
+/** Ends this instance's turns of `change`'s person whose place is lost, and their commands. */
+async function endTurnsOf(change: PlaceChange) {
+  for (const [threadId, { controller, caller }] of running) {
+    if (caller.orgId !== change.orgId || caller.userId !== change.userId) continue
+    const lost = await placeLost(caller, 'this conversation').catch(() => null)
+    if (!lost) continue
+    controller.abort(new Error(lost.message))
+    await stopCommands({ threadId }).catch((err: unknown) =>
+      logger.warn({ err, threadId }, "could not stop a departed member's commands"),
+    )
   }
 }
 
 export async function stopChat(caller: Caller, threadId: string) {
   const owner = { userId: caller.userId, orgId: caller.orgId, kind: 'chat' as const }
   if (!(await findOwnThread(owner, threadId))) throw notFound(`No chat thread ${threadId}`)
-  const controller = running.get(threadId)
-  controller?.abort(new Error(`stopped by ${caller.name}`))
+  const turn = running.get(threadId)
+  turn?.controller.abort(new Error(`stopped by ${caller.name}`))
   const machines = await stopCommands({ threadId })
-  return { threadId, turnStopped: Boolean(controller), machines }
+  return { threadId, turnStopped: Boolean(turn), machines }
 }

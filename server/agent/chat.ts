@@ -140,7 +140,7 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
     ...createAgentTools({ caller, mode: 'chat', threadId, turnId, execution, runSpend: spend.shared }),
     ...mcp.tools,
   })
-  const turn = trackTurn(threadId)
+  const turn = await trackTurn(threadId, caller)
   const history = read.messages
   const historyStart = read.leftOut > 0 ? (history[0]?.id ?? null) : null
   const messages = await convertToModelMessages(history, { tools, ignoreIncompleteToolCalls: true })

@@ -151,8 +151,8 @@ function createAuth() {
         sendInvitationEmail: (data) => sendInvitationMail(data),
         organizationHooks: {
           afterRemoveMember: async ({ member }) => onMemberRemoved(member.organizationId, member.userId),
-          afterUpdateMemberRole: async ({ member }) =>
-            onMemberRoleChanged(member.organizationId, member.userId, member.role),
+          afterUpdateMemberRole: async ({ member, previousRole }) =>
+            onMemberRoleChanged(member.organizationId, member.userId, member.role, previousRole),
           // An invitation carries its inviter's authority: one whose inviter left or was demoted is void.
           beforeAcceptInvitation: async ({ invitation }) => {
             try {

@@ -36,3 +36,35 @@ export async function onJobsChanged(
     await unlisten?.()
   }
 }
+
+const PLACE_CHANGED_CHANNEL = 'clockwork_place_changed'
+
+/** Whose place in which organisation changed (they left, were removed or demoted). */
+export type PlaceChange = { orgId: string; userId: string }
+
+/**
+ * Tells every instance that `userId` left `orgId` or lost their role there, so each ends the chat
+ * turns it runs for them (decision 0476). On Postgres a NOTIFY; on PGlite an in-process event.
+ */
+export async function notifyPlaceChanged(change: PlaceChange): Promise<void> {
+  const handle = getDbHandle()
+  const payload = JSON.stringify(change)
+  if (handle.kind === 'postgres')
+    await queryRows(handle.db, sql`select pg_notify(${PLACE_CHANGED_CHANNEL}, ${payload})`)
+  else local.emit('place-changed', payload)
+}
+
+/** Calls `onChange` with every place change told on the process's database. */
+export async function onPlaceChanged(onChange: (change: PlaceChange) => void): Promise<() => Promise<void>> {
+  const handle = getDbHandle()
+  const heard = (payload: string) => {
+    try {
+      onChange(JSON.parse(payload) as PlaceChange)
+    } catch {
+      // not ours
+    }
+  }
+  if (handle.kind === 'postgres') return handle.listen(PLACE_CHANGED_CHANNEL, heard)
+  local.on('place-changed', heard)
+  return async () => void local.off('place-changed', heard)
+}

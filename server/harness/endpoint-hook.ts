@@ -16,42 +16,57 @@ export type PolicyHook = {
   checkedIn: () => boolean
   /** Answers one request to the hook. */
   answer: (request: Request) => Promise<Response>
+  /** Denies the tool call of one request with `reason`, audited as every other refusal (decision 0476). */
+  refuse: (request: Request, reason: string) => Promise<Response>
 }
+
+/** Judges a tool call; with a `refusal`, only records that it was refused so. */
+export type Decide = (call: ToolCall, refusal?: string) => Promise<ToolVerdict>
 
 const PACED =
   `Paced: this run asked for more than ${HOOK_PER_SECOND} tool calls a second after a burst of ` +
   `${HOOK_BURST}. Wait a moment and try again.`
 
+/** A request's hook event and the tool call it reports, or the answer to a request not read. */
+async function readCall(request: Request): Promise<Response | { event: unknown; call: ToolCall }> {
+  const text = await readBody(request)
+  if (typeof text !== 'string') return text
+  const parsed = parseJson(text, 'The hook payload')
+  if (parsed instanceof Response) return parsed
+  const payload = (parsed ?? {}) as {
+    hook_event_name?: unknown
+    tool_name?: unknown
+    tool_input?: unknown
+  }
+  const input =
+    payload.tool_input && typeof payload.tool_input === 'object'
+      ? (payload.tool_input as Record<string, unknown>)
+      : {}
+  return { event: payload.hook_event_name, call: { tool: String(payload.tool_name ?? ''), input } }
+}
+
 /** The hook of a run whose tool calls `decide` judges, as often as hook-pace.ts lets it. */
-export function createPolicyHook(decide: (call: ToolCall) => Promise<ToolVerdict>): PolicyHook {
+export function createPolicyHook(decide: Decide): PolicyHook {
   const pace = createHookPace()
   let checkedIn = false
   return {
     checkedIn: () => checkedIn,
     async answer(request) {
-      const text = await readBody(request)
-      if (typeof text !== 'string') return text
-      const parsed = parseJson(text, 'The hook payload')
-      if (parsed instanceof Response) return parsed
-      const payload = (parsed ?? {}) as {
-        hook_event_name?: unknown
-        tool_name?: unknown
-        tool_input?: unknown
-      }
-      if (payload.hook_event_name === 'PolicyLoaded') {
+      const read = await readCall(request)
+      if (read instanceof Response) return read
+      if (read.event === 'PolicyLoaded') {
         checkedIn = true
         return Response.json({ ok: true })
       }
-      const input =
-        payload.tool_input && typeof payload.tool_input === 'object'
-          ? (payload.tool_input as Record<string, unknown>)
-          : {}
       // Past its pace a call is denied unjudged and unaudited: nothing ran. A deny with the reason, not
       // an error status: the CLI (which blocks on a failing hook too) then tells the model why.
-      const verdict = pace.take()
-        ? await decide({ tool: String(payload.tool_name ?? ''), input })
-        : { allow: false as const, reason: PACED }
+      const verdict = pace.take() ? await decide(read.call) : { allow: false as const, reason: PACED }
       return hookAnswer(verdict)
+    },
+    async refuse(request, reason) {
+      const read = await readCall(request)
+      if (!(read instanceof Response) && read.event !== 'PolicyLoaded') await decide(read.call, reason)
+      return hookAnswer({ allow: false, reason })
     },
   }
 }

@@ -10,13 +10,7 @@
 import { randomBytes } from 'node:crypto'
 import type { McpEndpoint } from '../integrations/mcp-client.ts'
 import { singleton } from '../lib/singleton.ts'
-import {
-  createPolicyHook,
-  hookAnswer,
-  type PolicyHook,
-  type ToolCall,
-  type ToolVerdict,
-} from './endpoint-hook.ts'
+import { createPolicyHook, type Decide, type PolicyHook } from './endpoint-hook.ts'
 import { createMcpRelay, type McpRelay } from './endpoint-mcp.ts'
 import { apiError, parseJson, readBody } from './endpoint-request.ts'
 import { overCap, usd, type RunCap } from '../runs/budget.ts'
@@ -64,7 +58,7 @@ export type CallRecord = TokenUsage & { model: string; costUsd: number | null }
 
 export type SessionOptions = {
   grant: ModelGrant
-  decide: (call: ToolCall) => Promise<ToolVerdict>
+  decide: Decide
   mcp: Map<string, McpEndpoint>
   /**
    * Hides the environment's secret values in what goes to the model (the harness's commands see
@@ -194,7 +188,7 @@ export async function handleHarnessRequest(
   }
   const url = URL.parse(path, 'http://endpoint')
   if (!url) return apiError(404, 'not_found_error', 'No such endpoint')
-  if (lost) return refuseLost(live, lost, url.pathname)
+  if (lost) return refuseLost(live, lost, url.pathname, request)
   if (request.method === 'POST' && url.pathname === '/v1/messages') return modelCall(live, url, request)
   if (request.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {
     // Free at the provider, but on the run's key and its rate limit: the same gates as a call.
@@ -309,12 +303,17 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
  * The run's person left or lost their role: the run ends with `reason` (the first reason to stop
  * it stays), and this request is refused as its asker shows a refusal.
  */
-function refuseLost(live: Live, reason: string, pathname: string): Response {
+function refuseLost(
+  live: Live,
+  reason: string,
+  pathname: string,
+  request: Request,
+): Promise<Response> | Response {
   if (!live.refusal) {
     live.refusal = reason
     live.onRefusal(reason)
   }
-  if (pathname === '/hook') return hookAnswer({ allow: false, reason })
+  if (pathname === '/hook') return live.hook.refuse(request, reason)
   if (pathname.startsWith('/mcp/')) return Response.json({ error: reason }, { status: 403 })
   return apiError(403, 'permission_error', reason)
 }

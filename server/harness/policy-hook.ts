@@ -9,7 +9,7 @@ import type { Caller } from '../auth/caller.ts'
 import { judgeCommand } from '../environments/policy/judge.ts'
 import type { OpenEnvironment } from '../environments/service.ts'
 import { insertAudit } from '../environments/store.ts'
-import type { ToolCall, ToolVerdict } from './endpoint-hook.ts'
+import type { Decide, ToolVerdict } from './endpoint-hook.ts'
 
 /** Asks the person in chat about a command the policy marks `ask`; true when they allow it. */
 export type Approver = (ask: { command: string; reason: string }) => Promise<boolean>
@@ -29,7 +29,7 @@ type Context = {
   approve?: Approver
 }
 
-export function createPolicyHook(ctx: Context): (call: ToolCall) => Promise<ToolVerdict> {
+export function createPolicyHook(ctx: Context): Decide {
   const { opened } = ctx
   const redact = opened.files.redact ?? ((text: string) => text)
   const audit = (entry: {
@@ -54,7 +54,26 @@ export function createPolicyHook(ctx: Context): (call: ToolCall) => Promise<Tool
       reason: entry.reason ?? null,
     })
 
-  return async ({ tool, input }) => {
+  return async ({ tool, input }, refusal) => {
+    if (refusal !== undefined) {
+      // Refused before any judging (its person left or lost their role): audited like a deny.
+      const refused = { decision: 'denied' as const, reason: refusal }
+      if (SHELL_TOOLS.has(tool))
+        await audit({ kind: 'command', subject: String(input.command ?? ''), ...refused })
+      else if (WRITE_TOOLS.has(tool))
+        await audit({
+          kind: 'write',
+          subject: String(input.file_path ?? input.notebook_path ?? tool),
+          ...refused,
+        })
+      else if (FETCH_TOOLS.has(tool))
+        await audit({
+          kind: 'command',
+          subject: `${tool} ${String(input.url ?? input.query ?? '')}`,
+          ...refused,
+        })
+      return { allow: false, reason: refusal }
+    }
     if (SHELL_TOOLS.has(tool)) return judgeShell(String(input.command ?? ''))
     if (WRITE_TOOLS.has(tool)) {
       await audit({

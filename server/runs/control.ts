@@ -37,15 +37,17 @@ async function editableRun(caller: Caller, runId: string): Promise<RunRow> {
   return run
 }
 
-/** Cancels a queued or running run (409 otherwise). The job's failure count is left alone. */
-export async function cancelRun(caller: Caller, runId: string): Promise<Run> {
-  const run = await editableRun(caller, runId)
-  const reason = `cancelled by ${caller.name}`
+/**
+ * Settles run `runId` as cancelled if it is queued or running, with `reason` (its error says the
+ * same, capitalised); null when it had already ended. The job's failure count is left alone.
+ */
+async function settleCancelled(runId: string, reason: string): Promise<RunRow | null> {
+  const error = reason.charAt(0).toUpperCase() + reason.slice(1)
   const settled = await inTransaction(getDb(), async (tx) => {
     const [raw] = await queryRows(
       tx,
       sql`update job_runs set status = 'cancelled', finished_at = now(), lease_expires_at = null,
-            error = ${`Cancelled by ${caller.name}`}, denied_commands = ${deniedCommandsSql(runId)},
+            error = ${error}, denied_commands = ${deniedCommandsSql(runId)},
             reason = case when reason is null then ${reason} else reason || '; ' || ${reason} end
           where id = ${runId} and status in ('queued', 'running')
           returning *`,
@@ -63,12 +65,49 @@ export async function cancelRun(caller: Caller, runId: string): Promise<Run> {
     }
     return row
   })
-  if (!settled) throw conflict(`Run ${runId} is ${run.status}, not queued or running: nothing to cancel`)
-  await logRunEnd(settled, undefined, getDb())
-  await notifyJobsChanged().catch((err) =>
+  if (settled) await logRunEnd(settled, undefined, getDb())
+  return settled
+}
+
+/**
+ * Tells the schedulers that runs were cancelled: the instance executing one finds at its next
+ * lease renewal, which this makes happen within moments, that it no longer holds it.
+ */
+const tellSchedulers = () =>
+  notifyJobsChanged().catch((err) =>
     logger.warn({ err }, 'could not tell the schedulers about a cancelled run'),
   )
+
+/** Cancels a queued or running run (409 otherwise). The job's failure count is left alone. */
+export async function cancelRun(caller: Caller, runId: string): Promise<Run> {
+  const run = await editableRun(caller, runId)
+  const settled = await settleCancelled(runId, `cancelled by ${caller.name}`)
+  if (!settled) throw conflict(`Run ${runId} is ${run.status}, not queued or running: nothing to cancel`)
+  await tellSchedulers()
   return toRun(settled)
+}
+
+/**
+ * Cancels the runs acting as `userId` in `orgId` that are going (`running`), or also waiting
+ * (`queued`), as a cancel from the UI would: the instance executing each aborts it and kills the
+ * commands it started (decision 0476). Returns how many it cancelled.
+ */
+export async function cancelRunsOf(
+  orgId: string,
+  userId: string,
+  which: 'running' | 'queued or running',
+  reason: string,
+): Promise<number> {
+  const going = await queryRows<{ id: string }>(
+    getDb(),
+    sql`select r.id from job_runs r join jobs j on j.id = r.job_id
+        where r.org_id = ${orgId} and coalesce(r.run_as_user_id, j.created_by) = ${userId}
+          and (r.status = 'running' or (${which !== 'running'} and r.status = 'queued'))`,
+  )
+  let cancelled = 0
+  for (const { id } of going) if (await settleCancelled(id, reason)) cancelled++
+  if (cancelled > 0) await tellSchedulers()
+  return cancelled
 }
 
 /** Starts a new run of a failed or cancelled run's job now, as run now would (409 otherwise). */

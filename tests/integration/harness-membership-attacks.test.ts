@@ -2,7 +2,10 @@
  * A member removed from the organisation while their harness run goes on (decision 0476): the
  * run's endpoint let it on until it ended, as it checked the run's token and not the membership, so
  * the removed member's Claude Code kept making model calls on the deployment's key and its hook
- * kept allowing commands. The real CLI, pinned, against the fake model through the run's endpoint.
+ * kept allowing commands. Now the removal cancels the run, killing the command it waits on; and
+ * should a membership end by a path that cancels nothing, the endpoint still refuses the run's next
+ * step, and audits the refused command. The real CLI, pinned, against the fake model through the
+ * run's endpoint.
  */
 import { execFileSync } from 'node:child_process'
 import { sql } from 'drizzle-orm'
@@ -60,13 +63,23 @@ const settled = (runId: string) =>
   )
 
 const commandAudit = (runId: string) =>
-  queryRows<{ decision: string }>(
+  queryRows<{ decision: string; subject: string; reason: string | null }>(
     agent.app.server.db.db,
-    sql`select decision from environment_audit where run_id = ${runId} and kind = 'command'`,
+    sql`select decision, subject, reason from environment_audit where run_id = ${runId} and kind = 'command'`,
+  )
+
+/**
+ * `team`'s member's membership ends with none of a removal's consequences (their runs go on): a
+ * path that bypasses the removal's hooks, or one whose cancel has not reached the run yet.
+ */
+const membershipEndsUnseen = (team: Team) =>
+  queryRows(
+    agent.app.server.db.db,
+    sql`delete from member where user_id = ${team.member.id} and organization_id = ${team.orgId}`,
   )
 
 describe("a removed member's running harness", () => {
-  it('has its next command denied by the hook, and the run ends saying why', async () => {
+  it('has its next command denied and audited, should the membership end without a removal, and the run ends saying why', async () => {
     const team = await createTeam(agent.app)
     let release = () => {}
     const held = new Promise<void>((resolve) => (release = resolve))
@@ -82,21 +95,27 @@ describe("a removed member's running harness", () => {
     const runId = await startMemberRun(team, 'hook-after-removal')
     await vi.waitFor(() => expect(cliRequests(agent.fake, 'hook-after-removal')).toHaveLength(1), CLI)
 
-    await removeMember(team)
+    await membershipEndsUnseen(team)
     release()
 
     const run = await settled(runId)
     expect(run.status).toBe('error')
     expect(run.error).toContain(`${team.member.name} is no longer a member`)
     expect(run.error).toContain('this harness run can act no more')
-    // The command never ran (nothing allowed it), and the model was not asked again.
-    expect(await commandAudit(runId)).toEqual([])
+    // The command never ran: the hook denied it, and the audit says so and why. The model was not asked again.
+    expect(await commandAudit(runId)).toEqual([
+      {
+        decision: 'denied',
+        subject: 'echo still-here > after-removal.txt',
+        reason: expect.stringContaining(`${team.member.name} is no longer a member`),
+      },
+    ])
     expect(cliRequests(agent.fake, 'hook-after-removal')).toHaveLength(1)
   }, 150_000)
 
-  it('has its next model call refused once the command it waited on ends, and the run ends', async () => {
+  it('is cancelled by the removal, which kills the command it waited on', async () => {
     const team = await createTeam(agent.app)
-    // A command that never ends by itself, marked so the test can find (and end) it.
+    // A command that never ends by itself, marked so the test can find it.
     const marker = 'tail -f -s 4711 /dev/null'
     agent.fake.replyWhen(
       'Task model-after-removal:',
@@ -110,19 +129,14 @@ describe("a removed member's running harness", () => {
         .map((line) => /^\s*(\d+)\s+(.*)$/.exec(line))
         .filter((found) => found?.[2] === marker)
         .map((found) => Number(found![1]))
-    const [pid] = await vi.waitFor(() => {
-      const pids = waiting()
-      expect(pids).toHaveLength(1)
-      return pids
-    }, CLI)
+    await vi.waitFor(() => expect(waiting()).toHaveLength(1), CLI)
 
-    // Allowed while a member; the owner removes them while it runs, then it ends.
+    // Allowed while a member; the owner removes them while it runs, which ends it.
     await removeMember(team)
-    process.kill(pid!)
 
+    await vi.waitFor(() => expect(waiting()).toEqual([]), POLL)
     const run = await settled(runId)
-    expect(run.status).toBe('error')
-    expect(run.error).toContain(`${team.member.name} is no longer a member`)
+    expect(run).toEqual({ status: 'cancelled', error: 'Cancelled: its person left the organisation' })
     // The call with the command's result never reached the provider.
     expect(cliRequests(agent.fake, 'model-after-removal')).toHaveLength(1)
     expect((await commandAudit(runId)).map((row) => row.decision)).toEqual(['allowed'])

@@ -120,8 +120,11 @@ async function expectNoJobFromTurn(
   )
   const turn = await sendChat(person.client, { message: userText('make a job') })
   expect(turn.status).toBe(200)
-  const output = toolParts(turn.reply, 'manage-jobs')[0]?.output
-  expect(output, JSON.stringify(output)).toMatchObject({ ok: false, error: { status: 403 } })
+  // The departure ends the turn (decision 0476), or, should the tool call come first, refuses it.
+  const output = toolParts(turn.reply, 'manage-jobs')[0]?.output as
+    { ok?: boolean; error?: { status?: number } } | undefined
+  const refused = output === undefined || (output.ok === false && output.error?.status === 403)
+  expect(refused, JSON.stringify(output)).toBe(true)
   const listed = await team.owner.client.get(J)
   expect(listed.body.jobs.map((j: { name: string }) => j.name)).not.toContain(name)
 }

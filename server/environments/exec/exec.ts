@@ -46,6 +46,8 @@ export type ExecOptions = {
    * at most `chars` characters): setup's live progress reads it while the command runs.
    */
   onOutput?: (latest: (chars: number) => string) => void
+  /** Aborting kills the command's whole process tree (a cancelled run, a stopped turn). */
+  signal?: AbortSignal
   /**
    * A long-running program (a harness CLI) rather than one command line: host paths it needs bound
    * read-only at the same path (its install folder, the folder of its endpoint socket), plain
@@ -58,6 +60,12 @@ export type ExecOptions = {
     onChunk?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void
     signal?: AbortSignal
   }
+}
+
+/** `live` with `signal` aborting it too. */
+function withSignal(live: ExecOptions['program'], signal: AbortSignal | undefined) {
+  if (!signal) return live
+  return { ...live, signal: live?.signal ? AbortSignal.any([live.signal, signal]) : signal }
 }
 
 /** Runs `command` in `env.root`. @throws HttpError 503 when no sandbox exists, 507 when over quota. */
@@ -117,7 +125,7 @@ export async function runCommand(
       undefined,
       opts.onOutput &&
         ((out) => opts.onOutput!((chars) => latestOutput(out.stdout, out.stderr, chars, redact))),
-      opts.program,
+      withSignal(opts.program, opts.signal),
     )
     return await resultOf(run, {
       root: env.root,

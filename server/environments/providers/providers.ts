@@ -15,7 +15,8 @@ import { newId } from '../../lib/ids.ts'
 import { machineNotFound } from '../../machines/errors.ts'
 import { machineProvider } from '../../machines/provider.ts'
 import { findMachine } from '../../machines/store.ts'
-import { runCommand } from '../exec/exec.ts'
+import { runCommand, type ExecOptions } from '../exec/exec.ts'
+import type { ExecEnvironment } from '../exec/exec-schema.ts'
 import { editFile, readFile, type FileContext, writeFile } from '../files/files.ts'
 import { listDirectory, searchFiles } from '../files/files-list.ts'
 import type { EnvironmentProvider, ProviderTarget } from './provider-schema.ts'
@@ -73,12 +74,32 @@ export function providerFor(target: ProviderTarget, files: FileContext): Environ
   return {
     // docker: the same folder on this server (so the same file tools), commands in a container.
     exec: (env, command, opts) =>
-      target.kind === 'docker' ? dockerExec(env, command, opts) : runCommand(env, command, opts),
+      target.kind === 'docker' ? dockerExec(env, command, opts) : localExec(env, command, opts),
     writeFile: (input) => writeFile(files, input),
     readFile: (input) => readFile(files, input),
     editFile: (input) => editFile(files, input),
     listDirectory: (input) => listDirectory(files, input),
     searchFiles: (input) => searchFiles(files, input),
+  }
+}
+
+/** The local commands going, by stop key: a stop kills their process trees, as `stopDocker` its containers. */
+const runningHere = new Map<string, Set<AbortController>>()
+
+function localExec(env: ExecEnvironment, command: string, opts: ExecOptions & { stopKey: string }) {
+  const controller = new AbortController()
+  const going = runningHere.get(opts.stopKey) ?? new Set()
+  runningHere.set(opts.stopKey, going.add(controller))
+  const signal = opts.signal ? AbortSignal.any([opts.signal, controller.signal]) : controller.signal
+  return runCommand(env, command, { ...opts, signal }).finally(() => {
+    going.delete(controller)
+    if (going.size === 0 && runningHere.get(opts.stopKey) === going) runningHere.delete(opts.stopKey)
+  })
+}
+
+function stopLocal(prefix: string) {
+  for (const [key, going] of runningHere) {
+    if (key.startsWith(prefix)) for (const controller of going) controller.abort(new Error('stopped'))
   }
 }
 
@@ -104,12 +125,12 @@ export function stopKeyFor(origin: { runId?: string; threadId?: string; turnId?:
 
 /**
  * Stops every command a job run, or every command of a chat thread's turns, started on any
- * provider that outlives the request (local commands end with their process; docker containers are
- * killed; machines get a stop,
- * kept and delivered on reconnect when they are offline).
+ * provider (local commands' process trees and docker containers on this instance are killed;
+ * machines get a stop, kept and delivered on reconnect when they are offline).
  */
 export async function stopCommands(key: { runId: string } | { threadId: string }) {
   const prefix = 'runId' in key ? key.runId : `${key.threadId}/`
+  stopLocal(prefix)
   stopDocker(prefix)
   return machineProvider.stop(prefix)
 }
