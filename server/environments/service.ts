@@ -309,7 +309,7 @@ export async function runInEnvironment(
     {
       audit: commandAuditor(caller, row, origin),
       exec: (env, command, opts) =>
-        asRunningCommand(caller.userId, () =>
+        asRunningCommand({ person: caller.userId, org: row.orgId }, () =>
           workingIn(row, () => watched(() => provider.exec(env, command, { ...opts, stopKey }))),
         ),
     },

@@ -10,6 +10,8 @@ import { placeLost } from '../accounts/place-kept.ts'
 import type { Caller } from '../auth/caller.ts'
 import type { OpenEnvironment } from '../environments/service.ts'
 import { hiddenHeaders, type McpEndpoint } from '../integrations/mcp-client.ts'
+import { asRunningCommand } from '../environments/exec/running.ts'
+import { HttpError } from '../lib/errors.ts'
 import { makeRedactor } from '../lib/redact.ts'
 import { findRun } from '../runs/store.ts'
 import { StringDecoder } from 'node:string_decoder'
@@ -144,9 +146,17 @@ export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome
       },
     })
     const lines = lineReader(parser)
-    const result = await placed.run(projection, (stream, chunk) => {
-      if (stream === 'stdout' && lines.push(chunk)) req.onProgress?.(steps())
+    const running = placed
+    // The whole session is one of the person's and the organisation's running commands (running.ts).
+    const result = await asRunningCommand({ person: req.caller.userId, org: opened.row.orgId }, () =>
+      running.run(projection, (stream, chunk) => {
+        if (stream === 'stdout' && lines.push(chunk)) req.onProgress?.(steps())
+      }),
+    ).catch((err: unknown) => {
+      if (err instanceof HttpError) return err
+      throw err
     })
+    if (result instanceof HttpError) return outcome(result.message)
     if (lines.end()) req.onProgress?.(steps())
     if (req.signal.aborted) return outcome('Stopped before the harness finished')
     if (refusal) return outcome(refusal)
