@@ -25,8 +25,15 @@ import { dropChatTurn, openChatTurn, settleChatTurn } from './chat-turns.ts'
 import { createRunSpend } from './run-spend.ts'
 import { usd } from '../runs/budget.ts'
 import { buildChatSystemPrompt, withContext } from './system-prompt.ts'
-import { findOwnThread, insertThread, selectMessagePage, updateMessageParts } from '../runs/threads.ts'
-import { answerLatest, appendWithinLimit, readHistory, toUIMessage, type History } from './thread-bounds.ts'
+import { findOwnThread, selectMessagePage, updateMessageParts } from '../runs/threads.ts'
+import {
+  answerLatest,
+  appendWithinLimit,
+  insertChatThreadWithinLimit,
+  readHistory,
+  toUIMessage,
+  type History,
+} from './thread-bounds.ts'
 import { loadExecution } from './execution.ts'
 import { trackTurn } from './chat-stop.ts'
 import { createAgentTools } from './tools/index.ts'
@@ -96,11 +103,10 @@ async function prepareThread(
     last = await latestMessage(threadId)
   } else {
     threadId = newId('thr')
-    await insertThread({
+    await insertChatThreadWithinLimit({
       id: threadId,
       orgId: caller.orgId,
       userId: caller.userId,
-      kind: 'chat',
       title: text.slice(0, TITLE_LENGTH),
     })
   }

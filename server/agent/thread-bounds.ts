@@ -7,9 +7,12 @@ import type { UIMessage } from 'ai'
 import { getDb } from '../db/client.ts'
 import { checkRoom } from '../db/lock.ts'
 import { HttpError, quotaExceeded } from '../lib/errors.ts'
+import { env } from '../env.ts'
 import {
   appendThreadMessage,
+  countChatThreads,
   countThreadMessages,
+  insertThread,
   selectMessagesFrom,
   selectMessageSizes,
   updateMessageParts,
@@ -42,6 +45,36 @@ const threadFull = () =>
     `This chat has reached its limit of ${MAX_THREAD_MESSAGES} messages. Start a new chat to go on.`,
     'threadId',
   )
+
+/**
+ * Creates a person's chat thread unless they already have USER_MAX_CHAT_THREADS, counted in every
+ * organisation: anyone can make organisations, so a count per organisation would not bound them
+ * (decision 0485). Creates take turns on the person's lock, so racing first messages cannot pass it.
+ */
+export async function insertChatThreadWithinLimit(input: {
+  id: string
+  orgId: string
+  userId: string
+  title: string
+}): Promise<void> {
+  const limit = env().USER_MAX_CHAT_THREADS
+  await getDb().transaction(async (tx) => {
+    await checkRoom(
+      tx,
+      `chat-threads:${input.userId}`,
+      limit,
+      () => countChatThreads(input.userId, tx),
+      () =>
+        new HttpError(
+          403,
+          'too_many_chats',
+          `You have ${limit} chats, the most one person may have: go on in one of them (History) instead of starting a new one.`,
+          'threadId',
+        ),
+    )
+    await insertThread({ ...input, kind: 'chat' }, tx)
+  })
+}
 
 /**
  * Stores `message` in the thread unless the thread is full; a person's message needs room for its

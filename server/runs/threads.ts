@@ -30,6 +30,15 @@ export async function insertThread(
   return row!
 }
 
+/** How many chat threads `userId` has, in every organisation. */
+export async function countChatThreads(userId: string, db: Db = getDb()): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(agentThreads)
+    .where(and(eq(agentThreads.userId, userId), eq(agentThreads.kind, 'chat')))
+  return row!.n
+}
+
 /** The thread if it belongs to `userId` in `orgId` and is of `kind`; nobody else's. */
 export async function findOwnThread(
   owner: { userId: string; orgId: string; kind: 'chat' | 'run' },

@@ -215,6 +215,7 @@ export function ChatPanel() {
               earlierBefore={session.earlierBefore}
               historyStart={session.historyStart}
               onNewChat={newChat}
+              onHistory={() => setView('history')}
               onThread={onThread}
               inputRef={input}
             />

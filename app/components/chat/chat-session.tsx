@@ -2,7 +2,7 @@
 import '#app/lib/zod-csp.ts'
 import { useChat } from '@ai-sdk/react'
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from 'ai'
-import { ArrowUp, MessageSquarePlus, RotateCcw, Square } from 'lucide-react'
+import { ArrowUp, History, MessageSquarePlus, RotateCcw, Square } from 'lucide-react'
 import { Fragment, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { Link, useRevalidator } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
@@ -68,6 +68,7 @@ export function ChatSession({
   historyStart: openedHistoryStart,
   onThread,
   onNewChat,
+  onHistory,
   inputRef,
 }: {
   sessionKey: string
@@ -80,6 +81,8 @@ export function ChatSession({
   onThread: (id: string) => void
   /** Starts a new conversation (the way on when this thread is full). */
   onNewChat: () => void
+  /** Shows the person's earlier chats (the way on when they have as many as they may). */
+  onHistory: () => void
   inputRef: React.RefObject<HTMLTextAreaElement | null>
 }) {
   const revalidator = useRevalidator()
@@ -281,6 +284,12 @@ export function ChatSession({
               <div className="mt-2">
                 <Button type="button" variant="secondary" size="sm" onClick={onNewChat}>
                   <MessageSquarePlus className="size-3.5" aria-hidden /> New chat
+                </Button>
+              </div>
+            ) : failure.code === 'too_many_chats' ? (
+              <div className="mt-2">
+                <Button type="button" variant="secondary" size="sm" onClick={onHistory}>
+                  <History className="size-3.5" aria-hidden /> History
                 </Button>
               </div>
             ) : failure.code === 'no_model_key' ? (
