@@ -1,6 +1,5 @@
 import { notifyPlaceChanged } from '../db/signal.ts'
 import { newId } from '../lib/ids.ts'
-import { cancelRunsOf } from '../runs/control.ts'
 import { isDemotion } from './place-kept.ts'
 import { badRequest, forbidden } from '../lib/errors.ts'
 import {
@@ -71,8 +70,8 @@ export async function onMemberRemoved(orgId: string, userId: string): Promise<vo
   await suspendJobsOfDepartedMember(orgId, userId, DEPARTED_CREATOR_PAUSE)
   await revokeAccessTokensOf(userId, orgId)
   await cancelInvitationsBeyond(orgId, userId, null)
-  await cancelRunsOf(orgId, userId, 'queued or running', 'cancelled: its person left the organisation')
-  await notifyPlaceChanged({ orgId, userId })
+  // The schedulers hear it and cancel their runs (accounts sits below runs); turns end likewise.
+  await notifyPlaceChanged({ orgId, userId, lost: 'membership' })
 }
 
 /**
@@ -88,8 +87,7 @@ export async function onMemberRoleChanged(
 ): Promise<void> {
   await cancelInvitationsBeyond(orgId, userId, role)
   if (!isDemotion(previousRole, role)) return
-  await cancelRunsOf(orgId, userId, 'running', `cancelled: its person's role changed to ${role}`)
-  await notifyPlaceChanged({ orgId, userId })
+  await notifyPlaceChanged({ orgId, userId, lost: 'role', role })
 }
 
 /**

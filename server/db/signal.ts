@@ -39,12 +39,18 @@ export async function onJobsChanged(
 
 const PLACE_CHANGED_CHANNEL = 'clockwork_place_changed'
 
-/** Whose place in which organisation changed (they left, were removed or demoted). */
-export type PlaceChange = { orgId: string; userId: string }
+/**
+ * Whose place in which organisation changed: they left or were removed (`membership`), or were
+ * demoted to `role` (`role`).
+ */
+export type PlaceChange = { orgId: string; userId: string } & (
+  { lost: 'membership' } | { lost: 'role'; role: string }
+)
 
 /**
- * Tells every instance that `userId` left `orgId` or lost their role there, so each ends the chat
- * turns it runs for them (decision 0476). On Postgres a NOTIFY; on PGlite an in-process event.
+ * Tells every instance that `userId` left `orgId` or lost their role there, so each ends what it
+ * runs for them: the schedulers their runs, the agent their chat turns (decision 0476). On Postgres
+ * a NOTIFY; on PGlite an in-process event.
  */
 export async function notifyPlaceChanged(change: PlaceChange): Promise<void> {
   const handle = getDbHandle()
@@ -54,9 +60,11 @@ export async function notifyPlaceChanged(change: PlaceChange): Promise<void> {
   else local.emit('place-changed', payload)
 }
 
-/** Calls `onChange` with every place change told on the process's database. */
-export async function onPlaceChanged(onChange: (change: PlaceChange) => void): Promise<() => Promise<void>> {
-  const handle = getDbHandle()
+/** Calls `onChange` with every place change told on `handle` (the process's database by default). */
+export async function onPlaceChanged(
+  onChange: (change: PlaceChange) => void,
+  handle: DbHandle = getDbHandle(),
+): Promise<() => Promise<void>> {
   const heard = (payload: string) => {
     try {
       onChange(JSON.parse(payload) as PlaceChange)

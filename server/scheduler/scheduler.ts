@@ -13,7 +13,8 @@ import { databaseClock, sleep } from './clock.ts'
 import { createSchedulerCore, type CoreOptions, type SchedulerCore } from './core.ts'
 import { makeInstanceId, markInstanceStopped, pruneInstances, registerInstance } from './instances.ts'
 import { deleteOldRuns } from './retention.ts'
-import { onJobsChanged } from '../db/signal.ts'
+import { onJobsChanged, onPlaceChanged, type PlaceChange } from '../db/signal.ts'
+import { cancelRunsOf } from '../runs/control.ts'
 
 export type SchedulerOptions = Partial<Omit<CoreOptions, 'db' | 'instance' | 'onSettled'>> & {
   /** The database (default: the process's handle). Tests open one per instance. */
@@ -93,6 +94,7 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
     if (core.inFlight > 0) heartbeatDue = true
     poke()
   }, handle)
+  const unlistenPlaces = await onPlaceChanged((change) => void endRunsOf(change), handle)
   let cancelHeartbeatTimer = () => {}
   const armHeartbeat = () => {
     cancelHeartbeatTimer()
@@ -169,6 +171,7 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
       await loop
       cancelHeartbeatTimer()
       await unlisten().catch((err) => logger.warn({ err }, 'could not unlisten'))
+      await unlistenPlaces().catch((err) => logger.warn({ err }, 'could not unlisten'))
       // Leases keep being renewed during the grace period, so nobody reaps runs still finishing.
       const graceBeat = every(heartbeatMs, core.heartbeat, 'scheduler heartbeat')
       await core.shutdown(graceMs)
@@ -182,4 +185,21 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
     })())
 
   return { name: 'scheduler', instanceId: instance, core, stop }
+}
+
+/**
+ * A person who left an organisation, or lost a role there, leaves nothing running (decision 0476):
+ * their runs are cancelled as a cancel from the UI would, so the instance executing each aborts it
+ * and kills the commands it started. Every scheduler hears the change; cancelling is idempotent, so
+ * the first to settle a run wins. A removal takes queued runs too; a demotion only those going
+ * (queued ones start later with the new role).
+ */
+async function endRunsOf(change: PlaceChange): Promise<void> {
+  const [which, reason] =
+    change.lost === 'membership'
+      ? (['queued or running', 'cancelled: its person left the organisation'] as const)
+      : (['running', `cancelled: its person's role changed to ${change.role}`] as const)
+  await cancelRunsOf(change.orgId, change.userId, which, reason).catch((err: unknown) =>
+    logger.warn({ err, ...change }, "could not cancel a departed member's runs"),
+  )
 }
