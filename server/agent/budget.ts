@@ -8,6 +8,25 @@
  * run on its key (decision 0434), the server's daily one for a run on the deployment's (0455).
  */
 import { overCap, usd, type RunCap } from '../runs/budget.ts'
+import type { ModelChoice } from './model.ts'
+import { estimateCostUsd } from './pricing.ts'
+
+/**
+ * The most output one model call is held for before it is made, and the most the builtin agent's
+ * calls ask for (loop.ts), so the hold is their worst case: what the model SDK asks for by default
+ * on the Sonnet 4.x models; the 5.x models would be asked for 128,000, twice the hold.
+ */
+export const CALL_OUTPUT_RESERVE_TOKENS = 64_000
+
+/**
+ * What a budget holds for a run's next model call, its worst case (decision 0480): the previous
+ * call's input and output again as input (the next call carries them), and the most output a call
+ * is held for. Nothing for a model without a price: its runs are not counted at all.
+ */
+export function callReserveUsd(choice: ModelChoice, last?: { inputTokens: number; outputTokens: number }) {
+  const inputTokens = last ? last.inputTokens + last.outputTokens : 0
+  return estimateCostUsd(choice, { inputTokens, outputTokens: CALL_OUTPUT_RESERVE_TOKENS }) ?? 0
+}
 
 export type CostCap = {
   /** Counts one finished step (onStepFinish), after the run's spending has counted it. */
@@ -62,18 +81,22 @@ export type BudgetStop = {
  * A budget checked before each next step of a run: the organisation's monthly one on its own key,
  * or the server's daily one on the deployment's key. The start of a run is not enough, as one run
  * of many costly steps could spend a budget many times over. `refuse` is given what the run has
- * spent so far (`spentUsd`, 0 while unpriced: nothing known to write); it writes that to the run's
- * record, where the checks of other runs see it, and answers why the budget stops the run, or
- * null (decisions 0444, 0455).
+ * spent so far (`spentUsd`, 0 while unpriced: nothing known to write) and the worst case of its
+ * next call (`reserveUsd`); it writes the one and holds the other on the run's record, where the
+ * checks of other runs see them, and answers why the budget stops the run, or null (decisions
+ * 0444, 0455, 0480).
  */
 export function createBudgetStop(
-  refuse: (spentUsd: number) => Promise<string | null>,
+  refuse: (spentUsd: number, reserveUsd: number) => Promise<string | null>,
   spentUsd: () => number | null,
+  reserveUsd: () => number,
 ): BudgetStop {
   let stopped: { step: number; reason: string } | null = null
   return {
     async reached(step) {
-      stopped ??= await refuse(spentUsd() ?? 0).then((reason) => (reason === null ? null : { step, reason }))
+      stopped ??= await refuse(spentUsd() ?? 0, reserveUsd()).then((reason) =>
+        reason === null ? null : { step, reason },
+      )
       return stopped !== null
     },
     failure: () => (stopped ? `Stopped after step ${stopped.step}. ${stopped.reason}` : null),

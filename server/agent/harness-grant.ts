@@ -15,6 +15,7 @@ import { badRequest } from '../lib/errors.ts'
 import { orgBudgetRefusal, runBudgetRefusal, type RunCap } from '../runs/budget.ts'
 import { deploymentBudgetRefusal, type SpendRecord } from '../runs/deployment-budget.ts'
 import type { ResolvedModel } from './model.ts'
+import { callReserveUsd } from './budget.ts'
 import { estimateCostUsd } from './pricing.ts'
 
 /** The public Messages API, when ANTHROPIC_BASE_URL does not point elsewhere. */
@@ -61,10 +62,16 @@ export function modelGrant(
       resolved.keySource === 'org'
         ? (runSpentUsd) =>
             runId
-              ? runBudgetRefusal(orgId, runId, before + runSpentUsd)
+              ? runBudgetRefusal(orgId, runId, before + runSpentUsd, callReserveUsd(resolved.choice))
               : orgBudgetRefusal(orgId, undefined, before + runSpentUsd)
         : resolved.keySource === 'deployment'
-          ? (runSpentUsd) => deploymentBudgetRefusal(record ?? null, before + runSpentUsd)
+          ? (runSpentUsd) =>
+              deploymentBudgetRefusal(
+                record ?? null,
+                before + runSpentUsd,
+                undefined,
+                callReserveUsd(resolved.choice),
+              )
           : undefined,
   }
 }

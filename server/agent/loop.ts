@@ -17,6 +17,7 @@ import type { CallTokens } from './pricing.ts'
 import type { SystemPrompt } from './system-prompt.ts'
 import { notesOptions } from './thinking.ts'
 import type { AgentTools } from './tools/index.ts'
+import { CALL_OUTPUT_RESERVE_TOKENS } from './budget.ts'
 
 /** The registry's tools plus those of connected MCP servers (`<server>__<tool>`, see mcp-tools.ts). */
 export type ConversationTools = AgentTools & Record<string, Tool>
@@ -75,6 +76,8 @@ export function startAgentLoop(input: AgentLoopInput) {
     // The model's notes between tool calls, for models that hide them unless asked (decision 0460).
     // Call-wide, unlike the cache mark, which belongs to one system block (CACHED above).
     providerOptions: notesOptions(input.model),
+    // A bound on each call's output (notes included), so a budget's hold for it is its worst case.
+    maxOutputTokens: CALL_OUTPUT_RESERVE_TOKENS,
     stopWhen: stopAfterStep
       ? [stepCountIs(input.maxSteps), ({ steps }) => stopAfterStep(steps.length)]
       : stepCountIs(input.maxSteps),

@@ -29,7 +29,8 @@ import { loadRunSkills, skippedSkillsNote, withSkills } from './job-skills.ts'
 import { deploymentRunRefusal } from './quota.ts'
 import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
 import { recordRunKeySource } from '../runs/store.ts'
-import { orgBudgetRefusal } from '../runs/budget.ts'
+import { runBudgetRefusal } from '../runs/budget.ts'
+import { callReserveUsd } from './budget.ts'
 import { createRunSpend } from './run-spend.ts'
 import { stopCommands } from '../environments/providers/providers.ts'
 import { removeRunScratch } from '../environments/operations/run-scratch.ts'
@@ -63,12 +64,14 @@ export function createAgentExecutor(): RunExecutor {
       const refusal = await deploymentRunRefusal(job.orgId, run.id)
       if (refusal) throw new RunFailure(refusal)
       // The server's daily budget on its key pauses every such run, as an org's budget does on its own.
-      const paused = await deploymentBudgetRefusal(null)
+      // Its first model call is held for as its checks between steps hold the next (decision 0480).
+      const first = callReserveUsd(resolved.choice)
+      const paused = await deploymentBudgetRefusal({ kind: 'run', id: run.id }, 0, undefined, first)
       if (paused) throw new RunSkipped(paused)
     }
     // The org's monthly budget pauses runs on its key: skipped with the reason, never silently.
     if (resolved.keySource === 'org') {
-      const paused = await orgBudgetRefusal(job.orgId)
+      const paused = await runBudgetRefusal(job.orgId, run.id, 0, callReserveUsd(resolved.choice))
       if (paused) throw new RunSkipped(paused)
     }
     await recordRunKeySource(run.id, resolved.keySource)

@@ -6,7 +6,7 @@
  */
 import { runBudgetRefusal } from '../runs/budget.ts'
 import { deploymentBudgetRefusal, type SpendRecord } from '../runs/deployment-budget.ts'
-import { createBudgetStop, createCostCap } from './budget.ts'
+import { callReserveUsd, createBudgetStop, createCostCap } from './budget.ts'
 import { createUsageMeter, type ConversationTools } from './loop.ts'
 import type { ResolvedModel } from './model.ts'
 import { estimateCostUsd } from './pricing.ts'
@@ -38,11 +38,18 @@ export function createRunSpend(
   const capped = runCap(resolved.keySource, jobCapUsd)
   const cap = createCostCap(capped, spentUsd)
   const record: SpendRecord = { kind: run.kind ?? 'run', id: run.id }
+  // The last step's tokens: the next call carries them, so its worst case counts them as input.
+  let last: { inputTokens: number; outputTokens: number } | undefined
+  const reserve = () => callReserveUsd(resolved.choice, last)
   const budget =
     resolved.keySource === 'org'
-      ? createBudgetStop((spent) => runBudgetRefusal(run.orgId, run.id, spent), spentUsd)
+      ? createBudgetStop((spent, held) => runBudgetRefusal(run.orgId, run.id, spent, held), spentUsd, reserve)
       : resolved.keySource === 'deployment'
-        ? createBudgetStop((spent) => deploymentBudgetRefusal(record, spent), spentUsd)
+        ? createBudgetStop(
+            (spent, held) => deploymentBudgetRefusal(record, spent, undefined, held),
+            spentUsd,
+            reserve,
+          )
         : null
   const shared: RunSpend = {
     resolved,
@@ -71,6 +78,7 @@ export function createRunSpend(
     /** Counts one finished agent step. */
     step(step: StepResult<ConversationTools>) {
       meter.add(step)
+      last = { inputTokens: step.usage.inputTokens ?? 0, outputTokens: step.usage.outputTokens ?? 0 }
       cap.record()
     },
     /** The run's tokens and cost: its own steps and its harnesses' (null cost when either is unknown). */

@@ -5,6 +5,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import { readOrgSettings } from '../accounts/org-settings.ts'
 import { getDb, type Db } from '../db/client.ts'
+import { lockKey } from '../db/lock.ts'
 import { orgKeySpendThisMonth, sumOrgKeySpendThisMonth } from './usage.ts'
 
 export type OrgBudget = {
@@ -69,31 +70,64 @@ export async function orgBudgetRefusal(
 }
 
 /**
- * Why a run on the organisation's key must stop now, or null when it may go on. What the run has
- * spent so far (`spentUsd`) is written to its record first, so runs going at the same time count
- * each other's spending as they go rather than once they end, and the month's sum that follows
- * counts this run's once, from its record. The record only grows while the run is going; when it
- * ends, its final usage replaces it.
+ * Why a run on the organisation's key must not make its next model call, or null when it may
+ * (`admitRunCall`): `spentUsd` is what it has spent so far, `reserveUsd` the worst case of the call.
  */
 export async function runBudgetRefusal(
   orgId: string,
   runId: string,
   spentUsd: number,
-  db: Db = getDb(),
+  reserveUsd = 0,
 ): Promise<string | null> {
-  await writeRunSpendSoFar(runId, spentUsd, db)
-  return orgBudgetRefusal(orgId, db)
+  return admitRunCall(runId, spentUsd, reserveUsd, {
+    lock: `budget:org:${orgId}`,
+    keySource: 'org',
+    refusal: (tx) => orgBudgetRefusal(orgId, tx),
+  })
+}
+
+/** A budget a run's model calls are admitted against: its lock, its key and its question. */
+export type CallBudget = {
+  /** The advisory lock every check of this budget takes (lock.ts `lockKey`). */
+  lock: string
+  keySource: 'org' | 'deployment'
+  /** Why the budget is reached, read in the check's transaction; null while it is not. */
+  refusal: (tx: Db) => Promise<string | null>
 }
 
 /**
- * Writes what a running run has spent so far to its record, where every budget's sum sees it; the
- * record only grows while the run is going (its final usage replaces it when it ends).
+ * Admits a running run's next model call against `budget`, or answers why not (decision 0480).
+ * The checks of one budget take turns under its lock. Each writes the run's spending so far to its
+ * record (`spentUsd`, the record only grows) and drops what the run held for its last call; reads
+ * the budget, which counts every other run's spending and what each holds for the call it was
+ * admitted to make; and, when there is room, holds `reserveUsd` (this call's worst case) on the
+ * record, with the key it spends. Runs asking at once therefore see each other's calls before
+ * those calls are paid for, and together pass the budget by at most the call admitted last. The
+ * record's hold ends when the run ends (budgets count it only while the run is `running`).
  */
-export async function writeRunSpendSoFar(runId: string, spentUsd: number, db: Db = getDb()): Promise<void> {
-  await db.execute(
-    sql`update job_runs set cost_usd = greatest(coalesce(cost_usd, 0), ${Math.round(spentUsd * 1e6) / 1e6})
-        where id = ${runId} and status = 'running'`,
-  )
+export async function admitRunCall(
+  runId: string,
+  spentUsd: number,
+  reserveUsd: number,
+  budget: CallBudget,
+): Promise<string | null> {
+  const spent = Math.round(spentUsd * 1e6) / 1e6
+  const reserve = Math.round(reserveUsd * 1e6) / 1e6
+  return getDb().transaction(async (tx) => {
+    await lockKey(tx, budget.lock)
+    await tx.execute(
+      sql`update job_runs set cost_usd = greatest(coalesce(cost_usd, 0), ${spent}), reserved_usd = 0
+          where id = ${runId} and status = 'running'`,
+    )
+    const refusal = await budget.refusal(tx)
+    if (refusal === null) {
+      await tx.execute(
+        sql`update job_runs set reserved_usd = ${reserve}, key_source = coalesce(key_source, ${budget.keySource})
+            where id = ${runId} and status = 'running'`,
+      )
+    }
+    return refusal
+  })
 }
 
 /** The layout's banner: the budget and the spend while runs on the org key are paused, else null. */

@@ -9,7 +9,8 @@ import { sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { queryRows } from '../db/sql.ts'
 import { env } from '../env.ts'
-import { usd, writeRunSpendSoFar } from './budget.ts'
+import { admitRunCall, usd } from './budget.ts'
+import { spentAndHeld } from './usage.ts'
 
 /** A run or a chat turn whose spending so far is written before the day's sum is read. */
 export type SpendRecord = { kind: 'run' | 'turn'; id: string }
@@ -19,7 +20,7 @@ export async function sumDeploymentKeySpendToday(db: Db = getDb()): Promise<numb
   const [row] = await queryRows<{ usd: number | string | null }>(
     db,
     sql`select
-          (select coalesce(sum(cost_usd), 0) from job_runs
+          (select coalesce(sum(${spentAndHeld}), 0) from job_runs
             where key_source = 'deployment' and started_at > now() - interval '24 hours')
         + (select coalesce(sum(cost_usd), 0) from chat_turns
             where key_source = 'deployment' and started_at > now() - interval '24 hours') as usd`,
@@ -29,20 +30,27 @@ export async function sumDeploymentKeySpendToday(db: Db = getDb()): Promise<numb
 
 /**
  * Why a run or a turn on the deployment's key must not start, or go on, now; null when it may.
- * `record`'s spending so far (`spentUsd`) is written to it first, so runs and turns going at once
- * count each other's as they go; without a record (a harness started from chat) it is added to
- * the sum unwritten.
+ * A run's next model call is admitted under the budget's lock, holding `reserveUsd` (the call's
+ * worst case) while it goes (budget.ts `admitRunCall`). A turn's spending so far (`spentUsd`) is
+ * written to it first, so runs and turns going at once count each other's as they go; without a
+ * record (a harness started from chat) it is added to the sum unwritten.
  */
 export async function deploymentBudgetRefusal(
   record: SpendRecord | null,
   spentUsd = 0,
   db: Db = getDb(),
+  reserveUsd = 0,
 ): Promise<string | null> {
+  if (record?.kind === 'run') {
+    return admitRunCall(record.id, spentUsd, reserveUsd, {
+      lock: 'budget:deployment',
+      keySource: 'deployment',
+      refusal: (tx) => deploymentBudgetRefusal(null, 0, tx),
+    })
+  }
   const limit = env().DEPLOYMENT_KEY_MAX_USD_PER_DAY
   const spent = Math.round(spentUsd * 1e6) / 1e6
-  if (record?.kind === 'run') {
-    await writeRunSpendSoFar(record.id, spent, db)
-  } else if (record?.kind === 'turn') {
+  if (record?.kind === 'turn') {
     await db.execute(
       sql`update chat_turns set cost_usd = greatest(coalesce(cost_usd, 0), ${spent}) where id = ${record.id}`,
     )

@@ -22,6 +22,7 @@ const row: RunRow = {
   inputTokens: 120,
   outputTokens: 30,
   costUsd: null,
+  reservedUsd: '0',
   model: null,
   deniedCommands: 1,
   createdAt: new Date('2026-01-05T07:00:00.010Z'),

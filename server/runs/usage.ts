@@ -7,9 +7,17 @@ import { sql, type SQL } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { queryRows } from '../db/sql.ts'
 
+/**
+ * A run's spending as the budgets count it: what it has spent, and while it goes what it holds for
+ * the model call it was admitted to make (decision 0480).
+ */
+export const spentAndHeld = sql.raw(
+  `coalesce(cost_usd, 0) + case when status = 'running' then reserved_usd else 0 end`,
+)
+
 /** {@link sumOrgKeySpendThisMonth} as a scalar subquery, for a statement that reads more at once. */
 export const orgKeySpendThisMonth = (orgId: string): SQL =>
-  sql`(select coalesce(sum(cost_usd), 0)::float8 from job_runs
+  sql`(select coalesce(sum(${spentAndHeld}), 0)::float8 from job_runs
         where org_id = ${orgId} and key_source = 'org'
           and started_at >= date_trunc('month', now() at time zone 'UTC') at time zone 'UTC')`
 

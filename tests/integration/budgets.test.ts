@@ -233,10 +233,13 @@ describe("the organisation's monthly budget", () => {
     expect(started.status).toBe(202)
     // A asked for its second step: its budget check after step 1 is behind it.
     await vi.waitFor(() => expect(requestsFor('Do org-holder.')).toHaveLength(2), POLL)
+    // A's $0.90 and what it holds for the call it is making (its worst case: 220,000 tokens in and
+    // 64,000 out, $1.62) leave B no room, so B is skipped without a call (decision 0480). Before,
+    // B made one call of $0.45 and stopped: with A's second call that could pass the budget by both.
     const b = await runNow(team.admin.client, second.body.job.id)
-    expect(b.run.status).toBe('error')
-    expect(b.run.error).toMatch(/^Stopped after step 1\. Paused: the organisation's monthly budget/)
-    expect(requestsFor('Do org-second.')).toHaveLength(1)
+    expect(b.run.status).toBe('skipped')
+    expect(b.run.reason).toMatch(/^Paused: the organisation's monthly budget/)
+    expect(requestsFor('Do org-second.')).toHaveLength(0)
     // While it goes, A's record shows what it has spent.
     const going = await team.admin.client.get(`/_agent-native/runs/${started.body.run.id}`)
     expect(going.body.run).toMatchObject({ status: 'running', usage: { costUsd: 0.9 } })

@@ -9,11 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readModelChoice } from '#server/agent/model.ts'
 import { modelGrant } from '#server/agent/harness-grant.ts'
-import type { ApiClient } from '#tests/support/api-client.ts'
 import { sendChat, userText } from '#tests/support/agent-chat.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import { toolUse } from '#tests/support/fake-anthropic.ts'
-import { runNow } from '#tests/support/runs.ts'
+import { pausedJob, runNow } from '#tests/support/runs.ts'
 import { snapshotTables } from '#tests/support/snapshot.ts'
 
 const J = '/_agent-native/jobs'
@@ -33,17 +32,6 @@ beforeAll(async () => {
   agent = await startAgentApp({ key: KEY, env, scheduler: true })
 }, 120_000)
 afterAll(() => agent?.close())
-
-async function pausedJob(client: ApiClient, name: string): Promise<string> {
-  const made = await client.post(J, {
-    name,
-    schedule: '0 7 * * *',
-    instructions: `Do ${name}.`,
-    enabled: false,
-  })
-  expect(made.status, JSON.stringify(made.body)).toBe(201)
-  return made.body.job.id
-}
 
 describe('a run on the deployment key', () => {
   // (a chat turn stopped the same way: deployment-budget-chat.test.ts)

@@ -51,7 +51,9 @@ describe('run_harness in a run on the organisation key', () => {
     // The run's first step costs $0.45 (150,000 in at Sonnet's $3 a million), under the $0.50
     // budget; its second asks for the harness, whose first call costs $0.09: $0.54 with the run's,
     // past the budget. (A step's cost is known once it ends, after its tools: the step that starts
-    // the harness is counted from its end, like the rest of the run.)
+    // the harness is counted from its end, like the rest of the run.) Each call's worst case ($0.96
+    // and more: 64,000 tokens out) is above the whole budget, yet the calls are made: a run's own
+    // hold is dropped before its check, so it stops only others (decision 0480).
     fake.replyWhen(
       'Task org-delegates:',
       { ...toolUse('clock', {}), usage: { input_tokens: 150_000, output_tokens: 0 } },
@@ -131,9 +133,15 @@ describe('run_harness in a run on the organisation key', () => {
       fake.requests.filter((r) => JSON.stringify(r.body.messages ?? []).includes('Task org-coder:'))
     await vi.waitFor(() => expect(coderCalls()).toHaveLength(2), { ...POLL, timeout: 60_000 })
 
+    // The $0.90 and what the endpoint holds for the call it let through ($0.96, 64,000 tokens out)
+    // leave no room: the other run is skipped without a call (decision 0480). Before, it made one
+    // of $0.45 and stopped: with the harness's call that could pass the budget by both.
     const other = await runNow(admin, beside.body.job.id)
-    expect(other.run.status).toBe('error')
-    expect(other.run.error).toMatch(/^Stopped after step 1\. Paused: the organisation's monthly budget/)
+    expect(other.run.status).toBe('skipped')
+    expect(other.run.reason).toMatch(/^Paused: the organisation's monthly budget/)
+    expect(
+      fake.requests.filter((r) => JSON.stringify(r.body.messages ?? []).includes('Task org-beside:')),
+    ).toHaveLength(0)
 
     release()
     const { run } = await settledRun(admin, started.body.run.id)

@@ -48,3 +48,15 @@ export async function runNow(
   expect(res.status, JSON.stringify(res.body)).toBe(202)
   return waitForRun(client, res.body.run.id, options)
 }
+
+/** Creates a disabled job `name` whose instructions are `Do <name>.` (201 expected); answers its id. */
+export async function pausedJob(client: ApiClient, name: string): Promise<string> {
+  const made = await client.post('/_agent-native/jobs', {
+    name,
+    schedule: '0 7 * * *',
+    instructions: `Do ${name}.`,
+    enabled: false,
+  })
+  expect(made.status, JSON.stringify(made.body)).toBe(201)
+  return made.body.job.id
+}

@@ -144,6 +144,11 @@ export const jobRuns = pgTable(
     inputTokens: integer('input_tokens'),
     outputTokens: integer('output_tokens'),
     costUsd: numeric('cost_usd', { precision: 12, scale: 6 }),
+    /**
+     * What a running run holds for the model call it was last admitted to make (that call's worst
+     * case), counted by every budget while the run is `running` (decision 0480).
+     */
+    reservedUsd: numeric('reserved_usd', { precision: 12, scale: 6 }).notNull().default('0'),
     /** `provider:model` the run spoke to (null for runs that never reached a model). */
     model: text('model'),
     /**
