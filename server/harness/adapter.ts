@@ -86,7 +86,7 @@ export type HarnessSummary = {
 export interface HarnessParser {
   /** One line of stdout. Returns true when the transcript changed. */
   push(line: string): boolean
-  /** Counts a line left out unread (longer than HARNESS_LINE_MAX_CHARS). */
+  /** Counts a line left out unread (longer than HARNESS_LINE_MAX_BYTES, lines.ts). */
   leaveOut(): void
   /** The steps kept so far, redacted and cut, with a note when some were left out. */
   parts(): TranscriptPart[]

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { HARNESS_IDS } from '../jobs/field-schemas.ts'
 import { claudeCode } from './claude-code.ts'
 import { harnessAdapters } from './registry.ts'
+import { HARNESS_SUMMARY_MAX_CHARS } from './transcript.ts'
 
 // An environment's folder and a run's folder, as the launcher hands them over (absolute paths).
 const root = path.join(os.tmpdir(), 'envs', 'work')
@@ -136,5 +137,16 @@ describe('claude-code stream parser', () => {
     )
     expect(failed.summary().error).toBe('API Error: 403')
     expect(claudeCode.parser().summary().error).toBe('Claude Code ended without a result')
+  })
+
+  it('cuts a result of megabytes, which may become the run’s stored error or result', () => {
+    const huge = 'x'.repeat(3_000_000)
+    const failed = claudeCode.parser()
+    failed.push(line({ type: 'result', subtype: 'error_during_execution', is_error: true, result: huge }))
+    const { error, result } = failed.summary()
+    for (const text of [error, result]) {
+      expect(text!.length).toBeLessThanOrEqual(HARNESS_SUMMARY_MAX_CHARS)
+      expect(text).toMatch(/\[… \d+ characters left out …\]$/)
+    }
   })
 })

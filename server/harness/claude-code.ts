@@ -17,7 +17,7 @@ import {
   type Projection,
   type ProjectionInput,
 } from './adapter.ts'
-import { keptTranscript } from './transcript.ts'
+import { cutSummary, keptTranscript } from './transcript.ts'
 
 const INSTALL = {
   package: '@anthropic-ai/claude-code',
@@ -158,12 +158,12 @@ function parser(redact?: (text: string) => string): HarnessParser {
       }
       if (event.type === 'result') {
         const failed = event.is_error || (event.subtype && event.subtype !== 'success')
-        summary = {
+        summary = cutSummary({
           error: failed
             ? event.result || event.errors?.join('; ') || `Claude Code stopped (${event.subtype})`
             : null,
           result: event.result,
-        }
+        })
       }
       return false
     },

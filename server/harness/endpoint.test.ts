@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeAnthropic, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { handleHarnessRequest, NO_POLICY_PLUGIN, openSession } from './endpoint.ts'
+import { handleHarnessRequest, LONG_LINE_ERROR, NO_POLICY_PLUGIN, openSession } from './endpoint.ts'
+import { HARNESS_LINE_MAX_BYTES } from './lines.ts'
 
 let fake: FakeAnthropic
 beforeAll(async () => {
@@ -107,6 +108,31 @@ describe('metering a streamed model call', () => {
     // Over its cap, so the next call is refused.
     expect((await post(opened.token, '/v1/messages', message)).status).toBe(403)
     expect(refusals).toHaveLength(1)
+    opened.close()
+  })
+})
+
+describe('a streamed model call with a line of 50 MB', () => {
+  it('is ended once the line passes the bound, with an error event saying why, its bytes metered', async () => {
+    // A broken or hostile provider (or one huge event): the endpoint read the stream by joining
+    // and splitting all it held on every chunk, the square of the line's length, with no end.
+    const { opened, refusals } = session(false)
+    fake.reply({ longLine: 50_000_000 })
+    const answered = await post(opened.token, '/v1/messages', { ...message, stream: true })
+    expect(answered.status).toBe(200)
+    const text = await answered.text()
+    // Nothing of the over-long line was passed on, only the error the CLI shows.
+    expect(text.length).toBeLessThan(1024)
+    expect(text).toContain('event: error')
+    expect(JSON.stringify(text)).toContain(LONG_LINE_ERROR)
+    const request = fake.requests.at(-1)!
+    await expect.poll(() => request.aborted).toBe(true)
+    // Cut well before its end (the sockets between held some more when it was cut).
+    expect(request.lineBytes).toBeLessThan(25_000_000)
+    // What the provider sent counts as output, as streamed text would.
+    expect(opened.calls).toHaveLength(1)
+    expect(opened.calls[0]!.outputTokens).toBeGreaterThan(HARNESS_LINE_MAX_BYTES / 4)
+    expect(refusals).toEqual([])
     opened.close()
   })
 })

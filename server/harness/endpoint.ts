@@ -13,6 +13,7 @@ import { singleton } from '../lib/singleton.ts'
 import { createPolicyHook, type Decide, type PolicyHook } from './endpoint-hook.ts'
 import { createMcpRelay, type McpRelay } from './endpoint-mcp.ts'
 import { apiError, parseJson, readBody } from './endpoint-request.ts'
+import { HARNESS_LINE_MAX_BYTES, lineReader } from './lines.ts'
 import { overCap, usd, type RunCap } from '../runs/budget.ts'
 
 /** The model access a run is entitled to, as the agent resolved it (same rules as a builtin run). */
@@ -449,6 +450,10 @@ function recordCall(
  * so until then they are estimated from the text, thinking and tool input streamed so far (about
  * four characters a token). Once `stop()` says the run is over its cap the call is cut there, and
  * `onEnd` is called when the stream ends whichever way.
+ *
+ * Lines are read once each (lines.ts) and passed on whole: a line longer than
+ * HARNESS_LINE_MAX_BYTES (a broken or hostile provider's) is not passed on; the call ends there
+ * with an error event saying why, and the bytes of it read count as streamed output.
  */
 function meteredStream(
   source: ReadableStream<Uint8Array>,
@@ -457,16 +462,21 @@ function meteredStream(
   onEnd: () => void,
 ): ReadableStream<Uint8Array> {
   const reader = source.getReader()
-  const decoder = new TextDecoder()
-  let pending = ''
   let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 }
   let streamedChars = 0
   let searches = 0
   let ended = false
+  let overLong = false
+  /** The bytes of the line being read, passed on once it ends. */
+  let held: Uint8Array[] = []
   const end = () => {
     if (ended) return
     ended = true
     onEnd()
+  }
+  const estimate = () => {
+    const outputTokens = Math.ceil(streamedChars / CHARS_PER_TOKEN)
+    if (outputTokens > usage.outputTokens) record((usage = { ...usage, outputTokens }), searches)
   }
   const scan = (line: string) => {
     if (!line.startsWith('data:')) return
@@ -485,8 +495,7 @@ function meteredStream(
         const { text, thinking, partial_json } = event.delta ?? {}
         for (const part of [text, thinking, partial_json])
           if (typeof part === 'string') streamedChars += part.length
-        const estimate = Math.ceil(streamedChars / CHARS_PER_TOKEN)
-        if (estimate > usage.outputTokens) record((usage = { ...usage, outputTokens: estimate }), searches)
+        estimate()
       }
       if (event.type === 'message_delta' && typeof event.usage?.output_tokens === 'number') {
         usage = { ...usage, outputTokens: event.usage.output_tokens }
@@ -497,24 +506,51 @@ function meteredStream(
       // a partial or foreign line
     }
   }
+  const lines = lineReader({
+    line: (text) => {
+      scan(text)
+      return false
+    },
+    overLong: (seen) => {
+      overLong = true
+      streamedChars += seen
+      estimate()
+      return true
+    },
+  })
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const { done, value } = await reader.read()
-        if (done) {
-          scan(pending)
-          end()
-          return controller.close()
-        }
-        controller.enqueue(value)
-        pending += decoder.decode(value, { stream: true })
-        const lines = pending.split('\n')
-        pending = lines.pop() ?? ''
-        lines.forEach(scan)
-        if (stop()) {
-          end()
-          await reader.cancel('the run is over its cap')
-          controller.close()
+        // Reads on until something can be passed on: a pull that enqueues nothing is not called again.
+        for (;;) {
+          const { done, value } = await reader.read()
+          if (done) {
+            lines.end()
+            for (const piece of held) controller.enqueue(piece)
+            end()
+            return controller.close()
+          }
+          lines.push(value)
+          if (overLong) {
+            end()
+            await reader.cancel('a line of the event stream is too long')
+            controller.enqueue(new TextEncoder().encode(LONG_LINE_EVENT))
+            return controller.close()
+          }
+          const nl = value.lastIndexOf(NEWLINE)
+          if (nl === -1) {
+            held.push(value)
+            continue
+          }
+          for (const piece of held) controller.enqueue(piece)
+          controller.enqueue(value.subarray(0, nl + 1))
+          held = nl + 1 < value.length ? [value.subarray(nl + 1)] : []
+          if (stop()) {
+            end()
+            await reader.cancel('the run is over its cap')
+            controller.close()
+          }
+          return
         }
       } catch (err) {
         end()
@@ -530,3 +566,16 @@ function meteredStream(
 
 /** Characters of streamed output counted as one token until the provider says how many it made. */
 const CHARS_PER_TOKEN = 4
+
+const NEWLINE = 0x0a
+
+/** Why a call whose event stream had an over-long line was ended (see {@link meteredStream}). */
+export const LONG_LINE_ERROR =
+  `The model provider sent a line longer than ${HARNESS_LINE_MAX_BYTES / 1024 / 1024} MiB in its answer, ` +
+  'so Clockwork ended the call there'
+
+/** The error event the call ends with; its first blank line drops any event half-read. */
+const LONG_LINE_EVENT = `\nevent: error\ndata: ${JSON.stringify({
+  type: 'error',
+  error: { type: 'api_error', message: LONG_LINE_ERROR },
+})}\n\n`

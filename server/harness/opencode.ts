@@ -19,7 +19,7 @@ import {
   type Projection,
   type ProjectionInput,
 } from './adapter.ts'
-import { keptTranscript } from './transcript.ts'
+import { cutSummary, keptTranscript } from './transcript.ts'
 
 const INSTALL = {
   package: 'opencode-ai',
@@ -212,10 +212,10 @@ function parser(redact?: (text: string) => string): HarnessParser {
       if (event.type === 'error') {
         const e = event.error ?? {}
         failed ??= e.data?.message ?? e.message ?? e.name ?? 'OpenCode reported an error'
-        summary = { error: failed }
+        summary = cutSummary({ error: failed })
       }
       if (event.type === 'step_finish' && part?.reason && part.reason !== 'tool-calls' && !failed)
-        summary = { error: null, result: lastText }
+        summary = cutSummary({ error: null, result: lastText })
       return false
     },
     leaveOut: kept.leaveOut,

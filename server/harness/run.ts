@@ -14,15 +14,14 @@ import { asRunningCommand } from '../environments/exec/running.ts'
 import { HttpError } from '../lib/errors.ts'
 import { makeRedactor } from '../lib/redact.ts'
 import { findRun } from '../runs/store.ts'
-import { StringDecoder } from 'node:string_decoder'
-import type { HarnessAdapter, HarnessParser, TranscriptPart } from './adapter.ts'
+import type { HarnessAdapter, TranscriptPart } from './adapter.ts'
 import { type CallRecord, type ModelGrant, openSession } from './endpoint.ts'
 import { launchDocker } from './launch-docker.ts'
 import { launchLocal } from './launch-local.ts'
 import { launchMachine } from './launch-machine.ts'
 import type { Launcher, Placed } from './launcher.ts'
 import { createPolicyHook, type Approver } from './policy-hook.ts'
-import { HARNESS_LINE_MAX_CHARS } from './transcript.ts'
+import { lineReader } from './lines.ts'
 
 export type HarnessRunRequest = {
   adapter: HarnessAdapter
@@ -145,7 +144,14 @@ export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome
         hookTimeoutSeconds: req.mode === 'chat' ? APPROVAL_SECONDS : 30,
       },
     })
-    const lines = lineReader(parser)
+    // The CLI's stdout, a line at a time; a line too long to keep is counted left out (lines.ts).
+    const lines = lineReader({
+      line: (text) => parser.push(text),
+      overLong: () => {
+        parser.leaveOut()
+        return true
+      },
+    })
     const running = placed
     // The whole session is one of the person's and the organisation's running commands (running.ts).
     const result = await asRunningCommand({ person: req.caller.userId, org: opened.row.orgId }, () =>
@@ -171,48 +177,5 @@ export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome
     req.signal.removeEventListener('abort', onAbort)
     session.close()
     await placed?.cleanup().catch(() => {})
-  }
-}
-
-/**
- * Splits the CLI's stdout into lines for the parser, each chunk read once (a line that arrives in
- * many chunks is joined once, at its end). A line longer than HARNESS_LINE_MAX_CHARS is left out
- * unread, and counted. `push` and `end` answer whether the transcript changed.
- */
-function lineReader(parser: HarnessParser) {
-  const decoder = new StringDecoder('utf8')
-  let pending: string[] = []
-  let pendingChars = 0
-  let skipping = false
-  const take = (text: string): boolean => {
-    let changed = false
-    let start = 0
-    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-      const piece = text.slice(start, nl)
-      start = nl + 1
-      if (skipping || pendingChars + piece.length > HARNESS_LINE_MAX_CHARS) {
-        if (!skipping) parser.leaveOut()
-        changed = true
-      } else if (parser.push(pending.length ? pending.join('') + piece : piece)) changed = true
-      pending = []
-      pendingChars = 0
-      skipping = false
-    }
-    const rest = text.slice(start)
-    if (skipping || !rest) return changed
-    if (pendingChars + rest.length > HARNESS_LINE_MAX_CHARS) {
-      parser.leaveOut()
-      pending = []
-      pendingChars = 0
-      skipping = true
-      return true
-    }
-    pending.push(rest)
-    pendingChars += rest.length
-    return changed
-  }
-  return {
-    push: (chunk: Buffer) => take(decoder.write(chunk)),
-    end: () => take(`${decoder.end()}\n`),
   }
 }

@@ -8,13 +8,14 @@
  * (decision 0483). Each step is redacted once, when it is kept or completed, so a progress report
  * costs what changed, not the whole transcript again.
  */
-import type { TranscriptPart } from './adapter.ts'
+import type { HarnessSummary, TranscriptPart } from './adapter.ts'
 
 export const HARNESS_MAX_PARTS = 400
 export const HARNESS_PART_MAX_CHARS = 32 * 1024
 export const HARNESS_TRANSCRIPT_MAX_CHARS = 1024 * 1024
-/** A line of the CLI's output longer than this is left out unread (a step keeps far less anyway). */
-export const HARNESS_LINE_MAX_CHARS = 4 * 1024 * 1024
+
+/** The CLI's last word, its error or final answer (a run's error may be its error), cut to this. */
+export const HARNESS_SUMMARY_MAX_CHARS = 16 * 1024
 
 type ToolPart = Extract<TranscriptPart, { toolCallId: string }>
 type Redact = (text: string) => string
@@ -24,6 +25,14 @@ export function cutText(text: string, max: number): string {
   if (text.length <= max) return text
   const keep = Math.max(0, max - 60)
   return `${text.slice(0, keep)}\n[… ${text.length - keep} characters left out …]`
+}
+
+/** A CLI's summary with its error and result cut to {@link HARNESS_SUMMARY_MAX_CHARS}. */
+export function cutSummary({ error, result }: HarnessSummary): HarnessSummary {
+  return {
+    error: error === null ? null : cutText(error, HARNESS_SUMMARY_MAX_CHARS),
+    ...(result === undefined ? {} : { result: cutText(result, HARNESS_SUMMARY_MAX_CHARS) }),
+  }
 }
 
 /** A value, redacted, as itself when its JSON fits in `max` characters, else as its JSON cut. */

@@ -8,6 +8,7 @@
  * frozen server into a failure instead of a hang).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { HARNESS_LINE_MAX_BYTES } from '#server/harness/lines.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { toolUse, type FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { bashParts, localHarnessJob, postToEndpoint } from '#tests/support/harness-runs.ts'
@@ -57,5 +58,27 @@ describe('a harness run’s endpoint keeps the server answering', () => {
     const [flood] = bashParts(run)
     expect(flood.state, JSON.stringify(flood)).toBe('output-available')
     expect(JSON.stringify(flood.output)).toContain('/hook=400 /hook=400 /v1/messages=400')
+  }, 240_000)
+
+  it('while its model provider answers one server-sent line of 50 MB', async () => {
+    // A broken or hostile provider (or one huge event): the endpoint joined and split all it held
+    // of the line on every chunk, the square of its length, and read it to its end, however long.
+    const job = await localHarnessJob(mallory, 'line', 'longline')
+    fake.replyWhen('Task longline:', { longLine: 50_000_000 }, { text: 'Done.' })
+
+    const started = await mallory.post(`/_agent-native/jobs/${job.id}/run`)
+    expect(started.status).toBe(202)
+    const settled = waitForRun(mallory, started.body.run.id, { timeout: 170_000 })
+    expect(await healthWhile(server.baseUrl, settled, HANG_GUARD_MS)).toBeGreaterThan(0)
+
+    const run = await settled
+    const [long] = fake.requests.filter((r) => r.lineBytes !== undefined)
+    await expect.poll(() => long!.aborted).toBe(true)
+    // Cut well before its end (what the sockets between held when it was cut was written too).
+    expect(long!.lineBytes).toBeLessThan(25_000_000)
+    // The call was ended once the line passed the endpoint's bound, and what was read of it metered
+    // as output: a million tokens, over the deployment key's cap, which stops the run.
+    expect(run.run.usage.outputTokens, JSON.stringify(run.run)).toBeGreaterThan(HARNESS_LINE_MAX_BYTES / 4)
+    expect(run.run.error).toMatch(/^Stopped: the run cost \$\d+\.\d+ after model call 1, over/)
   }, 240_000)
 })

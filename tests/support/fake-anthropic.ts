@@ -8,6 +8,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { once } from 'node:events'
 
 export type FakeBlock =
   | { type: 'text'; text: string }
@@ -22,6 +23,11 @@ export type FakeReply =
   | { status: number; errorType?: string; message: string; headers?: Record<string, string> }
   /** Never answers; the request ends only when the client aborts it. */
   | { hang: true }
+  /**
+   * A stream whose first event's `data:` line is `longLine` bytes long (a broken or hostile
+   * provider's), written 64 KiB at a time with no newline until its end.
+   */
+  | { longLine: number }
 
 export type FakeUsage = {
   input_tokens: number
@@ -40,6 +46,8 @@ export type FakeRequest = {
   thinking: Record<string, unknown> | null
   /** The usage the answer reported (set when it is sent). */
   usage?: FakeUsage
+  /** For a `longLine` reply: the bytes of the line written so far. */
+  lineBytes?: number
 }
 
 export type FakeAnthropic = {
@@ -137,6 +145,7 @@ export async function startFakeAnthropic(
     if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs))
     const reply = typeof next === 'function' ? await next(request) : next
     if ('hang' in reply) return
+    if ('longLine' in reply) return streamLongLine(res, request, reply.longLine)
     if ('status' in reply)
       return sendError(res, reply.status, reply.errorType ?? 'api_error', reply.message, reply.headers)
     const content = 'text' in reply ? [{ type: 'text' as const, text: reply.text }] : reply.content
@@ -205,6 +214,22 @@ type Message = {
   stop_reason: string
   usage: FakeUsage
   [key: string]: unknown
+}
+
+/** Writes a stream of one `data:` line of `bytes` bytes, 64 KiB at a time, until the client goes. */
+async function streamLongLine(res: ServerResponse, request: FakeRequest, bytes: number) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+  res.write('event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"text":"')
+  const chunk = Buffer.alloc(64 * 1024, 'a')
+  request.lineBytes = 0
+  const gone = new AbortController()
+  res.once('close', () => gone.abort())
+  while (request.lineBytes < bytes && !res.destroyed) {
+    const piece = chunk.subarray(0, Math.min(chunk.length, bytes - request.lineBytes))
+    request.lineBytes += piece.length
+    if (!res.write(piece)) await once(res, 'drain', { signal: gone.signal }).catch(() => {})
+  }
+  res.end('"}}\n\n')
 }
 
 /** The Messages API's SSE sequence: message_start, one start/delta/stop per block, message_delta, message_stop. */
