@@ -3,7 +3,8 @@
  * runs it, and stops the commands its tools started wherever they run (a connected machine gets
  * the stop now, or when it reconnects). Leaving the page does not stop a turn; only this does, or
  * its person leaving the organisation or losing the role it started with (decision 0476): every
- * instance hears of that and ends the turns it runs for them the same way.
+ * instance hears of that and ends the turns it runs for them the same way. Deleting a chat stops
+ * its turn the way Stop does, then deletes it (decision 0487).
  */
 import { placeLost } from '../accounts/place-kept.ts'
 import type { Caller } from '../auth/caller.ts'
@@ -13,7 +14,7 @@ import { stopCommands } from '../environments/providers/providers.ts'
 import { notFound } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
 import { singleton } from '../lib/singleton.ts'
-import { findOwnThread } from '../runs/threads.ts'
+import { deleteOwnThread, findOwnThread } from '../runs/threads.ts'
 
 type Turn = { controller: AbortController; caller: Caller }
 
@@ -62,11 +63,32 @@ async function endTurnsOf(change: PlaceChange) {
   }
 }
 
-export async function stopChat(caller: Caller, threadId: string) {
-  const owner = { userId: caller.userId, orgId: caller.orgId, kind: 'chat' as const }
-  if (!(await findOwnThread(owner, threadId))) throw notFound(`No chat thread ${threadId}`)
+/** Ends `threadId`'s turn if this instance runs it, and stops its commands wherever they run. */
+async function endTurn(threadId: string, reason: string) {
   const turn = running.get(threadId)
-  turn?.controller.abort(new Error(`stopped by ${caller.name}`))
+  turn?.controller.abort(new Error(reason))
   const machines = await stopCommands({ threadId })
-  return { threadId, turnStopped: Boolean(turn), machines }
+  return { turnStopped: Boolean(turn), machines }
+}
+
+const chatOwner = (caller: Caller) => ({ userId: caller.userId, orgId: caller.orgId, kind: 'chat' as const })
+
+const findOwnChat = async (caller: Caller, threadId: string) => {
+  if (!(await findOwnThread(chatOwner(caller), threadId))) throw notFound(`No chat thread ${threadId}`)
+}
+
+export async function stopChat(caller: Caller, threadId: string) {
+  await findOwnChat(caller, threadId)
+  return { threadId, ...(await endTurn(threadId, `stopped by ${caller.name}`)) }
+}
+
+/**
+ * Deletes one of the caller's chat threads with its messages (decision 0487): a turn running in it
+ * is stopped first, as Stop would, then the thread goes in one statement, its messages by the
+ * foreign key's cascade. 404 for anyone else's thread, as for reading it.
+ */
+export async function deleteChat(caller: Caller, threadId: string): Promise<void> {
+  await findOwnChat(caller, threadId)
+  await endTurn(threadId, 'the chat was deleted')
+  if (!(await deleteOwnThread(chatOwner(caller), threadId))) throw notFound(`No chat thread ${threadId}`)
 }

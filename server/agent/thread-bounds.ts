@@ -68,7 +68,7 @@ export async function insertChatThreadWithinLimit(input: {
         new HttpError(
           403,
           'too_many_chats',
-          `You have ${limit} chats, the most one person may have: go on in one of them (History) instead of starting a new one.`,
+          `You have ${limit} chats, the most one person may have. Delete old ones in History to start a new one, or go on in one of them.`,
           'threadId',
         ),
     )

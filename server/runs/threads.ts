@@ -39,24 +39,33 @@ export async function countChatThreads(userId: string, db: Db = getDb()): Promis
   return row!.n
 }
 
+type ThreadOwner = { userId: string; orgId: string; kind: 'chat' | 'run' }
+
+const isOwnThread = (owner: ThreadOwner, id: string) =>
+  and(
+    eq(agentThreads.id, id),
+    eq(agentThreads.userId, owner.userId),
+    eq(agentThreads.orgId, owner.orgId),
+    eq(agentThreads.kind, owner.kind),
+  )
+
 /** The thread if it belongs to `userId` in `orgId` and is of `kind`; nobody else's. */
 export async function findOwnThread(
-  owner: { userId: string; orgId: string; kind: 'chat' | 'run' },
+  owner: ThreadOwner,
   id: string,
   db: Db = getDb(),
 ): Promise<ThreadRow | undefined> {
-  const rows = await db
-    .select()
-    .from(agentThreads)
-    .where(
-      and(
-        eq(agentThreads.id, id),
-        eq(agentThreads.userId, owner.userId),
-        eq(agentThreads.orgId, owner.orgId),
-        eq(agentThreads.kind, owner.kind),
-      ),
-    )
+  const rows = await db.select().from(agentThreads).where(isOwnThread(owner, id))
   return rows[0]
+}
+
+/**
+ * Deletes the thread if it belongs to `userId` in `orgId` and is of `kind`, its messages with it
+ * (the foreign key cascades, in the same statement). Whether there was one.
+ */
+export async function deleteOwnThread(owner: ThreadOwner, id: string, db: Db = getDb()): Promise<boolean> {
+  const rows = await db.delete(agentThreads).where(isOwnThread(owner, id)).returning({ id: agentThreads.id })
+  return rows.length > 0
 }
 
 /** A person's chat threads in one organisation, most recently active first. */

@@ -41,7 +41,7 @@ it('refuses a new chat past the limit, even several at once and in another organ
   expect(refused.error).toMatchObject({
     code: 'too_many_chats',
     field: 'threadId',
-    message: `You have ${LIMIT} chats, the most one person may have: go on in one of them (History) instead of starting a new one.`,
+    message: `You have ${LIMIT} chats, the most one person may have. Delete old ones in History to start a new one, or go on in one of them.`,
   })
   expect(await threadsOf(member.id)).toBe(LIMIT)
 

@@ -201,7 +201,12 @@ export function ChatPanel() {
       ) : null}
       {open && view === 'history' ? (
         <Suspense fallback={<Loading />}>
-          <ThreadList currentId={session.threadId} onOpen={(id) => void openThread(id)} />
+          <ThreadList
+            currentId={session.threadId}
+            onOpen={(id) => void openThread(id)}
+            // The open chat deleted: the conversation starts afresh, as New chat would.
+            onDeleted={(id) => setSession((s) => (s.threadId === id ? freshSession() : s))}
+          />
         </Suspense>
       ) : null}
       <div className={cn('flex min-h-0 flex-1 flex-col', view === 'history' && 'hidden')}>

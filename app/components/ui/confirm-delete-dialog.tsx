@@ -96,15 +96,7 @@ export function ConfirmDeleteDialog({
       <AlertDialog.Portal>
         <AlertDialog.Overlay className={dialogOverlayClass} />
         <AlertDialog.Content onCloseAutoFocus={onCloseAutoFocus} className={dialogPanelClass}>
-          <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>
-          <AlertDialog.Description className="mt-2 text-sm [overflow-wrap:anywhere] text-stone-600 dark:text-stone-400">
-            {description}
-          </AlertDialog.Description>
-          {error ? (
-            <p role="alert" className="mt-3 text-sm text-red-600">
-              {error}
-            </p>
-          ) : null}
+          <ConfirmText title={title} description={description} error={error} />
           <div className="mt-6 flex justify-end gap-3">
             <AlertDialog.Cancel asChild>
               <Button variant="secondary">{cancel}</Button>
@@ -133,5 +125,30 @@ export function ConfirmDeleteDialog({
         </AlertDialog.Content>
       </AlertDialog.Portal>
     </AlertDialog.Root>
+  )
+}
+
+/** A confirmation's title, what it does, and the error of a refused attempt. */
+export function ConfirmText({
+  title,
+  description,
+  error,
+}: {
+  title: React.ReactNode
+  description: React.ReactNode
+  error: string | null
+}) {
+  return (
+    <>
+      <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>
+      <AlertDialog.Description className="mt-2 text-sm [overflow-wrap:anywhere] text-stone-600 dark:text-stone-400">
+        {description}
+      </AlertDialog.Description>
+      {error ? (
+        <p role="alert" className="mt-3 text-sm text-red-600">
+          {error}
+        </p>
+      ) : null}
+    </>
   )
 }
