@@ -15,7 +15,8 @@ export async function reopenThread(page: Page, tag: string) {
   await openChat(page)
   await chatPanel(page).getByRole('button', { name: 'History' }).click()
   await chatPanel(page)
-    .getByRole('button', { name: new RegExp(tag) })
+    // The chat itself, not its Delete button, whose name holds the title too.
+    .getByRole('button', { name: new RegExp(`^(?!Delete “).*${tag}`) })
     .click()
 }
 
