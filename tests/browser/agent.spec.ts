@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import type { FakeBlock } from '../support/fake-anthropic.ts'
+import { chatPanel, historyChat } from './chat.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
 
 // A whole story with a production build, a real scheduler and a fake model server.
@@ -17,8 +18,6 @@ async function scriptModel(match: string, replies: Reply[]) {
   })
   expect(res.status).toBe(204)
 }
-
-const chatPanel = (page: Page) => page.getByRole('complementary', { name: 'Agent chat' })
 
 test('chat → job created → listed → run now → transcript readable', async ({ page }) => {
   const tag = randomBytes(3).toString('hex')
@@ -109,9 +108,7 @@ test('chat → job created → listed → run now → transcript readable', asyn
   await page.keyboard.press('Escape')
   await page.keyboard.press('Control+j')
   await chatPanel(page).getByRole('button', { name: 'History' }).click()
-  await chatPanel(page)
-    .getByRole('button', { name: new RegExp(tag) })
-    .click()
+  await historyChat(page, tag).click()
   await expect(chatPanel(page).getByTestId('tool-step').filter({ hasText: name })).toBeVisible()
 })
 

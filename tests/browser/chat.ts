@@ -9,15 +9,16 @@ export async function openChat(page: Page) {
   await expect(chatPanel(page)).toBeVisible()
 }
 
+/** The chat in History whose title holds `tag`: itself, not its Delete button, whose name holds the title too. */
+export const historyChat = (page: Page, tag: string) =>
+  chatPanel(page).getByRole('button', { name: new RegExp(`^(?!Delete “).*${tag}`) })
+
 /** Reloads the page and reopens the chat whose title holds `tag` from the panel's History. */
 export async function reopenThread(page: Page, tag: string) {
   await page.reload()
   await openChat(page)
   await chatPanel(page).getByRole('button', { name: 'History' }).click()
-  await chatPanel(page)
-    // The chat itself, not its Delete button, whose name holds the title too.
-    .getByRole('button', { name: new RegExp(`^(?!Delete “).*${tag}`) })
-    .click()
+  await historyChat(page, tag).click()
 }
 
 export async function ask(page: Page, text: string) {
