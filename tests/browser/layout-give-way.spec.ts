@@ -61,7 +61,7 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
       const row = page.getByTestId(`job-row-${name}`)
       await expectWhole(row.getByRole('switch', { name: `Enabled: ${name}` }), panel)
       await expectWhole(row.getByRole('button', { name: `Actions for ${name}` }), panel)
-      await expectWhole(row.getByRole('link', { name }), panel)
+      await expectWhole(row.getByRole('link', { name, exact: true }), panel)
     }
 
     // The calendar's week: job names whole (wrapped), not cut to "dail…".
