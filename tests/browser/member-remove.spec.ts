@@ -36,6 +36,8 @@ test('Remove asks in the app dialog, naming the person and what happens; Escape 
   // The browser tests' server has no SMTP_URL (the mailed case: delivery.test.ts).
   await expect(ana.getByText('This server sends no email, so share the link yourself.')).toBeVisible()
   const remove = ana.getByRole('button', { name: 'Remove Bob Berg' })
+  // Enabled once the page has hydrated: focused before that (a loaded CI machine), Enter did nothing.
+  await expect(remove).toBeEnabled()
   await remove.focus()
   await ana.keyboard.press('Enter')
 
