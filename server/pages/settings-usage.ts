@@ -8,6 +8,7 @@ import { isOrgAdmin, type Caller } from '../auth/caller.ts'
 import { badRequest } from '../lib/errors.ts'
 import { getUsageOverview, type UsageOverview } from '../runs/usage-report.ts'
 import { readForm, runIntent } from './forms.ts'
+import { orRouteError } from './page-errors.ts'
 
 export async function loadUsagePage(
   caller: Caller,
@@ -15,7 +16,11 @@ export async function loadUsagePage(
 ): Promise<{ orgName: string; usage: OrgUsage | null; overview: UsageOverview | null }> {
   if (!isOrgAdmin(caller)) return { orgName: caller.orgName, usage: null, overview: null }
   const days = new URL(request.url).searchParams.get('days') ?? undefined
-  const [usage, overview] = await Promise.all([getOrgUsage(caller), getUsageOverview(caller, { days })])
+  // A bad `?days=` is the visitor's typing: the page's 400 naming it, not a 500.
+  const [usage, overview] = await Promise.all([
+    getOrgUsage(caller),
+    orRouteError(getUsageOverview(caller, { days })),
+  ])
   return { orgName: caller.orgName, usage, overview }
 }
 
