@@ -1,9 +1,11 @@
 import { notifyPlaceChanged } from '../db/signal.ts'
+import { env } from '../env.ts'
 import { newId } from '../lib/ids.ts'
 import { isDemotion } from './place-kept.ts'
-import { badRequest, forbidden } from '../lib/errors.ts'
+import { badRequest, forbidden, HttpError } from '../lib/errors.ts'
 import {
   cancelInvitationsBeyond,
+  countOwnedOrganizations,
   findMembership,
   findUser,
   hasNoUsers,
@@ -128,4 +130,20 @@ export async function checkSignUpAllowed(email: unknown, mode: 'open' | 'invite-
   if (typeof email === 'string' && (await hasOpenInvitation(email.trim()))) return
   if (await hasNoUsers()) return
   throw forbidden('Sign-up on this instance is by invitation only: ask an admin to invite your email')
+}
+
+/**
+ * Whether this person may make one more organisation. Every organisation has its own limits (jobs,
+ * environments, commands at once), and anyone may sign up, so organisations without end would be
+ * those limits without end: a person owns at most `USER_MAX_ORGANIZATIONS` (decision 0488).
+ * @throws HttpError 403 `too_many_organizations` at the limit.
+ */
+export async function checkMayCreateOrganization(userId: string): Promise<void> {
+  const limit = env().USER_MAX_ORGANIZATIONS
+  if ((await countOwnedOrganizations(userId)) < limit) return
+  throw new HttpError(
+    403,
+    'too_many_organizations',
+    `You own ${limit} organisations, the most one person may own.`,
+  )
 }

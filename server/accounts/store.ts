@@ -27,6 +27,15 @@ export async function insertOrganizationWithOwner(
   })
 }
 
+/** How many organisations the user owns (their own workspace and any they made or were handed). */
+export async function countOwnedOrganizations(userId: string, db: Db = getDb()): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(member)
+    .where(and(eq(member.userId, userId), eq(member.role, 'owner')))
+  return row?.n ?? 0
+}
+
 /**
  * {@link listMemberships} as a JSON array of {@link MembershipRow}s in a scalar subquery, for a
  * statement that reads more at once (the page layout).

@@ -6,7 +6,7 @@
  */
 import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
-import { APIError, createAuthMiddleware } from 'better-auth/api'
+import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api'
 import { organization } from 'better-auth/plugins'
 import { getDb } from '../db/client.ts'
 import * as schema from '../db/schema/index.ts'
@@ -15,6 +15,7 @@ import { logger } from '../lib/logger.ts'
 import { singleton } from '../lib/singleton.ts'
 import {
   checkInvitationStillBacked,
+  checkMayCreateOrganization,
   checkSignUpAllowed,
   onCredentialsRecovered,
   onMemberRemoved,
@@ -93,7 +94,18 @@ function createAuth() {
         const orgName = organizationNameIn(ctx.path, ctx.body)
         if (orgName !== undefined) {
           const invalid = checkDisplayName(orgName)
-          return invalid ? refusal(invalid) : undefined
+          if (invalid) return refusal(invalid)
+          if (ctx.path !== '/organization/create') return
+          // Signed out: the endpoint itself answers 401.
+          const session = await getSessionFromCtx(ctx)
+          if (!session) return
+          try {
+            await checkMayCreateOrganization(session.user.id)
+          } catch (err) {
+            if (err instanceof HttpError) return refusal(err)
+            throw err
+          }
+          return
         }
         if (ctx.path !== '/sign-up/email' && ctx.path !== '/update-user') return
         const body = (ctx.body ?? {}) as Record<string, unknown>
