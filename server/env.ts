@@ -66,6 +66,8 @@ const EnvSchema = z.object({
   ORG_MAX_RUNNING_COMMANDS: z.coerce.number().int().min(1).max(10_000).default(32),
   /** Per person, in every organisation together: chat threads stored; a new chat past it is refused (decision 0485). */
   USER_MAX_CHAT_THREADS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  /** Per organisation: invitations made in a day, cancelled ones included (decision 0489). */
+  ORG_MAX_INVITATIONS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(50),
   /** Per person: organisations they own; making one more is refused (decision 0488). */
   USER_MAX_ORGANIZATIONS: z.coerce.number().int().min(1).max(10_000).default(20),
   /**

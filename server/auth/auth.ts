@@ -25,6 +25,7 @@ import {
 import { HttpError, toErrorBody } from '../lib/errors.ts'
 import { resolveAuthSecret } from './secret.ts'
 import { checkDisplayName, checkUserFields } from './user-fields.ts'
+import { checkInvitationPace, INVITATION_EXPIRES_IN_SECONDS } from '../accounts/invitation-pace.ts'
 import { authMail, sendInvitationMail } from './mail.ts'
 
 const AUTH_BASE_PATH = '/_agent-native/auth'
@@ -99,26 +100,17 @@ function createAuth() {
           // Signed out: the endpoint itself answers 401.
           const session = await getSessionFromCtx(ctx)
           if (!session) return
-          try {
-            await checkMayCreateOrganization(session.user.id)
-          } catch (err) {
-            if (err instanceof HttpError) return refusal(err)
-            throw err
-          }
-          return
+          return refusedBy(() => checkMayCreateOrganization(session.user.id))
         }
+        // Invitations over HTTP; the members page's own path checks before it calls better-auth.
+        if (ctx.path === '/organization/invite-member' && ctx.request)
+          return paceInvitation(ctx.body, (await getSessionFromCtx(ctx))?.session)
         if (ctx.path !== '/sign-up/email' && ctx.path !== '/update-user') return
         const body = (ctx.body ?? {}) as Record<string, unknown>
         const invalid = checkUserFields(body)
         if (invalid) return refusal(invalid)
-        if (ctx.path === '/sign-up/email') {
-          try {
-            await checkSignUpAllowed(body.email, config.SIGNUP)
-          } catch (err) {
-            if (err instanceof HttpError) return refusal(err)
-            throw err
-          }
-        }
+        if (ctx.path === '/sign-up/email')
+          return refusedBy(() => checkSignUpAllowed(body.email, config.SIGNUP))
       }),
       // better-auth's organization plugin has a hook for removal but none for leaving; both must
       // pause the departed creator's jobs, so leaving is caught here, after it succeeded. A
@@ -158,7 +150,7 @@ function createAuth() {
     plugins: [
       organization({
         creatorRole: 'owner',
-        invitationExpiresIn: 7 * 24 * 3600,
+        invitationExpiresIn: INVITATION_EXPIRES_IN_SECONDS,
         // The members page always shows a copyable link; with SMTP_URL the invitation is mailed too.
         sendInvitationEmail: (data) => sendInvitationMail(data),
         organizationHooks: {
@@ -181,6 +173,25 @@ function createAuth() {
       }),
     ],
   })
+}
+
+/** The invitation's organisation and address, paced (decision 0489); signed out, the endpoint answers. */
+function paceInvitation(body: unknown, session: Record<string, unknown> | undefined) {
+  const { email, organizationId } = (body ?? {}) as { email?: unknown; organizationId?: unknown }
+  const orgId = typeof organizationId === 'string' ? organizationId : session?.activeOrganizationId
+  if (!session || typeof orgId !== 'string' || typeof email !== 'string') return undefined
+  return refusedBy(() => checkInvitationPace(orgId, email))
+}
+
+/** A before-hook's check: its HttpError becomes the answer (in our shape); passing, the endpoint runs. */
+async function refusedBy(check: () => Promise<void>): Promise<Response | undefined> {
+  try {
+    await check()
+    return undefined
+  } catch (err) {
+    if (err instanceof HttpError) return refusal(err)
+    throw err
+  }
 }
 
 /** A 4xx in the one error shape, answered by a before-hook instead of the endpoint. */

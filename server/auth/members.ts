@@ -6,6 +6,7 @@
 import { isAPIError } from 'better-auth/api'
 import { and, asc, eq, gt } from 'drizzle-orm'
 import { z } from 'zod'
+import { checkInvitationPace } from '../accounts/invitation-pace.ts'
 import { getAuth } from './auth.ts'
 import { isOrgAdmin, type Caller } from './caller.ts'
 import { getDb } from '../db/client.ts'
@@ -76,6 +77,7 @@ export async function inviteMember(caller: Caller, headers: Headers, data: unkno
   if (!isOrgAdmin(caller)) throw forbidden('Only admins and owners can invite people')
   const input = parseInput(InviteInput, data)
   if (input.role === 'owner' && caller.role !== 'owner') throw forbidden('Only owners can invite owners')
+  await checkInvitationPace(caller.orgId, input.email)
   const created = await viaAuth(() =>
     getAuth().api.createInvitation({
       body: { email: input.email, role: input.role, organizationId: caller.orgId, resend: true },
