@@ -18,9 +18,11 @@ export const INVITATION_EXPIRES_IN_SECONDS = 7 * 24 * 3600
 export const INVITATION_MAIL_GAP_MINUTES = 10
 
 /**
- * @throws HttpError 429 `too_many_invitations` past `ORG_MAX_INVITATIONS_PER_DAY` invitations made in
- *   the organisation in a day (cancelled ones included), and, when invitations are mailed, 429
- *   `invitation_recently_sent` when `email` was sent one less than ten minutes ago.
+ * Whether the organisation may invite `email` now (a new invitation, or a re-send of its open one).
+ * @throws HttpError 429 `invitation_recently_sent` when invitations are mailed and `email` was mailed
+ *   one less than ten minutes ago (by any organisation), and 429 `too_many_invitations` for a new
+ *   invitation past `ORG_MAX_INVITATIONS_PER_DAY` made in the organisation in a day, cancelled ones
+ *   included.
  */
 export async function checkInvitationPace(orgId: string, email: string): Promise<void> {
   const db = getDb()
