@@ -6,7 +6,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import { readOrgSettings } from '../accounts/org-settings.ts'
 import { getDb, type Db } from '../db/client.ts'
 import { lockKey } from '../db/lock.ts'
-import { orgKeySpendThisMonth, sumOrgKeySpendThisMonth } from './usage.ts'
+import { orgKeySpendThisMonth, roundUsd, sumOrgKeySpendThisMonth } from './usage.ts'
 
 export type OrgBudget = {
   /** Null: no budget set. */
@@ -111,8 +111,8 @@ export async function admitRunCall(
   reserveUsd: number,
   budget: CallBudget,
 ): Promise<string | null> {
-  const spent = Math.round(spentUsd * 1e6) / 1e6
-  const reserve = Math.round(reserveUsd * 1e6) / 1e6
+  const spent = roundUsd(spentUsd)
+  const reserve = roundUsd(reserveUsd)
   return getDb().transaction(async (tx) => {
     await lockKey(tx, budget.lock)
     await tx.execute(

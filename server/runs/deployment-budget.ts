@@ -10,7 +10,7 @@ import { getDb, type Db } from '../db/client.ts'
 import { queryRows } from '../db/sql.ts'
 import { env } from '../env.ts'
 import { admitRunCall, usd } from './budget.ts'
-import { spentAndHeld } from './usage.ts'
+import { roundUsd, spentAndHeld } from './usage.ts'
 
 /** A run or a chat turn whose spending so far is written before the day's sum is read. */
 export type SpendRecord = { kind: 'run' | 'turn'; id: string }
@@ -49,7 +49,7 @@ export async function deploymentBudgetRefusal(
     })
   }
   const limit = env().DEPLOYMENT_KEY_MAX_USD_PER_DAY
-  const spent = Math.round(spentUsd * 1e6) / 1e6
+  const spent = roundUsd(spentUsd)
   if (record?.kind === 'turn') {
     await db.execute(
       sql`update chat_turns set cost_usd = greatest(coalesce(cost_usd, 0), ${spent}) where id = ${record.id}`,
