@@ -35,7 +35,22 @@ export type KeyRules = { longKeys?: boolean }
 /** One key refused: where it is (`extra.__proto__`) and what its caller is told (`path: …`). */
 export type KeyProblem = { path: string; message: string }
 
-type Frame = { keys: Set<string> | null; path: string; index: number; key: string }
+// The characters the scan acts on, by code: comparing numbers, it reads no one-character strings.
+const [QUOTE, BACKSLASH, COMMA] = [0x22, 0x5c, 0x2c]
+const [OPEN_OBJECT, CLOSE_OBJECT, OPEN_ARRAY, CLOSE_ARRAY] = [0x7b, 0x7d, 0x5b, 0x5d]
+
+/**
+ * One open object or array. Its path is not kept: it is made from the parents only when a key is
+ * named, and an object's key set only when it has a key, so a message of a million empty objects
+ * costs one small record apiece (decision 0478's scan ran beside JSON.parse on every socket message).
+ */
+type Frame = {
+  parent: Frame | undefined
+  isObject: boolean
+  keys: Set<string> | null
+  index: number
+  key: string
+}
 
 /**
  * Every key of `text` given more than once in one object, named {@link RESERVED_KEYS} or (unless
@@ -45,48 +60,59 @@ type Frame = { keys: Set<string> | null; path: string; index: number; key: strin
  * {@link MAX_NAMED_KEYS} found.
  */
 export function jsonKeyProblems(text: string, { longKeys = true }: KeyRules = {}): KeyProblem[] {
-  const stack: Frame[] = []
   const found = new Map<string, string>()
-  const note = (path: string, message: (path: string) => string) => {
-    const name = named(path)
+  const note = (frame: Frame, key: string, message: (path: string) => string) => {
+    const name = named(join(pathOf(frame), key))
     if (!found.has(name)) found.set(name, message(name))
     return found.size === MAX_NAMED_KEYS
   }
+  let top: Frame | undefined
   let expectKey = false
   for (let i = 0; i < text.length; i++) {
-    const c = text[i]
-    if (c === '"') {
+    const c = text.charCodeAt(i)
+    if (c === QUOTE) {
       let end = i + 1
-      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1
-      const top = stack.at(-1)
-      if (expectKey && top?.keys) {
-        let key = JSON.parse(text.slice(i, end + 1)) as string
+      let escaped = false
+      for (let d = text.charCodeAt(end); d !== QUOTE; d = text.charCodeAt(end)) {
+        if (d === BACKSLASH) {
+          escaped = true
+          end += 2
+        } else end++
+      }
+      if (expectKey && top) {
+        let key = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end)
+        const keys = (top.keys ??= new Set())
         let full = false
         if (longKeys && key.length > MAX_KEY_LENGTH) {
           key = `${key.slice(0, 40)}…`
-          full = note(join(top.path, key), longKeyMessage)
-        } else if (RESERVED_KEYS.has(key)) full = note(join(top.path, key), reservedKeyMessage)
-        else if (top.keys.has(key)) full = note(join(top.path, key), repeatedKeyMessage)
+          full = note(top, key, longKeyMessage)
+        } else if (RESERVED_KEYS.has(key)) full = note(top, key, reservedKeyMessage)
+        else if (keys.has(key)) full = note(top, key, repeatedKeyMessage)
         if (full) break
-        top.keys.add(key)
+        keys.add(key)
         top.key = key
         expectKey = false
       }
       i = end
-    } else if (c === '{' || c === '[') {
-      const parent = stack.at(-1)
-      const path = parent ? join(parent.path, parent.keys ? parent.key : String(parent.index)) : ''
-      stack.push({ keys: c === '{' ? new Set() : null, path, index: 0, key: '' })
-      expectKey = c === '{'
-    } else if (c === '}' || c === ']') {
-      stack.pop()
-    } else if (c === ',') {
-      const top = stack.at(-1)
-      if (top?.keys) expectKey = true
-      else if (top) top.index++
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      top = { parent: top, isObject: c === OPEN_OBJECT, keys: null, index: 0, key: '' }
+      expectKey = top.isObject
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      top = top?.parent
+    } else if (c === COMMA && top) {
+      if (top.isObject) expectKey = true
+      else top.index++
     }
   }
   return [...found].map(([path, message]) => ({ path, message }))
+}
+
+/** Where `frame` sits: its parents' keys and indexes, joined (`list.1`), `''` at the top. */
+function pathOf(frame: Frame): string {
+  const parts: string[] = []
+  for (let f = frame; f.parent; f = f.parent)
+    parts.push(f.parent.isObject ? f.parent.key : String(f.parent.index))
+  return parts.reverse().join('.')
 }
 
 /** What a caller is told of one repeated key (in the query or a body), by its path. */
