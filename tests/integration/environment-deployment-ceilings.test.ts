@@ -70,3 +70,24 @@ describe("an organisation's owner cannot take more of the host than the deployme
     expect(result.stdout).not.toMatch(/exit=0/)
   }, 60_000)
 })
+
+describe('one command cannot write past its environment’s disk quota', () => {
+  it('file after file, each within the per-file limit, is stopped once the folder is over its quota', async () => {
+    await define('filler', 'limits: { diskMb: 4 }')
+    // Two hundred files of 3 MiB, each under the 4 MiB a file may have, paced a little: 600 MiB of
+    // the host's disk, the database's among it, if nothing stops the command before its timeout.
+    const result = await run(
+      'for i in $(seq 1 200); do head -c 3145728 /dev/zero > f$i; sleep 0.1; done; echo finished',
+      'filler',
+    )
+    expect(result.stdout).not.toMatch(/finished/)
+    expect(result.stderr).toMatch(/stopped: the environment went over its disk quota while the command ran/)
+    const { disk } = result as unknown as { disk: { usedBytes: number; overQuota: boolean } }
+    expect(disk.overQuota).toBe(true)
+    // It wrote on until a measurement found it over: a few files past the quota, not two hundred.
+    expect(disk.usedBytes).toBeLessThan(200 * MiB)
+    // And the next command that would write is refused, as after any command that ends over quota.
+    const next = await attacker.client.post(`${E}/filler/commands`, { command: 'echo more > more.txt' })
+    expect(next.status).toBe(507)
+  }, 90_000)
+})

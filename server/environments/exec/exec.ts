@@ -26,6 +26,7 @@ import { currentMechanism, type Mechanism } from './mechanism.ts'
 import { OutputCollector } from './output.ts'
 import { collectChecks } from '../policy/policy-walk.ts'
 import { currentUsage, formatBytes, measureUsage, overQuota } from '../files/quota.ts'
+import { stoppedForDiskNote, watchDiskUse } from '../files/disk-watch.ts'
 import { makeRedactor } from '../../lib/redact.ts'
 import { wrapCommand } from './sandbox-runtime.ts'
 import { viewArgs } from './sandbox-view.ts'
@@ -116,6 +117,8 @@ export async function runCommand(
       ...env.secrets,
     }
     const redact = makeRedactor(Object.values(env.secrets ?? {}))
+    const overDisk = new AbortController()
+    const disk = watchDiskUse(env.root, diskLimit, () => overDisk.abort())
     const run = await spawnCollect(
       argv,
       env.root,
@@ -125,12 +128,16 @@ export async function runCommand(
       undefined,
       opts.onOutput &&
         ((out) => opts.onOutput!((chars) => latestOutput(out.stdout, out.stderr, chars, redact))),
-      withSignal(opts.program, opts.signal),
-    )
+      withSignal(
+        opts.program,
+        opts.signal ? AbortSignal.any([opts.signal, overDisk.signal]) : overDisk.signal,
+      ),
+    ).finally(disk.end)
     return await resultOf(run, {
       root: env.root,
       redact,
       diskLimit,
+      stoppedForDisk: disk.stoppedAt(),
       mechanism: opts.program ? 'bwrap' : mechanism.kind,
       networkBlocked: refusals(),
     })
@@ -166,6 +173,8 @@ export async function resultOf(
     root: string
     redact: (text: string) => string
     diskLimit: number
+    /** The folder's size when the disk watch stopped the command (disk-watch.ts), else null. */
+    stoppedForDisk?: number | null
     mechanism: ExecResult['mechanism']
     /** Connections the sandbox's network proxy refused to the command ("host:port"). */
     networkBlocked?: string[]
@@ -178,6 +187,9 @@ export async function resultOf(
   const stderr = run.stderr.text(how.redact)
   let stderrText = stderr.text
   if (run.timedOut) stderrText += `\n[killed: the command ran longer than ${run.timeoutSeconds} s]`
+  if (how.stoppedForDisk != null) {
+    stderrText += `\n${stoppedForDiskNote(formatBytes(how.stoppedForDisk), formatBytes(diskLimit))}`
+  }
   if (overQuotaNow) {
     stderrText += `\n[the environment is now over its disk quota (${formatBytes(usedAfter)} of ${formatBytes(diskLimit)}): further writes are refused until files are deleted]`
   }

@@ -1,8 +1,8 @@
 /**
  * Disk quota per environment. Usage is measured (allocated blocks, symlinks not followed) after each
  * command and kept up to date by the file tools; once it is over the limit, writes are refused until
- * files are removed. A single command can overshoot (it is stopped only by RLIMIT_FSIZE per file),
- * which is why the check after it matters.
+ * files are removed. A running command is watched and stopped once over it (disk-watch.ts); it can
+ * overshoot by what it writes between two measurements, which is why the check after it matters.
  *
  * The count is GNU du's, in a child: it never follows a link (a folder a command swaps for a link
  * to / cannot make the server walk the host) and a tree of a million files costs the event loop
@@ -35,6 +35,9 @@ function du(root: string, apparent: boolean): Promise<number | undefined> {
     })
   })
 }
+
+/** The blocks the tree under `root` takes from the disk, in bytes; undefined when du gave none. */
+export const diskBlocks = (root: string) => du(root, false)
 
 /** Bytes the tree under `root` occupies on disk. */
 export async function measureUsage(root: string): Promise<number> {

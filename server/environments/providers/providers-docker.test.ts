@@ -276,4 +276,24 @@ describe('with a Docker engine', () => {
       expect((await dockerExec(quota, 'echo ok', opts)).stdout).toBe('ok\n')
     },
   )
+
+  it.skipIf(!daemon.ok)(
+    `a command writing file after file past its quota is stopped while it runs, as a local one${docker.ok ? '' : ` (skipped: ${docker.why})`}`,
+    async () => {
+      execFileSync('chmod', ['0777', root])
+      const quota = { root, allowedHosts: [], limits: { diskMb: 4 } }
+      const opts = { stopKey: 'run_docker_filler', image: TEST_SANDBOX_IMAGE }
+      // 600 MiB of 3 MiB files, each under the per-file limit, if the container were left to it.
+      const filled = await dockerExec(
+        quota,
+        'for i in $(seq 1 200); do head -c 3145728 /dev/zero > fill$i.bin; sleep 0.1; done; echo finished',
+        opts,
+      )
+      expect(filled.stdout).not.toMatch(/finished/)
+      expect(filled.stderr).toMatch(/stopped: the environment went over its disk quota while the command ran/)
+      expect(filled.disk.usedBytes).toBeLessThan(200 * 1024 * 1024)
+      expect((await dockerExec(quota, 'rm fill*.bin', opts)).disk.overQuota).toBe(false)
+    },
+    60_000,
+  )
 })

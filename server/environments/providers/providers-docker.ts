@@ -27,6 +27,7 @@ import {
   type ExecResult,
 } from '../exec/exec-schema.ts'
 import { assertRoomFor, resultOf, spawnCollect, type ExecOptions } from '../exec/exec.ts'
+import { watchDiskUse } from '../files/disk-watch.ts'
 import { sandboxIdentity } from '../exec/identity.ts'
 import { makeRedactor } from '../../lib/redact.ts'
 import { leaseProxy, type ProxyLease } from '../exec/sandbox-runtime.ts'
@@ -245,6 +246,8 @@ export async function dockerExec(
   }
   if (program?.signal?.aborted) stop()
   program?.signal?.addEventListener('abort', stop, { once: true })
+  const diskLimit = limits.diskMb * 1024 * 1024
+  const disk = watchDiskUse(env.root, diskLimit, stop)
   try {
     const run = await spawnCollect(
       [bin, ...args],
@@ -254,13 +257,14 @@ export async function dockerExec(
       limits.outputKb,
       kill, // killing the CLI leaves the container running: only the daemon stops it
       undefined,
-      program && { onChunk: program.onChunk, signal: cli.signal },
-    )
+      { onChunk: program?.onChunk, signal: cli.signal },
+    ).finally(disk.end)
     const redact = makeRedactor(Object.values(secrets))
     const result = await resultOf(run, {
       root: env.root,
       redact,
-      diskLimit: limits.diskMb * 1024 * 1024,
+      diskLimit,
+      stoppedForDisk: disk.stoppedAt(),
       mechanism: 'docker',
       networkBlocked: lease?.refusals(),
     })
