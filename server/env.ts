@@ -77,6 +77,8 @@ const EnvSchema = z.object({
   ENVIRONMENT_MAX_MEMORY_MB: z.coerce.number().int().min(256).max(16384).default(2048),
   ENVIRONMENT_MAX_DISK_MB: z.coerce.number().int().min(1).max(102400).default(1024),
   ENVIRONMENT_MAX_PROCESSES: z.coerce.number().int().min(8).max(4096).default(256),
+  /** Per organisation: the disk its environments' folders hold together on this deployment (decision 0491). */
+  ORG_MAX_DISK_MB: z.coerce.number().int().min(1).max(10_485_760).default(10240),
   /** Per access token: MCP requests a minute (`/_agent-native/mcp`); past it the endpoint answers 429. */
   MCP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   /** Where other instances reach this one (they forward calls for the machines connected here). */

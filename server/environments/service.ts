@@ -41,6 +41,7 @@ import {
   type ProviderTarget,
 } from './providers/providers.ts'
 import { makeRedactor } from '../lib/redact.ts'
+import { orgDiskRefusal, orgDiskRoom, withinOrgDisk } from './org-disk.ts'
 import { asRunningCommand } from './exec/running.ts'
 import { whileInUse } from './exec/in-use.ts'
 import { prepareTree } from './bootstrap/tree.ts'
@@ -70,6 +71,11 @@ export type OpenEnvironment = {
   /** The org's policy layer over the definition's (members cannot loosen it). */
   policy: MergedPolicy
   limits: ExecLimits
+  /**
+   * The room the organisation's other environments leave this one, in bytes, when that lowered
+   * `limits.diskMb` (org-disk.ts); absent when the environment's own quota is the lower.
+   */
+  orgDiskRoom?: number
   org: OrgExec
   /** Set when the folder lives on another instance: calls are forwarded there (remote.ts). */
   elsewhere?: { instanceId: string; instanceUrl: string | null }
@@ -181,6 +187,9 @@ async function open(
   const target = await resolveTarget(caller, { ...row, ...definition, machineOwner })
   const org = await readOrgSettings(row.orgId)
   const root = join(environmentsDir(), row.dir)
+  // A folder on this deployment's disk also shares its organisation's total (decision 0491).
+  const room = folderHere(target) ? await orgDiskRoom(row) : Infinity
+  const { limits, byOrg } = withinOrgDisk(effectiveLimits(org, definition), room)
   const base = {
     row,
     definition,
@@ -188,7 +197,8 @@ async function open(
     target,
     org,
     policy: effectivePolicy(org, definition),
-    limits: effectiveLimits(org, definition),
+    limits,
+    ...(byOrg ? { orgDiskRoom: room } : {}),
     secrets: {},
     files: { root },
   }
@@ -313,7 +323,11 @@ export async function runInEnvironment(
           workingIn(row, () => watched(() => provider.exec(env, command, { ...opts, stopKey }))),
         ),
     },
-  )
+  ).catch((err: unknown) => {
+    const { orgDiskRoom: room } = opened
+    if (room === undefined || !(err instanceof HttpError) || err.status !== 507) throw err
+    throw orgDiskRefusal(err, room)
+  })
   const local = folderHere(opened.target) && outcome.status === 'ran'
   await touchEnvironment(row.id, local ? outcome.result.disk.usedBytes : undefined)
   return outcome

@@ -49,6 +49,7 @@ export const INNER_LAYERS: Record<string, string[][]> = {
     ['policy'], // may this command line run
     ['files'], // the file tools, confined to the root, and the disk quota
     ['exec'], // running one command, sandboxed and limited
+    ['org-disk.ts'], // the organisation's disk total, lowering each environment's quota
     ['definition'], // environments/<name>.md and the org's layer over it
     ['skills'], // self-made skills
     ['bootstrap'], // making the working tree: clone, setup, snapshot, lifecycle

@@ -21,7 +21,12 @@ beforeAll(async () => {
   agent = await startAgentApp({
     key: 'sk-ant-deployment-ceilings-0482',
     environmentsDir: 'clockwork-envs-ceilings-',
-    env: { ENVIRONMENT_MAX_DISK_MB: '4', ENVIRONMENT_MAX_MEMORY_MB: '512', ENVIRONMENT_MAX_PROCESSES: '64' },
+    env: {
+      ENVIRONMENT_MAX_DISK_MB: '4',
+      ENVIRONMENT_MAX_MEMORY_MB: '512',
+      ENVIRONMENT_MAX_PROCESSES: '64',
+      ORG_MAX_DISK_MB: '10',
+    },
   })
   attacker = agent.team.outsider
 }, 240_000)
@@ -89,5 +94,49 @@ describe('one command cannot write past its environment’s disk quota', () => {
     // And the next command that would write is refused, as after any command that ends over quota.
     const next = await attacker.client.post(`${E}/filler/commands`, { command: 'echo more > more.txt' })
     expect(next.status).toBe(507)
+  }, 90_000)
+})
+
+describe('an organisation’s environments together hold at most ORG_MAX_DISK_MB', () => {
+  it('environment after environment, each within its own quota, stops at the total; deleting files makes room', async () => {
+    // The owner of organisation A, which is not the attacker's above: its disk is untouched so far.
+    const { client } = agent.team.owner
+    const command = async (env: string, line: string) => {
+      const res = await client.post(`${E}/${env}/commands`, { command: line })
+      return res as {
+        status: number
+        body: { result?: { stdout: string; disk: { usedBytes: number } }; error?: { message: string } }
+      }
+    }
+    const define = async (name: string) => {
+      const put = await client.put(
+        `${R}/personal/environments/${name}.md`,
+        '---\nlimits: { diskMb: 4 }\n---\n',
+      )
+      expect(put.status, JSON.stringify(put.body)).toBeLessThan(300)
+    }
+    // 3 MiB each, within every environment's own 4 MiB: 12 MiB if only those quotas held.
+    const fill = 'head -c 3145728 /dev/zero > part; echo "exit=$?"'
+    const used: number[] = []
+    for (const name of ['part-1', 'part-2', 'part-3']) {
+      await define(name)
+      const res = await command(name, fill)
+      expect(res.status, JSON.stringify(res.body)).toBe(200)
+      expect(res.body.result!.stdout).toMatch(/exit=0/)
+      used.push(res.body.result!.disk.usedBytes)
+    }
+    // The fourth has less than a mebibyte left of the ten: refused before it runs, told why.
+    await define('part-4')
+    const refused = await command('part-4', fill)
+    expect(refused.status, JSON.stringify(refused.body)).toBe(507)
+    expect(refused.body.error!.message).toMatch(
+      /together they may hold 10\.0 MiB on this server \(ORG_MAX_DISK_MB\)/,
+    )
+    expect(used.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(10 * MiB)
+    // Deleting in one of them (a command that frees space runs over quota) makes room in another.
+    expect((await command('part-1', 'rm part')).status).toBe(200)
+    const after = await command('part-4', fill)
+    expect(after.status, JSON.stringify(after.body)).toBe(200)
+    expect(after.body.result!.stdout).toMatch(/exit=0/)
   }, 90_000)
 })

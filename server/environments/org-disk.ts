@@ -1,0 +1,50 @@
+/**
+ * An organisation's disk on this deployment: its environments' folders together hold at most
+ * ORG_MAX_DISK_MB (decision 0491). Each environment is bounded by its own `diskMb` and the
+ * deployment's ENVIRONMENT_MAX_DISK_MB, but an organisation may have two hundred environments and a
+ * person twenty organisations, so those alone let one account take hundreds of gigabytes of the
+ * disk every tenant shares. The room the organisation's other environments leave (their sizes as
+ * measured after their last commands) lowers an environment's quota as it is opened; every check of
+ * that quota (before a command, while it runs, after it, the file tools' writes) then holds the
+ * organisation's total too.
+ */
+import { and, eq, ne, sql } from 'drizzle-orm'
+import { getDb } from '../db/client.ts'
+import { environments } from '../db/schema/index.ts'
+import { env } from '../env.ts'
+import { HttpError } from '../lib/errors.ts'
+import type { ExecLimits } from './exec/exec-schema.ts'
+import { formatBytes } from './files/quota.ts'
+
+const MiB = 1024 * 1024
+
+/** How much of the organisation's disk the other environments leave `row`, in bytes (never below 0). */
+export async function orgDiskRoom(row: { id: string; orgId: string }): Promise<number> {
+  const [others] = await getDb()
+    .select({ bytes: sql<string>`coalesce(sum(${environments.sizeBytes}), 0)` })
+    .from(environments)
+    .where(and(eq(environments.orgId, row.orgId), ne(environments.id, row.id)))
+  return Math.max(0, env().ORG_MAX_DISK_MB * MiB - Number(others?.bytes ?? 0))
+}
+
+/** `limits` with the disk lowered to `roomBytes` when that is less; `byOrg` says whether it was. */
+export function withinOrgDisk(limits: ExecLimits, roomBytes: number): { limits: ExecLimits; byOrg: boolean } {
+  const roomMb = Math.floor(roomBytes / MiB)
+  if (roomMb >= limits.diskMb) return { limits, byOrg: false }
+  return { limits: { ...limits, diskMb: roomMb }, byOrg: true }
+}
+
+/**
+ * An over-quota refusal (507) of an environment whose quota the organisation's total lowered, told
+ * as such: the person must free space in any of the organisation's environments, not only this one.
+ */
+export function orgDiskRefusal(err: HttpError, roomBytes: number): HttpError {
+  return new HttpError(
+    507,
+    err.code,
+    `This organisation's environments are at their disk limit: together they may hold ` +
+      `${formatBytes(env().ORG_MAX_DISK_MB * MiB)} on this server (ORG_MAX_DISK_MB), and the others leave ` +
+      `this one ${formatBytes(roomBytes)}. Delete files or environments to free space ` +
+      '(e.g. run_command "rm -rf build"; commands that only delete still run).',
+  )
+}
