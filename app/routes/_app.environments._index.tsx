@@ -86,8 +86,33 @@ function Row({ environment: e }: { environment: Environment }) {
   )
 }
 
+/** What the organisation's environments hold together against ORG_MAX_DISK_MB (decision 0491). */
+function DiskTotal({ disk }: { disk: Route.ComponentProps['loaderData']['disk'] }) {
+  const share = disk.limitBytes > 0 ? disk.usedBytes / disk.limitBytes : 1
+  const full = share >= 1
+  return (
+    <p
+      data-testid="environments-disk"
+      className={cn(
+        'mt-3 text-sm tabular-nums',
+        full
+          ? 'text-red-700 dark:text-red-400'
+          : share >= 0.8
+            ? 'text-amber-700 dark:text-amber-400'
+            : 'text-stone-600 dark:text-stone-400',
+      )}
+    >
+      This organisation&apos;s environments hold {formatBytes(disk.usedBytes)} of{' '}
+      {formatBytes(disk.limitBytes)}
+      {full
+        ? ': full. Commands that write are refused until files or environments are deleted.'
+        : ' (each measured after its last command).'}
+    </p>
+  )
+}
+
 export default function Environments({ loaderData }: Route.ComponentProps) {
-  const { environments } = loaderData
+  const { environments, disk } = loaderData
   const busy = useNavigation().state === 'loading'
   const location = useLocation()
   const onlyScratch = environments.every((e) => e.name === 'scratch' && !e.id)
@@ -126,6 +151,7 @@ export default function Environments({ loaderData }: Route.ComponentProps) {
           </tbody>
         </table>
       </Card>
+      <DiskTotal disk={disk} />
       {onlyScratch ? (
         // Not "empty": scratch is listed above. What is missing is one of your own.
         <div

@@ -3,6 +3,7 @@ import { Link, useFetcher } from 'react-router'
 import { toast } from 'sonner'
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
+import { formatBytes } from '#app/components/environments/environment-chips.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
 import { ChatUsageTables } from '#app/components/usage/chat-usage-tables.tsx'
 import { UsageTables } from '#app/components/usage/usage-tables.tsx'
@@ -25,14 +26,27 @@ export async function action({ request }: Route.ActionArgs) {
   return saveUsagePage(await requirePageCaller(request), request)
 }
 
-function Meter({ label, used, limit, hint }: { label: string; used: number; limit: number; hint: string }) {
+function Meter({
+  label,
+  used,
+  limit,
+  hint,
+  format = String,
+}: {
+  label: string
+  used: number
+  limit: number
+  hint: string
+  /** How a figure reads (bytes as "4.1 MB"); a plain count by default. */
+  format?: (value: number) => string
+}) {
   const share = limit > 0 ? Math.min(1, used / limit) : 1
   return (
     <div>
       <div className="flex items-baseline justify-between gap-4 text-sm">
         <span className="font-medium">{label}</span>
         <span className="tabular-nums text-stone-600 dark:text-stone-400">
-          {used} of {limit}
+          {format(used)} of {format(limit)}
         </span>
       </div>
       <div
@@ -41,6 +55,7 @@ function Meter({ label, used, limit, hint }: { label: string; used: number; limi
         aria-valuemin={0}
         aria-valuemax={limit}
         aria-valuenow={used}
+        aria-valuetext={`${format(used)} of ${format(limit)}`}
         className="mt-2 h-2 overflow-hidden rounded-full bg-stone-200 dark:bg-stone-800"
       >
         <div
@@ -145,6 +160,13 @@ export default function Usage({ loaderData }: Route.ComponentProps) {
             used={usage.deploymentKeyChatTurns.used}
             limit={usage.deploymentKeyChatTurns.limit}
             hint="Past the limit the chat answers with the reason; a personal key (Settings → Models) is not counted."
+          />
+          <Meter
+            label="Disk of the organisation's environments"
+            used={usage.environmentDisk.used}
+            limit={usage.environmentDisk.limit}
+            format={formatBytes}
+            hint="Sizes as measured after each environment's last command. Past the limit commands that write are refused; delete files or environments to make room."
           />
         </div>
       </Card>

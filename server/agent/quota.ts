@@ -7,6 +7,7 @@ import { isOrgAdmin, type Caller } from '../auth/caller.ts'
 import { env } from '../env.ts'
 import { countEnabledJobs, countJobs } from '../jobs/store.ts'
 import { countDeploymentKeyTurns } from './chat-turns.ts'
+import { orgDiskUse } from '../environments/org-disk.ts'
 import { getJob } from '../jobs/service.ts'
 import { HttpError, forbidden } from '../lib/errors.ts'
 import type { RunCap } from '../runs/budget.ts'
@@ -62,17 +63,20 @@ export type OrgUsage = {
   jobs: { used: number; limit: number }
   deploymentKeyRuns: { used: number; limit: number; windowHours: 24 }
   deploymentKeyChatTurns: { used: number; limit: number; windowHours: 24 }
+  /** Bytes the organisation's environments hold together on this deployment (ORG_MAX_DISK_MB, decision 0491). */
+  environmentDisk: { used: number; limit: number }
 }
 
 /** The caller's organisation against its limits; for admins and owners. @throws HttpError 403 */
 export async function getOrgUsage(caller: Caller): Promise<OrgUsage> {
   if (!isOrgAdmin(caller)) throw forbidden("Only the organisation's admins and owners see its usage")
   const config = env()
-  const [enabled, jobs, runs, turns] = await Promise.all([
+  const [enabled, jobs, runs, turns, disk] = await Promise.all([
     countEnabledJobs(caller.orgId, null),
     countJobs(caller.orgId),
     countDeploymentKeyRuns(caller.orgId, null),
     countDeploymentKeyTurns(caller.orgId),
+    orgDiskUse(caller.orgId),
   ])
   return {
     enabledJobs: { used: enabled, limit: config.ORG_MAX_ENABLED_JOBS },
@@ -83,5 +87,6 @@ export async function getOrgUsage(caller: Caller): Promise<OrgUsage> {
       limit: config.ORG_MAX_DEPLOYMENT_KEY_CHAT_TURNS_PER_DAY,
       windowHours: 24,
     },
+    environmentDisk: { used: disk.usedBytes, limit: disk.limitBytes },
   }
 }

@@ -18,13 +18,23 @@ import { formatBytes } from './files/quota.ts'
 
 const MiB = 1024 * 1024
 
-/** How much of the organisation's disk the other environments leave `row`, in bytes (never below 0). */
-export async function orgDiskRoom(row: { id: string; orgId: string }): Promise<number> {
-  const [others] = await getDb()
+/** What the organisation's environments hold together (all of them but `exceptId`), in bytes. */
+async function heldBytes(orgId: string, exceptId?: string): Promise<number> {
+  const [held] = await getDb()
     .select({ bytes: sql<string>`coalesce(sum(${environments.sizeBytes}), 0)` })
     .from(environments)
-    .where(and(eq(environments.orgId, row.orgId), ne(environments.id, row.id)))
-  return Math.max(0, env().ORG_MAX_DISK_MB * MiB - Number(others?.bytes ?? 0))
+    .where(and(eq(environments.orgId, orgId), exceptId ? ne(environments.id, exceptId) : undefined))
+  return Number(held?.bytes ?? 0)
+}
+
+/** The organisation's disk: what its environments hold together and what they may (the Environments page). */
+export async function orgDiskUse(orgId: string): Promise<{ usedBytes: number; limitBytes: number }> {
+  return { usedBytes: await heldBytes(orgId), limitBytes: env().ORG_MAX_DISK_MB * MiB }
+}
+
+/** How much of the organisation's disk the other environments leave `row`, in bytes (never below 0). */
+export async function orgDiskRoom(row: { id: string; orgId: string }): Promise<number> {
+  return Math.max(0, env().ORG_MAX_DISK_MB * MiB - (await heldBytes(row.orgId, row.id)))
 }
 
 /** `limits` with the disk lowered to `roomBytes` when that is less; `byOrg` says whether it was. */

@@ -19,6 +19,7 @@ import {
 import { recentFileChanges } from '../environments/browse/file-changes.ts'
 import { holderState, rebuildHere } from '../environments/bootstrap/rebuild.ts'
 import { deleteEnvironmentAsked, deleteOptionsOf } from '../environments/operations/delete-environment.ts'
+import { orgDiskUse } from '../environments/org-disk.ts'
 import { SCRATCH } from '../environments/service.ts'
 import { conflict, HttpError } from '../lib/errors.ts'
 import { redirect } from 'react-router'
@@ -54,8 +55,11 @@ async function deleteByName(
  * it, since nothing else on the list leads to its page's Delete (decision 0464).
  */
 export async function loadEnvironmentsList(caller: Caller) {
-  const environments = await orRouteError(listEnvironments(caller))
+  const [environments, disk] = await orRouteError(
+    Promise.all([listEnvironments(caller), orgDiskUse(caller.orgId)]),
+  )
   return {
+    disk,
     environments: environments.map((e) => ({
       ...e,
       // Whether its folder is here or on another instance (the delete is forwarded there, 0466).

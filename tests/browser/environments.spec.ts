@@ -74,6 +74,10 @@ test('create an environment from the template, run a command, read its output, f
   const row = page.getByTestId('environment-personal-data-scripts')
   await expect(row.getByText('Ready')).toBeVisible()
   await expect(row.getByRole('link', { name: 'environments/data-scripts.md' })).toBeVisible()
+  // What the organisation's environments hold together, against ORG_MAX_DISK_MB (10 GiB by default).
+  await expect(page.getByTestId('environments-disk')).toHaveText(
+    /^This organisation's environments hold [\d.]+ (B|KB) of 10\.7 GB \(each measured after its last command\)\.$/,
+  )
 })
 
 test('Settings → Secrets: add, replace and delete a secret; the value is never shown', async ({ page }) => {

@@ -42,6 +42,10 @@ test('Settings → Usage charts cost per day for runs and chat, lists jobs and p
   await expect(
     page.getByRole('meter', { name: "Chat turns on the deployment's key, last 24 hours" }),
   ).toHaveAttribute('aria-valuenow', '0')
+  // No environment yet: nothing of the organisation's disk, and the figures read as sizes.
+  const disk = page.getByRole('meter', { name: "Disk of the organisation's environments" })
+  await expect(disk).toHaveAttribute('aria-valuenow', '0')
+  await expect(disk).toHaveAttribute('aria-valuetext', '0 B of 10.7 GB')
   const chat = page.getByRole('heading', { name: 'Chat', exact: true }).locator('..')
   await expect(chat).toContainText('No chat turns in this period.')
   // A chat turn on the deployment's key: 100k in + 10k out on the default model, $0.20 + $0.10 = $0.30. The counts are

@@ -133,6 +133,13 @@ describe('an organisation’s environments together hold at most ORG_MAX_DISK_MB
       /together they may hold 10\.0 MiB on this server \(ORG_MAX_DISK_MB\)/,
     )
     expect(used.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(10 * MiB)
+    // The total, as the Environments list and Settings → Usage read it: the three sizes recorded.
+    const held = used.reduce((a, b) => a + b, 0)
+    expect((await client.get(E)).body.disk).toEqual({ usedBytes: held, limitBytes: 10 * MiB })
+    expect((await client.get('/_agent-native/usage')).body.usage.environmentDisk).toEqual({
+      used: held,
+      limit: 10 * MiB,
+    })
     // Deleting in one of them (a command that frees space runs over quota) makes room in another.
     expect((await command('part-1', 'rm part')).status).toBe(200)
     const after = await command('part-4', fill)
