@@ -3,20 +3,28 @@
  * runs it, and stops the commands its tools started wherever they run (a connected machine gets
  * the stop now, or when it reconnects). Leaving the page does not stop a turn; only this does, or
  * its person leaving the organisation or losing the role it started with (decision 0476): every
- * instance hears of that and ends the turns it runs for them the same way. Deleting a chat stops
- * its turn the way Stop does, then deletes it (decision 0487).
+ * instance hears of that and ends the turns it runs for them the same way. Stop reaches the turn on
+ * whichever instance runs it (decision 0492). Deleting a chat stops its turn the way Stop does,
+ * then deletes it (decision 0487).
  */
 import { placeLost } from '../accounts/place-kept.ts'
 import type { Caller } from '../auth/caller.ts'
 import { getDbHandle, type DbHandle } from '../db/client.ts'
-import { onPlaceChanged, type PlaceChange } from '../db/signal.ts'
+import {
+  notifyChatStopped,
+  onChatStopped,
+  onPlaceChanged,
+  type ChatStop,
+  type PlaceChange,
+} from '../db/signal.ts'
 import { stopCommands } from '../environments/providers/providers.ts'
 import { notFound } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
 import { singleton } from '../lib/singleton.ts'
 import { deleteOwnThread, findOwnThread } from '../runs/threads.ts'
 
-type Turn = { controller: AbortController; caller: Caller }
+/** A turn this instance runs: its stop, whose it is, and when it started (ms since the epoch). */
+type Turn = { controller: AbortController; caller: Caller; startedAt: number }
 
 const running = singleton('agent.chat-turns', () => new Map<string, Turn>())
 /** The place-change subscription of each database this process has run turns on. */
@@ -32,16 +40,22 @@ export async function trackTurn(
 ): Promise<{ signal: AbortSignal; done: () => void }> {
   const handle = getDbHandle()
   if (!listening.has(handle)) {
-    const subscribed = onPlaceChanged((change) => void endTurnsOf(change)).catch((err: unknown) => {
+    const subscribed = Promise.all([
+      onPlaceChanged((change) => void endTurnsOf(change)),
+      onChatStopped((stop) => void endTurnHere(stop)),
+    ]).catch((err: unknown) => {
       listening.delete(handle)
-      logger.warn({ err }, 'chat turns will not hear of departures: could not listen')
+      logger.warn(
+        { err },
+        'chat turns will not hear of departures or stops from other instances: could not listen',
+      )
     })
     listening.set(handle, subscribed)
   }
   await listening.get(handle)
   const controller = new AbortController()
   running.get(threadId)?.controller.abort(new Error('a newer turn of the thread started'))
-  running.set(threadId, { controller, caller })
+  running.set(threadId, { controller, caller, startedAt: Date.now() })
   return {
     signal: controller.signal,
     done: () => {
@@ -63,11 +77,32 @@ async function endTurnsOf(change: PlaceChange) {
   }
 }
 
-/** Ends `threadId`'s turn if this instance runs it, and stops its commands wherever they run. */
+/**
+ * Ends the stopped thread's turn and its commands if this instance runs it (told by another, or by
+ * itself). A turn started after the stop was asked (the person's next message, sent at once) is
+ * not the one stopped and goes on.
+ */
+async function endTurnHere({ threadId, reason, at }: ChatStop) {
+  const turn = running.get(threadId)
+  if (!turn || turn.startedAt > at) return
+  turn.controller.abort(new Error(reason))
+  await stopCommands({ threadId }).catch((err: unknown) =>
+    logger.warn({ err, threadId }, "could not stop a stopped chat turn's commands"),
+  )
+}
+
+/**
+ * Ends `threadId`'s turn wherever it runs: here at once, and every other instance is told (a turn
+ * runs on the instance its request reached, and Stop may reach another, decision 0492). Its
+ * commands are stopped wherever they run. `turnStopped` says whether this instance ran it.
+ */
 async function endTurn(threadId: string, reason: string) {
   const turn = running.get(threadId)
   turn?.controller.abort(new Error(reason))
-  const machines = await stopCommands({ threadId })
+  const [machines] = await Promise.all([
+    stopCommands({ threadId }),
+    notifyChatStopped({ threadId, reason, at: Date.now() }),
+  ])
   return { turnStopped: Boolean(turn), machines }
 }
 

@@ -37,6 +37,33 @@ export async function onJobsChanged(
   }
 }
 
+/** Tells every instance `payload` on `channel`: a NOTIFY on Postgres, an in-process event on PGlite. */
+async function tellEveryInstance(channel: string, payload: string): Promise<void> {
+  const handle = getDbHandle()
+  if (handle.kind === 'postgres') await queryRows(handle.db, sql`select pg_notify(${channel}, ${payload})`)
+  else local.emit(channel, payload)
+}
+
+/** Calls `onMessage` with every JSON payload told on `channel`; one that does not parse is not ours. */
+async function hearEveryInstance<T>(
+  channel: string,
+  onMessage: (message: T) => void,
+  handle: DbHandle,
+): Promise<() => Promise<void>> {
+  const heard = (payload: string) => {
+    let message: T
+    try {
+      message = JSON.parse(payload) as T
+    } catch {
+      return
+    }
+    onMessage(message)
+  }
+  if (handle.kind === 'postgres') return handle.listen(channel, heard)
+  local.on(channel, heard)
+  return async () => void local.off(channel, heard)
+}
+
 const PLACE_CHANGED_CHANNEL = 'clockwork_place_changed'
 
 /**
@@ -49,30 +76,34 @@ export type PlaceChange = { orgId: string; userId: string } & (
 
 /**
  * Tells every instance that `userId` left `orgId` or lost their role there, so each ends what it
- * runs for them: the schedulers their runs, the agent their chat turns (decision 0476). On Postgres
- * a NOTIFY; on PGlite an in-process event.
+ * runs for them: the schedulers their runs, the agent their chat turns (decision 0476).
  */
-export async function notifyPlaceChanged(change: PlaceChange): Promise<void> {
-  const handle = getDbHandle()
-  const payload = JSON.stringify(change)
-  if (handle.kind === 'postgres')
-    await queryRows(handle.db, sql`select pg_notify(${PLACE_CHANGED_CHANNEL}, ${payload})`)
-  else local.emit('place-changed', payload)
-}
+export const notifyPlaceChanged = (change: PlaceChange): Promise<void> =>
+  tellEveryInstance(PLACE_CHANGED_CHANNEL, JSON.stringify(change))
 
 /** Calls `onChange` with every place change told on `handle` (the process's database by default). */
-export async function onPlaceChanged(
+export const onPlaceChanged = (
   onChange: (change: PlaceChange) => void,
   handle: DbHandle = getDbHandle(),
-): Promise<() => Promise<void>> {
-  const heard = (payload: string) => {
-    try {
-      onChange(JSON.parse(payload) as PlaceChange)
-    } catch {
-      // not ours
-    }
-  }
-  if (handle.kind === 'postgres') return handle.listen(PLACE_CHANGED_CHANNEL, heard)
-  local.on('place-changed', heard)
-  return async () => void local.off('place-changed', heard)
-}
+): Promise<() => Promise<void>> => hearEveryInstance(PLACE_CHANGED_CHANNEL, onChange, handle)
+
+const CHAT_STOPPED_CHANNEL = 'clockwork_chat_stopped'
+
+/**
+ * A chat turn to end wherever it runs: its thread, the reason its person is told, and when the stop
+ * was asked (ms since the epoch: a turn of the thread started later is not the one stopped).
+ */
+export type ChatStop = { threadId: string; reason: string; at: number }
+
+/**
+ * Tells every instance to end the turn of `stop.threadId` if it runs it (decision 0492): the
+ * person's Stop, or their delete of the chat, reaches whichever instance the turn runs on.
+ */
+export const notifyChatStopped = (stop: ChatStop): Promise<void> =>
+  tellEveryInstance(CHAT_STOPPED_CHANNEL, JSON.stringify(stop))
+
+/** Calls `onStop` with every chat stop told on `handle` (the process's database by default). */
+export const onChatStopped = (
+  onStop: (stop: ChatStop) => void,
+  handle: DbHandle = getDbHandle(),
+): Promise<() => Promise<void>> => hearEveryInstance(CHAT_STOPPED_CHANNEL, onStop, handle)

@@ -21,6 +21,9 @@ export type TestApp = {
   close(): Promise<void>
 }
 
+/** The secret test apps sign sessions with: another instance given it takes their sessions. */
+export const TEST_AUTH_SECRET = 'test-secret-test-secret-test-secret-0123'
+
 export async function startTestApp(
   options: { pglite?: boolean; env?: Record<string, string> } = {},
 ): Promise<TestApp> {
@@ -37,7 +40,7 @@ export async function startTestApp(
     APP_URL: baseUrl,
     DATABASE_URL: database?.url ?? '',
     PGLITE_DIR: pgliteDir ?? '',
-    BETTER_AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
+    BETTER_AUTH_SECRET: TEST_AUTH_SECRET,
     AUTH_RATE_LIMIT: 'false',
     SCHEDULER_ENABLED: 'false',
     ...options.env,
