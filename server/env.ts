@@ -95,6 +95,8 @@ const EnvSchema = z.object({
   SCHEDULER_ORG_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(25),
   RUN_HISTORY_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** How long audit trails (environments' commands, skills, jobs, members) are kept (decision 0493). */
+  AUDIT_HISTORY_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_BASE_URL: z
     .url()

@@ -1,6 +1,8 @@
 /**
- * Run history retention (RUN_HISTORY_DAYS): old finished runs and their transcripts are deleted
- * in small batches through job_runs_created_idx, so a cleanup never holds many locks at once.
+ * History retention: finished runs and their transcripts older than RUN_HISTORY_DAYS, and audit
+ * trails older than AUDIT_HISTORY_DAYS (decision 0493), are deleted in small batches, so a cleanup
+ * never holds many locks at once. Runs are found through job_runs_created_idx, audit rows through a
+ * BRIN index on their time (they are written in time order).
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
@@ -29,4 +31,34 @@ export async function deleteOldRuns(days: number, now: SQL, db: Db): Promise<num
     total += n
     if (n < BATCH) return total
   }
+}
+
+/**
+ * The audit trails retention prunes: an environment's commands and writes (one row per command a
+ * member or an agent runs, so the largest by far), skills' reviews, jobs' changes and what admins
+ * did to members' accounts. Each is read on its own page a page at a time.
+ */
+const AUDIT_TABLES = ['environment_audit', 'skill_audit', 'job_audit', 'member_audit'] as const
+
+/** Deletes audit rows written more than `days` ago, from every trail; returns how many. */
+export async function deleteOldAudit(days: number, now: SQL, db: Db): Promise<number> {
+  let total = 0
+  for (const table of AUDIT_TABLES) {
+    const name = sql.identifier(table)
+    for (;;) {
+      const rows = await queryRows<{ n: number }>(
+        db,
+        sql`with d as (
+              delete from ${name} where id in (
+                select id from ${name} where at < ${now} - ${days} * interval '1 day' limit ${BATCH})
+              returning 1
+            )
+            select count(*)::int as n from d`,
+      )
+      const n = Number(rows[0]?.n ?? 0)
+      total += n
+      if (n < BATCH) break
+    }
+  }
+  return total
 }

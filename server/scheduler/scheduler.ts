@@ -12,7 +12,7 @@ import { logger } from '../lib/logger.ts'
 import { databaseClock, sleep } from './clock.ts'
 import { createSchedulerCore, type CoreOptions, type SchedulerCore } from './core.ts'
 import { makeInstanceId, markInstanceStopped, pruneInstances, registerInstance } from './instances.ts'
-import { deleteOldRuns } from './retention.ts'
+import { deleteOldAudit, deleteOldRuns } from './retention.ts'
 import { onJobsChanged, onPlaceChanged, type PlaceChange } from '../db/signal.ts'
 import { cancelRunsOf } from '../runs/control.ts'
 
@@ -144,8 +144,11 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
       const deleted = await deleteOldRuns(retentionDays, clock.sqlNow(), db)
       await pruneInstances(clock.sqlNow(), db)
       if (deleted > 0) logger.info({ deleted, retentionDays }, 'old runs deleted')
+      const auditDays = config.AUDIT_HISTORY_DAYS
+      const audit = await deleteOldAudit(auditDays, clock.sqlNow(), db)
+      if (audit > 0) logger.info({ deleted: audit, auditDays }, 'old audit rows deleted')
     },
-    'run retention',
+    'history retention',
     // Soon after start too: a server restarted more often than hourly would otherwise never prune.
     60_000,
   )

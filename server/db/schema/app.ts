@@ -234,7 +234,7 @@ export const jobAudit = pgTable(
     note: text('note'),
     at: timestamp('at', tz).notNull().defaultNow(),
   },
-  (t) => [index('job_audit_job_idx').on(t.jobId, t.at)],
+  (t) => [index('job_audit_job_idx').on(t.jobId, t.at), index('job_audit_at_brin').using('brin', t.at)],
 )
 
 /**

@@ -73,6 +73,9 @@ export const environmentAudit = pgTable(
   },
   (t) => [
     index('environment_audit_env_idx').on(t.environmentId, t.at),
+    // Retention deletes by age (AUDIT_HISTORY_DAYS): rows are written in time order, so a BRIN
+    // index of a few pages finds the old ones without reading the table.
+    index('environment_audit_at_brin').using('brin', t.at),
     // A settling run counts its refused commands here (runs/settle.ts).
     index('environment_audit_run_idx')
       .on(t.runId)
@@ -148,5 +151,8 @@ export const skillAudit = pgTable(
     via: text('via', { enum: ['person', 'agent'] }).notNull(),
     at: timestamp('at', tz).notNull().defaultNow(),
   },
-  (t) => [index('skill_audit_skill_idx').on(t.skillId, t.at)],
+  (t) => [
+    index('skill_audit_skill_idx').on(t.skillId, t.at),
+    index('skill_audit_at_brin').using('brin', t.at),
+  ],
 )

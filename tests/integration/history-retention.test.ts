@@ -1,0 +1,162 @@
+/**
+ * History retention, as the scheduler runs it hourly: finished runs older than RUN_HISTORY_DAYS go
+ * (queued and running ones stay, whatever their age), and every audit trail's rows older than
+ * AUDIT_HISTORY_DAYS go (decision 0493). Before, the audit trails were kept for ever: every command
+ * a member or an agent runs writes a row of up to 64 KiB (its command line) that nothing deleted,
+ * not even deleting the environment. Real Postgres, the rows written as the code writes them.
+ */
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Db } from '#server/db/client.ts'
+import {
+  agentThreads,
+  environmentAudit,
+  jobAudit,
+  jobRuns,
+  memberAudit,
+  skillAudit,
+} from '#server/db/schema/index.ts'
+import { queryRows } from '#server/db/sql.ts'
+import { newId } from '#server/lib/ids.ts'
+import { deleteOldAudit, deleteOldRuns } from '#server/scheduler/retention.ts'
+import { createTestDatabase, type TestDatabase } from '#tests/support/database.ts'
+import { createOwner, insertJob, type Owner } from '#tests/support/scheduler-fixtures.ts'
+
+const DAY = 24 * 60 * 60_000
+const daysAgo = (days: number) => new Date(Date.now() - days * DAY)
+
+let database: TestDatabase
+let db: Db
+let owner: Owner
+
+beforeAll(async () => {
+  database = await createTestDatabase()
+  db = database.handle.db
+  owner = await createOwner(db)
+})
+afterAll(() => database?.drop())
+
+/** Each audit trail's rows, by what they say, oldest first. */
+async function trails() {
+  const read = (table: string, column: string) =>
+    queryRows<{ v: string }>(
+      db,
+      sql`select ${sql.identifier(column)} as v from ${sql.identifier(table)} order by at`,
+    )
+  return {
+    environment: (await read('environment_audit', 'subject')).map((r) => r.v),
+    skill: (await read('skill_audit', 'skill_id')).map((r) => r.v),
+    job: (await read('job_audit', 'note')).map((r) => r.v),
+    member: (await read('member_audit', 'id')).map((r) => r.v),
+  }
+}
+
+describe('audit trails', () => {
+  it('keeps AUDIT_HISTORY_DAYS of each and deletes what is older, in batches past a thousand', async () => {
+    const { orgId, userId } = owner
+    // 1,200 old commands, past one batch, as a member's loop of cheap commands leaves them.
+    await db.insert(environmentAudit).values(
+      Array.from({ length: 1_200 }, (_, i) => ({
+        environmentId: 'env_old',
+        orgId,
+        kind: 'command' as const,
+        subject: `old ${i}`,
+        decision: 'allowed' as const,
+        at: daysAgo(400),
+      })),
+    )
+    await db.insert(environmentAudit).values({
+      environmentId: 'env_new',
+      orgId,
+      kind: 'command',
+      subject: 'recent',
+      decision: 'allowed',
+      at: daysAgo(10),
+    })
+    await db.insert(skillAudit).values([
+      { skillId: 'skill_old', orgId, action: 'proposed', via: 'agent', at: daysAgo(400) },
+      { skillId: 'skill_new', orgId, action: 'approved', via: 'person', at: daysAgo(364) },
+    ])
+    await db.insert(jobAudit).values([
+      { jobId: 'job_x', orgId, action: 'update', note: 'old change', at: daysAgo(366) },
+      { jobId: 'job_x', orgId, action: 'update', note: 'recent change', at: daysAgo(1) },
+    ])
+    await db.insert(memberAudit).values([
+      {
+        id: 'mau_old',
+        orgId,
+        actorId: userId,
+        subjectUserId: userId,
+        action: 'reset_link_created',
+        at: daysAgo(500),
+      },
+      {
+        id: 'mau_new',
+        orgId,
+        actorId: userId,
+        subjectUserId: userId,
+        action: 'reset_link_created',
+        at: daysAgo(2),
+      },
+    ])
+
+    expect(await deleteOldAudit(365, sql`now()`, db)).toBe(1_200 + 3)
+    expect(await trails()).toEqual({
+      environment: ['recent'],
+      skill: ['skill_new'],
+      job: ['recent change'],
+      member: ['mau_new'],
+    })
+    // Nothing more to delete: a second pass deletes nothing.
+    expect(await deleteOldAudit(365, sql`now()`, db)).toBe(0)
+  })
+})
+
+describe('run history', () => {
+  it('deletes finished runs older than RUN_HISTORY_DAYS with their transcripts, and keeps queued and running ones', async () => {
+    const jobId = await insertJob(db, owner, { schedule: '0 7 * * *' })
+    let slot = 0
+    const run = (status: (typeof jobRuns.$inferInsert)['status'], days: number) => ({
+      id: newId('run'),
+      jobId,
+      orgId: owner.orgId,
+      trigger: 'schedule' as const,
+      // One job's runs each have a slot of their own (job_runs_slot_uq).
+      scheduledFor: new Date(daysAgo(days).getTime() + ++slot),
+      status,
+      createdAt: daysAgo(days),
+    })
+    // Two transcripts: an old finished run's and a recent one's.
+    const [oldThread, newThread] = [newId('thr'), newId('thr')]
+    await db
+      .insert(agentThreads)
+      .values(
+        [oldThread, newThread].map((id) => ({
+          id,
+          orgId: owner.orgId,
+          userId: owner.userId,
+          kind: 'run' as const,
+        })),
+      )
+    const rows = [
+      { ...run('success', 100), threadId: oldThread },
+      run('error', 95),
+      run('queued', 100),
+      run('running', 100),
+      { ...run('success', 5), threadId: newThread },
+    ]
+    await db.insert(jobRuns).values(rows)
+
+    expect(await deleteOldRuns(90, sql`now()`, db)).toBe(2)
+    const left = await queryRows<{ status: string }>(
+      db,
+      sql`select status from job_runs where job_id = ${jobId} order by created_at, status`,
+    )
+    expect(left.map((r) => r.status)).toEqual(['queued', 'running', 'success'])
+    const threads = await queryRows<{ id: string }>(
+      db,
+      sql`select id from agent_threads where id in (${oldThread}, ${newThread})`,
+    )
+    expect(threads.map((t) => t.id)).toEqual([newThread])
+  })
+})
