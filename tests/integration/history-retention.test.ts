@@ -19,6 +19,9 @@ import {
 import { queryRows } from '#server/db/sql.ts'
 import { newId } from '#server/lib/ids.ts'
 import { deleteOldAudit, deleteOldRuns } from '#server/scheduler/retention.ts'
+import { startScheduler } from '#server/scheduler/scheduler.ts'
+import { ManualClock } from '#tests/support/clock.ts'
+import { succeed } from '#tests/support/fake-executor.ts'
 import { createTestDatabase, type TestDatabase } from '#tests/support/database.ts'
 import { createOwner, insertJob, type Owner } from '#tests/support/scheduler-fixtures.ts'
 
@@ -128,16 +131,14 @@ describe('run history', () => {
     })
     // Two transcripts: an old finished run's and a recent one's.
     const [oldThread, newThread] = [newId('thr'), newId('thr')]
-    await db
-      .insert(agentThreads)
-      .values(
-        [oldThread, newThread].map((id) => ({
-          id,
-          orgId: owner.orgId,
-          userId: owner.userId,
-          kind: 'run' as const,
-        })),
-      )
+    await db.insert(agentThreads).values(
+      [oldThread, newThread].map((id) => ({
+        id,
+        orgId: owner.orgId,
+        userId: owner.userId,
+        kind: 'run' as const,
+      })),
+    )
     const rows = [
       { ...run('success', 100), threadId: oldThread },
       run('error', 95),
@@ -158,5 +159,44 @@ describe('run history', () => {
       sql`select id from agent_threads where id in (${oldThread}, ${newThread})`,
     )
     expect(threads.map((t) => t.id)).toEqual([newThread])
+  })
+})
+
+describe('the scheduler', () => {
+  it('prunes old audit rows in its retention, a minute after it starts', async () => {
+    await db.insert(environmentAudit).values([
+      {
+        environmentId: 'env_s',
+        orgId: owner.orgId,
+        kind: 'write',
+        subject: 'scheduler old',
+        decision: 'allowed',
+        at: daysAgo(366),
+      },
+      {
+        environmentId: 'env_s',
+        orgId: owner.orgId,
+        kind: 'write',
+        subject: 'scheduler new',
+        decision: 'allowed',
+        at: daysAgo(3),
+      },
+    ])
+    const clock = new ManualClock(new Date())
+    const scheduler = await startScheduler({
+      handle: database.handle,
+      instanceId: 'retention-test',
+      executor: succeed,
+      clock,
+      graceMs: 0,
+    })
+    try {
+      const subjects = async () => (await trails()).environment.filter((s) => s.startsWith('scheduler'))
+      expect(await subjects()).toEqual(['scheduler old', 'scheduler new'])
+      await clock.advance(60_000)
+      await expect.poll(subjects).toEqual(['scheduler new'])
+    } finally {
+      await scheduler.stop()
+    }
   })
 })
