@@ -45,16 +45,14 @@ export function withinOrgDisk(limits: ExecLimits, roomBytes: number): { limits: 
 }
 
 /**
- * An over-quota refusal (507) of an environment whose quota the organisation's total lowered, told
- * as such: the person must free space in any of the organisation's environments, not only this one.
+ * What a refusal over a quota the organisation's total lowered adds (commands and file writes
+ * alike): the person must free space in any of the organisation's environments, not only this one.
  */
-export function orgDiskRefusal(err: HttpError, roomBytes: number): HttpError {
-  return new HttpError(
-    507,
-    err.code,
-    `This organisation's environments are at their disk limit: together they may hold ` +
-      `${formatBytes(env().ORG_MAX_DISK_MB * MiB)} on this server (ORG_MAX_DISK_MB), and the others leave ` +
-      `this one ${formatBytes(roomBytes)}. Delete files or environments to free space ` +
-      '(e.g. run_command "rm -rf build"; commands that only delete still run).',
-  )
-}
+export const orgDiskNote = (roomBytes: number) =>
+  `This organisation's environments are at their disk limit: together they may hold ` +
+  `${formatBytes(env().ORG_MAX_DISK_MB * MiB)} on this server (ORG_MAX_DISK_MB), and the others leave ` +
+  `this one ${formatBytes(roomBytes)}; deleting files or environments anywhere in it makes room.`
+
+/** A command's over-quota refusal (507), with {@link orgDiskNote} after it. */
+export const orgDiskRefusal = (err: HttpError, roomBytes: number): HttpError =>
+  new HttpError(err.status, err.code, `${err.message} ${orgDiskNote(roomBytes)}`)

@@ -41,7 +41,7 @@ import {
   type ProviderTarget,
 } from './providers/providers.ts'
 import { makeRedactor } from '../lib/redact.ts'
-import { orgDiskRefusal, orgDiskRoom, withinOrgDisk } from './org-disk.ts'
+import { orgDiskNote, orgDiskRefusal, orgDiskRoom, withinOrgDisk } from './org-disk.ts'
 import { asRunningCommand } from './exec/running.ts'
 import { whileInUse } from './exec/in-use.ts'
 import { prepareTree } from './bootstrap/tree.ts'
@@ -217,7 +217,8 @@ async function open(
     const values = await secretsOf(caller, row, found)
     const quotaBytes = base.limits.diskMb * 1024 * 1024
     const redact = makeRedactor(Object.values(values))
-    const files = { root, owner, quotaBytes, redact }
+    const quotaNote = byOrg ? orgDiskNote(room) : undefined
+    const files = { root, owner, quotaBytes, redact, ...(quotaNote ? { quotaNote } : {}) }
     // Build (or restore) the tree for this definition and project its instructions and skills;
     // setup's steps pass the same gate as every command.
     if (how.prepare !== false && mayUse) {

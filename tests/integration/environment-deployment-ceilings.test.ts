@@ -7,6 +7,8 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
+import { toolUse } from '#tests/support/fake-anthropic.ts'
 import type { TeamPerson } from '#tests/support/team.ts'
 
 const E = '/_agent-native/environments'
@@ -133,6 +135,16 @@ describe('an organisation’s environments together hold at most ORG_MAX_DISK_MB
       /together they may hold 10\.0 MiB on this server \(ORG_MAX_DISK_MB\)/,
     )
     expect(used.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(10 * MiB)
+    // The agent's file write there is refused the same way, saying why.
+    agent.fake.reply(toolUse('write_file', { environment: 'part-4', path: 'notes.md', content: 'a note' }))
+    const chat = await sendChat(client, { message: userText('write a note in part-4') })
+    expect(toolParts(chat.reply, 'write_file')[0].output).toMatchObject({
+      ok: false,
+      error: {
+        status: 507,
+        message: expect.stringMatching(/together they may hold 10\.0 MiB.*\(ORG_MAX_DISK_MB\)/),
+      },
+    })
     // The total, as the Environments list and Settings → Usage read it: the three sizes recorded.
     const held = used.reduce((a, b) => a + b, 0)
     expect((await client.get(E)).body.disk).toEqual({ usedBytes: held, limitBytes: 10 * MiB })

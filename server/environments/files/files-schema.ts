@@ -84,6 +84,8 @@ export type FileContext = {
   /** Owner of created files and folders (the sandbox uid), when the server runs as root. */
   owner?: { uid: number; gid: number }
   quotaBytes?: number
+  /** Said after a write refused over the quota: why the quota is what it is (org-disk.ts). */
+  quotaNote?: string
   /** Hides injected secrets in what is read back (see redact.ts). */
   redact?: (text: string) => string
 }

@@ -43,7 +43,7 @@ export async function writeFile(
   const data = Buffer.from(input.content, 'utf8')
   if (data.length > MAX_WRITE_BYTES)
     throw badRequest(`content: must be at most ${MAX_WRITE_BYTES} bytes`, 'content')
-  await assertWithinQuota(ctx.root, ctx.quotaBytes, data.length)
+  await assertWithinQuota(ctx.root, ctx.quotaBytes, data.length, ctx.quotaNote)
   const opened = await openForWrite(ctx.root, input.path, { owner: ctx.owner, hooks })
   try {
     const before = (await opened.handle.stat()).size

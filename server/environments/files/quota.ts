@@ -59,19 +59,26 @@ export function adjustUsage(root: string, delta: number) {
   if (known !== undefined) usage.set(root, Math.max(0, known + delta))
 }
 
-export const overQuota = (used: number, limit: number) =>
+/** The refusal of a write over the quota; `note` says why the quota is what it is, when it is not its own. */
+export const overQuota = (used: number, limit: number, note?: string) =>
   new HttpError(
     507,
     'over_quota',
     `The environment is over its disk quota (${formatBytes(used)} used of ${formatBytes(limit)}): ` +
-      'further writes are refused. Delete files (e.g. run_command "rm -rf build") to free space.',
+      'further writes are refused. Delete files (e.g. run_command "rm -rf build") to free space.' +
+      (note ? ` ${note}` : ''),
   )
 
 /** Refuses a write that would take the environment over `limit` bytes. @throws HttpError 507. */
-export async function assertWithinQuota(root: string, limit: number | undefined, adding: number) {
+export async function assertWithinQuota(
+  root: string,
+  limit: number | undefined,
+  adding: number,
+  note?: string,
+) {
   if (limit === undefined) return
   const used = await currentUsage(root)
-  if (used >= limit || used + adding > limit) throw overQuota(used, limit)
+  if (used >= limit || used + adding > limit) throw overQuota(used, limit, note)
 }
 
 export function formatBytes(bytes: number): string {
