@@ -9,6 +9,7 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { APIError, createAuthMiddleware, getSessionFromCtx } from 'better-auth/api'
 import { organization } from 'better-auth/plugins'
 import { getDb } from '../db/client.ts'
+import { whileLocked } from '../db/lock.ts'
 import * as schema from '../db/schema/index.ts'
 import { env } from '../env.ts'
 import { logger } from '../lib/logger.ts'
@@ -225,4 +226,21 @@ export type Auth = ReturnType<typeof createAuth>
 /** The process-wide auth instance (created after the database is opened). */
 export function getAuth(): Auth {
   return singleton('auth', createAuth)
+}
+
+/**
+ * The writes better-auth makes after our before-hook has counted what a limit bounds: an
+ * organisation made (decision 0488) and an invitation made or mailed again (decision 0489). They
+ * take turns under one lock, so requests sent at the same instant cannot each pass the same count.
+ */
+const COUNTED_WRITES = new Set(['/organization/create', '/organization/invite-member'])
+
+/** The lock those writes take turns under; the members page's invite takes it too. */
+export const COUNTED_WRITES_LOCK = 'auth:counted-writes'
+
+/** Answers a request under /_agent-native/auth/*, the counted writes one at a time. */
+export function handleAuthRequest(request: Request): Promise<Response> {
+  const path = new URL(request.url).pathname.slice(AUTH_BASE_PATH.length)
+  if (request.method !== 'POST' || !COUNTED_WRITES.has(path)) return getAuth().handler(request)
+  return whileLocked(COUNTED_WRITES_LOCK, () => getAuth().handler(request))
 }

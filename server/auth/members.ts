@@ -7,9 +7,10 @@ import { isAPIError } from 'better-auth/api'
 import { and, asc, eq, gt } from 'drizzle-orm'
 import { z } from 'zod'
 import { checkInvitationPace } from '../accounts/invitation-pace.ts'
-import { getAuth } from './auth.ts'
+import { COUNTED_WRITES_LOCK, getAuth } from './auth.ts'
 import { isOrgAdmin, type Caller } from './caller.ts'
 import { getDb } from '../db/client.ts'
+import { whileLocked } from '../db/lock.ts'
 import { invitation, member, organization, user } from '../db/schema/index.ts'
 import { HttpError, conflict, forbidden } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
@@ -77,13 +78,16 @@ export async function inviteMember(caller: Caller, headers: Headers, data: unkno
   if (!isOrgAdmin(caller)) throw forbidden('Only admins and owners can invite people')
   const input = parseInput(InviteInput, data)
   if (input.role === 'owner' && caller.role !== 'owner') throw forbidden('Only owners can invite owners')
-  await checkInvitationPace(caller.orgId, input.email)
-  const created = await viaAuth(() =>
-    getAuth().api.createInvitation({
-      body: { email: input.email, role: input.role, organizationId: caller.orgId, resend: true },
-      headers,
-    }),
-  )
+  // Counted and made under the lock the HTTP endpoint's invitations take (auth.ts).
+  const created = await whileLocked(COUNTED_WRITES_LOCK, async () => {
+    await checkInvitationPace(caller.orgId, input.email)
+    return viaAuth(() =>
+      getAuth().api.createInvitation({
+        body: { email: input.email, role: input.role, organizationId: caller.orgId, resend: true },
+        headers,
+      }),
+    )
+  })
   return { invitationId: created.id }
 }
 

@@ -3,7 +3,8 @@
  * 0453, 0454, 0456). Two creates at once would otherwise both count the same room and both take it.
  */
 import { sql } from 'drizzle-orm'
-import type { Db } from './client.ts'
+import { inTurn } from '../lib/in-turn.ts'
+import { getDbHandle, type Db } from './client.ts'
 
 /**
  * Waits for, then holds until `tx` ends, the lock named `key` (`'<what>:<whose id>'`, for example
@@ -28,4 +29,23 @@ export async function checkRoom(
   await lockKey(tx, key)
   const counted = await count()
   if (counted >= limit) throw refusal(counted)
+}
+
+/**
+ * Runs `work` holding `key`'s lock, for work whose writes are not ours to put in a transaction
+ * (better-auth's: decisions 0488 and 0489 count before it writes, 0494). In this process the calls
+ * take turns first (lib/in-turn.ts), so at most one of its waiters holds a connection; on Postgres
+ * that one then holds the advisory lock in a transaction left open while `work` runs on the pool's
+ * other connections, so instances take turns too. PGlite is one process and one connection: the
+ * turn is the lock.
+ */
+export function whileLocked<T>(key: string, work: () => Promise<T>): Promise<T> {
+  return inTurn(key, () => {
+    const handle = getDbHandle()
+    if (handle.kind !== 'postgres') return work()
+    return handle.db.transaction(async (tx) => {
+      await lockKey(tx, key)
+      return work()
+    })
+  })
 }

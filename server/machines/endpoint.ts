@@ -20,7 +20,7 @@ import { parseInput } from '../lib/validate.ts'
 import { connections, MachineConnection } from './connection.ts'
 import { closeConnection } from './forward.ts'
 import { allMachinesMeter, createInboundMeter, INBOUND_RATES, isBatch, measureMessage } from './inbound.ts'
-import { inTurn } from './in-turn.ts'
+import { inTurn } from '../lib/in-turn.ts'
 import { instanceId, instanceUrl } from './instance.ts'
 import type { REGISTER_REFUSALS, RegisterResult } from './protocol.ts'
 import { deliverStops, STOP_RETRY_MS } from './stops.ts'
@@ -245,7 +245,9 @@ function serve(ws: WebSocket, token: VerifiedToken, waiting: WaitingPlaces) {
     return { ok: true, id, label, instance: instanceId() }
   }
   // One registration at a time per connection (a second one sent meanwhile gets the first's
-  // answer), and per person on this instance (in-turn.ts): each is a transaction on the pool.
+  // answer), and per person on this instance (lib/in-turn.ts): each is a transaction waiting on
+  // the person's advisory lock, and registrations sent together (5,000 from one socket, or one from
+  // each of many) once held every connection of the pool while they waited (decision 0419).
   let registering: Promise<RegisterResult> | undefined
   const registerInTurn = (params: unknown) =>
     inTurn(ownerId, async () => {

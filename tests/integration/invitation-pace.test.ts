@@ -102,3 +102,70 @@ describe('invitations', () => {
     expect(elsewhere.status).toBe(200)
   })
 })
+
+describe('invitations sent at the same instant', () => {
+  it('still mail one address once, however many arrive together', async () => {
+    // Another organisation than the one above, whose day is used up: the outsider's has made one.
+    const victim = 'victim-burst@example.com'
+    const burst = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        team.outsider.client.post('/_agent-native/auth/organization/invite-member', {
+          email: victim,
+          role: 'member',
+          organizationId: team.outsiderOrgId,
+          resend: true,
+        }),
+      ),
+    )
+    expect(burst.map((r) => r.status).sort()).toEqual([200, 429, 429, 429])
+    await smtp.waitFor((m) => m.to.includes(victim), 'the invitation')
+    // Every request has been answered, and each mails before it answers: this count is final.
+    expect(mailsTo(victim)).toBe(1)
+  })
+
+  it('in one organisation still stop at the day’s limit, however many arrive together', async () => {
+    // The outsider's organisation has made two invitations today; twelve new addresses at once.
+    const burst = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        team.outsider.client.post('/_agent-native/auth/organization/invite-member', {
+          email: `burst-${i}@example.com`,
+          role: 'member',
+          organizationId: team.outsiderOrgId,
+        }),
+      ),
+    )
+    expect(burst.filter((r) => r.status === 200)).toHaveLength(PER_DAY - 2)
+    expect(burst.filter((r) => r.status === 429)).toHaveLength(12 - (PER_DAY - 2))
+  })
+})
+
+describe('invitations from the members page and the endpoint at the same instant', () => {
+  it('mail one address once: both paths take the same turns', async () => {
+    // The admin's own workspace, made active: its day is untouched.
+    const { admin } = team
+    const orgs = await admin.client.get('/_agent-native/auth/organization/list')
+    const own = (orgs.body as { id: string }[]).find((o) => o.id !== team.orgId)!
+    expect(
+      (await admin.client.post('/_agent-native/auth/organization/set-active', { organizationId: own.id }))
+        .status,
+    ).toBe(200)
+    const victim = 'victim-both-paths@example.com'
+    const viaPage = () =>
+      admin.client.request(
+        'POST',
+        '/settings/members',
+        new URLSearchParams({ intent: 'invite', email: victim, role: 'member' }).toString(),
+        { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+      )
+    const viaEndpoint = () =>
+      admin.client.post('/_agent-native/auth/organization/invite-member', {
+        email: victim,
+        role: 'member',
+        organizationId: own.id,
+        resend: true,
+      })
+    await Promise.all([viaPage(), viaPage(), viaPage(), viaEndpoint()])
+    await smtp.waitFor((m) => m.to.includes(victim), 'the invitation')
+    expect(mailsTo(victim)).toBe(1)
+  })
+})

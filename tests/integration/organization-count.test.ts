@@ -47,3 +47,11 @@ it('counts each person on their own, and a signed-out call is still 401', async 
   expect((await create(team.admin.client, 'admin-org-3')).status).toBe(403)
   expect((await create(app.client(), 'nobody-org')).status).toBe(401)
 })
+
+it('still stops at the limit when the creates arrive at the same instant', async () => {
+  // The creator owns only their own workspace: two more fit, whatever arrives together.
+  const burst = await Promise.all(
+    Array.from({ length: 6 }, (_, i) => create(team.creator.client, `creator-burst-${i}`)),
+  )
+  expect(burst.map((r) => r.status).sort()).toEqual([200, 200, 403, 403, 403, 403])
+})
