@@ -5,12 +5,12 @@
  */
 import type { UIMessage } from 'ai'
 import { getDb } from '../db/client.ts'
-import { checkRoom } from '../db/lock.ts'
+import { checkRoom, lockKey } from '../db/lock.ts'
 import { HttpError, quotaExceeded } from '../lib/errors.ts'
 import { env } from '../env.ts'
 import {
   appendThreadMessage,
-  countChatThreads,
+  chatThreadsByOrganisation,
   countThreadMessages,
   insertThread,
   selectMessagesFrom,
@@ -48,8 +48,9 @@ const threadFull = () =>
 
 /**
  * Creates a person's chat thread unless they already have USER_MAX_CHAT_THREADS, counted in every
- * organisation: anyone can make organisations, so a count per organisation would not bound them
- * (decision 0485). Creates take turns on the person's lock, so racing first messages cannot pass it.
+ * organisation they belong to: anyone can make organisations, so a count per organisation would not
+ * bound them (decision 0485); chats in one they left are not theirs to delete, so not counted
+ * (decision 0495). Creates take turns on the person's lock, so racing first messages cannot pass it.
  */
 export async function insertChatThreadWithinLimit(input: {
   id: string
@@ -59,21 +60,34 @@ export async function insertChatThreadWithinLimit(input: {
 }): Promise<void> {
   const limit = env().USER_MAX_CHAT_THREADS
   await getDb().transaction(async (tx) => {
-    await checkRoom(
-      tx,
-      `chat-threads:${input.userId}`,
-      limit,
-      () => countChatThreads(input.userId, tx),
-      () =>
-        new HttpError(
-          403,
-          'too_many_chats',
-          `You have ${limit} chats, the most one person may have. Delete old ones in History to start a new one, or go on in one of them.`,
-          'threadId',
-        ),
-    )
+    await lockKey(tx, `chat-threads:${input.userId}`)
+    const counted = await chatThreadsByOrganisation(input.userId, tx)
+    const total = counted.reduce((sum, org) => sum + org.n, 0)
+    if (total >= limit)
+      throw tooManyChats(
+        total,
+        counted.filter((org) => org.orgId !== input.orgId),
+      )
     await insertThread({ ...input, kind: 'chat' }, tx)
   })
+}
+
+/**
+ * The refusal of a new chat past the limit. History lists the active organisation's chats only, so
+ * when some are elsewhere it says where: a person whose chats are all in another organisation would
+ * otherwise find an empty History and nothing to delete.
+ */
+function tooManyChats(total: number, elsewhere: { name: string; n: number }[]): HttpError {
+  const where = elsewhere.length
+    ? `; ${elsewhere.reduce((sum, org) => sum + org.n, 0)} of them are in other organisations ` +
+      `(${elsewhere.map((org) => `${org.name}: ${org.n}`).join(', ')}), each listed in its own History`
+    : ''
+  return new HttpError(
+    403,
+    'too_many_chats',
+    `You have ${total} chats, the most one person may have${where}. Delete old ones in History to start a new one, or go on in one of them.`,
+    'threadId',
+  )
 }
 
 /**

@@ -30,13 +30,25 @@ export async function insertThread(
   return row!
 }
 
-/** How many chat threads `userId` has, in every organisation. */
-export async function countChatThreads(userId: string, db: Db = getDb()): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(agentThreads)
-    .where(and(eq(agentThreads.userId, userId), eq(agentThreads.kind, 'chat')))
-  return row!.n
+/**
+ * `userId`'s chat threads in each organisation they belong to, most first: what their History
+ * lists in each. Chats in an organisation they left stay stored (they come back with the person)
+ * but are not theirs to see or delete, so they are not counted (decision 0495).
+ */
+export async function chatThreadsByOrganisation(
+  userId: string,
+  db: Db = getDb(),
+): Promise<{ orgId: string; name: string; n: number }[]> {
+  return queryRows<{ orgId: string; name: string; n: number }>(
+    db,
+    sql`select t.org_id as "orgId", o.name, count(*)::int as n
+          from agent_threads t
+          join member m on m.organization_id = t.org_id and m.user_id = t.user_id
+          join organization o on o.id = t.org_id
+         where t.user_id = ${userId} and t.kind = 'chat'
+         group by t.org_id, o.name
+         order by n desc, o.name`,
+  )
 }
 
 type ThreadOwner = { userId: string; orgId: string; kind: 'chat' | 'run' }

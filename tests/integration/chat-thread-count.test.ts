@@ -55,7 +55,17 @@ it('refuses a new chat past the limit, even several at once and in another organ
   const before = await snapshotTables(agent.app.server.db)
   const elsewhere = await sendChat(member.client, { message: userText('in my other organisation') })
   expect(elsewhere.status).toBe(403)
-  expect(elsewhere.error).toMatchObject({ code: 'too_many_chats' })
+  // History lists this organisation's chats, none: the refusal says where they are.
+  const teamName = (
+    await queryRows<{ name: string }>(
+      agent.app.server.db.db,
+      sql`select name from organization where id = ${agent.team.orgId}`,
+    )
+  )[0]!.name
+  expect(elsewhere.error).toMatchObject({
+    code: 'too_many_chats',
+    message: `You have ${LIMIT} chats, the most one person may have; ${LIMIT} of them are in other organisations (${teamName}: ${LIMIT}), each listed in its own History. Delete old ones in History to start a new one, or go on in one of them.`,
+  })
   expect(await snapshotTables(agent.app.server.db)).toEqual(before)
 
   // Going on in a chat they have still works.
@@ -68,4 +78,26 @@ it('refuses a new chat past the limit, even several at once and in another organ
   // Another person's chats are theirs to count.
   const other = await sendChat(agent.team.admin.client, { message: userText('my first chat') })
   expect(other.status).toBe(200)
+})
+
+it('does not count chats in an organisation the person has left: they cannot see or delete them there', async () => {
+  const { creator, owner } = agent.team
+  for (let i = 0; i < LIMIT; i++) {
+    expect((await sendChat(creator.client, { message: userText(`creator chat ${i}`) })).status).toBe(200)
+  }
+  expect((await sendChat(creator.client, { message: userText('one too many') })).status).toBe(403)
+  const removed = await owner.client.post('/_agent-native/auth/organization/remove-member', {
+    memberIdOrEmail: creator.email,
+    organizationId: agent.team.orgId,
+  })
+  expect(removed.status).toBe(200)
+  // In their own workspace, the chats they can no longer reach do not hold them back.
+  const orgs = await creator.client.get('/_agent-native/auth/organization/list')
+  expect(orgs.body).toHaveLength(1)
+  await creator.client.post('/_agent-native/auth/organization/set-active', {
+    organizationId: orgs.body[0].id,
+  })
+  expect((await sendChat(creator.client, { message: userText('a fresh start') })).status).toBe(200)
+  // The chats stay stored, for the person's return.
+  expect(await threadsOf(creator.id)).toBe(LIMIT + 1)
 })
