@@ -10,7 +10,8 @@ import { lockKey } from '../db/lock.ts'
 import { chatTurns } from '../db/schema/index.ts'
 import { env } from '../env.ts'
 import { HttpError } from '../lib/errors.ts'
-import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
+import { DEPLOYMENT_BUDGET_LOCK, deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
+import { roundUsd } from '../runs/usage.ts'
 import type { KeySource } from './model.ts'
 
 const limitMessage = (limit: number) =>
@@ -21,23 +22,36 @@ const limitMessage = (limit: number) =>
 /**
  * Records the start of turn `id`. On the deployment's key, the organisation's turns take turns
  * here (an advisory lock until the insert commits), so turns sent at once cannot all take the
- * last place.
+ * last place, and the turn holds `firstCallReserveUsd` of the day's budget until its first step
+ * is admitted against it (decision 0496).
  *
  * @throws HttpError 429 `quota_exceeded` when the organisation's turns on that key are used up, or
  *   the server's daily budget for it (decision 0455)
  */
-export async function openChatTurn(caller: Caller, id: string, keySource: KeySource): Promise<void> {
+export async function openChatTurn(
+  caller: Caller,
+  id: string,
+  keySource: KeySource,
+  firstCallReserveUsd = 0,
+): Promise<void> {
   await getDb().transaction(async (tx) => {
+    let reservedUsd = 0
     if (keySource === 'deployment') {
       await lockKey(tx, `chat-turns:${caller.orgId}`)
       const limit = env().ORG_MAX_DEPLOYMENT_KEY_CHAT_TURNS_PER_DAY
       if ((await countDeploymentKeyTurns(caller.orgId, tx)) >= limit) {
         throw new HttpError(429, 'quota_exceeded', limitMessage(limit))
       }
+      // Admitted as a run's call is (decision 0496): under the budget's lock, the turn holding its
+      // first call's worst case, so turns sent at once see each other before any is paid for.
+      await lockKey(tx, DEPLOYMENT_BUDGET_LOCK)
       const paused = await deploymentBudgetRefusal(null, 0, tx)
       if (paused) throw new HttpError(429, 'quota_exceeded', paused)
+      reservedUsd = roundUsd(firstCallReserveUsd)
     }
-    await tx.insert(chatTurns).values({ id, orgId: caller.orgId, userId: caller.userId, keySource })
+    await tx
+      .insert(chatTurns)
+      .values({ id, orgId: caller.orgId, userId: caller.userId, keySource, reservedUsd: String(reservedUsd) })
   })
 }
 
@@ -57,6 +71,8 @@ export async function settleChatTurn(
       inputTokens: usage.inputTokens,
       outputTokens: usage.outputTokens,
       costUsd: usage.costUsd === null ? null : String(usage.costUsd),
+      // Ended: it holds nothing of the day's budget any more.
+      reservedUsd: '0',
     })
     .where(eq(chatTurns.id, id))
 }

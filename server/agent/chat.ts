@@ -24,6 +24,7 @@ import { resolveModel } from './model.ts'
 import { dropChatTurn, openChatTurn, settleChatTurn } from './chat-turns.ts'
 import { createRunSpend } from './run-spend.ts'
 import { usd } from '../runs/budget.ts'
+import { callReserveUsd } from './budget.ts'
 import { buildChatSystemPrompt, withContext } from './system-prompt.ts'
 import { findOwnThread, selectMessagePage, updateMessageParts } from '../runs/threads.ts'
 import {
@@ -132,7 +133,7 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
   const resolved = await resolveModel({ kind: 'chat', userId: caller.userId })
   // Counted before the thread is touched: a turn over the day's limit stores nothing (429).
   const turnId = newId('turn')
-  await openChatTurn(caller, turnId, resolved.keySource)
+  await openChatTurn(caller, turnId, resolved.keySource, callReserveUsd(resolved.choice))
   const { threadId, history: read } = await prepareThread(caller, request).catch(async (err: unknown) => {
     await dropChatTurn(turnId)
     throw err

@@ -4,8 +4,9 @@
  * count towards the job's cap and both are the run's recorded tokens and cost, so the cap, the
  * organisation's budget and the usage report see a harness's spending as the run's.
  */
-import { runBudgetRefusal } from '../runs/budget.ts'
-import { deploymentBudgetRefusal, type SpendRecord } from '../runs/deployment-budget.ts'
+import { runBudgetRefusal, type SpendRecord } from '../runs/budget.ts'
+import { roundUsd } from '../runs/usage.ts'
+import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
 import { callReserveUsd, createBudgetStop, createCostCap } from './budget.ts'
 import { createUsageMeter, type ConversationTools } from './loop.ts'
 import type { ResolvedModel } from './model.ts'
@@ -87,8 +88,7 @@ export function createRunSpend(
       return {
         inputTokens: meter.total.inputTokens + harnesses.inputTokens,
         outputTokens: meter.total.outputTokens + harnesses.outputTokens,
-        costUsd:
-          own === null || harnesses.unpriced ? null : Math.round((own + harnesses.costUsd) * 1e6) / 1e6,
+        costUsd: own === null || harnesses.unpriced ? null : roundUsd(own + harnesses.costUsd),
       }
     },
   }

@@ -10,7 +10,7 @@ import type { CliDescription } from '../cli/registry.ts'
 import { badRequest, HttpError, type FieldProblem } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
 import { findUnstorableText } from '../lib/text.ts'
-import type { SpendRecord } from '../runs/deployment-budget.ts'
+import type { SpendRecord } from '../runs/budget.ts'
 
 /** `chat`: a person is there to confirm; `run`: an unattended job run (destructive actions refused). */
 export type AgentMode = 'chat' | 'run'

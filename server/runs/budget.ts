@@ -71,7 +71,7 @@ export async function orgBudgetRefusal(
 
 /**
  * Why a run on the organisation's key must not make its next model call, or null when it may
- * (`admitRunCall`): `spentUsd` is what it has spent so far, `reserveUsd` the worst case of the call.
+ * (`admitCall`): `spentUsd` is what it has spent so far, `reserveUsd` the worst case of the call.
  */
 export async function runBudgetRefusal(
   orgId: string,
@@ -79,7 +79,7 @@ export async function runBudgetRefusal(
   spentUsd: number,
   reserveUsd = 0,
 ): Promise<string | null> {
-  return admitRunCall(runId, spentUsd, reserveUsd, {
+  return admitCall({ kind: 'run', id: runId }, spentUsd, reserveUsd, {
     lock: `budget:org:${orgId}`,
     keySource: 'org',
     refusal: (tx) => orgBudgetRefusal(orgId, tx),
@@ -95,18 +95,22 @@ export type CallBudget = {
   refusal: (tx: Db) => Promise<string | null>
 }
 
+/** A run or a chat turn whose spending so far is written before a budget's sum is read. */
+export type SpendRecord = { kind: 'run' | 'turn'; id: string }
+
 /**
- * Admits a running run's next model call against `budget`, or answers why not (decision 0480).
- * The checks of one budget take turns under its lock. Each writes the run's spending so far to its
- * record (`spentUsd`, the record only grows) and drops what the run held for its last call; reads
- * the budget, which counts every other run's spending and what each holds for the call it was
- * admitted to make; and, when there is room, holds `reserveUsd` (this call's worst case) on the
- * record, with the key it spends. Runs asking at once therefore see each other's calls before
- * those calls are paid for, and together pass the budget by at most the call admitted last. The
- * record's hold ends when the run ends (budgets count it only while the run is `running`).
+ * Admits a running run's (or chat turn's, decision 0496) next model call against `budget`, or
+ * answers why not (decision 0480). The checks of one budget take turns under its lock. Each writes
+ * the record's spending so far (`spentUsd`, the record only grows) and drops what it held for its
+ * last call; reads the budget, which counts every other run's and turn's spending and what each
+ * holds for the call it was admitted to make; and, when there is room, holds `reserveUsd` (this
+ * call's worst case) on the record, a run's with the key it spends. Those asking at once
+ * therefore see each other's calls before those calls are paid for, and together pass the budget
+ * by at most the call admitted last. A run's hold ends when the run ends (budgets count it only
+ * while the run is `running`), a turn's when it is settled.
  */
-export async function admitRunCall(
-  runId: string,
+export async function admitCall(
+  record: SpendRecord,
   spentUsd: number,
   reserveUsd: number,
   budget: CallBudget,
@@ -116,14 +120,19 @@ export async function admitRunCall(
   return getDb().transaction(async (tx) => {
     await lockKey(tx, budget.lock)
     await tx.execute(
-      sql`update job_runs set cost_usd = greatest(coalesce(cost_usd, 0), ${spent}), reserved_usd = 0
-          where id = ${runId} and status = 'running'`,
+      record.kind === 'run'
+        ? sql`update job_runs set cost_usd = greatest(coalesce(cost_usd, 0), ${spent}), reserved_usd = 0
+            where id = ${record.id} and status = 'running'`
+        : sql`update chat_turns set cost_usd = greatest(coalesce(cost_usd, 0), ${spent}), reserved_usd = 0
+            where id = ${record.id}`,
     )
     const refusal = await budget.refusal(tx)
     if (refusal === null) {
       await tx.execute(
-        sql`update job_runs set reserved_usd = ${reserve}, key_source = coalesce(key_source, ${budget.keySource})
-            where id = ${runId} and status = 'running'`,
+        record.kind === 'run'
+          ? sql`update job_runs set reserved_usd = ${reserve}, key_source = coalesce(key_source, ${budget.keySource})
+              where id = ${record.id} and status = 'running'`
+          : sql`update chat_turns set reserved_usd = ${reserve} where id = ${record.id}`,
       )
     }
     return refusal

@@ -9,11 +9,8 @@ import { sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { queryRows } from '../db/sql.ts'
 import { env } from '../env.ts'
-import { admitRunCall, usd } from './budget.ts'
+import { admitCall, usd, type SpendRecord } from './budget.ts'
 import { roundUsd, spentAndHeld } from './usage.ts'
-
-/** A run or a chat turn whose spending so far is written before the day's sum is read. */
-export type SpendRecord = { kind: 'run' | 'turn'; id: string }
 
 /** USD every run and chat turn on the deployment's key spent in the last 24 hours. */
 export async function sumDeploymentKeySpendToday(db: Db = getDb()): Promise<number> {
@@ -22,7 +19,7 @@ export async function sumDeploymentKeySpendToday(db: Db = getDb()): Promise<numb
     sql`select
           (select coalesce(sum(${spentAndHeld}), 0) from job_runs
             where key_source = 'deployment' and started_at > now() - interval '24 hours')
-        + (select coalesce(sum(cost_usd), 0) from chat_turns
+        + (select coalesce(sum(coalesce(cost_usd, 0) + reserved_usd), 0) from chat_turns
             where key_source = 'deployment' and started_at > now() - interval '24 hours') as usd`,
   )
   return Number(row?.usd ?? 0)
@@ -30,10 +27,10 @@ export async function sumDeploymentKeySpendToday(db: Db = getDb()): Promise<numb
 
 /**
  * Why a run or a turn on the deployment's key must not start, or go on, now; null when it may.
- * A run's next model call is admitted under the budget's lock, holding `reserveUsd` (the call's
- * worst case) while it goes (budget.ts `admitRunCall`). A turn's spending so far (`spentUsd`) is
- * written to it first, so runs and turns going at once count each other's as they go; without a
- * record (a harness started from chat) it is added to the sum unwritten.
+ * A run's or a turn's next model call is admitted under the budget's lock, holding `reserveUsd`
+ * (the call's worst case) while it goes (budget.ts `admitCall`), so runs and turns going at once
+ * count each other's calls before they are paid for (decisions 0480, 0496). Without a record (a
+ * harness started outside either) `spentUsd` is added to the sum unwritten.
  */
 export async function deploymentBudgetRefusal(
   record: SpendRecord | null,
@@ -41,21 +38,15 @@ export async function deploymentBudgetRefusal(
   db: Db = getDb(),
   reserveUsd = 0,
 ): Promise<string | null> {
-  if (record?.kind === 'run') {
-    return admitRunCall(record.id, spentUsd, reserveUsd, {
-      lock: 'budget:deployment',
+  if (record) {
+    return admitCall(record, spentUsd, reserveUsd, {
+      lock: DEPLOYMENT_BUDGET_LOCK,
       keySource: 'deployment',
       refusal: (tx) => deploymentBudgetRefusal(null, 0, tx),
     })
   }
   const limit = env().DEPLOYMENT_KEY_MAX_USD_PER_DAY
-  const spent = roundUsd(spentUsd)
-  if (record?.kind === 'turn') {
-    await db.execute(
-      sql`update chat_turns set cost_usd = greatest(coalesce(cost_usd, 0), ${spent}) where id = ${record.id}`,
-    )
-  }
-  const today = (await sumDeploymentKeySpendToday(db)) + (record ? 0 : spent)
+  const today = (await sumDeploymentKeySpendToday(db)) + roundUsd(spentUsd)
   if (today < limit) return null
   return (
     `Paused: this server's daily budget of ${usd(limit)} for its own model key is reached ` +
@@ -63,3 +54,6 @@ export async function deploymentBudgetRefusal(
     'your own, under Settings → Models to go on, or ask the operator to raise DEPLOYMENT_KEY_MAX_USD_PER_DAY.'
   )
 }
+
+/** The lock every admission against the deployment's daily budget takes. */
+export const DEPLOYMENT_BUDGET_LOCK = 'budget:deployment'

@@ -343,6 +343,11 @@ export const chatTurns = pgTable(
     outputTokens: integer('output_tokens'),
     /** Null while the turn goes on, or when its model has no known price. */
     costUsd: numeric('cost_usd', { precision: 12, scale: 6 }),
+    /**
+     * On the deployment's key, what the turn holds of the day's budget for the model call it was
+     * admitted to make (decision 0496); 0 once it has ended. Counted with `cost_usd`.
+     */
+    reservedUsd: numeric('reserved_usd', { precision: 12, scale: 6 }).notNull().default('0'),
   },
   (t) => [
     index('chat_turns_deployment_key_idx')
