@@ -7,16 +7,9 @@
  * (docs/decisions/0071-a-cost-cap-per-run.md). And a budget: the organisation's monthly one for a
  * run on its key (decision 0434), the server's daily one for a run on the deployment's (0455).
  */
-import { overCap, usd, type RunCap } from '../runs/budget.ts'
+import { CALL_OUTPUT_RESERVE_TOKENS, overCap, usd, type RunCap } from '../runs/budget.ts'
 import type { ModelChoice } from './model.ts'
 import { estimateCostUsd } from './pricing.ts'
-
-/**
- * The most output one model call is held for before it is made, and the most the builtin agent's
- * calls ask for (loop.ts), so the hold is their worst case: what the model SDK asks for by default
- * on the Sonnet 4.x models; the 5.x models would be asked for 128,000, twice the hold.
- */
-export const CALL_OUTPUT_RESERVE_TOKENS = 64_000
 
 /**
  * What a budget holds for a run's next model call, its worst case (decision 0480): the previous

@@ -17,7 +17,7 @@ import type { CallTokens } from './pricing.ts'
 import type { SystemPrompt } from './system-prompt.ts'
 import { notesOptions } from './thinking.ts'
 import type { AgentTools } from './tools/index.ts'
-import { CALL_OUTPUT_RESERVE_TOKENS } from './budget.ts'
+import { CALL_OUTPUT_RESERVE_TOKENS } from '../runs/budget.ts'
 
 /** The registry's tools plus those of connected MCP servers (`<server>__<tool>`, see mcp-tools.ts). */
 export type ConversationTools = AgentTools & Record<string, Tool>

@@ -14,7 +14,7 @@ import { createPolicyHook, type Decide, type PolicyHook } from './endpoint-hook.
 import { createMcpRelay, type McpRelay } from './endpoint-mcp.ts'
 import { apiError, parseJson, readBody } from './endpoint-request.ts'
 import { HARNESS_LINE_MAX_BYTES, lineReader } from './lines.ts'
-import { overCap, usd, type RunCap } from '../runs/budget.ts'
+import { CALL_OUTPUT_RESERVE_TOKENS, overCap, usd, type RunCap } from '../runs/budget.ts'
 
 /** The model access a run is entitled to, as the agent resolved it (same rules as a builtin run). */
 export type ModelGrant = {
@@ -273,6 +273,11 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
     }
     const refused = reachesOutside(fields) ?? billedAbovePrice(fields)
     if (refused) return apiError(400, 'invalid_request_error', refused)
+    // The call was admitted holding the worst case of CALL_OUTPUT_RESERVE_TOKENS of output (decision
+    // 0480): a harness asking for more (Claude Code asks the 5.x models for 128,000) is given that.
+    if (typeof fields.max_tokens === 'number' && fields.max_tokens > CALL_OUTPUT_RESERVE_TOKENS) {
+      fields.max_tokens = CALL_OUTPUT_RESERVE_TOKENS
+    }
     // What was checked is what is sent: a body with a key twice is sent as it was read.
     const upstream = await forward(live, url, request, JSON.stringify(fields))
     const headers = { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }

@@ -37,6 +37,14 @@ export const spendIfBudgeted = (orgId: string): SQL =>
   sql`case when jsonb_typeof((select settings from org_settings where org_id = ${orgId})->'monthlyBudgetUsd')
         = 'number' then ${orgKeySpendThisMonth(orgId)} end`
 
+/**
+ * The most output one model call is held for before it is made (decision 0480), and the most any
+ * call is given: the builtin agent asks for it (agent/loop.ts), and a harness asking for more is
+ * given it (harness/endpoint.ts), so the hold is every call's worst case. It is what the model SDK
+ * asks for by default on the Sonnet 4.x models; Claude Code asks the 5.x models for 128,000.
+ */
+export const CALL_OUTPUT_RESERVE_TOKENS = 64_000
+
 /** Dollars as people read them: cents, or four decimals below one cent. */
 export const usd = (n: number) => `$${n.toFixed(n > 0 && n < 0.01 ? 4 : 2)}`
 

@@ -8,7 +8,7 @@
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { CALL_OUTPUT_RESERVE_TOKENS } from '#server/agent/budget.ts'
+import { CALL_OUTPUT_RESERVE_TOKENS } from '#server/runs/budget.ts'
 import { queryRows } from '#server/db/sql.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import { toolUse } from '#tests/support/fake-anthropic.ts'

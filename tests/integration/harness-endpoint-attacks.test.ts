@@ -19,7 +19,7 @@ import {
 import { serveOnSocket } from '#server/harness/socket.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
 import { createTeam } from '#tests/support/team.ts'
-import { orgBudgetRefusal } from '#server/runs/budget.ts'
+import { CALL_OUTPUT_RESERVE_TOKENS, orgBudgetRefusal } from '#server/runs/budget.ts'
 
 const KEY = 'sk-ant-REAL-PROVIDER-KEY-probe-7731'
 
@@ -511,6 +511,24 @@ describe('calls the provider bills above the standard rates', () => {
       const body = msg('claude-sonnet-4-5', { stream: true })
       expect((await overSocket(sock.path, messages(opened.token), body)).status).toBe(200)
       expect(opened.usage().costUsd).toBeCloseTo((150_000 * 6 + 100_000 * 6 * 0.1 + 1_000 * 22.5) / 1e6, 6)
+    })
+  })
+
+  it('a call asking for more output than a call is held for is forwarded asking for that much', async () => {
+    // The call was admitted holding the worst case of 64,000 output tokens (decision 0480); a
+    // harness asking for 200,000 could spend three times what it held.
+    await withSocket({}, async ({ opened, sock }) => {
+      const before = seen.length
+      const body = msg('claude-haiku-4-5', { max_tokens: 200_000 })
+      expect((await overSocket(sock.path, messages(opened.token), body)).status).toBe(200)
+      expect(seen.length - before).toBe(1)
+      expect(JSON.parse(seen.at(-1)!.body).max_tokens).toBe(CALL_OUTPUT_RESERVE_TOKENS)
+      // Asking for less is left as asked.
+      expect(
+        (await overSocket(sock.path, messages(opened.token), msg('claude-haiku-4-5', { max_tokens: 1_000 })))
+          .status,
+      ).toBe(200)
+      expect(JSON.parse(seen.at(-1)!.body).max_tokens).toBe(1_000)
     })
   })
 
