@@ -15,7 +15,6 @@ import { badRequest } from '../lib/errors.ts'
 import { orgBudgetRefusal, runBudgetRefusal, type RunCap, type SpendRecord } from '../runs/budget.ts'
 import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
 import type { ResolvedModel } from './model.ts'
-import { callReserveUsd } from './budget.ts'
 import { estimateCostUsd } from './pricing.ts'
 
 /** The public Messages API, when ANTHROPIC_BASE_URL does not point elsewhere. */
@@ -60,18 +59,13 @@ export function modelGrant(
     // the server's daily budget every call on the deployment's (decision 0455).
     admit:
       resolved.keySource === 'org'
-        ? (runSpentUsd) =>
+        ? (runSpentUsd, reserveUsd) =>
             runId
-              ? runBudgetRefusal(orgId, runId, before + runSpentUsd, callReserveUsd(resolved.choice))
+              ? runBudgetRefusal(orgId, runId, before + runSpentUsd, reserveUsd)
               : orgBudgetRefusal(orgId, undefined, before + runSpentUsd)
         : resolved.keySource === 'deployment'
-          ? (runSpentUsd) =>
-              deploymentBudgetRefusal(
-                record ?? null,
-                before + runSpentUsd,
-                undefined,
-                callReserveUsd(resolved.choice),
-              )
+          ? (runSpentUsd, reserveUsd) =>
+              deploymentBudgetRefusal(record ?? null, before + runSpentUsd, undefined, reserveUsd)
           : undefined,
   }
 }

@@ -37,10 +37,11 @@ export type ModelGrant = {
    */
   spentBeforeUsd?: number
   /**
-   * Asked before every call with what the run's calls cost so far (not yet in the run's record):
-   * a reason refuses it (the organisation's monthly budget).
+   * Asked before every call is forwarded, with what the run's calls cost so far (not yet in the
+   * run's record) and the call's own worst case to hold (`reserveUsd`: its body's size as input
+   * and the output it may ask for, decision 0497): a reason refuses it (a budget reached).
    */
-  admit?: (runSpentUsd: number) => Promise<string | null>
+  admit?: (runSpentUsd: number, reserveUsd: number) => Promise<string | null>
 }
 
 /**
@@ -248,7 +249,7 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
   const release = live.grant.cap === null && !live.grant.admit ? () => {} : await takeTurn(live)
   let handedOn = false
   try {
-    const refusal = live.refusal ?? unplugged(live) ?? (await live.grant.admit?.(pricedSpend(live))) ?? null
+    const refusal = live.refusal ?? unplugged(live)
     if (refusal) return refuse(live, refusal)
     const raw = await readBody(request)
     if (typeof raw !== 'string') return raw
@@ -278,6 +279,10 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
     if (typeof fields.max_tokens === 'number' && fields.max_tokens > CALL_OUTPUT_RESERVE_TOKENS) {
       fields.max_tokens = CALL_OUTPUT_RESERVE_TOKENS
     }
+    // Admitted once the call is known, so what it holds is its own worst case: its input (a
+    // conversation of 100,000 tokens costs more than its answer) and the output it may write.
+    const over = await live.grant.admit?.(pricedSpend(live), callWorstCase(live, model, raw.length))
+    if (over) return refuse(live, over)
     // What was checked is what is sent: a body with a key twice is sent as it was read.
     const upstream = await forward(live, url, request, JSON.stringify(fields))
     const headers = { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }
@@ -393,6 +398,18 @@ function billedAbovePrice(fields: Record<string, unknown>): string | null {
 const PROVIDER_TOOLS = /^(web_fetch|code_execution)_/
 
 const NO_TOKENS: TokenUsage = { inputTokens: 0, outputTokens: 0 }
+
+/**
+ * What a call may cost at most, to hold against a budget while it goes (decision 0497): its body
+ * read as input tokens, and the most output a call is given. Zero on a model without a price.
+ */
+function callWorstCase(live: Live, model: string, bodyChars: number): number {
+  const usage = {
+    inputTokens: Math.ceil(bodyChars / CHARS_PER_TOKEN),
+    outputTokens: CALL_OUTPUT_RESERVE_TOKENS,
+  }
+  return live.grant.price(model, usage) ?? 0
+}
 
 type RawUsage = {
   input_tokens?: number
@@ -569,7 +586,10 @@ function meteredStream(
   })
 }
 
-/** Characters of streamed output counted as one token until the provider says how many it made. */
+/**
+ * Characters counted as one token: of streamed output until the provider says how many it made,
+ * and of a request body when its worst case is held (callWorstCase).
+ */
 const CHARS_PER_TOKEN = 4
 
 const NEWLINE = 0x0a

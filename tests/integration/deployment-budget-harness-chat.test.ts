@@ -47,14 +47,14 @@ describe("a harness started from a chat turn on the deployment's key", () => {
       },
     )
     // $0.45 + $0.20 of the harness's: $0.65 under the $1 budget (counted twice, $1.10 refused it).
-    expect(await grant.admit!(0.2)).toBeNull()
+    expect(await grant.admit!(0.2, 0)).toBeNull()
     const [after] = await queryRows<{ cost_usd: string }>(
       agent.app.server.db.db,
       sql`select cost_usd from chat_turns`,
     )
     expect(Number(after!.cost_usd)).toBe(0.65)
     // $0.45 + $0.60 reaches it.
-    expect(await grant.admit!(0.6)).toMatch(
+    expect(await grant.admit!(0.6, 0)).toMatch(
       /daily budget of \$1\.00 for its own model key is reached \(\$1\.05 spent/,
     )
   })

@@ -61,6 +61,6 @@ describe('a run on the deployment key', () => {
       { model: null as never, choice: readModelChoice(), keySource: 'deployment', apiKey: KEY },
       { orgId: agent.team.orgId, cap: null },
     )
-    expect(await grant.admit!(0)).toMatch(BUDGET_REACHED)
+    expect(await grant.admit!(0, 0)).toMatch(BUDGET_REACHED)
   })
 })

@@ -514,6 +514,28 @@ describe('calls the provider bills above the standard rates', () => {
     })
   })
 
+  it('a call is admitted holding its own worst case: its body as input, and the most output a call is given', async () => {
+    // Before, every call held 64,000 tokens out and nothing of its input, though a harness's
+    // conversation of 100,000 tokens costs more than its answer (decision 0497).
+    const held: number[] = []
+    const grant = {
+      modelId: 'claude-haiku-4-5',
+      admit: async (_spent: number, reserveUsd: number) => {
+        held.push(reserveUsd)
+        return null
+      },
+    }
+    await withSocket({ grant }, async ({ opened, sock }) => {
+      const long = msg('claude-haiku-4-5', { messages: [{ role: 'user', content: 'x'.repeat(400_000) }] })
+      expect((await overSocket(sock.path, messages(opened.token), long)).status).toBe(200)
+      const worst = estimateCostUsd(
+        { provider: 'anthropic', modelId: 'claude-haiku-4-5' },
+        { inputTokens: Math.ceil(long.length / 4), outputTokens: CALL_OUTPUT_RESERVE_TOKENS },
+      )
+      expect(held).toEqual([worst])
+    })
+  })
+
   it('a call asking for more output than a call is held for is forwarded asking for that much', async () => {
     // The call was admitted holding the worst case of 64,000 output tokens (decision 0480); a
     // harness asking for 200,000 could spend three times what it held.
