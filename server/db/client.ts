@@ -25,6 +25,12 @@ export interface DbHandle {
   prepare?: boolean
   /** Subscribes to a NOTIFY channel; resolves to an unsubscribe function. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>
+  /**
+   * Postgres: runs `work` in a transaction on one connection beside the pool (made when first
+   * asked), for a lock held while other work goes on in the pool: taken from a pool of one, the
+   * lock's transaction would hold the connection that work waits for (lock.ts `whileLocked`).
+   */
+  aside?<T>(work: (tx: Db) => Promise<T>): Promise<T>
   close(): Promise<void>
 }
 
@@ -52,6 +58,14 @@ function openPostgres(url: string, max: number, prepare: boolean): DbHandle {
     connect_timeout: 10,
   })
   const db = drizzlePostgres(prepare ? preparingClient(client) : client, { schema }) as unknown as Db
+  let beside: { client: ReturnType<typeof postgres>; db: Db } | undefined
+  const besideDb = () => {
+    if (!beside) {
+      const one = postgres(url, { max: 1, prepare, onnotice: () => {}, connect_timeout: 10 })
+      beside = { client: one, db: drizzlePostgres(one, { schema }) as unknown as Db }
+    }
+    return beside.db
+  }
   return {
     db,
     kind: 'postgres',
@@ -61,7 +75,10 @@ function openPostgres(url: string, max: number, prepare: boolean): DbHandle {
       const sub = await client.listen(channel, onNotify)
       return () => sub.unlisten()
     },
-    close: () => client.end({ timeout: 5 }),
+    aside: (work) => besideDb().transaction(work),
+    close: async () => {
+      await Promise.all([client.end({ timeout: 5 }), beside?.client.end({ timeout: 5 })])
+    },
   }
 }
 

@@ -34,16 +34,16 @@ export async function checkRoom(
 /**
  * Runs `work` holding `key`'s lock, for work whose writes are not ours to put in a transaction
  * (better-auth's: decisions 0488 and 0489 count before it writes, 0494). In this process the calls
- * take turns first (lib/in-turn.ts), so at most one of its waiters holds a connection; on Postgres
- * that one then holds the advisory lock in a transaction left open while `work` runs on the pool's
- * other connections, so instances take turns too. PGlite is one process and one connection: the
- * turn is the lock.
+ * take turns first (lib/in-turn.ts); on Postgres the one whose turn it is then holds the advisory
+ * lock in a transaction on a connection beside the pool (`DbHandle.aside`), left open while `work`
+ * runs on the pool, so instances take turns too and a pool of one is never held from `work`.
+ * PGlite is one process and one connection: the turn is the lock.
  */
 export function whileLocked<T>(key: string, work: () => Promise<T>): Promise<T> {
   return inTurn(key, () => {
-    const handle = getDbHandle()
-    if (handle.kind !== 'postgres') return work()
-    return handle.db.transaction(async (tx) => {
+    const { aside } = getDbHandle()
+    if (!aside) return work()
+    return aside(async (tx) => {
       await lockKey(tx, key)
       return work()
     })
