@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { parseEnvironmentFile } from '../definition/definition.ts'
 import { DEFAULT_LIMITS } from '../exec/exec-schema.ts'
 import {
@@ -14,6 +14,7 @@ import {
   dockerExec,
   dockerExecArgs,
   dockerState,
+  stopDocker,
   type DockerExecSpec,
 } from './providers-docker.ts'
 import { resolveTarget } from './providers.ts'
@@ -275,6 +276,20 @@ describe('with a Docker engine', () => {
       expect((await dockerExec(quota, 'rm big1.bin big2.bin', opts)).disk.overQuota).toBe(false)
       expect((await dockerExec(quota, 'echo ok', opts)).stdout).toBe('ok\n')
     },
+  )
+
+  it.skipIf(!daemon.ok)(
+    `a stop sent while the engine is still making the container ends the command${docker.ok ? '' : ` (skipped: ${docker.why})`}`,
+    async () => {
+      // A departure or a Stop just as a command starts: the first kill finds no container yet.
+      const opts = { stopKey: 'run_docker_early_stop', image: TEST_SANDBOX_IMAGE, timeoutSeconds: 20 }
+      const command = dockerExec({ root, allowedHosts: [] }, 'sleep 60', opts)
+      await vi.waitFor(() => expect(stopDocker('run_docker_early_stop')).toBeGreaterThan(0), { interval: 5 })
+      const result = await command
+      // Unfixed, the container was made after the only kill and slept until the command's timeout.
+      expect(result.timedOut).toBe(false)
+    },
+    60_000,
   )
 
   it.skipIf(!daemon.ok)(

@@ -178,6 +178,11 @@ const running = new Map<string, Set<string>>()
 
 /** How long a stopped program's docker CLI may wait for its container to die before it is killed too. */
 const STOP_GRACE_MS = 3_000
+/** How often a stop kills its container again while the container's command still runs. */
+const STOP_AGAIN_MS = 500
+
+/** Whether the container `name` is one a command here still runs (its CLI has not ended). */
+const stillRunning = (name: string) => [...running.values()].some((names) => names.has(name))
 
 export type DockerExecOptions = ExecOptions & {
   stopKey: string
@@ -241,7 +246,7 @@ export async function dockerExec(
   const cli = new AbortController()
   let grace: NodeJS.Timeout | undefined
   const stop = () => {
-    kill()
+    killUntilEnded(bin, name)
     grace = setTimeout(() => cli.abort(), STOP_GRACE_MS)
   }
   if (program?.signal?.aborted) stop()
@@ -303,6 +308,21 @@ function killContainer(bin: string, name: string) {
   execFile(bin, ['kill', name], { env: dockerClientEnv() }, () => {})
 }
 
+/**
+ * Kills `name`'s container, and again every STOP_AGAIN_MS while its command still runs. A stop
+ * that came while the engine was still making the container (a departure or a Stop just as a
+ * command started, on a loaded machine) found nothing to kill, and the container then ran until
+ * its deadline.
+ */
+function killUntilEnded(bin: string, name: string) {
+  killContainer(bin, name)
+  const again = setInterval(() => {
+    if (stillRunning(name)) killContainer(bin, name)
+    else clearInterval(again)
+  }, STOP_AGAIN_MS)
+  again.unref()
+}
+
 /** Kills and removes container `name` if it is still there; resolves when the daemon is done. */
 export function removeContainer(name: string, bin = 'docker'): Promise<void> {
   return new Promise((resolve) => {
@@ -315,7 +335,7 @@ export function stopDocker(prefix: string): number {
   let stopped = 0
   for (const [key, names] of running) {
     if (!key.startsWith(prefix)) continue
-    for (const name of names) killContainer('docker', name)
+    for (const name of names) killUntilEnded('docker', name)
     stopped += names.size
   }
   return stopped
