@@ -12,7 +12,6 @@ import { and, eq, ne, sql } from 'drizzle-orm'
 import { getDb } from '../db/client.ts'
 import { environments } from '../db/schema/index.ts'
 import { env } from '../env.ts'
-import { HttpError } from '../lib/errors.ts'
 import type { ExecLimits } from './exec/exec-schema.ts'
 import { formatBytes } from './files/quota.ts'
 
@@ -45,14 +44,11 @@ export function withinOrgDisk(limits: ExecLimits, roomBytes: number): { limits: 
 }
 
 /**
- * What a refusal over a quota the organisation's total lowered adds (commands and file writes
- * alike): the person must free space in any of the organisation's environments, not only this one.
+ * What a refusal over a quota the organisation's total lowered adds, for commands (the execution's
+ * `quotaNote`) and file writes (the file tools' `quotaNote`) alike: the person must free space in
+ * any of the organisation's environments, not only this one.
  */
 export const orgDiskNote = (roomBytes: number) =>
   `This organisation's environments are at their disk limit: together they may hold ` +
   `${formatBytes(env().ORG_MAX_DISK_MB * MiB)} on this server (ORG_MAX_DISK_MB), and the others leave ` +
   `this one ${formatBytes(roomBytes)}; deleting files or environments anywhere in it makes room.`
-
-/** A command's over-quota refusal (507), with {@link orgDiskNote} after it. */
-export const orgDiskRefusal = (err: HttpError, roomBytes: number): HttpError =>
-  new HttpError(err.status, err.code, `${err.message} ${orgDiskNote(roomBytes)}`)

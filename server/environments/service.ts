@@ -41,7 +41,7 @@ import {
   type ProviderTarget,
 } from './providers/providers.ts'
 import { makeRedactor } from '../lib/redact.ts'
-import { orgDiskNote, orgDiskRefusal, orgDiskRoom, withinOrgDisk } from './org-disk.ts'
+import { orgDiskNote, orgDiskRoom, withinOrgDisk } from './org-disk.ts'
 import { asRunningCommand } from './exec/running.ts'
 import { whileInUse } from './exec/in-use.ts'
 import { prepareTree } from './bootstrap/tree.ts'
@@ -71,11 +71,6 @@ export type OpenEnvironment = {
   /** The org's policy layer over the definition's (members cannot loosen it). */
   policy: MergedPolicy
   limits: ExecLimits
-  /**
-   * The room the organisation's other environments leave this one, in bytes, when that lowered
-   * `limits.diskMb` (org-disk.ts); absent when the environment's own quota is the lower.
-   */
-  orgDiskRoom?: number
   org: OrgExec
   /** Set when the folder lives on another instance: calls are forwarded there (remote.ts). */
   elsewhere?: { instanceId: string; instanceUrl: string | null }
@@ -198,7 +193,6 @@ async function open(
     org,
     policy: effectivePolicy(org, definition),
     limits,
-    ...(byOrg ? { orgDiskRoom: room } : {}),
     secrets: {},
     files: { root },
   }
@@ -309,6 +303,8 @@ export async function runInEnvironment(
         secrets: opened.secrets,
         allowedHosts: definition.policy.network.allow,
         limits: opened.limits,
+        // The organisation's total, when it lowered the quota, is named in a refusal (decision 0491).
+        quotaNote: opened.files.quotaNote,
         policy: opened.policy,
       },
       command: input.command,
@@ -324,11 +320,7 @@ export async function runInEnvironment(
           workingIn(row, () => watched(() => provider.exec(env, command, { ...opts, stopKey }))),
         ),
     },
-  ).catch((err: unknown) => {
-    const { orgDiskRoom: room } = opened
-    if (room === undefined || !(err instanceof HttpError) || err.status !== 507) throw err
-    throw orgDiskRefusal(err, room)
-  })
+  )
   const local = folderHere(opened.target) && outcome.status === 'ran'
   await touchEnvironment(row.id, local ? outcome.result.disk.usedBytes : undefined)
   return outcome

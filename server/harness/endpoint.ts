@@ -274,8 +274,8 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
     }
     const refused = reachesOutside(fields) ?? billedAbovePrice(fields)
     if (refused) return apiError(400, 'invalid_request_error', refused)
-    // The call was admitted holding the worst case of CALL_OUTPUT_RESERVE_TOKENS of output (decision
-    // 0480): a harness asking for more (Claude Code asks the 5.x models for 128,000) is given that.
+    // A call is held for at most CALL_OUTPUT_RESERVE_TOKENS of output (below, decision 0497): a
+    // harness asking for more (Claude Code asks the 5.x models for 128,000) is given that.
     if (typeof fields.max_tokens === 'number' && fields.max_tokens > CALL_OUTPUT_RESERVE_TOKENS) {
       fields.max_tokens = CALL_OUTPUT_RESERVE_TOKENS
     }

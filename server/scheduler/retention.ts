@@ -10,12 +10,25 @@ import { queryRows } from '../db/sql.ts'
 
 const BATCH = 1_000
 
-/** Deletes finished runs created more than `days` ago; returns how many. */
-export async function deleteOldRuns(days: number, now: SQL, db: Db): Promise<number> {
+/**
+ * Runs `statement` (a delete of at most BATCH rows answering `select count(*)::int as n`) until
+ * one deletes fewer; returns how many it deleted in all.
+ */
+async function inBatches(db: Db, statement: () => SQL): Promise<number> {
   let total = 0
   for (;;) {
-    const rows = await queryRows<{ n: number }>(
-      db,
+    const rows = await queryRows<{ n: number }>(db, statement())
+    const n = Number(rows[0]?.n ?? 0)
+    total += n
+    if (n < BATCH) return total
+  }
+}
+
+/** Deletes finished runs created more than `days` ago; returns how many. */
+export function deleteOldRuns(days: number, now: SQL, db: Db): Promise<number> {
+  return inBatches(
+    db,
+    () =>
       sql`with d as (
             delete from job_runs where id in (
               select id from job_runs
@@ -26,11 +39,7 @@ export async function deleteOldRuns(days: number, now: SQL, db: Db): Promise<num
             delete from agent_threads where id in (select thread_id from d where thread_id is not null)
           )
           select count(*)::int as n from d`,
-    )
-    const n = Number(rows[0]?.n ?? 0)
-    total += n
-    if (n < BATCH) return total
-  }
+  )
 }
 
 /**
@@ -45,20 +54,16 @@ export async function deleteOldAudit(days: number, now: SQL, db: Db): Promise<nu
   let total = 0
   for (const table of AUDIT_TABLES) {
     const name = sql.identifier(table)
-    for (;;) {
-      const rows = await queryRows<{ n: number }>(
-        db,
+    total += await inBatches(
+      db,
+      () =>
         sql`with d as (
               delete from ${name} where id in (
                 select id from ${name} where at < ${now} - ${days} * interval '1 day' limit ${BATCH})
               returning 1
             )
             select count(*)::int as n from d`,
-      )
-      const n = Number(rows[0]?.n ?? 0)
-      total += n
-      if (n < BATCH) break
-    }
+    )
   }
   return total
 }

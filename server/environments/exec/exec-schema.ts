@@ -34,6 +34,8 @@ export type ExecEnvironment = {
   /** Hosts the command may reach (sandbox-runtime only; the bwrap fallback has no network). */
   allowedHosts?: string[]
   limits?: Partial<ExecLimits>
+  /** Said after a refusal over the disk quota: why the quota is what it is (org-disk.ts). */
+  quotaNote?: string
 }
 
 export type ExecResult = {

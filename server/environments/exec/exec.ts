@@ -80,7 +80,7 @@ export async function runCommand(
     throw new HttpError(503, 'unavailable', `execution is unavailable on this server: ${mechanism.why}`)
   const limits = { ...DEFAULT_LIMITS, ...env.limits }
   const diskLimit = limits.diskMb * 1024 * 1024
-  await assertRoomFor(env.root, command, diskLimit)
+  await assertRoomFor(env.root, command, diskLimit, env.quotaNote)
 
   const id = newId('cmd')
   const box = await openBox(boxName(env.root), {
@@ -218,10 +218,13 @@ function latestOutput(
   return [stdout.latest(chars, redact), stderr.latest(chars, redact)].filter(Boolean).join('\n').slice(-chars)
 }
 
-/** Over its disk quota, an environment runs only commands that free space. @throws 507 otherwise. */
-export async function assertRoomFor(root: string, command: string, diskLimit: number) {
+/**
+ * Over its disk quota, an environment runs only commands that free space. `note` says why the
+ * quota is what it is, when it is not its own (org-disk.ts). @throws 507 otherwise.
+ */
+export async function assertRoomFor(root: string, command: string, diskLimit: number, note?: string) {
   const used = await currentUsage(root)
-  if (used >= diskLimit && !isCleanupOnly(command)) throw overQuota(used, diskLimit)
+  if (used >= diskLimit && !isCleanupOnly(command)) throw overQuota(used, diskLimit, note)
 }
 
 const CLEANUP = new Set(['rm', 'rmdir', 'unlink', 'truncate', 'ls', 'du', 'df', 'find'])

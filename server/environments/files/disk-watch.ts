@@ -14,7 +14,7 @@
 import { diskBlocks } from './quota.ts'
 
 /** How often a running command's folder is measured, at least. */
-export const DISK_WATCH_INTERVAL_MS = 1_000
+const DISK_WATCH_INTERVAL_MS = 1_000
 /** A measurement's time is at most this share of the time between measurements. */
 const DUTY_SHARE = 10
 

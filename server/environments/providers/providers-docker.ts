@@ -213,7 +213,12 @@ export async function dockerExec(
   assertNoDockerCliSecrets(secrets)
   const limits = { ...DEFAULT_LIMITS, ...env.limits }
   const program = opts.container
-  await assertRoomFor(env.root, program ? program.argv.join(' ') : command, limits.diskMb * 1024 * 1024)
+  await assertRoomFor(
+    env.root,
+    program ? program.argv.join(' ') : command,
+    limits.diskMb * 1024 * 1024,
+    env.quotaNote,
+  )
   const name = program?.name ?? `clockwork-env-${randomBytes(8).toString('hex')}`
   const { uid, gid } = sandboxIdentity()
   const programRelay = program?.sockets.length ? await relayFolder() : undefined
