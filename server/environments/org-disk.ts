@@ -13,7 +13,8 @@ import { getDb } from '../db/client.ts'
 import { environments } from '../db/schema/index.ts'
 import { env } from '../env.ts'
 import type { ExecLimits } from './exec/exec-schema.ts'
-import { formatBytes } from './files/quota.ts'
+import { formatBytes } from '../lib/text.ts'
+import { touchEnvironment } from './store.ts'
 
 const MiB = 1024 * 1024
 
@@ -34,6 +35,20 @@ export async function orgDiskUse(orgId: string): Promise<{ usedBytes: number; li
 /** How much of the organisation's disk the other environments leave `row`, in bytes (never below 0). */
 export async function orgDiskRoom(row: { id: string; orgId: string }): Promise<number> {
   return Math.max(0, env().ORG_MAX_DISK_MB * MiB - (await heldBytes(row.orgId, row.id)))
+}
+
+/**
+ * Records `row`'s folder at `usedBytes` while a command runs in it, and answers the room the other
+ * environments leave it now: commands running at once in several of an organisation's environments
+ * each see the others grow (decision 0498), where the room read as each opened was the same for all.
+ */
+export async function shareOrgDisk(
+  row: { id: string; orgId: string },
+  usedBytes: number,
+): Promise<{ roomBytes: number; note: string }> {
+  await touchEnvironment(row.id, usedBytes)
+  const roomBytes = await orgDiskRoom(row)
+  return { roomBytes, note: orgDiskNote(roomBytes) }
 }
 
 /** `limits` with the disk lowered to `roomBytes` when that is less; `byOrg` says whether it was. */

@@ -27,7 +27,7 @@ import {
   runPolicedCommand,
 } from './exec/commands.ts'
 import { type EnvironmentDefinition, EnvironmentName, parseEnvironmentFile } from './definition/definition.ts'
-import type { ExecLimits } from './exec/exec-schema.ts'
+import type { ExecEnvironment, ExecLimits } from './exec/exec-schema.ts'
 import type { FileContext } from './files/files-schema.ts'
 import { prepareFolder } from './exec/identity.ts'
 import { environmentsDir, here } from './instance.ts'
@@ -41,7 +41,7 @@ import {
   type ProviderTarget,
 } from './providers/providers.ts'
 import { makeRedactor } from '../lib/redact.ts'
-import { orgDiskNote, orgDiskRoom, withinOrgDisk } from './org-disk.ts'
+import { orgDiskNote, orgDiskRoom, shareOrgDisk, withinOrgDisk } from './org-disk.ts'
 import { asRunningCommand } from './exec/running.ts'
 import { whileInUse } from './exec/in-use.ts'
 import { prepareTree } from './bootstrap/tree.ts'
@@ -292,21 +292,13 @@ export async function runInEnvironment(
   origin: Origin = {},
   watched: Watched = (exec) => exec(),
 ): Promise<CommandOutcome> {
-  const { row, definition } = opened
+  const { row } = opened
   assertExecAllowed(opened.org)
   const provider = providerFor(opened.target, opened.files)
   const stopKey = stopKeyFor(origin)
   const outcome = await runPolicedCommand(
     {
-      env: {
-        root: opened.root,
-        secrets: opened.secrets,
-        allowedHosts: definition.policy.network.allow,
-        limits: opened.limits,
-        // The organisation's total, when it lowered the quota, is named in a refusal (decision 0491).
-        quotaNote: opened.files.quotaNote,
-        policy: opened.policy,
-      },
+      env: { ...execEnvironment(opened), policy: opened.policy },
       command: input.command,
       mode: input.mode,
       approved: input.approved,
@@ -324,6 +316,22 @@ export async function runInEnvironment(
   const local = folderHere(opened.target) && outcome.status === 'ran'
   await touchEnvironment(row.id, local ? outcome.result.disk.usedBytes : undefined)
   return outcome
+}
+
+/**
+ * What a provider runs `opened`'s commands (and harness programs) in: its folder, secrets, hosts and
+ * `limits`, with its organisation's disk total both as it was when opened (`quotaNote`, named in a
+ * refusal, decision 0491) and as it moves while they run (`orgDisk`, decision 0498).
+ */
+export function execEnvironment(opened: OpenEnvironment, limits = opened.limits): ExecEnvironment {
+  return {
+    root: opened.root,
+    secrets: opened.secrets,
+    allowedHosts: opened.definition.policy.network.allow,
+    limits,
+    ...(opened.files.quotaNote ? { quotaNote: opened.files.quotaNote } : {}),
+    ...(folderHere(opened.target) ? { orgDisk: (used: number) => shareOrgDisk(opened.row, used) } : {}),
+  }
 }
 
 /** Writes a command's audit row: who, which run or thread, the decision and how it ended. */

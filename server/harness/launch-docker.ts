@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto'
 import { basename, dirname, posix } from 'node:path'
 import { removeEntry } from '../environments/exec/inside.ts'
+import { execEnvironment } from '../environments/service.ts'
 import { DOCKER_WORKDIR, dockerExec, removeContainer } from '../environments/providers/providers-docker.ts'
 import { loopbackPort, runFolderName, writeProjection } from './launch-local.ts'
 import { installedCli, type Launcher } from './launcher.ts'
@@ -34,13 +35,7 @@ export const launchDocker: Launcher = async ({ adapter, opened, token, timeoutSe
       await writeProjection(opened, runName, projection.files)
       // The environment's timeoutSeconds bounds one command; a harness run is bounded by the run's own.
       const limits = { ...opened.limits, timeoutSeconds }
-      const env = {
-        root: opened.root,
-        secrets: opened.secrets,
-        allowedHosts: opened.definition.policy.network.allow,
-        limits,
-      }
-      const result = await dockerExec(env, adapter.install.command, {
+      const result = await dockerExec(execEnvironment(opened, limits), adapter.install.command, {
         timeoutSeconds,
         stopKey,
         container: {

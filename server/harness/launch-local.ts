@@ -12,7 +12,7 @@ import { dirname, join, posix } from 'node:path'
 import { runCommand } from '../environments/exec/exec.ts'
 import { leaseProxy } from '../environments/exec/sandbox-runtime.ts'
 import { folderInside, removeEntry, writeInside } from '../environments/exec/inside.ts'
-import type { OpenEnvironment } from '../environments/service.ts'
+import { execEnvironment, type OpenEnvironment } from '../environments/service.ts'
 import { installedCli, quote, type Launcher } from './launcher.ts'
 import { serveOnSocket } from './socket.ts'
 
@@ -62,7 +62,7 @@ export const launchLocal: Launcher = async ({ adapter, opened, token, timeoutSec
       // The environment's timeoutSeconds bounds one command; a harness run is a whole session of
       // them, bounded by the run's own timeout (the job's timeoutMinutes, cancel, the lease).
       const limits = { ...opened.limits, timeoutSeconds }
-      return runCommand({ root: opened.root, secrets: opened.secrets, limits }, line, {
+      return runCommand(execEnvironment(opened, limits), line, {
         timeoutSeconds,
         program: {
           readOnly: [dirname(cli), socket.dir, ...(proxy ? [proxy.socket] : [])],

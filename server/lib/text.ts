@@ -97,3 +97,11 @@ export function clipText(text: string, max: number, length = text.length): strin
   const end = /[\ud800-\udbff]/.test(text.charAt(max - 1)) ? max - 1 : max
   return `${text.slice(0, end)}… (${length.toLocaleString('en')} characters in all)`
 }
+
+/** 512 B, 3.0 KiB, 12.5 MiB, 1.25 GiB: binary units, as quotas are set in mebibytes. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`
+}

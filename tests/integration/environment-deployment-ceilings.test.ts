@@ -159,3 +159,42 @@ describe('an organisation’s environments together hold at most ORG_MAX_DISK_MB
     expect(after.body.result!.stdout).toMatch(/exit=0/)
   }, 90_000)
 })
+
+describe('commands running at once in several environments share the organisation’s total', () => {
+  it('four commands, each started with room and within its own quota, are stopped at the total', async () => {
+    // A fresh organisation of the plain member's own: nothing held yet, so each of the four opens
+    // with the whole 10 MiB as its room.
+    const { client } = agent.team.member
+    const created = await client.post('/_agent-native/auth/organization/create', {
+      name: 'Disk Race',
+      slug: 'disk-race-0498',
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    await client.post('/_agent-native/auth/organization/set-active', { organizationId: created.body.id })
+    const names = ['race-1', 'race-2', 'race-3', 'race-4']
+    for (const name of names) {
+      const put = await client.put(
+        `${R}/personal/environments/${name}.md`,
+        '---\nlimits: { diskMb: 4 }\n---\n',
+      )
+      expect(put.status, JSON.stringify(put.body)).toBeLessThan(300)
+    }
+    // 3.5 MiB each, paced over about seven seconds: 14 MiB of the organisation's 10 if each command
+    // were bounded only by the room it opened with.
+    const line = 'for i in $(seq 1 14); do head -c 262144 /dev/zero > f$i; sleep 0.5; done; echo finished'
+    const results = await Promise.all(
+      names.map((name) => client.post(`${E}/${name}/commands`, { command: line })),
+    )
+    type Result = { stdout: string; stderr: string; disk: { usedBytes: number } }
+    for (const res of results) expect(res.status, JSON.stringify(res.body)).toBe(200)
+    const outcomes = results.map((res) => res.body.result as Result)
+    const stopped = outcomes.filter((r) => /stopped: the environment went over its disk quota/.test(r.stderr))
+    expect(stopped.length, JSON.stringify(outcomes.map((r) => r.stderr))).toBeGreaterThan(0)
+    expect(stopped[0]!.stdout).not.toMatch(/finished/)
+    expect(stopped[0]!.stderr).toMatch(/together they may hold 10\.0 MiB on this server \(ORG_MAX_DISK_MB\)/)
+    const held = outcomes.reduce((sum, r) => sum + r.disk.usedBytes, 0)
+    expect(held).toBeLessThan(14 * MiB)
+    // The Environments page's total is the sizes recorded as the commands ended.
+    expect((await client.get(E)).body.disk).toEqual({ usedBytes: held, limitBytes: 10 * MiB })
+  }, 90_000)
+})

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { LIMIT_FIELDS } from '../../lib/exec-limits.ts'
+import type { OrgDiskShare } from '../files/disk-watch.ts'
 
 export { ExecLimitsInput } from '../../lib/exec-limits.ts'
 
@@ -36,6 +37,8 @@ export type ExecEnvironment = {
   limits?: Partial<ExecLimits>
   /** Said after a refusal over the disk quota: why the quota is what it is (org-disk.ts). */
   quotaNote?: string
+  /** Where a running command's folder size is shared with its organisation's other environments. */
+  orgDisk?: OrgDiskShare
 }
 
 export type ExecResult = {

@@ -25,8 +25,9 @@ import { dropPrivileges } from './identity.ts'
 import { currentMechanism, type Mechanism } from './mechanism.ts'
 import { OutputCollector } from './output.ts'
 import { collectChecks } from '../policy/policy-walk.ts'
-import { currentUsage, formatBytes, measureUsage, overQuota } from '../files/quota.ts'
-import { stoppedForDiskNote, watchDiskUse } from '../files/disk-watch.ts'
+import { currentUsage, measureUsage, overQuota } from '../files/quota.ts'
+import { formatBytes } from '../../lib/text.ts'
+import { stoppedForDiskNote, watchDiskUse, type DiskStop } from '../files/disk-watch.ts'
 import { makeRedactor } from '../../lib/redact.ts'
 import { wrapCommand } from './sandbox-runtime.ts'
 import { viewArgs } from './sandbox-view.ts'
@@ -118,7 +119,7 @@ export async function runCommand(
     }
     const redact = makeRedactor(Object.values(env.secrets ?? {}))
     const overDisk = new AbortController()
-    const disk = watchDiskUse(env.root, diskLimit, () => overDisk.abort())
+    const disk = watchDiskUse(env.root, diskLimit, () => overDisk.abort(), env.orgDisk)
     const run = await spawnCollect(
       argv,
       env.root,
@@ -137,7 +138,7 @@ export async function runCommand(
       root: env.root,
       redact,
       diskLimit,
-      stoppedForDisk: disk.stoppedAt(),
+      stoppedForDisk: disk.stopped(),
       mechanism: opts.program ? 'bwrap' : mechanism.kind,
       networkBlocked: refusals(),
     })
@@ -173,8 +174,8 @@ export async function resultOf(
     root: string
     redact: (text: string) => string
     diskLimit: number
-    /** The folder's size when the disk watch stopped the command (disk-watch.ts), else null. */
-    stoppedForDisk?: number | null
+    /** Why the disk watch stopped the command (disk-watch.ts), else null. */
+    stoppedForDisk?: DiskStop | null
     mechanism: ExecResult['mechanism']
     /** Connections the sandbox's network proxy refused to the command ("host:port"). */
     networkBlocked?: string[]
@@ -187,8 +188,9 @@ export async function resultOf(
   const stderr = run.stderr.text(how.redact)
   let stderrText = stderr.text
   if (run.timedOut) stderrText += `\n[killed: the command ran longer than ${run.timeoutSeconds} s]`
-  if (how.stoppedForDisk != null) {
-    stderrText += `\n${stoppedForDiskNote(formatBytes(how.stoppedForDisk), formatBytes(diskLimit))}`
+  const stop = how.stoppedForDisk
+  if (stop) {
+    stderrText += `\n${stoppedForDiskNote(formatBytes(stop.usedBytes), formatBytes(stop.limitBytes), stop.note)}`
   }
   if (overQuotaNow) {
     stderrText += `\n[the environment is now over its disk quota (${formatBytes(usedAfter)} of ${formatBytes(diskLimit)}): further writes are refused until files are deleted]`

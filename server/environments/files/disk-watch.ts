@@ -10,6 +10,11 @@
  * file's apparent size is counted after the command, quota.ts). The next comes a second later, or
  * ten times as long as the last one took, whichever is later, so a folder of a million files costs
  * its command's watch at most a tenth of a core.
+ *
+ * The quota a folder was opened with is what its organisation's other environments left it then
+ * (org-disk.ts); commands running at once in several of them each saw that room (decision 0498).
+ * So a watch that is told its organisation's share (`orgDisk`) records the folder's size there
+ * whenever it has moved by a mebibyte, and is answered the room the others leave it now.
  */
 import { diskBlocks } from './quota.ts'
 
@@ -17,28 +22,58 @@ import { diskBlocks } from './quota.ts'
 const DISK_WATCH_INTERVAL_MS = 1_000
 /** A measurement's time is at most this share of the time between measurements. */
 const DUTY_SHARE = 10
+/** How far the folder's size moves before the organisation is told it again. */
+const SHARE_STEP_BYTES = 1024 * 1024
+
+/**
+ * Records a folder's size while its command runs and answers the room its organisation's other
+ * environments leave it now, with what a stop for that says (org-disk.ts `shareOrgDisk`).
+ */
+export type OrgDiskShare = (usedBytes: number) => Promise<{ roomBytes: number; note: string }>
+
+/** Why a command was stopped: its folder's size, the limit it went over, and what lowered that limit. */
+export type DiskStop = { usedBytes: number; limitBytes: number; note?: string }
 
 export type DiskWatch = {
-  /** The folder's size when the command was stopped for it, else null. */
-  stoppedAt: () => number | null
+  /** What the command was stopped for, else null. */
+  stopped: () => DiskStop | null
   /** Ends the watch (the command has ended). */
   end: () => void
 }
 
 /**
  * Measures `root` while its command runs and calls `stop` once, when the folder holds more than
- * `limitBytes`. A measurement that fails (du gone, the folder removed) is skipped, not acted on.
+ * `limitBytes` or than its organisation's share leaves it. A measurement that fails (du gone, the
+ * folder removed) is skipped, not acted on, and so is a share that cannot be read.
  */
-export function watchDiskUse(root: string, limitBytes: number, stop: () => void): DiskWatch {
+export function watchDiskUse(
+  root: string,
+  limitBytes: number,
+  stop: () => void,
+  orgDisk?: OrgDiskShare,
+): DiskWatch {
   let ended = false
-  let stoppedAt: number | null = null
+  let stopped: DiskStop | null = null
   let timer: NodeJS.Timeout | undefined
+  let shared: number | undefined
+  let org: Awaited<ReturnType<OrgDiskShare>> | undefined
   const measure = async () => {
     const started = performance.now()
     const used = await diskBlocks(root)
     if (ended) return
-    if (used !== undefined && used > limitBytes) {
-      stoppedAt = used
+    if (
+      used !== undefined &&
+      orgDisk &&
+      (shared === undefined || Math.abs(used - shared) >= SHARE_STEP_BYTES)
+    ) {
+      shared = used
+      org = (await orgDisk(used).catch(() => undefined)) ?? org
+      if (ended) return
+    }
+    const byOrg = org !== undefined && org.roomBytes < limitBytes
+    const limit = byOrg ? org!.roomBytes : limitBytes
+    if (used !== undefined && used > limit) {
+      stopped = { usedBytes: used, limitBytes: limit, ...(byOrg ? { note: org!.note } : {}) }
       ended = true
       stop()
       return
@@ -48,7 +83,7 @@ export function watchDiskUse(root: string, limitBytes: number, stop: () => void)
   }
   timer = setTimeout(measure, DISK_WATCH_INTERVAL_MS)
   return {
-    stoppedAt: () => stoppedAt,
+    stopped: () => stopped,
     end() {
       ended = true
       clearTimeout(timer)
@@ -57,5 +92,6 @@ export function watchDiskUse(root: string, limitBytes: number, stop: () => void)
 }
 
 /** What a command stopped for its folder's size is told, after its own output. */
-export const stoppedForDiskNote = (usedText: string, limitText: string) =>
-  `[stopped: the environment went over its disk quota while the command ran (${usedText} of ${limitText})]`
+export const stoppedForDiskNote = (usedText: string, limitText: string, note?: string) =>
+  `[stopped: the environment went over its disk quota while the command ran (${usedText} of ${limitText})]` +
+  (note ? `\n${note}` : '')

@@ -10,6 +10,7 @@
  */
 import { spawn } from 'node:child_process'
 import { HttpError } from '../../lib/errors.ts'
+import { formatBytes } from '../../lib/text.ts'
 
 const usage = new Map<string, number>()
 
@@ -79,11 +80,4 @@ export async function assertWithinQuota(
   if (limit === undefined) return
   const used = await currentUsage(root)
   if (used >= limit || used + adding > limit) throw overQuota(used, limit, note)
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`
-  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`
 }

@@ -311,4 +311,30 @@ describe('with a Docker engine', () => {
     },
     60_000,
   )
+
+  it.skipIf(!daemon.ok)(
+    `a container is stopped at the room its organisation's other environments leave it now${docker.ok ? '' : ` (skipped: ${docker.why})`}`,
+    async () => {
+      execFileSync('chmod', ['0777', root])
+      // Another environment of the organisation grew while this command ran: 2 MiB of its own 4 left.
+      const shared: number[] = []
+      const orgDisk = async (usedBytes: number) => {
+        shared.push(usedBytes)
+        return { roomBytes: 2 * 1024 * 1024, note: 'the others hold the rest' }
+      }
+      const env = { root, allowedHosts: [], limits: { diskMb: 4 }, orgDisk }
+      const opts = { stopKey: 'run_docker_org_share', image: TEST_SANDBOX_IMAGE }
+      // 3 MiB in quarter-mebibyte files: within the environment's own quota, past the room left it.
+      const result = await dockerExec(
+        env,
+        'for i in $(seq 1 12); do head -c 262144 /dev/zero > part$i.bin; sleep 0.3; done; echo finished',
+        opts,
+      )
+      expect(result.stdout).not.toMatch(/finished/)
+      expect(result.stderr).toMatch(/while the command ran \([^)]+ of 2\.0 MiB\)\]\nthe others hold the rest/)
+      expect(shared.length).toBeGreaterThan(0)
+      await dockerExec({ root, allowedHosts: [] }, 'rm part*.bin', opts)
+    },
+    60_000,
+  )
 })

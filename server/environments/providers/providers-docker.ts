@@ -257,7 +257,7 @@ export async function dockerExec(
   if (program?.signal?.aborted) stop()
   program?.signal?.addEventListener('abort', stop, { once: true })
   const diskLimit = limits.diskMb * 1024 * 1024
-  const disk = watchDiskUse(env.root, diskLimit, stop)
+  const disk = watchDiskUse(env.root, diskLimit, stop, env.orgDisk)
   try {
     const run = await spawnCollect(
       [bin, ...args],
@@ -274,7 +274,7 @@ export async function dockerExec(
       root: env.root,
       redact,
       diskLimit,
-      stoppedForDisk: disk.stoppedAt(),
+      stoppedForDisk: disk.stopped(),
       mechanism: 'docker',
       networkBlocked: lease?.refusals(),
     })
