@@ -44,6 +44,8 @@ const EnvSchema = z.object({
   ORG_MAX_JOBS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   /** Per organisation: workspace files stored, personal and shared together; job files are jobs (decision 0453). */
   ORG_MAX_WORKSPACE_FILES: z.coerce.number().int().min(1).max(1_000_000).default(5000),
+  /** Per organisation: MiB the workspace files hold together, both scopes (decision 0499). */
+  ORG_MAX_WORKSPACE_MB: z.coerce.number().int().min(1).max(1_048_576).default(256),
   /** Per organisation: runs per rolling 24 hours that may use the deployment's model key. */
   ORG_MAX_DEPLOYMENT_KEY_RUNS_PER_DAY: z.coerce.number().int().min(0).max(10_000_000).default(2000),
   /** Per organisation: chat turns per rolling 24 hours that may use the deployment's model key (decision 0454). */

@@ -14,6 +14,7 @@ import { cn } from '#app/lib/cn.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import { loadUsagePage, saveUsagePage } from '#server/pages/settings-usage.ts'
 import type { OrgBudget } from '#server/runs/budget.ts'
+import type { OrgUsage } from '#server/agent/quota.ts'
 import type { Route } from './+types/_app.settings.usage'
 
 export const meta = () => [{ title: 'Usage · Clockwork' }]
@@ -25,6 +26,53 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   return saveUsagePage(await requirePageCaller(request), request)
 }
+
+/** The organisation's limits, one meter each, in the order the page shows them. */
+const LIMIT_METERS: {
+  key: keyof OrgUsage
+  label: string
+  hint: string
+  /** The figures are bytes ("4.1 MB"), not a count. */
+  bytes?: boolean
+}[] = [
+  {
+    key: 'enabledJobs',
+    label: 'Enabled jobs',
+    hint: 'Creating or enabling a job past the limit is refused; pause one to make room.',
+  },
+  {
+    key: 'jobs',
+    label: 'Jobs, paused ones included',
+    hint: 'Creating a job past the limit is refused; delete one to make room.',
+  },
+  {
+    key: 'deploymentKeyRuns',
+    label: "Runs on the deployment's key, last 24 hours",
+    hint: 'Runs past the limit fail with the reason; an organisation or personal key (Settings → Models) is not counted.',
+  },
+  {
+    key: 'deploymentKeyChatTurns',
+    label: "Chat turns on the deployment's key, last 24 hours",
+    hint: 'Past the limit the chat answers with the reason; a personal key (Settings → Models) is not counted.',
+  },
+  {
+    key: 'environmentDisk',
+    label: "Disk of the organisation's environments",
+    hint: 'Sizes as measured after each command, and every second or so while one writes. Past the limit commands that write are stopped or refused; delete files or environments to make room.',
+    bytes: true,
+  },
+  {
+    key: 'workspaceFiles',
+    label: 'Workspace files, personal and shared',
+    hint: 'Creating a file past the limit is refused; delete one to make room. Job files are jobs, counted above.',
+  },
+  {
+    key: 'workspaceStorage',
+    label: 'Storage of the workspace files',
+    hint: 'A new or longer file past the limit is refused; delete or shorten files to make room.',
+    bytes: true,
+  },
+]
 
 function Meter({
   label,
@@ -137,37 +185,16 @@ export default function Usage({ loaderData }: Route.ComponentProps) {
       <Card className="max-w-xl p-6">
         <h2 className="font-semibold">Usage of {orgName}</h2>
         <div className="mt-5 space-y-5">
-          <Meter
-            label="Enabled jobs"
-            used={usage.enabledJobs.used}
-            limit={usage.enabledJobs.limit}
-            hint="Creating or enabling a job past the limit is refused; pause one to make room."
-          />
-          <Meter
-            label="Jobs, paused ones included"
-            used={usage.jobs.used}
-            limit={usage.jobs.limit}
-            hint="Creating a job past the limit is refused; delete one to make room."
-          />
-          <Meter
-            label="Runs on the deployment's key, last 24 hours"
-            used={usage.deploymentKeyRuns.used}
-            limit={usage.deploymentKeyRuns.limit}
-            hint="Runs past the limit fail with the reason; an organisation or personal key (Settings → Models) is not counted."
-          />
-          <Meter
-            label="Chat turns on the deployment's key, last 24 hours"
-            used={usage.deploymentKeyChatTurns.used}
-            limit={usage.deploymentKeyChatTurns.limit}
-            hint="Past the limit the chat answers with the reason; a personal key (Settings → Models) is not counted."
-          />
-          <Meter
-            label="Disk of the organisation's environments"
-            used={usage.environmentDisk.used}
-            limit={usage.environmentDisk.limit}
-            format={formatBytes}
-            hint="Sizes as measured after each environment's last command. Past the limit commands that write are refused; delete files or environments to make room."
-          />
+          {LIMIT_METERS.map(({ key, label, hint, bytes }) => (
+            <Meter
+              key={key}
+              label={label}
+              used={usage[key].used}
+              limit={usage[key].limit}
+              hint={hint}
+              {...(bytes ? { format: formatBytes } : {})}
+            />
+          ))}
         </div>
       </Card>
       <BudgetCard budget={budget} />

@@ -14,6 +14,7 @@ import type { RunCap } from '../runs/budget.ts'
 import { countDeploymentKeyRuns } from '../runs/store.ts'
 import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
 import { readModelChoice, resolveModelKey, type KeySource } from './model.ts'
+import { countOrgResources, sumOrgResourceBytes } from '../resources/store.ts'
 
 const limitMessage = (limit: number) =>
   `This organisation has used its ${limit} runs on the deployment's model key in the last 24 hours. ` +
@@ -65,18 +66,24 @@ export type OrgUsage = {
   deploymentKeyChatTurns: { used: number; limit: number; windowHours: 24 }
   /** Bytes the organisation's environments hold together on this deployment (ORG_MAX_DISK_MB, decision 0491). */
   environmentDisk: { used: number; limit: number }
+  /** Workspace files, both scopes (ORG_MAX_WORKSPACE_FILES, decision 0453). */
+  workspaceFiles: { used: number; limit: number }
+  /** Bytes those files hold together in the database (ORG_MAX_WORKSPACE_MB, decision 0499). */
+  workspaceStorage: { used: number; limit: number }
 }
 
 /** The caller's organisation against its limits; for admins and owners. @throws HttpError 403 */
 export async function getOrgUsage(caller: Caller): Promise<OrgUsage> {
   if (!isOrgAdmin(caller)) throw forbidden("Only the organisation's admins and owners see its usage")
   const config = env()
-  const [enabled, jobs, runs, turns, disk] = await Promise.all([
+  const [enabled, jobs, runs, turns, disk, files, fileBytes] = await Promise.all([
     countEnabledJobs(caller.orgId, null),
     countJobs(caller.orgId),
     countDeploymentKeyRuns(caller.orgId, null),
     countDeploymentKeyTurns(caller.orgId),
     orgDiskUse(caller.orgId),
+    countOrgResources(caller.orgId),
+    sumOrgResourceBytes(caller.orgId),
   ])
   return {
     enabledJobs: { used: enabled, limit: config.ORG_MAX_ENABLED_JOBS },
@@ -88,5 +95,7 @@ export async function getOrgUsage(caller: Caller): Promise<OrgUsage> {
       windowHours: 24,
     },
     environmentDisk: { used: disk.usedBytes, limit: disk.limitBytes },
+    workspaceFiles: { used: files, limit: config.ORG_MAX_WORKSPACE_FILES },
+    workspaceStorage: { used: fileBytes, limit: config.ORG_MAX_WORKSPACE_MB * 1024 * 1024 },
   }
 }

@@ -13,7 +13,7 @@ import { badRequest, conflict, forbidden, notFound, payloadTooLarge } from '../l
 import { isUniqueViolation } from '../jobs/store.ts'
 import { newId } from '../lib/ids.ts'
 import { MAX_RESOURCE_BYTES, contentTypeFor, type ResourceScope } from './paths.ts'
-import { checkWorkspaceFileQuota } from './quota.ts'
+import { checkWorkspaceRoom } from './quota.ts'
 import {
   deleteResourceRow,
   findResourceRow,
@@ -91,7 +91,8 @@ export async function readFile(caller: Caller, scope: ResourceScope, path: strin
 
 /**
  * Creates or replaces a file. With `ifMatch`, the file must exist (404) at that version (409).
- * A new file must fit in the organisation's limit (403 `quota_exceeded`); replacing one always does.
+ * A new file, and a longer version of one, must fit in the organisation's limits (403
+ * `quota_exceeded`); a version no longer than the one it replaces always does.
  * Writing the same content again changes nothing. A file without a recorded creator is claimed
  * by the next person who may change it.
  */
@@ -112,14 +113,17 @@ export async function writeFile(
       else if (opts.ifMatch !== undefined) throw missing(scope, path)
       await validateWriter({ caller, scope, path, text: content })
       const view = async () => toView(caller, (await findResourceRow(owner, path, {}, tx))!)
+      const bytes = Buffer.byteLength(content, 'utf8')
       if (!row) {
-        await checkWorkspaceFileQuota(caller.orgId, tx)
+        await checkWorkspaceRoom(caller.orgId, tx, { newFile: true, growthBytes: bytes })
         const by = { updatedBy: caller.userId, createdBy: caller.userId }
         await insertResourceRow({ id: newId('res'), ...owner, path, content, ...by }, tx)
         return { resource: await view(), created: true }
       }
       checkVersion(row, opts.ifMatch)
       if (row.content === content) return { resource: toView(caller, row), created: false }
+      const growthBytes = bytes - Buffer.byteLength(row.content, 'utf8')
+      await checkWorkspaceRoom(caller.orgId, tx, { newFile: false, growthBytes })
       await updateResourceContent(
         row.id,
         {

@@ -77,6 +77,18 @@ export async function countOrgResources(orgId: string, db: Db = getDb()): Promis
   return total
 }
 
+/**
+ * The bytes the organisation's files hold, both scopes (their content as stored, UTF-8). The
+ * stored length is read from each value's header, so a large file is not read to be measured.
+ */
+export async function sumOrgResourceBytes(orgId: string, db: Db = getDb()): Promise<number> {
+  const rows = await db
+    .select({ bytes: sql<string>`coalesce(sum(octet_length(${resources.content})), 0)` })
+    .from(resources)
+    .where(eq(resources.orgId, orgId))
+  return Number(rows[0]?.bytes ?? 0)
+}
+
 export async function insertResourceRow(row: typeof resources.$inferInsert, db: Db = getDb()): Promise<void> {
   await db.insert(resources).values(row)
 }

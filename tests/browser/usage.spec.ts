@@ -29,6 +29,12 @@ test('Settings → Usage charts cost per day for runs and chat, lists jobs and p
   // 200k in + 20k out on claude-sonnet-5-5, the default: $0.40 + $0.20 = $0.60.
   fake.replyWhen(token, { text: 'Counted.', usage: { input_tokens: 200_000, output_tokens: 20_000 } })
   await runJob(page, baseURL!, 'usage-counter', `Count things (${token}).`)
+  // One workspace file of 2,000 bytes.
+  const note = await page.request.put('/_agent-native/resources/personal/notes.md', {
+    headers: { origin: baseURL!, 'content-type': 'text/markdown' },
+    data: `${'n'.repeat(1999)}\n`,
+  })
+  expect(note.status()).toBe(201)
 
   await page.goto('/settings/usage')
   // The organisation's limits, each a meter: the one job stored, its run on the deployment's key.
@@ -46,6 +52,15 @@ test('Settings → Usage charts cost per day for runs and chat, lists jobs and p
   const disk = page.getByRole('meter', { name: "Disk of the organisation's environments" })
   await expect(disk).toHaveAttribute('aria-valuenow', '0')
   await expect(disk).toHaveAttribute('aria-valuetext', '0 B of 10.7 GB')
+  // The workspace file, counted and measured against the defaults (5,000 files, 256 MiB).
+  await expect(page.getByRole('meter', { name: 'Workspace files, personal and shared' })).toHaveAttribute(
+    'aria-valuenow',
+    '1',
+  )
+  await expect(page.getByRole('meter', { name: 'Storage of the workspace files' })).toHaveAttribute(
+    'aria-valuetext',
+    '2.0 KB of 268.4 MB',
+  )
   const chat = page.getByRole('heading', { name: 'Chat', exact: true }).locator('..')
   await expect(chat).toContainText('No chat turns in this period.')
   // A chat turn on the deployment's key: 100k in + 10k out on the default model, $0.20 + $0.10 = $0.30. The counts are
