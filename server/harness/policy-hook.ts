@@ -8,6 +8,7 @@
 import type { Caller } from '../auth/caller.ts'
 import { judgeCommand } from '../environments/policy/judge.ts'
 import type { OpenEnvironment } from '../environments/service.ts'
+import { auditAllowanceRefusal } from '../environments/audit-allowance.ts'
 import { insertAudit } from '../environments/store.ts'
 import type { Decide, ToolVerdict } from './endpoint-hook.ts'
 
@@ -73,6 +74,12 @@ export function createPolicyHook(ctx: Context): Decide {
           ...refused,
         })
       return { allow: false, reason: refusal }
+    }
+    // Past its person's audit allowance, a tool call that would be recorded is refused unrecorded
+    // (a refusal recorded would itself fill the trail; decision 0500).
+    if (SHELL_TOOLS.has(tool) || WRITE_TOOLS.has(tool) || FETCH_TOOLS.has(tool)) {
+      const spent = await auditAllowanceRefusal(ctx.caller.userId)
+      if (spent) return { allow: false, reason: spent }
     }
     if (SHELL_TOOLS.has(tool)) return judgeShell(String(input.command ?? ''))
     if (WRITE_TOOLS.has(tool)) {

@@ -2,7 +2,8 @@
  * History retention: finished runs and their transcripts older than RUN_HISTORY_DAYS, and audit
  * trails older than AUDIT_HISTORY_DAYS (decision 0493), are deleted in small batches, so a cleanup
  * never holds many locks at once. Runs are found through job_runs_created_idx, audit rows through a
- * BRIN index on their time (they are written in time order).
+ * BRIN index on their time (they are written in time order). The audit's daily volumes per person
+ * (decision 0500) are kept two days.
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
@@ -66,4 +67,12 @@ export async function deleteOldAudit(days: number, now: SQL, db: Db): Promise<nu
     )
   }
   return total
+}
+
+/**
+ * Deletes the daily audit volumes (audit-allowance.ts) of days before yesterday: only today's is
+ * read, and a day's row lingers one more for a clock a little behind.
+ */
+export async function deleteOldAuditVolumes(now: SQL, db: Db): Promise<void> {
+  await db.execute(sql`delete from audit_volume where day < (${now} at time zone 'utc')::date - 1`)
 }

@@ -12,7 +12,7 @@ import { logger } from '../lib/logger.ts'
 import { databaseClock, sleep } from './clock.ts'
 import { createSchedulerCore, type CoreOptions, type SchedulerCore } from './core.ts'
 import { makeInstanceId, markInstanceStopped, pruneInstances, registerInstance } from './instances.ts'
-import { deleteOldAudit, deleteOldRuns } from './retention.ts'
+import { deleteOldAudit, deleteOldAuditVolumes, deleteOldRuns } from './retention.ts'
 import { onJobsChanged, onPlaceChanged, type PlaceChange } from '../db/signal.ts'
 import { cancelRunsOf } from '../runs/control.ts'
 
@@ -147,6 +147,7 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
       const auditDays = config.AUDIT_HISTORY_DAYS
       const audit = await deleteOldAudit(auditDays, clock.sqlNow(), db)
       if (audit > 0) logger.info({ deleted: audit, auditDays }, 'old audit rows deleted')
+      await deleteOldAuditVolumes(clock.sqlNow(), db)
     },
     'history retention',
     // Soon after start too: a server restarted more often than hourly would otherwise never prune.

@@ -18,7 +18,7 @@ import {
 } from '#server/db/schema/index.ts'
 import { queryRows } from '#server/db/sql.ts'
 import { newId } from '#server/lib/ids.ts'
-import { deleteOldAudit, deleteOldRuns } from '#server/scheduler/retention.ts'
+import { deleteOldAudit, deleteOldAuditVolumes, deleteOldRuns } from '#server/scheduler/retention.ts'
 import { startScheduler } from '#server/scheduler/scheduler.ts'
 import { ManualClock } from '#tests/support/clock.ts'
 import { succeed } from '#tests/support/fake-executor.ts'
@@ -115,6 +115,23 @@ describe('audit trails', () => {
   })
 })
 
+describe("people's daily audit volumes", () => {
+  it('keep today and yesterday, the days the allowance reads, and delete older ones', async () => {
+    await db.execute(sql`
+      insert into audit_volume (actor_id, day, bytes) values
+        ('vol_person', (now() at time zone 'utc')::date, 1),
+        ('vol_person', (now() at time zone 'utc')::date - 1, 2),
+        ('vol_person', (now() at time zone 'utc')::date - 2, 3),
+        ('vol_person', (now() at time zone 'utc')::date - 40, 4)`)
+    await deleteOldAuditVolumes(sql`now()`, db)
+    const left = await queryRows<{ bytes: string }>(
+      db,
+      sql`select bytes from audit_volume where actor_id = 'vol_person' order by day desc`,
+    )
+    expect(left.map((r) => Number(r.bytes))).toEqual([1, 2])
+  })
+})
+
 describe('run history', () => {
   it('deletes finished runs older than RUN_HISTORY_DAYS with their transcripts, and keeps queued and running ones', async () => {
     const jobId = await insertJob(db, owner, { schedule: '0 7 * * *' })
@@ -163,7 +180,7 @@ describe('run history', () => {
 })
 
 describe('the scheduler', () => {
-  it('prunes old audit rows in its retention, a minute after it starts', async () => {
+  it('prunes old audit rows and audit volumes in its retention, a minute after it starts', async () => {
     await db.insert(environmentAudit).values([
       {
         environmentId: 'env_s',
@@ -182,6 +199,11 @@ describe('the scheduler', () => {
         at: daysAgo(3),
       },
     ])
+    await db.execute(sql`
+      insert into audit_volume (actor_id, day, bytes)
+      values ('vol_scheduler', (now() at time zone 'utc')::date - 5, 1)`)
+    const volumes = async () =>
+      (await queryRows(db, sql`select 1 from audit_volume where actor_id = 'vol_scheduler'`)).length
     const clock = new ManualClock(new Date())
     const scheduler = await startScheduler({
       handle: database.handle,
@@ -195,6 +217,7 @@ describe('the scheduler', () => {
       expect(await subjects()).toEqual(['scheduler old', 'scheduler new'])
       await clock.advance(60_000)
       await expect.poll(subjects).toEqual(['scheduler new'])
+      await expect.poll(volumes).toBe(0)
     } finally {
       await scheduler.stop()
     }

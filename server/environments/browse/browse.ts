@@ -289,7 +289,7 @@ export const PersonCommandInput = z.strictObject({
     .string({ error: 'is required' })
     .trim()
     .min(1, 'is required')
-    .max(16_384)
+    .max(16_384, 'must be at most 16,384 characters')
     .describe('A shell command line, run with bash in the environment folder'),
   timeoutSeconds: z
     .number({ error: 'must be a whole number of seconds from 1 to 3600' })

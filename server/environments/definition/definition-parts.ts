@@ -15,7 +15,7 @@ const LOCAL_HOST = /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?:
  */
 export const GitUrl = z
   .string({ error: 'must be a URL' })
-  .max(2048)
+  .max(2048, 'must be at most 2,048 characters')
   .superRefine((value, ctx) => {
     let url: URL
     try {
@@ -73,7 +73,11 @@ export const PackageManager = z
   .enum(['auto', 'npm', 'pnpm', 'yarn', 'bun'], { error: 'must be auto, npm, pnpm, yarn or bun' })
   .default('auto')
 
-const Command = z.string({ error: 'must be a command line' }).trim().min(1).max(4096)
+const Command = z
+  .string({ error: 'must be a command line' })
+  .trim()
+  .min(1, 'must be a command line')
+  .max(4096, 'must be at most 4,096 characters')
 export const SetupStep = z.union([Command, z.array(Command).min(1).max(16)], {
   error: 'must be a command line or a list of command lines run in parallel',
 })

@@ -50,19 +50,19 @@ export async function watchWhile<T>(
   const redact = opened.files.redact ?? ((text: string) => text)
   // A path may carry a secret value: shown and recorded redacted (read as it is, below), then cut.
   const files = events.map((event) => ({ ...event, path: clipText(redact(event.path), MAX_CHANGE_PATH) }))
-  for (const event of files) {
-    await insertAudit({
+  await insertAudit(
+    files.map((event) => ({
       environmentId: opened.row.id,
       orgId: opened.row.orgId,
       actorId: caller.userId,
       runId: origin.runId,
       threadId: origin.threadId,
-      kind: 'change',
+      kind: 'change' as const,
       subject: event.path,
-      decision: 'allowed',
+      decision: 'allowed' as const,
       rule: event.type,
-    })
-  }
+    })),
+  )
   const skills: Activity['skills'] = []
   for (const event of options.skills ? events : []) {
     if (event.type === 'delete' || !SKILL_FILE.test(event.path)) continue

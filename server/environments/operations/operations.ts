@@ -23,6 +23,7 @@ import {
   type Origin,
   type Watched,
 } from '../service.ts'
+import { assertAuditAllowance } from '../audit-allowance.ts'
 
 export type RunCommandRequest = {
   command: string
@@ -129,6 +130,9 @@ export async function operateOn<K extends OperationName>(
   return perform(caller, opened, op, input, origin)
 }
 
+/** The operations an audit row records. */
+const AUDITED = new Set<OperationName>(['write_file', 'edit_file', 'run_command'])
+
 async function perform<K extends OperationName>(
   caller: Caller,
   opened: OpenEnvironment,
@@ -136,6 +140,9 @@ async function perform<K extends OperationName>(
   input: Operations[K]['input'],
   origin: Origin,
 ): Promise<Operations[K]['result']> {
+  // What writes or runs is recorded in the audit: refused before it acts once its person's
+  // actions filled the day's allowance (decision 0500).
+  if (AUDITED.has(op)) await assertAuditAllowance(caller.userId)
   const provider = providerFor(opened.target, opened.files)
   // Self-made skills are read from the folder, so only one on this server's disk makes them.
   const local = folderHere(opened.target)

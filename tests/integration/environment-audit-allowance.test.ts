@@ -1,0 +1,108 @@
+/**
+ * Every command, file write and harness tool call in an environment is recorded in its audit, kept
+ * for AUDIT_HISTORY_DAYS: a command's line up to 64 KiB, and each file it changed. A member's loop
+ * of direct commands costs no model call, so nothing bounded how fast one person filled the
+ * database every tenant shares. Now each person's actions may add USER_MAX_AUDIT_MB_PER_DAY a day
+ * (decision 0500). Attacked with 1 MiB: a loop of commands of 60 KiB lines, and a harness run of
+ * someone whose allowance is spent.
+ */
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { queryRows } from '#server/db/sql.ts'
+import type { AgentApp } from '#tests/support/agent-app.ts'
+import { sendChat, toolParts, userText } from '#tests/support/agent-chat.ts'
+import { toolUse } from '#tests/support/fake-anthropic.ts'
+import { bashParts, localHarnessJob, runWithReplies, startHarnessApp } from '#tests/support/harness-runs.ts'
+
+const E = '/_agent-native/environments'
+const R = '/_agent-native/resources'
+const MiB = 1024 * 1024
+
+let agent: AgentApp
+beforeAll(async () => {
+  agent = await startHarnessApp({
+    key: 'sk-ant-audit-allowance-0500',
+    environmentsDir: 'clockwork-audit-allowance-',
+    scheduler: true,
+    env: { USER_MAX_AUDIT_MB_PER_DAY: '1' },
+  })
+}, 120_000)
+afterAll(() => agent?.close())
+
+const auditedBytes = async (actorId: string) =>
+  Number(
+    (
+      await queryRows<{ bytes: string }>(
+        agent.app.server.db.db,
+        sql`select coalesce(sum(octet_length(subject)), 0) as bytes from environment_audit where actor_id = ${actorId}`,
+      )
+    )[0]!.bytes,
+  )
+
+describe("a person's actions add at most USER_MAX_AUDIT_MB_PER_DAY to the environment audit a day", () => {
+  it('a loop of long direct commands is refused once it filled the day, and others still act', async () => {
+    const { client, id } = agent.team.member
+    const put = await client.put(`${R}/personal/environments/loud.md`, '---\nprovider: local\n---\n')
+    expect(put.status, JSON.stringify(put.body)).toBe(201)
+    // A line longer than the command box takes is a 400 that says so (and runs nothing).
+    const tooLong = await client.post(`${E}/loud/commands`, { command: `true # ${'a'.repeat(16_384)}` })
+    expect(tooLong.status).toBe(400)
+    expect(tooLong.body.error).toMatchObject({
+      field: 'command',
+      message: 'command: must be at most 16,384 characters',
+    })
+    // 15 KiB a line: a hundred of them are 1.5 MiB of audit, had nothing stopped the loop.
+    const line = `true # ${'a'.repeat(15 * 1024)}`
+    const statuses: number[] = []
+    let refusal: { code: string; message: string } | undefined
+    for (let i = 0; i < 100 && !refusal; i++) {
+      const res = await client.post(`${E}/loud/commands`, { command: line })
+      statuses.push(res.status)
+      if (res.status !== 200) refusal = res.body.error
+    }
+    expect(statuses.at(-1), JSON.stringify(refusal)).toBe(429)
+    expect(refusal).toMatchObject({
+      code: 'quota_exceeded',
+      message: expect.stringMatching(/the most one person's may be \(USER_MAX_AUDIT_MB_PER_DAY, 1\.0 MiB\)/),
+    })
+    // Refused once a mebibyte was recorded (with each row's overhead): at most one line past it.
+    const recorded = await auditedBytes(id)
+    expect(recorded).toBeGreaterThanOrEqual(MiB - 20 * 1024)
+    expect(recorded).toBeLessThan(MiB + 20 * 1024)
+    // The agent's file write for them is refused too, before it writes.
+    agent.fake.reply(toolUse('write_file', { environment: 'loud', path: 'notes.md', content: 'a note' }))
+    const chat = await sendChat(client, { message: userText('write a note in loud') })
+    expect(toolParts(chat.reply, 'write_file')[0].output).toMatchObject({
+      ok: false,
+      error: { status: 429, message: expect.stringMatching(/USER_MAX_AUDIT_MB_PER_DAY/) },
+    })
+    expect((await client.post(`${E}/loud/commands`, { command: 'ls notes.md' })).status).toBe(429)
+    expect(await auditedBytes(id)).toBe(recorded)
+    // Another person's allowance is their own.
+    const other = agent.team.admin.client
+    expect(
+      (await other.put(`${R}/personal/environments/quiet.md`, '---\nprovider: local\n---\n')).status,
+    ).toBe(201)
+    expect((await other.post(`${E}/quiet/commands`, { command: 'echo fine' })).status).toBe(200)
+  }, 120_000)
+
+  it('a harness tool call of a person whose allowance is spent is denied, saying why', async () => {
+    const c = agent.team.creator.client
+    const job = await localHarnessJob(c, 'spent', 'audit-spent')
+    // The creator's day is already full.
+    await agent.app.server.db.db.execute(sql`
+      insert into audit_volume (actor_id, day, bytes)
+      values (${agent.team.creator.id}, (now() at time zone 'utc')::date, ${MiB})`)
+    const run = await runWithReplies(
+      agent,
+      c,
+      job,
+      'audit-spent',
+      toolUse('Bash', { command: 'echo reached', description: 'try' }),
+      { text: 'Done.' },
+    )
+    const [call] = bashParts(run)
+    expect(JSON.stringify(call)).toMatch(/USER_MAX_AUDIT_MB_PER_DAY/)
+    expect(JSON.stringify(call)).not.toMatch(/"reached/)
+  }, 180_000)
+})
