@@ -310,4 +310,25 @@ describe('secret names the programs that start the sandbox read', () => {
     expect(box.status).toBe(400)
     expect(JSON.stringify(box.body)).not.toContain('ran\\n')
   })
+  it('any other name reaches the command only, never the programs that start it', async () => {
+    // No list of names can be complete: util-linux's prlimit, which starts every command here, prints
+    // its library's debug lines into the command's output when LIBSMARTCOLS_DEBUG is set.
+    const c = team.member.client
+    const saved = await c.request('PUT', '/_agent-native/secrets/personal/LIBSMARTCOLS_DEBUG', {
+      value: '0x0000ffff',
+    })
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200)
+    const defined = await c.put(
+      `${R}/personal/environments/steer-launchers.md`,
+      definition(['secrets: [LIBSMARTCOLS_DEBUG]']),
+    )
+    expect(defined.status, JSON.stringify(defined.body)).toBe(201)
+    const box = await c.post(`${E}/steer-launchers/commands`, {
+      command: 'echo "inside=${#LIBSMARTCOLS_DEBUG}"',
+    })
+    expect(box.status, JSON.stringify(box.body)).toBe(200)
+    // The command has its secret; prlimit, setpriv and bwrap on the host never saw it.
+    expect(box.body.result.stdout).toBe('inside=10\n')
+    expect(box.body.result.stderr).not.toMatch(/libsmartcols/)
+  })
 })

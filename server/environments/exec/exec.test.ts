@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http'
-import { chmod, mkdir, mkdtemp, rm, writeFile as fsWriteFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile as fsWriteFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { runCommand } from './exec.ts'
 import { editFile, writeFile } from '../files/files.ts'
 import { prepareFolder, sandboxIdentity } from './identity.ts'
@@ -131,6 +131,42 @@ describe('isolation', () => {
     )
     expect(result.stdout).toBe('same\ntoken: ••••\n')
     expect(result.stderr).toBe('••••\n')
+  })
+
+  it('keeps secrets out of the environment of the host programs that start the sandbox', async () => {
+    const value = 'launch-secret-4242'
+    // The command waits for its marker file, so its launchers are there to be read meanwhile.
+    const running = runCommand(
+      env({ secrets: { LAUNCH_TOKEN: value } }),
+      'while [ ! -e go ]; do sleep 0.05; done; printf %s "$LAUNCH_TOKEN" | wc -c',
+      opts,
+    )
+    // bwrap's own process on this host (setpriv and prlimit became it by exec): its environment.
+    const launchers = async () => {
+      const found: { pid: number; environ: string }[] = []
+      for (const pid of await readdir('/proc')) {
+        if (!/^\d+$/.test(pid)) continue
+        const read = (file: string) => readFile(`/proc/${pid}/${file}`, 'latin1').catch(() => '')
+        const [comm, cmdline, environ] = await Promise.all([read('comm'), read('cmdline'), read('environ')])
+        if (comm.trim() === 'bwrap' && cmdline.includes(root)) found.push({ pid: Number(pid), environ })
+      }
+      // The first is the one on the host: sandbox-runtime's own bwrap, for the network, is started
+      // after it inside the sandbox, as the command, with the command's variables.
+      return found.sort((a, b) => a.pid - b.pid).slice(0, 1)
+    }
+    let seen: { pid: number; environ: string }[] = []
+    await vi.waitFor(async () => {
+      seen = await launchers()
+      expect(seen.length).toBeGreaterThan(0)
+    })
+    await fsWriteFile(join(root, 'go'), '')
+    const result = await running
+    await rm(join(root, 'go'))
+    const environ = seen[0]!.environ
+    expect(environ).toContain('PATH=')
+    expect(environ).not.toContain(value)
+    // And the command itself has it.
+    expect(result.stdout.trim()).toBe(String(value.length))
   })
 })
 

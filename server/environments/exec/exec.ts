@@ -1,13 +1,15 @@
 /**
  * Runs one command line in an environment's folder, isolated (mechanism.ts), seeing only its folder,
  * the system tools and a private /tmp (sandbox-view.ts), as an unprivileged uid, with a clean env
- * (PATH, HOME inside the folder, LANG, plus the environment's secrets), in the environment's box
+ * (PATH, HOME inside the folder, LANG, plus the environment's secrets: handed to bwrap on a pipe,
+ * never in the environment of the host programs that start the sandbox), in the environment's box
  * (a cgroup capping its processes and their memory together, server/sandbox/cgroup.ts) under CPU
  * and file-size limits and a wall-clock timeout no caller can raise. Returns the full output of
  * each stream (the middle cut with a visible marker past the cap), redacted of secret values.
  * The policy decision (policy.ts) is the caller's job; this module only executes.
  */
 import { spawn } from 'node:child_process'
+import type { Readable, Writable } from 'node:stream'
 import { createHash } from 'node:crypto'
 import { resolve } from 'node:path'
 import { newId } from '../../lib/ids.ts'
@@ -109,30 +111,41 @@ export async function runCommand(
     } else {
       inner = [...viewArgs(view), '--', '/bin/bash', '-c', command]
     }
-    const argv = [...(box?.prefix ?? []), ...dropPrivileges(), ...prlimitArgs(limits, box), 'bwrap', ...inner]
-    const commandEnv: Record<string, string> = {
+    const argv = [
+      ...(box?.prefix ?? []),
+      ...dropPrivileges(),
+      ...prlimitArgs(limits, box),
+      'bwrap',
+      '--args',
+      String(ARGS_FD),
+      ...inner,
+    ]
+    const commandEnv = setenvArgs({
       PATH,
       HOME: env.root,
       LANG: 'C.UTF-8',
       ...opts.program?.env,
       ...env.secrets,
-    }
+    })
     const redact = makeRedactor(Object.values(env.secrets ?? {}))
     const overDisk = new AbortController()
     const disk = watchDiskUse(env.root, diskLimit, () => overDisk.abort(), env.orgDisk)
     const run = await spawnCollect(
       argv,
       env.root,
-      commandEnv,
+      LAUNCHER_ENV,
       commandTimeout(limits, opts.timeoutSeconds),
       limits.outputKb,
       undefined,
       opts.onOutput &&
         ((out) => opts.onOutput!((chars) => latestOutput(out.stdout, out.stderr, chars, redact))),
-      withSignal(
-        opts.program,
-        opts.signal ? AbortSignal.any([opts.signal, overDisk.signal]) : overDisk.signal,
-      ),
+      {
+        ...withSignal(
+          opts.program,
+          opts.signal ? AbortSignal.any([opts.signal, overDisk.signal]) : overDisk.signal,
+        ),
+        argsPipe: commandEnv,
+      },
     ).finally(disk.end)
     return await resultOf(run, {
       root: env.root,
@@ -146,6 +159,28 @@ export async function runCommand(
     release()
     await box?.release()
   }
+}
+
+/**
+ * The environment of the host programs that start a command's sandbox (the box's `sh`, setpriv,
+ * prlimit, bwrap), run as this server's user, root included: nothing a tenant chose. The command's
+ * own variables, its secrets among them, reach bwrap on a pipe instead (decision 0501): in these
+ * programs' environment a secret named like a variable one of them reads steered it (a name rule
+ * listed the C library's, decision 0423, but util-linux's LIBSMARTCOLS_DEBUG made prlimit print, and
+ * a host whose /bin/sh is bash reads SHELLOPTS and PS4), and no list of names can be complete.
+ */
+const LAUNCHER_ENV = { PATH, LANG: 'C.UTF-8' }
+
+/** The descriptor bwrap reads its further arguments from (`--args`): the child's first after stdio. */
+const ARGS_FD = 3
+
+/**
+ * bwrap arguments that give the sandboxed command exactly `vars`: `--clearenv`, then one
+ * `--setenv NAME VALUE` each, NUL-separated as `--args` reads them.
+ */
+export function setenvArgs(vars: Record<string, string>): Buffer {
+  const parts = ['--clearenv', ...Object.entries(vars).flatMap(([name, value]) => ['--setenv', name, value])]
+  return Buffer.from(parts.map((part) => `${part}\0`).join(''))
 }
 
 const MiB = 1024 * 1024
@@ -265,6 +300,8 @@ export function spawnCollect(
     onChunk?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void
     /** Aborting kills the process group (bwrap's death takes its whole PID namespace with it). */
     signal?: AbortSignal
+    /** Written to the child's descriptor 3 and closed (bwrap's `--args`). */
+    argsPipe?: Buffer
   },
 ): Promise<Collected> {
   const started = performance.now()
@@ -277,8 +314,17 @@ export function spawnCollect(
       cwd,
       env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // Descriptor 3 is bwrap's arguments when there are any, else not opened at all.
+      stdio: ['ignore', 'pipe', 'pipe', live?.argsPipe ? 'pipe' : 'ignore'],
     })
+    const childOut = child.stdio[1] as Readable
+    const childErr = child.stdio[2] as Readable
+    const argsPipe = child.stdio[3] as Writable | null
+    if (argsPipe && live?.argsPipe) {
+      // A child that dies before reading it (killed at once) closes it: not an error of ours.
+      argsPipe.on('error', () => {})
+      argsPipe.end(live.argsPipe)
+    }
     let timedOut = false
     const killGroup = () => {
       try {
@@ -292,11 +338,11 @@ export function spawnCollect(
       killGroup()
       onTimeout?.()
     }, timeoutSeconds * 1000)
-    child.stdout.on('data', (chunk: Buffer) => {
+    childOut.on('data', (chunk: Buffer) => {
       stdout.push(chunk)
       live?.onChunk?.('stdout', chunk)
     })
-    child.stderr.on('data', (chunk: Buffer) => {
+    childErr.on('data', (chunk: Buffer) => {
       stderr.push(chunk)
       live?.onChunk?.('stderr', chunk)
     })
