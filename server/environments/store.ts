@@ -4,7 +4,8 @@ import { getDb, type Db } from '../db/client.ts'
 import { lockKey } from '../db/lock.ts'
 import { clipText } from '../lib/text.ts'
 import { environmentsFull, isScratchName, MAX_ENVIRONMENTS_PER_ORG } from './environments-quota.ts'
-import { auditVolume, environmentAudit, environments } from '../db/schema/environments.ts'
+import { environmentAudit, environments } from '../db/schema/environments.ts'
+import { addAuditVolume } from '../accounts/audit-allowance.ts'
 
 export type EnvironmentRow = typeof environments.$inferSelect
 export type AuditRow = typeof environmentAudit.$inferSelect
@@ -85,14 +86,9 @@ export async function touchEnvironment(id: string, sizeBytes: number | undefined
 export const MAX_AUDIT_SUBJECT = 64 * 1024
 
 /**
- * What an audit row costs its actor's daily allowance beyond its text: its other columns, its
- * tuple header and its index entries, about this many bytes.
- */
-export const AUDIT_ROW_BYTES = 200
-
-/**
  * Records audit rows, each subject cut to {@link MAX_AUDIT_SUBJECT} saying how long it was, and
- * adds what they hold to their actors' volume of the day (audit-allowance.ts), in one transaction.
+ * adds what they hold to their actors' volume of the day (accounts/audit-allowance.ts), in one
+ * transaction.
  */
 export async function insertAudit(rows: AuditInsert | AuditInsert[], db: Db = getDb()) {
   const values = (Array.isArray(rows) ? rows : [rows]).map((row) => ({
@@ -100,33 +96,16 @@ export async function insertAudit(rows: AuditInsert | AuditInsert[], db: Db = ge
     subject: clipText(row.subject, MAX_AUDIT_SUBJECT),
   }))
   if (values.length === 0) return
-  const byActor = new Map<string, number>()
-  for (const row of values) {
-    if (!row.actorId) continue
-    const bytes = AUDIT_ROW_BYTES + Buffer.byteLength(row.subject) + Buffer.byteLength(row.reason ?? '')
-    byActor.set(row.actorId, (byActor.get(row.actorId) ?? 0) + bytes)
-  }
   await db.transaction(async (tx) => {
     await tx.insert(environmentAudit).values(values)
-    for (const [actorId, bytes] of byActor) {
-      await tx
-        .insert(auditVolume)
-        .values({ actorId, day: sql`(now() at time zone 'utc')::date`, bytes })
-        .onConflictDoUpdate({
-          target: [auditVolume.actorId, auditVolume.day],
-          set: { bytes: sql`${auditVolume.bytes} + excluded.bytes` },
-        })
-    }
+    await addAuditVolume(
+      tx,
+      values.map((row) => ({
+        actorId: row.actorId,
+        bytes: Buffer.byteLength(row.subject) + Buffer.byteLength(row.reason ?? ''),
+      })),
+    )
   })
-}
-
-/** The bytes `actorId`'s actions wrote to the audit today (UTC). */
-export async function auditedToday(actorId: string, db: Db = getDb()): Promise<number> {
-  const [row] = await db
-    .select({ bytes: auditVolume.bytes })
-    .from(auditVolume)
-    .where(and(eq(auditVolume.actorId, actorId), eq(auditVolume.day, sql`(now() at time zone 'utc')::date`)))
-  return row?.bytes ?? 0
 }
 
 /** Stores the lifecycle columns: the bootstrap record, the built hash, the snapshot's hash and time. */

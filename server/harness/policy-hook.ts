@@ -8,7 +8,7 @@
 import type { Caller } from '../auth/caller.ts'
 import { judgeCommand } from '../environments/policy/judge.ts'
 import type { OpenEnvironment } from '../environments/service.ts'
-import { auditAllowanceRefusal } from '../environments/audit-allowance.ts'
+import { auditAllowanceRefusal } from '../accounts/audit-allowance.ts'
 import { insertAudit } from '../environments/store.ts'
 import type { Decide, ToolVerdict } from './endpoint-hook.ts'
 

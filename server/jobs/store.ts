@@ -21,6 +21,7 @@ import { getDb, type Db } from '../db/client.ts'
 import { jobAudit, jobRuns, jobs, user } from '../db/schema/index.ts'
 import type { JobListQuery } from './schema.ts'
 import { queryRows } from '../db/sql.ts'
+import { addAuditVolume } from '../accounts/audit-allowance.ts'
 
 export type JobRow = typeof jobs.$inferSelect
 export type NewJobRow = typeof jobs.$inferInsert
@@ -120,8 +121,11 @@ export async function deleteJobRow(id: string, db: Db = getDb()): Promise<void> 
     delete from jobs where id = ${id}`)
 }
 
+/** Records a job's change, counted against its actor's audit allowance of the day (decision 0500). */
 export async function insertAuditRow(row: typeof jobAudit.$inferInsert, db: Db = getDb()): Promise<void> {
   await db.insert(jobAudit).values(row)
+  const bytes = Buffer.byteLength(JSON.stringify(row.changes ?? null)) + Buffer.byteLength(row.note ?? '')
+  await addAuditVolume(db, [{ actorId: row.actorId, bytes }])
 }
 
 /**

@@ -37,6 +37,7 @@ import { checkJobSkills } from './skill-refs.ts'
 import { checkHarness, nextRunAhead } from './field-schemas.ts'
 import { checkEmailTargets } from './notify-members.ts'
 import { foldScheduleKeys } from './schedule-keys.ts'
+import { assertAuditAllowance } from '../accounts/audit-allowance.ts'
 
 export type WriteOptions = {
   /** The version the caller last saw; a different stored version is a 409. */
@@ -69,6 +70,8 @@ export async function createJobFrom(
   }
   checkHarness(data)
   await checkEmailTargets(data.notify, { orgId: caller.orgId, createdBy: caller.userId }, getDb())
+  // Its audit row holds the whole definition: a person's creates fill the trail at a bounded rate.
+  await assertAuditAllowance(caller.userId)
   const { name, scope, timezone: givenZone, ...definition } = data
   const timezone =
     givenZone ?? (caller.timezone && isValidTimezone(caller.timezone) ? caller.timezone : 'UTC')
@@ -116,6 +119,8 @@ export async function changeJobFrom(
   options: WriteOptions = {},
 ): Promise<JobView> {
   const change = parseInput(JobUpdateInput, foldScheduleKeys(input))
+  // Its audit row holds what changed, before and after (decision 0500).
+  await assertAuditAllowance(caller.userId)
   const { view, changed } = await getDb().transaction(async (tx) => {
     const job = await lockEditableJob(caller, id, options.ifMatch, tx)
     await checkJobSkills(job.orgId, change.skills, job.skills, tx)

@@ -46,7 +46,6 @@ export const INNER_LAYERS: Record<string, string[][]> = {
   environments: [
     ['environments-quota.ts'], // how many records an organisation may hold
     ['store.ts', 'instance.ts'], // the records and where this instance keeps folders
-    ['audit-allowance.ts'], // how much one person's actions may add to the audit a day
     ['policy'], // may this command line run
     ['files'], // the file tools, confined to the root, and the disk quota
     ['exec'], // running one command, sandboxed and limited

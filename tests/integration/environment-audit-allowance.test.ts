@@ -2,9 +2,9 @@
  * Every command, file write and harness tool call in an environment is recorded in its audit, kept
  * for AUDIT_HISTORY_DAYS: a command's line up to 64 KiB, and each file it changed. A member's loop
  * of direct commands costs no model call, so nothing bounded how fast one person filled the
- * database every tenant shares. Now each person's actions may add USER_MAX_AUDIT_MB_PER_DAY a day
- * (decision 0500). Attacked with 1 MiB: a loop of commands of 60 KiB lines, and a harness run of
- * someone whose allowance is spent.
+ * database every tenant shares; a job's changes are recorded too. Now each person's actions may
+ * add USER_MAX_AUDIT_MB_PER_DAY a day (decision 0500). Attacked with 1 MiB: a loop of commands of
+ * 15 KiB lines, a loop of job edits, and a harness run of someone whose allowance is spent.
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -39,7 +39,7 @@ const auditedBytes = async (actorId: string) =>
     )[0]!.bytes,
   )
 
-describe("a person's actions add at most USER_MAX_AUDIT_MB_PER_DAY to the environment audit a day", () => {
+describe("a person's actions add at most USER_MAX_AUDIT_MB_PER_DAY to the audit trails a day", () => {
   it('a loop of long direct commands is refused once it filled the day, and others still act', async () => {
     const { client, id } = agent.team.member
     const put = await client.put(`${R}/personal/environments/loud.md`, '---\nprovider: local\n---\n')
@@ -86,13 +86,59 @@ describe("a person's actions add at most USER_MAX_AUDIT_MB_PER_DAY to the enviro
     expect((await other.post(`${E}/quiet/commands`, { command: 'echo fine' })).status).toBe(200)
   }, 120_000)
 
+  it('a loop of job edits, each recording what changed, is refused once it filled the day', async () => {
+    // The owner's own allowance: the member above spent theirs.
+    const { client, id } = agent.team.owner
+    const instructions = (n: number) => `${String(n)} ${'b'.repeat(50_000)}`
+    const made = await client.post('/_agent-native/jobs', {
+      name: 'churn',
+      schedule: '0 7 1 1 *',
+      instructions: instructions(0),
+      enabled: false,
+    })
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    const jobId = made.body.job.id as string
+    // Each edit records about 8 KB (the trail keeps 4,000 characters of each side): two hundred
+    // would be 1.6 MB.
+    const statuses: number[] = []
+    for (let i = 1; i <= 200 && statuses.at(-1) !== 429; i++) {
+      const res = await client.patch(`/_agent-native/jobs/${jobId}`, { instructions: instructions(i) })
+      statuses.push(res.status)
+      if (res.status === 429) {
+        expect(res.body.error).toMatchObject({
+          code: 'quota_exceeded',
+          message: expect.stringMatching(/job changes .*USER_MAX_AUDIT_MB_PER_DAY/),
+        })
+      }
+    }
+    expect(statuses.at(-1)).toBe(429)
+    expect(statuses.length).toBeLessThan(140)
+    const [row] = await queryRows<{ bytes: string }>(
+      agent.app.server.db.db,
+      sql`select coalesce(sum(octet_length(changes::text)), 0) as bytes from job_audit where actor_id = ${id}`,
+    )
+    expect(Number(row!.bytes)).toBeLessThan(MiB + 20 * 1024)
+    // Nothing of the refused edit was written, and a new job is refused too.
+    expect((await client.get(`/_agent-native/jobs/${jobId}`)).body.job.instructions).toBe(
+      instructions(statuses.length - 1),
+    )
+    const another = await client.post('/_agent-native/jobs', {
+      name: 'churn-2',
+      schedule: '0 7 1 1 *',
+      instructions: 'again',
+      enabled: false,
+    })
+    expect(another.status).toBe(429)
+  }, 120_000)
+
   it('a harness tool call of a person whose allowance is spent is denied, saying why', async () => {
     const c = agent.team.creator.client
     const job = await localHarnessJob(c, 'spent', 'audit-spent')
     // The creator's day is already full.
     await agent.app.server.db.db.execute(sql`
       insert into audit_volume (actor_id, day, bytes)
-      values (${agent.team.creator.id}, (now() at time zone 'utc')::date, ${MiB})`)
+      values (${agent.team.creator.id}, (now() at time zone 'utc')::date, ${MiB})
+      on conflict (actor_id, day) do update set bytes = excluded.bytes`)
     const run = await runWithReplies(
       agent,
       c,

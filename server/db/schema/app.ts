@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm'
 import {
   bigint,
   boolean,
+  date,
   doublePrecision,
   index,
   integer,
@@ -235,6 +236,22 @@ export const jobAudit = pgTable(
     at: timestamp('at', tz).notNull().defaultNow(),
   },
   (t) => [index('job_audit_job_idx').on(t.jobId, t.at), index('job_audit_at_brin').using('brin', t.at)],
+)
+
+/**
+ * What each person's actions wrote to the audit trails per day (UTC), in bytes: the environment
+ * audit and the jobs' are kept for AUDIT_HISTORY_DAYS, so how fast one person may fill them is
+ * bounded apart (USER_MAX_AUDIT_MB_PER_DAY, decision 0500). No foreign key: a counter, as the
+ * trails outlive their people.
+ */
+export const auditVolume = pgTable(
+  'audit_volume',
+  {
+    actorId: text('actor_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.actorId, t.day] })],
 )
 
 /**

@@ -3,18 +3,7 @@
  * and stored secrets (encrypted like model keys, per user or per org).
  */
 import { sql } from 'drizzle-orm'
-import {
-  bigint,
-  date,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core'
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
 import { organization, user } from './auth.ts'
 
 const tz = { withTimezone: true } as const
@@ -92,21 +81,6 @@ export const environmentAudit = pgTable(
       .on(t.runId)
       .where(sql`${t.runId} is not null`),
   ],
-)
-
-/**
- * What each person's actions wrote to the environment audit per day (UTC), in bytes: the trail is
- * kept for AUDIT_HISTORY_DAYS, so how fast one person may fill it is bounded apart
- * (USER_MAX_AUDIT_MB_PER_DAY, decision 0500). No foreign key: it is a counter, as the trail outlives.
- */
-export const auditVolume = pgTable(
-  'audit_volume',
-  {
-    actorId: text('actor_id').notNull(),
-    day: date('day', { mode: 'string' }).notNull(),
-    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.actorId, t.day] })],
 )
 
 export const secrets = pgTable(

@@ -23,7 +23,7 @@ import {
   type Origin,
   type Watched,
 } from '../service.ts'
-import { assertAuditAllowance } from '../audit-allowance.ts'
+import { assertAuditAllowance } from '../../accounts/audit-allowance.ts'
 
 export type RunCommandRequest = {
   command: string
