@@ -78,6 +78,15 @@ describe("a person's actions add at most USER_MAX_AUDIT_MB_PER_DAY to the audit 
     })
     expect((await client.post(`${E}/loud/commands`, { command: 'ls notes.md' })).status).toBe(429)
     expect(await auditedBytes(id)).toBe(recorded)
+    // A new environment's setup steps are recorded as commands: none runs, whatever opens it.
+    const built = await client.put(
+      `${R}/personal/environments/built.md`,
+      '---\nprovider: local\nsetup:\n  - echo built > built.txt\n---\n',
+    )
+    expect(built.status, JSON.stringify(built.body)).toBe(201)
+    const first = await client.post(`${E}/built/commands`, { command: 'ls' })
+    expect([first.status, first.body.error?.code]).toEqual([429, 'quota_exceeded'])
+    expect(await auditedBytes(id)).toBe(recorded)
     // Another person's allowance is their own.
     const other = agent.team.admin.client
     expect(

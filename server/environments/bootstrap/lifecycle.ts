@@ -24,6 +24,7 @@ import { fileInside, removeInside, writeInside } from '../exec/inside.ts'
 import { project } from './project.ts'
 import { legacySnapshotName, restoreSnapshot, snapshotName, takeSnapshot } from './snapshot.ts'
 import { type EnvironmentRow, findEnvironmentById, updateLifecycle } from '../store.ts'
+import { assertAuditAllowance } from '../../accounts/audit-allowance.ts'
 
 /** Written at the root when the tree is built; its absence (a new host, a wiped folder) rebuilds. */
 export const READY_MARKER = '.environment-ready'
@@ -99,6 +100,9 @@ async function build(input: ReadyInput) {
   const hash = definitionHash(def)
   const ready = row.definitionHash === hash && (await fileInside(files.root, READY_MARKER))
   if (ready) return project(files, projection)
+  // A build's steps are recorded in the audit as commands are: past its person's allowance of the
+  // day none runs (decision 0500), or a loop of definition edits would fill the trail instead.
+  if (input.gate.tenant) await assertAuditAllowance(input.gate.tenant)
 
   const record: BootstrapRecord = {
     status: 'running',
