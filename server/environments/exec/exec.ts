@@ -167,7 +167,8 @@ export async function runCommand(
  * own variables, its secrets among them, reach bwrap on a pipe instead (decision 0501): in these
  * programs' environment a secret named like a variable one of them reads steered it (a name rule
  * listed the C library's, decision 0423, but util-linux's LIBSMARTCOLS_DEBUG made prlimit print, and
- * a host whose /bin/sh is bash reads SHELLOPTS and PS4), and no list of names can be complete.
+ * a host whose /bin/sh is bash, run by a server that is not root, runs PS4's substitutions under
+ * SHELLOPTS=xtrace), and no list of names can be complete.
  */
 const LAUNCHER_ENV = { PATH, LANG: 'C.UTF-8' }
 
