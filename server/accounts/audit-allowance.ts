@@ -21,7 +21,7 @@ const MiB = 1024 * 1024
  * What an audit row costs its actor's allowance beyond its text: its other columns, its tuple
  * header and its index entries, about this many bytes.
  */
-export const AUDIT_ROW_BYTES = 200
+const AUDIT_ROW_BYTES = 200
 
 const today = sql`(now() at time zone 'utc')::date`
 

@@ -14,7 +14,7 @@ import type { RunCap } from '../runs/budget.ts'
 import { countDeploymentKeyRuns } from '../runs/store.ts'
 import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
 import { readModelChoice, resolveModelKey, type KeySource } from './model.ts'
-import { countOrgResources, sumOrgResourceBytes } from '../resources/store.ts'
+import { orgResourceTotals } from '../resources/store.ts'
 
 const limitMessage = (limit: number) =>
   `This organisation has used its ${limit} runs on the deployment's model key in the last 24 hours. ` +
@@ -76,14 +76,13 @@ export type OrgUsage = {
 export async function getOrgUsage(caller: Caller): Promise<OrgUsage> {
   if (!isOrgAdmin(caller)) throw forbidden("Only the organisation's admins and owners see its usage")
   const config = env()
-  const [enabled, jobs, runs, turns, disk, files, fileBytes] = await Promise.all([
+  const [enabled, jobs, runs, turns, disk, files] = await Promise.all([
     countEnabledJobs(caller.orgId, null),
     countJobs(caller.orgId),
     countDeploymentKeyRuns(caller.orgId, null),
     countDeploymentKeyTurns(caller.orgId),
     orgDiskUse(caller.orgId),
-    countOrgResources(caller.orgId),
-    sumOrgResourceBytes(caller.orgId),
+    orgResourceTotals(caller.orgId),
   ])
   return {
     enabledJobs: { used: enabled, limit: config.ORG_MAX_ENABLED_JOBS },
@@ -95,7 +94,7 @@ export async function getOrgUsage(caller: Caller): Promise<OrgUsage> {
       windowHours: 24,
     },
     environmentDisk: { used: disk.usedBytes, limit: disk.limitBytes },
-    workspaceFiles: { used: files, limit: config.ORG_MAX_WORKSPACE_FILES },
-    workspaceStorage: { used: fileBytes, limit: config.ORG_MAX_WORKSPACE_MB * 1024 * 1024 },
+    workspaceFiles: { used: files.files, limit: config.ORG_MAX_WORKSPACE_FILES },
+    workspaceStorage: { used: files.bytes, limit: config.ORG_MAX_WORKSPACE_MB * 1024 * 1024 },
   }
 }

@@ -18,13 +18,27 @@ import { touchEnvironment } from './store.ts'
 
 const MiB = 1024 * 1024
 
-/** What the organisation's environments hold together (all of them but `exceptId`), in bytes. */
+/**
+ * What the organisation's environments hold together (all of them but `exceptId`), in bytes. Read
+ * a scope at a time so each query reads one of the partial unique indexes (both lead with org_id),
+ * not every tenant's environments: a growing command asks it every second or so (decision 0498).
+ */
 async function heldBytes(orgId: string, exceptId?: string): Promise<number> {
-  const [held] = await getDb()
-    .select({ bytes: sql<string>`coalesce(sum(${environments.sizeBytes}), 0)` })
-    .from(environments)
-    .where(and(eq(environments.orgId, orgId), exceptId ? ne(environments.id, exceptId) : undefined))
-  return Number(held?.bytes ?? 0)
+  let total = 0
+  for (const scope of ['personal', 'shared'] as const) {
+    const [held] = await getDb()
+      .select({ bytes: sql<string>`coalesce(sum(${environments.sizeBytes}), 0)` })
+      .from(environments)
+      .where(
+        and(
+          eq(environments.orgId, orgId),
+          eq(environments.scope, scope),
+          exceptId ? ne(environments.id, exceptId) : undefined,
+        ),
+      )
+    total += Number(held?.bytes ?? 0)
+  }
+  return total
 }
 
 /** The organisation's disk: what its environments hold together and what they may (the Environments page). */

@@ -11,7 +11,7 @@ import { lockKey } from '../db/lock.ts'
 import { env } from '../env.ts'
 import { quotaExceeded } from '../lib/errors.ts'
 import { formatBytes } from '../lib/text.ts'
-import { countOrgResources, sumOrgResourceBytes } from './store.ts'
+import { orgResourceTotals } from './store.ts'
 
 const MiB = 1024 * 1024
 
@@ -30,7 +30,8 @@ export async function checkWorkspaceRoom(orgId: string, tx: Db, write: Workspace
   if (!write.newFile && write.growthBytes <= 0) return
   await lockKey(tx, `workspace-files:${orgId}`)
   const config = env()
-  if (write.newFile && (await countOrgResources(orgId, tx)) >= config.ORG_MAX_WORKSPACE_FILES) {
+  const held = await orgResourceTotals(orgId, tx)
+  if (write.newFile && held.files >= config.ORG_MAX_WORKSPACE_FILES) {
     throw quotaExceeded(
       `This organisation already has ${config.ORG_MAX_WORKSPACE_FILES} workspace files, its limit (personal and shared together): ` +
         'delete one first, or ask the operator to raise ORG_MAX_WORKSPACE_FILES',
@@ -38,10 +39,9 @@ export async function checkWorkspaceRoom(orgId: string, tx: Db, write: Workspace
   }
   if (write.growthBytes <= 0) return
   const limit = config.ORG_MAX_WORKSPACE_MB * MiB
-  const held = await sumOrgResourceBytes(orgId, tx)
-  if (held + write.growthBytes <= limit) return
+  if (held.bytes + write.growthBytes <= limit) return
   throw quotaExceeded(
-    `This organisation's workspace files hold ${formatBytes(held)} of ${formatBytes(limit)}, their limit ` +
+    `This organisation's workspace files hold ${formatBytes(held.bytes)} of ${formatBytes(limit)}, their limit ` +
       `(personal and shared together), and this write adds ${formatBytes(write.growthBytes)}: delete or ` +
       'shorten files first, or ask the operator to raise ORG_MAX_WORKSPACE_MB',
   )

@@ -62,31 +62,28 @@ export async function findResourceRow(
 }
 
 /**
- * The organisation's files, both scopes. Counted a scope at a time so each count reads one of the
- * partial unique indexes (both lead with org_id), not the table.
+ * The organisation's files, both scopes: how many, and the bytes they hold as stored (UTF-8; the
+ * length is read from each value's header, so a large file is not read to be measured). Read a
+ * scope at a time so each query reads one of the partial unique indexes (both lead with org_id):
+ * without the scope, none applies and every tenant's rows would be scanned.
  */
-export async function countOrgResources(orgId: string, db: Db = getDb()): Promise<number> {
-  let total = 0
+export async function orgResourceTotals(
+  orgId: string,
+  db: Db = getDb(),
+): Promise<{ files: number; bytes: number }> {
+  const totals = { files: 0, bytes: 0 }
   for (const scope of ['personal', 'shared'] as const) {
-    const rows = await db
-      .select({ n: sql<number>`count(*)::int` })
+    const [row] = await db
+      .select({
+        files: sql<number>`count(*)::int`,
+        bytes: sql<string>`coalesce(sum(octet_length(${resources.content})), 0)`,
+      })
       .from(resources)
       .where(and(eq(resources.orgId, orgId), eq(resources.scope, scope)))
-    total += rows[0]?.n ?? 0
+    totals.files += row?.files ?? 0
+    totals.bytes += Number(row?.bytes ?? 0)
   }
-  return total
-}
-
-/**
- * The bytes the organisation's files hold, both scopes (their content as stored, UTF-8). The
- * stored length is read from each value's header, so a large file is not read to be measured.
- */
-export async function sumOrgResourceBytes(orgId: string, db: Db = getDb()): Promise<number> {
-  const rows = await db
-    .select({ bytes: sql<string>`coalesce(sum(octet_length(${resources.content})), 0)` })
-    .from(resources)
-    .where(eq(resources.orgId, orgId))
-  return Number(rows[0]?.bytes ?? 0)
+  return totals
 }
 
 export async function insertResourceRow(row: typeof resources.$inferInsert, db: Db = getDb()): Promise<void> {

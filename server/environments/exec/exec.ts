@@ -120,7 +120,7 @@ export async function runCommand(
       String(ARGS_FD),
       ...inner,
     ]
-    const commandEnv = setenvArgs({
+    const commandVars = setenvArgs({
       PATH,
       HOME: env.root,
       LANG: 'C.UTF-8',
@@ -144,7 +144,7 @@ export async function runCommand(
           opts.program,
           opts.signal ? AbortSignal.any([opts.signal, overDisk.signal]) : overDisk.signal,
         ),
-        argsPipe: commandEnv,
+        argsPipe: commandVars,
       },
     ).finally(disk.end)
     return await resultOf(run, {
@@ -179,7 +179,7 @@ const ARGS_FD = 3
  * bwrap arguments that give the sandboxed command exactly `vars`: `--clearenv`, then one
  * `--setenv NAME VALUE` each, NUL-separated as `--args` reads them.
  */
-export function setenvArgs(vars: Record<string, string>): Buffer {
+function setenvArgs(vars: Record<string, string>): Buffer {
   const parts = ['--clearenv', ...Object.entries(vars).flatMap(([name, value]) => ['--setenv', name, value])]
   return Buffer.from(parts.map((part) => `${part}\0`).join(''))
 }

@@ -70,10 +70,10 @@ export function watchDiskUse(
       org = (await orgDisk(used).catch(() => undefined)) ?? org
       if (ended) return
     }
-    const byOrg = org !== undefined && org.roomBytes < limitBytes
-    const limit = byOrg ? org!.roomBytes : limitBytes
+    const byOrg = org !== undefined && org.roomBytes < limitBytes ? org : undefined
+    const limit = byOrg?.roomBytes ?? limitBytes
     if (used !== undefined && used > limit) {
-      stopped = { usedBytes: used, limitBytes: limit, ...(byOrg ? { note: org!.note } : {}) }
+      stopped = { usedBytes: used, limitBytes: limit, ...(byOrg ? { note: byOrg.note } : {}) }
       ended = true
       stop()
       return
