@@ -155,11 +155,20 @@ describe('isolation', () => {
       return found.sort((a, b) => a.pid - b.pid).slice(0, 1)
     }
     let seen: { pid: number; environ: string }[] = []
-    await vi.waitFor(async () => {
-      seen = await launchers()
-      expect(seen.length).toBeGreaterThan(0)
-    })
-    await fsWriteFile(join(root, 'go'), '')
+    // The command ends whatever happens here: one left waiting would hold its empty host list in
+    // the runtime's allowlist (the intersection of the running commands'), refusing later tests.
+    try {
+      // Starting a sandbox on a loaded machine can take seconds.
+      await vi.waitFor(
+        async () => {
+          seen = await launchers()
+          expect(seen.length).toBeGreaterThan(0)
+        },
+        { timeout: 20_000, interval: 50 },
+      )
+    } finally {
+      await fsWriteFile(join(root, 'go'), '')
+    }
     const result = await running
     await rm(join(root, 'go'))
     const environ = seen[0]!.environ
