@@ -9,7 +9,6 @@ import {
   convertToModelMessages,
   createUIMessageStream,
   createUIMessageStreamResponse,
-  type UIMessage,
 } from 'ai'
 import type { Caller } from '../auth/caller.ts'
 import { badRequest, notFound } from '../lib/errors.ts'
@@ -26,13 +25,13 @@ import { createRunSpend } from './run-spend.ts'
 import { usd } from '../runs/budget.ts'
 import { callReserveUsd } from './budget.ts'
 import { buildChatSystemPrompt, withContext } from './system-prompt.ts'
-import { findOwnThread, selectMessagePage, updateMessageParts } from '../runs/threads.ts'
+import { findOwnThread, updateMessageParts } from '../runs/threads.ts'
 import {
+  addPersonMessage,
   answerLatest,
-  appendWithinLimit,
+  appendReplyWithinLimit,
   insertChatThreadWithinLimit,
   readHistory,
-  toUIMessage,
   type History,
 } from './thread-bounds.ts'
 import { loadExecution } from './execution.ts'
@@ -60,10 +59,6 @@ const overTurnCap = (capUsd: number, spentUsd: number) =>
   `Stopped: this turn spent ${usd(spentUsd)}, over this server's cap of ${usd(capUsd)} per turn on its own ` +
   'model key (DEPLOYMENT_KEY_MAX_RUN_COST_USD). Add your own key under Settings → Models to go further, ' +
   'or ask for less at a time.'
-
-/** The thread's latest stored message, read alone. */
-const latestMessage = async (threadId: string) =>
-  (await selectMessagePage(threadId, { limit: 1 })).rows.map(toUIMessage).at(0)
 
 /**
  * What the model is told when the history leaves earlier messages out (decision 0469). It goes in
@@ -98,10 +93,8 @@ async function prepareThread(
 
   const text = readUserText(message)
   let threadId = request.threadId
-  let last: UIMessage | undefined
   if (threadId) {
     if (!(await findOwnThread(owner, threadId))) throw notFound(`No chat thread ${threadId}`)
-    last = await latestMessage(threadId)
   } else {
     threadId = newId('thr')
     await insertChatThreadWithinLimit({
@@ -111,13 +104,7 @@ async function prepareThread(
       title: text.slice(0, TITLE_LENGTH),
     })
   }
-  // A retry of a turn that failed before any reply was stored answers the stored message again
-  // instead of storing it twice.
-  const retried =
-    request.retry && last?.role === 'user' && readUserText(last as ChatRequest['message']) === text
-  if (!retried) {
-    await appendWithinLimit({ id: newId('msg'), threadId, role: 'user', parts: [{ type: 'text', text }] })
-  }
+  const last = await addPersonMessage(threadId, text, request.retry === true)
   // Declined only once the message is stored: a turn refused for a full thread changes nothing.
   const declined = last?.role === 'assistant' ? declinePendingApprovals(last) : null
   if (declined) await updateMessageParts(threadId, declined.id, declined.parts)
@@ -195,10 +182,9 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
               if (isContinuation)
                 await updateMessageParts(threadId, responseMessage.id, responseMessage.parts)
               else if (responseMessage.parts.length > 0) {
-                const stored = await appendWithinLimit({
+                const stored = await appendReplyWithinLimit({
                   id: responseMessage.id,
                   threadId,
-                  role: 'assistant',
                   parts: responseMessage.parts,
                 })
                 if (!stored) logger.warn({ threadId }, 'chat reply not stored: the thread is full')

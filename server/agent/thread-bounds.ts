@@ -6,13 +6,16 @@
 import type { UIMessage } from 'ai'
 import { getDb } from '../db/client.ts'
 import { checkRoom, lockKey } from '../db/lock.ts'
-import { HttpError, quotaExceeded } from '../lib/errors.ts'
+import { badRequest, HttpError, quotaExceeded } from '../lib/errors.ts'
 import { env } from '../env.ts'
+import { newId } from '../lib/ids.ts'
+import { MAX_CHAT_TEXT, readUserText, type ChatRequest } from './chat-request.ts'
 import {
   appendThreadMessage,
   chatThreadsByOrganisation,
   countThreadMessages,
   insertThread,
+  selectMessagePage,
   selectMessagesFrom,
   selectMessageSizes,
   updateMessageParts,
@@ -90,34 +93,79 @@ function tooManyChats(total: number, elsewhere: { name: string; n: number }[]): 
   )
 }
 
+class ThreadFull extends Error {}
+
 /**
- * Stores `message` in the thread unless the thread is full; a person's message needs room for its
- * reply too. Appends to one thread take turns on its lock, so racing turns cannot pass the limit.
- * A reply that finds no room (only when turns of one thread race) is not stored: false.
+ * Stores the model's reply in the thread unless the thread is full: false then (only when turns
+ * of one thread race, as a person's message keeps room for its reply). Appends to one thread take
+ * turns on its lock, so racing turns cannot pass the limit.
  */
-export async function appendWithinLimit(input: {
+export async function appendReplyWithinLimit(input: {
   id: string
   threadId: string
-  role: MessageRow['role']
   parts: unknown[]
 }): Promise<boolean> {
-  const room = input.role === 'user' ? MAX_THREAD_MESSAGES - 1 : MAX_THREAD_MESSAGES
   try {
     await getDb().transaction(async (tx) => {
       await checkRoom(
         tx,
         `thread-messages:${input.threadId}`,
-        room,
+        MAX_THREAD_MESSAGES,
         () => countThreadMessages(input.threadId, tx),
-        threadFull,
+        () => new ThreadFull(),
       )
-      await appendThreadMessage(input, tx)
+      await appendThreadMessage({ ...input, role: 'assistant' }, tx)
     })
     return true
   } catch (err) {
-    if (input.role !== 'user' && err instanceof HttpError && err.code === 'quota_exceeded') return false
+    if (err instanceof ThreadFull) return false
     throw err
   }
+}
+
+/** What stands between a person's messages joined while the first had no reply. */
+const JOIN = '\n\n'
+
+const tooLongTogether = () =>
+  badRequest(
+    `message: your previous message has no reply yet, so this one is added to it, and together they would be ` +
+      `over ${MAX_CHAT_TEXT} characters. Retry the previous one, or start a new chat`,
+    'message',
+  )
+
+/**
+ * Stores a person's message in the thread, where a thread holds at most one message the model has
+ * not answered (decision 0502). A message sent while the latest is still the person's own (its turn
+ * failed before replying, or is still going) is added to that one, the two within MAX_CHAT_TEXT
+ * together, instead of being stored beside it: a model call the provider refuses costs nothing (a
+ * personal key that is not a key), so a message a request was otherwise stored without end. A
+ * retry whose text is the unanswered message, or what was last added to it, stores nothing.
+ * Takes turns with the thread's other writes on its lock. @returns the latest message before it.
+ */
+export async function addPersonMessage(
+  threadId: string,
+  text: string,
+  retry: boolean,
+): Promise<UIMessage | undefined> {
+  return getDb().transaction(async (tx) => {
+    await lockKey(tx, `thread-messages:${threadId}`)
+    const [row] = (await selectMessagePage(threadId, { limit: 1 }, tx)).rows
+    const latest = row && toUIMessage(row)
+    if (latest?.role === 'user') {
+      const unanswered = readUserText(latest as ChatRequest['message'])
+      if (retry && (unanswered === text || unanswered.endsWith(`${JOIN}${text}`))) return latest
+      const joined = `${unanswered}${JOIN}${text}`
+      if (joined.length > MAX_CHAT_TEXT) throw tooLongTogether()
+      await updateMessageParts(threadId, latest.id, [{ type: 'text', text: joined }], tx)
+      return latest
+    }
+    if ((await countThreadMessages(threadId, tx)) >= MAX_THREAD_MESSAGES - 1) throw threadFull()
+    await appendThreadMessage(
+      { id: newId('msg'), threadId, role: 'user', parts: [{ type: 'text', text }] },
+      tx,
+    )
+    return latest
+  })
 }
 
 /**
