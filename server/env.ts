@@ -99,7 +99,7 @@ const EnvSchema = z.object({
   RUN_HISTORY_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** How long audit trails (environments' commands, skills, jobs, members) are kept (decision 0493). */
   AUDIT_HISTORY_DAYS: z.coerce.number().int().min(1).max(36500).default(365),
-  /** Per person: MiB their commands, file writes, harness tool calls and job changes may add to the audit trails a day (decision 0500). */
+  /** Per person: MiB their commands, file writes, harness tool calls, job changes and started runs may add to the history a day (decisions 0500, 0503). */
   USER_MAX_AUDIT_MB_PER_DAY: z.coerce.number().int().min(1).max(1_048_576).default(256),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
   ANTHROPIC_BASE_URL: z

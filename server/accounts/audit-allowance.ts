@@ -2,11 +2,13 @@
  * How fast one person may fill the audit trails. Every command, file write and harness tool call
  * in an environment is recorded with its command line (up to 64 KiB) and, for a command, each file
  * it changed (up to 500 paths of 4 KiB); every change of a job with what changed (a job's
- * instructions before and after). A member's loop of direct commands or job edits costs no model
- * call, and could add megabytes a second to the database every tenant shares, kept for
- * AUDIT_HISTORY_DAYS. So each person's actions may add USER_MAX_AUDIT_MB_PER_DAY a day (UTC),
- * counted as rows are written (`addAuditVolume`, in the writer's transaction); past it their next
- * action is refused before it acts (decision 0500).
+ * instructions before and after); every run a person starts with a copy of its instructions
+ * (decision 0503). A member's loop of direct commands, job edits or Run now costs no model call (a
+ * run's call on a key that is no key fails for free), and could add megabytes a second to the
+ * database every tenant shares, kept for AUDIT_HISTORY_DAYS or RUN_HISTORY_DAYS. So each person's
+ * actions may add USER_MAX_AUDIT_MB_PER_DAY a day (UTC), counted as rows are written
+ * (`addAuditVolume`, in the writer's transaction); past it their next action is refused before it
+ * acts (decision 0500).
  */
 import { and, eq, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
@@ -57,9 +59,9 @@ export async function auditAllowanceRefusal(actorId: string): Promise<string | n
   const used = await auditedToday(actorId)
   if (used < limit) return null
   return (
-    `Your commands, file writes and tool calls in environments and your job changes were recorded at ` +
-    `${formatBytes(used)} today (UTC), the most one person's may be (USER_MAX_AUDIT_MB_PER_DAY, ` +
-    `${formatBytes(limit)}); they are taken again after midnight UTC`
+    `Your commands, file writes and tool calls in environments, your job changes and the runs you ` +
+    `started were recorded at ${formatBytes(used)} today (UTC), the most one person's may be ` +
+    `(USER_MAX_AUDIT_MB_PER_DAY, ${formatBytes(limit)}); they are taken again after midnight UTC`
   )
 }
 

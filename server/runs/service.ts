@@ -18,6 +18,7 @@ import { inTransaction } from '../db/sql.ts'
 import { RunListQuery, toRun, type Run, type RunRow, type TranscriptMessage } from './schema.ts'
 import { findRun, insertRuns, listActiveRuns, listJobRuns } from './store.ts'
 import { readTranscript } from './threads.ts'
+import { addAuditVolume, assertAuditAllowance } from '../accounts/audit-allowance.ts'
 
 /**
  * Queues a manual run of a job the caller may edit (403/404 otherwise). It obeys the job's overlap
@@ -30,6 +31,9 @@ export async function runJobNow(
   options: { retryOf?: RunRow } = {},
 ): Promise<Run> {
   await assertCanEditJob(caller, jobId)
+  // A run the person starts is an action of theirs like a command (decision 0503): it stores a copy
+  // of the instructions (up to 60,000 characters), and a run whose call fails costs nothing.
+  await assertAuditAllowance(caller.userId)
   const { retryOf } = options
   const run = await inTransaction(getDb(), async (tx) => {
     // The job row lock orders this against claims and starts of the same job.
@@ -62,6 +66,8 @@ export async function runJobNow(
       ],
       tx,
     )
+    if (row!.status === 'queued')
+      await addAuditVolume(tx, [{ actorId: caller.userId, bytes: Buffer.byteLength(job.instructions) }])
     return row!
   })
   if (run.status === 'queued') {

@@ -282,6 +282,28 @@ export async function createRunThreads(threads: NewRunThread[], db: Db = getDb()
   )
 }
 
+/** How much of a run's instructions its thread keeps when the run ended before the model answered. */
+export const UNANSWERED_INSTRUCTIONS_KEPT = 2_000
+
+/**
+ * Cuts the copy of the instructions a run's thread starts with to its first
+ * UNANSWERED_INSTRUCTIONS_KEPT characters, saying how many more there were: for a run that ended
+ * before the model answered (decision 0503). A failed call costs nothing (a key that is no key), so
+ * a job of 60,000 characters failing on a schedule would otherwise store its copy at every fire.
+ */
+export async function keepInstructionsHead(threadId: string, db: Db = getDb()): Promise<void> {
+  const text = sql`(parts -> 0 ->> 'text')`
+  const kept = UNANSWERED_INSTRUCTIONS_KEPT
+  await queryRows(
+    db,
+    sql`update agent_messages
+        set parts = jsonb_build_array(jsonb_build_object('type', 'text', 'text',
+          left(${text}, ${kept}::int) || ${'\n\n[and '} || (char_length(${text}) - ${kept}::int)
+            || ${" more characters of the job's instructions, not kept: this run ended before the model answered]"}))
+        where thread_id = ${threadId} and seq = 0 and role = 'user' and char_length(${text}) > ${kept}::int`,
+  )
+}
+
 /** A running run's transcript so far is kept as drafts, told apart by their ids (final ones are `msg_…`). */
 const DRAFT = 'draft_'
 

@@ -15,7 +15,7 @@ import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import { settleRun, type RunOutcome } from '../runs/settle.ts'
 import { createLiveTranscript } from '../runs/live-transcript.ts'
-import { createRunThreads } from '../runs/threads.ts'
+import { createRunThreads, keepInstructionsHead } from '../runs/threads.ts'
 import type { StartedRun } from '../runs/run-job.ts'
 import type { RunRow } from '../runs/schema.ts'
 import type { Clock } from './clock.ts'
@@ -69,6 +69,8 @@ export async function executeRun(deps: RunnerDeps, started: StartedRun, controll
     outcome = result.outcome
     try {
       await live.finish(result.transcript)
+      if (outcome.status !== 'success' && !result.transcript.some((m) => m.role === 'assistant'))
+        await keepInstructionsHead(threadId, deps.db)
     } catch (err) {
       logger.error({ err, runId: run.id }, 'could not store a run transcript')
       outcome = {

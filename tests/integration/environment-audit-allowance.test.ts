@@ -51,6 +51,12 @@ describe("a person's actions add at most USER_MAX_AUDIT_MB_PER_DAY to the audit 
       field: 'command',
       message: 'command: must be at most 16,384 characters',
     })
+    // The day so far: all but the last 120 KiB spent (seventy commands' worth would take as long to
+    // run here as the rest of the file), so the loop below fills the rest with real commands.
+    const earlier = MiB - 120 * 1024
+    await agent.app.server.db.db.execute(sql`
+      insert into audit_volume (actor_id, day, bytes)
+      values (${id}, (now() at time zone 'utc')::date, ${earlier})`)
     // 15 KiB a line: a hundred of them are 1.5 MiB of audit, had nothing stopped the loop.
     const line = `true # ${'a'.repeat(15 * 1024)}`
     const statuses: number[] = []
@@ -67,8 +73,9 @@ describe("a person's actions add at most USER_MAX_AUDIT_MB_PER_DAY to the audit 
     })
     // Refused once a mebibyte was recorded (with each row's overhead): at most one line past it.
     const recorded = await auditedBytes(id)
-    expect(recorded).toBeGreaterThanOrEqual(MiB - 20 * 1024)
-    expect(recorded).toBeLessThan(MiB + 20 * 1024)
+    expect(statuses.length).toBeLessThanOrEqual(10)
+    expect(earlier + recorded).toBeGreaterThanOrEqual(MiB - 20 * 1024)
+    expect(earlier + recorded).toBeLessThan(MiB + 20 * 1024)
     // The agent's file write for them is refused too, before it writes.
     agent.fake.reply(toolUse('write_file', { environment: 'loud', path: 'notes.md', content: 'a note' }))
     const chat = await sendChat(client, { message: userText('write a note in loud') })
@@ -143,19 +150,16 @@ describe("a person's actions add at most USER_MAX_AUDIT_MB_PER_DAY to the audit 
   it('a harness tool call of a person whose allowance is spent is denied, saying why', async () => {
     const c = agent.team.creator.client
     const job = await localHarnessJob(c, 'spent', 'audit-spent')
-    // The creator's day is already full.
-    await agent.app.server.db.db.execute(sql`
-      insert into audit_volume (actor_id, day, bytes)
-      values (${agent.team.creator.id}, (now() at time zone 'utc')::date, ${MiB})
-      on conflict (actor_id, day) do update set bytes = excluded.bytes`)
-    const run = await runWithReplies(
-      agent,
-      c,
-      job,
-      'audit-spent',
-      toolUse('Bash', { command: 'echo reached', description: 'try' }),
-      { text: 'Done.' },
-    )
+    // The creator's day fills once the run has started (Run now itself is refused past it, 0503):
+    // as the model is first asked, before it answers with the tool call.
+    const fillTheDay = async () => {
+      await agent.app.server.db.db.execute(sql`
+        insert into audit_volume (actor_id, day, bytes)
+        values (${agent.team.creator.id}, (now() at time zone 'utc')::date, ${MiB})
+        on conflict (actor_id, day) do update set bytes = excluded.bytes`)
+      return toolUse('Bash', { command: 'echo reached', description: 'try' })
+    }
+    const run = await runWithReplies(agent, c, job, 'audit-spent', fillTheDay, { text: 'Done.' })
     const [call] = bashParts(run)
     expect(JSON.stringify(call)).toMatch(/USER_MAX_AUDIT_MB_PER_DAY/)
     expect(JSON.stringify(call)).not.toMatch(/"reached/)
