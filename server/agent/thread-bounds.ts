@@ -138,8 +138,8 @@ const tooLongTogether = () =>
  * not answered (decision 0502). A message sent while the latest is still the person's own (its turn
  * failed before replying, or is still going) is added to that one, the two within MAX_CHAT_TEXT
  * together, instead of being stored beside it: a model call the provider refuses costs nothing (a
- * personal key that is not a key), so a message a request was otherwise stored without end. A
- * retry whose text is the unanswered message, or what was last added to it, stores nothing.
+ * personal key that is not a key), so a loop of requests otherwise stored a message each without
+ * end. A retry whose text is the unanswered message, or what was last added to it, stores nothing.
  * Takes turns with the thread's other writes on its lock. @returns the latest message before it.
  */
 export async function addPersonMessage(
