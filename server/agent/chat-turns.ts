@@ -3,7 +3,7 @@
  * counted per organisation over a rolling 24 hours (`ORG_MAX_DEPLOYMENT_KEY_CHAT_TURNS_PER_DAY`), as
  * runs on that key are; past the limit a turn is refused before anything is stored (decision 0454).
  */
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, ne, sql } from 'drizzle-orm'
 import type { Caller } from '../auth/caller.ts'
 import { getDb, type Db } from '../db/client.ts'
 import { lockKey } from '../db/lock.ts'
@@ -60,11 +60,23 @@ export async function dropChatTurn(id: string): Promise<void> {
   await getDb().delete(chatTurns).where(eq(chatTurns.id, id))
 }
 
-/** What the turn spent, once it has ended (a null cost: its model has no known price). */
+/**
+ * What the turn spent, once it has ended (a null cost: its model has no known price). A turn on a
+ * person's or the organisation's own key that spent nothing (its call failed: a key that is no key
+ * fails for free) is forgotten instead, so a loop of such turns leaves no row each (decision 0504);
+ * on the deployment's key every turn stays, counted towards the day's turns.
+ */
 export async function settleChatTurn(
   id: string,
   usage: { inputTokens: number; outputTokens: number; costUsd: number | null },
 ): Promise<void> {
+  if (usage.inputTokens === 0 && usage.outputTokens === 0) {
+    const [forgotten] = await getDb()
+      .delete(chatTurns)
+      .where(and(eq(chatTurns.id, id), ne(chatTurns.keySource, 'deployment')))
+      .returning({ id: chatTurns.id })
+    if (forgotten) return
+  }
   await getDb()
     .update(chatTurns)
     .set({

@@ -1,9 +1,9 @@
 /**
- * History retention: finished runs and their transcripts older than RUN_HISTORY_DAYS, and audit
- * trails older than AUDIT_HISTORY_DAYS (decision 0493), are deleted in small batches, so a cleanup
- * never holds many locks at once. Runs are found through job_runs_created_idx, audit rows through a
- * BRIN index on their time (they are written in time order). The audit's daily volumes per person
- * (decision 0500) are kept two days.
+ * History retention: finished runs and their transcripts and chat turns (decision 0504) older than
+ * RUN_HISTORY_DAYS, and audit trails older than AUDIT_HISTORY_DAYS (decision 0493), are deleted in
+ * small batches, so a cleanup never holds many locks at once. Runs are found through
+ * job_runs_created_idx, chat turns and audit rows through a BRIN index on their time (they are
+ * written in time order). The audit's daily volumes per person (decision 0500) are kept two days.
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
@@ -38,6 +38,23 @@ export function deleteOldRuns(days: number, now: SQL, db: Db): Promise<number> {
             returning thread_id
           ), t as (
             delete from agent_threads where id in (select thread_id from d where thread_id is not null)
+          )
+          select count(*)::int as n from d`,
+  )
+}
+
+/**
+ * Deletes chat turns started more than `days` ago; returns how many. A turn is a row of what chat
+ * spent (Settings → Usage reads at most 90 days back), kept as long as runs are.
+ */
+export function deleteOldChatTurns(days: number, now: SQL, db: Db): Promise<number> {
+  return inBatches(
+    db,
+    () =>
+      sql`with d as (
+            delete from chat_turns where id in (
+              select id from chat_turns where started_at < ${now} - ${days} * interval '1 day' limit ${BATCH})
+            returning 1
           )
           select count(*)::int as n from d`,
   )

@@ -12,7 +12,7 @@ import { logger } from '../lib/logger.ts'
 import { databaseClock, sleep } from './clock.ts'
 import { createSchedulerCore, type CoreOptions, type SchedulerCore } from './core.ts'
 import { makeInstanceId, markInstanceStopped, pruneInstances, registerInstance } from './instances.ts'
-import { deleteOldAudit, deleteOldAuditVolumes, deleteOldRuns } from './retention.ts'
+import { deleteOldAudit, deleteOldAuditVolumes, deleteOldChatTurns, deleteOldRuns } from './retention.ts'
 import { onJobsChanged, onPlaceChanged, type PlaceChange } from '../db/signal.ts'
 import { cancelRunsOf } from '../runs/control.ts'
 
@@ -144,6 +144,8 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
       const deleted = await deleteOldRuns(retentionDays, clock.sqlNow(), db)
       await pruneInstances(clock.sqlNow(), db)
       if (deleted > 0) logger.info({ deleted, retentionDays }, 'old runs deleted')
+      const turns = await deleteOldChatTurns(retentionDays, clock.sqlNow(), db)
+      if (turns > 0) logger.info({ deleted: turns, retentionDays }, 'old chat turns deleted')
       const auditDays = config.AUDIT_HISTORY_DAYS
       const audit = await deleteOldAudit(auditDays, clock.sqlNow(), db)
       if (audit > 0) logger.info({ deleted: audit, auditDays }, 'old audit rows deleted')

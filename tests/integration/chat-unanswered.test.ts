@@ -1,5 +1,6 @@
 /**
- * A chat thread holds at most one message the model has not answered (decision 0502). A member
+ * A chat thread holds at most one message the model has not answered (decision 0502), and a turn
+ * that spent nothing on a person's own key leaves no row of usage (decision 0504). A member
  * stores a personal model key that is no key: every turn's call is refused by the provider at no
  * cost to anyone, and each of their messages used to be stored all the same, beside the last one,
  * 20,000 characters a request, 500 a thread, a thousand threads. Now a message sent while the
@@ -64,6 +65,12 @@ it('a loop of messages whose turns the provider refuses stores one message, with
   )
   expect(await snapshotTables(agent.app.server.db)).toEqual(before)
   expect(agent.fake.requests.filter((r) => r.headers['x-api-key'] === NOT_A_KEY)).toHaveLength(4)
+  // Nor does a turn that spent nothing on their own key leave its row (decision 0504).
+  const turns = await queryRows<{ n: number }>(
+    agent.app.server.db.db,
+    sql`select count(*)::int as n from chat_turns where user_id = ${agent.team.member.id}`,
+  )
+  expect(turns[0]!.n).toBe(0)
 })
 
 it('once the key works, one turn answers all of it; a retry of the last part stores nothing', async () => {

@@ -1,7 +1,8 @@
 /**
  * History retention, as the scheduler runs it hourly: finished runs older than RUN_HISTORY_DAYS go
  * (queued and running ones stay, whatever their age), and every audit trail's rows older than
- * AUDIT_HISTORY_DAYS go (decision 0493). Before, the audit trails were kept for ever: every command
+ * AUDIT_HISTORY_DAYS go (decision 0493), and so do chat turns older than RUN_HISTORY_DAYS (0504,
+ * kept for ever before: a row per turn, one a request when the call fails for free). Before, the audit trails were kept for ever: every command
  * a member or an agent runs writes a row of up to 64 KiB (its command line) that nothing deleted,
  * not even deleting the environment. Real Postgres, the rows written as the code writes them.
  */
@@ -18,7 +19,12 @@ import {
 } from '#server/db/schema/index.ts'
 import { queryRows } from '#server/db/sql.ts'
 import { newId } from '#server/lib/ids.ts'
-import { deleteOldAudit, deleteOldAuditVolumes, deleteOldRuns } from '#server/scheduler/retention.ts'
+import {
+  deleteOldAudit,
+  deleteOldAuditVolumes,
+  deleteOldChatTurns,
+  deleteOldRuns,
+} from '#server/scheduler/retention.ts'
 import { startScheduler } from '#server/scheduler/scheduler.ts'
 import { ManualClock } from '#tests/support/clock.ts'
 import { succeed } from '#tests/support/fake-executor.ts'
@@ -179,8 +185,32 @@ describe('run history', () => {
   })
 })
 
+/** Chat turns of `days` ago, one each, named `turn_<tag>_<days>`. */
+async function insertChatTurns(tag: string, days: number[]) {
+  for (const d of days) {
+    await db.execute(sql`
+      insert into chat_turns (id, org_id, user_id, key_source, started_at)
+      values (${`turn_${tag}_${d}`}, ${owner.orgId}, ${owner.userId}, 'personal', ${daysAgo(d).toISOString()})`)
+  }
+}
+const chatTurnIds = async (tag: string) =>
+  (
+    await queryRows<{ id: string }>(
+      db,
+      sql`select id from chat_turns where id like ${`turn_${tag}_%`} order by started_at`,
+    )
+  ).map((r) => r.id)
+
+describe('chat turns', () => {
+  it('keeps RUN_HISTORY_DAYS of them and deletes what is older', async () => {
+    await insertChatTurns('kept', [120, 91, 89, 1])
+    expect(await deleteOldChatTurns(90, sql`now()`, db)).toBe(2)
+    expect(await chatTurnIds('kept')).toEqual(['turn_kept_89', 'turn_kept_1'])
+  })
+})
+
 describe('the scheduler', () => {
-  it('prunes old audit rows and audit volumes in its retention, a minute after it starts', async () => {
+  it('prunes old audit rows, audit volumes and chat turns in its retention, a minute after it starts', async () => {
     await db.insert(environmentAudit).values([
       {
         environmentId: 'env_s',
@@ -204,6 +234,7 @@ describe('the scheduler', () => {
       values ('vol_scheduler', (now() at time zone 'utc')::date - 5, 1)`)
     const volumes = async () =>
       (await queryRows(db, sql`select 1 from audit_volume where actor_id = 'vol_scheduler'`)).length
+    await insertChatTurns('scheduler', [200, 2])
     const clock = new ManualClock(new Date())
     const scheduler = await startScheduler({
       handle: database.handle,
@@ -218,6 +249,7 @@ describe('the scheduler', () => {
       await clock.advance(60_000)
       await expect.poll(subjects).toEqual(['scheduler new'])
       await expect.poll(volumes).toBe(0)
+      await expect.poll(() => chatTurnIds('scheduler')).toEqual(['turn_scheduler_2'])
     } finally {
       await scheduler.stop()
     }

@@ -375,6 +375,8 @@ export const chatTurns = pgTable(
       .where(sql`${t.keySource} = 'deployment'`),
     // Settings → Usage sums an organisation's turns on every key over a window of days.
     index('chat_turns_org_started_idx').on(t.orgId, t.startedAt),
+    // Retention finds turns older than RUN_HISTORY_DAYS (decision 0504): written in time order.
+    index('chat_turns_started_brin').using('brin', t.startedAt),
   ],
 )
 

@@ -1,0 +1,1 @@
+CREATE INDEX "chat_turns_started_brin" ON "chat_turns" USING brin ("started_at");
