@@ -69,8 +69,6 @@ export async function executeRun(deps: RunnerDeps, started: StartedRun, controll
     outcome = result.outcome
     try {
       await live.finish(result.transcript)
-      if (outcome.status !== 'success' && !result.transcript.some((m) => m.role === 'assistant'))
-        await keepInstructionsHead(threadId, deps.db)
     } catch (err) {
       logger.error({ err, runId: run.id }, 'could not store a run transcript')
       outcome = {
@@ -80,6 +78,12 @@ export async function executeRun(deps: RunnerDeps, started: StartedRun, controll
         usage: outcome.usage,
       }
     }
+    // Unanswered, it keeps the start of its instructions only (decision 0503); a failure to cut
+    // them changes nothing about how the run went.
+    if (outcome.status !== 'success' && !result.transcript.some((m) => m.role === 'assistant'))
+      await keepInstructionsHead(threadId, deps.db).catch((err: unknown) =>
+        logger.warn({ err, runId: run.id }, 'could not cut the instructions of an unanswered run'),
+      )
   } catch (err) {
     logger.error({ err, runId: run.id }, 'could not prepare a run')
     outcome = { ...outcome, error: `The run could not be started: ${describe(err)}` } as RunOutcome
