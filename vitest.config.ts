@@ -25,5 +25,9 @@ export default defineConfig({
     // app after an edit waits for the routes build (tests/support/routes-build.ts): on two loaded
     // cores either can take most of a minute.
     hookTimeout: 120_000,
+    // expect.poll's own default gives up after one second; on two cores in a full run a few
+    // requests at once take longer than that (a chat burst failed CI so). The same hang guard as
+    // tests/support/poll.ts, for the polls that pass no timeout of their own.
+    expect: { poll: { timeout: 20_000, interval: 25 } },
   },
 })

@@ -284,7 +284,10 @@ describe('with a Docker engine', () => {
       // A departure or a Stop just as a command starts: the first kill finds no container yet.
       const opts = { stopKey: 'run_docker_early_stop', image: TEST_SANDBOX_IMAGE, timeoutSeconds: 20 }
       const command = dockerExec({ root, allowedHosts: [] }, 'sleep 60', opts)
-      await vi.waitFor(() => expect(stopDocker('run_docker_early_stop')).toBeGreaterThan(0), { interval: 5 })
+      await vi.waitFor(() => expect(stopDocker('run_docker_early_stop')).toBeGreaterThan(0), {
+        interval: 5,
+        timeout: 20_000,
+      })
       const result = await command
       // Unfixed, the container was made after the only kill and slept until the command's timeout.
       expect(result.timedOut).toBe(false)
