@@ -44,20 +44,29 @@ export function deleteOldRuns(days: number, now: SQL, db: Db): Promise<number> {
 }
 
 /**
- * Deletes chat turns started more than `days` ago; returns how many. A turn is a row of what chat
- * spent (Settings → Usage reads at most 90 days back), kept as long as runs are.
+ * Deletes the rows of `table` whose `column` (a time) is more than `days` ago, a batch at a time;
+ * returns how many. Every table it serves has an `id` and a BRIN index on that column.
  */
-export function deleteOldChatTurns(days: number, now: SQL, db: Db): Promise<number> {
+function deleteOlderThan(table: string, column: string, days: number, now: SQL, db: Db): Promise<number> {
+  const [name, time] = [sql.identifier(table), sql.identifier(column)]
   return inBatches(
     db,
     () =>
       sql`with d as (
-            delete from chat_turns where id in (
-              select id from chat_turns where started_at < ${now} - ${days} * interval '1 day' limit ${BATCH})
+            delete from ${name} where id in (
+              select id from ${name} where ${time} < ${now} - ${days} * interval '1 day' limit ${BATCH})
             returning 1
           )
           select count(*)::int as n from d`,
   )
+}
+
+/**
+ * Deletes chat turns started more than `days` ago; returns how many. A turn is a row of what chat
+ * spent (Settings → Usage reads at most 90 days back), kept as long as runs are.
+ */
+export function deleteOldChatTurns(days: number, now: SQL, db: Db): Promise<number> {
+  return deleteOlderThan('chat_turns', 'started_at', days, now, db)
 }
 
 /**
@@ -70,19 +79,7 @@ const AUDIT_TABLES = ['environment_audit', 'skill_audit', 'job_audit', 'member_a
 /** Deletes audit rows written more than `days` ago, from every trail; returns how many. */
 export async function deleteOldAudit(days: number, now: SQL, db: Db): Promise<number> {
   let total = 0
-  for (const table of AUDIT_TABLES) {
-    const name = sql.identifier(table)
-    total += await inBatches(
-      db,
-      () =>
-        sql`with d as (
-              delete from ${name} where id in (
-                select id from ${name} where at < ${now} - ${days} * interval '1 day' limit ${BATCH})
-              returning 1
-            )
-            select count(*)::int as n from d`,
-    )
-  }
+  for (const table of AUDIT_TABLES) total += await deleteOlderThan(table, 'at', days, now, db)
   return total
 }
 
