@@ -93,7 +93,8 @@ function tooManyChats(total: number, elsewhere: { name: string; n: number }[]): 
   )
 }
 
-class ThreadFull extends Error {}
+/** Thrown inside the reply's transaction to roll it back when the thread has no room left. */
+class NoRoomForReply extends Error {}
 
 /**
  * Stores the model's reply in the thread unless the thread is full: false then (only when turns
@@ -112,13 +113,13 @@ export async function appendReplyWithinLimit(input: {
         `thread-messages:${input.threadId}`,
         MAX_THREAD_MESSAGES,
         () => countThreadMessages(input.threadId, tx),
-        () => new ThreadFull(),
+        () => new NoRoomForReply(),
       )
       await appendThreadMessage({ ...input, role: 'assistant' }, tx)
     })
     return true
   } catch (err) {
-    if (err instanceof ThreadFull) return false
+    if (err instanceof NoRoomForReply) return false
     throw err
   }
 }
