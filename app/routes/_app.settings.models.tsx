@@ -27,10 +27,15 @@ const PROVIDER_NAMES: Record<string, string> = {
   'openai-compatible': 'OpenAI-compatible',
 }
 type Source = Data['sources']['chat']
+type StoredKey = Data['keys'][number]
 
-function sourceText(source: Source, own: string): string {
-  if (source === 'personal') return own
-  if (source === 'org') return "the organisation's key"
+/** "2026-12-07 14:03 UTC": when a refusal was recorded, the same for every reader. */
+const refusedWhen = (at: string) => `${at.slice(0, 16).replace('T', ' ')} UTC`
+
+function sourceText(source: Source, own: string, refused: boolean): string {
+  const paused = refused ? ', which the provider refused: calls fail until it is saved again' : ''
+  if (source === 'personal') return `${own}${paused}`
+  if (source === 'org') return `the organisation's key${paused}`
   if (source === 'deployment') return "the deployment's key (from the server's .env)"
   if (source === 'none') return 'no key (the server needs none)'
   return 'none: calls fail until a key is added'
@@ -43,7 +48,7 @@ function KeyForm({
 }: {
   scope: 'personal' | 'org'
   provider: string
-  stored?: string
+  stored?: StoredKey
 }) {
   const save = useFetcher<typeof action>()
   const remove = useFetcher<typeof action>()
@@ -68,13 +73,15 @@ function KeyForm({
       <p className="text-sm">
         {label}:{' '}
         {stored ? (
-          <Badge tone="green" data-testid={`stored-${scope}`}>
-            {stored}
+          <Badge tone={stored.refused ? 'red' : 'green'} data-testid={`stored-${scope}`}>
+            {stored.masked}
+            {stored.refused ? ' · refused' : ''}
           </Badge>
         ) : (
           <span className="text-stone-600 dark:text-stone-400">none stored</span>
         )}
       </p>
+      {stored?.refused ? <RefusedNote refused={stored.refused} scope={scope} /> : null}
       <save.Form ref={form} method="post" className="flex flex-wrap items-end gap-3" autoComplete="off">
         <input type="hidden" name="intent" value="save-key" />
         <input type="hidden" name="scope" value={scope} />
@@ -124,11 +131,27 @@ function KeyForm({
   )
 }
 
+/** Why a stored key is not used, and the one way back (decision 0505). */
+function RefusedNote({ refused, scope }: { refused: NonNullable<StoredKey['refused']>; scope: string }) {
+  return (
+    <p
+      role="alert"
+      data-testid={`refused-${scope}`}
+      className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+    >
+      The provider refused this key at {refusedWhen(refused.at)}
+      {refused.reason ? ` (${refused.reason})` : ''}. Nothing uses it until it is saved again: save the same
+      key once it works, or a new one.
+    </p>
+  )
+}
+
 export default function Models({ loaderData }: Route.ComponentProps) {
   const { model, sources, keys, canManageOrg, orgName } = loaderData
   const providerName = PROVIDER_NAMES[model.provider] ?? model.provider
   const stored = (scope: 'personal' | 'org') =>
-    keys.find((k) => k.scope === scope && k.provider === model.provider)?.masked
+    keys.find((k) => k.scope === scope && k.provider === model.provider)
+  const refused = (scope: 'personal' | 'org') => Boolean(stored(scope)?.refused)
   return (
     <div className="space-y-6">
       <Card className="p-6">
@@ -145,11 +168,11 @@ export default function Models({ loaderData }: Route.ComponentProps) {
           <dt className="text-stone-600 dark:text-stone-400">Price estimate</dt>
           <dd>{model.price ?? 'unknown for this model: runs show no cost'}</dd>
           <dt className="text-stone-600 dark:text-stone-400">Your chats use</dt>
-          <dd data-testid="source-chat">{sourceText(sources.chat, 'your own key')}</dd>
+          <dd data-testid="source-chat">{sourceText(sources.chat, 'your own key', refused('personal'))}</dd>
           <dt className="text-stone-600 dark:text-stone-400">Your jobs use</dt>
-          <dd>{sourceText(sources.creatorRuns, 'your own key')}</dd>
+          <dd>{sourceText(sources.creatorRuns, 'your own key', refused('personal'))}</dd>
           <dt className="text-stone-600 dark:text-stone-400">Shared-key jobs use</dt>
-          <dd>{sourceText(sources.sharedRuns, "the organisation's key")}</dd>
+          <dd>{sourceText(sources.sharedRuns, "the organisation's key", refused('org'))}</dd>
         </dl>
         {model.retired ? (
           <p
@@ -189,8 +212,10 @@ export default function Models({ loaderData }: Route.ComponentProps) {
           <KeyForm scope="org" provider={model.provider} stored={stored('org')} />
         ) : (
           <p className="text-sm text-stone-600 dark:text-stone-400">
-            {stored('org') ? `Stored: ${stored('org')}. ` : 'None stored. '}Only admins and owners can change
-            it.
+            {stored('org')
+              ? `Stored: ${stored('org')!.masked}${refused('org') ? ', refused by the provider: it is not used until an admin saves it again' : ''}. `
+              : 'None stored. '}
+            Only admins and owners can change it.
           </p>
         )}
       </Card>

@@ -51,6 +51,7 @@ export function modelGrant(
   return {
     baseURL: env().ANTHROPIC_BASE_URL ?? ANTHROPIC_API,
     apiKey: resolved.apiKey ?? '',
+    fetch: resolved.fetch,
     modelId: resolved.choice.modelId,
     price: (modelId, usage) => estimateCostUsd({ provider: 'anthropic', modelId }, usage),
     cap: budget.cap,

@@ -16,7 +16,8 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { LanguageModel } from 'ai'
 import { env, type Env } from '../env.ts'
 import { HttpError } from '../lib/errors.ts'
-import { readStoredKey } from '../keys/service.ts'
+import { readStoredKey, type StoredKey } from '../keys/service.ts'
+import { describeRefusedKey, ModelKeyRefusedError, watchForRefusal } from './key-refusal.ts'
 import type { ModelProvider } from '../keys/schema.ts'
 
 /** The provider and model AGENT_MODEL names. */
@@ -36,6 +37,15 @@ export type ResolvedModel = {
   keySource: KeySource
   /** Only so error messages can mask it; never log or return it. */
   apiKey: string | null
+  /** The fetch calls on this key go through: it records a stored key's refusal (decision 0505). */
+  fetch: typeof fetch
+}
+
+/** A key found for a purpose; a stored one carries which save it is and any refusal on record. */
+export type FoundKey = {
+  key: string
+  source: Exclude<KeySource, 'none'>
+  stored: StoredKey | null
 }
 
 /** Chat and runs cannot start: no key (or no server) is configured. The message says how to fix it. */
@@ -58,20 +68,36 @@ export function readModelChoice(config: Env = env()): ModelChoice {
 const deploymentKey = (provider: ModelProvider, config: Env) =>
   (provider === 'anthropic' ? config.ANTHROPIC_API_KEY : config.OPENAI_COMPATIBLE_API_KEY) ?? null
 
-/** The key for `purpose` by the precedence table above, with where it came from; null when none. */
+/**
+ * The key for `purpose` by the precedence table above, with where it came from; null when none. A
+ * stored key the provider refused is still the one found (its refusal says so): falling back to
+ * the deployment's key would move someone's spending onto the operator's key unasked.
+ */
 export async function resolveModelKey(
   purpose: ModelPurpose,
   provider: ModelProvider,
   config: Env = env(),
-): Promise<{ key: string; source: Exclude<KeySource, 'none'> } | null> {
-  const first =
-    purpose.kind === 'run' && purpose.runAs === 'shared'
-      ? { key: await readStoredKey({ orgId: purpose.orgId }, provider), source: 'org' as const }
-      : { key: await readStoredKey({ userId: purpose.userId }, provider), source: 'personal' as const }
-  if (first.key) return { key: first.key, source: first.source }
+): Promise<FoundKey | null> {
+  const shared = purpose.kind === 'run' && purpose.runAs === 'shared'
+  const stored = shared
+    ? await readStoredKey({ orgId: purpose.orgId }, provider)
+    : await readStoredKey({ userId: purpose.userId }, provider)
+  if (stored) return { key: stored.key, source: shared ? 'org' : 'personal', stored }
   const fallback = deploymentKey(provider, config)
-  return fallback ? { key: fallback, source: 'deployment' } : null
+  return fallback ? { key: fallback, source: 'deployment', stored: null } : null
 }
+
+/** Throws {@link ModelKeyRefusedError} when `found` is a stored key the provider refused. */
+export function assertKeyNotRefused(found: FoundKey | null, provider: ModelProvider): void {
+  const refused = found?.stored?.refused
+  if (refused && found.source !== 'deployment') {
+    throw new ModelKeyRefusedError(describeRefusedKey(found.source, provider, refused))
+  }
+}
+
+/** The fetch for calls on `found`: a stored key's is watched for a refusal. */
+const fetchFor = (found: FoundKey | null): typeof fetch =>
+  found?.stored ? watchForRefusal(found.stored.ref, found.key) : fetch
 
 /** The message shown when no key is found: it says exactly where to add one. */
 function describeMissingKey(purpose: ModelPurpose, provider: ModelProvider): string {
@@ -97,10 +123,22 @@ function describeMissingKey(purpose: ModelPurpose, provider: ModelProvider): str
 export async function resolveModel(purpose: ModelPurpose, config: Env = env()): Promise<ResolvedModel> {
   const choice = readModelChoice(config)
   const found = await resolveModelKey(purpose, choice.provider, config)
+  assertKeyNotRefused(found, choice.provider)
+  const watched = fetchFor(found)
   if (choice.provider === 'anthropic') {
     if (!found) throw new NoModelKeyError(describeMissingKey(purpose, 'anthropic'))
-    const provider = createAnthropic({ apiKey: found.key, baseURL: config.ANTHROPIC_BASE_URL })
-    return { model: provider(choice.modelId), choice, keySource: found.source, apiKey: found.key }
+    const provider = createAnthropic({
+      apiKey: found.key,
+      baseURL: config.ANTHROPIC_BASE_URL,
+      fetch: watched,
+    })
+    return {
+      model: provider(choice.modelId),
+      choice,
+      keySource: found.source,
+      apiKey: found.key,
+      fetch: watched,
+    }
   }
   if (!config.OPENAI_COMPATIBLE_BASE_URL) {
     throw new NoModelKeyError(
@@ -114,11 +152,13 @@ export async function resolveModel(purpose: ModelPurpose, config: Env = env()): 
     baseURL: config.OPENAI_COMPATIBLE_BASE_URL,
     apiKey: found?.key,
     includeUsage: true,
+    fetch: watched,
   })
   return {
     model: provider.chatModel(choice.modelId),
     choice,
     keySource: found?.source ?? 'none',
     apiKey: found?.key ?? null,
+    fetch: watched,
   }
 }

@@ -13,7 +13,7 @@ import { HttpError, forbidden } from '../lib/errors.ts'
 import type { RunCap } from '../runs/budget.ts'
 import { countDeploymentKeyRuns } from '../runs/store.ts'
 import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
-import { readModelChoice, resolveModelKey, type KeySource } from './model.ts'
+import { assertKeyNotRefused, readModelChoice, resolveModelKey, type KeySource } from './model.ts'
 import { orgResourceTotals } from '../resources/store.ts'
 
 const limitMessage = (limit: number) =>
@@ -45,15 +45,19 @@ export function runCap(keySource: KeySource, jobCapUsd: number | null): RunCap |
 }
 
 /**
- * Refuses Run now when the job would spend the deployment's key and the organisation's runs on it
- * for the day, or the server's daily budget for it, are used up.
+ * Refuses Run now when the job would spend a stored key the provider refused (decision 0505), or
+ * the deployment's key and the organisation's runs on it for the day, or the server's daily budget
+ * for it, are used up.
  *
- * @throws HttpError 429 `quota_exceeded`
+ * @throws HttpError 409 `model_key_refused`, 429 `quota_exceeded`
  */
 export async function checkRunNowQuota(caller: Caller, jobId: string): Promise<void> {
   const job = await getJob(caller, jobId)
   const purpose = { kind: 'run' as const, runAs: job.runAs, userId: job.createdBy.id, orgId: job.orgId }
-  const key = await resolveModelKey(purpose, readModelChoice().provider)
+  const { provider } = readModelChoice()
+  const key = await resolveModelKey(purpose, provider)
+  // A run on a key the provider refused would fail before its first call: say so, and queue nothing.
+  assertKeyNotRefused(key, provider)
   if (key?.source !== 'deployment') return
   const refusal = (await deploymentRunRefusal(job.orgId, null)) ?? (await deploymentBudgetRefusal(null))
   if (refusal) throw new HttpError(429, 'quota_exceeded', refusal)

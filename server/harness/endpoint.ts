@@ -21,6 +21,8 @@ export type ModelGrant = {
   /** The Anthropic API base ending in `/v1` (ANTHROPIC_BASE_URL or the public API). */
   baseURL: string
   apiKey: string
+  /** How calls reach the provider: the resolved key's fetch, which records a refusal (decision 0505). */
+  fetch?: typeof fetch
   /**
    * The run's model. It alone may lack a price (the deployment chose it, as for a builtin run); a
    * call for any other model without one is refused, or the run's cap and the organisation's
@@ -228,7 +230,7 @@ const WITHHELD_BETAS = /^(mcp-client|web-fetch|code-execution|files-api|context-
 
 async function forward(live: Live, url: URL, request: Request, body: string): Promise<Response> {
   const target = `${live.grant.baseURL.replace(/\/$/, '')}${url.pathname.slice('/v1'.length)}${url.search}`
-  return fetch(target, {
+  return (live.grant.fetch ?? fetch)(target, {
     method: 'POST',
     headers: upstreamHeaders(live, request),
     body,

@@ -42,6 +42,11 @@ export type ModelKeySummary = {
   /** "••••" and the key's last 4 characters. */
   masked: string
   updatedAt: string
+  /**
+   * When the provider refused the key (401 or 403) and what it said, or null. A refused key is
+   * not used again until it is saved again (decision 0505).
+   */
+  refused: { at: string; reason: string } | null
 }
 
 /** How a stored key is shown: never more than its last 4 characters. */

@@ -16,7 +16,15 @@ import {
   type ModelProvider,
 } from './schema.ts'
 import { listBothScopes, ownerToChange } from './owners.ts'
-import { deleteModelKeyRow, findModelKey, selectModelKeys, upsertModelKey, type KeyOwner } from './store.ts'
+import {
+  deleteModelKeyRow,
+  findModelKey,
+  selectModelKeys,
+  upsertModelKey,
+  type KeyOwner,
+  type StoredKeyRef,
+  type StoredKeyRow,
+} from './store.ts'
 
 export type { KeyOwner } from './store.ts'
 
@@ -24,12 +32,13 @@ const ownerOf = (caller: Caller, scope: KeyScope) => ownerToChange(caller, scope
 
 const summarise = (
   scope: KeyScope,
-  row: { provider: string; last4: string; updatedAt: Date },
+  row: Pick<StoredKeyRow, 'provider' | 'last4' | 'updatedAt' | 'refusedAt' | 'refusedReason'>,
 ): ModelKeySummary => ({
   scope,
   provider: row.provider as ModelProvider,
   masked: maskKey(row.last4),
   updatedAt: row.updatedAt.toISOString(),
+  refused: row.refusedAt ? { at: row.refusedAt.toISOString(), reason: row.refusedReason ?? '' } : null,
 })
 
 /** The caller's own keys and their organisation's, masked. Every member may see that an org key exists. */
@@ -44,7 +53,7 @@ export async function saveModelKey(caller: Caller, input: unknown): Promise<Mode
   const last4 = apiKey.slice(-4)
   await upsertModelKey({ owner, provider, secret: encryptSecret(apiKey), last4 })
   logger.info({ userId: caller.userId, orgId: caller.orgId, scope, provider }, 'model key saved')
-  return { scope, provider, masked: maskKey(last4), updatedAt: new Date().toISOString() }
+  return { scope, provider, masked: maskKey(last4), updatedAt: new Date().toISOString(), refused: null }
 }
 
 /** Removes a stored key; 404 when there is none. */
@@ -56,15 +65,26 @@ export async function removeModelKey(caller: Caller, input: unknown): Promise<vo
   logger.info({ userId: caller.userId, orgId: caller.orgId, scope, provider }, 'model key removed')
 }
 
+/** A stored key as a model call uses it: the plain key, which save it is, and any refusal. */
+export type StoredKey = {
+  key: string
+  ref: StoredKeyRef
+  refused: { at: Date; reason: string } | null
+}
+
 /**
- * The plain key stored for `owner`, or null. A key that no longer decrypts (the app secret was
- * rotated) counts as absent, with a warning, so the deployment key or the no-key message takes over.
+ * The key stored for `owner`, or null. A key that no longer decrypts (the app secret was rotated)
+ * counts as absent, with a warning, so the deployment key or the no-key message takes over.
  */
-export async function readStoredKey(owner: KeyOwner, provider: ModelProvider): Promise<string | null> {
+export async function readStoredKey(owner: KeyOwner, provider: ModelProvider): Promise<StoredKey | null> {
   const row = await findModelKey(owner, provider)
   if (!row) return null
   try {
-    return decryptSecret(row.secret)
+    return {
+      key: decryptSecret(row.secret),
+      ref: { id: row.id, secret: row.secret },
+      refused: row.refusedAt ? { at: row.refusedAt, reason: row.refusedReason ?? '' } : null,
+    }
   } catch {
     logger.warn({ keyId: row.id, provider }, 'a stored model key cannot be decrypted (app secret changed?)')
     return null

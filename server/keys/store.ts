@@ -2,7 +2,7 @@
  * SQL for `model_keys`. A row belongs to exactly one user (a personal key, org_id null) or one
  * organisation (user_id null); one key per owner and provider (partial unique indexes).
  */
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, isNull, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { modelKeys } from '../db/schema/app.ts'
 import { newId } from '../lib/ids.ts'
@@ -11,6 +11,8 @@ import { ownedBy, ownerColumns, ownerConflict, type KeyOwner } from './owners.ts
 export type { KeyOwner } from './owners.ts'
 
 export type StoredKeyRow = typeof modelKeys.$inferSelect
+/** One save of a stored key: its row and the ciphertext that save wrote. */
+export type StoredKeyRef = Pick<StoredKeyRow, 'id' | 'secret'>
 
 const ownerFilter = (owner: KeyOwner) => ownedBy(modelKeys, owner)
 
@@ -25,8 +27,26 @@ export async function upsertModelKey(
     .values({ id: newId('key'), ...ownerColumns(owner), provider, secret, last4 })
     .onConflictDoUpdate({
       ...ownerConflict(modelKeys, owner, modelKeys.provider),
-      set: { secret, last4, updatedAt: sql`now()` },
+      // Saving a key again is how a person says it works now: a refusal on record is forgotten.
+      set: { secret, last4, updatedAt: sql`now()`, refusedAt: null, refusedReason: null },
     })
+}
+
+/**
+ * Records that the provider refused the key stored as row `id` with ciphertext `secret` (decision
+ * 0505). Every save encrypts afresh (a new IV), so a key saved again since it was read, even the
+ * same key, has another ciphertext: the refusal is not its own, and nothing changes. The first
+ * refusal on record stays.
+ */
+export async function markModelKeyRefused(
+  ref: StoredKeyRef,
+  reason: string,
+  db: Db = getDb(),
+): Promise<void> {
+  await db
+    .update(modelKeys)
+    .set({ refusedAt: sql`now()`, refusedReason: reason })
+    .where(and(eq(modelKeys.id, ref.id), eq(modelKeys.secret, ref.secret), isNull(modelKeys.refusedAt)))
 }
 
 /** The owner's keys, one per provider. */

@@ -1,28 +1,32 @@
 /**
  * A chat thread holds at most one message the model has not answered (decision 0502), and a turn
  * that spent nothing on a person's own key leaves no row of usage (decision 0504). A member
- * stores a personal model key that is no key: every turn's call is refused by the provider at no
+ * stores a personal model key the provider refuses: every turn's call is refused at no
  * cost to anyone, and each of their messages used to be stored all the same, beside the last one,
  * 20,000 characters a request, 500 a thread, a thousand threads. Now a message sent while the
  * latest is still unanswered is added to it, the two within 20,000 characters together; past that
  * the request is a 400 that changes nothing, and the next answered turn sees everything the person
- * wrote once. Real HTTP, real Postgres, the real Anthropic provider against the fake Messages API
- * (which refuses any key but the deployment's with a 401, as the real one does).
+ * wrote once. A key the provider refuses with a 401 is paused after its first refusal (decision 0505), so
+ * the key here is a real one with no credit left: the provider answers each call with a 400, as
+ * free as a 401, and the bound must hold for it all the same.
+ * Real HTTP, real Postgres, the real Anthropic provider against the fake Messages API.
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { queryRows } from '#server/db/sql.ts'
 import { sendChat, userText } from '#tests/support/agent-chat.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import { NO_CREDIT_ANSWER } from '#tests/support/fake-anthropic.ts'
 import { snapshotTables } from '#tests/support/snapshot.ts'
 
 const KEY = 'sk-ant-deployment-unanswered'
-const NOT_A_KEY = 'sk-ant-not-a-key-0000000000'
+const NO_CREDIT = 'sk-ant-no-credit-0000000000'
 const MODEL_KEYS = '/_agent-native/model-keys'
 
 let agent: AgentApp
 beforeAll(async () => {
   agent = await startAgentApp({ key: KEY })
+  agent.fake.failKey(NO_CREDIT, NO_CREDIT_ANSWER)
 }, 240_000)
 afterAll(() => agent?.close())
 
@@ -35,7 +39,7 @@ const storedMessages = async (threadId: string) =>
 
 it('a loop of messages whose turns the provider refuses stores one message, within the limit', async () => {
   const client = agent.team.member.client
-  const saved = await client.request('PUT', MODEL_KEYS, { scope: 'personal', apiKey: NOT_A_KEY })
+  const saved = await client.request('PUT', MODEL_KEYS, { scope: 'personal', apiKey: NO_CREDIT })
   expect(saved.status).toBe(200)
 
   const first = await sendChat(client, { message: userText(`first ${'a'.repeat(4_000)}`) })
@@ -64,7 +68,7 @@ it('a loop of messages whose turns the provider refuses stores one message, with
     /^message: your previous message has no reply yet.*over 20000 characters/,
   )
   expect(await snapshotTables(agent.app.server.db)).toEqual(before)
-  expect(agent.fake.requests.filter((r) => r.headers['x-api-key'] === NOT_A_KEY)).toHaveLength(4)
+  expect(agent.fake.requests.filter((r) => r.headers['x-api-key'] === NO_CREDIT)).toHaveLength(4)
   // Nor does a turn that spent nothing on their own key leave its row (decision 0504).
   const turns = await queryRows<{ n: number }>(
     agent.app.server.db.db,

@@ -5,18 +5,21 @@
  * 60 KB copy, about half a megabyte a second per job without end (decision 0503). Now a run that
  * ends before the model answered keeps the first 2,000 characters of its copy, and a run a person
  * starts counts its copy towards their USER_MAX_AUDIT_MB_PER_DAY: past it Run now is a 429 that
- * changes nothing. Real HTTP, real Postgres, the real scheduler and Anthropic provider against the
- * fake Messages API (which refuses any key but the deployment's with a 401, as the real one does).
+ * changes nothing. A key the provider refuses with a 401 is paused after its first refusal (decision 0505), so
+ * the key here is a real one with no credit left: the provider answers each call with a 400, as
+ * free as a 401, and the bound must hold for it all the same.
+ * Real HTTP, real Postgres, the real scheduler and Anthropic provider against the fake Messages API.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { UNANSWERED_INSTRUCTIONS_KEPT } from '#server/runs/threads.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import { NO_CREDIT_ANSWER } from '#tests/support/fake-anthropic.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { waitForRun } from '#tests/support/runs.ts'
 import { snapshotTables } from '#tests/support/snapshot.ts'
 
 const KEY = 'sk-ant-deployment-run-now-allowance'
-const NOT_A_KEY = 'sk-ant-not-a-key-1111111111'
+const NO_CREDIT = 'sk-ant-no-credit-1111111111'
 const INSTRUCTIONS = Array.from({ length: 1_000 }, (_, i) => `Step ${i}: ${'check the figures '.repeat(3)}`)
   .join('\n')
   .slice(0, 60_000)
@@ -24,6 +27,7 @@ const INSTRUCTIONS = Array.from({ length: 1_000 }, (_, i) => `Step ${i}: ${'chec
 let agent: AgentApp
 beforeAll(async () => {
   agent = await startAgentApp({ key: KEY, scheduler: true, env: { USER_MAX_AUDIT_MB_PER_DAY: '1' } })
+  agent.fake.failKey(NO_CREDIT, NO_CREDIT_ANSWER)
 }, 240_000)
 afterAll(() => agent?.close())
 
@@ -41,11 +45,11 @@ async function longJob(client: ApiClient, name: string): Promise<string> {
 const toldText = (run: { transcript: { role: string; parts: { text?: string }[] }[] }) =>
   run.transcript[0]!.parts[0]!.text!
 
-it('a loop of Run now on a key that is no key keeps little of each copy, and stops at the allowance', async () => {
+it('a loop of Run now on a key with no credit keeps little of each copy, and stops at the allowance', async () => {
   const client = agent.team.member.client
   const key = await client.request('PUT', '/_agent-native/model-keys', {
     scope: 'personal',
-    apiKey: NOT_A_KEY,
+    apiKey: NO_CREDIT,
   })
   expect(key.status).toBe(200)
   const jobId = await longJob(client, 'long-failing')
@@ -63,7 +67,7 @@ it('a loop of Run now on a key that is no key keeps little of each copy, and sto
     started++
     const run = await waitForRun(client, res.body.run.id)
     expect(run.run.status).toBe('error')
-    expect(run.run.error).toMatch(/rejected the API key \(401\)/)
+    expect(run.run.error).toMatch(/failed \(400\): Your credit balance is too low/)
     // The copy of a run the model never answered: its start, and how much more there was.
     expect(toldText(run)).toBe(
       `${INSTRUCTIONS.slice(0, UNANSWERED_INSTRUCTIONS_KEPT)}\n\n[and ${INSTRUCTIONS.length - UNANSWERED_INSTRUCTIONS_KEPT} ` +

@@ -66,10 +66,22 @@ export type FakeAnthropic = {
    * ahead of the shared queue, so tests running side by side do not take each other's replies.
    */
   replyWhen(match: string, ...replies: Scripted[]): void
+  /**
+   * Answers every request sent with `key` with `error`, whatever the key check would say: a real
+   * key the provider refuses for another reason (no credit left: a 400, as the real API answers).
+   */
+  failKey(key: string, error: Extract<FakeReply, { status: number }>): void
   close(): Promise<void>
 }
 
 type Scripted = FakeReply | ((request: FakeRequest) => FakeReply | Promise<FakeReply>)
+
+/** What the provider answers a real key whose account has no credit left: a 400, at no cost. */
+export const NO_CREDIT_ANSWER = {
+  status: 400,
+  errorType: 'invalid_request_error',
+  message: 'Your credit balance is too low to access the Anthropic API.',
+}
 
 /** A reply that calls one tool, as the model would. */
 export const toolUse = (name: string, input: Record<string, unknown>) => ({
@@ -109,6 +121,7 @@ export async function startFakeAnthropic(
     return matched.find((m) => m.replies.length > 0 && hay.includes(m.match))?.replies.shift()
   }
   const requests: FakeRequest[] = []
+  const failingKeys = new Map<string, Extract<FakeReply, { status: number }>>()
   const promptCache = new Set<string>()
   const fallback = options.fallback ?? {
     status: 500,
@@ -138,6 +151,8 @@ export async function startFakeAnthropic(
     requests.push(request)
     res.on('close', () => (request.aborted = !res.writableFinished))
     const key = req.headers['x-api-key']
+    const failing = typeof key === 'string' ? failingKeys.get(key) : undefined
+    if (failing) return sendError(res, failing.status, failing.errorType ?? 'api_error', failing.message)
     if (!key || (options.apiKey && key !== options.apiKey)) {
       return sendError(res, 401, 'authentication_error', 'invalid x-api-key')
     }
@@ -200,6 +215,7 @@ export async function startFakeAnthropic(
     requests,
     reply: (...replies) => void queue.push(...replies),
     replyWhen: (match, ...replies) => void matched.push({ match, replies }),
+    failKey: (key, error) => void failingKeys.set(key, error),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

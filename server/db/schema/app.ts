@@ -295,6 +295,12 @@ export const modelKeys = pgTable(
     last4: text('last4').notNull(),
     createdAt: timestamp('created_at', tz).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', tz).notNull().defaultNow(),
+    /**
+     * When the provider refused this key (401 or 403) and what it said; no call is made with it
+     * until it is saved again, which clears both (decision 0505).
+     */
+    refusedAt: timestamp('refused_at', tz),
+    refusedReason: text('refused_reason'),
   },
   (t) => [
     uniqueIndex('model_keys_org_uq')

@@ -1,0 +1,75 @@
+/**
+ * A stored model key the provider refused (decision 0505). A 401 from the provider means the key
+ * is not a key (mistyped, revoked, deleted), and every later call on it fails the same way, for
+ * free, at the provider's rate limit. So the first 401 is written on the key, and no call is made
+ * with it again until someone saves it again: chat and Run now say so before storing anything,
+ * and a run fails with the same words without calling the model.
+ *
+ * Only a 401: a 403 can be about one model or one feature (Claude Code asks for a small model of
+ * its own), and a 429, a 5xx or no answer are the provider's trouble, not the key's.
+ */
+import { HttpError } from '../lib/errors.ts'
+import { logger } from '../lib/logger.ts'
+import { markModelKeyRefused, type StoredKeyRef } from '../keys/store.ts'
+import type { ModelProvider } from '../keys/schema.ts'
+
+/** The most of the provider's words kept with a refusal. */
+const REASON_MAX = 200
+
+/** A model call cannot start: the key it would spend was refused by the provider. */
+export class ModelKeyRefusedError extends HttpError {
+  constructor(message: string) {
+    super(409, 'model_key_refused', message)
+    this.name = 'ModelKeyRefusedError'
+  }
+}
+
+/** What the person is told, naming whose key it is and where to save it again. */
+export function describeRefusedKey(
+  source: 'personal' | 'org',
+  provider: ModelProvider,
+  refused: { at: Date; reason: string },
+): string {
+  const name = provider === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible'
+  const when = refused.at.toISOString().slice(0, 16).replace('T', ' ')
+  const said = refused.reason ? ` (${refused.reason})` : ''
+  return source === 'personal'
+    ? `Your ${name} key was refused by the provider at ${when} UTC${said}, so it is not used until ` +
+        'you save it again in Settings → Models (or remove it to use the server’s key).'
+    : `The organisation's ${name} key was refused by the provider at ${when} UTC${said}, so it is not ` +
+        'used until an admin saves it again in Settings → Models.'
+}
+
+/** "401: <the provider's message>", without the key, in at most REASON_MAX characters. */
+async function refusalReason(response: Response, key: string): Promise<string> {
+  let said = ''
+  try {
+    const body = (await response.json()) as { error?: { message?: unknown } }
+    if (typeof body.error?.message === 'string') said = body.error.message
+  } catch {
+    // Not JSON: the status alone says enough.
+  }
+  const reason = said ? `${response.status}: ${said}` : String(response.status)
+  return reason.split(key).join('••••').slice(0, REASON_MAX)
+}
+
+/**
+ * A `fetch` for calls made with the stored key `ref` (plain `key`): a 401 answer is recorded on
+ * the key before the caller sees it. The answer itself is passed on unchanged.
+ */
+export function watchForRefusal(ref: StoredKeyRef, key: string): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init)
+    if (response.status === 401) {
+      const reason = await refusalReason(response.clone(), key)
+      await markModelKeyRefused(ref, reason).catch((err: unknown) =>
+        logger.error({ err, keyId: ref.id }, 'could not record that the provider refused a model key'),
+      )
+      logger.warn(
+        { keyId: ref.id, reason },
+        'the provider refused a stored model key; it is paused until saved again',
+      )
+    }
+    return response
+  }
+}

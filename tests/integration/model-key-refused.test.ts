@@ -1,0 +1,187 @@
+/**
+ * A stored model key the provider refused (decision 0505). Keys are not checked when saved, so any
+ * member can save one that is not a key, and every call on it was a 401 from the provider: free
+ * for them, a request to the provider each time on the server's address, and the person only ever
+ * told at the end of each turn. Now the first 401 is written on the key; until it is saved again
+ * chat and Run now answer 409 `model_key_refused` before storing or calling anything, a run fails
+ * with the same words without calling the model, and Settings → Models says so. Real HTTP, real
+ * Postgres, the real scheduler and Anthropic provider against the fake Messages API (which answers
+ * 401 to any key but the deployment's, as the real one answers a key that is no key).
+ */
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { modelGrant } from '#server/agent/harness-grant.ts'
+import { resolveModel } from '#server/agent/model.ts'
+import { queryRows } from '#server/db/sql.ts'
+import { handleHarnessRequest } from '#server/harness/endpoint.ts'
+import { markModelKeyRefused } from '#server/keys/store.ts'
+import { sendChat, userText } from '#tests/support/agent-chat.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import type { ApiClient } from '#tests/support/api-client.ts'
+import { runNow, waitForRun } from '#tests/support/runs.ts'
+import { openOfflineSession } from '#tests/support/harness-session.ts'
+import { snapshotTables } from '#tests/support/snapshot.ts'
+
+const KEY = 'sk-ant-deployment-key-refused'
+const NOT_A_KEY = 'sk-ant-not-a-key-2222222222'
+const NOT_AN_ORG_KEY = 'sk-ant-not-an-org-key-3333333333'
+const MODEL_KEYS = '/_agent-native/model-keys'
+const REFUSED_AT = /at \d{4}-\d\d-\d\d \d\d:\d\d UTC \(401: invalid x-api-key\)/
+
+let agent: AgentApp
+beforeAll(async () => {
+  agent = await startAgentApp({ key: KEY, scheduler: true })
+}, 240_000)
+afterAll(() => agent?.close())
+
+const db = () => agent.app.server.db.db
+const callsWith = (key: string) => agent.fake.requests.filter((r) => r.headers['x-api-key'] === key).length
+const storedKey = async (client: ApiClient, scope: 'personal' | 'org') =>
+  (await client.get<{ keys: any[] }>(MODEL_KEYS)).body.keys.find((k) => k.scope === scope)
+
+/** What a chat request could leave behind: threads, messages and turns. */
+const chatRows = async () =>
+  queryRows(
+    db(),
+    sql`select (select count(*) from agent_threads)::int as threads,
+               (select count(*) from agent_messages)::int as messages,
+               (select count(*) from chat_turns)::int as turns`,
+  )
+
+describe('a personal key the provider refused', () => {
+  it('is refused once by the provider, then by the server before anything is stored or sent', async () => {
+    const client = agent.team.member.client
+    expect((await client.request('PUT', MODEL_KEYS, { scope: 'personal', apiKey: NOT_A_KEY })).status).toBe(
+      200,
+    )
+    // Enabled (its time is hours away): a paused job's retried run is skipped, not started.
+    const made = await client.post('/_agent-native/jobs', {
+      name: 'refused-key-job',
+      schedule: '0 7 * * *',
+      instructions: 'Do refused-key-job.',
+      enabled: true,
+    })
+    expect(made.status).toBe(201)
+    const jobId: string = made.body.job.id
+    const first = await runNow(client, jobId)
+    expect(first.run.status).toBe('error')
+    expect(first.run.error).toMatch(/rejected the API key \(401\)/)
+    expect(callsWith(NOT_A_KEY)).toBe(1)
+    expect((await storedKey(client, 'personal')).refused).toEqual({
+      at: expect.any(String),
+      reason: '401: invalid x-api-key',
+    })
+
+    // Retry queues a run as before; the run fails saying why, without calling the model.
+    const retried = await client.post(`/_agent-native/runs/${first.run.id}/retry`)
+    expect(retried.status).toBe(202)
+    const again = await waitForRun(client, retried.body.run.id)
+    expect(again.run.status, again.run.reason).toBe('error')
+    expect(again.run.error).toMatch(/^Your Anthropic key was refused by the provider /)
+    expect(again.run.error).toMatch(REFUSED_AT)
+
+    // Run now is refused before anything is queued.
+    const before = await snapshotTables(agent.app.server.db)
+    const res = await client.post(`/_agent-native/jobs/${jobId}/run`)
+    expect(res.status).toBe(409)
+    expect(res.body.error).toMatchObject({ code: 'model_key_refused' })
+    expect(await snapshotTables(agent.app.server.db)).toEqual(before)
+
+    // The script goes on in chat: five messages, none stored, none sent.
+    const chatBefore = await chatRows()
+    for (let i = 0; i < 5; i++) {
+      const turn = await sendChat(client, { message: userText(`and again ${i}`) })
+      expect(turn.status).toBe(409)
+      expect(turn.error).toMatchObject({ code: 'model_key_refused' })
+      expect(turn.error!.message).toMatch(/^Your Anthropic key was refused by the provider /)
+      expect(turn.error!.message).toMatch(REFUSED_AT)
+      expect(turn.error!.message).toMatch(/save it again in Settings → Models/)
+    }
+    expect(await chatRows()).toEqual(chatBefore)
+    expect(callsWith(NOT_A_KEY)).toBe(1)
+  })
+
+  it('is used again once saved again, and a refusal of an earlier save does not stick to it', async () => {
+    const client = agent.team.member.client
+    expect((await storedKey(client, 'personal')).refused).not.toBeNull()
+    const [old] = await queryRows<{ id: string; secret: string }>(
+      db(),
+      sql`select id, secret from model_keys where user_id = ${agent.team.member.id}`,
+    )
+    // Saved again (here the one key the fake takes, so the next turn is answered).
+    expect((await client.request('PUT', MODEL_KEYS, { scope: 'personal', apiKey: KEY })).status).toBe(200)
+    expect((await storedKey(client, 'personal')).refused).toBeNull()
+    // A call on the earlier save that the provider refuses only now: not this key's refusal.
+    await markModelKeyRefused(old!, '401: late answer about the earlier save')
+    expect((await storedKey(client, 'personal')).refused).toBeNull()
+
+    agent.fake.replyWhen('working again', { text: 'Hello again.' })
+    const turn = await sendChat(client, { message: userText('working again?') })
+    expect(turn.status).toBe(200)
+    expect(JSON.stringify(turn.reply)).toContain('Hello again.')
+  })
+
+  it('shows on Settings → Models what was refused, when, and what to do', async () => {
+    const client = agent.team.admin.client
+    expect((await client.request('PUT', MODEL_KEYS, { scope: 'personal', apiKey: NOT_A_KEY })).status).toBe(
+      200,
+    )
+    await sendChat(client, { message: userText('one refusal for the page') })
+    const page = await client.get<string>('/settings/models')
+    expect(page.status).toBe(200)
+    expect(page.body).toMatch(/data-testid="refused-personal"/)
+    expect(page.body).toMatch(/The provider refused this key at .* \(401: invalid x-api-key\)/)
+    expect(page.body).toMatch(/your own key, which the provider refused: calls fail until it is saved again/)
+    expect((await client.request('DELETE', MODEL_KEYS, { scope: 'personal' })).status).toBe(204)
+  })
+})
+
+describe("the organisation's key refused", () => {
+  it('stops shared runs with words for the admin, and a harness call through the run endpoint records it', async () => {
+    const admin = agent.team.admin.client
+    expect((await admin.request('PUT', MODEL_KEYS, { scope: 'org', apiKey: NOT_AN_ORG_KEY })).status).toBe(
+      200,
+    )
+    // A harness's call goes through the run's endpoint with the key the run resolved.
+    const purpose = {
+      kind: 'run' as const,
+      runAs: 'shared' as const,
+      userId: agent.team.admin.id,
+      orgId: agent.team.orgId,
+    }
+    const grant = modelGrant(await resolveModel(purpose), { orgId: agent.team.orgId, cap: null })
+    const opened = openOfflineSession({ grant })
+    const body = { model: grant.modelId, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }
+    const call = await handleHarnessRequest(
+      opened.token,
+      '/v1/messages',
+      new Request('http://endpoint/v1/messages', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+      'socket',
+    )
+    expect(call.status).toBe(401)
+    opened.close()
+    expect(callsWith(NOT_AN_ORG_KEY)).toBe(1)
+    expect((await storedKey(admin, 'org')).refused).toMatchObject({ reason: '401: invalid x-api-key' })
+
+    // Everyone sees it; a shared job's Run now is refused, naming who can fix it.
+    expect((await storedKey(agent.team.member.client, 'org')).refused).not.toBeNull()
+    const made = await admin.post('/_agent-native/jobs', {
+      name: 'shared-on-refused-key',
+      schedule: '0 7 * * *',
+      instructions: 'Go.',
+      enabled: false,
+      scope: 'shared',
+      runAs: 'shared',
+    })
+    expect(made.status).toBe(201)
+    const res = await admin.post(`/_agent-native/jobs/${made.body.job.id}/run`)
+    expect(res.status).toBe(409)
+    expect(res.body.error.message).toMatch(/^The organisation's Anthropic key was refused by the provider /)
+    expect(res.body.error.message).toMatch(/until an admin saves it again in Settings → Models/)
+    expect(callsWith(NOT_AN_ORG_KEY)).toBe(1)
+  })
+})
