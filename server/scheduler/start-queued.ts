@@ -81,7 +81,7 @@ export async function startQueuedRuns(
       (await queryRows(tx, readyQueued(now, locked, share, jobs.length * 2))).map(fromRawRun),
     )
     const byId = new Map(jobs.map((j) => [j.id, j]))
-    const paused = runs.filter((r) => r.trigger !== 'manual' && isPaused(byId.get(r.jobId)))
+    const paused = runs.filter((r) => !askedByPerson(r) && isPaused(byId.get(r.jobId)))
     await markRunsSkipped(
       paused.map((r) => r.id),
       { now, reason: 'the job was paused before this run could start' },
@@ -110,6 +110,13 @@ export async function startQueuedRuns(
     )
   })
 }
+
+/**
+ * A run a person asked for now starts on a paused job: Run now, and Retry, which makes a new first
+ * attempt. The scheduler's own retries are later attempts of their slot, and skip with the job.
+ */
+const askedByPerson = (run: RunRow) =>
+  run.trigger === 'manual' || (run.trigger === 'retry' && run.attempt === 1)
 
 // A one-shot that used its slot is paused, but that slot's queued run and retries still start.
 const isPaused = (job: JobRow | undefined) =>

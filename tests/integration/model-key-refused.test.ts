@@ -18,7 +18,7 @@ import { markModelKeyRefused } from '#server/keys/store.ts'
 import { sendChat, userText } from '#tests/support/agent-chat.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
-import { runNow, waitForRun } from '#tests/support/runs.ts'
+import { pausedJob, runNow, waitForRun } from '#tests/support/runs.ts'
 import { openOfflineSession } from '#tests/support/harness-session.ts'
 import { snapshotTables } from '#tests/support/snapshot.ts'
 
@@ -54,15 +54,7 @@ describe('a personal key the provider refused', () => {
     expect((await client.request('PUT', MODEL_KEYS, { scope: 'personal', apiKey: NOT_A_KEY })).status).toBe(
       200,
     )
-    // Enabled (its time is hours away): a paused job's retried run is skipped, not started.
-    const made = await client.post('/_agent-native/jobs', {
-      name: 'refused-key-job',
-      schedule: '0 7 * * *',
-      instructions: 'Do refused-key-job.',
-      enabled: true,
-    })
-    expect(made.status).toBe(201)
-    const jobId: string = made.body.job.id
+    const jobId = await pausedJob(client, 'refused-key-job')
     const first = await runNow(client, jobId)
     expect(first.run.status).toBe('error')
     expect(first.run.error).toMatch(/rejected the API key \(401\)/)

@@ -140,6 +140,21 @@ describe('cancelling a running run', () => {
   })
 })
 
+describe('retrying a run of a paused job', () => {
+  it('starts it, as Run now does: Retry is a person asking for a run now', async () => {
+    const c = team.creator.client
+    const jobId = await makeJob(c, 'personal', 'Post the paused report.')
+    expect((await c.patch(`${J}/${jobId}`, { enabled: false })).status).toBe(200)
+    const failed = await finishedRun(jobId, 'error')
+    fake.replyWhen('Post the paused report.', { text: 'Posted.' })
+    const retry = await c.post(`/_agent-native/runs/${failed}/retry`)
+    expect(retry.status, JSON.stringify(retry.body)).toBe(202)
+    const done = await waitForRun(c, retry.body.run.id)
+    // Unfixed, the scheduler took it for one of its own retries: skipped, "the job was paused".
+    expect(done.run.status, done.run.reason).toBe('success')
+  })
+})
+
 describe('a running run', () => {
   it('shows its steps while it runs, and keeps them when it is cancelled before it ends', async () => {
     const c = team.creator.client

@@ -9,7 +9,7 @@ import { AUTO_PAUSE_AFTER } from '#server/runs/policy.ts'
 import { ManualClock } from '#tests/support/clock.ts'
 import { manualCore, withSchedulerDatabase } from '#tests/support/scheduler-suite.ts'
 import { fail, gated, hang, succeed } from '#tests/support/fake-executor.ts'
-import { insertJob, jobState, runsOf } from '#tests/support/scheduler-fixtures.ts'
+import { insertJob, jobState, runsOf, setJob } from '#tests/support/scheduler-fixtures.ts'
 import type { RunExecutor } from '#server/runs/executor.ts'
 
 const suite = withSchedulerDatabase()
@@ -56,6 +56,26 @@ it('retries a failed run after 30 s, then 1 min, and stops when the retries are 
   expect(runs[2]!.reason).toBe('an error stopped it')
   // One slot failed (after its retries): one failure towards the auto-pause, not three.
   expect(await jobState(db(), id)).toMatchObject({ lastStatus: 'error', consecutiveFailures: 1 })
+})
+
+it("a retry waiting out its backoff when the job is paused is skipped with it (a person's Retry is not)", async () => {
+  const { clock, tick } = setup('2026-07-01T07:00:00.005Z', fail('the API said no'))
+  const id = await insertJob(
+    db(),
+    suite.owner,
+    { schedule: '0 7 * * *', retries: 2 },
+    new Date('2026-07-01T06:00:00Z'),
+  )
+  await tick()
+  await setJob(db(), id, { enabled: false })
+  await clock.advance(30_000)
+  expect((await tick()).started).toBe(0)
+  const runs = await runsOf(db(), id)
+  expect(runs.map((r) => [r.attempt, r.status, r.trigger])).toEqual([
+    [1, 'error', 'schedule'],
+    [2, 'skipped', 'retry'],
+  ])
+  expect(runs[1]!.reason).toBe('the job was paused before this run could start')
 })
 
 it('a retry that succeeds resets the failure count', async () => {
