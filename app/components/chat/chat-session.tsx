@@ -7,6 +7,7 @@ import { Fragment, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { Link, useRevalidator } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
 import { useFocusAfterRemoval } from '#app/lib/use-focus-after-removal.ts'
+import { asStored, textOf } from './joined-messages.ts'
 import { MessageParts } from './message-parts.tsx'
 import {
   readChatError,
@@ -224,12 +225,19 @@ export function ChatSession({
 
   const failure = error ? readChatError(error) : null
   const historyStart = historyStartOf(messages, openedHistoryStart)
+  // Stored before this session, or this session's (announced); a message joined across the two is
+  // this session's, as it keeps the later id.
+  const storedIds = new Set(messages.slice(0, stored).map((m) => m.id))
+  const shown = asStored(messages)
   const show = (m: ChatMessage) => (
     <Fragment key={m.id}>
       {m.id === historyStart ? <HistoryStart /> : null}
       {m.role === 'user' ? (
-        <div className="ml-8 rounded-lg bg-brand-50 px-3 py-2 whitespace-pre-wrap dark:bg-brand-900/40">
-          {m.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')}
+        <div
+          className="ml-8 rounded-lg bg-brand-50 px-3 py-2 whitespace-pre-wrap dark:bg-brand-900/40"
+          data-testid="person-message"
+        >
+          {textOf(m)}
         </div>
       ) : (
         <div data-testid="assistant-message">
@@ -257,11 +265,11 @@ export function ChatSession({
             Ask for a job in plain words, e.g. “every weekday at 7, summarise yesterday’s sign-ups”.
           </p>
         ) : null}
-        <div className="space-y-4 empty:hidden">{messages.slice(0, stored).map(show)}</div>
+        <div className="space-y-4 empty:hidden">{shown.filter((m) => storedIds.has(m.id)).map(show)}</div>
         {/* The session's messages: a log announces what is added to it (the person's message, the
             reply); busy while the reply streams, so it is read once whole rather than word by word. */}
         <div role="log" aria-busy={status === 'streaming'} className="space-y-4">
-          {messages.slice(stored).map(show)}
+          {shown.filter((m) => !storedIds.has(m.id)).map(show)}
         </div>
         {busy && retrying ? (
           <p role="status" className="text-amber-700 dark:text-amber-400" data-testid="chat-retrying">
@@ -292,7 +300,7 @@ export function ChatSession({
                   <History className="size-3.5" aria-hidden /> History
                 </Button>
               </div>
-            ) : failure.code === 'no_model_key' ? (
+            ) : failure.code === 'no_model_key' || failure.code === 'model_key_refused' ? (
               <>
                 {' '}
                 <Link to="/settings/models" className="font-medium underline">
