@@ -41,27 +41,36 @@ export function describeRefusedKey(
 }
 
 /** "401: <the provider's message>", without the key, in at most REASON_MAX characters. */
-async function refusalReason(response: Response, key: string): Promise<string> {
+function refusalReason(status: number, body: string, key: string): string {
   let said = ''
   try {
-    const body = (await response.json()) as { error?: { message?: unknown } }
-    if (typeof body.error?.message === 'string') said = body.error.message
+    const parsed = JSON.parse(body) as { error?: { message?: unknown } }
+    if (typeof parsed.error?.message === 'string') said = parsed.error.message
   } catch {
     // Not JSON: the status alone says enough.
   }
-  const reason = said ? `${response.status}: ${said}` : String(response.status)
+  const reason = said ? `${status}: ${said}` : String(status)
   return reason.split(key).join('••••').slice(0, REASON_MAX)
 }
 
 /**
  * A `fetch` for calls made with the stored key `ref` (plain `key`): a 401 answer is recorded on
- * the key before the caller sees it. The answer itself is passed on unchanged.
+ * the key before the caller sees it, and passed on unchanged. Later calls through the same fetch
+ * (a harness's CLI trying again within its run) get that answer again without reaching the
+ * provider, as calls resolved afresh are refused before they start.
  */
 export function watchForRefusal(ref: StoredKeyRef, key: string): typeof fetch {
+  let refusal: { body: string; headers: Headers } | null = null
   return async (input, init) => {
+    if (refusal) return new Response(refusal.body, { status: 401, headers: refusal.headers })
     const response = await fetch(input, init)
     if (response.status === 401) {
-      const reason = await refusalReason(response.clone(), key)
+      const body = await response.clone().text()
+      refusal = {
+        body,
+        headers: new Headers({ 'content-type': response.headers.get('content-type') ?? 'text/plain' }),
+      }
+      const reason = refusalReason(response.status, body, key)
       await markModelKeyRefused(ref, reason).catch((err: unknown) =>
         logger.error({ err, keyId: ref.id }, 'could not record that the provider refused a model key'),
       )

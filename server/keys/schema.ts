@@ -43,7 +43,7 @@ export type ModelKeySummary = {
   masked: string
   updatedAt: string
   /**
-   * When the provider refused the key (401 or 403) and what it said, or null. A refused key is
+   * When the provider refused the key (a 401) and what it said, or null. A refused key is
    * not used again until it is saved again (decision 0505).
    */
   refused: { at: string; reason: string } | null

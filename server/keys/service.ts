@@ -30,16 +30,23 @@ export type { KeyOwner } from './store.ts'
 
 const ownerOf = (caller: Caller, scope: KeyScope) => ownerToChange(caller, scope, 'model key')
 
-const summarise = (
+/** The refusal on record for a stored key (decision 0505), or null. */
+const refusalOf = (row: Pick<StoredKeyRow, 'refusedAt' | 'refusedReason'>) =>
+  row.refusedAt ? { at: row.refusedAt, reason: row.refusedReason ?? '' } : null
+
+function summarise(
   scope: KeyScope,
   row: Pick<StoredKeyRow, 'provider' | 'last4' | 'updatedAt' | 'refusedAt' | 'refusedReason'>,
-): ModelKeySummary => ({
-  scope,
-  provider: row.provider as ModelProvider,
-  masked: maskKey(row.last4),
-  updatedAt: row.updatedAt.toISOString(),
-  refused: row.refusedAt ? { at: row.refusedAt.toISOString(), reason: row.refusedReason ?? '' } : null,
-})
+): ModelKeySummary {
+  const refused = refusalOf(row)
+  return {
+    scope,
+    provider: row.provider as ModelProvider,
+    masked: maskKey(row.last4),
+    updatedAt: row.updatedAt.toISOString(),
+    refused: refused && { at: refused.at.toISOString(), reason: refused.reason },
+  }
+}
 
 /** The caller's own keys and their organisation's, masked. Every member may see that an org key exists. */
 export async function listModelKeys(caller: Caller): Promise<ModelKeySummary[]> {
@@ -83,7 +90,7 @@ export async function readStoredKey(owner: KeyOwner, provider: ModelProvider): P
     return {
       key: decryptSecret(row.secret),
       ref: { id: row.id, secret: row.secret },
-      refused: row.refusedAt ? { at: row.refusedAt, reason: row.refusedReason ?? '' } : null,
+      refused: refusalOf(row),
     }
   } catch {
     logger.warn({ keyId: row.id, provider }, 'a stored model key cannot be decrypted (app secret changed?)')

@@ -144,17 +144,22 @@ describe("the organisation's key refused", () => {
     const grant = modelGrant(await resolveModel(purpose), { orgId: agent.team.orgId, cap: null })
     const opened = openOfflineSession({ grant })
     const body = { model: grant.modelId, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }
-    const call = await handleHarnessRequest(
-      opened.token,
-      '/v1/messages',
-      new Request('http://endpoint/v1/messages', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }),
-      'socket',
-    )
-    expect(call.status).toBe(401)
+    const call = () =>
+      handleHarnessRequest(
+        opened.token,
+        '/v1/messages',
+        new Request('http://endpoint/v1/messages', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+        'socket',
+      )
+    expect((await call()).status).toBe(401)
+    // The CLI tries again within its run: the same answer, from here, not from the provider.
+    const again = await call()
+    expect(again.status).toBe(401)
+    expect(await again.json()).toMatchObject({ error: { type: 'authentication_error' } })
     opened.close()
     expect(callsWith(NOT_AN_ORG_KEY)).toBe(1)
     expect((await storedKey(admin, 'org')).refused).toMatchObject({ reason: '401: invalid x-api-key' })

@@ -296,7 +296,7 @@ export const modelKeys = pgTable(
     createdAt: timestamp('created_at', tz).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', tz).notNull().defaultNow(),
     /**
-     * When the provider refused this key (401 or 403) and what it said; no call is made with it
+     * When the provider refused this key (a 401) and what it said; no call is made with it
      * until it is saved again, which clears both (decision 0505).
      */
     refusedAt: timestamp('refused_at', tz),
