@@ -113,7 +113,7 @@ describe.concurrent.each(providers)(
         await vi.waitFor(
           () => expect(processesOf(`${provider}-timeout`, marker(3601 + seconds))).toEqual([]),
           {
-            timeout: 2_000,
+            timeout: 20_000,
             interval: 50,
           },
         )

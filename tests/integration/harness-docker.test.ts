@@ -119,7 +119,7 @@ describe.skipIf(!docker.ok)(`a harness job in a docker environment${skipped}`, (
     expect(readFileSync(path.join(root, 'boxed.txt'), 'utf8')).toBe('boxed-was-here\n')
     // Nothing of the run is left: its projection folder, its container.
     expect(readdirSync(root).filter((f) => f.startsWith('.harness-'))).toEqual([])
-    await vi.waitFor(() => expect(harnessContainers(root)).toEqual([]), { timeout: 5_000, interval: 100 })
+    await vi.waitFor(() => expect(harnessContainers(root)).toEqual([]), { timeout: 20_000, interval: 100 })
   }, 120_000)
 
   it('a Bash call the policy denies is refused, audited, and the run says so', async () => {
@@ -166,7 +166,7 @@ describe.skipIf(!docker.ok)(`a harness job in a docker environment${skipped}`, (
     const cli = (running.Mounts as any[]).find((m) => m.Source === path.dirname(claudeCode.locate()!))
     expect(cli).toMatchObject({ RW: false })
     expect((await c.post(`/_agent-native/runs/${runId}/cancel`)).status).toBe(200)
-    await vi.waitFor(() => expect(harnessContainers(root)).toEqual([]), { timeout: 2_000, interval: 50 })
+    await vi.waitFor(() => expect(harnessContainers(root)).toEqual([]), { timeout: 20_000, interval: 50 })
     const run = await settledRun(c, runId)
     expect(run.run.status).toBe('cancelled')
     // The run is marked cancelled at once; its folder goes when the harness has cleaned up.

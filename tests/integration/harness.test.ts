@@ -324,7 +324,7 @@ describe('a job with harness: claude-code', () => {
       { timeout: 60_000, interval: 200 },
     )
     expect((await c.post(`/_agent-native/runs/${runId}/cancel`)).status).toBe(200)
-    await vi.waitFor(() => expect(inRun()).toEqual([]), { timeout: 2_000, interval: 50 })
+    await vi.waitFor(() => expect(inRun()).toEqual([]), { timeout: 20_000, interval: 50 })
     const run = await settledRun(c, runId)
     expect(run.run.status).toBe('cancelled')
   }, 120_000)
