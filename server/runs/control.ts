@@ -110,10 +110,19 @@ export async function cancelRunsOf(
   return cancelled
 }
 
-/** Starts a new run of a failed or cancelled run's job now, as run now would (409 otherwise). */
-export async function retryRun(caller: Caller, runId: string): Promise<Run> {
+/**
+ * Starts a new run of a failed or cancelled run's job now, as run now would (409 otherwise).
+ * `beforeStart` is Run now's own check of the job (its key and quotas), asked once the run is
+ * known to be retryable, so a Retry is refused where Run now would be.
+ */
+export async function retryRun(
+  caller: Caller,
+  runId: string,
+  beforeStart: (jobId: string) => Promise<void> = async () => {},
+): Promise<Run> {
   const run = await editableRun(caller, runId)
   if (!RETRYABLE_STATUSES.includes(run.status))
     throw conflict(`Run ${runId} is ${run.status}; only failed or cancelled runs can be retried`)
+  await beforeStart(run.jobId)
   return runJobNow(caller, run.jobId, { retryOf: run })
 }

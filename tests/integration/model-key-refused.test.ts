@@ -12,6 +12,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { modelGrant } from '#server/agent/harness-grant.ts'
 import { resolveModel } from '#server/agent/model.ts'
+import { notifyJobsChanged } from '#server/db/signal.ts'
 import { queryRows } from '#server/db/sql.ts'
 import { handleHarnessRequest } from '#server/harness/endpoint.ts'
 import { markModelKeyRefused } from '#server/keys/store.ts'
@@ -64,20 +65,29 @@ describe('a personal key the provider refused', () => {
       reason: '401: invalid x-api-key',
     })
 
-    // Retry queues a run as before; the run fails saying why, without calling the model.
-    const retried = await client.post(`/_agent-native/runs/${first.run.id}/retry`)
-    expect(retried.status).toBe(202)
-    const again = await waitForRun(client, retried.body.run.id)
-    expect(again.run.status, again.run.reason).toBe('error')
-    expect(again.run.error).toMatch(/^Your Anthropic key was refused by the provider /)
-    expect(again.run.error).toMatch(REFUSED_AT)
-
-    // Run now is refused before anything is queued.
+    // Retry and Run now are refused before anything is queued.
     const before = await snapshotTables(agent.app.server.db)
-    const res = await client.post(`/_agent-native/jobs/${jobId}/run`)
-    expect(res.status).toBe(409)
-    expect(res.body.error).toMatchObject({ code: 'model_key_refused' })
+    for (const path of [`/_agent-native/runs/${first.run.id}/retry`, `/_agent-native/jobs/${jobId}/run`]) {
+      const res = await client.post(path)
+      expect(res.status, path).toBe(409)
+      expect(res.body.error).toMatchObject({ code: 'model_key_refused' })
+      expect(res.body.error.message).toMatch(/^Your Anthropic key was refused by the provider /)
+      expect(res.body.error.message).toMatch(REFUSED_AT)
+    }
     expect(await snapshotTables(agent.app.server.db)).toEqual(before)
+
+    // A run queued before the refusal (behind another, say) fails saying why, without a call.
+    await queryRows(
+      db(),
+      sql`insert into job_runs (id, job_id, org_id, trigger, scheduled_for, run_as_user_id, status)
+          select 'run_queued_before_refusal', id, org_id, 'manual', now(), created_by, 'queued'
+          from jobs where id = ${jobId}`,
+    )
+    await notifyJobsChanged(agent.app.server.db.db)
+    const queued = await waitForRun(client, 'run_queued_before_refusal')
+    expect(queued.run.status).toBe('error')
+    expect(queued.run.error).toMatch(/^Your Anthropic key was refused by the provider /)
+    expect(callsWith(NOT_A_KEY)).toBe(1)
 
     // The script goes on in chat: five messages, none stored, none sent.
     const chatBefore = await chatRows()
