@@ -87,6 +87,20 @@ describe('runs on the deployment key per organisation', () => {
     expect(third.body).toMatchObject({
       error: { code: 'quota_exceeded', message: expect.stringMatching(/deployment/) },
     })
+    // Retrying a failed run of it is refused the same way, before anything is queued (it was
+    // queued, and failed at once with the same reason).
+    await queryRows(
+      app.server.db.db,
+      sql`insert into job_runs (id, job_id, org_id, trigger, scheduled_for, status, started_at, finished_at, error)
+          select 'run_quota_failed', id, org_id, 'schedule', now() - interval '1 hour', 'error',
+            now() - interval '1 hour', now() - interval '59 minutes', 'boom'
+          from jobs where id = ${id}`,
+    )
+    const before = await snapshotTables(app.server.db)
+    const retry = await team.admin.client.post('/_agent-native/runs/run_quota_failed/retry')
+    expect(retry.status).toBe(429)
+    expect(retry.body.error).toMatchObject({ code: 'quota_exceeded' })
+    expect(await snapshotTables(app.server.db)).toEqual(before)
   })
 
   it('shows admins the usage, and members nothing', async () => {
