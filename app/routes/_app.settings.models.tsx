@@ -152,6 +152,7 @@ export default function Models({ loaderData }: Route.ComponentProps) {
   const stored = (scope: 'personal' | 'org') =>
     keys.find((k) => k.scope === scope && k.provider === model.provider)
   const refused = (scope: 'personal' | 'org') => Boolean(stored(scope)?.refused)
+  const orgKey = stored('org')
   return (
     <div className="space-y-6">
       <Card className="p-6">
@@ -209,11 +210,11 @@ export default function Models({ loaderData }: Route.ComponentProps) {
           <KeyRound className="size-4" aria-hidden /> {orgName}&apos;s {providerName} key
         </h2>
         {canManageOrg ? (
-          <KeyForm scope="org" provider={model.provider} stored={stored('org')} />
+          <KeyForm scope="org" provider={model.provider} stored={orgKey} />
         ) : (
           <p className="text-sm text-stone-600 dark:text-stone-400">
-            {stored('org')
-              ? `Stored: ${stored('org')!.masked}${refused('org') ? ', refused by the provider: it is not used until an admin saves it again' : ''}. `
+            {orgKey
+              ? `Stored: ${orgKey.masked}${orgKey.refused ? ', refused by the provider: it is not used until an admin saves it again' : ''}. `
               : 'None stored. '}
             Only admins and owners can change it.
           </p>

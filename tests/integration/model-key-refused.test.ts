@@ -176,6 +176,9 @@ describe("the organisation's key refused", () => {
 
     // Everyone sees it; a shared job's Run now is refused, naming who can fix it.
     expect((await storedKey(agent.team.member.client, 'org')).refused).not.toBeNull()
+    expect((await agent.team.member.client.get<string>('/settings/models')).body).toMatch(
+      /Stored: ••••3333, refused by the provider: it is not used until an admin saves it again\./,
+    )
     const made = await admin.post('/_agent-native/jobs', {
       name: 'shared-on-refused-key',
       schedule: '0 7 * * *',
