@@ -24,6 +24,7 @@ const KIND: Record<AlertKind, { label: string; tone: 'red' | 'amber' | 'green' }
   paused: { label: 'Paused', tone: 'amber' },
   recovered: { label: 'Recovered', tone: 'green' },
   deadman: { label: 'No recent success', tone: 'red' },
+  key_refused: { label: 'Key refused', tone: 'red' },
 }
 
 /**
@@ -31,7 +32,7 @@ const KIND: Record<AlertKind, { label: string; tone: 'red' | 'amber' | 'green' }
  * email on: a member can do nothing with it, and learns where to look instead.
  */
 function describePage(emailEnabled: boolean, canSeeServerSettings: boolean): string {
-  const what = 'Alerts about jobs you created or administer'
+  const what = 'Alerts about jobs you created or administer, and model keys the provider refused'
   if (emailEnabled) return `${what}; they are emailed to you too.`
   if (canSeeServerSettings)
     return `${what}. Email is off on this server (no SMTP_URL), so they show here only: whoever runs the server can set it to have them mailed too.`
@@ -51,7 +52,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
       {notifications.length === 0 ? (
         <EmptyState icon={<Bell className="size-8" />} title="Nothing yet">
           A job that keeps failing, pauses itself, recovers or has not succeeded for longer than you expect
-          shows up here.
+          shows up here, and so does a model key the provider refused.
         </EmptyState>
       ) : (
         <ul className="space-y-2">
@@ -78,6 +79,13 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
                     to={`/jobs/${n.jobId}`}
                   >
                     Open the job
+                  </Link>
+                ) : n.kind === 'key_refused' ? (
+                  <Link
+                    className="mt-1 inline-block text-sm text-brand-700 underline dark:text-brand-400"
+                    to="/settings/models"
+                  >
+                    Open Settings → Models
                   </Link>
                 ) : null}
               </Card>

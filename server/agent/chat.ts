@@ -117,7 +117,7 @@ async function prepareThread(
  */
 export async function streamChat(caller: Caller, body: unknown): Promise<Response> {
   const request = parseInput(ChatRequest, body)
-  const resolved = await resolveModel({ kind: 'chat', userId: caller.userId })
+  const resolved = await resolveModel({ kind: 'chat', userId: caller.userId, orgId: caller.orgId })
   // Counted before the thread is touched: a turn over the day's limit stores nothing (429).
   const turnId = newId('turn')
   await openChatTurn(caller, turnId, resolved.keySource, callReserveUsd(resolved.choice))

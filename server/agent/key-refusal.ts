@@ -8,6 +8,7 @@
  * Only a 401: a 403 can be about one model or one feature (Claude Code asks for a small model of
  * its own), and a 429, a 5xx or no answer are the provider's trouble, not the key's.
  */
+import { raiseAlert } from '../integrations/alerts.ts'
 import { HttpError } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
 import { markModelKeyRefused, type StoredKeyRef } from '../keys/store.ts'
@@ -40,6 +41,33 @@ export function describeRefusedKey(
         'used until an admin saves it again in Settings → Models.'
 }
 
+/** Whose call met the refusal, and where: who is told (decision 0505). */
+export type RefusalNotice = {
+  orgId: string
+  /** The person calling (chat) or whose job runs; told, with the organisation's admins for its key. */
+  userId: string
+  source: 'personal' | 'org'
+  provider: ModelProvider
+}
+
+/**
+ * Tells the key's keepers once, in the app and by email when it is on: the person for their own
+ * key; for the organisation's, its admins and owners (who can save it again) and whose job met it.
+ */
+async function announceRefusal(notice: RefusalNotice, reason: string): Promise<void> {
+  const name = notice.provider === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible'
+  await raiseAlert({
+    orgId: notice.orgId,
+    jobId: null,
+    createdBy: notice.userId,
+    scope: notice.source === 'org' ? 'shared' : 'personal',
+    kind: 'key_refused',
+    title:
+      notice.source === 'org' ? `The organisation's ${name} key was refused` : `Your ${name} key was refused`,
+    body: describeRefusedKey(notice.source, notice.provider, { at: new Date(), reason }),
+  })
+}
+
 /** "401: <the provider's message>", without the key, in at most REASON_MAX characters. */
 function refusalReason(status: number, body: string, key: string): string {
   let said = ''
@@ -55,11 +83,12 @@ function refusalReason(status: number, body: string, key: string): string {
 
 /**
  * A `fetch` for calls made with the stored key `ref` (plain `key`): a 401 answer is recorded on
- * the key before the caller sees it, and passed on unchanged. Later calls through the same fetch
- * (a harness's CLI trying again within its run) get that answer again without reaching the
- * provider, as calls resolved afresh are refused before they start.
+ * the key, and announced to `notice`'s people the first time, before the caller sees it; the
+ * answer itself is passed on unchanged. Later calls through the same fetch (a harness's CLI trying
+ * again within its run) get that answer again without reaching the provider, as calls resolved
+ * afresh are refused before they start.
  */
-export function watchForRefusal(ref: StoredKeyRef, key: string): typeof fetch {
+export function watchForRefusal(ref: StoredKeyRef, key: string, notice: RefusalNotice): typeof fetch {
   let refusal: { body: string; headers: Headers } | null = null
   return async (input, init) => {
     if (refusal) return new Response(refusal.body, { status: 401, headers: refusal.headers })
@@ -71,13 +100,18 @@ export function watchForRefusal(ref: StoredKeyRef, key: string): typeof fetch {
         headers: new Headers({ 'content-type': response.headers.get('content-type') ?? 'text/plain' }),
       }
       const reason = refusalReason(response.status, body, key)
-      await markModelKeyRefused(ref, reason).catch((err: unknown) =>
-        logger.error({ err, keyId: ref.id }, 'could not record that the provider refused a model key'),
-      )
       logger.warn(
         { keyId: ref.id, reason },
         'the provider refused a stored model key; it is paused until saved again',
       )
+      try {
+        if (await markModelKeyRefused(ref, reason)) await announceRefusal(notice, reason)
+      } catch (err) {
+        logger.error(
+          { err, keyId: ref.id },
+          'could not record or announce that the provider refused a model key',
+        )
+      }
     }
     return response
   }

@@ -25,7 +25,7 @@ export type ModelChoice = { provider: ModelProvider; modelId: string }
 
 /** Who is asking for a model, which decides whose key is spent. */
 export type ModelPurpose =
-  | { kind: 'chat'; userId: string }
+  | { kind: 'chat'; userId: string; orgId: string }
   | { kind: 'run'; runAs: 'creator' | 'shared'; userId: string; orgId: string }
 
 /** Where the key came from; `none` only for an OpenAI-compatible server that needs no key. */
@@ -95,9 +95,12 @@ export function assertKeyNotRefused(found: FoundKey | null, provider: ModelProvi
   }
 }
 
-/** The fetch for calls on `found`: a stored key's is watched for a refusal. */
-const fetchFor = (found: FoundKey | null): typeof fetch =>
-  found?.stored ? watchForRefusal(found.stored.ref, found.key) : fetch
+/** The fetch for calls on `found` for `purpose`: a stored key's is watched for a refusal. */
+function fetchFor(found: FoundKey | null, purpose: ModelPurpose, provider: ModelProvider): typeof fetch {
+  if (!found?.stored || found.source === 'deployment') return fetch
+  const notice = { orgId: purpose.orgId, userId: purpose.userId, source: found.source, provider }
+  return watchForRefusal(found.stored.ref, found.key, notice)
+}
 
 /** The message shown when no key is found: it says exactly where to add one. */
 function describeMissingKey(purpose: ModelPurpose, provider: ModelProvider): string {
@@ -124,7 +127,7 @@ export async function resolveModel(purpose: ModelPurpose, config: Env = env()): 
   const choice = readModelChoice(config)
   const found = await resolveModelKey(purpose, choice.provider, config)
   assertKeyNotRefused(found, choice.provider)
-  const watched = fetchFor(found)
+  const watched = fetchFor(found, purpose, choice.provider)
   if (choice.provider === 'anthropic') {
     if (!found) throw new NoModelKeyError(describeMissingKey(purpose, 'anthropic'))
     const provider = createAnthropic({

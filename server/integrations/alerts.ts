@@ -19,12 +19,13 @@ import type { RunRow } from '../runs/schema.ts'
 import { runEndedWords } from '../runs/words.ts'
 import { emailEnabled, sendEmail } from './email.ts'
 
-export type AlertKind = 'failing' | 'paused' | 'recovered' | 'deadman'
+export type AlertKind = 'failing' | 'paused' | 'recovered' | 'deadman' | 'key_refused'
 
 export type Alert = {
   orgId: string
-  jobId: string
-  /** The job's creator: always told. */
+  /** Null for an alert about no one job: a model key the provider refused (decision 0505). */
+  jobId: string | null
+  /** The job's creator (or whose call met a refused key): always told. */
   createdBy: string
   /** A shared job's alerts also go to the org's admins and owners; a personal job's never do. */
   scope: 'personal' | 'shared'

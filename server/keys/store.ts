@@ -36,17 +36,19 @@ export async function upsertModelKey(
  * Records that the provider refused the key stored as row `id` with ciphertext `secret` (decision
  * 0505). Every save encrypts afresh (a new IV), so a key saved again since it was read, even the
  * same key, has another ciphertext: the refusal is not its own, and nothing changes. The first
- * refusal on record stays.
+ * refusal on record stays. True when this call recorded it (the one to announce it).
  */
 export async function markModelKeyRefused(
   ref: StoredKeyRef,
   reason: string,
   db: Db = getDb(),
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const rows = await db
     .update(modelKeys)
     .set({ refusedAt: sql`now()`, refusedReason: reason })
     .where(and(eq(modelKeys.id, ref.id), eq(modelKeys.secret, ref.secret), isNull(modelKeys.refusedAt)))
+    .returning({ id: modelKeys.id })
+  return rows.length > 0
 }
 
 /** The owner's keys, one per provider. */

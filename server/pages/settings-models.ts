@@ -55,7 +55,7 @@ export async function loadModelsPage(caller: Caller) {
   const price = findPrice(choice)
   const [keys, chat, creatorRuns, sharedRuns] = await Promise.all([
     listModelKeys(caller),
-    sourceFor({ kind: 'chat', userId: caller.userId }, choice.provider),
+    sourceFor({ kind: 'chat', userId: caller.userId, orgId: caller.orgId }, choice.provider),
     sourceFor({ kind: 'run', runAs: 'creator', userId: caller.userId, orgId: caller.orgId }, choice.provider),
     sourceFor({ kind: 'run', runAs: 'shared', userId: caller.userId, orgId: caller.orgId }, choice.provider),
   ])

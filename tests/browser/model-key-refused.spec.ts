@@ -1,8 +1,8 @@
 /**
  * Decision 0505 in the browser: a personal key the provider answered 401 is refused by the server
  * from then on. The chat says so with the way to Settings → Models, the page shows the key refused
- * (readable in light and dark), and saving the key again takes the refusal away. Real server, real
- * Postgres, the fake model server refusing that one key.
+ * (readable in light and dark), the notifications say it once, and saving the key again takes the
+ * refusal away. Real server, real Postgres, the fake model server refusing that one key.
  */
 import { randomBytes } from 'node:crypto'
 import { expect } from '@playwright/test'
@@ -31,7 +31,12 @@ test('a refused key: the chat points to Settings → Models, which shows it refu
   await ask(page, 'and now?')
   const alert = panel.getByRole('alert')
   await expect(alert).toContainText('Your Anthropic key was refused by the provider at')
-  await alert.getByRole('link', { name: 'Open Settings → Models' }).click()
+  // The bell says it too, once, with the same way there.
+  await page.goto('/notifications')
+  const notice = page.getByRole('listitem').filter({ hasText: 'Your Anthropic key was refused' })
+  await expect(notice).toHaveCount(1)
+  await expect(notice.getByText('Key refused', { exact: true })).toBeVisible()
+  await notice.getByRole('link', { name: 'Open Settings → Models' }).click()
 
   await expect(page).toHaveURL(/\/settings\/models$/)
   await expect(personal.getByTestId('stored-personal')).toHaveText(`••••${key.slice(-4)} · refused`)

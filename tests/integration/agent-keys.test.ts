@@ -76,11 +76,27 @@ describe('whose key a call spends', () => {
     (await resolveModelKey(...args))?.source ?? null
 
   it('chat: the caller’s own key, else the deployment’s, never the organisation’s', async () => {
-    expect(await key({ kind: 'chat', userId: suite.team.creator.id }, 'anthropic', without)).toBe('personal')
-    expect(await key({ kind: 'chat', userId: suite.team.member.id }, 'anthropic', withDeployment)).toBe(
-      'deployment',
-    )
-    expect(await key({ kind: 'chat', userId: suite.team.member.id }, 'anthropic', without)).toBeNull()
+    expect(
+      await key(
+        { kind: 'chat', userId: suite.team.creator.id, orgId: suite.team.orgId },
+        'anthropic',
+        without,
+      ),
+    ).toBe('personal')
+    expect(
+      await key(
+        { kind: 'chat', userId: suite.team.member.id, orgId: suite.team.orgId },
+        'anthropic',
+        withDeployment,
+      ),
+    ).toBe('deployment')
+    expect(
+      await key(
+        { kind: 'chat', userId: suite.team.member.id, orgId: suite.team.orgId },
+        'anthropic',
+        without,
+      ),
+    ).toBeNull()
   })
 
   it('runAs creator: the creator’s key, else the deployment’s', async () => {
@@ -107,11 +123,14 @@ describe('whose key a call spends', () => {
       AGENT_MODEL: 'openai-compatible:llama3.2',
       OPENAI_COMPATIBLE_API_KEY: undefined,
     }
-    const missing = await resolveModel({ kind: 'chat', userId: suite.team.member.id }, local).catch((e) => e)
+    const missing = await resolveModel(
+      { kind: 'chat', userId: suite.team.member.id, orgId: suite.team.orgId },
+      local,
+    ).catch((e) => e)
     expect(missing).toBeInstanceOf(NoModelKeyError)
     expect(missing.message).toMatch(/OPENAI_COMPATIBLE_BASE_URL is not set/)
     const resolved = await resolveModel(
-      { kind: 'chat', userId: suite.team.member.id },
+      { kind: 'chat', userId: suite.team.member.id, orgId: suite.team.orgId },
       { ...local, OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:11434/v1' },
     )
     expect(resolved).toMatchObject({
@@ -122,7 +141,10 @@ describe('whose key a call spends', () => {
   })
 
   it('with no key at all, says exactly where to add one', async () => {
-    const err = await resolveModel({ kind: 'chat', userId: suite.team.member.id }, without).catch((e) => e)
+    const err = await resolveModel(
+      { kind: 'chat', userId: suite.team.member.id, orgId: suite.team.orgId },
+      without,
+    ).catch((e) => e)
     expect(err).toBeInstanceOf(NoModelKeyError)
     expect(err.status).toBe(503)
     expect(err.message).toMatch(/Settings → Models/)

@@ -40,6 +40,13 @@ const callsWith = (key: string) => agent.fake.requests.filter((r) => r.headers['
 const storedKey = async (client: ApiClient, scope: 'personal' | 'org') =>
   (await client.get<{ keys: any[] }>(MODEL_KEYS)).body.keys.find((k) => k.scope === scope)
 
+/** Who was told of a refused key (`where` narrows it), one row per notification. */
+const refusalNotices = (where = '') =>
+  queryRows<{ user_id: string }>(
+    db(),
+    sql.raw(`select user_id from notifications where kind = 'key_refused' ${where} order by created_at`),
+  )
+
 /** What a chat request could leave behind: threads, messages and turns. */
 const chatRows = async () =>
   queryRows(
@@ -101,6 +108,16 @@ describe('a personal key the provider refused', () => {
     }
     expect(await chatRows()).toEqual(chatBefore)
     expect(callsWith(NOT_A_KEY)).toBe(1)
+
+    // They were told once, in the app, where to save it again.
+    const { notifications } = (await client.get('/_agent-native/notifications')).body
+    expect(notifications).toMatchObject([
+      { kind: 'key_refused', jobId: null, title: 'Your Anthropic key was refused', read: false },
+    ])
+    expect(notifications[0].body).toMatch(
+      /^Your Anthropic key was refused by the provider .*Settings → Models/,
+    )
+    expect(await refusalNotices()).toEqual([{ user_id: agent.team.member.id }])
   })
 
   it('is used again once saved again, and a refusal of an earlier save does not stick to it', async () => {
@@ -173,6 +190,12 @@ describe("the organisation's key refused", () => {
     opened.close()
     expect(callsWith(NOT_AN_ORG_KEY)).toBe(1)
     expect((await storedKey(admin, 'org')).refused).toMatchObject({ reason: '401: invalid x-api-key' })
+    // Told: the admins and owners, who can save it again (the admin's job met it); no member.
+    expect(
+      (await refusalNotices("and title = 'The organisation''s Anthropic key was refused'"))
+        .map((r) => r.user_id)
+        .sort(),
+    ).toEqual([agent.team.admin.id, agent.team.owner.id].sort())
 
     // Everyone sees it; a shared job's Run now is refused, naming who can fix it.
     expect((await storedKey(agent.team.member.client, 'org')).refused).not.toBeNull()

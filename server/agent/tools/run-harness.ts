@@ -95,7 +95,8 @@ async function start(
     // In a run, the run's key and what its cap leaves (its spending is the run's); in chat, the
     // person's own key, else the deployment's (with the server's cap), the same rule as the chat.
     const resolved =
-      ctx.runSpend?.resolved ?? (await resolveModel({ kind: 'chat', userId: ctx.caller.userId }))
+      ctx.runSpend?.resolved ??
+      (await resolveModel({ kind: 'chat', userId: ctx.caller.userId, orgId: ctx.caller.orgId }))
     // The whole cap goes to the harness with what the run had spent (modelGrant), so a stop names
     // the cap and the run's whole cost; what is left decides whether a harness may start at all.
     const cap = ctx.runSpend ? ctx.runSpend.cap : runCap(resolved.keySource, null)
