@@ -83,8 +83,8 @@ function refusalReason(status: number, body: string, key: string): string {
 
 /**
  * A `fetch` for calls made with the stored key `ref` (plain `key`): a 401 answer is recorded on
- * the key, and announced to `notice`'s people the first time, before the caller sees it; the
- * answer itself is passed on unchanged. Later calls through the same fetch (a harness's CLI trying
+ * the key before the caller sees it, and announced to `notice`'s people the first time, without
+ * the caller waiting for that; the answer itself is passed on unchanged. Later calls through the same fetch (a harness's CLI trying
  * again within its run) get that answer again without reaching the provider, as calls resolved
  * afresh are refused before they start.
  */
@@ -104,12 +104,15 @@ export function watchForRefusal(ref: StoredKeyRef, key: string, notice: RefusalN
         { keyId: ref.id, reason },
         'the provider refused a stored model key; it is paused until saved again',
       )
-      try {
-        if (await markModelKeyRefused(ref, reason)) await announceRefusal(notice, reason)
-      } catch (err) {
-        logger.error(
-          { err, keyId: ref.id },
-          'could not record or announce that the provider refused a model key',
+      const first = await markModelKeyRefused(ref, reason).catch((err: unknown) => {
+        logger.error({ err, keyId: ref.id }, 'could not record that the provider refused a model key')
+        return false
+      })
+      // Not awaited: with SMTP on, handing the mail over takes as long as the mail server does
+      // (minutes, when it does not answer), and the call's own answer must not wait for it.
+      if (first) {
+        void announceRefusal(notice, reason).catch((err: unknown) =>
+          logger.error({ err, keyId: ref.id }, 'could not announce that the provider refused a model key'),
         )
       }
     }

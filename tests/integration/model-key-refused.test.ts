@@ -109,7 +109,8 @@ describe('a personal key the provider refused', () => {
     expect(await chatRows()).toEqual(chatBefore)
     expect(callsWith(NOT_A_KEY)).toBe(1)
 
-    // They were told once, in the app, where to save it again.
+    // They were told once, in the app, where to save it again (beside the answer, not before it).
+    await expect.poll(refusalNotices).toHaveLength(1)
     const { notifications } = (await client.get('/_agent-native/notifications')).body
     expect(notifications).toMatchObject([
       { kind: 'key_refused', jobId: null, title: 'Your Anthropic key was refused', read: false },
@@ -191,11 +192,11 @@ describe("the organisation's key refused", () => {
     expect(callsWith(NOT_AN_ORG_KEY)).toBe(1)
     expect((await storedKey(admin, 'org')).refused).toMatchObject({ reason: '401: invalid x-api-key' })
     // Told: the admins and owners, who can save it again (the admin's job met it); no member.
-    expect(
-      (await refusalNotices("and title = 'The organisation''s Anthropic key was refused'"))
-        .map((r) => r.user_id)
-        .sort(),
-    ).toEqual([agent.team.admin.id, agent.team.owner.id].sort())
+    const orgNotices = () => refusalNotices("and title = 'The organisation''s Anthropic key was refused'")
+    await expect.poll(orgNotices).toHaveLength(2)
+    expect((await orgNotices()).map((r) => r.user_id).sort()).toEqual(
+      [agent.team.admin.id, agent.team.owner.id].sort(),
+    )
 
     // Everyone sees it; a shared job's Run now is refused, naming who can fix it.
     expect((await storedKey(agent.team.member.client, 'org')).refused).not.toBeNull()
