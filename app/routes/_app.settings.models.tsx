@@ -22,10 +22,6 @@ export async function action({ request }: Route.ActionArgs) {
 
 type Data = Route.ComponentProps['loaderData']
 
-const PROVIDER_NAMES: Record<string, string> = {
-  anthropic: 'Anthropic',
-  'openai-compatible': 'OpenAI-compatible',
-}
 type Source = Data['sources']['chat']
 type StoredKey = Data['keys'][number]
 
@@ -148,7 +144,7 @@ function RefusedNote({ refused, scope }: { refused: NonNullable<StoredKey['refus
 
 export default function Models({ loaderData }: Route.ComponentProps) {
   const { model, sources, keys, canManageOrg, orgName } = loaderData
-  const providerName = PROVIDER_NAMES[model.provider] ?? model.provider
+  const { providerName } = model
   const stored = (scope: 'personal' | 'org') =>
     keys.find((k) => k.scope === scope && k.provider === model.provider)
   const refused = (scope: 'personal' | 'org') => Boolean(stored(scope)?.refused)

@@ -12,7 +12,7 @@ import { raiseAlert } from '../integrations/alerts.ts'
 import { HttpError } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
 import { markModelKeyRefused, type StoredKeyRef } from '../keys/store.ts'
-import type { ModelProvider } from '../keys/schema.ts'
+import { providerName, type ModelProvider } from '../keys/schema.ts'
 
 /** The most of the provider's words kept with a refusal. */
 const REASON_MAX = 200
@@ -31,7 +31,7 @@ export function describeRefusedKey(
   provider: ModelProvider,
   refused: { at: Date; reason: string },
 ): string {
-  const name = provider === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible'
+  const name = providerName(provider)
   const when = refused.at.toISOString().slice(0, 16).replace('T', ' ')
   const said = refused.reason ? ` (${refused.reason})` : ''
   return source === 'personal'
@@ -55,7 +55,7 @@ export type RefusalNotice = {
  * key; for the organisation's, its admins and owners (who can save it again) and whose job met it.
  */
 async function announceRefusal(notice: RefusalNotice, reason: string): Promise<void> {
-  const name = notice.provider === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible'
+  const name = providerName(notice.provider)
   await raiseAlert({
     orgId: notice.orgId,
     jobId: null,

@@ -18,7 +18,7 @@ import { env, type Env } from '../env.ts'
 import { HttpError } from '../lib/errors.ts'
 import { readStoredKey, type StoredKey } from '../keys/service.ts'
 import { describeRefusedKey, ModelKeyRefusedError, watchForRefusal } from './key-refusal.ts'
-import type { ModelProvider } from '../keys/schema.ts'
+import { providerName, type ModelProvider } from '../keys/schema.ts'
 
 /** The provider and model AGENT_MODEL names. */
 export type ModelChoice = { provider: ModelProvider; modelId: string }
@@ -105,7 +105,7 @@ function fetchFor(found: FoundKey | null, purpose: ModelPurpose, provider: Model
 /** The message shown when no key is found: it says exactly where to add one. */
 function describeMissingKey(purpose: ModelPurpose, provider: ModelProvider): string {
   const envVar = provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_COMPATIBLE_API_KEY'
-  const name = provider === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible'
+  const name = providerName(provider)
   const server = `or set ${envVar} in the server's .env (the deployment's key) and restart`
   if (purpose.kind === 'chat') {
     return `No ${name} API key is configured. Add your own key in Settings → Models, ${server}.`

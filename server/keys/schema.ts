@@ -11,6 +11,10 @@ export const ModelProvider = z
   .describe('Which model provider the key is for')
 export type ModelProvider = z.infer<typeof ModelProvider>
 
+/** How a provider is named to people: in messages, notifications and Settings → Models. */
+export const providerName = (provider: ModelProvider): string =>
+  provider === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible'
+
 /** Whose key: the signed-in person's own, or their organisation's (admins and owners only). */
 export const KeyScope = z
   .enum(['personal', 'org'], { error: 'must be "personal" or "org"' })

@@ -7,6 +7,7 @@ import { env } from '../env.ts'
 import { badRequest } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
 import { listModelKeys, removeModelKey, saveModelKey } from '../keys/service.ts'
+import { providerName } from '../keys/schema.ts'
 import { readModelChoice, resolveModelKey, type KeySource, type ModelPurpose } from '../agent/model.ts'
 import { findPrice, type Price } from '../agent/pricing.ts'
 import { retiredModelWarning } from '../agent/retired-models.ts'
@@ -62,6 +63,7 @@ export async function loadModelsPage(caller: Caller) {
   return {
     model: {
       provider: choice.provider,
+      providerName: providerName(choice.provider),
       modelId: choice.modelId,
       server: serverOrigin(choice.provider),
       price: price ? describePrice(price) : null,
