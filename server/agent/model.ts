@@ -42,11 +42,9 @@ export type ResolvedModel = {
 }
 
 /** A key found for a purpose; a stored one carries which save it is and any refusal on record. */
-export type FoundKey = {
-  key: string
-  source: Exclude<KeySource, 'none'>
-  stored: StoredKey | null
-}
+export type FoundKey =
+  | { key: string; source: 'personal' | 'org'; stored: StoredKey }
+  | { key: string; source: 'deployment'; stored: null }
 
 /** Chat and runs cannot start: no key (or no server) is configured. The message says how to fix it. */
 export class NoModelKeyError extends HttpError {
@@ -89,15 +87,14 @@ export async function resolveModelKey(
 
 /** Throws {@link ModelKeyRefusedError} when `found` is a stored key the provider refused. */
 export function assertKeyNotRefused(found: FoundKey | null, provider: ModelProvider): void {
-  const refused = found?.stored?.refused
-  if (refused && found.source !== 'deployment') {
-    throw new ModelKeyRefusedError(describeRefusedKey(found.source, provider, refused))
+  if (found?.stored?.refused) {
+    throw new ModelKeyRefusedError(describeRefusedKey(found.source, provider, found.stored.refused))
   }
 }
 
 /** The fetch for calls on `found` for `purpose`: a stored key's is watched for a refusal. */
 function fetchFor(found: FoundKey | null, purpose: ModelPurpose, provider: ModelProvider): typeof fetch {
-  if (!found?.stored || found.source === 'deployment') return fetch
+  if (!found?.stored) return fetch
   const notice = { orgId: purpose.orgId, userId: purpose.userId, source: found.source, provider }
   return watchForRefusal(found.stored.ref, found.key, notice)
 }
