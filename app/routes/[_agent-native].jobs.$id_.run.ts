@@ -1,8 +1,7 @@
-import { checkRunNowQuota } from '#server/agent/quota.ts'
+import { startRunNow } from '#server/agent/run-now.ts'
 import { requireCaller } from '#server/auth/caller.ts'
 import { api, json } from '#server/http/respond.ts'
 import { methodNotAllowed } from '#server/http/request.ts'
-import { runJobNow } from '#server/runs/service.ts'
 import { queuedRunNotice } from '#server/scheduler/status.ts'
 import type { Route } from './+types/[_agent-native].jobs.$id_.run'
 
@@ -12,8 +11,7 @@ export const action = ({ request, params }: Route.ActionArgs) =>
   api(async () => {
     if (request.method !== 'POST') return methodNotAllowed(request, ['POST'])
     const caller = await requireCaller(request)
-    await checkRunNowQuota(caller, params.id)
-    const run = await runJobNow(caller, params.id)
+    const run = await startRunNow(caller, params.id)
     const notice = run.status === 'queued' ? await queuedRunNotice(caller.orgId) : null
     return json(notice ? { run, notice } : { run }, { status: 202 })
   })

@@ -1,8 +1,7 @@
-import { checkRunNowQuota } from '#server/agent/quota.ts'
+import { startRetry } from '#server/agent/run-now.ts'
 import { requireCaller } from '#server/auth/caller.ts'
 import { api, json } from '#server/http/respond.ts'
 import { methodNotAllowed } from '#server/http/request.ts'
-import { retryRun } from '#server/runs/control.ts'
 import type { Route } from './+types/[_agent-native].runs.$id_.retry'
 
 // POST /_agent-native/runs/:id/retry → 202 { run } (a new run of its job); 409 unless it failed,
@@ -11,8 +10,7 @@ export const action = ({ request, params }: Route.ActionArgs) =>
   api(async () => {
     if (request.method !== 'POST') return methodNotAllowed(request, ['POST'])
     const caller = await requireCaller(request)
-    // Refused where Run now would be: a key the provider refused, the deployment key's quotas.
-    const run = await retryRun(caller, params.id, (jobId) => checkRunNowQuota(caller, jobId))
+    const run = await startRetry(caller, params.id)
     return json({ run }, { status: 202 })
   })
 

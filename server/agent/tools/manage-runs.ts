@@ -11,9 +11,9 @@ import type { Caller } from '../../auth/caller.ts'
 import { badRequest, forbidden } from '../../lib/errors.ts'
 import { findJobNamed, getJob, type JobView } from '../../jobs/service.ts'
 import type { Run, TranscriptMessage } from '../../runs/schema.ts'
-import { getRunWithTranscript, listRunsOfJob, runJobNow } from '../../runs/service.ts'
+import { getRunWithTranscript, listRunsOfJob } from '../../runs/service.ts'
 import { queuedRunNotice } from '../../scheduler/status.ts'
-import { checkRunNowQuota } from '../quota.ts'
+import { startRunNow } from '../run-now.ts'
 import { toToolFailure, type ToolContext, type ToolFailure } from '../tool-context.ts'
 
 export const ManageRunsInput = z.object({
@@ -60,8 +60,7 @@ async function runAction(ctx: ToolContext, input: ManageRunsInput): Promise<Mana
         )
       }
       const job = await findJob(caller, input)
-      await checkRunNowQuota(caller, job.id)
-      const run = await runJobNow(caller, job.id)
+      const run = await startRunNow(caller, job.id)
       const notice = run.status === 'queued' ? await queuedRunNotice(caller.orgId) : null
       const summary =
         run.status === 'skipped'
