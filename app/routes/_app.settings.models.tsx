@@ -28,11 +28,13 @@ type StoredKey = Data['keys'][number]
 /** "2026-12-07 14:03 UTC": when a refusal was recorded, the same for every reader. */
 const refusedWhen = (at: string) => `${at.slice(0, 16).replace('T', ' ')} UTC`
 
-function sourceText(source: Source, own: string, refused: boolean): string {
+function sourceText(source: Source, own: string, refused: boolean, deploymentRefused: boolean): string {
   const paused = refused ? ', which the provider refused: calls fail until it is saved again' : ''
   if (source === 'personal') return `${own}${paused}`
   if (source === 'org') return `the organisation's key${paused}`
-  if (source === 'deployment') return "the deployment's key (from the server's .env)"
+  if (source === 'deployment') {
+    return `the deployment's key (from the server's .env)${deploymentRefused ? ', which the provider refused (below)' : ''}`
+  }
   if (source === 'none') return 'no key (the server needs none)'
   return 'none: calls fail until a key is added'
 }
@@ -127,6 +129,39 @@ function KeyForm({
   )
 }
 
+/**
+ * The deployment's key refused on this instance's last call with it. It is not paused (only the
+ * operator can replace it), so this says what fails and who can mend it.
+ */
+function DeploymentRefusedNote({
+  refused,
+  providerName,
+  canManageOrg,
+}: {
+  refused: NonNullable<Data['deploymentRefused']>
+  providerName: string
+  canManageOrg: boolean
+}) {
+  return (
+    <p
+      role="alert"
+      data-testid="deployment-key-refused"
+      className="mt-3 rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
+    >
+      The provider refused the deployment&apos;s {providerName} key at {refusedWhen(refused.at)}
+      {refused.reason ? ` (${refused.reason})` : ''}: chats and runs that use it fail.{' '}
+      {canManageOrg ? (
+        <>
+          Whoever runs this server replaces <code>{refused.variable}</code> in its .env and restarts it;
+          meanwhile a key saved below (yours, or the organisation&apos;s for shared jobs) is used instead.
+        </>
+      ) : (
+        <>Save a key of your own below to use it instead, or tell whoever runs this server.</>
+      )}
+    </p>
+  )
+}
+
 /** Why a stored key is not used, and the one way back (decision 0505). */
 function RefusedNote({ refused, scope }: { refused: NonNullable<StoredKey['refused']>; scope: string }) {
   return (
@@ -143,7 +178,7 @@ function RefusedNote({ refused, scope }: { refused: NonNullable<StoredKey['refus
 }
 
 export default function Models({ loaderData }: Route.ComponentProps) {
-  const { model, sources, keys, canManageOrg, orgName } = loaderData
+  const { model, sources, keys, canManageOrg, orgName, deploymentRefused } = loaderData
   const { providerName } = model
   const stored = (scope: 'personal' | 'org') =>
     keys.find((k) => k.scope === scope && k.provider === model.provider)
@@ -165,12 +200,30 @@ export default function Models({ loaderData }: Route.ComponentProps) {
           <dt className="text-stone-600 dark:text-stone-400">Price estimate</dt>
           <dd>{model.price ?? 'unknown for this model: runs show no cost'}</dd>
           <dt className="text-stone-600 dark:text-stone-400">Your chats use</dt>
-          <dd data-testid="source-chat">{sourceText(sources.chat, 'your own key', refused('personal'))}</dd>
+          <dd data-testid="source-chat">
+            {sourceText(sources.chat, 'your own key', refused('personal'), Boolean(deploymentRefused))}
+          </dd>
           <dt className="text-stone-600 dark:text-stone-400">Your jobs use</dt>
-          <dd>{sourceText(sources.creatorRuns, 'your own key', refused('personal'))}</dd>
+          <dd>
+            {sourceText(sources.creatorRuns, 'your own key', refused('personal'), Boolean(deploymentRefused))}
+          </dd>
           <dt className="text-stone-600 dark:text-stone-400">Shared-key jobs use</dt>
-          <dd>{sourceText(sources.sharedRuns, "the organisation's key", refused('org'))}</dd>
+          <dd>
+            {sourceText(
+              sources.sharedRuns,
+              "the organisation's key",
+              refused('org'),
+              Boolean(deploymentRefused),
+            )}
+          </dd>
         </dl>
+        {deploymentRefused ? (
+          <DeploymentRefusedNote
+            refused={deploymentRefused}
+            providerName={providerName}
+            canManageOrg={canManageOrg}
+          />
+        ) : null}
         {model.retired ? (
           <p
             role="alert"

@@ -119,3 +119,40 @@ export function watchForRefusal(ref: StoredKeyRef, key: string, notice: RefusalN
     return response
   }
 }
+
+/**
+ * The deployment's key (ANTHROPIC_API_KEY, OPENAI_COMPATIBLE_API_KEY) as this process last heard
+ * of it from the provider. Unlike a stored key it is not paused on a 401: nobody can save it again
+ * from the app (it changes only with .env and a restart), so a pause would stop every organisation
+ * on it until then, for a refusal that may pass. It is shown instead, on Settings → Models, and
+ * logged once when it starts, beside each call's own failure; the next answer that is not a 401
+ * clears it. Each instance knows what its own calls met. Keyed by provider and key, so a process
+ * serving several configurations (the tests' apps) keeps them apart.
+ */
+const deploymentRefusals = new Map<string, { at: Date; reason: string }>()
+const deploymentEntry = (provider: ModelProvider, key: string) => `${provider}\0${key}`
+
+/** When the provider last refused the deployment's `key` for `provider`, and what it said; null since an answer that was not a 401. */
+export const deploymentKeyRefusal = (provider: ModelProvider, key: string) =>
+  deploymentRefusals.get(deploymentEntry(provider, key)) ?? null
+
+/** A `fetch` for calls made with the deployment's key that keeps {@link deploymentKeyRefusal} current. */
+export function watchDeploymentKey(provider: ModelProvider, key: string): typeof fetch {
+  const entry = deploymentEntry(provider, key)
+  return async (input, init) => {
+    const response = await fetch(input, init)
+    if (response.status !== 401) {
+      if (response.ok) deploymentRefusals.delete(entry)
+      return response
+    }
+    if (!deploymentRefusals.has(entry)) {
+      const reason = refusalReason(response.status, await response.clone().text(), key)
+      deploymentRefusals.set(entry, { at: new Date(), reason })
+      logger.error(
+        { provider, reason },
+        "the provider refused the deployment's model key: every chat and run on it fails until it is replaced in .env",
+      )
+    }
+    return response
+  }
+}

@@ -17,8 +17,13 @@ import type { LanguageModel } from 'ai'
 import { env, type Env } from '../env.ts'
 import { HttpError } from '../lib/errors.ts'
 import { readStoredKey, type StoredKey } from '../keys/service.ts'
-import { describeRefusedKey, ModelKeyRefusedError, watchForRefusal } from './key-refusal.ts'
-import { providerName, type ModelProvider } from '../keys/schema.ts'
+import {
+  describeRefusedKey,
+  ModelKeyRefusedError,
+  watchDeploymentKey,
+  watchForRefusal,
+} from './key-refusal.ts'
+import { deploymentKeyVariable, providerName, type ModelProvider } from '../keys/schema.ts'
 
 /** The provider and model AGENT_MODEL names. */
 export type ModelChoice = { provider: ModelProvider; modelId: string }
@@ -92,16 +97,17 @@ export function assertKeyNotRefused(found: FoundKey | null, provider: ModelProvi
   }
 }
 
-/** The fetch for calls on `found` for `purpose`: a stored key's is watched for a refusal. */
+/** The fetch for calls on `found` for `purpose`: a stored key's is watched for a refusal, the deployment's for a notice. */
 function fetchFor(found: FoundKey | null, purpose: ModelPurpose, provider: ModelProvider): typeof fetch {
-  if (!found?.stored) return fetch
+  if (!found) return fetch
+  if (!found.stored) return watchDeploymentKey(provider, found.key)
   const notice = { orgId: purpose.orgId, userId: purpose.userId, source: found.source, provider }
   return watchForRefusal(found.stored.ref, found.key, notice)
 }
 
 /** The message shown when no key is found: it says exactly where to add one. */
 function describeMissingKey(purpose: ModelPurpose, provider: ModelProvider): string {
-  const envVar = provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_COMPATIBLE_API_KEY'
+  const envVar = deploymentKeyVariable(provider)
   const name = providerName(provider)
   const server = `or set ${envVar} in the server's .env (the deployment's key) and restart`
   if (purpose.kind === 'chat') {

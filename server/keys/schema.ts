@@ -15,6 +15,10 @@ export type ModelProvider = z.infer<typeof ModelProvider>
 export const providerName = (provider: ModelProvider): string =>
   provider === 'anthropic' ? 'Anthropic' : 'OpenAI-compatible'
 
+/** The server's variable holding the deployment's own key for `provider`. */
+export const deploymentKeyVariable = (provider: ModelProvider) =>
+  provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_COMPATIBLE_API_KEY'
+
 /** Whose key: the signed-in person's own, or their organisation's (admins and owners only). */
 export const KeyScope = z
   .enum(['personal', 'org'], { error: 'must be "personal" or "org"' })

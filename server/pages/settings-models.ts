@@ -7,19 +7,22 @@ import { env } from '../env.ts'
 import { badRequest } from '../lib/errors.ts'
 import { readForm, runIntent } from './forms.ts'
 import { listModelKeys, removeModelKey, saveModelKey } from '../keys/service.ts'
-import { providerName } from '../keys/schema.ts'
+import { deploymentKeyVariable, providerName, type ModelProvider } from '../keys/schema.ts'
+import { deploymentKeyRefusal } from '../agent/key-refusal.ts'
 import { readModelChoice, resolveModelKey, type KeySource, type ModelPurpose } from '../agent/model.ts'
 import { findPrice, type Price } from '../agent/pricing.ts'
 import { retiredModelWarning } from '../agent/retired-models.ts'
 
+/** Whose key `purpose` would spend, and the deployment's key when that is it. */
 async function sourceFor(
   purpose: ModelPurpose,
-  provider: 'anthropic' | 'openai-compatible',
-): Promise<KeySource | null> {
+  provider: ModelProvider,
+): Promise<{ source: KeySource | null; deploymentKey: string | null }> {
   const found = await resolveModelKey(purpose, provider)
-  if (found) return found.source
+  if (found) return { source: found.source, deploymentKey: found.stored ? null : found.key }
   // An OpenAI-compatible server may need no key at all.
-  return provider === 'openai-compatible' && env().OPENAI_COMPATIBLE_BASE_URL ? 'none' : null
+  const none = provider === 'openai-compatible' && env().OPENAI_COMPATIBLE_BASE_URL
+  return { source: none ? 'none' : null, deploymentKey: null }
 }
 
 /**
@@ -60,6 +63,9 @@ export async function loadModelsPage(caller: Caller) {
     sourceFor({ kind: 'run', runAs: 'creator', userId: caller.userId, orgId: caller.orgId }, choice.provider),
     sourceFor({ kind: 'run', runAs: 'shared', userId: caller.userId, orgId: caller.orgId }, choice.provider),
   ])
+  // The deployment's key is one key, whichever purpose spends it.
+  const deploymentKey = [chat, creatorRuns, sharedRuns].find((s) => s.deploymentKey)?.deploymentKey
+  const deploymentRefused = deploymentKey ? deploymentKeyRefusal(choice.provider, deploymentKey) : null
   return {
     model: {
       provider: choice.provider,
@@ -69,7 +75,13 @@ export async function loadModelsPage(caller: Caller) {
       price: price ? describePrice(price) : null,
       retired: retiredModelWarning(choice),
     },
-    sources: { chat, creatorRuns, sharedRuns },
+    sources: { chat: chat.source, creatorRuns: creatorRuns.source, sharedRuns: sharedRuns.source },
+    /** When the provider last refused the deployment's key on this instance, if any source is it. */
+    deploymentRefused: deploymentRefused && {
+      at: deploymentRefused.at.toISOString(),
+      reason: deploymentRefused.reason,
+      variable: deploymentKeyVariable(choice.provider),
+    },
     keys,
     canManageOrg: isOrgAdmin(caller),
     orgName: caller.orgName,

@@ -69,8 +69,9 @@ export type FakeAnthropic = {
   /**
    * Answers every request sent with `key` with `error`, whatever the key check would say: a real
    * key the provider refuses for another reason (no credit left: a 400, as the real API answers).
+   * `null` answers it as before again.
    */
-  failKey(key: string, error: Extract<FakeReply, { status: number }>): void
+  failKey(key: string, error: Extract<FakeReply, { status: number }> | null): void
   close(): Promise<void>
 }
 
@@ -215,7 +216,7 @@ export async function startFakeAnthropic(
     requests,
     reply: (...replies) => void queue.push(...replies),
     replyWhen: (match, ...replies) => void matched.push({ match, replies }),
-    failKey: (key, error) => void failingKeys.set(key, error),
+    failKey: (key, error) => void (error ? failingKeys.set(key, error) : failingKeys.delete(key)),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
