@@ -34,7 +34,8 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   return { ...fs, default: { ...fs, readdir, opendir }, readdir, opendir }
 })
 
-const { listDirectory, searchFiles, MAX_ENTRIES, MAX_SEARCH_CHARS } = await import('./files-list.ts')
+const { listDirectory, searchFiles, MAX_ENTRIES, MAX_SEARCH_CHARS, MAX_SEARCH_FILE_BYTES } =
+  await import('./files-list.ts')
 
 const MANY = 50_000
 let root: string
@@ -103,6 +104,25 @@ describe('search_files against what a command planted', () => {
     expect(found.output).toBe('No matches.')
     await expect(searchFiles({ root }, { pattern: 'x', path: 'planted/p' })).rejects.toMatchObject({
       status: 400,
+    })
+  })
+
+  it('does not read a file over the read limit: one long line cost twice its size per search', async () => {
+    // What `head -c 11M /dev/zero | tr '\0' a; echo needle` makes: one line past the limit.
+    execFileSync(
+      'sh',
+      ['-c', `mkdir -p long && head -c ${MAX_SEARCH_FILE_BYTES + 1} /dev/zero | tr '\\0' a > long/line`],
+      {
+        cwd: root,
+      },
+    )
+    execFileSync('sh', ['-c', 'echo needle >> long/line && echo needle > long/small'], { cwd: root })
+    const found = await searchFiles({ root }, { pattern: 'needle', path: 'long' })
+    expect(found).toMatchObject({ output: 'long/small:1: needle', matches: 1 })
+    await expect(searchFiles({ root }, { pattern: 'needle', path: 'long/line' })).rejects.toMatchObject({
+      status: 400,
+      field: 'path',
+      message: `path: "long/line" is more than ${MAX_SEARCH_FILE_BYTES} bytes; the most search_files reads is ${MAX_SEARCH_FILE_BYTES}`,
     })
   })
 

@@ -8,6 +8,7 @@ import { constants } from 'node:fs'
 import { lstat, open, opendir } from 'node:fs/promises'
 import { badRequest, HttpError } from '../../lib/errors.ts'
 import { type FileContext, type ListDirectoryInput, type SearchFilesInput } from './files-schema.ts'
+import { MAX_READ_BYTES } from './files.ts'
 import { checkRelativePath, handlePath, openForRead, type Opened } from './paths.ts'
 
 /** Most entries list_directory returns. */
@@ -30,6 +31,13 @@ export const MAX_MATCHES = 200
  * 200 matches in a file 250 folders deep would be 12 MB.
  */
 export const MAX_SEARCH_CHARS = 256 * 1024
+/**
+ * Largest file search_files reads, as read_file. ripgrep holds a whole line in memory to search it,
+ * so one file of a single line (a command makes 1 GiB of one in a second, within the per-file
+ * limit) cost about twice its size in the server's memory for each search, and searches need only
+ * the right to see the environment. Larger files are skipped in a folder and refused by name.
+ */
+export const MAX_SEARCH_FILE_BYTES = MAX_READ_BYTES
 /** Folders search skips (as ripgrep does for hidden ones); listing still shows them. */
 const SKIPPED = new Set(['node_modules', '.git'])
 
@@ -125,7 +133,14 @@ export async function searchFiles(ctx: FileContext, input: SearchFilesInput): Pr
     throw new HttpError(503, 'unavailable', 'search_files needs ripgrep (rg) installed on this server')
   const opened = await openForRead(ctx.root, input.path ?? '', { allowRoot: true })
   try {
-    const isFolder = (await opened.handle.stat()).isDirectory()
+    const stat = await opened.handle.stat()
+    const isFolder = stat.isDirectory()
+    if (!isFolder && stat.size > MAX_SEARCH_FILE_BYTES) {
+      throw badRequest(
+        `path: "${opened.rel}" is more than ${MAX_SEARCH_FILE_BYTES} bytes; the most search_files reads is ${MAX_SEARCH_FILE_BYTES}`,
+        'path',
+      )
+    }
     const { lines, timedOut, cut } = await ripgrep(opened, input, isFolder)
     const truncated = lines.length > MAX_MATCHES || timedOut || cut
     let output = lines.slice(0, MAX_MATCHES).join('\n')
@@ -164,6 +179,8 @@ function ripgrep(
     '--max-columns',
     '400',
     '--max-columns-preview',
+    '--max-filesize',
+    String(MAX_SEARCH_FILE_BYTES),
   ]
   if (isFolder) {
     // The name ends at a NUL, not at the first `:N:`: a file may be called `notes:7:x.txt`.
