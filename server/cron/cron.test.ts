@@ -1,6 +1,14 @@
 import { Cron } from 'croner'
 import { describe, expect, it } from 'vitest'
-import { isValidCron, isValidTimezone, nextRun, nextRuns, validateCron } from './cron.ts'
+import {
+  instantOfWallTime,
+  isValidCron,
+  isValidTimezone,
+  nextRun,
+  nextRuns,
+  validateCron,
+  wallClock,
+} from './cron.ts'
 
 /** Run instants as short ISO strings ('2026-03-08T07:00Z'), so expectations read as a timetable. */
 function runs(expr: string, timezone: string | undefined, after: string, count?: number): string[] {
@@ -138,6 +146,21 @@ describe('isValidTimezone', () => {
     'rejects %j',
     (zone) => expect(isValidTimezone(zone)).toBe(false),
   )
+})
+
+describe('wall clocks of early years', () => {
+  // The calendar places any day from year 1 on, and its first day may begin in 1 BC (year 0), which
+  // Intl writes as year 1; Date.UTC reads years 0–99 as 1900–1999.
+  it.each([
+    ['UTC', '0050-06-01T00:00:00Z', '0050-06-01T00:00:00.000Z'],
+    ['Europe/Berlin', '0001-01-01T00:00:00Z', '0001-01-01T00:53:28.000Z'],
+    ['Asia/Tokyo', '0000-12-31T12:00:00Z', '0000-12-31T21:18:59.000Z'],
+    ['America/New_York', '0001-01-01T00:00:00Z', '0000-12-31T19:03:58.000Z'],
+    ['Pacific/Auckland', '2026-12-31T12:00:00Z', '2027-01-01T01:00:00.000Z'],
+  ])('%s at %s reads %s', (zone, instant, wall) => {
+    expect(new Date(wallClock(zone, Date.parse(instant))).toISOString()).toBe(wall)
+    expect(instantOfWallTime(zone, Date.parse(wall))).toBe(Date.parse(instant))
+  })
 })
 
 describe('nextRuns', () => {

@@ -65,6 +65,13 @@ export function wallClock(zone: string, instant: number): number {
   if (!format) throw new RangeError(`Unknown timezone "${zone}"`)
   const part: Partial<Record<Intl.DateTimeFormatPartTypes, number>> = {}
   for (const { type, value } of format.formatToParts(instant)) part[type] = Number(value)
-  const { year = 0, month = 1, day = 1, hour = 0, minute = 0, second = 0 } = part
-  return Date.UTC(year, month - 1, day, hour, minute, second)
+  const { month = 1, day = 1, hour = 0, minute = 0, second = 0 } = part
+  // The year is taken from the instant, not from Intl, which leaves the era out (1 BC reads as
+  // year 1): a wall clock is less than a day from UTC, so its year differs only across New Year.
+  const wall = new Date(instant)
+  const utcMonth = wall.getUTCMonth() + 1
+  const shift = month === 12 && utcMonth === 1 ? -1 : month === 1 && utcMonth === 12 ? 1 : 0
+  // Set, not Date.UTC, which would read years 0–99 as 1900–1999.
+  wall.setUTCFullYear(wall.getUTCFullYear() + shift, month - 1, day)
+  return wall.setUTCHours(hour, minute, second, 0)
 }
