@@ -13,6 +13,8 @@ import { getDb, type Db } from '../db/client.ts'
 import { jobRuns, jobs } from '../db/schema/index.ts'
 import { jobsVisibleTo } from '../access/visibility.ts'
 import { listJobBriefs, type JobView } from '../jobs/service.ts'
+import { badRequest } from '../lib/errors.ts'
+import { unstorableInstant } from '../lib/instant.ts'
 import { BoundedCache } from '../lib/lru.ts'
 import { queryInteger } from '../lib/query-integer.ts'
 import { parseInput } from '../lib/validate.ts'
@@ -237,6 +239,9 @@ export async function loadCalendar(
   const bounds = dates.map((d) => dayStart(zone, d))
   const from = bounds[0]!
   const to = bounds.at(-1)!
+  // The window goes into the past runs' query; checked once the caller's zone has moved the days.
+  if (unstorableInstant(new Date(from)) || unstorableInstant(new Date(to)))
+    throw badRequest('start: the calendar shows days from year 0001 to 9999 only', 'start')
 
   const all = await listJobBriefs(caller, { scope: query.scope })
   const shown = query.job ? all.filter((j) => j.id === query.job) : all

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { badRequest } from './errors.ts'
+import { unstorableInstant } from './instant.ts'
 import { queryInteger } from './query-integer.ts'
 import { unstorableText } from './text.ts'
 
@@ -55,7 +56,8 @@ export function encodeCursor(values: readonly (string | number | null)[]): strin
 
 /**
  * The sort key values inside a cursor, checked against the expected shape (`kinds`, one per
- * value: a string, a number or a nullable ISO time). 400 `cursor` for anything else.
+ * value: a string, a number or a nullable ISO time PostgreSQL can hold). 400 `cursor` for
+ * anything else.
  */
 export function decodeCursor(
   cursor: string,
@@ -71,12 +73,14 @@ export function decodeCursor(
   if (!Array.isArray(values) || values.length !== kinds.length) throw bad()
   return values.map((value, i) => {
     const kind = kinds[i]
-    // A forged cursor's text goes into the page's query: one PostgreSQL cannot take is a 500 there.
+    // A forged cursor's values go into the page's query: one PostgreSQL cannot take is a 500 there.
     if (kind === 'string' && typeof value === 'string' && !unstorableText(value)) return value
     if (kind === 'number' && typeof value === 'number' && Number.isFinite(value)) return value
     if (kind === 'time?' && value === null) return null
-    if (kind === 'time?' && typeof value === 'string' && !Number.isNaN(Date.parse(value)))
-      return new Date(value)
+    if (kind === 'time?' && typeof value === 'string') {
+      const time = new Date(value)
+      if (!unstorableInstant(time)) return time
+    }
     throw bad()
   })
 }

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import type { jobRuns } from '../db/schema/app.ts'
+import { unstorableInstant } from '../lib/instant.ts'
 import { queryInteger } from '../lib/query-integer.ts'
 
 export type RunRow = typeof jobRuns.$inferSelect
@@ -95,6 +96,11 @@ export const RunListQuery = z.object({
       ],
       { error: 'must be a run id (from the previous page) or an ISO date-time' },
     )
+    // The time goes into the query: one PostgreSQL cannot hold (year 0) would be a 500 there.
+    .superRefine((value, ctx) => {
+      const reason = typeof value === 'string' ? null : unstorableInstant(value)
+      if (reason) ctx.addIssue({ code: 'custom', message: reason })
+    })
     .optional()
     .describe('Only runs older than this run id, or scheduled before this ISO time'),
 })
