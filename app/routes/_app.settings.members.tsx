@@ -351,6 +351,11 @@ export default function Members({ loaderData }: Route.ComponentProps) {
           <h2 id="pending-heading" tabIndex={-1} className="mb-3 font-semibold">
             Pending invitations
           </h2>
+          {me.role === 'owner' ? null : (
+            <p className="mb-3 text-sm text-stone-600 dark:text-stone-400">
+              Invitations to become an owner are shown to owners only.
+            </p>
+          )}
           {invitations.length === 0 ? (
             <EmptyState icon={<Users className="size-6" />} title="No pending invitations">
               Invite a teammate above; their link stays valid for 7 days.

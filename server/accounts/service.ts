@@ -112,6 +112,23 @@ export async function checkInvitationStillBacked(invitation: {
 }
 
 /**
+ * Whoever cancels an invitation must be able to send it: an admin does not cancel an owner
+ * invitation, which they do not see either (decision 0507). better-auth lets every admin cancel
+ * every invitation.
+ *
+ * @throws HttpError 403 when `userId` may not send an invitation with its role.
+ */
+export async function checkMayCancelInvitation(
+  invitation: { organizationId: string; role: string | null },
+  userId: string,
+): Promise<void> {
+  const canceller = await findMembership(userId, invitation.organizationId)
+  if (!mayInvite(canceller?.role ?? null, invitation.role ?? 'member')) {
+    throw forbidden('Only owners can cancel an invitation to become an owner')
+  }
+}
+
+/**
  * A password reset, or a change that signs out every other session, ends the person's access
  * tokens in every organisation: one made from a stolen session must not outlive the remedy.
  */

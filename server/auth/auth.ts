@@ -16,6 +16,7 @@ import { logger } from '../lib/logger.ts'
 import { singleton } from '../lib/singleton.ts'
 import {
   checkInvitationStillBacked,
+  checkMayCancelInvitation,
   checkMayCreateOrganization,
   checkSignUpAllowed,
   onCredentialsRecovered,
@@ -159,14 +160,11 @@ function createAuth() {
           afterUpdateMemberRole: async ({ member, previousRole }) =>
             onMemberRoleChanged(member.organizationId, member.userId, member.role, previousRole),
           // An invitation carries its inviter's authority: one whose inviter left or was demoted is void.
-          beforeAcceptInvitation: async ({ invitation }) => {
-            try {
-              await checkInvitationStillBacked(invitation)
-            } catch (err) {
-              if (err instanceof HttpError) throw new APIError('BAD_REQUEST', { message: err.message })
-              throw err
-            }
-          },
+          beforeAcceptInvitation: async ({ invitation }) =>
+            asAuthError(() => checkInvitationStillBacked(invitation)),
+          // Only who could send an invitation cancels it: an admin no owner invitation (decision 0507).
+          beforeCancelInvitation: async ({ invitation, cancelledBy }) =>
+            asAuthError(() => checkMayCancelInvitation(invitation, cancelledBy.id)),
           // Backstops for any path that writes an organisation (the hook above answers the HTTP calls).
           beforeCreateOrganization: async ({ organization }) => rejectInvalidName(organization.name),
           beforeUpdateOrganization: async ({ organization }) => rejectInvalidName(organization.name),
@@ -182,6 +180,17 @@ function paceInvitation(body: unknown, session: Record<string, unknown> | undefi
   const orgId = typeof organizationId === 'string' ? organizationId : session?.activeOrganizationId
   if (!session || typeof orgId !== 'string' || typeof email !== 'string') return undefined
   return refusedBy(() => checkInvitationPace(orgId, email))
+}
+
+/** An organisation hook's check: its HttpError becomes better-auth's, with the same status and words. */
+async function asAuthError(check: () => Promise<void>): Promise<void> {
+  try {
+    await check()
+  } catch (err) {
+    if (err instanceof HttpError)
+      throw new APIError(err.status === 403 ? 'FORBIDDEN' : 'BAD_REQUEST', { message: err.message })
+    throw err
+  }
 }
 
 /** A before-hook's check: its HttpError becomes the answer (in our shape); passing, the endpoint runs. */

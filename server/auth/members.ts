@@ -7,6 +7,7 @@ import { isAPIError } from 'better-auth/api'
 import { and, asc, eq, gt } from 'drizzle-orm'
 import { z } from 'zod'
 import { checkInvitationPace } from '../accounts/invitation-pace.ts'
+import { mayInvite } from '../accounts/store.ts'
 import { COUNTED_WRITES_LOCK, getAuth } from './auth.ts'
 import { isOrgAdmin, type Caller } from './caller.ts'
 import { getDb } from '../db/client.ts'
@@ -24,6 +25,12 @@ const UpdateRoleInput = z.object({ memberId: z.string().min(1), role: RoleInput 
 const RemoveMemberInput = z.object({ memberId: z.string().min(1) })
 const CancelInvitationInput = z.object({ invitationId: z.string().min(1) })
 
+/**
+ * The organisation's members, and for an admin or owner the pending invitations they could have
+ * sent themselves: an admin never sees an owner invitation. Its link opens it for whoever registers
+ * its address first (addresses are not verified), so an admin holding it could make themselves an
+ * owner through a second account (decision 0507).
+ */
 export async function listMembersAndInvitations(caller: Caller) {
   const db = getDb()
   const members = await db
@@ -39,7 +46,7 @@ export async function listMembersAndInvitations(caller: Caller) {
     .innerJoin(user, eq(user.id, member.userId))
     .where(eq(member.organizationId, caller.orgId))
     .orderBy(asc(member.createdAt))
-  const invitations = isOrgAdmin(caller)
+  const pending = isOrgAdmin(caller)
     ? await db
         .select({
           id: invitation.id,
@@ -57,6 +64,7 @@ export async function listMembersAndInvitations(caller: Caller) {
         )
         .orderBy(asc(invitation.createdAt))
     : []
+  const invitations = pending.filter((i) => mayInvite(caller.role, i.role ?? 'member'))
   return { members, invitations }
 }
 
