@@ -29,6 +29,7 @@ import { resolveAuthSecret } from './secret.ts'
 import { checkDisplayName, checkUserFields } from './user-fields.ts'
 import { checkInvitationPace, INVITATION_EXPIRES_IN_SECONDS } from '../accounts/invitation-pace.ts'
 import { authMail, sendInvitationMail } from './mail.ts'
+import { checkNotOpenedByResetLink } from './admin-set-passwords.ts'
 
 const AUTH_BASE_PATH = '/_agent-native/auth'
 /** Header the server entry sets from the socket (or trusted proxy) address. */
@@ -160,8 +161,12 @@ function createAuth() {
           afterUpdateMemberRole: async ({ member, previousRole }) =>
             onMemberRoleChanged(member.organizationId, member.userId, member.role, previousRole),
           // An invitation carries its inviter's authority: one whose inviter left or was demoted is void.
-          beforeAcceptInvitation: async ({ invitation }) =>
-            asAuthError(() => checkInvitationStillBacked(invitation)),
+          // An account whose password an admin set joins only what that admin could invite it to.
+          beforeAcceptInvitation: async ({ invitation, user }) =>
+            asAuthError(async () => {
+              await checkInvitationStillBacked(invitation)
+              await checkNotOpenedByResetLink(user.id, invitation)
+            }),
           // Only who could send an invitation cancels it: an admin no owner invitation (decision 0507).
           beforeCancelInvitation: async ({ invitation, cancelledBy }) =>
             asAuthError(() => checkMayCancelInvitation(invitation, cancelledBy.id)),

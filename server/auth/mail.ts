@@ -4,6 +4,7 @@
  * (/forgot-password says so) and invitations are shared as a copied link only.
  */
 import { onCredentialsRecovered } from '../accounts/service.ts'
+import { notePasswordReset } from './admin-set-passwords.ts'
 import { env } from '../env.ts'
 import { logger } from '../lib/logger.ts'
 import { emailEnabled, sendEmail } from '../lib/mail.ts'
@@ -18,8 +19,12 @@ export function authMail() {
     enabled: true,
     minPasswordLength: 8,
     autoSignIn: true,
-    // By mail or by an admin's link (reset-links.ts): the person's access tokens end with it.
-    onPasswordReset: async ({ user }: { user: { id: string } }) => onCredentialsRecovered(user.id),
+    // By mail or by an admin's link (reset-links.ts): the person's access tokens end with it, and
+    // which of the two it was decides the invitations the account may accept (decision 0508).
+    onPasswordReset: async ({ user }: { user: { id: string } }) => {
+      await onCredentialsRecovered(user.id)
+      await notePasswordReset(user.id)
+    },
   } as const
   if (!emailEnabled()) return { emailAndPassword: base }
   return {

@@ -11,11 +11,12 @@ import { alias } from 'drizzle-orm/pg-core'
 import { getDb } from '../db/client.ts'
 import { revokeTokens } from '../db/revoked-tokens.ts'
 import { member, memberAudit, user, verification } from '../db/schema/index.ts'
-import { revokeAccessTokensOf } from '../accounts/store.ts'
+import { mayInvite, revokeAccessTokensOf } from '../accounts/store.ts'
 import { inTransaction, queryRows } from '../db/sql.ts'
-import { badRequest, forbidden, notFound } from '../lib/errors.ts'
+import { badRequest, conflict, forbidden, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
+import { recordResetLink } from './admin-set-passwords.ts'
 import { appUrl } from './auth.ts'
 import { isOrgAdmin, type Caller } from './caller.ts'
 
@@ -36,7 +37,8 @@ export type ResetLink = { link: string; expiresAt: string; userId: string; machi
  *
  * @throws HttpError 403 unless the caller is an admin or owner (an owner's link: owners only), and
  *   when the person's account also opens another organisation the caller does not administer;
- *   404 when `userId` is not a member of the caller's organisation; 400 for the caller themself.
+ *   409 when they have a pending invitation the caller could not have sent; 404 when `userId` is
+ *   not a member of the caller's organisation; 400 for the caller themself.
  */
 export async function createResetLink(caller: Caller, userId: string, now = new Date()): Promise<ResetLink> {
   if (!isOrgAdmin(caller)) throw forbidden('Only admins and owners can make password reset links')
@@ -58,6 +60,13 @@ export async function createResetLink(caller: Caller, userId: string, now = new 
         '"Forgot password" instead.',
     )
   }
+  if (await hasInvitationBeyondCaller(caller, userId)) {
+    throw conflict(
+      'This person has a pending invitation to an organisation you do not administer: whoever holds a ' +
+        'reset link could accept it as them. They can use "Forgot password", or you can make the link ' +
+        'once the invitation is accepted, declined, cancelled or expired.',
+    )
+  }
 
   const token = randomBytes(24).toString('base64url')
   const expiresAt = new Date(now.getTime() + RESET_LINK_TTL_MS)
@@ -66,14 +75,17 @@ export async function createResetLink(caller: Caller, userId: string, now = new 
     await tx
       .delete(verification)
       .where(and(eq(verification.value, userId), like(verification.identifier, `${RESET_PREFIX}%`)))
+    const linkId = newId('ver')
     await tx.insert(verification).values({
-      id: newId('ver'),
+      id: linkId,
       identifier: `${RESET_PREFIX}${token}`,
       value: userId,
       expiresAt,
       createdAt: now,
       updatedAt: now,
     })
+    // Known as the admin's once used: the account then joins only what the admin could invite it to.
+    await recordResetLink(tx, { userId, linkId, actorId: caller.userId, expiresAt })
     // Whoever holds the link holds the account, and a connected machine runs that account's
     // commands unconfined on the person's own computer: the link ends its tokens (decision 0351).
     // Their live connections end after (machines/service.ts createResetLinkEndingMachines).
@@ -118,6 +130,23 @@ async function opensAnotherOrganisation(caller: Caller, userId: string): Promise
   return others.some(
     (o) => o.members > 1 && !(o.caller_role === 'owner' || (o.caller_role === 'admin' && o.role !== 'owner')),
   )
+}
+
+/**
+ * Whether the person has a pending invitation the caller could not have sent (decision 0508): the
+ * link's holder would accept it as them, and join that organisation in its role. Invitations count
+ * like memberships, whatever the organisation's size (its inviter is someone else).
+ */
+async function hasInvitationBeyondCaller(caller: Caller, userId: string): Promise<boolean> {
+  const open = await queryRows<{ role: string | null; caller_role: string | null }>(
+    getDb(),
+    sql`select i.role,
+          (select c.role from member c where c.organization_id = i.organization_id
+             and c.user_id = ${caller.userId}) as caller_role
+        from invitation i join "user" u on lower(u.email) = lower(i.email)
+        where u.id = ${userId} and i.status = 'pending' and i.expires_at > now()`,
+  )
+  return open.some((i) => !mayInvite(i.caller_role, i.role ?? 'member'))
 }
 
 export type MemberAuditEntry = {

@@ -483,3 +483,19 @@ export const cacheVersions = pgTable('cache_versions', {
   scope: text('scope').primaryKey(),
   version: bigint('version', { mode: 'number' }).notNull().default(0),
 })
+
+/**
+ * Passwords set through an admin's reset link (decision 0508): the live link (its better-auth
+ * verification row, maker and end) and, once it was used, who set the password and when. Until the
+ * person resets it by mail, the account accepts only invitations its maker could have sent.
+ */
+export const adminResetLinks = pgTable('admin_reset_links', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  linkId: text('link_id'),
+  linkActorId: text('link_actor_id').references(() => user.id, { onDelete: 'set null' }),
+  linkExpiresAt: timestamp('link_expires_at', tz),
+  passwordSetById: text('password_set_by_id').references(() => user.id, { onDelete: 'set null' }),
+  passwordSetAt: timestamp('password_set_at', tz),
+})

@@ -1,0 +1,85 @@
+/**
+ * Which passwords an admin set through a reset link (decision 0508). Whoever holds such a link
+ * holds the account, and decision 0350 says it never opens another organisation: making the link
+ * is refused while the person belongs to, or is invited into, one the admin does not administer.
+ * An invitation can also arrive later, so until the person resets the password by mail (which
+ * only they can), the account accepts only invitations the link's maker could have sent.
+ */
+import { and, eq, isNotNull } from 'drizzle-orm'
+import { findMembership, mayInvite } from '../accounts/store.ts'
+import { getDb, type Db } from '../db/client.ts'
+import { adminResetLinks, session, verification } from '../db/schema/index.ts'
+import { forbidden } from '../lib/errors.ts'
+
+/** Remembers the admin's new link (in the transaction that writes its reset token). */
+export async function recordResetLink(
+  tx: Db,
+  link: { userId: string; linkId: string; actorId: string; expiresAt: Date },
+): Promise<void> {
+  const fields = { linkId: link.linkId, linkActorId: link.actorId, linkExpiresAt: link.expiresAt }
+  await tx
+    .insert(adminResetLinks)
+    .values({ userId: link.userId, ...fields })
+    .onConflictDoUpdate({ target: adminResetLinks.userId, set: fields })
+}
+
+/**
+ * After any password reset of `userId` (better-auth's `onPasswordReset`, which knows the person but
+ * not the token): when the admin's live link is the token that was just used up, its maker set the
+ * password; otherwise the reset came by mail, from the person, and what an admin set is over. Its
+ * sessions end with it, the admin's among them.
+ */
+export async function notePasswordReset(userId: string, now = new Date(), db: Db = getDb()): Promise<void> {
+  const [row] = await db.select().from(adminResetLinks).where(eq(adminResetLinks.userId, userId))
+  if (!row) return
+  if (row.linkId && row.linkExpiresAt && row.linkExpiresAt > now && !(await tokenLives(row.linkId, db))) {
+    await db
+      .update(adminResetLinks)
+      .set({
+        passwordSetById: row.linkActorId,
+        passwordSetAt: now,
+        linkId: null,
+        linkActorId: null,
+        linkExpiresAt: null,
+      })
+      .where(eq(adminResetLinks.userId, userId))
+    return
+  }
+  if (!row.passwordSetAt) return
+  await db
+    .update(adminResetLinks)
+    .set({ passwordSetById: null, passwordSetAt: null })
+    .where(and(eq(adminResetLinks.userId, userId), isNotNull(adminResetLinks.passwordSetAt)))
+  await db.delete(session).where(eq(session.userId, userId))
+}
+
+async function tokenLives(verificationId: string, db: Db): Promise<boolean> {
+  const [found] = await db
+    .select({ id: verification.id })
+    .from(verification)
+    .where(eq(verification.id, verificationId))
+  return Boolean(found)
+}
+
+/**
+ * At acceptance: an account whose password an admin set accepts only an invitation that admin could
+ * have sent (decision 0508).
+ *
+ * @throws HttpError 403 otherwise, saying how the person gets their account back to themselves.
+ */
+export async function checkNotOpenedByResetLink(
+  userId: string,
+  invitation: { organizationId: string; role: string | null },
+  db: Db = getDb(),
+): Promise<void> {
+  const [row] = await db.select().from(adminResetLinks).where(eq(adminResetLinks.userId, userId))
+  if (!row?.passwordSetAt) return
+  const maker = row.passwordSetById
+    ? await findMembership(row.passwordSetById, invitation.organizationId)
+    : null
+  if (mayInvite(maker?.role ?? null, invitation.role ?? 'member')) return
+  throw forbidden(
+    'Your password was last set with a reset link an admin made, so this account cannot join other ' +
+      'organisations yet: choose a new password through "Forgot password" (by mail) first.',
+  )
+}
