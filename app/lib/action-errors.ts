@@ -1,6 +1,6 @@
 /**
  * Reading the `{ ok: false, error: { message, field } }` results page actions return
- * (server/pages/forms.ts runIntent), so each error shows next to the field it names.
+ * (server/pages/forms.ts runForm), so each error shows next to the field it names.
  */
 export type ActionError = {
   message: string

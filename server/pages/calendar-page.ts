@@ -7,7 +7,7 @@ import { loadCalendar } from '../calendar/calendar.ts'
 import { createCalendarToken, listCalendarTokens, revokeCalendarToken } from '../calendar/tokens.ts'
 import { env } from '../env.ts'
 import { badRequest } from '../lib/errors.ts'
-import { readForm, runIntent } from './forms.ts'
+import { runForm } from './forms.ts'
 import { orRouteError } from './page-errors.ts'
 
 export async function loadCalendarPage(caller: Caller, request: Request) {
@@ -22,8 +22,7 @@ export async function loadCalendarPage(caller: Caller, request: Request) {
 
 /** Form intents: create-token (answers the token once) and revoke-token. */
 export async function handleCalendarAction(caller: Caller, request: Request) {
-  const { intent = '', ...fields } = await readForm(request)
-  return runIntent(intent, async () => {
+  return runForm(request, async ({ intent = '', ...fields }) => {
     switch (intent) {
       case 'create-token':
         return { token: (await createCalendarToken(caller)).token }

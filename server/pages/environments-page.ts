@@ -23,7 +23,7 @@ import { orgDiskUse } from '../environments/org-disk.ts'
 import { SCRATCH } from '../environments/service.ts'
 import { conflict, HttpError } from '../lib/errors.ts'
 import { redirect } from 'react-router'
-import { readForm, runIntent } from './forms.ts'
+import { runForm } from './forms.ts'
 import { orRouteError } from './page-errors.ts'
 import { createEnvironmentFile } from './workspace-create.ts'
 
@@ -74,17 +74,14 @@ export async function loadEnvironmentsList(caller: Caller) {
  * (intent `delete`, with its `name` and `scope`): the list then shows it gone.
  */
 export async function handleEnvironmentsListAction(caller: Caller, request: Request) {
-  const { intent = '', ...fields } = await readForm(request)
-  if (intent === 'delete')
-    return runIntent(intent, () => deleteByName(caller, fields.name ?? '', fields.scope, fields.leaveFolder))
-  const result = await runIntent(intent, async () => {
+  return runForm(request, async ({ intent = '', ...fields }) => {
+    if (intent === 'delete') return deleteByName(caller, fields.name ?? '', fields.scope, fields.leaveFolder)
     if (intent !== 'create-environment')
       throw new HttpError(400, 'bad_request', `Unknown intent "${intent}"`, 'intent')
-    return createEnvironmentFile(caller, fields)
+    const { name, scope } = await createEnvironmentFile(caller, fields)
+    // Thrown, as React Router allows, so the action's answers stay results.
+    throw redirect(`/environments/${name}?${new URLSearchParams({ scope })}`)
   })
-  if (!result.ok || !result.data) return result
-  const { name, scope } = result.data
-  return redirect(`/environments/${name}?${new URLSearchParams({ scope })}`)
 }
 
 /**
@@ -138,14 +135,12 @@ export async function loadEnvironmentPage(caller: Caller, name: string, url: URL
  * Delete (intent `delete`): its folder, snapshot and record go, then the list is shown.
  */
 export async function handleEnvironmentAction(caller: Caller, name: string, request: Request) {
-  const { intent = '', scope, ...fields } = await readForm(request)
-  if (intent === 'delete') {
-    const deleted = await runIntent(intent, () => deleteByName(caller, name, scope, fields.leaveFolder))
-    // Thrown, as React Router allows, so the action's answers stay results.
-    if (deleted.ok) throw redirect('/environments')
-    return deleted
-  }
-  return runIntent(intent, async () => {
+  return runForm(request, async ({ intent = '', scope, ...fields }) => {
+    if (intent === 'delete') {
+      await deleteByName(caller, name, scope, fields.leaveFolder)
+      // Thrown, as React Router allows, so the action's answers stay results.
+      throw redirect('/environments')
+    }
     if (intent === 'rebuild') {
       const { id } = await getEnvironment(caller, name, { scope })
       if (!id) throw conflict(`The environment ${name} has no folder yet`)

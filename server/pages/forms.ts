@@ -1,4 +1,5 @@
-import { HttpError, type FieldProblem } from '../lib/errors.ts'
+import { badFields, HttpError, type FieldProblem } from '../lib/errors.ts'
+import { storableText, unstorableText } from '../lib/text.ts'
 
 export type ActionResult<T = unknown> =
   | { ok: true; intent: string; data?: T }
@@ -8,11 +9,49 @@ export type ActionResult<T = unknown> =
       error: { message: string; field?: string; fields?: FieldProblem[]; status: number }
     }
 
+/** A page form's text fields by name (a repeated one's last value; `all` gives every value). */
+export type FormFields = Record<string, string>
+
 /**
- * Runs one intent of a page action and reports the outcome as data, so the page
- * can show each error next to its field instead of an error page.
+ * Reads a page form and runs one intent of the page's action on it (the form's `intent` field, or
+ * `intent` for a page with a single action), reporting the outcome as data so the page can show
+ * each error next to its field instead of an error page. Every key and value of the form is
+ * checked first: one PostgreSQL cannot store (a NUL, an unpaired surrogate) would fail as a 500 at
+ * the first query that holds it (an id's lookup), so the form is refused with the usual 400 naming
+ * each bad field, and `work` never sees it.
  */
-export async function runIntent<T>(intent: string, work: () => Promise<T>): Promise<ActionResult<T>> {
+export async function runForm<T>(
+  request: Request,
+  work: (fields: FormFields, all: (key: string) => string[]) => Promise<T>,
+  intent?: string,
+): Promise<ActionResult<T>> {
+  const form = await request.formData()
+  const fields: FormFields = {}
+  for (const [key, value] of form) if (typeof value === 'string') fields[key] = value
+  const all = (key: string) => form.getAll(key).filter((v): v is string => typeof v === 'string')
+  const named = intent ?? fields.intent ?? ''
+  return runIntent(named, async () => {
+    const problems = unstorableFields(form)
+    if (problems.length) throw badFields(problems)
+    return work(fields, all)
+  })
+}
+
+/** One problem per form field whose name or a value PostgreSQL cannot store. */
+function unstorableFields(form: FormData): FieldProblem[] {
+  const problems = new Map<string, FieldProblem>()
+  for (const [key, value] of form) {
+    const keyReason = unstorableText(key)
+    const reason = keyReason ? `its name ${keyReason}` : typeof value === 'string' && unstorableText(value)
+    // A bad name is shown as it can be stored: the answer is text too.
+    const field = keyReason ? storableText(key) || 'form' : key
+    if (reason && !problems.has(field)) problems.set(field, { field, message: `${field}: ${reason}` })
+  }
+  return [...problems.values()]
+}
+
+/** Runs one intent and reports an HttpError as the page's `{ ok: false, error }` result. */
+async function runIntent<T>(intent: string, work: () => Promise<T>): Promise<ActionResult<T>> {
   try {
     const data = await work()
     return { ok: true, intent, data }
@@ -30,12 +69,4 @@ export async function runIntent<T>(intent: string, work: () => Promise<T>): Prom
       }
     throw err
   }
-}
-
-/** A form as a plain object of strings (the zod schema decides what is valid). */
-export async function readForm(request: Request): Promise<Record<string, string>> {
-  const form = await request.formData()
-  const out: Record<string, string> = {}
-  for (const [key, value] of form) if (typeof value === 'string') out[key] = value
-  return out
 }

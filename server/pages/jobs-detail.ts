@@ -2,7 +2,7 @@
 import { redirect } from 'react-router'
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
 import { badRequest } from '../lib/errors.ts'
-import { readForm, runIntent } from './forms.ts'
+import { runForm } from './forms.ts'
 import { jobFormSpec } from '../jobs/fields.ts'
 import { deleteJob, getJob, readJobAuditUnchecked, setJobEnabled, updateJob } from '../jobs/service.ts'
 import { toUpdateInput } from './jobs-form.ts'
@@ -43,9 +43,8 @@ function versionOf(fields: Record<string, string>): number | undefined {
 
 /** Save, pause/resume, transfer and delete, each with the version the person saw (409 if it moved on). */
 export async function handleJobPageAction(caller: Caller, id: string, request: Request) {
-  const { intent = '', ...fields } = await readForm(request)
-  const ifMatch = versionOf(fields)
-  const result = await runIntent(intent, async () => {
+  const result = await runForm(request, async ({ intent = '', ...fields }) => {
+    const ifMatch = versionOf(fields)
     switch (intent) {
       case 'save':
         return { job: await updateJob(caller, id, toUpdateInput(fields), { ifMatch }) }

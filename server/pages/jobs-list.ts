@@ -1,7 +1,7 @@
 /** Server side of the jobs list page (app/routes/_app.jobs._index.tsx). */
 import type { Caller } from '../auth/caller.ts'
 import { badRequest } from '../lib/errors.ts'
-import { readForm, runIntent } from './forms.ts'
+import { runForm } from './forms.ts'
 import { definitionOf } from '../jobs/fields.ts'
 import { createJob, getJob, listJobPage, setJobEnabled } from '../jobs/service.ts'
 import { conflict, HttpError } from '../lib/errors.ts'
@@ -101,8 +101,7 @@ async function duplicateJob(caller: Caller, id: string) {
 
 /** Row actions of the list: the enable switch (and pause/resume in the menu), duplicate. */
 export async function handleJobsListAction(caller: Caller, request: Request) {
-  const { intent = '', id = '', enabled } = await readForm(request)
-  return runIntent(intent, async () => {
+  return runForm(request, async ({ intent = '', id = '', enabled }) => {
     if (intent === 'duplicate') return { id, job: await duplicateJob(caller, id) }
     if (intent !== 'toggle') throw badRequest(`Unknown intent "${intent}"`, 'intent')
     await setJobEnabled(caller, id, enabled === 'true')

@@ -1,7 +1,7 @@
 /** Server side of the new-job page (app/routes/_app.jobs.new.tsx). */
 import { redirect } from 'react-router'
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
-import { readForm, runIntent } from './forms.ts'
+import { runForm } from './forms.ts'
 import { jobFormSpec } from '../jobs/fields.ts'
 import { createJob } from '../jobs/service.ts'
 import { toCreateInput } from './jobs-form.ts'
@@ -16,8 +16,7 @@ export function loadNewJobPage(caller: Caller) {
 
 /** Creates the job and opens it; on a bad input, answers the error as data for the form. */
 export async function createJobFromForm(caller: Caller, request: Request) {
-  const fields = await readForm(request)
-  const result = await runIntent('create', () => createJob(caller, toCreateInput(fields)))
+  const result = await runForm(request, (fields) => createJob(caller, toCreateInput(fields)), 'create')
   if (result.ok && result.data) return redirect(`/jobs/${result.data.id}`)
   return result
 }

@@ -7,7 +7,7 @@ import type { Caller } from '../auth/caller.ts'
 import { env } from '../env.ts'
 import { badRequest } from '../lib/errors.ts'
 import { createAccessToken, listAccessTokens, revokeAccessToken } from '../tokens/access-tokens.ts'
-import { runIntent } from './forms.ts'
+import { runForm } from './forms.ts'
 
 export async function loadAccessTokensPage(caller: Caller, request: Request) {
   const origin = env().APP_URL ?? new URL(request.url).origin
@@ -20,21 +20,14 @@ export async function loadAccessTokensPage(caller: Caller, request: Request) {
 
 /** Form intents: create (name and the checked scopes; answers the token once) and revoke. */
 export async function handleAccessTokensAction(caller: Caller, request: Request) {
-  const form = await request.formData()
-  const text = (key: string) => {
-    const value = form.get(key)
-    return typeof value === 'string' ? value : ''
-  }
-  const intent = text('intent')
-  return runIntent(intent, async () => {
+  return runForm(request, async ({ intent = '', name = '', id = '' }, all) => {
     switch (intent) {
       case 'create': {
-        const scopes = form.getAll('scopes').filter((s): s is string => typeof s === 'string')
-        const { token, summary } = await createAccessToken(caller, { name: text('name'), scopes })
+        const { token, summary } = await createAccessToken(caller, { name, scopes: all('scopes') })
         return { token, name: summary.name }
       }
       case 'revoke':
-        await revokeAccessToken(caller, text('id'))
+        await revokeAccessToken(caller, id)
         return { token: null, name: null }
       default:
         throw badRequest(`Unknown intent "${intent}"`, 'intent')

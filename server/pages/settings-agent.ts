@@ -8,7 +8,7 @@ import type { Caller } from '../access/caller.ts'
 import { cliRegistry } from '../cli/registered.ts'
 import { badRequest } from '../lib/errors.ts'
 import { sandboxIsolation } from '../sandbox/index.ts'
-import { readForm, runIntent } from './forms.ts'
+import { runForm } from './forms.ts'
 
 export async function loadAgentSettings(caller: Caller) {
   const [org, isolation, clis] = await Promise.all([
@@ -28,9 +28,8 @@ const LIMITS = ['timeoutSeconds', 'cpuSeconds', 'memoryMb', 'processes', 'diskMb
  * and `deny` (one pattern per line).
  */
 export async function saveAgentSettings(caller: Caller, request: Request) {
-  const form = await readForm(request)
-  const { intent = '', setting = '', enabled = '' } = form
-  return runIntent(intent, async () => {
+  return runForm(request, async (form) => {
+    const { intent = '', setting = '', enabled = '' } = form
     if (intent === 'exec-controls') return (await updateOrgSettings(caller, execControls(form))).settings
     if (intent !== 'toggle') throw badRequest(`intent: unknown action "${intent}"`, 'intent')
     if (!(SWITCHES as readonly string[]).includes(setting))

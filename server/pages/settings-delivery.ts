@@ -6,7 +6,7 @@ import { isOrgAdmin, type Caller } from '../access/caller.ts'
 import { badRequest } from '../lib/errors.ts'
 import { createEndpoint, deleteEndpoint, listEndpoints } from '../integrations/endpoints.ts'
 import { emailEnabled } from '../integrations/email.ts'
-import { readForm, runIntent } from './forms.ts'
+import { runForm } from './forms.ts'
 
 export async function loadDeliveryPage(caller: Caller) {
   return { endpoints: await listEndpoints(caller), canEdit: isOrgAdmin(caller), emailEnabled: emailEnabled() }
@@ -14,8 +14,7 @@ export async function loadDeliveryPage(caller: Caller) {
 
 /** Form intents: create-endpoint (answers a webhook's signing secret once) and delete-endpoint. */
 export async function handleDeliveryAction(caller: Caller, request: Request) {
-  const { intent = '', ...fields } = await readForm(request)
-  return runIntent(intent, async () => {
+  return runForm(request, async ({ intent = '', ...fields }) => {
     switch (intent) {
       case 'create-endpoint': {
         const created = await createEndpoint(caller, {

@@ -11,7 +11,7 @@ import {
   testMcpServer,
 } from '../integrations/mcp-service.ts'
 import { badRequest } from '../lib/errors.ts'
-import { readForm, runIntent } from './forms.ts'
+import { runForm } from './forms.ts'
 
 export async function loadIntegrationsPage(caller: Caller) {
   return { servers: await listMcpServers(caller), isAdmin: isOrgAdmin(caller), orgName: caller.orgName }
@@ -32,9 +32,8 @@ function parseHeaders(text: string | undefined): unknown {
 
 /** intents: `add` (name, url, scope, headers), `test` (id), `remove` (id). */
 export async function handleIntegrationsAction(caller: Caller, request: Request) {
-  const form = await readForm(request)
-  const intent = form.intent ?? ''
-  return runIntent(intent, async () => {
+  return runForm(request, async (form) => {
+    const intent = form.intent ?? ''
     if (intent === 'add') {
       return createMcpServer(caller, {
         name: form.name,

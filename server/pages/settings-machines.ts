@@ -9,7 +9,7 @@ import { disconnectMachine, listMachines, revokeToken, type MachineSummary } fro
 import { findRun } from '../runs/store.ts'
 import { findOwnThread } from '../runs/threads.ts'
 import { createMachineToken } from '../machines/tokens.ts'
-import { readForm, runIntent } from './forms.ts'
+import { runForm } from './forms.ts'
 
 export async function loadMachinesPage(caller: Caller, request: Request) {
   const { machines, tokens } = await listMachines(caller.userId)
@@ -45,8 +45,7 @@ async function describeUse(caller: Caller, use: MachineSummary['runs'][number]) 
  * (also ends what it connected) and disconnect (a machine).
  */
 export async function handleMachinesAction(caller: Caller, request: Request) {
-  const { intent = '', ...fields } = await readForm(request)
-  return runIntent(intent, async () => {
+  return runForm(request, async ({ intent = '', ...fields }) => {
     switch (intent) {
       case 'create-token': {
         const { token, summary } = await createMachineToken(caller.userId, { name: fields.name ?? '' })

@@ -2,7 +2,7 @@ import { appUrl } from '../auth/auth.ts'
 import { emailEnabled } from '../integrations/email.ts'
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
 import { badRequest } from '../lib/errors.ts'
-import { readForm, runIntent } from './forms.ts'
+import { runForm } from './forms.ts'
 import { listMemberAudit } from '../auth/reset-links.ts'
 import { listSharedJobOwners, transferMemberJobs } from '../jobs/transfer.ts'
 import { createResetLinkEndingMachines } from '../machines/service.ts'
@@ -35,9 +35,8 @@ export async function loadMembersPage(caller: Caller) {
 
 /** The members page's form actions, by intent. */
 export async function handleMembersAction(caller: Caller, request: Request) {
-  const { intent = '', ...fields } = await readForm(request)
   const headers = request.headers
-  return runIntent(intent, async () => {
+  return runForm(request, async ({ intent = '', ...fields }) => {
     switch (intent) {
       case 'invite': {
         const { invitationId } = await inviteMember(caller, headers, fields)

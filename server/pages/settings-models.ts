@@ -5,7 +5,7 @@
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
 import { env } from '../env.ts'
 import { badRequest } from '../lib/errors.ts'
-import { readForm, runIntent } from './forms.ts'
+import { runForm } from './forms.ts'
 import { listModelKeys, removeModelKey, saveModelKey } from '../keys/service.ts'
 import { deploymentKeyVariable, providerName, type ModelProvider } from '../keys/schema.ts'
 import { deploymentKeyRefusal } from '../agent/key-refusal.ts'
@@ -90,8 +90,7 @@ export async function loadModelsPage(caller: Caller) {
 
 /** The models page's form actions: save-key and remove-key, for scope personal or org. */
 export async function handleModelsAction(caller: Caller, request: Request) {
-  const { intent = '', ...fields } = await readForm(request)
-  return runIntent(intent, async () => {
+  return runForm(request, async ({ intent = '', ...fields }) => {
     switch (intent) {
       case 'save-key':
         return saveModelKey(caller, fields)

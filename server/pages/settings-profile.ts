@@ -2,7 +2,7 @@
 import { setUserTimezone } from '../accounts/store.ts'
 import type { Caller } from '../auth/caller.ts'
 import { badRequest } from '../lib/errors.ts'
-import { readForm, runIntent } from './forms.ts'
+import { runForm } from './forms.ts'
 import { isValidTimezone } from '../cron/cron.ts'
 
 /** The caller's saved zone (null: none yet, the page offers the browser's). */
@@ -12,16 +12,19 @@ export function loadProfile(caller: Caller) {
 
 /** Saves the zone new jobs default to. Only real IANA names are stored. */
 export async function saveProfile(caller: Caller, request: Request) {
-  const { timezone = '' } = await readForm(request)
-  return runIntent('save', async () => {
-    const zone = timezone.trim()
-    if (!isValidTimezone(zone)) {
-      throw badRequest(
-        `timezone: unknown time zone "${zone}" (use an IANA name like Europe/Berlin)`,
-        'timezone',
-      )
-    }
-    await setUserTimezone(caller.userId, zone)
-    return { timezone: zone }
-  })
+  return runForm(
+    request,
+    async ({ timezone = '' }) => {
+      const zone = timezone.trim()
+      if (!isValidTimezone(zone)) {
+        throw badRequest(
+          `timezone: unknown time zone "${zone}" (use an IANA name like Europe/Berlin)`,
+          'timezone',
+        )
+      }
+      await setUserTimezone(caller.userId, zone)
+      return { timezone: zone }
+    },
+    'save',
+  )
 }

@@ -8,7 +8,7 @@ import { SecretName } from '../keys/secrets-schema.ts'
 import { listSecrets, removeSecret, saveSecret } from '../keys/secrets-service.ts'
 import { badRequest } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
-import { readForm, runIntent } from './forms.ts'
+import { runForm } from './forms.ts'
 
 export async function loadSecretsPage(caller: Caller) {
   return { secrets: await listSecrets(caller), isAdmin: isOrgAdmin(caller) }
@@ -16,8 +16,7 @@ export async function loadSecretsPage(caller: Caller) {
 
 /** Form intents: save (add or replace; the value is write-only) and delete. */
 export async function handleSecretsAction(caller: Caller, request: Request) {
-  const { intent = '', scope, name, value } = await readForm(request)
-  return runIntent(intent, async () => {
+  return runForm(request, async ({ intent = '', scope, name, value }) => {
     switch (intent) {
       case 'save': {
         // Checked here first so a bad name is reported next to the Name field.

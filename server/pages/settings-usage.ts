@@ -7,7 +7,7 @@ import { getOrgUsage, type OrgUsage } from '../agent/quota.ts'
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
 import { badRequest } from '../lib/errors.ts'
 import { getUsageOverview, type UsageOverview } from '../runs/usage-report.ts'
-import { readForm, runIntent } from './forms.ts'
+import { runForm } from './forms.ts'
 import { orRouteError } from './page-errors.ts'
 
 export async function loadUsagePage(
@@ -26,8 +26,7 @@ export async function loadUsagePage(
 
 /** intent "budget" with `monthlyBudgetUsd` (dollars; empty: no budget). */
 export async function saveUsagePage(caller: Caller, request: Request) {
-  const { intent = '', monthlyBudgetUsd = '' } = await readForm(request)
-  return runIntent(intent, async () => {
+  return runForm(request, async ({ intent = '', monthlyBudgetUsd = '' }) => {
     if (intent !== 'budget') throw badRequest(`intent: unknown action "${intent}"`, 'intent')
     const text = monthlyBudgetUsd.trim()
     // Form text becomes a number only when it is one; anything else reaches the schema as text.

@@ -8,7 +8,7 @@ import { type Caller, isOrgAdmin } from '../access/caller.ts'
 import { canDeleteSkill, deleteSkill } from '../environments/skills/delete-skill.ts'
 import { decideSkill, listSkills } from '../environments/skills/skills.ts'
 import { badRequest } from '../lib/errors.ts'
-import { readForm, runIntent } from './forms.ts'
+import { runForm } from './forms.ts'
 
 export async function loadSkillsPage(caller: Caller) {
   const skills = (await listSkills(caller)).map((skill) => ({
@@ -21,8 +21,7 @@ export async function loadSkillsPage(caller: Caller) {
 
 /** Form intents: approve and reject (fields `id`, `updatedAt`), and delete (field `id`). */
 export async function handleSkillsAction(caller: Caller, request: Request) {
-  const { intent = '', ...fields } = await readForm(request)
-  return runIntent(intent, async () => {
+  return runForm(request, async ({ intent = '', ...fields }) => {
     if (intent === 'delete') return deleteSkill(caller, fields.id ?? '')
     if (intent !== 'approve' && intent !== 'reject') throw badRequest(`Unknown intent "${intent}"`, 'intent')
     return decideSkill(caller, fields.id ?? '', intent, 'person', fields.updatedAt || undefined)

@@ -3,7 +3,7 @@ import { redirect } from 'react-router'
 import type { Caller } from '../auth/caller.ts'
 import { JobName } from '../jobs/field-schemas.ts'
 import { HttpError, badRequest } from '../lib/errors.ts'
-import { readForm, runIntent } from './forms.ts'
+import { runForm } from './forms.ts'
 import {
   deleteResource,
   listResources,
@@ -49,10 +49,10 @@ function jobFileTemplate(timezone: string) {
 
 /** validate (no save), save (If-Match), create-job, create-environment, create-file, delete. */
 export async function handleWorkspaceAction(caller: Caller, request: Request) {
-  const { intent = '', ...fields } = await readForm(request)
-  if (intent === 'validate') return runIntent(intent, () => validateWorkspaceFile(caller, fields))
-  const result = await runIntent(intent, async () => {
+  const result = await runForm(request, async ({ intent = '', ...fields }) => {
     switch (intent) {
+      case 'validate':
+        return validateWorkspaceFile(caller, fields)
       case 'save': {
         const version = Number(fields.version)
         const ifMatch = fields.version && Number.isInteger(version) ? version : undefined
