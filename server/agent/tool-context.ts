@@ -7,9 +7,9 @@ import type { ResolvedModel } from './model.ts'
 import type { RunCap } from '../runs/budget.ts'
 import type { OrgSettings } from '../accounts/org-settings-schema.ts'
 import type { CliDescription } from '../cli/registry.ts'
-import { badRequest, HttpError, type FieldProblem } from '../lib/errors.ts'
+import { badFields, HttpError, type FieldProblem } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
-import { findUnstorableText } from '../lib/text.ts'
+import { unstorableProblems } from '../lib/validate.ts'
 import type { SpendRecord } from '../runs/budget.ts'
 
 /** `chat`: a person is there to confirm; `run`: an unattended job run (destructive actions refused). */
@@ -95,13 +95,11 @@ export function toToolFailure(err: unknown, tool: string): ToolFailure {
 
 /**
  * A tool call whose arguments hold text PostgreSQL cannot take (a NUL in an id, a cursor, or text
- * to be stored or audited), as the 400 naming the argument the API answers; the call would
+ * to be stored or audited), as the 400 naming every such argument the API answers; the call would
  * otherwise fail as a 500 at its first query. Null when the arguments are fine. Every tool call,
  * from the agent or from an MCP client, is checked before it runs.
  */
 export function unstorableArgumentFailure(args: unknown, tool: string): ToolFailure | null {
-  const found = findUnstorableText(args)
-  if (!found) return null
-  const field = found.path.join('.') || undefined
-  return toToolFailure(badRequest(field ? `${field}: ${found.reason}` : `Input ${found.reason}`, field), tool)
+  const problems = unstorableProblems(args)
+  return problems.length ? toToolFailure(badFields(problems), tool) : null
 }

@@ -28,15 +28,16 @@ describe('text PostgreSQL cannot store', () => {
     expect(storableText('a\u0000b\ud800c😀')).toBe('ab\ufffdc😀')
   })
 
-  it('finds the first bad string in JSON, keys included', () => {
-    expect(findUnstorableText({ extra: { a: ['ok', 'b\u0000'] } })).toMatchObject({
-      path: ['extra', 'a', '1'],
-    })
-    expect(findUnstorableText({ extra: { ['k\ud800']: 1 } })).toMatchObject({
-      path: ['extra'],
-      reason: expect.stringMatching(/key/),
-    })
-    expect(findUnstorableText({ a: { b: 'fine' }, n: 1, z: null })).toBeNull()
+  it('finds every bad string in JSON, keys included', () => {
+    expect(
+      findUnstorableText({ extra: { a: ['ok', 'b\u0000'], ['k\ud800']: 'c\udc00' }, z: 'x\u0000' }),
+    ).toEqual([
+      { path: ['extra', 'a', '1'], reason: expect.stringMatching(/NUL/) },
+      { path: ['extra'], reason: expect.stringMatching(/key/) },
+      { path: ['extra', 'k\ud800'], reason: expect.stringMatching(/surrogate/) },
+      { path: ['z'], reason: expect.stringMatching(/NUL/) },
+    ])
+    expect(findUnstorableText({ a: { b: 'fine' }, n: 1, z: null })).toEqual([])
   })
 
   it('one-line fields refuse control characters', () => {

@@ -55,26 +55,25 @@ export function storableText(text: string): string {
 }
 
 /**
- * The first string inside a value (keys included) that PostgreSQL cannot store: its path (like
- * `['extra', 'notes', '2']`; a bad key names the object holding it) and the reason; or null.
+ * Every string inside a value (keys included) that PostgreSQL cannot store, in the order found:
+ * each one's path (like `['extra', 'notes', '2']`; a bad key names the object holding it) and
+ * reason. Empty when there is none.
  */
 export function findUnstorableText(
   value: unknown,
   path: string[] = [],
-): { path: string[]; reason: string } | null {
+): { path: string[]; reason: string }[] {
   if (typeof value === 'string') {
     const reason = unstorableText(value)
-    return reason ? { path, reason } : null
+    return reason ? [{ path, reason }] : []
   }
-  if (value === null || typeof value !== 'object') return null
+  if (value === null || typeof value !== 'object') return []
   const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value)
-  for (const [key, inner] of entries) {
+  return entries.flatMap(([key, inner]) => {
     const keyReason = unstorableText(key)
-    if (keyReason) return { path, reason: `has a key that ${keyReason}` }
     const found = findUnstorableText(inner, [...path, key])
-    if (found) return found
-  }
-  return null
+    return keyReason ? [{ path, reason: `has a key that ${keyReason}` }, ...found] : found
+  })
 }
 
 /**

@@ -2,7 +2,7 @@
  * Security review, finding 8: text PostgreSQL cannot store (U+0000, lone surrogates) in job
  * instructions, `extra`, files or chat answered 500 (chat also left an empty thread behind), as did
  * `GET /jobs?q=%00`; a path with broken %-encoding answered an HTML page. Each is now a 400 JSON
- * naming the field, with nothing written.
+ * naming the field (every bad one at once), with nothing written.
  */
 import { sql } from 'drizzle-orm'
 import { queryRows } from '#server/db/sql.ts'
@@ -123,6 +123,32 @@ describe.each([
     const turn = await sendChat(ana, chat(text))
     expect(turn.status, turn.raw).toBe(400)
     expect(turn.error).toMatchObject({ code: 'bad_request', field: expect.stringMatching(/^message\b/) })
+    expect(await everything()).toEqual(before)
+  })
+})
+
+// Unstorable text was looked for only once the rest of the input passed its schema, and only the
+// first string was named: a caller learnt of each bad field one request at a time (decision 0251).
+const fieldsOf = (error: { field?: string; fields?: { field?: string }[] }) =>
+  (error.fields ?? [error]).map((f) => f.field).sort()
+
+describe.each<[string, () => Promise<ApiResponse>, string[]]>([
+  [
+    'a bad schedule beside instructions with a lone surrogate',
+    () => ana.post(J, job({ name: 'lone-two', schedule: '0 25 * * *', instructions: LONE })),
+    ['instructions', 'schedule'],
+  ],
+  [
+    'two unstorable strings',
+    () => ana.post(J, job({ name: 'lone-three', instructions: LONE, extra: { note: 'x\udc00y' } })),
+    ['extra.note', 'instructions'],
+  ],
+])('%s', (_name, send, fields) => {
+  it(`answers 400 naming ${fields.join(' and ')} at once, and writes nothing`, async () => {
+    const before = await everything()
+    const res = await send()
+    expect(res.status, JSON.stringify(res.body)).toBe(400)
+    expect(fieldsOf(res.body.error)).toEqual(fields)
     expect(await everything()).toEqual(before)
   })
 })
