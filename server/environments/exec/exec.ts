@@ -10,20 +10,16 @@
  */
 import { spawn } from 'node:child_process'
 import type { Readable, Writable } from 'node:stream'
-import { createHash } from 'node:crypto'
-import { resolve } from 'node:path'
 import { newId } from '../../lib/ids.ts'
 import { HttpError } from '../../lib/errors.ts'
-import { type Box, openBox } from '../../sandbox/cgroup.ts'
 import {
   commandTimeout,
   DEFAULT_ALLOWED_HOSTS,
   DEFAULT_LIMITS,
   type ExecEnvironment,
-  type ExecLimits,
   type ExecResult,
 } from './exec-schema.ts'
-import { dropPrivileges } from './identity.ts'
+import { limitInEnvironment, MiB } from './environment-limits.ts'
 import { currentMechanism, type Mechanism } from './mechanism.ts'
 import { OutputCollector } from './output.ts'
 import { collectChecks } from '../policy/policy-walk.ts'
@@ -86,10 +82,7 @@ export async function runCommand(
   await assertRoomFor(env.root, command, diskLimit, env.quotaNote)
 
   const id = newId('cmd')
-  const box = await openBox(boxName(env.root), {
-    processes: limits.processes + SANDBOX_PROCESSES,
-    memoryBytes: limits.memoryMb * MiB,
-  })
+  const bounds = await limitInEnvironment(env.root, limits)
   let release = () => {}
   let refusals = (): string[] => []
   try {
@@ -111,15 +104,7 @@ export async function runCommand(
     } else {
       inner = [...viewArgs(view), '--', '/bin/bash', '-c', command]
     }
-    const argv = [
-      ...(box?.prefix ?? []),
-      ...dropPrivileges(),
-      ...prlimitArgs(limits, box),
-      'bwrap',
-      '--args',
-      String(ARGS_FD),
-      ...inner,
-    ]
+    const argv = [...bounds.prefix, 'bwrap', '--args', String(ARGS_FD), ...inner]
     const commandVars = setenvArgs({
       PATH,
       HOME: env.root,
@@ -157,7 +142,7 @@ export async function runCommand(
     })
   } finally {
     release()
-    await box?.release()
+    await bounds.release()
   }
 }
 
@@ -182,25 +167,6 @@ const ARGS_FD = 3
 function setenvArgs(vars: Record<string, string>): Buffer {
   const parts = ['--clearenv', ...Object.entries(vars).flatMap(([name, value]) => ['--setenv', name, value])]
   return Buffer.from(parts.map((part) => `${part}\0`).join(''))
-}
-
-const MiB = 1024 * 1024
-/** Processes the sandbox itself adds in a box (bwrap twice, the proxy relays, the shells). */
-const SANDBOX_PROCESSES = 16
-
-/** One box per environment folder: all its commands share its process and memory caps. */
-const boxName = (root: string) =>
-  `env-${createHash('sha256').update(resolve(root)).digest('hex').slice(0, 24)}`
-
-/**
- * Per-process limits. In a box, processes and memory are the box's (for all of the environment's
- * processes together); without one (no cgroups here) they fall back to RLIMIT_NPROC, which counts
- * every process of the sandbox uid, and RLIMIT_AS per process.
- */
-function prlimitArgs(limits: ExecLimits, box: Box | undefined): string[] {
-  const args = ['prlimit', `--cpu=${limits.cpuSeconds}`, `--fsize=${limits.diskMb * MiB}`, '--core=0']
-  if (!box) args.push(`--as=${limits.memoryMb * MiB}`, `--nproc=${limits.processes}`)
-  return [...args, '--']
 }
 
 /** A finished command as the tools answer it: redacted output, timeout and quota notes, disk use. */
