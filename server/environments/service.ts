@@ -38,6 +38,7 @@ import {
   providerFor,
   resolveTarget,
   stopKeyFor,
+  stoppable,
   type ProviderTarget,
 } from './providers/providers.ts'
 import { makeRedactor } from '../lib/redact.ts'
@@ -215,20 +216,24 @@ async function open(
     const files = { root, owner, quotaBytes, redact, ...(quotaNote ? { quotaNote } : {}) }
     // Build (or restore) the tree for this definition and project its instructions and skills;
     // setup's steps pass the same gate as every command.
+    // A stop of the run or turn the open is for stops the build's clones and steps too.
     if (how.prepare !== false && mayUse) {
-      await prepareTree(caller, row, definition, {
-        files,
-        secrets: values,
-        execOptions: {},
-        gate: {
-          org,
-          policy: base.policy,
-          audit: commandAuditor(caller, row, how.origin),
-          tenant: caller.userId,
-        },
-        limits: base.limits,
-        onProgress: how.onBootstrap,
-      })
+      await stoppable(stopKeyFor({ runId: how.runId, ...how.origin }), (signal) =>
+        prepareTree(caller, row, definition, {
+          files,
+          secrets: values,
+          execOptions: { signal },
+          gate: {
+            org,
+            policy: base.policy,
+            audit: commandAuditor(caller, row, how.origin),
+            tenant: caller.userId,
+          },
+          limits: base.limits,
+          orgDisk: (used) => shareOrgDisk(row, used),
+          onProgress: how.onBootstrap,
+        }),
+      )
     }
     return { ...base, secrets: values, files }
   })

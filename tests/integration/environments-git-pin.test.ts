@@ -10,7 +10,8 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cloneRepo, runClone } from '#server/environments/bootstrap/git.ts'
+import { cloneRepo, runClone } from '#server/environments/bootstrap/clone.ts'
+import { DEFAULT_LIMITS } from '#server/environments/exec/exec-schema.ts'
 import type { ApiClient } from '#tests/support/api-client.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
 
@@ -51,6 +52,7 @@ const request = (url: string, target: string) => ({
   field: 'source.url',
 })
 const keep = (text: string) => text
+const bounds = () => ({ root: dir, limits: DEFAULT_LIMITS, heldBytes: 0 })
 
 /** A name other than `localhost` that resolves to loopback here (this host's name, usually). */
 async function loopbackName(): Promise<string> {
@@ -68,11 +70,13 @@ describe('the address git connects to', () => {
     const host = 'clockwork-pin-check.invalid'
     const url = `https://${host}:${port}/acme/app.git`
     // Unpinned, git has to ask DNS, which knows no such name: nobody is contacted.
-    await expect(runClone(request(url, 'a'), undefined, keep)).rejects.toMatchObject({ status: 400 })
+    await expect(runClone(request(url, 'a'), undefined, keep, bounds())).rejects.toMatchObject({
+      status: 400,
+    })
     expect(connections).toBe(0)
     // Pinned, git connects to the pinned address without asking.
     await expect(
-      runClone(request(url, 'b'), { host, port, addresses: ['127.0.0.1'] }, keep),
+      runClone(request(url, 'b'), { host, port, addresses: ['127.0.0.1'] }, keep, bounds()),
     ).rejects.toMatchObject({ status: 400 })
     expect(connections).toBeGreaterThan(0)
   })
@@ -80,7 +84,7 @@ describe('the address git connects to', () => {
   it('is never one a name resolving to loopback leads to: refused before git runs', async () => {
     const before = connections
     await expect(
-      cloneRepo(request(`https://localhost:${port}/acme/app.git`, 'c'), keep),
+      cloneRepo(request(`https://localhost:${port}/acme/app.git`, 'c'), keep, bounds()),
     ).rejects.toMatchObject({
       status: 403,
       message: expect.stringContaining('localhost is not a public host'),

@@ -11,7 +11,9 @@ import type { EnvironmentDefinition } from '../definition/definition.ts'
 import type { ExecLimits, ExecOptions } from '../exec/exec.ts'
 import type { FileContext } from '../files/files-schema.ts'
 import { spawnAsSandbox } from '../exec/identity.ts'
-import { cloneRepo, repoFolder, repoUrl } from './git.ts'
+import { cloneRepo } from './clone.ts'
+import { type CloneRequest, repoFolder, repoUrl } from './git.ts'
+import type { OrgDiskShare } from '../files/disk-watch.ts'
 import { emptyFolder, fileInside, fillFromStaging } from '../exec/inside.ts'
 import { measureUsage } from '../files/quota.ts'
 import { isInside } from '../files/paths.ts'
@@ -42,9 +44,14 @@ export type BootstrapInput = {
   localRoot?: string
   approvedSkill: Projection['approvedSkill']
   execOptions?: ExecOptions
-  /** The gate every command passes (setup's steps too), and the limits commands run under. */
+  /**
+   * The gate every command passes (setup's steps too), and the limits commands and the clones run
+   * under (its disk quota lowered by its organisation's total, org-disk.ts).
+   */
   gate: CommandGate
   limits: ExecLimits
+  /** Where the folder's size is shared with its organisation's other environments while it grows. */
+  orgDisk?: OrgDiskShare
   record: BootstrapRecord
   onProgress: (record: BootstrapRecord) => Promise<void> | void
 }
@@ -80,22 +87,13 @@ export async function bootstrap(input: BootstrapInput): Promise<void> {
   const source = def.source
   // Clones and copies are made where no command can see them, then moved in (inside.ts).
   if (source.type === 'git') {
-    await fillFromStaging(root, '', (staging) =>
-      cloneRepo(
-        {
-          url: source.url,
-          dir: '.',
-          cwd: staging,
-          ref: source.ref,
-          depth: source.depth,
-          token: source.secret ? input.secrets[source.secret] : undefined,
-          localRoot: input.localRoot,
-          isAdmin: input.isAdmin,
-          field: 'source.url',
-        },
-        input.redact,
-      ),
-    )
+    await cloneInto(input, '', {
+      url: source.url,
+      ref: source.ref,
+      depth: source.depth,
+      token: source.secret ? input.secrets[source.secret] : undefined,
+      field: 'source.url',
+    })
   } else if (source.type === 'local') {
     await copyLocal(source.path, root, input)
   }
@@ -104,22 +102,13 @@ export async function bootstrap(input: BootstrapInput): Promise<void> {
   await phase('skills')
   for (const [i, skill] of def.skills.entries()) {
     if (typeof skill === 'string' || skill.kind !== 'git') continue
-    await fillFromStaging(root, `${SKILLS_DIR}/${repoFolder(skill.repo)}`, (staging) =>
-      cloneRepo(
-        {
-          url: repoUrl(skill.repo),
-          dir: '.',
-          cwd: staging,
-          ref: skill.ref,
-          depth: 1,
-          token: skill.secret ? input.secrets[skill.secret] : undefined,
-          localRoot: input.localRoot,
-          isAdmin: input.isAdmin,
-          field: `skills.${i}.repo`,
-        },
-        input.redact,
-      ),
-    )
+    await cloneInto(input, `${SKILLS_DIR}/${repoFolder(skill.repo)}`, {
+      url: repoUrl(skill.repo),
+      ref: skill.ref,
+      depth: 1,
+      token: skill.secret ? input.secrets[skill.secret] : undefined,
+      field: `skills.${i}.repo`,
+    })
   }
   await project(files, {
     instructions: def.instructions,
@@ -135,6 +124,8 @@ export async function bootstrap(input: BootstrapInput): Promise<void> {
       secrets: input.secrets,
       allowedHosts: def.policy.network.allow,
       limits: input.limits,
+      ...(files.quotaNote ? { quotaNote: files.quotaNote } : {}),
+      ...(input.orgDisk ? { orgDisk: input.orgDisk } : {}),
     },
     gate: input.gate,
     owner: files.owner,
@@ -152,6 +143,36 @@ export async function bootstrap(input: BootstrapInput): Promise<void> {
       `setup: step ${failed.index + 1} (${failed.command}) failed with exit ${failed.exitCode ?? 'none'}:\n${failed.tail ?? ''}`,
       'setup',
     )
+  }
+}
+
+/**
+ * Clones into `rel` ('' for the root) through a staging folder (inside.ts), within the room the
+ * environment's quota leaves beside what its folder holds (clone.ts). A clone refused for its size
+ * leaves nothing behind (the staging folder goes), and its organisation's share is told the
+ * folder's size again, since it counted the staging folder while the clone grew.
+ */
+async function cloneInto(
+  input: BootstrapInput,
+  rel: string,
+  req: Omit<CloneRequest, 'dir' | 'cwd' | 'localRoot' | 'isAdmin'>,
+) {
+  const root = input.files.root
+  const bounds = {
+    root,
+    limits: input.limits,
+    heldBytes: await measureUsage(root),
+    quotaNote: input.files.quotaNote,
+    orgDisk: input.orgDisk,
+    signal: input.execOptions?.signal,
+  }
+  const place = { dir: '.', localRoot: input.localRoot, isAdmin: input.isAdmin }
+  try {
+    await fillFromStaging(root, rel, (staging) =>
+      cloneRepo({ ...req, ...place, cwd: staging }, input.redact, bounds),
+    )
+  } finally {
+    await input.orgDisk?.(await measureUsage(root)).catch(() => undefined)
   }
 }
 

@@ -1,7 +1,7 @@
 /**
- * Cloning for environment sources and git skills. git runs as the sandbox uid (the clone is owned
- * by it, like everything commands write), with no system or global configuration, hooks off,
- * no terminal prompt and only https and file transports. A token from a named secret is handed to
+ * Where and how environment sources and git skills are cloned (clone.ts runs the clone, under the
+ * environment's bounds). git runs as the sandbox uid (the clone is owned by it, like everything
+ * commands write), with no system or global configuration, hooks off, no terminal prompt and only https and file transports. A token from a named secret is handed to
  * git as an `http.extraHeader` through GIT_CONFIG_* variables: git keeps it in memory and never
  * writes it to `.git/config`, and it never appears in a URL. file:// URLs are only accepted under
  * ENVIRONMENT_LOCAL_ROOT and only for org admins (the same rule as `local` sources); an https host must resolve
@@ -9,14 +9,11 @@
  * curl's resolve list) and follows no redirect.
  */
 import { lookup } from 'node:dns/promises'
-import { chmod, mkdtemp, realpath, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { realpath } from 'node:fs/promises'
 import { isIP } from 'node:net'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { badRequest, forbidden } from '../../lib/errors.ts'
 import { assertPublicAddress, OutboundRefused } from '../../lib/outbound.ts'
-import { spawnAsSandbox } from '../exec/identity.ts'
 import { isInside } from '../files/paths.ts'
 import { trimTrailing } from '../../lib/text.ts'
 
@@ -122,53 +119,4 @@ export function cloneArgs(req: Pick<CloneRequest, 'url' | 'dir' | 'ref' | 'depth
   if (req.ref) args.push('--branch', req.ref)
   args.push('--', req.url, req.dir)
   return args
-}
-
-let configFile: Promise<string> | undefined
-/**
- * git 2.39 honours `safe.directory` only from system or global files (not -c nor GIT_CONFIG_*):
- * a file:// repository owned by another uid needs it. One readable file per process holds it.
- */
-function globalConfig(): Promise<string> {
-  configFile ??= (async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'clockwork-git-'))
-    await chmod(dir, 0o755)
-    const file = join(dir, 'config')
-    await writeFile(file, '[safe]\n\tdirectory = *\n', { mode: 0o644 })
-    return file
-  })()
-  return configFile
-}
-
-/** Clones `req.url` into `req.dir`. @throws HttpError 400 with git's (redacted) output on failure. */
-export async function cloneRepo(req: CloneRequest, redact: (text: string) => string): Promise<void> {
-  const pin = await checkGitUrl(req.url, req.localRoot, req.field, req.isAdmin)
-  await runClone(req, pin, redact)
-}
-
-/** Runs the clone, connecting only where `pin` says (the caller checked it). */
-export async function runClone(
-  req: CloneRequest,
-  pin: GitPin | undefined,
-  redact: (text: string) => string,
-): Promise<void> {
-  const config = gitConfig(pin, req.token)
-  const env: Record<string, string> = {
-    PATH: '/usr/local/bin:/usr/bin:/bin',
-    HOME: req.cwd,
-    LANG: 'C.UTF-8',
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: await globalConfig(),
-    GIT_CONFIG_COUNT: String(config.length),
-  }
-  config.forEach(([key, value], i) => {
-    env[`GIT_CONFIG_KEY_${i}`] = key
-    env[`GIT_CONFIG_VALUE_${i}`] = value
-  })
-  const result = await spawnAsSandbox(cloneArgs(req), req.cwd, env)
-  if (result.code !== 0) {
-    const why = redact(result.output.trim()).slice(-2000)
-    throw badRequest(`${req.field}: git clone of ${req.url} failed: ${why}`, req.field)
-  }
 }

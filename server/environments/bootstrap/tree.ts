@@ -3,6 +3,7 @@ import { type Caller, isOrgAdmin } from '../../access/caller.ts'
 import type { BootstrapWatcher } from './bootstrap-watch.ts'
 import type { EnvironmentDefinition } from '../definition/definition.ts'
 import type { ExecLimits, ExecOptions } from '../exec/exec.ts'
+import type { OrgDiskShare } from '../files/disk-watch.ts'
 import type { FileContext } from '../files/files-schema.ts'
 import { ensureReady } from './lifecycle.ts'
 import type { CommandGate } from './setup-shell.ts'
@@ -16,6 +17,8 @@ export type TreeInput = {
   /** The gate and limits of every command: setup's steps pass them like run_command's. */
   gate: CommandGate
   limits: ExecLimits
+  /** Where the folder's size is shared with its organisation's other environments while a build grows it. */
+  orgDisk?: OrgDiskShare
   onProgress?: BootstrapWatcher
 }
 

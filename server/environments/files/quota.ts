@@ -40,11 +40,21 @@ function du(root: string, apparent: boolean): Promise<number | undefined> {
 /** The blocks the tree under `root` takes from the disk, in bytes; undefined when du gave none. */
 export const diskBlocks = (root: string) => du(root, false)
 
+/**
+ * Bytes the tree under `root` occupies (its blocks or its apparent size, the larger), undefined
+ * when du gave neither; nothing is remembered (a folder that is not an environment's, like a
+ * build's staging folder).
+ */
+export async function treeBytes(root: string): Promise<number | undefined> {
+  const [blocks, apparent] = await Promise.all([du(root, false), du(root, true)])
+  if (blocks === undefined && apparent === undefined) return undefined
+  return Math.max(blocks ?? 0, apparent ?? 0)
+}
+
 /** Bytes the tree under `root` occupies on disk. */
 export async function measureUsage(root: string): Promise<number> {
-  const [blocks, apparent] = await Promise.all([du(root, false), du(root, true)])
-  if (blocks === undefined && apparent === undefined) return usage.get(root) ?? 0
-  const total = Math.max(blocks ?? 0, apparent ?? 0)
+  const total = await treeBytes(root)
+  if (total === undefined) return usage.get(root) ?? 0
   usage.set(root, total)
   return total
 }

@@ -87,13 +87,22 @@ export function providerFor(target: ProviderTarget, files: FileContext): Environ
 const runningHere = new Map<string, Set<AbortController>>()
 
 function localExec(env: ExecEnvironment, command: string, opts: ExecOptions & { stopKey: string }) {
+  return stoppable(opts.stopKey, (stop) =>
+    runCommand(env, command, { ...opts, signal: opts.signal ? AbortSignal.any([opts.signal, stop]) : stop }),
+  )
+}
+
+/**
+ * Runs `work` with a signal that a stop of `stopKey` aborts (`stopCommands`), as a local command
+ * is: a build on this server (its clones and setup steps) stops with the run or turn it is for.
+ */
+export function stoppable<T>(stopKey: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController()
-  const going = runningHere.get(opts.stopKey) ?? new Set()
-  runningHere.set(opts.stopKey, going.add(controller))
-  const signal = opts.signal ? AbortSignal.any([opts.signal, controller.signal]) : controller.signal
-  return runCommand(env, command, { ...opts, signal }).finally(() => {
+  const going = runningHere.get(stopKey) ?? new Set()
+  runningHere.set(stopKey, going.add(controller))
+  return work(controller.signal).finally(() => {
     going.delete(controller)
-    if (going.size === 0 && runningHere.get(opts.stopKey) === going) runningHere.delete(opts.stopKey)
+    if (going.size === 0 && runningHere.get(stopKey) === going) runningHere.delete(stopKey)
   })
 }
 
