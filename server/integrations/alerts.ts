@@ -11,15 +11,13 @@
  */
 import { sql, type SQL } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
-import { notifications } from '../db/schema/integrations.ts'
+import { sendNotice, type NoticeKind } from '../accounts/notices.ts'
 import { queryRows, toDate } from '../db/sql.ts'
-import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import type { RunRow } from '../runs/schema.ts'
 import { runEndedWords } from '../runs/words.ts'
-import { emailEnabled, sendEmail } from './email.ts'
 
-export type AlertKind = 'failing' | 'paused' | 'recovered' | 'deadman' | 'key_refused'
+export type AlertKind = NoticeKind
 
 export type Alert = {
   orgId: string
@@ -60,28 +58,9 @@ export async function raiseAlert(alert: Alert, db: Db = getDb()): Promise<void> 
     db,
     sql`select u.id, u.email from "user" u where u.id = ${alert.createdBy} ${admins}`,
   )
-  if (recipients.length === 0) return
-  await db.insert(notifications).values(
-    recipients.map((r) => ({
-      id: newId('ntf'),
-      userId: r.id,
-      orgId: alert.orgId,
-      jobId: alert.jobId,
-      kind: alert.kind,
-      title: alert.title,
-      body: alert.body,
-    })),
-  )
-  logger.info({ jobId: alert.jobId, kind: alert.kind, recipients: recipients.length }, 'alert raised')
-  if (!emailEnabled()) return
-  await Promise.all(
-    recipients.map((r) =>
-      sendEmail({ to: r.email, subject: `[Clockwork] ${alert.title}`, text: alert.body }).catch(
-        (err: unknown) =>
-          logger.error({ err, jobId: alert.jobId, kind: alert.kind }, 'could not email an alert'),
-      ),
-    ),
-  )
+  await sendNotice(alert, recipients, db)
+  if (recipients.length > 0)
+    logger.info({ jobId: alert.jobId, kind: alert.kind, recipients: recipients.length }, 'alert raised')
 }
 
 /** Marks the streak announced unless it already was; true when this call is the one to announce it. */
