@@ -15,7 +15,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 export default function Job({ loaderData }: Route.ComponentProps) {
-  const { job, audit, runs, me, form, transferTargets } = loaderData
+  const { job, audit, runs, me, form, transferTargets, transferOffer } = loaderData
   // Keyed by id: moving to another job starts a fresh editor, never carrying a draft across.
   return (
     <JobDetail
@@ -26,6 +26,7 @@ export default function Job({ loaderData }: Route.ComponentProps) {
       me={me}
       form={form}
       transferTargets={transferTargets}
+      transferOffer={transferOffer}
     />
   )
 }

@@ -5,7 +5,7 @@ import { Badge, Card, EmptyState, PageHeader } from '#app/components/ui/card.tsx
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { requirePageCaller } from '#server/http/pages.ts'
 import { loadNotificationsPage, markAllRead } from '#server/pages/notifications-page.ts'
-import type { AlertKind } from '#server/integrations/alerts.ts'
+import type { NoticeKind } from '#server/accounts/notices.ts'
 import type { Route } from './+types/_app.notifications'
 
 export const meta = () => [{ title: 'Notifications · Clockwork' }]
@@ -19,12 +19,13 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 // The badge names the kind in words a reader knows, not the stored identifier ("deadman").
-const KIND: Record<AlertKind, { label: string; tone: 'red' | 'amber' | 'green' }> = {
+const KIND: Record<NoticeKind, { label: string; tone: 'red' | 'amber' | 'green' | 'blue' }> = {
   failing: { label: 'Failing', tone: 'red' },
   paused: { label: 'Paused', tone: 'amber' },
   recovered: { label: 'Recovered', tone: 'green' },
   deadman: { label: 'No recent success', tone: 'red' },
   key_refused: { label: 'Key refused', tone: 'red' },
+  transfer_offer: { label: 'Job offered', tone: 'blue' },
 }
 
 /**
@@ -32,7 +33,8 @@ const KIND: Record<AlertKind, { label: string; tone: 'red' | 'amber' | 'green' }
  * email on: a member can do nothing with it, and learns where to look instead.
  */
 function describePage(emailEnabled: boolean, canSeeServerSettings: boolean): string {
-  const what = 'Alerts about jobs you created or administer, and model keys the provider refused'
+  const what =
+    'Alerts about jobs you created or administer, model keys the provider refused, and jobs offered to you'
   if (emailEnabled) return `${what}; they are emailed to you too.`
   if (canSeeServerSettings)
     return `${what}. Email is off on this server (no SMTP_URL), so they show here only: whoever runs the server can set it to have them mailed too.`
@@ -62,8 +64,8 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
               <Card className={n.read ? 'bg-stone-50 p-4 dark:bg-stone-950' : 'p-4'}>
                 {/* A job's name and its error are tenant text: they break anywhere (decision 0370). */}
                 <div className="flex flex-wrap items-center gap-2">
-                  <Badge tone={KIND[n.kind as AlertKind]?.tone ?? 'neutral'}>
-                    {KIND[n.kind as AlertKind]?.label ?? n.kind}
+                  <Badge tone={KIND[n.kind as NoticeKind]?.tone ?? 'neutral'}>
+                    {KIND[n.kind as NoticeKind]?.label ?? n.kind}
                   </Badge>
                   <span className="min-w-0 font-medium [overflow-wrap:anywhere]">{n.title}</span>
                   <span className="text-xs text-stone-600 dark:text-stone-400">

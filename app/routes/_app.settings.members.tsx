@@ -259,11 +259,11 @@ function RemoveMember({ member }: { member: Member }) {
       description={
         <>
           {member.name} ({member.email}) loses access to this organisation. Their jobs here pause: an admin
-          can hand the shared ones to another member under Transfer shared jobs; their personal jobs stay
-          paused, since nobody else sees them, until they are invited back and enable them again. Their access
-          tokens for this organisation stop working. Their connected machines stay on their account, but
-          nothing in this organisation runs on them any more. Their account stays; an invitation brings them
-          back.
+          can take the shared ones over, or offer them to another member, under Transfer shared jobs; their
+          personal jobs stay paused, since nobody else sees them, until they are invited back and enable them
+          again. Their access tokens for this organisation stop working. Their connected machines stay on
+          their account, but nothing in this organisation runs on them any more. Their account stays; an
+          invitation brings them back.
         </>
       }
       confirm={`Remove ${member.name}`}

@@ -1,7 +1,8 @@
 /**
  * Telling people something: a row in their notifications list (the header's bell counts the unread
- * ones) and, when SMTP is configured, a mail. Alerts about runs (server/integrations/alerts.ts)
- * end here, and so can a notice from a lower domain, which may not import the alerts.
+ * ones) and, when SMTP is configured, a mail. Alerts about runs (server/integrations/alerts.ts) and
+ * a job offered to someone (server/jobs/transfer-offers.ts) both end here, so every notice reads
+ * and arrives the same way.
  */
 import { getDb, type Db } from '../db/client.ts'
 import { notifications } from '../db/schema/integrations.ts'
@@ -10,7 +11,7 @@ import { logger } from '../lib/logger.ts'
 import { emailEnabled, sendEmail } from '../lib/mail.ts'
 
 /** What a notice is about; the notifications page names each in words. */
-export type NoticeKind = 'failing' | 'paused' | 'recovered' | 'deadman' | 'key_refused'
+export type NoticeKind = 'failing' | 'paused' | 'recovered' | 'deadman' | 'key_refused' | 'transfer_offer'
 
 export type Notice = {
   orgId: string

@@ -17,7 +17,7 @@ import { logger } from '../lib/logger.ts'
 import type { RunRow } from '../runs/schema.ts'
 import { runEndedWords } from '../runs/words.ts'
 
-export type AlertKind = NoticeKind
+export type AlertKind = Exclude<NoticeKind, 'transfer_offer'>
 
 export type Alert = {
   orgId: string

@@ -7,6 +7,7 @@ import { jobFormSpec } from '../jobs/fields.ts'
 import { deleteJob, getJob, readJobAuditUnchecked, setJobEnabled, updateJob } from '../jobs/service.ts'
 import { toUpdateInput } from './jobs-form.ts'
 import { listTransferTargets, transferJob } from '../jobs/transfer.ts'
+import { acceptTransferOffer, declineTransferOffer, readTransferOffer } from '../jobs/transfer-offers.ts'
 import { readRunHistoryUnchecked } from './run-history.ts'
 import { orRouteError } from './page-errors.ts'
 
@@ -24,14 +25,19 @@ export async function loadJobPage(caller: Caller, id: string) {
   const runs = await readRunHistoryUnchecked(id)
   // The job and its audit trail have no such order between them: read together.
   const [job, audit] = await Promise.all([orRouteError(getJob(caller, id)), readJobAuditUnchecked(id)])
+  // Admins may hand a shared job to a member (jobs/transfer.ts), who accepts or declines the offer.
+  const [transferTargets, transferOffer] =
+    job.scope === 'shared'
+      ? await Promise.all([listTransferTargets(caller), readTransferOffer(job)])
+      : [[], null]
   return {
     job,
     audit,
     runs,
     me: { userId: caller.userId, isAdmin: isOrgAdmin(caller) },
     form: jobFormSpec(),
-    // Admins may hand a shared job to another member (jobs/transfer.ts).
-    transferTargets: job.scope === 'shared' ? await listTransferTargets(caller) : [],
+    transferTargets,
+    transferOffer,
   }
 }
 
@@ -41,7 +47,10 @@ function versionOf(fields: Record<string, string>): number | undefined {
   return fields.version && Number.isInteger(n) ? n : undefined
 }
 
-/** Save, pause/resume, transfer and delete, each with the version the person saw (409 if it moved on). */
+/**
+ * Save, pause/resume, transfer, accepting an offer and delete, each with the version the person saw
+ * (409 if it moved on); declining an offer clears it whatever changed.
+ */
 export async function handleJobPageAction(caller: Caller, id: string, request: Request) {
   const result = await runForm(request, async ({ intent = '', ...fields }) => {
     const ifMatch = versionOf(fields)
@@ -51,7 +60,13 @@ export async function handleJobPageAction(caller: Caller, id: string, request: R
       case 'toggle':
         return { job: await setJobEnabled(caller, id, fields.enabled === 'true', { ifMatch }) }
       case 'transfer':
-        return { job: await transferJob(caller, id, { toUserId: fields.toUserId }) }
+        return transferJob(caller, id, { toUserId: fields.toUserId })
+      case 'accept-transfer':
+        return { job: await acceptTransferOffer(caller, id, { version: ifMatch }) }
+      // The member it names declines it, an admin withdraws it: one step, told apart by the page's toast.
+      case 'decline-transfer':
+      case 'withdraw-transfer':
+        return { job: await declineTransferOffer(caller, id) }
       case 'delete': {
         const job = await getJob(caller, id)
         await deleteJob(caller, id)
@@ -61,7 +76,7 @@ export async function handleJobPageAction(caller: Caller, id: string, request: R
         throw badRequest(`Unknown intent "${intent}"`, 'intent')
     }
   })
-  if (result.ok && typeof result.data?.deleted === 'string') {
+  if (result.ok && result.data && 'deleted' in result.data && typeof result.data.deleted === 'string') {
     return redirect(`/jobs?deleted=${encodeURIComponent(result.data.deleted)}`)
   }
   return result

@@ -1,11 +1,13 @@
 import { expect, test } from '@playwright/test'
+import { axeFindings } from './axe.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
+import { textsBelowAA, useTheme } from './look.ts'
 import { joinOrganisation } from './org.ts'
 
-// Two people, an organisation and two page actions: a busy machine needs more than the default.
+// Two people, an organisation and several page actions: a busy machine needs more than the default.
 test.describe.configure({ timeout: 180_000 })
 
-test('the two transfer cards say how the transfer went: the job page’s and Settings → Members’', async ({
+test('a job transferred to someone is offered: they accept it on its page, by keyboard, in dark mode; Settings → Members says how its transfer went', async ({
   browser,
   baseURL,
 }) => {
@@ -26,13 +28,30 @@ test('the two transfer cards say how the transfer went: the job page’s and Set
   await signUp(member, 'Mats Member', memberEmail)
   await joinOrganisation(owner, member, memberEmail, 'member')
 
-  // The job page: hand this one job to the member.
+  // The job page: offer this one job to the member; the owner sees it waiting.
   await owner.goto(`/jobs/${job.id}`)
   await owner.getByLabel('New owner').selectOption({ label: `Mats Member (${memberEmail})` })
   await owner.getByRole('button', { name: 'Transfer', exact: true }).click()
-  await expect(owner.getByText('Job transferred: the next run uses the new owner’s identity')).toBeVisible()
+  await expect(owner.getByText('Offered to Mats Member: nothing changes until they accept')).toBeVisible()
+  const waiting = owner.getByRole('region', { name: 'Transfer offer' })
+  await expect(waiting.getByRole('heading', { name: /Offered to Mats Member/ })).toBeVisible()
+  await expect(waiting.getByRole('button', { name: 'Withdraw offer' })).toBeVisible()
 
-  // Settings → Members: a refusal shows the server's message, then the transfer back counts the jobs.
+  // The member, in dark mode, reads who offered it and what accepting means, and accepts by keyboard.
+  await member.goto(`/jobs/${job.id}`)
+  await useTheme(member, 'dark')
+  await member.reload()
+  const offer = member.getByRole('region', { name: 'Transfer offer' })
+  await expect(offer.getByRole('heading', { name: /Tove Owner offered you this job/ })).toBeVisible()
+  await expect(offer).toContainText('on your own model key')
+  expect(await axeFindings(member, 'the offered job')).toEqual([])
+  expect(await textsBelowAA(member)).toEqual([])
+  await offer.getByRole('button', { name: 'Accept' }).focus()
+  await member.keyboard.press('Enter')
+  await expect(member.getByText('The job is yours: its next run acts as you')).toBeVisible()
+  await expect(offer).toBeHidden()
+
+  // Settings → Members: a refusal shows the server's message, then taking the job back counts it.
   await owner.goto('/settings/members')
   await owner.getByLabel('From', { exact: true }).selectOption({ label: 'Mats Member (1 job)' })
   await owner.getByLabel('To', { exact: true }).selectOption({ label: `Mats Member (${memberEmail})` })
@@ -40,7 +59,7 @@ test('the two transfer cards say how the transfer went: the job page’s and Set
   await expect(owner.getByText('must be someone other than the current owner')).toBeVisible()
   await owner.getByLabel('To', { exact: true }).selectOption({ label: `Tove Owner (${ownerEmail})` })
   await owner.getByRole('button', { name: 'Transfer all' }).click()
-  await expect(owner.getByText('1 job transferred')).toBeVisible()
+  await expect(owner.getByText('1 job transferred to you')).toBeVisible()
 
   await ownerContext.close()
   await memberContext.close()

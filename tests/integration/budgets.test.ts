@@ -4,17 +4,15 @@
  * a job's cost cap stops a run after the step that crossed it; the organisation's monthly budget
  * skips runs on its key (with the reason) until an admin raises it, and stops a run on its key
  * between steps once that run reaches it; the usage report sums tokens
- * and cost per job, person and day; an admin transfers jobs and the next run acts as the new owner.
+ * and cost per job, person and day.
  */
-import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { queryRows } from '#server/db/sql.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { snapshotTables } from '#tests/support/snapshot.ts'
 import { POLL } from '#tests/support/poll.ts'
 import { runNow, waitForRun } from '#tests/support/runs.ts'
-import { createTeam, type Team, type TeamPerson } from '#tests/support/team.ts'
+import type { Team } from '#tests/support/team.ts'
 import type { TestApp } from '#tests/support/test-app.ts'
 
 const J = '/_agent-native/jobs'
@@ -275,112 +273,5 @@ describe('the usage report', () => {
       expect(res.body.error.field).toBe('days')
     }
     expect((await team.member.client.get(USAGE)).status).toBe(403)
-  })
-})
-
-describe('ownership transfer', () => {
-  const audit = async (jobId: string) => (await team.admin.client.get(`${J}/${jobId}/audit`)).body.entries
-
-  it('hands a shared job to another member; the next run acts as them, and the audit says so', async () => {
-    const made = await team.creator.client.post(J, job('handed'))
-    expect(made.status).toBe(201)
-    const id = made.body.job.id
-    const res = await team.admin.client.post(`${J}/${id}/transfer`, { toUserId: team.member.id })
-    expect(res.status, JSON.stringify(res.body)).toBe(200)
-    expect(res.body.job.createdBy).toMatchObject({ id: team.member.id, email: team.member.email })
-
-    const [entry] = await audit(id)
-    expect(entry).toMatchObject({
-      action: 'transfer',
-      actor: { id: team.admin.id },
-      changes: { createdBy: { from: team.creator.id, to: team.member.id } },
-      note: expect.stringContaining(`runs use ${team.member.name}'s identity from the next run`),
-    })
-
-    await runNow(team.member.client, id)
-    const system = JSON.stringify(requestsFor('Do handed.')[0]!.body.system)
-    expect(system).toContain(`You run as ${team.member.name}`)
-    expect(system).toContain(team.member.email)
-    expect(system).not.toContain(team.creator.email)
-    const [row] = await queryRows<{ run_as_user_id: string }>(
-      app.server.db.db,
-      sql`select run_as_user_id from job_runs where job_id = ${id}`,
-    )
-    expect(row!.run_as_user_id).toBe(team.member.id)
-    // The new owner may now change it; the old one, a plain member, may not.
-    expect((await team.member.client.patch(`${J}/${id}`, { retries: 1 })).status).toBe(200)
-    expect((await team.creator.client.patch(`${J}/${id}`, { retries: 2 })).status).toBe(403)
-  })
-
-  it('hands all of a leaving member’s shared jobs over in one step and resumes them', async () => {
-    const other = await createTeam(app)
-    const ids: string[] = []
-    for (const name of ['left-a', 'left-b']) {
-      const made = await other.creator.client.post(J, job(name, { enabled: true }))
-      ids.push(made.body.job.id)
-    }
-    const personal = await other.creator.client.post(
-      J,
-      job('left-mine', { scope: 'personal', enabled: true }),
-    )
-    const removed = await other.admin.client.post('/_agent-native/auth/organization/remove-member', {
-      memberIdOrEmail: other.creator.email,
-      organizationId: other.orgId,
-    })
-    expect(removed.status).toBe(200)
-    expect((await other.admin.client.get(`${J}/${ids[0]}`)).body.job.suspendedReason).toBeTruthy()
-
-    const res = await other.admin.client.post(`/_agent-native/members/${other.creator.id}/transfer-jobs`, {
-      toUserId: other.member.id,
-    })
-    expect(res.status, JSON.stringify(res.body)).toBe(200)
-    expect(res.body.transferred.map((j: { id: string }) => j.id).sort()).toEqual([...ids].sort())
-    for (const jobView of res.body.transferred) {
-      expect(jobView).toMatchObject({ createdBy: { id: other.member.id }, suspendedReason: null })
-      expect(jobView.nextRun).toBeTruthy()
-    }
-    const rows = await queryRows<{ created_by: string; suspended_reason: string | null }>(
-      app.server.db.db,
-      sql`select created_by, suspended_reason from jobs where id = ${personal.body.job.id}`,
-    )
-    expect(rows[0]).toMatchObject({ created_by: other.creator.id })
-    expect(rows[0]!.suspended_reason).toBeTruthy()
-    const [entry] = (await other.admin.client.get(`${J}/${ids[1]}/audit`)).body.entries
-    expect(entry).toMatchObject({
-      action: 'transfer',
-      changes: { createdBy: { from: other.creator.id, to: other.member.id }, suspendedReason: { to: null } },
-    })
-  })
-
-  it('refuses bad transfers with the right status, naming the field, and changes nothing', async () => {
-    const shared = await team.creator.client.post(J, job('stays'))
-    const id = shared.body.job.id
-    const mine = await team.admin.client.post(J, job('admins-own', { scope: 'personal' }))
-    const before = await snapshotTables(app.server.db)
-    const cases: [TeamPerson, string, unknown, number, string | undefined][] = [
-      [team.admin, `${J}/${id}/transfer`, {}, 400, 'toUserId'],
-      [team.admin, `${J}/${id}/transfer`, { toUserId: 42 }, 400, 'toUserId'],
-      [team.admin, `${J}/${id}/transfer`, { toUserId: team.outsider.id }, 400, 'toUserId'],
-      [team.admin, `${J}/${id}/transfer`, { toUserId: team.creator.id }, 400, 'toUserId'],
-      [team.admin, `${J}/${id}/transfer`, { toUserId: team.member.id, also: 1 }, 400, 'also'],
-      [team.admin, `${J}/${mine.body.job.id}/transfer`, { toUserId: team.member.id }, 400, 'jobId'],
-      [team.member, `${J}/${id}/transfer`, { toUserId: team.member.id }, 403, undefined],
-      [team.creator, `${J}/${id}/transfer`, { toUserId: team.member.id }, 403, undefined],
-      [team.outsider, `${J}/${id}/transfer`, { toUserId: team.outsider.id }, 404, undefined],
-      [team.admin, `/_agent-native/members/${team.creator.id}/transfer-jobs`, {}, 400, 'toUserId'],
-      [
-        team.member,
-        `/_agent-native/members/${team.creator.id}/transfer-jobs`,
-        { toUserId: team.member.id },
-        403,
-        undefined,
-      ],
-    ]
-    for (const [who, path, body, status, field] of cases) {
-      const res = await who.client.post(path, body)
-      expect(res.status, `${path} ${JSON.stringify(body)}`).toBe(status)
-      expect(res.body.error.field).toBe(field)
-    }
-    expect(await snapshotTables(app.server.db)).toEqual(before)
   })
 })

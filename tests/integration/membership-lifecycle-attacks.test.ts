@@ -290,7 +290,7 @@ describe('what held (probes)', () => {
     // The outsider owns B: naming A's people moves nothing (A's jobs are not in B).
     const cross = await team.outsider.client.post(path, { toUserId: team.outsider.id })
     expect(cross.status, JSON.stringify(cross.body)).toBe(200)
-    expect(cross.body.transferred).toEqual([])
+    expect(cross.body.jobs).toEqual([])
     expect((await team.outsider.client.post(path, { toUserId: team.member.id })).status).toBe(400)
     const job = await team.admin.client.get(`${J}/${made.body.job.id}`)
     expect(job.body.job.createdBy.id).toBe(team.creator.id)

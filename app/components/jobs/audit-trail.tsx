@@ -7,6 +7,8 @@ const VERBS: Record<string, string> = {
   create: 'created the job',
   update: 'changed',
   transfer: 'transferred the job',
+  transfer_offer: 'offered the job to a member',
+  transfer_decline: 'ended the offer of the job',
   enable: 'resumed the job',
   disable: 'paused the job',
   delete: 'deleted the job',

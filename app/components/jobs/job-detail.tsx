@@ -16,8 +16,10 @@ import { isDirty, savedJob, useJobEdit } from './job-edit-state.ts'
 import { JobEditor } from './job-editor.tsx'
 import { JobReadOnly } from './job-readonly.tsx'
 import { JobSidePanel } from './job-side-panel.tsx'
+import { TransferOfferCard } from './transfer-offer.tsx'
 import { TransferOwner } from './transfer-owner.tsx'
 import type { Person } from '#server/jobs/transfer.ts'
+import type { TransferOfferView } from '#server/jobs/transfer-offers.ts'
 import { RunHistory } from './run-history.tsx'
 
 type Props = {
@@ -28,6 +30,8 @@ type Props = {
   form: JobFormSpec
   /** Members an admin may hand this shared job to (empty: no transfer control). */
   transferTargets?: readonly Person[]
+  /** The member this shared job is offered to, waiting for them to accept (decision 0512). */
+  transferOffer?: TransferOfferView | null
 }
 
 /** The page's sections; runs lead, the definition (the edit form) and the audit trail are a tab away. */
@@ -44,7 +48,7 @@ const isTab = (value: string | null): value is Tab => TABS.some(([t]) => t === v
  * as If-Match, so a save never overwrites someone else's change unseen: a 409 keeps the text
  * and explains. Its own saves and pauses move the base forward (job-edit-state.ts).
  */
-export function JobDetail({ job, audit, runs, me, form, transferTargets = [] }: Props) {
+export function JobDetail({ job, audit, runs, me, form, transferTargets = [], transferOffer = null }: Props) {
   const draftOf = (j: JobLike) => draftFrom(j, form.fields)
   const hydrated = useHydrated()
   const [params, setParams] = useSearchParams()
@@ -145,6 +149,7 @@ export function JobDetail({ job, audit, runs, me, form, transferTargets = [] }: 
           </div>
         ) : null}
       </div>
+      <TransferOfferCard offer={transferOffer} creator={job.createdBy} version={job.version} me={me} />
       <Tabs.Root
         value={tab}
         onValueChange={(value) =>

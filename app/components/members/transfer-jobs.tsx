@@ -5,11 +5,12 @@ import { Card } from '#app/components/ui/card.tsx'
 import { PersonSelect } from './person-select.tsx'
 import type { ActionData } from '#app/lib/action-errors.ts'
 import { useActionToast } from '#app/lib/use-action-toast.ts'
-import type { Person } from '#server/jobs/transfer.ts'
+import type { Person, TransferOutcome } from '#server/jobs/transfer.ts'
 
 /**
  * Settings → Members, for admins: hand every shared job of one person (a leaving member, or one who
- * already left, whose jobs are paused) to another member in one step.
+ * already left, whose jobs are paused) to a member in one step. To yourself they move at once; to
+ * anyone else each is offered, and changes hands (and resumes) when they accept it (decision 0512).
  */
 export function TransferJobsCard({
   owners,
@@ -20,8 +21,11 @@ export function TransferJobsCard({
 }) {
   const fetcher = useFetcher<ActionData>()
   useActionToast(fetcher, 'transfer-jobs', (data) => {
-    const n = (data as { transferred: unknown[] }).transferred.length
-    return `${n} ${n === 1 ? 'job' : 'jobs'} transferred`
+    const { outcome, jobs } = data as { outcome: TransferOutcome; jobs: unknown[] }
+    const n = `${jobs.length} ${jobs.length === 1 ? 'job' : 'jobs'}`
+    return outcome === 'offered'
+      ? `${n} offered: each changes hands when they accept it on its page`
+      : `${n} transferred to you`
   })
   const memberIds = new Set(members.map((m) => m.userId))
   return (
@@ -30,8 +34,9 @@ export function TransferJobsCard({
         <ArrowRightLeft className="size-4" aria-hidden /> Transfer shared jobs
       </h2>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-        Before someone leaves (or after), hand all their shared jobs to another member. Runs act as the new
-        owner from the next run; jobs paused because their owner left resume.
+        Before someone leaves (or after), hand all their shared jobs on. Choose yourself and they are yours at
+        once; anyone else is offered each job and accepts it on its page. Until then a job runs as before, and
+        one paused because its owner left stays paused.
       </p>
       {owners.length === 0 ? (
         <p className="mt-3 text-sm text-stone-600 dark:text-stone-400">Nobody owns a shared job yet.</p>

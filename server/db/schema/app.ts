@@ -106,6 +106,23 @@ export const jobs = pgTable(
   ],
 )
 
+/**
+ * A shared job an admin offered to another member (decision 0512): the job keeps its creator, and
+ * runs as them, until the member it names accepts. One per job; a new offer replaces it.
+ */
+export const jobTransferOffers = pgTable('job_transfer_offers', {
+  jobId: text('job_id')
+    .primaryKey()
+    .references(() => jobs.id, { onDelete: 'cascade' }),
+  toUserId: text('to_user_id')
+    .notNull()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  offeredBy: text('offered_by').references(() => user.id, { onDelete: 'set null' }),
+  /** The job's version when offered: a change to the job after it lapses the offer. */
+  jobVersion: integer('job_version').notNull(),
+  offeredAt: timestamp('offered_at', tz).notNull().defaultNow(),
+})
+
 export const jobRuns = pgTable(
   'job_runs',
   {
