@@ -99,16 +99,18 @@ function offsetText(zone: string, instant: number): string {
 }
 
 /**
- * `nextRuns` calls between two turns of the event loop: a call asks for at most 25 runs, about
- * 0.3 ms on a quiet machine (decision 0414), so a turn stays within about 5 ms.
+ * Milliseconds of `nextRuns` work between two turns of the event loop (decision 0513). A call is
+ * about 0.3 ms on a quiet machine (decision 0414), but the first one in a zone-year reads the zone's
+ * offsets for that year: counting calls let 16 such calls take one turn.
  */
-const CALLS_PER_TURN = 16
+const TURN_MS = 5
 
 /**
  * Upcoming fires of `jobs` in [from, to), at most {@link MAX_FIRES_PER_JOB} each. Jobs that cannot
  * fire (paused, suspended, no next run) have none. Pure apart from the clock passed in; the event
- * loop is let go every {@link CALLS_PER_TURN} `nextRuns` calls (200 hourly jobs over a month are
- * 20,000 fires: seconds of work on a busy machine, and any `start` a member picks misses the memo).
+ * loop is let go every {@link TURN_MS} of work (200 hourly jobs over a month are 20,000 fires:
+ * seconds of work on a busy machine, and any `start` a member picks misses the memo), and no fire
+ * past the window is computed.
  */
 export async function upcomingFires(
   list: Pick<JobView, 'id' | 'schedule' | 'timezone' | 'enabled' | 'suspendedReason' | 'nextRun'>[],
@@ -144,30 +146,32 @@ async function firesOf(
   turn: () => Promise<void>,
 ) {
   const runs: number[] = []
+  const until = new Date(to)
   let from = new Date(after)
   while (runs.length < MAX_FIRES_PER_JOB) {
     await turn()
-    const batch = nextRuns(schedule, { after: from, timezone, count: 25 })
+    const batch = nextRuns(schedule, { after: from, until, timezone, count: 25 })
     for (const run of batch) {
-      if (run.getTime() >= to) return { runs, capped: false }
       runs.push(run.getTime())
       if (runs.length === MAX_FIRES_PER_JOB) break
     }
     if (batch.length < 25) return { runs, capped: false }
     from = batch.at(-1)!
   }
-  const more = nextRuns(schedule, { after: new Date(runs.at(-1)!), timezone, count: 1 })[0]
-  return { runs, capped: more !== undefined && more.getTime() < to }
+  const more = nextRuns(schedule, { after: new Date(runs.at(-1)!), until, timezone, count: 1 })
+  return { runs, capped: more.length > 0 }
 }
 
 /**
- * A function to await before each `nextRuns` call: every {@link CALLS_PER_TURN}th call, it lets
- * the event loop go (other requests are answered) before the work goes on.
+ * A function to await before each `nextRuns` call: once {@link TURN_MS} have passed since the
+ * last turn, it lets the event loop go (other requests are answered) before the work goes on.
  */
 function loopTurns(): () => Promise<void> {
-  let calls = 0
+  let since = performance.now()
   return async () => {
-    if (++calls % CALLS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve))
+    if (performance.now() - since < TURN_MS) return
+    await new Promise((resolve) => setImmediate(resolve))
+    since = performance.now()
   }
 }
 
@@ -178,8 +182,8 @@ const CURSOR_BATCH = 4
  * The earliest `max` fires of `jobs` after `now` and before `to`, in time order, and whether the
  * window held more. One cursor per job, asked for a few fires at a time, so the work is about `max`
  * fires plus a few per job whatever the schedules (listing every job's first 100 fires, as
- * {@link upcomingFires} does, took 2 s for 200 hourly jobs on a busy machine), and the event loop
- * is let go every {@link CALLS_PER_TURN} calls.
+ * {@link upcomingFires} does, took 2 s for 200 hourly jobs on a busy machine), none past `to`, and
+ * the event loop is let go every {@link TURN_MS} of work.
  */
 export async function earliestFires(
   list: Pick<JobView, 'id' | 'schedule' | 'timezone' | 'enabled' | 'suspendedReason' | 'nextRun'>[],
@@ -190,14 +194,15 @@ export async function earliestFires(
     .filter((job) => job.enabled && !job.suspendedReason && job.nextRun)
     .map((job) => ({ job, queue: [] as number[], after: new Date(window.now), done: false }))
   const turn = loopTurns()
+  const until = new Date(window.to)
   const fires: { jobId: string; at: number }[] = []
   for (;;) {
     for (const cursor of cursors) {
       if (cursor.queue.length > 0 || cursor.done) continue
       await turn()
       const { schedule, timezone } = cursor.job
-      const batch = nextRuns(schedule, { after: cursor.after, timezone, count: CURSOR_BATCH })
-      cursor.queue = batch.map((d) => d.getTime()).filter((at) => at < window.to)
+      const batch = nextRuns(schedule, { after: cursor.after, until, timezone, count: CURSOR_BATCH })
+      cursor.queue = batch.map((d) => d.getTime())
       cursor.done = cursor.queue.length < CURSOR_BATCH
       cursor.after = batch.at(-1) ?? cursor.after
     }

@@ -236,6 +236,22 @@ describe('nextRuns', () => {
     ])
   })
 
+  // The calendar passes its window's end: a rare schedule then costs the window, not decades.
+  it.each([
+    ['an interval job', '0 */23 29 2 *', 'Europe/Berlin'],
+    ['a fixed-time job', '0 0 29 2 *', 'America/New_York'],
+    ['an every job', 'every 30d', 'UTC'],
+  ])('stops before `until` for %s, the runs before it unchanged', (_, expr, timezone) => {
+    const after = new Date('2026-01-01T00:00Z')
+    const all = nextRuns(expr, { after, timezone, count: 5 })
+    const until = all[2]!
+    expect(nextRuns(expr, { after, timezone, count: 5, until })).toEqual(all.slice(0, 2))
+    expect(nextRuns(expr, { after, timezone, count: 5, until: new Date(until.getTime() + 1) })).toEqual(
+      all.slice(0, 3),
+    )
+    expect(nextRuns(expr, { after, timezone, count: 5, until: after })).toEqual([])
+  })
+
   it('throws on bad input instead of guessing', () => {
     const after = new Date('2026-01-01T00:00Z')
     expect(() => nextRuns('0 25 * * *', { after })).toThrow(TypeError)
@@ -245,6 +261,7 @@ describe('nextRuns', () => {
     expect(() => nextRuns('* * * * *', { after, count: 0 })).toThrow(RangeError)
     expect(() => nextRuns('* * * * *', { after, count: 101 })).toThrow(RangeError)
     expect(() => nextRuns('* * * * *', { after, count: 2.5 })).toThrow(RangeError)
+    expect(() => nextRuns('* * * * *', { after, until: new Date('nope') })).toThrow(RangeError)
   })
 })
 

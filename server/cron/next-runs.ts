@@ -21,31 +21,45 @@ function parseOrThrow(expr: string): ParsedCron {
 }
 
 /**
- * The next `count` (default 5, at most 100) run instants strictly after `after`, in `timezone`
- * (default UTC), following the DST policy in docs/architecture.md:
+ * The next `count` (default 5, at most 100) run instants strictly after `after` and, when `until`
+ * is given, before it, in `timezone` (default UTC), following the DST policy in
+ * docs/architecture.md:
  * - a fixed-time job (single minute and single hour) whose wall time occurs twice runs once, at
  *   the first occurrence; one whose wall time does not exist runs once, at the first valid
  *   instant after the gap;
  * - every other job follows real time: repeated wall times run on both passes, missing ones are
  *   skipped.
  *
+ * `until` is what keeps a rare schedule cheap: no run at or past it is computed. A schedule that
+ * fires twice on 29 February has 25 runs over about 52 years, and each year of a zone's offsets
+ * costs hundreds of `Intl` calls the first time; a caller that shows a window passes its end.
+ *
  * Throws a TypeError for an invalid schedule and a RangeError for an unknown zone, an invalid
  * date or a bad count: callers validate input first, so these are programming errors.
  */
-export function nextRuns(expr: string, options: { after: Date; timezone?: string; count?: number }): Date[] {
-  const { after, timezone = 'UTC', count = 5 } = options
+export function nextRuns(expr: string, options: NextRunsOptions): Date[] {
+  const { after, timezone = 'UTC', count = 5, until } = options
   if (!Number.isInteger(count) || count < 1 || count > MAX_COUNT) {
     throw new RangeError(`count must be an integer from 1 to ${MAX_COUNT}, got ${count}`)
   }
-  if (!(after instanceof Date) || Number.isNaN(after.getTime())) {
-    throw new RangeError('after must be a valid Date')
+  for (const [name, date] of [
+    ['after', after],
+    ['until', until ?? after],
+  ] as const) {
+    if (!(date instanceof Date) || Number.isNaN(date.getTime()))
+      throw new RangeError(`${name} must be a valid Date`)
   }
   const zone = canonicalZone(timezone)
   if (!zone) throw new RangeError(`Unknown timezone "${timezone}"`)
   const cron = parseOrThrow(expr)
-  if (cron.fixedTime) return fixedTimeRuns(cron.pattern, zone, after.getTime(), count)
-  return intervalRuns(cron.pattern, zone, after.getTime(), count)
+  const bounds = { after: after.getTime(), until: until?.getTime() ?? Infinity, count }
+  if (cron.fixedTime) return fixedTimeRuns(cron.pattern, zone, bounds)
+  return intervalRuns(cron.pattern, zone, bounds)
 }
+
+export type NextRunsOptions = { after: Date; timezone?: string; count?: number; until?: Date }
+/** Runs strictly after `after` and before `until`, at most `count` of them. */
+type Bounds = { after: number; until: number; count: number }
 
 // Croner parses its pattern again for every instance; a paused instance holds no timer and
 // nextRun(after) does not change it, so one per pattern is reused. Croner only ever matches wall
@@ -68,7 +82,7 @@ export function nextRun(expr: string, options: { after: Date; timezone?: string 
  * missing or repeated) and each one is put on the real timeline: its first occurrence, or the
  * instant the gap ends.
  */
-function fixedTimeRuns(pattern: string, zone: string, after: number, count: number): Date[] {
+function fixedTimeRuns(pattern: string, zone: string, { after, until, count }: Bounds): Date[] {
   const wallCron = wallCronFor(pattern)
   const runs: Date[] = []
   // Start a day back in wall time: a run pushed out of a gap lands later than its wall time says, so
@@ -76,6 +90,8 @@ function fixedTimeRuns(pattern: string, zone: string, after: number, count: numb
   const start = new Date(wallClock(zone, after) - DAY)
   for (let wall = wallCron.nextRun(start); wall && runs.length < count; wall = wallCron.nextRun(wall)) {
     const instant = placeWallTime(zone, wall.getTime())
+    // Wall times of a fixed-time job are a day or more apart, so their instants keep their order.
+    if (instant >= until) break
     if (instant > after) runs.push(new Date(instant))
   }
   return runs
@@ -87,22 +103,24 @@ function fixedTimeRuns(pattern: string, zone: string, after: number, count: numb
  * matched on the wall clock and moved back by its offset: a repeated wall time is met in both
  * stretches (both passes run), a missing one in neither (it is skipped).
  */
-function intervalRuns(pattern: string, zone: string, after: number, count: number): Date[] {
+function intervalRuns(pattern: string, zone: string, { after, until, count }: Bounds): Date[] {
   const wallCron = wallCronFor(pattern)
   const runs: Date[] = []
   // Runs are strictly after `from`; each pass of the loop is one stretch of a single offset.
-  for (let from = after; ;) {
+  for (let from = after; from + 1 < until;) {
     const offset = offsetAt(zone, from + 1)
     const end = nextOffsetChange(zone, from + 1)
     for (let wall = wallCron.nextRun(new Date(from + offset)); ; wall = wallCron.nextRun(wall)) {
       if (!wall) return runs // the pattern never matches again
       const instant = wall.getTime() - offset
+      if (instant >= until) return runs
       if (instant >= end) break
       runs.push(new Date(instant))
       if (runs.length === count) return runs
     }
     from = end - 1
   }
+  return runs
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describeCron } from './describe.ts'
 import { describeKind, kindRuns, scheduleKind } from './kinds.ts'
-import { nextRuns as cronNextRuns } from './next-runs.ts'
+import { nextRuns as cronNextRuns, type NextRunsOptions } from './next-runs.ts'
 import { validateCron } from './parse.ts'
 import { canonicalZone } from './zones.ts'
 
@@ -35,17 +35,22 @@ export function validateSchedule(expr: string): { ok: true } | { ok: false; mess
 }
 
 /**
- * The next `count` (default 5, at most 100) runs strictly after `after` in `timezone` (default UTC):
- * cron under the DST policy in docs/architecture.md, `at` once (none once it is past), `every` on its
- * fixed grid. Throws on invalid input, as the cron version does: callers validate first.
+ * The next `count` (default 5, at most 100) runs strictly after `after` (and before `until`, when
+ * given: see the cron version) in `timezone` (default UTC): cron under the DST policy in
+ * docs/architecture.md, `at` once (none once it is past), `every` on its fixed grid. Throws on
+ * invalid input, as the cron version does: callers validate first.
  */
-export function nextRuns(expr: string, options: { after: Date; timezone?: string; count?: number }): Date[] {
+export function nextRuns(expr: string, options: NextRunsOptions): Date[] {
   const kind = scheduleKind(expr)
   if (kind.kind === 'cron') return cronNextRuns(expr, options)
-  // The cron version checks count, after and zone; ask it for one run of a valid pattern to reuse them.
+  // The cron version checks count, after, until and zone; ask it for one run of a valid pattern to
+  // reuse them.
   cronNextRuns('0 0 1 1 *', { ...options, count: options.count ?? 5 })
   const zone = canonicalZone(options.timezone ?? 'UTC')!
-  return kindRuns(kind, zone, options.after.getTime(), options.count ?? 5)
+  const until = options.until?.getTime() ?? Infinity
+  return kindRuns(kind, zone, options.after.getTime(), options.count ?? 5).filter(
+    (run) => run.getTime() < until,
+  )
 }
 
 /** The first run strictly after `after`, or null when the schedule has no more (a past `at`). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { previewSchedule } from './preview.ts'
+import { PREVIEW_HORIZON_YEARS, previewSchedule } from './preview.ts'
 
 const now = new Date('2026-03-28T12:00:00Z')
 
@@ -16,6 +16,22 @@ describe('previewSchedule', () => {
         '2026-04-03T05:00:00.000Z',
       ],
     })
+  })
+
+  it(`lists the runs of the next ${PREVIEW_HORIZON_YEARS} years only`, () => {
+    // Twice on each 29 February (+03:30, 00:00 and 23:00): five runs take the next three.
+    expect(previewSchedule({ schedule: '0 */23 29 2 *', timezone: 'Asia/Tehran' }, now)).toMatchObject({
+      valid: true,
+      nextRuns: [
+        '2028-02-28T20:30:00.000Z',
+        '2028-02-29T19:30:00.000Z',
+        '2032-02-28T20:30:00.000Z',
+        '2032-02-29T19:30:00.000Z',
+        '2036-02-28T20:30:00.000Z',
+      ],
+    })
+    // The form then says the schedule does not fire in the next 20 years.
+    expect(previewSchedule({ at: '2047-01-01T00:00' }, now)).toMatchObject({ valid: true, nextRuns: [] })
   })
 
   it('defaults to UTC', () => {

@@ -13,10 +13,17 @@ export type SchedulePreview =
 
 /** How many upcoming fire times the preview lists. */
 export const PREVIEW_COUNT = 5
+/**
+ * How far ahead the preview looks (the form says so when nothing fires in it). Five runs of a
+ * leap-day job fit in it; without it, a schedule firing twice on 29 February in a zone not looked
+ * at before walked a decade or more of the zone's offsets a request (decision 0513).
+ */
+export const PREVIEW_HORIZON_YEARS = 20
 
 /**
  * Validates a schedule and zone (default UTC) and, when both are good, describes them and lists the
- * next {@link PREVIEW_COUNT} fire times after `now` as ISO strings.
+ * next {@link PREVIEW_COUNT} fire times after `now` (within {@link PREVIEW_HORIZON_YEARS}) as ISO
+ * strings.
  */
 export function previewSchedule(
   input: { schedule?: unknown; at?: unknown; every?: unknown; timezone?: unknown },
@@ -42,7 +49,9 @@ export function previewSchedule(
   if (!timezone.success) {
     return { valid: false, field: 'timezone', message: `timezone: ${timezone.error.issues[0]?.message}` }
   }
-  const runs = nextRuns(schedule.data, { after: now, timezone: timezone.data, count: PREVIEW_COUNT })
+  const until = new Date(now)
+  until.setUTCFullYear(until.getUTCFullYear() + PREVIEW_HORIZON_YEARS)
+  const runs = nextRuns(schedule.data, { after: now, until, timezone: timezone.data, count: PREVIEW_COUNT })
   return {
     valid: true,
     description: describeSchedule(schedule.data, { timezone: timezone.data }),

@@ -69,7 +69,10 @@ function PreviewBody({
         <CalendarClock className="size-4 text-brand-600" aria-hidden /> {preview.description}
       </p>
       {preview.nextRuns.length === 0 ? (
-        <p className="mt-2 text-stone-600 dark:text-stone-400">This schedule never fires.</p>
+        // The preview looks 20 years ahead (PREVIEW_HORIZON_YEARS in server/jobs/preview.ts).
+        <p className="mt-2 text-stone-600 dark:text-stone-400">
+          This schedule does not fire in the next 20 years.
+        </p>
       ) : (
         <table className="mt-2 w-full text-left text-xs">
           <caption className="sr-only">Next {preview.nextRuns.length} runs</caption>
