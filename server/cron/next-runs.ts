@@ -109,7 +109,7 @@ function intervalRuns(pattern: string, zone: string, { after, until, count }: Bo
   // Runs are strictly after `from`; each pass of the loop is one stretch of a single offset.
   for (let from = after; from + 1 < until;) {
     const offset = offsetAt(zone, from + 1)
-    const end = nextOffsetChange(zone, from + 1)
+    const end = nextOffsetChange(zone, from + 1, until)
     for (let wall = wallCron.nextRun(new Date(from + offset)); ; wall = wallCron.nextRun(wall)) {
       if (!wall) return runs // the pattern never matches again
       const instant = wall.getTime() - offset
@@ -125,24 +125,33 @@ function intervalRuns(pattern: string, zone: string, { after, until, count }: Bo
 
 /**
  * The first instant after `instant` at which `zone`'s offset differs from its offset at `instant`;
- * when it does not change for the rest of the next year, the end of that year (the caller then
- * goes on with the same offset).
+ * when it does not change for the rest of the year, the end of that year if `until` comes by then,
+ * else of the next year (the caller then goes on with the same offset). A year past `until` is
+ * never read: the first read of a zone-year is the expensive part.
  */
-function nextOffsetChange(zone: string, instant: number): number {
+function nextOffsetChange(zone: string, instant: number, until: number): number {
   const year = new Date(instant).getUTCFullYear()
   for (const y of [year, year + 1]) {
     const change = offsetChanges(zone, y).find((at) => at > instant)
     if (change !== undefined) return change
+    if (Date.UTC(y + 1, 0, 1) >= until) return Date.UTC(y + 1, 0, 1)
   }
   return Date.UTC(year + 2, 0, 1)
 }
 
 /**
  * The instants in a UTC year at which `zone`'s offset changes (each the first second of the new
- * offset), found by reading the offset once a day and narrowing each change to the second. Like
- * {@link placeWallTime}, this relies on no zone changing its offset twice within a day.
+ * offset), found by reading the offset every {@link PROBE_DAYS} days and narrowing each change to
+ * the second. Like {@link placeWallTime}, this relies on no zone changing its offset twice within
+ * two days (two changes in one probe would cancel out unseen).
  */
 const changesByYear = new BoundedCache<string, number[]>(2_000)
+/**
+ * Days between two reads of the offset: each read is an `Intl` call, and a zone-year read daily was
+ * 4–30 ms (decision 0513). The closest changes of any zone the runtime knows, 2024–2063, are a week
+ * apart (Asia/Gaza around Ramadan), so two days leaves the margin {@link placeWallTime} assumes.
+ */
+const PROBE_DAYS = 2
 function offsetChanges(zone: string, year: number): number[] {
   return changesByYear.getOrCreate(`${zone}\u0000${year}`, () => {
     const changes: number[] = []
@@ -150,7 +159,7 @@ function offsetChanges(zone: string, year: number): number[] {
     let low = Date.UTC(year, 0, 1)
     let offset = offsetAt(zone, low)
     while (low < last) {
-      const high = Math.min(low + DAY, last)
+      const high = Math.min(low + PROBE_DAYS * DAY, last)
       const next = offsetAt(zone, high)
       if (next !== offset) changes.push(firstSecondOfChange(zone, low, high, offset))
       low = high
