@@ -36,7 +36,9 @@ export function TransferOfferCard({
   const pending = fetcher.formData?.get('intent')
   return (
     <Card
-      className="mb-6 border-amber-300 p-5 dark:border-amber-800"
+      // An accent on the left: the card's own border colour is set on all sides, which the
+      // left side's colour overrides (one colour for all four did not, in the stylesheet's order).
+      className="mb-6 border-l-4 border-l-amber-400 p-5 dark:border-l-amber-600"
       role="region"
       aria-label="Transfer offer"
     >
