@@ -48,14 +48,15 @@ export type PendingNotice = Notice & { to: Recipient }
 
 /**
  * Offers `job` to `owner` in the caller's transaction (replacing an earlier offer) and writes the
- * audit entry; answers the notice to send once the transaction commits (announceOffers).
+ * audit entry; answers the offer as it reads, and the notice to send once the transaction commits
+ * (announceOffers).
  */
 export async function offerJob(
   caller: Caller,
   job: JobRecord,
   owner: NewOwner,
   db: Db,
-): Promise<PendingNotice> {
+): Promise<{ offer: TransferOfferView; notice: PendingNotice }> {
   const offeredAt = await readDatabaseNow(db)
   const offer: OfferRow = {
     jobId: job.id,
@@ -78,7 +79,14 @@ export async function offerJob(
     },
     db,
   )
-  return {
+  const view: TransferOfferView = {
+    to: owner,
+    offeredBy: { id: caller.userId, name: caller.name, email: caller.email },
+    offeredAt: offeredAt.toISOString(),
+    jobVersion: job.version,
+    lapsed: false,
+  }
+  const notice: PendingNotice = {
     orgId: job.orgId,
     jobId: job.id,
     kind: 'transfer_offer',
@@ -89,6 +97,7 @@ export async function offerJob(
       `the job's page: from then on its runs act as you (on your own model key when it runs as its ` +
       `creator, with your personal environments, secrets and MCP servers). Read what it does first.`,
   }
+  return { offer: view, notice }
 }
 
 /** Tells each member what was offered to them. A failure is logged: the offer shows on the job page. */

@@ -24,13 +24,7 @@ import {
   type Person,
 } from './hand-over.ts'
 import { findJobRecord, selectJobRecords, type JobRecord } from './store.ts'
-import {
-  announceOffers,
-  offerJob,
-  readTransferOffer,
-  type PendingNotice,
-  type TransferOfferView,
-} from './transfer-offers.ts'
+import { announceOffers, offerJob, type PendingNotice, type TransferOfferView } from './transfer-offers.ts'
 import { toJobView, type JobView } from './views.ts'
 
 export type { Person } from './hand-over.ts'
@@ -68,14 +62,12 @@ export async function transferJob(caller: Caller, jobId: string, input: unknown)
     const owner = await findNewOwner(caller, toUserId, tx)
     if (job.createdBy === owner.id)
       throw badRequest(`toUserId: ${owner.name} already owns this job`, 'toUserId')
-    const { notice } = await transferOne(caller, job, owner, tx)
-    const record = (await findJobRecord(eq(jobs.id, jobId), {}, tx))!
-    const view = toJobView(record, caller)
-    const offer = notice ? await readTransferOffer(record, tx) : null
-    const result: TransferResult = offer
-      ? { outcome: 'offered', job: view, offer }
+    const { offered } = await transferOne(caller, job, owner, tx)
+    const view = toJobView((await findJobRecord(eq(jobs.id, jobId), {}, tx))!, caller)
+    const result: TransferResult = offered
+      ? { outcome: 'offered', job: view, offer: offered.offer }
       : { outcome: 'taken_over', job: view }
-    return { result, notice }
+    return { result, notice: offered?.notice }
   })
   if (notice) await announceOffers([notice])
   else await signalJobsChanged()
@@ -109,8 +101,8 @@ export async function transferMemberJobs(
       // Locked one by one, re-checked under the lock: a job someone changed meanwhile may have a new owner.
       const job = await findJobRecord(and(eq(jobs.id, id), owned)!, { lock: true }, tx)
       if (!job) continue
-      const { notice } = await transferOne(caller, job, owner, tx)
-      if (notice) notices.push(notice)
+      const { offered } = await transferOne(caller, job, owner, tx)
+      if (offered) notices.push(offered.notice)
       done.push((await findJobRecord(eq(jobs.id, id), {}, tx))!)
     }
     return { done, notices }
@@ -120,14 +112,14 @@ export async function transferMemberJobs(
   return { outcome, jobs: done.map((record) => toJobView(record, caller)) }
 }
 
-/** The caller takes the job over, or offers it to someone else (answering the notice to send). */
+/** The caller takes the job over, or offers it to someone else (answering the offer and its notice). */
 async function transferOne(
   caller: Caller,
   job: JobRecord,
   owner: NewOwner,
   db: Db,
-): Promise<{ notice?: PendingNotice }> {
-  if (owner.id !== caller.userId) return { notice: await offerJob(caller, job, owner, db) }
+): Promise<{ offered?: Awaited<ReturnType<typeof offerJob>> }> {
+  if (owner.id !== caller.userId) return { offered: await offerJob(caller, job, owner, db) }
   const from = named({ name: job.creatorName, email: job.creatorEmail })
   const note = `${named(caller)} took the job over from ${from}; runs use ${caller.name}'s identity from the next run`
   await handOver(caller, job, owner, note, db)
