@@ -5,6 +5,9 @@
 import { JOB_FIELD_KEYS, type JobDefinition } from './fields.ts'
 import type { AuditChanges } from './store.ts'
 
+/** "Name (email)", as audit notes name people. */
+export const named = (person: { name: string; email: string }) => `${person.name} (${person.email})`
+
 /** The audit actions a job can have. */
 export type AuditAction = 'create' | 'update' | 'enable' | 'disable' | 'delete'
 

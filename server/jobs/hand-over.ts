@@ -56,9 +56,6 @@ export async function handOver(actor: Caller, job: JobRecord, owner: NewOwner, n
   )
 }
 
-/** "Name (email)", as audit notes name people. */
-export const named = (person: { name: string; email: string }) => `${person.name} (${person.email})`
-
 /** Wakes the schedulers (a lifted suspension has a next run). A failed NOTIFY is logged only. */
 export async function signalJobsChanged(): Promise<void> {
   try {

@@ -6,7 +6,7 @@
 import type { Caller } from '../auth/caller.ts'
 import { canUseSharedKey } from '../access/rules.ts'
 import { HttpError, badRequest } from '../lib/errors.ts'
-import { auditActionFor, diffDefinition, summarizeChanges, type AuditAction } from './audit.ts'
+import { auditActionFor, diffDefinition, named, summarizeChanges, type AuditAction } from './audit.ts'
 import { definitionOf, JOB_FIELDS, PROMPT_KEYS, type JobDefinition, type JobFieldKey } from './fields.ts'
 import { checkHarness, nextRunAhead } from './field-schemas.ts'
 import type { JobUpdateInput } from './schema.ts'
@@ -79,10 +79,10 @@ export function planJobChange(ctx: JobChangeContext): JobChangePlan | null {
   let note: string | null = null
   if (rewrote.length > 0 && caller.userId !== job.createdBy) {
     createdBy = caller.userId
-    note = `${caller.name} (${caller.email}) ${rewroteWords(rewrote)} and became the job's creator; runs use their identity`
+    note = `${named(caller)} ${rewroteWords(rewrote)} and became the job's creator; runs use their identity`
   } else if (resuming && !ctx.creatorIsMember && caller.userId !== job.createdBy) {
     createdBy = caller.userId
-    note = `${caller.name} (${caller.email}) resumed the job and took it over from a creator who left`
+    note = `${named(caller)} resumed the job and took it over from a creator who left`
   }
   if (createdBy !== job.createdBy) changes.createdBy = { from: job.createdBy, to: createdBy }
   if (Object.keys(changes).length === 0) return null

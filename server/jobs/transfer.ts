@@ -14,11 +14,11 @@ import { getDb, type Db } from '../db/client.ts'
 import { jobs, member, user } from '../db/schema/index.ts'
 import { badRequest, notFound } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
+import { named } from './audit.ts'
 import {
   findNewOwner,
   handOver,
   mustBeAdmin,
-  named,
   signalJobsChanged,
   type NewOwner,
   type Person,
