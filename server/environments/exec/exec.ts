@@ -79,7 +79,7 @@ export async function runCommand(
     throw new HttpError(503, 'unavailable', `execution is unavailable on this server: ${mechanism.why}`)
   const limits = { ...DEFAULT_LIMITS, ...env.limits }
   const diskLimit = limits.diskMb * 1024 * 1024
-  await assertRoomFor(env.root, command, diskLimit, env.quotaNote)
+  const startedWith = await assertRoomFor(env.root, command, diskLimit, env.quotaNote)
 
   const id = newId('cmd')
   const bounds = await limitInEnvironment(env.root, limits)
@@ -114,7 +114,10 @@ export async function runCommand(
     })
     const redact = makeRedactor(Object.values(env.secrets ?? {}))
     const overDisk = new AbortController()
-    const disk = watchDiskUse(env.root, diskLimit, () => overDisk.abort(), env.orgDisk)
+    const disk = watchDiskUse(env.root, diskLimit, () => overDisk.abort(), {
+      orgDisk: env.orgDisk,
+      startedWith,
+    })
     const run = await spawnCollect(
       argv,
       env.root,
@@ -224,11 +227,13 @@ function latestOutput(
 
 /**
  * Over its disk quota, an environment runs only commands that free space. `note` says why the
- * quota is what it is, when it is not its own (org-disk.ts). @throws 507 otherwise.
+ * quota is what it is, when it is not its own (org-disk.ts). Answers the folder's known size, which
+ * the command's disk watch starts from. @throws 507 otherwise.
  */
 export async function assertRoomFor(root: string, command: string, diskLimit: number, note?: string) {
   const used = await currentUsage(root)
   if (used >= diskLimit && !isCleanupOnly(command)) throw overQuota(used, diskLimit, note)
+  return used
 }
 
 const CLEANUP = new Set(['rm', 'rmdir', 'unlink', 'truncate', 'ls', 'du', 'df', 'find'])

@@ -42,7 +42,9 @@ export async function runOnHost(
   const limited = await limitInEnvironment(bounds.root, limits)
   try {
     const overDisk = new AbortController()
-    const disk = watchDiskUse(watch.folder, watch.limitBytes, () => overDisk.abort(), watch.orgDisk)
+    const disk = watchDiskUse(watch.folder, watch.limitBytes, () => overDisk.abort(), {
+      orgDisk: watch.orgDisk,
+    })
     const signal = bounds.signal ? AbortSignal.any([bounds.signal, overDisk.signal]) : overDisk.signal
     const run = await spawnCollect(
       [...limited.prefix, ...argv],

@@ -45,13 +45,19 @@ export type DiskWatch = {
  * Measures `root` while its command runs and calls `stop` once, when the folder holds more than
  * `limitBytes` or than its organisation's share leaves it. A measurement that fails (du gone, the
  * folder removed) is skipped, not acted on, and so is a share that cannot be read.
+ *
+ * A command that began over the quota is one that frees space (exec.ts `assertRoomFor` lets no
+ * other start): it is stopped only if the folder grows past the size it began with (`startedWith`).
+ * Measured against the quota alone, an `rm -rf` of many files, or any cleanup whose container took
+ * over a second to start, was stopped before it had freed enough, and the environment stayed full.
  */
 export function watchDiskUse(
   root: string,
   limitBytes: number,
   stop: () => void,
-  orgDisk?: OrgDiskShare,
+  opts: { orgDisk?: OrgDiskShare; startedWith?: number } = {},
 ): DiskWatch {
+  const { orgDisk, startedWith = 0 } = opts
   let ended = false
   let stopped: DiskStop | null = null
   let timer: NodeJS.Timeout | undefined
@@ -72,7 +78,7 @@ export function watchDiskUse(
     }
     const byOrg = org !== undefined && org.roomBytes < limitBytes ? org : undefined
     const limit = byOrg?.roomBytes ?? limitBytes
-    if (used !== undefined && used > limit) {
+    if (used !== undefined && used > limit && used > startedWith) {
       stopped = { usedBytes: used, limitBytes: limit, ...(byOrg ? { note: byOrg.note } : {}) }
       ended = true
       stop()

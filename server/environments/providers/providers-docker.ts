@@ -213,7 +213,7 @@ export async function dockerExec(
   assertNoDockerCliSecrets(secrets)
   const limits = { ...DEFAULT_LIMITS, ...env.limits }
   const program = opts.container
-  await assertRoomFor(
+  const startedWith = await assertRoomFor(
     env.root,
     program ? program.argv.join(' ') : command,
     limits.diskMb * 1024 * 1024,
@@ -257,7 +257,7 @@ export async function dockerExec(
   if (program?.signal?.aborted) stop()
   program?.signal?.addEventListener('abort', stop, { once: true })
   const diskLimit = limits.diskMb * 1024 * 1024
-  const disk = watchDiskUse(env.root, diskLimit, stop, env.orgDisk)
+  const disk = watchDiskUse(env.root, diskLimit, stop, { orgDisk: env.orgDisk, startedWith })
   try {
     const run = await spawnCollect(
       [bin, ...args],
