@@ -13,6 +13,7 @@ import {
   insertOrganizationWithOwner,
   listMemberships,
   mayInvite,
+  dropOffersToDepartedMember,
   revokeAccessTokensOf,
   suspendJobsOfDepartedMember,
 } from './store.ts'
@@ -62,7 +63,8 @@ export const DEPARTED_CREATOR_PAUSE = {
 }
 
 /**
- * A creator who leaves takes nobody's identity with them: their jobs pause. Their access and
+ * A creator who leaves takes nobody's identity with them: their jobs pause, and the jobs offered
+ * to them are offered no more (decision 0512). Their access and
  * calendar tokens for the organisation end for good (refused while they are away, they would work
  * again if they were invited back), and so do the invitations they sent (decision 0476). What they
  * left going ends now, commands included: their runs are cancelled and their chat turns stopped on
@@ -70,6 +72,7 @@ export const DEPARTED_CREATOR_PAUSE = {
  */
 export async function onMemberRemoved(orgId: string, userId: string): Promise<void> {
   await suspendJobsOfDepartedMember(orgId, userId, DEPARTED_CREATOR_PAUSE)
+  await dropOffersToDepartedMember(orgId, userId)
   await revokeAccessTokensOf(userId, orgId)
   await cancelInvitationsBeyond(orgId, userId, null)
   // The schedulers hear it and cancel their runs (accounts sits below runs); turns end likewise.

@@ -6,6 +6,7 @@ import {
   calendarTokens,
   invitation,
   jobs,
+  jobTransferOffers,
   member,
   organization,
   user,
@@ -104,6 +105,26 @@ export async function suspendJobsOfDepartedMember(
     .where(and(eq(jobs.orgId, orgId), eq(jobs.createdBy, userId)))
     .returning({ id: jobs.id })
   return rows.length
+}
+
+/**
+ * Withdraws the offers of jobs in the org made to a member who left it: accepting one is refused
+ * from then on, and it would otherwise stand on the job page, with its notice, until an admin
+ * withdrew it by hand (decision 0512).
+ */
+export async function dropOffersToDepartedMember(
+  orgId: string,
+  userId: string,
+  db: Db = getDb(),
+): Promise<void> {
+  await db
+    .delete(jobTransferOffers)
+    .where(
+      and(
+        eq(jobTransferOffers.toUserId, userId),
+        inArray(jobTransferOffers.jobId, db.select({ id: jobs.id }).from(jobs).where(eq(jobs.orgId, orgId))),
+      ),
+    )
 }
 
 /**

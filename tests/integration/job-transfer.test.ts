@@ -257,6 +257,27 @@ describe('an offer', () => {
   })
 })
 
+describe('an offer to a member who leaves', () => {
+  it('ends with their membership: the job page shows none, and the job stays as it was', async () => {
+    const other = await createTeam(app)
+    const job = await sharedJob(other.creator, 'offered-then-left')
+    const offered = await other.admin.client.post(`${J}/${job.id}/transfer`, { toUserId: other.member.id })
+    expect(offered.body.outcome).toBe('offered')
+    const before = await getJob(other.admin, job.id)
+
+    const removed = await other.admin.client.post('/_agent-native/auth/organization/remove-member', {
+      memberIdOrEmail: other.member.email,
+      organizationId: other.orgId,
+    })
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200)
+    expect(await offerOf(other.admin, job.id)).toBeNull()
+    expect(await getJob(other.admin, job.id)).toMatchObject({
+      createdBy: { id: other.creator.id },
+      version: before.version,
+    })
+  })
+})
+
 describe('a transfer to yourself', () => {
   it('takes the job over at once', async () => {
     const job = await sharedJob(team.creator, 'taken-over')
