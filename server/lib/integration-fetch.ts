@@ -11,7 +11,7 @@ import {
   guardedFetch,
   OutboundRefused,
   guardedStreamFetch,
-  isPublicAddress,
+  isOutsideAddress,
   type GuardedFetchOptions,
   type GuardedResponse,
 } from './outbound.ts'
@@ -53,7 +53,7 @@ function guardOptions(options: IntegrationFetchOptions): GuardedFetchOptions {
     ...rest,
     allowHosts: 'any',
     // Checked per hop: a redirect from a named internal host to another internal address is refused.
-    addressPolicy: (ip, url) => isPublicAddress(ip) || (adminRegistered && isNamedInternalHost(url)),
+    addressPolicy: (ip, url) => isOutsideAddress(ip) || (adminRegistered && isNamedInternalHost(url)),
   }
 }
 

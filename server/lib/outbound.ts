@@ -30,7 +30,7 @@ export type GuardedFetchOptions = {
   maxRedirects?: number
   /** DNS resolver returning every address; the system's by default. */
   lookup?: Lookup
-  /** Which resolved addresses of `url` (each hop's) may be contacted; {@link isPublicAddress} by default. */
+  /** Which resolved addresses of `url` (each hop's) may be contacted; {@link isOutsideAddress} by default. */
   addressPolicy?: (ip: string, url: URL) => boolean
 }
 
@@ -86,6 +86,20 @@ export function isPublicAddress(ip: string): boolean {
   return !blocked.check(ip, 'ipv6')
 }
 
+/**
+ * True for a public address that is not one of this host's own. On a host with a public address on
+ * an interface, a service bound to 0.0.0.0 behind the firewall (the database, a metrics port)
+ * answers on it to a request from the host itself: a member's webhook, MCP server, web page or git
+ * URL naming that address reached it as if from inside.
+ */
+export function isOutsideAddress(ip: string): boolean {
+  if (!isPublicAddress(ip)) return false
+  const own = ownAddresses()
+  const lower = ip.toLowerCase()
+  const embedded = embeddedIpv4(lower)
+  return !own.has(lower) && !(embedded !== null && own.has(embedded))
+}
+
 /** The addresses of this host's own interfaces (a service bound to 0.0.0.0 answers on each). */
 function ownAddresses(): Set<string> {
   try {
@@ -116,12 +130,13 @@ export function namesInside(entry: string): boolean {
     return true // not a host a resolver would accept: nothing to allow
   }
   if (!isIP(canonical)) return false
-  return !isPublicAddress(canonical) || ownAddresses().has(canonical)
+  return !isOutsideAddress(canonical)
 }
 
-/** Throws {@link OutboundRefused} unless `ip` is a public address. */
+/** Throws {@link OutboundRefused} unless `ip` is a public address, not this host's own. */
 export function assertPublicAddress(ip: string): void {
-  if (!isPublicAddress(ip)) throw new OutboundRefused(`Address ${ip} is private, loopback or reserved`)
+  if (!isOutsideAddress(ip))
+    throw new OutboundRefused(`Address ${ip} is private, loopback, reserved or this server's own`)
 }
 
 // IPv4-mapped (::ffff:a.b.c.d) and well-known NAT64 (64:ff9b::/96) addresses carry an IPv4 inside,
@@ -161,7 +176,7 @@ async function resolveChecked(
   options: Pick<GuardedFetchOptions, 'lookup' | 'addressPolicy'>,
 ): Promise<LookupAddress> {
   const hostname = url.hostname
-  const policy = options.addressPolicy ?? isPublicAddress
+  const policy = options.addressPolicy ?? isOutsideAddress
   const bare = hostname.replace(/^\[|\]$/g, '')
   const addresses: LookupAddress[] = isIP(bare)
     ? [{ address: bare, family: isIP(bare) }]
@@ -175,7 +190,7 @@ async function resolveChecked(
   for (const a of addresses) {
     if (policy(a.address, url)) continue
     throw new OutboundRefused(
-      `${hostname} ${isIP(bare) ? 'is' : 'resolves to'} an address that is not public (private, loopback or reserved)`,
+      `${hostname} ${isIP(bare) ? 'is' : 'resolves to'} an address that is not public (private, loopback, reserved or this server's own)`,
     )
   }
   return addresses[0]!

@@ -134,7 +134,7 @@ describe('webhook and Slack endpoints', () => {
     })
     expect(res.status).toBe(400)
     expect(res.body.error.message).toBe(
-      'url: webhook mapper refused by the outbound rule: localhost resolves to an address that is not public (private, loopback or reserved)',
+      "url: webhook mapper refused by the outbound rule: localhost resolves to an address that is not public (private, loopback, reserved or this server's own)",
     )
     expect(res.body.error.message).not.toMatch(/127\.0\.0\.1|::1/)
   })
