@@ -62,14 +62,16 @@ async function tokenLives(verificationId: string, db: Db): Promise<boolean> {
 }
 
 /**
- * At acceptance: an account whose password an admin set accepts only an invitation that admin could
- * have sent (decision 0508).
+ * At an answer to an invitation: an account whose password an admin set accepts, or declines, only
+ * an invitation that admin could have sent (decision 0508). Declining for the person would take an
+ * invitation from them they never saw.
  *
  * @throws HttpError 403 otherwise, saying how the person gets their account back to themselves.
  */
 export async function checkNotOpenedByResetLink(
   userId: string,
   invitation: { organizationId: string; role: string | null },
+  answer: 'accept' | 'decline' = 'accept',
   db: Db = getDb(),
 ): Promise<void> {
   const [row] = await db.select().from(adminResetLinks).where(eq(adminResetLinks.userId, userId))
@@ -78,8 +80,12 @@ export async function checkNotOpenedByResetLink(
     ? await findMembership(row.passwordSetById, invitation.organizationId)
     : null
   if (mayInvite(maker?.role ?? null, invitation.role ?? 'member')) return
+  const cannot =
+    answer === 'accept'
+      ? 'cannot join other organisations'
+      : 'cannot decline invitations to other organisations'
   throw forbidden(
-    'Your password was last set with a reset link an admin made, so this account cannot join other ' +
-      'organisations yet: choose a new password through "Forgot password" (by mail) first.',
+    `Your password was last set with a reset link an admin made, so this account ${cannot} yet: ` +
+      'choose a new password through "Forgot password" (by mail) first.',
   )
 }

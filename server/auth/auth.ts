@@ -161,12 +161,14 @@ function createAuth() {
           afterUpdateMemberRole: async ({ member, previousRole }) =>
             onMemberRoleChanged(member.organizationId, member.userId, member.role, previousRole),
           // An invitation carries its inviter's authority: one whose inviter left or was demoted is void.
-          // An account whose password an admin set joins only what that admin could invite it to.
+          // An account whose password an admin set answers only what that admin could invite it to.
           beforeAcceptInvitation: async ({ invitation, user }) =>
             asAuthError(async () => {
               await checkInvitationStillBacked(invitation)
               await checkNotOpenedByResetLink(user.id, invitation)
             }),
+          beforeRejectInvitation: async ({ invitation, user }) =>
+            asAuthError(() => checkNotOpenedByResetLink(user.id, invitation, 'decline')),
           // Only who could send an invitation cancels it: an admin no owner invitation (decision 0507).
           beforeCancelInvitation: async ({ invitation, cancelledBy }) =>
             asAuthError(() => checkMayCancelInvitation(invitation, cancelledBy.id)),

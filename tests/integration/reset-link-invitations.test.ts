@@ -80,7 +80,7 @@ describe("an admin's reset link and an invitation elsewhere", () => {
     expect(await linkRows(vera.id)).toEqual(before)
   })
 
-  it('leaves the account unable to accept an invitation that arrives after, until a reset by mail', async () => {
+  it('leaves the account unable to accept or decline an invitation that arrives after, until a reset by mail', async () => {
     const vera = await signUpVera()
     const link = await suite.team.admin.client.post(linkFor(vera.id))
     expect(link.status, JSON.stringify(link.body)).toBe(201)
@@ -100,6 +100,14 @@ describe("an admin's reset link and an invitation elsewhere", () => {
       'Your password was last set with a reset link an admin made',
     )
     expect(await membersOfB(vera.id)).toEqual([])
+    // Nor declines it for her: the invitation is still hers to answer.
+    const rejected = await asVera.post(`${ORG}/reject-invitation`, { invitationId })
+    expect(rejected.status, JSON.stringify(rejected.body)).toBe(403)
+    expect(JSON.stringify(rejected.body)).toContain('cannot decline invitations to other organisations')
+    const still = await asVera.get(`${ORG}/list-user-invitations`)
+    expect(still.body.map((i: { id: string; status: string }) => [i.id, i.status])).toEqual([
+      [invitationId, 'pending'],
+    ])
 
     // Vera resets it by mail (the token is the one the mail carries): the admin's session ends,
     // and she accepts.
