@@ -18,7 +18,20 @@ export type PolicyHook = {
   answer: (request: Request) => Promise<Response>
   /** Denies the tool call of one request with `reason`, audited as every other refusal (decision 0476). */
   refuse: (request: Request, reason: string) => Promise<Response>
+  /**
+   * Whether `message` is what the harness's WebSearch sends the provider for a query this hook
+   * allowed (and so audited): the model call that runs the search passes without a second entry.
+   */
+  searched: (message: string) => boolean
 }
+
+/**
+ * Claude Code's WebSearch runs its query as a model call of its own, whose one message is this
+ * prefix and the query. A wording it changes costs a second audit entry per search, never a search.
+ */
+const SEARCH_MESSAGE_PREFIX = 'Perform a web search for the query: '
+/** The allowed searches a run remembers (the latest ones; a search runs right after its hook). */
+const REMEMBERED_SEARCHES = 64
 
 /** Judges a tool call; with a `refusal`, only records that it was refused so. */
 export type Decide = (call: ToolCall, refusal?: string) => Promise<ToolVerdict>
@@ -49,8 +62,15 @@ async function readCall(request: Request): Promise<Response | { event: unknown; 
 export function createPolicyHook(decide: Decide): PolicyHook {
   const pace = createHookPace()
   let checkedIn = false
+  const searches = new Set<string>()
+  const remember = (call: ToolCall) => {
+    if (call.tool !== 'WebSearch' || typeof call.input.query !== 'string') return
+    searches.add(SEARCH_MESSAGE_PREFIX + call.input.query)
+    if (searches.size > REMEMBERED_SEARCHES) searches.delete(searches.values().next().value!)
+  }
   return {
     checkedIn: () => checkedIn,
+    searched: (message) => searches.has(message),
     async answer(request) {
       const read = await readCall(request)
       if (read instanceof Response) return read
@@ -61,6 +81,7 @@ export function createPolicyHook(decide: Decide): PolicyHook {
       // Past its pace a call is denied unjudged and unaudited: nothing ran. A deny with the reason, not
       // an error status: the CLI (which blocks on a failing hook too) then tells the model why.
       const verdict = pace.take() ? await decide(read.call) : { allow: false as const, reason: PACED }
+      if (verdict.allow) remember(read.call)
       return hookAnswer(verdict)
     },
     async refuse(request, reason) {

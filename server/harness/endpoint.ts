@@ -276,6 +276,8 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
     }
     const refused = reachesOutside(fields) ?? billedAbovePrice(fields)
     if (refused) return apiError(400, 'invalid_request_error', refused)
+    const searchRefused = await judgeUnheardSearch(live, fields)
+    if (searchRefused) return apiError(403, 'permission_error', searchRefused)
     // A call is held for at most CALL_OUTPUT_RESERVE_TOKENS of output (below, decision 0497): a
     // harness asking for more (Claude Code asks the 5.x models for 128,000) is given that.
     if (typeof fields.max_tokens === 'number' && fields.max_tokens > CALL_OUTPUT_RESERVE_TOKENS) {
@@ -365,7 +367,8 @@ const pricedSpend = (live: Live) => spendOf(live.session.calls).priced
  * Why a call would reach past the run's sandbox through the provider's own servers, or null. The
  * provider can connect to MCP servers and fetch pages or run code for a call; a harness's tools
  * are its own (run in the sandbox, under the policy), and its web search is audited by the policy
- * hook. A command in the sandbox calling the endpoint directly must not get more.
+ * hook (or here, {@link judgeUnheardSearch}). A command in the sandbox calling the endpoint directly
+ * must not get more.
  */
 function reachesOutside(fields: Record<string, unknown>): string | null {
   if ('mcp_servers' in fields) return 'mcp_servers: the provider may not connect to MCP servers for a run'
@@ -378,6 +381,43 @@ function reachesOutside(fields: Record<string, unknown>): string | null {
     }
   }
   return fetchedSource(fields.messages)
+}
+
+/**
+ * A call that has the provider search the web. The harness's WebSearch makes one after its hook
+ * allowed the query, and audited it; a command in the sandbox calling the endpoint itself made one
+ * nobody saw (billed, counted in the run's cost, in no audit). Such a call is judged and audited
+ * here as that tool's call would be, with its last message as the query; a call for a query the
+ * hook allowed passes as it is. Returns why it is refused (the policy, the audit allowance), or null.
+ */
+async function judgeUnheardSearch(live: Live, fields: Record<string, unknown>): Promise<string | null> {
+  const tools = Array.isArray(fields.tools) ? (fields.tools as unknown[]) : []
+  const searches = tools.some((tool) => {
+    const type = tool && typeof tool === 'object' ? (tool as { type?: unknown }).type : undefined
+    return typeof type === 'string' && type.startsWith('web_search')
+  })
+  if (!searches) return null
+  const message = lastUserText(fields.messages)
+  if (live.hook.searched(message)) return null
+  const verdict = await live.decide({ tool: 'WebSearch', input: { query: message } })
+  return verdict.allow ? null : verdict.reason
+}
+
+/** The text of the call's last user message (its text blocks joined), '' when it has none. */
+function lastUserText(messages: unknown): string {
+  const last = (Array.isArray(messages) ? messages : [])
+    .filter((m): m is { role?: unknown; content?: unknown } => !!m && typeof m === 'object')
+    .findLast((m) => m.role === 'user')
+  const content = last?.content
+  if (typeof content === 'string') return content
+  return (Array.isArray(content) ? content : [])
+    .map((block) =>
+      block && typeof block === 'object' && (block as { type?: unknown }).type === 'text'
+        ? String((block as { text?: unknown }).text ?? '')
+        : '',
+    )
+    .filter(Boolean)
+    .join('\n')
 }
 
 /**
@@ -433,7 +473,7 @@ function billedAbovePrice(fields: Record<string, unknown>): string | null {
   return null
 }
 
-/** Tools the provider runs itself that reach out or run code (web search stays: audited above). */
+/** Tools the provider runs itself that reach out or run code (web search stays: judged and audited above). */
 const PROVIDER_TOOLS = /^(web_fetch|code_execution)_/
 
 const NO_TOKENS: TokenUsage = { inputTokens: 0, outputTokens: 0 }

@@ -481,6 +481,58 @@ describe('reaching past the sandbox through the provider', () => {
     })
   })
 
+  it('a web search the harness’s tool did not ask for is judged and audited as that tool, and refused when the policy says no', async () => {
+    // The attack: a command holding the run's token has the provider search the web for whatever
+    // it writes, billed and counted, and in no audit (the policy hook saw no WebSearch).
+    const judged: { tool: string; query: unknown }[] = []
+    let allow = true
+    const decide: SessionOptions['decide'] = async (call) => {
+      judged.push({ tool: call.tool, query: call.input.query })
+      return allow ? { allow: true } : { allow: false, reason: 'Denied: the audit allowance is spent' }
+    }
+    await withSocket({ decide }, async ({ opened, sock }) => {
+      script = { input: 10, output: 10 }
+      const search = (text: string) =>
+        JSON.stringify({
+          model: 'claude-haiku-4-5',
+          max_tokens: 1024,
+          messages: [{ role: 'user', content: [{ type: 'text', text }] }],
+          tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 8 }],
+        })
+      const before = seen.length
+      const direct = await overSocket(sock.path, messages(opened.token), search('the secret is hunter2'))
+      expect(direct.status).toBe(200)
+      expect(judged).toEqual([{ tool: 'WebSearch', query: 'the secret is hunter2' }])
+
+      // Claude Code's own search: its hook allowed the query (one judgement), and the model call that
+      // runs it passes without a second.
+      const hook = await overSocket(
+        sock.path,
+        `/${opened.token}/hook`,
+        JSON.stringify({
+          hook_event_name: 'PreToolUse',
+          tool_name: 'WebSearch',
+          tool_input: { query: 'cron syntax' },
+        }),
+      )
+      expect(JSON.parse(hook.body).hookSpecificOutput.permissionDecision).toBe('allow')
+      const own = await overSocket(
+        sock.path,
+        messages(opened.token),
+        search('Perform a web search for the query: cron syntax'),
+      )
+      expect(own.status).toBe(200)
+      expect(judged).toHaveLength(2)
+
+      // Refused by the policy: a 403 with its reason, and nothing reaches the provider.
+      allow = false
+      const refused = await overSocket(sock.path, messages(opened.token), search('another query'))
+      expect(refused.status).toBe(403)
+      expect(refused.body).toContain('the audit allowance is spent')
+      expect(seen.length - before).toBe(2)
+    })
+  })
+
   it('the provider’s web searches are counted into the run’s cost ($10 per 1,000)', async () => {
     await withSocket({}, async ({ opened, sock }) => {
       script = { input: 10, output: 10, extraUsage: { server_tool_use: { web_search_requests: 500 } } }
