@@ -67,6 +67,27 @@ test('edit a job file in the workspace: a broken cron shows inline, a fixed one 
   await expect(page.getByLabel('Prompt')).toHaveValue('Send the weekly digest.')
 })
 
+test('a NUL in the draft is named by the live check, which does not keep saying it is checking', async ({
+  page,
+}) => {
+  await signUp(page, 'Nell Null', uniqueEmail('nell'))
+  await page.getByRole('link', { name: 'Workspace' }).click()
+  await page.getByRole('button', { name: 'Job', exact: true }).click()
+  const dialog = page.getByRole('dialog')
+  await dialog.getByLabel('Name').fill('nul-digest')
+  await dialog.getByRole('button', { name: 'Create' }).click()
+  const verdict = page.getByTestId('file-verdict')
+  await expect(verdict).toContainText('Valid job file')
+
+  // The page form refuses text PostgreSQL cannot store before the check runs: that refusal is the verdict.
+  await setEditorText(page, jobFile('"0 7 * * *"', 'Send the digest.\u0000'))
+  await expect(verdict).toContainText('must not contain the NUL character')
+  await expect(verdict).not.toContainText('Checking')
+
+  await setEditorText(page, jobFile('"0 7 * * *"', 'Send the digest.'))
+  await expect(verdict).toContainText('Valid job file')
+})
+
 test('+ File creates a plain file that saves; a member sees shared job files read-only', async ({
   browser,
 }) => {

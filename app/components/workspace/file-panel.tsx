@@ -25,6 +25,25 @@ export type OpenFile = {
   jobId?: string
 }
 
+/**
+ * What the last check said about the text it was asked about (`askedToken`). A check the server
+ * refused (unstorable text in the draft, named by the page form) is a verdict too: without it the
+ * status line waited for an answer that had come.
+ */
+function verdictOf(data: ActionData | undefined, askedToken: string | null): Verdict | null {
+  if (!data) return null
+  if (data.ok) return data.data as Verdict
+  if (askedToken === null) return null
+  const { message, field, fields } = data.error
+  return {
+    token: askedToken,
+    valid: false,
+    message,
+    field,
+    problems: fields?.length ? fields : [{ field, message }],
+  }
+}
+
 /** Pauses after typing before asking the server about the file. */
 const VALIDATE_DEBOUNCE_MS = 300
 
@@ -37,6 +56,8 @@ export function FilePanel({ file }: { file: OpenFile }) {
   const validator = useFetcher<ActionData>()
   const [base, setBase] = useState({ version: file.version, content: file.content })
   const [draft, setDraft] = useState(file.content)
+  // The text the last check was asked about: a refused check (a 400) carries no token of its own.
+  const [askedToken, setAskedToken] = useState<string | null>(null)
   const [handled, setHandled] = useState<ActionData>()
   const dirty = draft !== base.content
   const isJob = isJobFilePath(file.path)
@@ -66,6 +87,7 @@ export function FilePanel({ file }: { file: OpenFile }) {
   useEffect(() => {
     if (!validated || !file.canEdit) return
     const timer = setTimeout(() => {
+      setAskedToken(token)
       void submitValidation(
         { intent: 'validate', scope: file.scope, path: file.path, content: draft, token },
         { method: 'post' },
@@ -73,7 +95,8 @@ export function FilePanel({ file }: { file: OpenFile }) {
     }, VALIDATE_DEBOUNCE_MS)
     return () => clearTimeout(timer)
   }, [draft, token, validated, file.canEdit, file.scope, file.path, submitValidation])
-  const verdict = validator.data?.ok ? (validator.data.data as Verdict) : null
+  // While a check is out, its refusal is not yet for the text it was asked about.
+  const verdict = verdictOf(validator.data, validator.state === 'idle' ? askedToken : null)
   const checking = Boolean(validated) && file.canEdit && verdict?.token !== token
   const marks = verdict && !verdict.valid ? errorMarks(draft, verdict.problems) : NO_MARKS
   // The editor re-marks when the array changes: keep one array while the marks are the same
