@@ -64,6 +64,7 @@ const Stub = createRoutesStub([
       createElement(JobsTable, {
         jobs,
         recentRuns,
+        offers: {},
         meId: 'me',
         busy: false,
       }),

@@ -4,5 +4,6 @@
  */
 export type { JobView as JobLike } from '#server/jobs/views.ts'
 export type { JobRow } from '#server/pages/jobs-list.ts'
+export type { ListedOffer } from '#server/jobs/offer-store.ts'
 export type { JobAuditEntry as AuditEntry } from '#server/jobs/service.ts'
 export type { JobFormField, JobFormKey, JobFormSpec } from '#server/jobs/fields.ts'

@@ -89,6 +89,7 @@ export default function Jobs({ loaderData }: Route.ComponentProps) {
               <JobsTable
                 jobs={jobs}
                 recentRuns={loaderData.recentRuns}
+                offers={loaderData.offers}
                 meId={loaderData.me.userId}
                 busy={navigation.state === 'loading' && navigation.location.pathname === '/jobs'}
               />

@@ -1,8 +1,8 @@
 /** SQL for a job's pending transfer offer (decision 0512). No rules here: transfer-offers.ts decides. */
 import { eq, sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
-import { jobTransferOffers } from '../db/schema/index.ts'
-import { queryRows, toDate } from '../db/sql.ts'
+import { jobs, jobTransferOffers } from '../db/schema/index.ts'
+import { inList, queryRows, toDate } from '../db/sql.ts'
 
 export type OfferRow = typeof jobTransferOffers.$inferSelect
 
@@ -72,4 +72,32 @@ export async function readOfferWithPeople(
     byName: row.by_name,
     byEmail: row.by_email,
   }
+}
+
+/** An offer as the jobs list marks it: whom it waits for. */
+export type ListedOffer = { toMe: boolean; toName: string }
+
+/**
+ * The standing offers among `jobIds` that `viewer` is shown, by job: every one to an admin, only
+ * those made to them to anyone else (as the job page shows them). A lapsed offer is left out: it
+ * can no longer be accepted, and its job page says so.
+ */
+export async function listStandingOffers(
+  jobIds: string[],
+  viewer: { userId: string; isAdmin: boolean },
+  db: Db = getDb(),
+): Promise<Record<string, ListedOffer>> {
+  if (jobIds.length === 0) return {}
+  const rows = await queryRows<{ job_id: string; to_user_id: string; to_name: string }>(
+    db,
+    sql`select o.job_id, o.to_user_id, t.name as to_name
+        from ${jobTransferOffers} o
+        join ${jobs} j on j.id = o.job_id and j.version = o.job_version
+        join "user" t on t.id = o.to_user_id
+        where o.job_id in ${inList(jobIds)}
+          ${viewer.isAdmin ? sql`` : sql`and o.to_user_id = ${viewer.userId}`}`,
+  )
+  return Object.fromEntries(
+    rows.map((r) => [r.job_id, { toMe: r.to_user_id === viewer.userId, toName: r.to_name }]),
+  )
 }

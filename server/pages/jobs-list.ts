@@ -5,6 +5,8 @@ import { runForm } from './forms.ts'
 import { definitionOf } from '../jobs/fields.ts'
 import { createJob, getJob, listJobPage, setJobEnabled } from '../jobs/service.ts'
 import { conflict, HttpError } from '../lib/errors.ts'
+import { listStandingOffers } from '../jobs/offer-store.ts'
+import { isOrgAdmin } from '../access/caller.ts'
 import { listRunsAtAGlance } from '../runs/store.ts'
 import { orRouteError } from './page-errors.ts'
 import type { JobView } from '../jobs/views.ts'
@@ -63,7 +65,11 @@ export async function loadJobsList(caller: Caller, query: Record<string, string 
   const page = await orRouteError(listJobPage(caller, query))
   // The jobs are the caller's visible ones, so their runs are too: one query for every row's dots.
   const ids = page.jobs.map((j) => j.id)
-  const { recent, activeJobIds: active } = await listRunsAtAGlance(ids, RECENT_RUNS)
+  const [{ recent, activeJobIds: active }, offers] = await Promise.all([
+    listRunsAtAGlance(ids, RECENT_RUNS),
+    // A job offered to the caller (or, to an admin, to anyone) says so in its row (decision 0512).
+    listStandingOffers(ids, { userId: caller.userId, isAdmin: isOrgAdmin(caller) }),
+  ])
   const recentRuns: Record<string, { id: string; status: string; scheduledFor: string }[]> = {}
   for (const r of recent)
     (recentRuns[r.jobId] ??= []).push({
@@ -77,6 +83,7 @@ export async function loadJobsList(caller: Caller, query: Record<string, string 
     total: page.total,
     nextCursor: page.nextCursor,
     recentRuns,
+    offers,
     activeJobIds: active,
     me: { userId: caller.userId },
   }

@@ -37,6 +37,15 @@ test('a job transferred to someone is offered: they accept it on its page, by ke
   await expect(waiting.getByRole('heading', { name: /Offered to Mats Member/ })).toBeVisible()
   await expect(waiting.getByRole('button', { name: 'Withdraw offer' })).toBeVisible()
 
+  // The jobs list marks the offer: to the owner, whom it waits for; to the member, that it is theirs.
+  await owner.goto('/jobs')
+  await expect(owner.getByTestId('job-row-handover-digest').getByTestId('offer-chip')).toHaveText(
+    'Offered to Mats Member',
+  )
+  await member.goto('/jobs')
+  const memberRow = member.getByTestId('job-row-handover-digest')
+  await expect(memberRow.getByTestId('offer-chip')).toHaveText('Offered to you: open it to accept')
+
   // The member, in dark mode, reads who offered it and what accepting means, and accepts by keyboard.
   await member.goto(`/jobs/${job.id}`)
   await useTheme(member, 'dark')
@@ -50,6 +59,9 @@ test('a job transferred to someone is offered: they accept it on its page, by ke
   await member.keyboard.press('Enter')
   await expect(member.getByText('The job is yours: its next run acts as you')).toBeVisible()
   await expect(offer).toBeHidden()
+  await member.goto('/jobs')
+  await expect(memberRow).toBeVisible()
+  await expect(memberRow.getByTestId('offer-chip')).toHaveCount(0)
 
   // Settings → Members: a refusal shows the server's message, then taking the job back counts it.
   await owner.goto('/settings/members')

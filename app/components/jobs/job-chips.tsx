@@ -1,6 +1,7 @@
 import { Badge } from '#app/components/ui/card.tsx'
 import { SpriteIcon } from '#app/components/ui/icon-sprite.tsx'
 import { describeRunStatus } from '#app/lib/job-status.ts'
+import type { ListedOffer } from '#app/lib/job-types.ts'
 
 /** Personal or shared, at a glance. */
 export function ScopeBadge({ scope }: { scope: 'personal' | 'shared' }) {
@@ -45,6 +46,20 @@ export function PausedChip({
   return (
     <Badge>
       <SpriteIcon name="pause" className="size-3" /> Paused
+    </Badge>
+  )
+}
+
+/**
+ * A job offered to someone (decision 0512): to the member it waits for, that it is theirs to accept
+ * on its page; to an admin, whom it waits for.
+ */
+export function OfferChip({ offer }: { offer: ListedOffer | undefined }) {
+  if (!offer) return null
+  return (
+    <Badge tone="amber" data-testid="offer-chip">
+      <SpriteIcon name="handshake" className="size-3" />{' '}
+      {offer.toMe ? 'Offered to you: open it to accept' : `Offered to ${offer.toName}`}
     </Badge>
   )
 }

@@ -37,6 +37,7 @@ function renderTable(): string {
         createElement(JobsTable, {
           jobs: [job],
           recentRuns: { [job.id]: runs },
+          offers: { [job.id]: { toMe: true, toName: 'Me' } },
           meId: 'me',
           busy: false,
         }),
@@ -58,6 +59,7 @@ describe('the jobs table', () => {
     expect(count(html, '>Succeeded<')).toBe(1)
     expect(count(html, 'data-testid="denied-chip"')).toBe(1)
     expect(count(html, 'data-testid="run-dots"')).toBe(1)
+    expect(count(html, 'data-testid="offer-chip"')).toBe(1)
     expect(count(html, `href="/jobs/${job.id}/runs/`)).toBe(runs.length)
     expect(count(html, 'role="switch"')).toBe(1)
   })

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react'
 import { Card } from '#app/components/ui/card.tsx'
 import { cn } from '#app/lib/cn.ts'
-import type { JobRow as JobRowData } from '#app/lib/job-types.ts'
+import type { JobRow as JobRowData, ListedOffer } from '#app/lib/job-types.ts'
 import { EnableSwitch } from './enable-switch.tsx'
-import { DeniedChip, PausedChip, RunStatusChip, ScopeBadge } from './job-chips.tsx'
+import { DeniedChip, OfferChip, PausedChip, RunStatusChip, ScopeBadge } from './job-chips.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { JobRowMenu } from './job-row-menu.tsx'
 import { RunDots, type RecentRun } from './run-dots.tsx'
@@ -16,12 +16,14 @@ const NAME_LINK =
 type Props = {
   jobs: JobRowData[]
   recentRuns: Record<string, RecentRun[]>
+  /** The standing transfer offers the caller is shown, by job. */
+  offers: Record<string, ListedOffer>
   meId: string
   busy: boolean
 }
 
 /** The jobs the caller can see, one row each, with the state that matters at a glance. */
-export function JobsTable({ jobs, recentRuns, meId, busy }: Props) {
+export function JobsTable({ jobs, recentRuns, offers, meId, busy }: Props) {
   // The rows' name links navigate in the app through one listener on the table, not a Link each.
   const table = useRef<HTMLTableElement>(null)
   useListLinks(table)
@@ -62,6 +64,7 @@ export function JobsTable({ jobs, recentRuns, meId, busy }: Props) {
               key={job.id}
               job={job}
               recent={recentRuns[job.id] ?? []}
+              offer={offers[job.id]}
               isMine={job.createdBy.id === meId}
             />
           ))}
@@ -75,7 +78,17 @@ export function JobsTable({ jobs, recentRuns, meId, busy }: Props) {
  * One job, each fact once: the cells of the columns that gave way move under the name
  * (jobs-table.css), where the same elements read as small print.
  */
-function JobRow({ job, recent, isMine }: { job: JobRowData; recent: RecentRun[]; isMine: boolean }) {
+function JobRow({
+  job,
+  recent,
+  offer,
+  isMine,
+}: {
+  job: JobRowData
+  recent: RecentRun[]
+  offer: ListedOffer | undefined
+  isMine: boolean
+}) {
   const active = job.enabled && !job.suspendedReason
   return (
     <tr role="row" data-testid={`job-row-${job.name}`}>
@@ -92,6 +105,11 @@ function JobRow({ job, recent, isMine }: { job: JobRowData; recent: RecentRun[];
             <PausedChip enabled={job.enabled} suspendedReason={job.suspendedReason} />
           </div>
         )}
+        {offer ? (
+          <div className="mt-1 max-w-80">
+            <OfferChip offer={offer} />
+          </div>
+        ) : null}
       </td>
       <td role="cell" className="jt-schedule">
         <div>{job.description}</div>

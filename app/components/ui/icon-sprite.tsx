@@ -4,7 +4,7 @@
  * a measurable share of its server render (docs/decisions/0261-row-icons-from-a-sprite.md).
  * Icons shown once (headers, menus) stay ordinary lucide components.
  */
-import { AlertTriangle, Lock, MoreHorizontal, Pause, ShieldAlert, Users } from 'lucide-react'
+import { AlertTriangle, Handshake, Lock, MoreHorizontal, Pause, ShieldAlert, Users } from 'lucide-react'
 
 const SYMBOLS = {
   lock: Lock,
@@ -12,6 +12,7 @@ const SYMBOLS = {
   pause: Pause,
   alert: AlertTriangle,
   shield: ShieldAlert,
+  handshake: Handshake,
   more: MoreHorizontal,
 }
 
