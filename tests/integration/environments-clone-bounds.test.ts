@@ -36,6 +36,7 @@ let dir: string
 let repos: string
 let oneFile: string
 let manyFiles: string
+let localBig: string
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'clockwork-clone-bounds-'))
@@ -46,6 +47,12 @@ beforeAll(async () => {
   // to the app idling meanwhile would be reset under the next request.
   oneFile = compressedRepo('one-file', { 'bomb.bin': 96 })
   manyFiles = compressedRepo('many-files', { 'a.bin': 3, 'b.bin': 3, 'c.bin': 3 })
+  // An admin's local source: a folder of the operator's, larger together than the quota.
+  localBig = path.join(repos, 'local-big')
+  mkdirSync(localBig, { mode: 0o755 })
+  for (const name of ['a.bin', 'b.bin', 'c.bin'])
+    writeFileSync(path.join(localBig, name), Buffer.alloc(3 * MiB, 'A'))
+  execFileSync('chmod', ['-R', 'a+rX', localBig])
   agent = await startAgentApp({
     key: 'sk-ant-clone-bounds',
     env: {
@@ -145,6 +152,35 @@ describe("a build's clone", () => {
 
     const { root, owner, blocks } = await onDisk('many-files')
     expect(readdirSync(root)).not.toContain('.skills')
+    expect(readdirSync(owner).filter((entry) => entry.startsWith('.staging-'))).toEqual([])
+    expect(blocks).toBeLessThanOrEqual(8 * MiB)
+  }, 180_000)
+})
+
+describe("an admin's local source", () => {
+  it('larger than the quota is copied with the same bounds: a 507 naming source.path, and nothing left', async () => {
+    const admin = agent.team.admin.client
+    const definition = [
+      '---',
+      `source: { type: local, path: "${localBig}" }`,
+      'limits: { diskMb: 4 }',
+      '---',
+      'x',
+    ]
+    expect((await admin.put(`${R}/personal/environments/local-big.md`, definition.join('\n'))).status).toBe(
+      201,
+    )
+
+    const used = await admin.post(`${E}/local-big/commands`, { command: 'du -sh .' })
+    expect(used.status).toBe(507)
+    expect(used.body.error.code).toBe('over_quota')
+    expect(used.body.error.field).toBe('source.path')
+    expect(used.body.error.message).toMatch(
+      /source\.path: the copy of .*local-big (was stopped at|takes) [\d.]+ MiB, over the environment's disk quota of 4\.0 MiB \(limits\.diskMb/,
+    )
+
+    const { root, owner, blocks } = await onDisk('local-big')
+    expect(readdirSync(root)).toEqual([])
     expect(readdirSync(owner).filter((entry) => entry.startsWith('.staging-'))).toEqual([])
     expect(blocks).toBeLessThanOrEqual(8 * MiB)
   }, 180_000)

@@ -10,8 +10,7 @@ import { forbidden, badRequest } from '../../lib/errors.ts'
 import type { EnvironmentDefinition } from '../definition/definition.ts'
 import type { ExecLimits, ExecOptions } from '../exec/exec.ts'
 import type { FileContext } from '../files/files-schema.ts'
-import { spawnAsSandbox } from '../exec/identity.ts'
-import { cloneRepo } from './clone.ts'
+import { type CloneBounds, cloneRepo, copyLocalSource } from './clone.ts'
 import { type CloneRequest, repoFolder, repoUrl } from './git.ts'
 import type { OrgDiskShare } from '../files/disk-watch.ts'
 import { emptyFolder, fileInside, fillFromStaging } from '../exec/inside.ts'
@@ -95,7 +94,7 @@ export async function bootstrap(input: BootstrapInput): Promise<void> {
       field: 'source.url',
     })
   } else if (source.type === 'local') {
-    await copyLocal(source.path, root, input)
+    await copyLocal(source.path, input)
   }
   record.packageManager = await detectPackageManager(root, def.packageManager)
 
@@ -148,14 +147,40 @@ export async function bootstrap(input: BootstrapInput): Promise<void> {
 
 /**
  * Clones into `rel` ('' for the root) through a staging folder (inside.ts), within the room the
- * environment's quota leaves beside what its folder holds (clone.ts). A clone refused for its size
- * leaves nothing behind (the staging folder goes), and its organisation's share is told the
- * folder's size again, since it counted the staging folder while the clone grew.
+ * environment's quota leaves beside what its folder holds (clone.ts).
  */
-async function cloneInto(
+function cloneInto(
   input: BootstrapInput,
   rel: string,
   req: Omit<CloneRequest, 'dir' | 'cwd' | 'localRoot' | 'isAdmin'>,
+) {
+  const place = { dir: '.', localRoot: input.localRoot, isAdmin: input.isAdmin }
+  return fillInto(input, rel, (staging, bounds) =>
+    cloneRepo({ ...req, ...place, cwd: staging }, input.redact, bounds),
+  )
+}
+
+/** A `local` source: org admins only, from under ENVIRONMENT_LOCAL_ROOT, copied with a clone's bounds. */
+async function copyLocal(path: string, input: BootstrapInput) {
+  if (!input.isAdmin) throw forbidden('source: a local source is for organisation admins only')
+  if (!input.localRoot) throw forbidden('source: local sources need ENVIRONMENT_LOCAL_ROOT on this server')
+  const real = await realpath(path).catch(() => {
+    throw badRequest(`source.path: ${path} does not exist`, 'source.path')
+  })
+  if (!isInside(await realpath(input.localRoot), real))
+    throw forbidden(`source.path: ${path} is outside ENVIRONMENT_LOCAL_ROOT`)
+  await fillInto(input, '', (staging, bounds) => copyLocalSource(real, staging, input.redact, bounds))
+}
+
+/**
+ * Fills `rel` through a staging folder with the bounds a command has (clone.ts). A fill refused
+ * for its size leaves nothing behind (the staging folder goes), and its organisation's share is
+ * told the folder's size again, since it counted the staging folder while the fill grew.
+ */
+async function fillInto(
+  input: BootstrapInput,
+  rel: string,
+  fill: (staging: string, bounds: CloneBounds) => Promise<void>,
 ) {
   const root = input.files.root
   const bounds = {
@@ -166,32 +191,9 @@ async function cloneInto(
     orgDisk: input.orgDisk,
     signal: input.execOptions?.signal,
   }
-  const place = { dir: '.', localRoot: input.localRoot, isAdmin: input.isAdmin }
   try {
-    await fillFromStaging(root, rel, (staging) =>
-      cloneRepo({ ...req, ...place, cwd: staging }, input.redact, bounds),
-    )
+    await fillFromStaging(root, rel, (staging) => fill(staging, bounds))
   } finally {
     await input.orgDisk?.(await measureUsage(root)).catch(() => undefined)
   }
-}
-
-/** A `local` source: org admins only, from under ENVIRONMENT_LOCAL_ROOT. */
-async function copyLocal(path: string, root: string, input: BootstrapInput) {
-  if (!input.isAdmin) throw forbidden('source: a local source is for organisation admins only')
-  if (!input.localRoot) throw forbidden('source: local sources need ENVIRONMENT_LOCAL_ROOT on this server')
-  const real = await realpath(path).catch(() => {
-    throw badRequest(`source.path: ${path} does not exist`, 'source.path')
-  })
-  if (!isInside(await realpath(input.localRoot), real))
-    throw forbidden(`source.path: ${path} is outside ENVIRONMENT_LOCAL_ROOT`)
-  await fillFromStaging(root, '', async (staging) => {
-    const copied = await spawnAsSandbox(
-      ['cp', '-a', '--no-preserve=ownership', `${real}/.`, staging],
-      staging,
-      { PATH: '/usr/bin:/bin' },
-    )
-    if (copied.code !== 0)
-      throw badRequest(`source.path: copy failed: ${copied.output.slice(-1000)}`, 'source.path')
-  })
 }

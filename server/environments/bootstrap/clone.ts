@@ -59,21 +59,76 @@ export async function runClone(
   redact: (text: string) => string,
   bounds: CloneBounds,
 ): Promise<void> {
+  await runFill(
+    {
+      argv: cloneArgs(req),
+      cwd: req.cwd,
+      env: await gitEnv(req, pin),
+      folder: join(req.cwd, req.dir),
+      field: req.field,
+      what: `${req.field}: the clone of ${redact(req.url)}`,
+      remedy: 'Clone less (a smaller repository, depth: 1) or give the environment a larger quota.',
+    },
+    bounds,
+    redact,
+  )
+}
+
+/**
+ * Copies an admin's `local` source (a folder under ENVIRONMENT_LOCAL_ROOT, checked by the caller)
+ * into `staging` under the same bounds: the operator's folder may be far larger than the quota.
+ */
+export async function copyLocalSource(
+  from: string,
+  staging: string,
+  redact: (text: string) => string,
+  bounds: CloneBounds,
+): Promise<void> {
+  await runFill(
+    {
+      argv: ['cp', '-a', '--no-preserve=ownership', `${from}/.`, staging],
+      cwd: staging,
+      env: { PATH: '/usr/bin:/bin' },
+      folder: staging,
+      field: 'source.path',
+      what: `source.path: the copy of ${from}`,
+      remedy: 'Copy a smaller folder or give the environment a larger quota.',
+    },
+    bounds,
+    redact,
+  )
+}
+
+/** One program that fills a folder for a build, and how a refusal of it names it. */
+type Fill = {
+  argv: string[]
+  cwd: string
+  env: Record<string, string>
+  /** The folder it fills: watched while it runs, measured when it ends. */
+  folder: string
+  field: string
+  /** e.g. "source.url: the clone of https://…". */
+  what: string
+  /** What to do when it is too large. */
+  remedy: string
+}
+
+/** Runs `fill` within `bounds`. @throws HttpError as {@link cloneRepo} says. */
+async function runFill(fill: Fill, bounds: CloneBounds, redact: (text: string) => string): Promise<void> {
   const quota = bounds.limits.diskMb * MiB
   const room = quota - bounds.heldBytes
   if (room <= 0) throw overQuota(bounds.heldBytes, quota, bounds.quotaNote)
-  const folder = join(req.cwd, req.dir)
-  const run = await runOnHost(cloneArgs(req), req.cwd, await gitEnv(req, pin), {
+  const run = await runOnHost(fill.argv, fill.cwd, fill.env, {
     root: bounds.root,
     limits: bounds.limits,
     watch: {
-      folder,
+      folder: fill.folder,
       limitBytes: room,
       orgDisk: bounds.orgDisk && besideHeld(bounds.orgDisk, bounds.heldBytes),
     },
     signal: bounds.signal,
   })
-  const refusal = cloneRefusal(run, (await treeBytes(folder)) ?? 0, req, bounds, redact)
+  const refusal = fillRefusal(run, (await treeBytes(fill.folder)) ?? 0, fill, bounds, redact)
   if (refusal) throw refusal
 }
 
@@ -88,15 +143,17 @@ const besideHeld =
     return { ...org, roomBytes: org.roomBytes - heldBytes }
   }
 
-/** Why a finished clone fails the build (the first that applies), or undefined when it does not. */
-function cloneRefusal(
+/** Why a finished fill fails the build (the first that applies), or undefined when it does not. */
+function fillRefusal(
   run: HostRun,
   sizeBytes: number,
-  req: CloneRequest,
+  fill: Fill,
   bounds: CloneBounds,
   redact: (text: string) => string,
 ): HttpError | undefined {
-  const what = `${req.field}: the clone of ${redact(req.url)}`
+  const { what, field } = fill
+  const tooLarge = (message: string, note?: string) =>
+    new HttpError(507, 'over_quota', `${message}. ${fill.remedy}` + (note ? ` ${note}` : ''), field)
   const quota = bounds.limits.diskMb * MiB
   const output = redact([run.stdout.text(redact).text, run.stderr.text(redact).text].join('\n').trim())
   if (run.cancelled)
@@ -105,15 +162,13 @@ function cloneRefusal(
   if (stop) {
     const limit = bounds.heldBytes + stop.limitBytes
     return tooLarge(
-      req.field,
       `${what} was stopped at ${formatBytes(bounds.heldBytes + stop.usedBytes)}, ${overQuotaText(limit)}`,
       stop.note ?? bounds.quotaNote,
     )
   }
-  // git (or its index-pack) killed by RLIMIT_FSIZE: one file larger than the quota.
+  // git (or its index-pack), or cp, killed by RLIMIT_FSIZE: one file larger than the quota.
   if (run.signal === 'SIGXFSZ' || /died of signal 25\b/.test(output)) {
     return tooLarge(
-      req.field,
       `${what} was stopped: it holds a file larger than ${formatBytes(quota)}, the largest a command ` +
         `in this environment may write (its disk quota, ${QUOTA_NAMES})`,
       bounds.quotaNote,
@@ -123,19 +178,18 @@ function cloneRefusal(
     return badRequest(
       `${what} took longer than ${run.timeoutSeconds} s, the environment's command timeout ` +
         '(limits.timeoutSeconds), and was stopped',
-      req.field,
+      field,
     )
   }
   if (bounds.heldBytes + sizeBytes > quota) {
     return tooLarge(
-      req.field,
       `${what} takes ${formatBytes(sizeBytes)}, ${overQuotaText(quota)}` +
         (bounds.heldBytes > 0 ? ` with the ${formatBytes(bounds.heldBytes)} the folder already holds` : ''),
       bounds.quotaNote,
     )
   }
   if (run.exitCode !== 0) {
-    return badRequest(`${what} failed: ${output.slice(-2000)}`, req.field)
+    return badRequest(`${what} failed: ${output.slice(-2000)}`, field)
   }
   return undefined
 }
@@ -145,16 +199,6 @@ const QUOTA_NAMES = "limits.diskMb, at most the organisation's and this server's
 
 const overQuotaText = (limit: number) =>
   `over the environment's disk quota of ${formatBytes(limit)} (${QUOTA_NAMES})`
-
-/** The 507 a command gets over its quota, saying what of the build was too large and what to do. */
-const tooLarge = (field: string, message: string, note?: string) =>
-  new HttpError(
-    507,
-    'over_quota',
-    `${message}. Clone less (a smaller repository, depth: 1) or give the environment a larger quota.` +
-      (note ? ` ${note}` : ''),
-    field,
-  )
 
 /** The variables git runs with: its configuration (git.ts), and no prompt, system or global file but ours. */
 async function gitEnv(req: CloneRequest, pin: GitPin | undefined): Promise<Record<string, string>> {
