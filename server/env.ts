@@ -196,3 +196,9 @@ export function env(): Env {
 export function resetEnvCache(): void {
   cached = undefined
 }
+
+/** The public Messages API, when ANTHROPIC_BASE_URL does not point elsewhere. */
+const ANTHROPIC_API = 'https://api.anthropic.com/v1'
+
+/** Where Anthropic calls go: ANTHROPIC_BASE_URL or the public API, ending in `/v1`. */
+export const anthropicBaseUrl = (config: Env = env()): string => config.ANTHROPIC_BASE_URL ?? ANTHROPIC_API

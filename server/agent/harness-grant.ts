@@ -4,7 +4,7 @@
  * the same budgets; and what it works with (the environment, approved skills, MCP endpoints).
  */
 import type { Caller } from '../auth/caller.ts'
-import { env } from '../env.ts'
+import { anthropicBaseUrl } from '../env.ts'
 import { approvedSkillContent } from '../environments/skills/skills.ts'
 import type { HarnessAdapter } from '../harness/adapter.ts'
 import type { ModelGrant } from '../harness/endpoint.ts'
@@ -16,9 +16,6 @@ import { orgBudgetRefusal, runBudgetRefusal, type RunCap, type SpendRecord } fro
 import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
 import type { ResolvedModel } from './model.ts'
 import { estimateCostUsd } from './pricing.ts'
-
-/** The public Messages API, when ANTHROPIC_BASE_URL does not point elsewhere. */
-const ANTHROPIC_API = 'https://api.anthropic.com/v1'
 
 /** The adapter a job or a chat names. @throws 400 `harness` for an unknown one or a model it cannot use. */
 export function adapterFor(id: string, resolved: Pick<ResolvedModel, 'choice'>): HarnessAdapter {
@@ -49,7 +46,7 @@ export function modelGrant(
   const runId = record?.kind === 'run' ? record.id : undefined
   const before = budget.spentBeforeUsd ?? 0
   return {
-    baseURL: env().ANTHROPIC_BASE_URL ?? ANTHROPIC_API,
+    baseURL: anthropicBaseUrl(),
     apiKey: resolved.apiKey ?? '',
     fetch: resolved.fetch,
     modelId: resolved.choice.modelId,

@@ -11,11 +11,9 @@
 import { raiseAlert } from '../integrations/alerts.ts'
 import { HttpError } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
+import { refusalReason } from '../keys/refusal-reason.ts'
 import { markModelKeyRefused, type StoredKeyRef } from '../keys/store.ts'
 import { providerName, type ModelProvider } from '../keys/schema.ts'
-
-/** The most of the provider's words kept with a refusal. */
-const REASON_MAX = 200
 
 /** A model call cannot start: the key it would spend was refused by the provider. */
 export class ModelKeyRefusedError extends HttpError {
@@ -66,19 +64,6 @@ async function announceRefusal(notice: RefusalNotice, reason: string): Promise<v
       notice.source === 'org' ? `The organisation's ${name} key was refused` : `Your ${name} key was refused`,
     body: describeRefusedKey(notice.source, notice.provider, { at: new Date(), reason }),
   })
-}
-
-/** "401: <the provider's message>", without the key, in at most REASON_MAX characters. */
-function refusalReason(status: number, body: string, key: string): string {
-  let said = ''
-  try {
-    const parsed = JSON.parse(body) as { error?: { message?: unknown } }
-    if (typeof parsed.error?.message === 'string') said = parsed.error.message
-  } catch {
-    // Not JSON: the status alone says enough.
-  }
-  const reason = said ? `${status}: ${said}` : String(status)
-  return reason.split(key).join('••••').slice(0, REASON_MAX)
 }
 
 /**

@@ -3,7 +3,7 @@
  * now, and the stored keys (masked). Saving and removing keys goes through the keys service.
  */
 import { isOrgAdmin, type Caller } from '../auth/caller.ts'
-import { env } from '../env.ts'
+import { anthropicBaseUrl, env } from '../env.ts'
 import { badRequest } from '../lib/errors.ts'
 import { runForm } from './forms.ts'
 import { listModelKeys, removeModelKey, saveModelKey } from '../keys/service.ts'
@@ -46,10 +46,7 @@ export function describePrice(price: Price): string {
 /** Where the model is served from, without credentials or paths (just the origin). */
 function serverOrigin(provider: string): string {
   const config = env()
-  const url =
-    provider === 'anthropic'
-      ? (config.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com/v1')
-      : config.OPENAI_COMPATIBLE_BASE_URL
+  const url = provider === 'anthropic' ? anthropicBaseUrl(config) : config.OPENAI_COMPATIBLE_BASE_URL
   if (!url) return 'not configured (set OPENAI_COMPATIBLE_BASE_URL)'
   return new URL(url).origin
 }
