@@ -8,12 +8,12 @@ import type { Route } from './+types/[_agent-native].model-keys'
 export const loader = ({ request }: Route.LoaderArgs) =>
   api(async () => ({ keys: await listModelKeys(await requireCaller(request)) }))
 
-// PUT { scope, provider?, apiKey } → { key } (masked); DELETE { scope, provider? } → 204
+// PUT { scope, provider?, apiKey } → { key (masked), check } (decision 0514: a key the provider
+// refuses is a 400 naming apiKey); DELETE { scope, provider? } → 204
 export const action = ({ request }: Route.ActionArgs) =>
   api(async () => {
     const caller = await requireCaller(request)
-    if (request.method === 'PUT')
-      return json({ key: await saveModelKey(caller, await readJsonBody(request)) })
+    if (request.method === 'PUT') return json(await saveModelKey(caller, await readJsonBody(request)))
     if (request.method === 'DELETE') {
       await removeModelKey(caller, await readJsonBody(request))
       return new Response(null, { status: 204 })

@@ -66,6 +66,7 @@ function KeyForm({
     }
   }, [remove.state, remove.data, label])
   const error = fieldError(save.data, 'apiKey') ?? formLevelError(save.data, ['apiKey'])?.message ?? null
+  const check = save.state === 'idle' && save.data?.ok ? save.data.data?.check : undefined
   return (
     <div className="space-y-3" data-testid={`key-${scope}`}>
       <p className="text-sm">
@@ -109,6 +110,7 @@ function KeyForm({
           Save key
         </Button>
       </save.Form>
+      {check && !check.ok ? <UncheckedNote reason={check.reason} scope={scope} /> : null}
       {stored ? (
         <remove.Form method="post">
           <input type="hidden" name="intent" value="remove-key" />
@@ -158,6 +160,20 @@ function DeploymentRefusedNote({
       ) : (
         <>Save a key of your own below to use it instead, or tell whoever runs this server.</>
       )}
+    </p>
+  )
+}
+
+/** A key saved without the provider's word on it (decision 0514): why, and what happens if it is wrong. */
+function UncheckedNote({ reason, scope }: { reason: string; scope: string }) {
+  return (
+    <p
+      role="status"
+      data-testid={`unchecked-${scope}`}
+      className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
+    >
+      The key was saved, but it could not be checked with the provider ({reason}). If the provider refuses it,
+      the first chat or run on it says so, and it is not used until saved again.
     </p>
   )
 }

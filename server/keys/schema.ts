@@ -57,5 +57,15 @@ export type ModelKeySummary = {
   refused: { at: string; reason: string } | null
 }
 
+/**
+ * Whether the provider was asked about a key when it was saved (decision 0514): `ok: true` it
+ * answered that the key works; `ok: false` it could not be asked or did not say (`reason`), and the
+ * key was saved unchecked. A key it refused is not saved at all (a 400 naming `apiKey`).
+ */
+export type KeyCheck = { ok: true } | { ok: false; reason: string }
+
+/** What a save answers: the stored key as anyone sees it, and how its check went. */
+export type SavedModelKey = { key: ModelKeySummary; check: KeyCheck }
+
 /** How a stored key is shown: never more than its last 4 characters. */
 export const maskKey = (last4: string) => `••••${last4}`

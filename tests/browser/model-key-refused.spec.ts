@@ -2,7 +2,8 @@
  * Decision 0505 in the browser: a personal key the provider answered 401 is refused by the server
  * from then on. The chat says so with the way to Settings → Models, the page shows the key refused
  * (readable in light and dark), the notifications say it once, and saving the key again takes the
- * refusal away. Real server, real Postgres, the fake model server refusing that one key.
+ * refusal away; a key the provider refuses when it is saved is not stored, and the field says
+ * why (decision 0514). Real server, real Postgres, the fake model server refusing those keys.
  */
 import { randomBytes } from 'node:crypto'
 import { expect } from '@playwright/test'
@@ -11,18 +12,21 @@ import { ask, chatPanel, openChat } from './chat.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
 import { textsBelowAA, useTheme } from './look.ts'
 
+const REVOKED = { status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' }
+
 test('a refused key: the chat points to Settings → Models, which shows it refused until it is saved again', async ({
   page,
   fake,
 }) => {
-  const key = `sk-ant-not-a-key-${randomBytes(4).toString('hex')}`
-  fake.failKey(key, { status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' })
+  const key = `sk-ant-revoked-key-${randomBytes(4).toString('hex')}`
   await signUp(page, 'Rafe Refused', uniqueEmail('rafe'))
   await page.goto('/settings/models')
   const personal = page.getByTestId('key-personal')
   await personal.getByLabel('Add your key').fill(key)
   await personal.getByRole('button', { name: 'Save key' }).click()
   await expect(personal.getByTestId('stored-personal')).toHaveText(`••••${key.slice(-4)}`)
+  // The key worked when it was saved (its check passed) and is revoked since.
+  fake.failKey(key, REVOKED)
 
   await openChat(page)
   const panel = chatPanel(page)
@@ -53,8 +57,35 @@ test('a refused key: the chat points to Settings → Models, which shows it refu
     expect(await textsBelowAA(page), theme).toEqual([])
   }
 
+  // The provider takes the key again (credit topped up, say): saving it again clears the refusal.
+  fake.failKey(key, null)
   await personal.getByLabel('Replace your key').fill(key)
   await personal.getByRole('button', { name: 'Save key' }).click()
   await expect(personal.getByTestId('refused-personal')).toHaveCount(0)
   await expect(personal.getByTestId('stored-personal')).toHaveText(`••••${key.slice(-4)}`)
+
+  // A key the provider refuses when it is saved is not stored: the field says why (decision 0514).
+  const mistyped = `sk-ant-mistyped-key-${randomBytes(4).toString('hex')}`
+  fake.failKey(mistyped, REVOKED)
+  await personal.getByLabel('Replace your key').fill(mistyped)
+  await personal.getByRole('button', { name: 'Save key' }).click()
+  await expect(personal.getByRole('alert')).toHaveText('Anthropic refused this key (401: invalid x-api-key)')
+  await expect(personal.getByTestId('stored-personal')).toHaveText(`••••${key.slice(-4)}`)
+})
+
+test('a key saved while the provider does not answer is saved, with a note that it was not checked', async ({
+  page,
+  fake,
+}) => {
+  const key = `sk-ant-unchecked-key-${randomBytes(4).toString('hex')}`
+  fake.failKey(key, { status: 503, errorType: 'overloaded_error', message: 'Overloaded' })
+  await signUp(page, 'Uma Unchecked', uniqueEmail('uma'))
+  await page.goto('/settings/models')
+  const personal = page.getByTestId('key-personal')
+  await personal.getByLabel('Add your key').fill(key)
+  await personal.getByRole('button', { name: 'Save key' }).click()
+  await expect(personal.getByTestId('stored-personal')).toHaveText(`••••${key.slice(-4)}`)
+  await expect(personal.getByTestId('unchecked-personal')).toContainText(
+    'The key was saved, but it could not be checked with the provider (Anthropic answered 503: Overloaded)',
+  )
 })

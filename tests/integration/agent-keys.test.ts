@@ -3,19 +3,24 @@
  * for admins only, and the precedence rules deciding whose key a chat or a run spends.
  */
 import { sql } from 'drizzle-orm'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resolveModel, resolveModelKey, NoModelKeyError } from '#server/agent/model.ts'
 import { getDbHandle } from '#server/db/client.ts'
 import { env } from '#server/env.ts'
+import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { Team } from '#tests/support/team.ts'
-import { withTeamApp } from '#tests/support/team-app.ts'
 import { queryRows } from '#server/db/sql.ts'
 
 const K = '/_agent-native/model-keys'
 const PERSONAL = 'sk-ant-personal-PLANTED-1111'
 const ORG = 'sk-ant-org-PLANTED-2222'
 
-const suite = withTeamApp()
+// Saved keys are checked with the provider (decision 0514): the fake one, which takes any key.
+let suite: AgentApp
+beforeAll(async () => {
+  suite = await startAgentApp({ key: '', anyKey: true })
+}, 240_000)
+afterAll(() => suite?.close())
 
 const putKey = (who: keyof Team & string, body: object) =>
   suite.team[who as 'owner'].client.request('PUT', K, body)

@@ -79,6 +79,9 @@ it('is not shown to someone whose calls do not use it', async () => {
   // With a key of their own and the organisation's, nothing they do spends the deployment's.
   const OWN = 'sk-ant-members-own-key-5555555555'
   const ORG = 'sk-ant-the-orgs-own-key-6666666666'
+  // Keys the provider takes, as a save checks (decision 0514).
+  agent.fake.acceptKey(OWN)
+  agent.fake.acceptKey(ORG)
   expect(
     (await member.client.request('PUT', '/_agent-native/model-keys', { scope: 'personal', apiKey: OWN }))
       .status,

@@ -18,7 +18,7 @@ import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts'
 
 const KEY = 'sk-ant-deployment-key-refused-mail'
-const NOT_A_KEY = 'sk-ant-not-a-key-4444444444'
+const REVOKED_KEY = 'sk-ant-revoked-key-4444444444'
 
 let sink: SmtpSink
 let silent = false
@@ -50,13 +50,16 @@ afterAll(async () => {
 
 it('answers the first refused turn without waiting for a mail server that never answers', async () => {
   const client = agent.team.member.client
+  // A key that worked when it was saved (decision 0514) and was revoked since.
+  agent.fake.acceptKey(REVOKED_KEY)
   const saved = await client.request('PUT', '/_agent-native/model-keys', {
     scope: 'personal',
-    apiKey: NOT_A_KEY,
+    apiKey: REVOKED_KEY,
   })
   expect(saved.status).toBe(200)
+  agent.fake.revokeKey(REVOKED_KEY)
   silent = true
-  const turn = await sendChat(client, { message: userText('hello on a key that is no key') })
+  const turn = await sendChat(client, { message: userText('hello on a key revoked since it was saved') })
   expect(turn.status).toBe(200)
   expect(JSON.stringify(turn.chunks)).toContain('rejected the API key (401)')
   // Written in the app all the same, and the mail on its way to the server that does not answer.

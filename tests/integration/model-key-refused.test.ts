@@ -1,12 +1,13 @@
 /**
- * A stored model key the provider refused (decision 0505). Keys are not checked when saved, so any
- * member can save one that is not a key, and every call on it was a 401 from the provider: free
- * for them, a request to the provider each time on the server's address, and the person only ever
- * told at the end of each turn. Now the first 401 is written on the key; until it is saved again
- * chat and Run now answer 409 `model_key_refused` before storing or calling anything, a run fails
- * with the same words without calling the model, and Settings → Models says so. Real HTTP, real
- * Postgres, the real scheduler and Anthropic provider against the fake Messages API (which answers
- * 401 to any key but the deployment's, as the real one answers a key that is no key).
+ * A stored model key the provider refused (decision 0505). A key is checked when it is saved
+ * (decision 0514), but it can be revoked the day after, and every call on it was then a 401 from
+ * the provider: free for its owner, a request to the provider each time on the server's address,
+ * and the person only ever told at the end of each turn. Now the first 401 is written on the key;
+ * until it is saved again chat and Run now answer 409 `model_key_refused` before storing or calling
+ * anything, a run fails with the same words without calling the model, and Settings → Models says
+ * so. Real HTTP, real Postgres, the real scheduler and Anthropic provider against the fake Messages
+ * API (which answers 401 to any key but the deployment's and those it was told to take, as the
+ * real one answers a key that is no key, or no longer one).
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -24,8 +25,8 @@ import { openOfflineSession } from '#tests/support/harness-session.ts'
 import { snapshotTables } from '#tests/support/snapshot.ts'
 
 const KEY = 'sk-ant-deployment-key-refused'
-const NOT_A_KEY = 'sk-ant-not-a-key-2222222222'
-const NOT_AN_ORG_KEY = 'sk-ant-not-an-org-key-3333333333'
+const REVOKED_KEY = 'sk-ant-revoked-key-2222222222'
+const REVOKED_ORG_KEY = 'sk-ant-revoked-org-key-3333333333'
 const MODEL_KEYS = '/_agent-native/model-keys'
 const REFUSED_AT = /at \d{4}-\d\d-\d\d \d\d:\d\d UTC \(401: invalid x-api-key\)/
 
@@ -39,6 +40,15 @@ const db = () => agent.app.server.db.db
 const callsWith = (key: string) => agent.fake.requests.filter((r) => r.headers['x-api-key'] === key).length
 const storedKey = async (client: ApiClient, scope: 'personal' | 'org') =>
   (await client.get<{ keys: any[] }>(MODEL_KEYS)).body.keys.find((k) => k.scope === scope)
+
+/** Saves `key` while the provider takes it (its check passes), then has the provider revoke it. */
+async function saveThenRevoke(client: ApiClient, scope: 'personal' | 'org', key: string) {
+  agent.fake.acceptKey(key)
+  const saved = await client.request('PUT', MODEL_KEYS, { scope, apiKey: key })
+  expect(saved.status).toBe(200)
+  expect(saved.body.check).toEqual({ ok: true })
+  agent.fake.revokeKey(key)
+}
 
 /** Who was told of a refused key (`where` narrows it), one row per notification. */
 const refusalNotices = (where = '') =>
@@ -59,14 +69,12 @@ const chatRows = async () =>
 describe('a personal key the provider refused', () => {
   it('is refused once by the provider, then by the server before anything is stored or sent', async () => {
     const client = agent.team.member.client
-    expect((await client.request('PUT', MODEL_KEYS, { scope: 'personal', apiKey: NOT_A_KEY })).status).toBe(
-      200,
-    )
+    await saveThenRevoke(client, 'personal', REVOKED_KEY)
     const jobId = await pausedJob(client, 'refused-key-job')
     const first = await runNow(client, jobId)
     expect(first.run.status).toBe('error')
     expect(first.run.error).toMatch(/rejected the API key \(401\)/)
-    expect(callsWith(NOT_A_KEY)).toBe(1)
+    expect(callsWith(REVOKED_KEY)).toBe(1)
     expect((await storedKey(client, 'personal')).refused).toEqual({
       at: expect.any(String),
       reason: '401: invalid x-api-key',
@@ -94,7 +102,7 @@ describe('a personal key the provider refused', () => {
     const queued = await waitForRun(client, 'run_queued_before_refusal')
     expect(queued.run.status).toBe('error')
     expect(queued.run.error).toMatch(/^Your Anthropic key was refused by the provider /)
-    expect(callsWith(NOT_A_KEY)).toBe(1)
+    expect(callsWith(REVOKED_KEY)).toBe(1)
 
     // The script goes on in chat: five messages, none stored, none sent.
     const chatBefore = await chatRows()
@@ -107,7 +115,7 @@ describe('a personal key the provider refused', () => {
       expect(turn.error!.message).toMatch(/save it again in Settings → Models/)
     }
     expect(await chatRows()).toEqual(chatBefore)
-    expect(callsWith(NOT_A_KEY)).toBe(1)
+    expect(callsWith(REVOKED_KEY)).toBe(1)
 
     // They were told once, in the app, where to save it again (beside the answer, not before it).
     await expect.poll(refusalNotices).toHaveLength(1)
@@ -143,9 +151,7 @@ describe('a personal key the provider refused', () => {
 
   it('shows on Settings → Models what was refused, when, and what to do', async () => {
     const client = agent.team.admin.client
-    expect((await client.request('PUT', MODEL_KEYS, { scope: 'personal', apiKey: NOT_A_KEY })).status).toBe(
-      200,
-    )
+    await saveThenRevoke(client, 'personal', REVOKED_KEY)
     await sendChat(client, { message: userText('one refusal for the page') })
     const page = await client.get<string>('/settings/models')
     expect(page.status).toBe(200)
@@ -159,9 +165,7 @@ describe('a personal key the provider refused', () => {
 describe("the organisation's key refused", () => {
   it('stops shared runs with words for the admin, and a harness call through the run endpoint records it', async () => {
     const admin = agent.team.admin.client
-    expect((await admin.request('PUT', MODEL_KEYS, { scope: 'org', apiKey: NOT_AN_ORG_KEY })).status).toBe(
-      200,
-    )
+    await saveThenRevoke(admin, 'org', REVOKED_ORG_KEY)
     // A harness's call goes through the run's endpoint with the key the run resolved.
     const purpose = {
       kind: 'run' as const,
@@ -189,7 +193,7 @@ describe("the organisation's key refused", () => {
     expect(again.status).toBe(401)
     expect(await again.json()).toMatchObject({ error: { type: 'authentication_error' } })
     opened.close()
-    expect(callsWith(NOT_AN_ORG_KEY)).toBe(1)
+    expect(callsWith(REVOKED_ORG_KEY)).toBe(1)
     expect((await storedKey(admin, 'org')).refused).toMatchObject({ reason: '401: invalid x-api-key' })
     // Told: the admins and owners, who can save it again (the admin's job met it); no member.
     const orgNotices = () => refusalNotices("and title = 'The organisation''s Anthropic key was refused'")
@@ -216,6 +220,6 @@ describe("the organisation's key refused", () => {
     expect(res.status).toBe(409)
     expect(res.body.error.message).toMatch(/^The organisation's Anthropic key was refused by the provider /)
     expect(res.body.error.message).toMatch(/until an admin saves it again in Settings → Models/)
-    expect(callsWith(NOT_AN_ORG_KEY)).toBe(1)
+    expect(callsWith(REVOKED_ORG_KEY)).toBe(1)
   })
 })

@@ -4,7 +4,8 @@
  * it answers JSON or, when the request asks for `stream: true`, server-sent events, with text,
  * `tool_use` and `thinking` blocks (the notes a model writes between tool calls, decision 0460).
  * Point `ANTHROPIC_BASE_URL` at `baseURL` (it ends in `/v1`, as the AI SDK expects).
- * It also answers what the Claude Code CLI sends (`?beta=true`, `count_tokens`).
+ * It also answers what the Claude Code CLI sends (`?beta=true`, `count_tokens`), and the list of
+ * models a key is checked with when it is saved (`GET /v1/models`, decision 0514).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -72,6 +73,15 @@ export type FakeAnthropic = {
    * `null` answers it as before again.
    */
   failKey(key: string, error: Extract<FakeReply, { status: number }> | null): void
+  /** Takes `key` as well as `apiKey` (a key someone saves, checked when saved). */
+  acceptKey(key: string): void
+  /**
+   * Refuses `key` from now on with the 401 the real API answers a key that is no key: a key
+   * revoked after it was saved (decision 0505's case, as the save's check passed).
+   */
+  revokeKey(key: string): void
+  /** Every `GET /v1/models` received (a key checked when saved), in order; not in `requests`. */
+  listings: { headers: IncomingMessage['headers']; url: string }[]
   close(): Promise<void>
 }
 
@@ -123,6 +133,13 @@ export async function startFakeAnthropic(
   }
   const requests: FakeRequest[] = []
   const failingKeys = new Map<string, Extract<FakeReply, { status: number }>>()
+  const acceptedKeys = new Set<string>()
+  const revokedKeys = new Set<string>()
+  const refuses = (key: string | undefined) =>
+    !key ||
+    revokedKeys.has(key) ||
+    Boolean(options.apiKey && key !== options.apiKey && !acceptedKeys.has(key))
+  const listings: FakeAnthropic['listings'] = []
   const promptCache = new Set<string>()
   const fallback = options.fallback ?? {
     status: 500,
@@ -139,6 +156,7 @@ export async function startFakeAnthropic(
       res.writeHead(200, { 'content-type': 'application/json' })
       return void res.end(JSON.stringify({ input_tokens: Math.ceil(text.length / 4) }))
     }
+    if (req.method === 'GET' && path === '/v1/models') return listModels(req, res)
     if (req.method !== 'POST' || path !== '/v1/messages') {
       return sendError(res, 404, 'not_found_error', `fake-anthropic: no route ${req.method} ${req.url}`)
     }
@@ -154,7 +172,7 @@ export async function startFakeAnthropic(
     const key = req.headers['x-api-key']
     const failing = typeof key === 'string' ? failingKeys.get(key) : undefined
     if (failing) return sendError(res, failing.status, failing.errorType ?? 'api_error', failing.message)
-    if (!key || (options.apiKey && key !== options.apiKey)) {
+    if (refuses(typeof key === 'string' ? key : undefined)) {
       return sendError(res, 401, 'authentication_error', 'invalid x-api-key')
     }
     const next = takeMatched(request) ?? queue.shift() ?? fallback
@@ -191,6 +209,27 @@ export async function startFakeAnthropic(
     res.writeHead(200, { 'content-type': 'application/json', 'request-id': message.id })
     res.end(JSON.stringify(message))
   })
+  /**
+   * The models list, as the real API answers it: a key from `x-api-key` (with `anthropic-version`,
+   * which the API requires) or, as its OpenAI-compatible layer takes it, `authorization: Bearer`.
+   * `failKey` answers here too; a key the fake refuses gets the same 401 as on messages.
+   */
+  function listModels(req: IncomingMessage, res: ServerResponse) {
+    listings.push({ headers: req.headers, url: req.url ?? '' })
+    const given = req.headers['x-api-key']
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]
+    const key = typeof given === 'string' ? given : bearer
+    if (typeof given === 'string' && !req.headers['anthropic-version']) {
+      return sendError(res, 400, 'invalid_request_error', 'anthropic-version: header is required')
+    }
+    const failing = key ? failingKeys.get(key) : undefined
+    if (failing) return sendError(res, failing.status, failing.errorType ?? 'api_error', failing.message)
+    if (refuses(key)) return sendError(res, 401, 'authentication_error', 'invalid x-api-key')
+    const model = { type: 'model', id: 'claude-sonnet-4-5', display_name: 'Claude Sonnet 4.5' }
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ data: [model], has_more: false, first_id: model.id, last_id: model.id }))
+  }
+
   function control(method: string | undefined, url: string, text: string, res: ServerResponse) {
     if (method === 'POST' && url === '/__control/replies') {
       const { match, replies } = JSON.parse(text || '{}') as { match?: string; replies?: FakeReply[] }
@@ -217,6 +256,9 @@ export async function startFakeAnthropic(
     reply: (...replies) => void queue.push(...replies),
     replyWhen: (match, ...replies) => void matched.push({ match, replies }),
     failKey: (key, error) => void (error ? failingKeys.set(key, error) : failingKeys.delete(key)),
+    acceptKey: (key) => void (acceptedKeys.add(key), revokedKeys.delete(key)),
+    revokeKey: (key) => void (revokedKeys.add(key), acceptedKeys.delete(key)),
+    listings,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
