@@ -285,7 +285,10 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
     }
     // Admitted once the call is known, so what it holds is its own worst case: its input (a
     // conversation of 100,000 tokens costs more than its answer) and the output it may write.
-    const over = await live.grant.admit?.(pricedSpend(live), callWorstCase(live, model, raw.length))
+    const over = await live.grant.admit?.(
+      pricedSpend(live),
+      callWorstCase(live, model, raw.length, fields.messages),
+    )
     if (over) return refuse(live, over)
     // What was checked is what is sent: a body with a key twice is sent as it was read.
     const upstream = await forward(live, url, request, JSON.stringify(fields))
@@ -430,31 +433,36 @@ const CARRIED_SOURCES = new Set(['base64', 'text'])
 
 /** The first block (in a message, or in a tool result in one) whose source is not carried, as "path: why". */
 function fetchedSource(messages: unknown): string | null {
-  const sourceOf = (block: unknown) =>
-    block && typeof block === 'object' ? (block as { source?: unknown }).source : undefined
-  const refused = (path: string, source: unknown) => {
+  for (const { path, source } of sourcedBlocks(messages)) {
     const type = source && typeof source === 'object' ? (source as { type?: unknown }).type : source
-    return typeof type === 'string' && CARRIED_SOURCES.has(type)
-      ? null
-      : `${path}.source: the provider may not fetch a file for a run (source ${JSON.stringify(type ?? null)}); send its bytes (base64) instead`
+    if (typeof type === 'string' && CARRIED_SOURCES.has(type)) continue
+    return `${path}.source: the provider may not fetch a file for a run (source ${JSON.stringify(type ?? null)}); send its bytes (base64) instead`
+  }
+  return null
+}
+
+/** Every block with a `source` (an image, a document), in a message or a tool result in one, with its path. */
+function sourcedBlocks(
+  messages: unknown,
+): { path: string; block: Record<string, unknown>; source: unknown }[] {
+  const found: { path: string; block: Record<string, unknown>; source: unknown }[] = []
+  const visit = (block: unknown, path: string) => {
+    if (block && typeof block === 'object' && 'source' in block) {
+      const record = block as Record<string, unknown>
+      found.push({ path, block: record, source: record.source })
+    }
   }
   for (const [m, message] of (Array.isArray(messages) ? messages : []).entries()) {
     const content = message && typeof message === 'object' ? (message as { content?: unknown }).content : null
     for (const [b, block] of (Array.isArray(content) ? content : []).entries()) {
       const path = `messages.${m}.content.${b}`
-      if (sourceOf(block) !== undefined) {
-        const why = refused(path, sourceOf(block))
-        if (why) return why
-      }
+      visit(block, path)
       const inner = block && typeof block === 'object' ? (block as { content?: unknown }).content : null
-      for (const [n, nested] of (Array.isArray(inner) ? inner : []).entries()) {
-        if (sourceOf(nested) === undefined) continue
-        const why = refused(`${path}.content.${n}`, sourceOf(nested))
-        if (why) return why
-      }
+      for (const [n, nested] of (Array.isArray(inner) ? inner : []).entries())
+        visit(nested, `${path}.content.${n}`)
     }
   }
-  return null
+  return found
 }
 
 /**
@@ -482,13 +490,37 @@ const NO_TOKENS: TokenUsage = { inputTokens: 0, outputTokens: 0 }
  * What a call may cost at most, to hold against a budget while it goes (decision 0497): its body
  * read as input tokens, and the most output a call is given. Zero on a model without a price.
  */
-function callWorstCase(live: Live, model: string, bodyChars: number): number {
+function callWorstCase(live: Live, model: string, bodyChars: number, messages: unknown): number {
   const usage = {
-    inputTokens: Math.ceil(bodyChars / CHARS_PER_TOKEN),
+    inputTokens: inputWorstTokens(bodyChars, messages),
     outputTokens: CALL_OUTPUT_RESERVE_TOKENS,
   }
   return live.grant.price(model, usage) ?? 0
 }
+
+/**
+ * The most input tokens a body may be billed: its characters at CHARS_PER_TOKEN, but an image's at
+ * {@link IMAGE_WORST_TOKENS} whatever its bytes. The provider bills an image by its pixels after
+ * scaling it down, not by its bytes: read as text, a 1 MB screenshot held some 340,000 tokens in
+ * every later call of the conversation, and a tiny image of a large blank page far too few.
+ */
+function inputWorstTokens(bodyChars: number, messages: unknown): number {
+  let chars = bodyChars
+  let images = 0
+  for (const { block, source } of sourcedBlocks(messages)) {
+    const data = source && typeof source === 'object' ? (source as { data?: unknown }).data : undefined
+    if (block.type !== 'image' || typeof data !== 'string') continue
+    chars -= data.length
+    images++
+  }
+  return Math.ceil(Math.max(0, chars) / CHARS_PER_TOKEN) + images * IMAGE_WORST_TOKENS
+}
+
+/**
+ * The most one image is billed: about 1,600 tokens once scaled to the provider's standard size
+ * (1.15 megapixels), four times that for the models that take images at a higher resolution.
+ */
+const IMAGE_WORST_TOKENS = 6_400
 
 type RawUsage = {
   input_tokens?: number

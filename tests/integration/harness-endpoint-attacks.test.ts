@@ -623,9 +623,8 @@ describe('calls the provider bills above the standard rates', () => {
     })
   })
 
-  it('a call is admitted holding its own worst case: its body as input, and the most output a call is given', async () => {
-    // Before, every call held 64,000 tokens out and nothing of its input, though a harness's
-    // conversation of 100,000 tokens costs more than its answer (decision 0497).
+  /** A grant on haiku that admits every call and keeps what each held. */
+  const holding = () => {
     const held: number[] = []
     const grant = {
       modelId: 'claude-haiku-4-5',
@@ -634,12 +633,50 @@ describe('calls the provider bills above the standard rates', () => {
         return null
       },
     }
+    return { held, grant }
+  }
+
+  it('a call is admitted holding its own worst case: its body as input, and the most output a call is given', async () => {
+    // Before, every call held 64,000 tokens out and nothing of its input, though a harness's
+    // conversation of 100,000 tokens costs more than its answer (decision 0497).
+    const { held, grant } = holding()
     await withSocket({ grant }, async ({ opened, sock }) => {
       const long = msg('claude-haiku-4-5', { messages: [{ role: 'user', content: 'x'.repeat(400_000) }] })
       expect((await overSocket(sock.path, messages(opened.token), long)).status).toBe(200)
       const worst = estimateCostUsd(
         { provider: 'anthropic', modelId: 'claude-haiku-4-5' },
         { inputTokens: Math.ceil(long.length / 4), outputTokens: CALL_OUTPUT_RESERVE_TOKENS },
+      )
+      expect(held).toEqual([worst])
+    })
+  })
+
+  it('an image in a call is held at what the provider bills for an image, not at its bytes read as text', async () => {
+    // A screenshot of 1 MB held some 340,000 tokens in every later call of its conversation; a
+    // tiny image of a large page far too few. The provider bills an image by its scaled pixels.
+    const { held, grant } = holding()
+    await withSocket({ grant }, async ({ opened, sock }) => {
+      const screenshot = Buffer.alloc(1_000_000, 7).toString('base64')
+      const tiny = Buffer.alloc(60, 1).toString('base64')
+      const image = (data: string) => ({
+        type: 'image',
+        source: { type: 'base64', media_type: 'image/png', data },
+      })
+      const body = msg('claude-haiku-4-5', {
+        messages: [
+          { role: 'user', content: [image(screenshot), { type: 'text', text: 'what is on it?' }] },
+          { role: 'assistant', content: 'a page' },
+          {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 't1', content: [image(tiny)] }],
+          },
+        ],
+      })
+      expect((await overSocket(sock.path, messages(opened.token), body)).status).toBe(200)
+      const textChars = body.length - screenshot.length - tiny.length
+      const worst = estimateCostUsd(
+        { provider: 'anthropic', modelId: 'claude-haiku-4-5' },
+        { inputTokens: Math.ceil(textChars / 4) + 2 * 6_400, outputTokens: CALL_OUTPUT_RESERVE_TOKENS },
       )
       expect(held).toEqual([worst])
     })
