@@ -138,7 +138,7 @@ async function runAction(ctx: ToolContext, input: ManageJobsInput): Promise<Mana
     }
     case 'preview': {
       const timezone = input.timezone ?? ctx.timezone ?? caller.timezone ?? 'UTC'
-      const preview = previewSchedule({
+      const preview = await previewSchedule({
         schedule: input.schedule,
         at: input.at,
         every: input.every,
