@@ -224,9 +224,10 @@ function upstreamHeaders(live: Live, request: Request): Headers {
 /**
  * Betas not passed on: the provider connecting to MCP servers, fetching pages, running code or
  * keeping files for the run, and the long context and fast mode, billed above the usual rates (a
- * long-context call is metered at its rates all the same, should one be served).
+ * long-context call is metered at its rates all the same, should one be served). In any case: a
+ * provider reading beta names case-insensitively would otherwise take `Web-Fetch-…` for one.
  */
-const WITHHELD_BETAS = /^(mcp-client|web-fetch|code-execution|files-api|context-1m|fast-mode)-/
+const WITHHELD_BETAS = /^(mcp-client|web-fetch|code-execution|files-api|context-1m|fast-mode)-/i
 
 async function forward(live: Live, url: URL, request: Request, body: string): Promise<Response> {
   const target = `${live.grant.baseURL.replace(/\/$/, '')}${url.pathname.slice('/v1'.length)}${url.search}`

@@ -547,7 +547,7 @@ describe('reaching past the sandbox through the provider', () => {
       script = { input: 10, output: 10 }
       const a = await overSocket(sock.path, messages(opened.token), msg('claude-haiku-4-5'), {
         'anthropic-beta':
-          'web-fetch-2025-09-10, mcp-client-2025-04-04,interleaved-thinking-2025-05-14,context-1m-2025-08-07,code-execution-2025-08-25,files-api-2025-04-14,fast-mode-2026-02-01',
+          'web-fetch-2025-09-10, mcp-client-2025-04-04,interleaved-thinking-2025-05-14,context-1m-2025-08-07,code-execution-2025-08-25,files-api-2025-04-14,fast-mode-2026-02-01,Web-Fetch-2025-09-10,MCP-CLIENT-2025-04-04',
       })
       expect(a.status).toBe(200)
       expect(seen.at(-1)!.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14')
