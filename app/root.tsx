@@ -1,11 +1,11 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from 'react-router'
-import { Toaster } from 'sonner'
 import type { Route } from './+types/root'
 import '@fontsource-variable/inter'
 import { useNonce } from './lib/nonce.tsx'
 import './app.css'
 import { THEME_SCRIPT } from './lib/theme.ts'
 import { IconSprite } from './components/ui/icon-sprite.tsx'
+import { ThemedToaster } from './components/ui/themed-toaster.tsx'
 
 export const links: Route.LinksFunction = () => [{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' }]
 
@@ -26,7 +26,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body className="min-h-screen">
         <IconSprite />
         {children}
-        <Toaster richColors closeButton position="bottom-right" />
+        <ThemedToaster />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

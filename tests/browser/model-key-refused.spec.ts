@@ -73,7 +73,7 @@ test('a refused key: the chat points to Settings → Models, which shows it refu
   await expect(personal.getByTestId('stored-personal')).toHaveText(`••••${key.slice(-4)}`)
 })
 
-test('a key saved while the provider does not answer is saved, with a note that it was not checked', async ({
+test('a key saved while the provider does not answer is saved, with a note that it was not checked; note and toast read in dark and light', async ({
   page,
   fake,
 }) => {
@@ -81,6 +81,8 @@ test('a key saved while the provider does not answer is saved, with a note that 
   fake.failKey(key, { status: 503, errorType: 'overloaded_error', message: 'Overloaded' })
   await signUp(page, 'Uma Unchecked', uniqueEmail('uma'))
   await page.goto('/settings/models')
+  await useTheme(page, 'dark')
+  await page.reload()
   const personal = page.getByTestId('key-personal')
   await personal.getByLabel('Add your key').fill(key)
   await personal.getByRole('button', { name: 'Save key' }).click()
@@ -88,4 +90,14 @@ test('a key saved while the provider does not answer is saved, with a note that 
   await expect(personal.getByTestId('unchecked-personal')).toContainText(
     'The key was saved, but it could not be checked with the provider (Anthropic answered 503: Overloaded)',
   )
+  // The note reads in dark mode, as the page's other notes do, and so does the toast (sonner's
+  // toasts were light on a dark page, their green text on pale green below AA).
+  await expect(page.getByText('Your key saved')).toBeVisible()
+  expect(await textsBelowAA(page)).toEqual([])
+  await useTheme(page, 'light')
+  await page.reload()
+  await personal.getByLabel('Replace your key').fill(key)
+  await personal.getByRole('button', { name: 'Save key' }).click()
+  await expect(page.getByText('Your key saved')).toBeVisible()
+  expect(await textsBelowAA(page)).toEqual([])
 })
