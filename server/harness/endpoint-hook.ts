@@ -20,9 +20,10 @@ export type PolicyHook = {
   refuse: (request: Request, reason: string) => Promise<Response>
   /**
    * Whether `message` is what the harness's WebSearch sends the provider for a query this hook
-   * allowed (and so audited): the model call that runs the search passes without a second entry.
+   * allowed (and so audited), taking it: the model call that runs the search passes once without
+   * a second entry, and a copy of it sent again is judged like any other.
    */
-  searched: (message: string) => boolean
+  takeSearch: (message: string) => boolean
 }
 
 /**
@@ -70,7 +71,7 @@ export function createPolicyHook(decide: Decide): PolicyHook {
   }
   return {
     checkedIn: () => checkedIn,
-    searched: (message) => searches.has(message),
+    takeSearch: (message) => searches.delete(message),
     async answer(request) {
       const read = await readCall(request)
       if (read instanceof Response) return read

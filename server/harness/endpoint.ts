@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto'
 import type { McpEndpoint } from '../integrations/mcp-client.ts'
 import { singleton } from '../lib/singleton.ts'
 import { createPolicyHook, type Decide, type PolicyHook } from './endpoint-hook.ts'
+import { asksForSearch, harnessSearchMessage, instructingText } from './search-call.ts'
 import { createMcpRelay, type McpRelay } from './endpoint-mcp.ts'
 import { apiError, parseJson, readBody } from './endpoint-request.ts'
 import { HARNESS_LINE_MAX_BYTES, lineReader } from './lines.ts'
@@ -388,40 +389,18 @@ function reachesOutside(fields: Record<string, unknown>): string | null {
 }
 
 /**
- * A call that has the provider search the web. The harness's WebSearch makes one after its hook
- * allowed the query, and audited it; a command in the sandbox calling the endpoint itself made one
- * nobody saw (billed, counted in the run's cost, in no audit). Such a call is judged and audited
- * here as that tool's call would be, with its last message as the query; a call for a query the
- * hook allowed passes as it is. Returns why it is refused (the policy, the audit allowance), or null.
+ * A call that has the provider search the web (search-call.ts). The harness's own search call, for
+ * a query its hook allowed and audited, passes once; any other is judged and audited here as a
+ * `WebSearch` whose query is all the text that instructs the model. Before, a command in the
+ * sandbox calling the endpoint itself had searches billed and counted, in no audit. Returns why it
+ * is refused (the audit allowance spent, as the hook would say), or null.
  */
 async function judgeUnheardSearch(live: Live, fields: Record<string, unknown>): Promise<string | null> {
-  const tools = Array.isArray(fields.tools) ? (fields.tools as unknown[]) : []
-  const searches = tools.some((tool) => {
-    const type = tool && typeof tool === 'object' ? (tool as { type?: unknown }).type : undefined
-    return typeof type === 'string' && type.startsWith('web_search')
-  })
-  if (!searches) return null
-  const message = lastUserText(fields.messages)
-  if (live.hook.searched(message)) return null
-  const verdict = await live.decide({ tool: 'WebSearch', input: { query: message } })
+  if (!asksForSearch(fields)) return null
+  const message = harnessSearchMessage(fields)
+  if (message !== null && live.hook.takeSearch(message)) return null
+  const verdict = await live.decide({ tool: 'WebSearch', input: { query: instructingText(fields) } })
   return verdict.allow ? null : verdict.reason
-}
-
-/** The text of the call's last user message (its text blocks joined), '' when it has none. */
-function lastUserText(messages: unknown): string {
-  const last = (Array.isArray(messages) ? messages : [])
-    .filter((m): m is { role?: unknown; content?: unknown } => !!m && typeof m === 'object')
-    .findLast((m) => m.role === 'user')
-  const content = last?.content
-  if (typeof content === 'string') return content
-  return (Array.isArray(content) ? content : [])
-    .map((block) =>
-      block && typeof block === 'object' && (block as { type?: unknown }).type === 'text'
-        ? String((block as { text?: unknown }).text ?? '')
-        : '',
-    )
-    .filter(Boolean)
-    .join('\n')
 }
 
 /**
