@@ -23,7 +23,7 @@ import { limitInEnvironment, MiB } from './environment-limits.ts'
 import { currentMechanism, type Mechanism } from './mechanism.ts'
 import { OutputCollector } from './output.ts'
 import { collectChecks } from '../policy/policy-walk.ts'
-import { currentUsage, measureUsage, overQuota } from '../files/quota.ts'
+import { currentUsage, diskBlocks, measureUsage, overQuota } from '../files/quota.ts'
 import { formatBytes } from '../../lib/text.ts'
 import { stoppedForDiskNote, watchDiskUse, type DiskStop } from '../files/disk-watch.ts'
 import { makeRedactor } from '../../lib/redact.ts'
@@ -227,13 +227,19 @@ function latestOutput(
 
 /**
  * Over its disk quota, an environment runs only commands that free space. `note` says why the
- * quota is what it is, when it is not its own (org-disk.ts). Answers the folder's known size, which
- * the command's disk watch starts from. @throws 507 otherwise.
+ * quota is what it is, when it is not its own (org-disk.ts). @throws 507 otherwise.
+ *
+ * Answers what the command's disk watch lets it keep: nothing beyond the quota for a command
+ * started under it, and for a cleanup started over it, the blocks the folder takes now (the watch
+ * measures blocks). Not the known usage, which counts a sparse file's apparent size: `truncate -s`
+ * (a cleanup) made a 4 MiB environment "hold" 240 MiB in no blocks, and a cleanup after it wrote
+ * 160 MiB of real data unstopped (an outside review).
  */
 export async function assertRoomFor(root: string, command: string, diskLimit: number, note?: string) {
   const used = await currentUsage(root)
-  if (used >= diskLimit && !isCleanupOnly(command)) throw overQuota(used, diskLimit, note)
-  return used
+  if (used < diskLimit) return 0
+  if (!isCleanupOnly(command)) throw overQuota(used, diskLimit, note)
+  return (await diskBlocks(root)) ?? 0
 }
 
 const CLEANUP = new Set(['rm', 'rmdir', 'unlink', 'truncate', 'ls', 'du', 'df', 'find'])

@@ -47,7 +47,8 @@ export type DiskWatch = {
  * folder removed) is skipped, not acted on, and so is a share that cannot be read.
  *
  * A command that began over the quota is one that frees space (exec.ts `assertRoomFor` lets no
- * other start): it is stopped only if the folder grows past the size it began with (`startedWith`).
+ * other start): it is stopped only if the folder grows past the blocks it began with (`startedWith`,
+ * measured as this watch measures).
  * Measured against the quota alone, an `rm -rf` of many files, or any cleanup whose container took
  * over a second to start, was stopped before it had freed enough, and the environment stayed full.
  */
