@@ -2,6 +2,7 @@ import { notifyPlaceChanged } from '../db/signal.ts'
 import { env } from '../env.ts'
 import { newId } from '../lib/ids.ts'
 import { isDemotion } from './place-kept.ts'
+import { isOrgAdmin, roleOf } from '../access/caller.ts'
 import { badRequest, forbidden, HttpError } from '../lib/errors.ts'
 import {
   cancelInvitationsBeyond,
@@ -13,7 +14,7 @@ import {
   insertOrganizationWithOwner,
   listMemberships,
   mayInvite,
-  dropOffersToDepartedMember,
+  dropOffersOf,
   revokeAccessTokensOf,
   suspendJobsOfDepartedMember,
 } from './store.ts'
@@ -63,8 +64,8 @@ export const DEPARTED_CREATOR_PAUSE = {
 }
 
 /**
- * A creator who leaves takes nobody's identity with them: their jobs pause, and the jobs offered
- * to them are offered no more (decision 0512). Their access and
+ * A creator who leaves takes nobody's identity with them: their jobs pause, and the offers of jobs
+ * to them, and by them, end (decision 0512). Their access and
  * calendar tokens for the organisation end for good (refused while they are away, they would work
  * again if they were invited back), and so do the invitations they sent (decision 0476). What they
  * left going ends now, commands included: their runs are cancelled and their chat turns stopped on
@@ -72,7 +73,7 @@ export const DEPARTED_CREATOR_PAUSE = {
  */
 export async function onMemberRemoved(orgId: string, userId: string): Promise<void> {
   await suspendJobsOfDepartedMember(orgId, userId, DEPARTED_CREATOR_PAUSE)
-  await dropOffersToDepartedMember(orgId, userId)
+  await dropOffersOf(orgId, userId, { to: true, by: true })
   await revokeAccessTokensOf(userId, orgId)
   await cancelInvitationsBeyond(orgId, userId, null)
   // The schedulers hear it and cancel their runs (accounts sits below runs); turns end likewise.
@@ -80,7 +81,8 @@ export async function onMemberRemoved(orgId: string, userId: string): Promise<vo
 }
 
 /**
- * A member whose role changed: the invitations they sent that the new role could not send end. On
+ * A member whose role changed: the invitations they sent that the new role could not send end, and
+ * the job offers they made once they are no admin. On
  * a demotion, what they had running with the old role ends (their runs, their chat turns); queued
  * runs start later with the new one (decision 0476).
  */
@@ -91,6 +93,8 @@ export async function onMemberRoleChanged(
   previousRole: string,
 ): Promise<void> {
   await cancelInvitationsBeyond(orgId, userId, role)
+  // Only admins offer jobs: a member's offers stand on nobody's authority.
+  if (!isOrgAdmin({ role: roleOf(role) })) await dropOffersOf(orgId, userId, { to: false, by: true })
   if (!isDemotion(previousRole, role)) return
   await notifyPlaceChanged({ orgId, userId, lost: 'role', role })
 }

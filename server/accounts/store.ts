@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { revokeTokens } from '../db/revoked-tokens.ts'
 import {
@@ -108,20 +108,27 @@ export async function suspendJobsOfDepartedMember(
 }
 
 /**
- * Withdraws the offers of jobs in the org made to a member who left it: accepting one is refused
- * from then on, and it would otherwise stand on the job page, with its notice, until an admin
- * withdrew it by hand (decision 0512).
+ * Withdraws the offers of jobs in the org that stand on `userId`: those made to them (`to`: they
+ * left, so accepting is refused from then on, and the offer stood on the job page until an admin
+ * withdrew it by hand) and those they made (`by`: an offer carries its maker's authority, as an
+ * invitation does, and they left or are no admin any more). Decisions 0512 and 0476.
  */
-export async function dropOffersToDepartedMember(
+export async function dropOffersOf(
   orgId: string,
   userId: string,
+  which: { to: boolean; by: boolean },
   db: Db = getDb(),
 ): Promise<void> {
+  const whose = [
+    ...(which.to ? [eq(jobTransferOffers.toUserId, userId)] : []),
+    ...(which.by ? [eq(jobTransferOffers.offeredBy, userId)] : []),
+  ]
+  if (whose.length === 0) return
   await db
     .delete(jobTransferOffers)
     .where(
       and(
-        eq(jobTransferOffers.toUserId, userId),
+        or(...whose),
         inArray(jobTransferOffers.jobId, db.select({ id: jobs.id }).from(jobs).where(eq(jobs.orgId, orgId))),
       ),
     )

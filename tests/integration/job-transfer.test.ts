@@ -278,6 +278,47 @@ describe('an offer to a member who leaves', () => {
   })
 })
 
+describe('an offer made by an admin who is no admin any more', () => {
+  it('ends when they are demoted, and when they leave: it carried their authority', async () => {
+    const other = await createTeam(app)
+    const ORG = '/_agent-native/auth/organization'
+    const setRole = async (who: TeamPerson, role: 'admin' | 'member') => {
+      const [row] = await queryRows<{ id: string }>(
+        app.server.db.db,
+        sql`select id from member where user_id = ${who.id} and organization_id = ${other.orgId}`,
+      )
+      const res = await other.owner.client.post(`${ORG}/update-member-role`, {
+        memberId: row!.id,
+        role,
+        organizationId: other.orgId,
+      })
+      expect(res.status, JSON.stringify(res.body)).toBe(200)
+    }
+    const offer = async (by: TeamPerson, id: string) => {
+      const res = await by.client.post(`${J}/${id}/transfer`, { toUserId: other.member.id })
+      expect(res.body.outcome, JSON.stringify(res.body)).toBe('offered')
+    }
+    const byDemoted = await sharedJob(other.creator, 'offered-by-demoted')
+    const byDeparted = await sharedJob(other.creator, 'offered-by-departed')
+    const byOwner = await sharedJob(other.creator, 'offered-by-owner')
+    await setRole(other.creator, 'admin')
+    await offer(other.admin, byDemoted.id)
+    await offer(other.creator, byDeparted.id)
+    await offer(other.owner, byOwner.id)
+
+    await setRole(other.admin, 'member')
+    expect(await offerOf(other.member, byDemoted.id)).toBeNull()
+    const removed = await other.owner.client.post(`${ORG}/remove-member`, {
+      memberIdOrEmail: other.creator.email,
+      organizationId: other.orgId,
+    })
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200)
+    expect(await offerOf(other.member, byDeparted.id)).toBeNull()
+    // Nobody else's offer moves.
+    expect(await offerOf(other.member, byOwner.id)).toMatchObject({ to: { id: other.member.id } })
+  })
+})
+
 describe('a transfer to yourself', () => {
   it('takes the job over at once', async () => {
     const job = await sharedJob(team.creator, 'taken-over')
