@@ -6,7 +6,9 @@
  * environment "hold" 240 MiB in no blocks, and a "cleanup" after it (`find` writing through a
  * redirect, file after file) wrote real data far past the quota, unstopped.
  *
- * The safe outcome: the cleanup is stopped once the folder's blocks pass the quota, a few MiB in.
+ * The safe outcome: nothing grows the folder. A command writing a file (a redirect, find's
+ * -fprint) is no cleanup, so it is refused over the quota; and a cleanup's allowance is counted in
+ * blocks, as the watch counts (`server/environments/files/disk-watch.test.ts`).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
@@ -25,7 +27,7 @@ beforeAll(async () => {
 }, 240_000)
 afterAll(() => agent?.close())
 
-it("a cleanup in an environment made to look full with sparse files is stopped at the quota's blocks", async () => {
+it('an environment made to look full with sparse files is not grown by a "cleanup" that writes', async () => {
   // Anyone who signs up: the owner of a workspace of their own.
   const mallory = agent.team.outsider.client
   const run = (command: string) => mallory.post(`${E}/sparse/commands`, { command, timeoutSeconds: 60 })
@@ -44,10 +46,8 @@ it("a cleanup in an environment made to look full with sparse files is stopped a
     (_, i) => `while find / -xdev >> r${i} 2>/dev/null; do find / -xdev >> r${i}; done`,
   ).join('; ')
   const filled = await run(fill)
-  expect(filled.status, JSON.stringify(filled.body).slice(0, 1000)).toBe(200)
-  expect(filled.body.result.stderr).toMatch(
-    /stopped: the environment went over its disk quota while the command ran/,
-  )
+  expect(filled.status, JSON.stringify(filled.body).slice(0, 1000)).toBe(507)
+  expect(filled.body.error.code).toBe('over_quota')
 
   const measured = await run('du -s -B1 .')
   const blocks = Number(/^(\d+)/.exec(measured.body.result.stdout.trim())?.[1])

@@ -297,6 +297,12 @@ describe('limits', () => {
     const write = writeFile({ ...ctx(), quotaBytes: 1024 * 1024 }, { path: 'more.txt', content: 'x' })
     await expect(write).rejects.toMatchObject({ status: 507 })
     await expect(runCommand(quota, 'node app.js', opts)).rejects.toMatchObject({ status: 507 })
+    // Looking is allowed over the quota; writing a file while looking is not (find / >> list,
+    // a second at a time, grew a full environment without end).
+    await expect(runCommand(quota, 'find . >> found.txt', opts)).rejects.toMatchObject({ status: 507 })
+    await expect(runCommand(quota, 'find . -fprint found.txt', opts)).rejects.toMatchObject({ status: 507 })
+    await expect(runCommand(quota, 'ls 2>&1 > listing.txt', opts)).rejects.toMatchObject({ status: 507 })
+    expect((await runCommand(quota, 'ls > /dev/null', opts)).exitCode).toBe(0)
     const cleaned = await runCommand(quota, 'rm big1.bin big2.bin big3.bin', opts)
     expect(cleaned.disk.overQuota).toBe(false)
     expect((await runCommand(quota, 'node app.js', opts)).exitCode).toBe(0)

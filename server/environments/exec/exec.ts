@@ -243,10 +243,12 @@ export async function assertRoomFor(root: string, command: string, diskLimit: nu
 }
 
 const CLEANUP = new Set(['rm', 'rmdir', 'unlink', 'truncate', 'ls', 'du', 'df', 'find'])
-/** Over quota, only commands that free space (or look at it) still run. */
+/** Over quota, only commands that free space (or look at it) still run, and none writing a file. */
 function isCleanupOnly(command: string): boolean {
   try {
-    return collectChecks(command).every((check) => CLEANUP.has(check.command.split(' ')[0] ?? ''))
+    return collectChecks(command).every(
+      (check) => CLEANUP.has(check.command.split(' ')[0] ?? '') && !check.writes,
+    )
   } catch {
     return false
   }

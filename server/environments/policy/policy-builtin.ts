@@ -57,6 +57,25 @@ function operands(args: string[]): string[] {
   return end < 0 ? before : [...before, ...args.slice(end + 1)]
 }
 
+/** find's actions that write a file of their own. */
+const FIND_WRITES = new Set(['-fprint', '-fprint0', '-fprintf', '-fls'])
+
+/**
+ * Whether one simple command writes a file besides what it is: an output redirect to anything but
+ * a harmless device, or find's -fprint and kin. Over its disk quota an environment runs only
+ * commands that free space or look at it, and `find / >> list` looked like one (exec.ts).
+ */
+export function writesFiles(base: string, argWords: ArgJson[], redirects: Json[]): boolean {
+  if (base === 'find' && argWords.some((word) => FIND_WRITES.has(wordValue(word)))) return true
+  return redirects.some((redirect) => {
+    const target = redirect.target as WordJson | undefined
+    return (
+      WRITE_REDIRECTS.has(String(redirect.operator)) &&
+      !HARMLESS_DEVICES.test(target ? wordValue(target) : '')
+    )
+  })
+}
+
 /** The denylist hits for one simple command (name already reduced to its base). */
 export function builtinDenies(base: string, argWords: ArgJson[], redirects: Json[]): BuiltinHit[] {
   const args = argWords.map(wordValue)

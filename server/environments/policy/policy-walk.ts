@@ -5,7 +5,7 @@
  * wrappers like `env`, `xargs` or `find -exec`), plus the built-in verdicts those commands earn.
  */
 import { parse } from 'unbash'
-import { type BuiltinHit, builtinDenies } from './policy-builtin.ts'
+import { type BuiltinHit, builtinDenies, writesFiles } from './policy-builtin.ts'
 import { codeArguments, expansionHit, numericNames } from './policy-code.ts'
 import {
   type ArgJson,
@@ -35,6 +35,8 @@ export type Check = {
   builtin?: BuiltinHit
   names?: string[]
   dynamic?: boolean
+  /** It writes a file of its own: an output redirect, or find's -fprint and kin (policy-builtin.ts). */
+  writes?: boolean
 }
 
 /** How deep `sh -c "bash -c '…'"` may nest before the line is refused outright. */
@@ -168,7 +170,8 @@ function judgeArgv(argv: ArgJson[], redirects: Json[], ctx: Ctx, checks: Check[]
   const rest = args.map(wordValue).join(' ')
   const forms = [...new Set([`${base} ${rest}`, `${name} ${rest}`].map(normalise))]
   const dynamic = args.some((arg) => !isStatic(arg))
-  checks.push({ command: normalise(display), forms, names: [...new Set([base, name])], dynamic })
+  const writes = writesFiles(base, args, redirects)
+  checks.push({ command: normalise(display), forms, names: [...new Set([base, name])], dynamic, writes })
   for (const hit of builtinDenies(base, args, redirects))
     checks.push({ command: normalise(display), forms, builtin: hit })
   const flag = (hit: BuiltinHit) => checks.push({ command: normalise(display), forms: [], builtin: hit })
