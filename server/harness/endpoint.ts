@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto'
 import type { McpEndpoint } from '../integrations/mcp-client.ts'
 import { singleton } from '../lib/singleton.ts'
 import { createPolicyHook, type Decide, type PolicyHook } from './endpoint-hook.ts'
+import { contentParts, fieldOf, typeOf } from './message-blocks.ts'
 import { asksForSearch, harnessSearchMessage, instructingText } from './search-call.ts'
 import { createMcpRelay, type McpRelay } from './endpoint-mcp.ts'
 import { apiError, parseJson, readBody } from './endpoint-request.ts'
@@ -380,8 +381,8 @@ function reachesOutside(fields: Record<string, unknown>): string | null {
   if ('container' in fields) return 'container: the provider may not run code for a run'
   const tools = Array.isArray(fields.tools) ? (fields.tools as unknown[]) : []
   for (const [i, tool] of tools.entries()) {
-    const type = tool && typeof tool === 'object' ? (tool as { type?: unknown }).type : undefined
-    if (typeof type === 'string' && PROVIDER_TOOLS.test(type)) {
+    const type = typeOf(tool)
+    if (type !== undefined && PROVIDER_TOOLS.test(type)) {
       return `tools.${i}: the provider may not ${type.startsWith('web_fetch') ? 'fetch pages' : 'run code'} for a run (${type})`
     }
   }
@@ -413,37 +414,17 @@ const CARRIED_SOURCES = new Set(['base64', 'text'])
 
 /** The first block (in a message, or in a tool result in one) whose source is not carried, as "path: why". */
 function fetchedSource(messages: unknown): string | null {
-  for (const { path, source } of sourcedBlocks(messages)) {
-    const type = source && typeof source === 'object' ? (source as { type?: unknown }).type : source
+  for (const { path, block } of sourcedBlocks(messages)) {
+    const type = typeof block.source === 'object' ? fieldOf(block.source, 'type') : block.source
     if (typeof type === 'string' && CARRIED_SOURCES.has(type)) continue
     return `${path}.source: the provider may not fetch a file for a run (source ${JSON.stringify(type ?? null)}); send its bytes (base64) instead`
   }
   return null
 }
 
-/** Every block with a `source` (an image, a document), in a message or a tool result in one, with its path. */
-function sourcedBlocks(
-  messages: unknown,
-): { path: string; block: Record<string, unknown>; source: unknown }[] {
-  const found: { path: string; block: Record<string, unknown>; source: unknown }[] = []
-  const visit = (block: unknown, path: string) => {
-    if (block && typeof block === 'object' && 'source' in block) {
-      const record = block as Record<string, unknown>
-      found.push({ path, block: record, source: record.source })
-    }
-  }
-  for (const [m, message] of (Array.isArray(messages) ? messages : []).entries()) {
-    const content = message && typeof message === 'object' ? (message as { content?: unknown }).content : null
-    for (const [b, block] of (Array.isArray(content) ? content : []).entries()) {
-      const path = `messages.${m}.content.${b}`
-      visit(block, path)
-      const inner = block && typeof block === 'object' ? (block as { content?: unknown }).content : null
-      for (const [n, nested] of (Array.isArray(inner) ? inner : []).entries())
-        visit(nested, `${path}.content.${n}`)
-    }
-  }
-  return found
-}
+/** Every block with a `source` (an image, a document), in a message or a tool result in one. */
+const sourcedBlocks = (messages: unknown) =>
+  contentParts(messages).flatMap(({ path, block }) => (block && 'source' in block ? [{ path, block }] : []))
 
 /**
  * Why a call asks for service the provider bills above the price table's rates, or null: fast mode
@@ -487,8 +468,8 @@ function callWorstCase(live: Live, model: string, bodyChars: number, messages: u
 function inputWorstTokens(bodyChars: number, messages: unknown): number {
   let chars = bodyChars
   let images = 0
-  for (const { block, source } of sourcedBlocks(messages)) {
-    const data = source && typeof source === 'object' ? (source as { data?: unknown }).data : undefined
+  for (const { block } of sourcedBlocks(messages)) {
+    const data = fieldOf(block.source, 'data')
     if (block.type !== 'image' || typeof data !== 'string') continue
     chars -= data.length
     images++

@@ -6,6 +6,7 @@
  * query, under the harness's own system text. Anything else is judged and audited with all the
  * text that tells the model what to search for.
  */
+import { contentParts, fieldOf, typeOf } from './message-blocks.ts'
 
 /** Whether the call offers the provider's web search tool. */
 export function asksForSearch(fields: Record<string, unknown>): boolean {
@@ -47,27 +48,17 @@ export function harnessSearchMessage(fields: Record<string, unknown>): string | 
 
 /**
  * All the text that tells the model what to search for: the system text but the billing line, and
- * every message's text (text blocks, text documents, text inside tool results), in order.
+ * every message's text (strings, text blocks, text documents, text inside tool results), in order.
  */
 export function instructingText(fields: Record<string, unknown>): string {
   const texts = (systemTexts(fields.system) ?? []).filter((t) => !t.startsWith(BILLING_LINE))
-  for (const message of Array.isArray(fields.messages) ? (fields.messages as unknown[]) : []) {
-    const content = message && typeof message === 'object' ? (message as { content?: unknown }).content : null
-    collectTexts(content, texts)
+  for (const { text, block } of contentParts(fields.messages)) {
+    if (text !== undefined) texts.push(text)
+    else if (typeof block.text === 'string') texts.push(block.text)
+    else if (fieldOf(block.source, 'type') === 'text' && typeof fieldOf(block.source, 'data') === 'string')
+      texts.push(fieldOf(block.source, 'data') as string)
   }
   return texts.join('\n')
-}
-
-function collectTexts(content: unknown, into: string[]) {
-  if (typeof content === 'string') return void into.push(content)
-  for (const block of Array.isArray(content) ? content : []) {
-    if (!block || typeof block !== 'object') continue
-    const { text, source, content: inner } = block as { text?: unknown; source?: unknown; content?: unknown }
-    if (typeof text === 'string') into.push(text)
-    const data = source && typeof source === 'object' ? (source as { type?: unknown; data?: unknown }) : null
-    if (data?.type === 'text' && typeof data.data === 'string') into.push(data.data)
-    if (inner !== undefined) collectTexts(inner, into)
-  }
 }
 
 /** The system field's texts (a string, or text blocks), or null when it holds anything else. */
@@ -77,14 +68,9 @@ function systemTexts(system: unknown): string[] | null {
   if (!Array.isArray(system)) return null
   const texts: string[] = []
   for (const block of system) {
-    const text = block && typeof block === 'object' ? (block as { text?: unknown }).text : undefined
+    const text = fieldOf(block, 'text')
     if (typeOf(block) !== 'text' || typeof text !== 'string') return null
     texts.push(text)
   }
   return texts
-}
-
-const typeOf = (block: unknown): string | undefined => {
-  const type = block && typeof block === 'object' ? (block as { type?: unknown }).type : undefined
-  return typeof type === 'string' ? type : undefined
 }
