@@ -19,6 +19,7 @@ import { BoundedCache } from '../lib/lru.ts'
 import { queryInteger } from '../lib/query-integer.ts'
 import { parseInput } from '../lib/validate.ts'
 import type { RunStatus } from '../runs/schema.ts'
+import { letTheLoopGo } from '../lib/loop-turn.ts'
 
 const DAY = 86_400_000
 /** Upcoming fires listed per job and window: a minutely job would otherwise fill a month with 43,200. */
@@ -170,7 +171,7 @@ function loopTurns(): () => Promise<void> {
   let since = performance.now()
   return async () => {
     if (performance.now() - since < TURN_MS) return
-    await new Promise((resolve) => setImmediate(resolve))
+    await letTheLoopGo()
     since = performance.now()
   }
 }

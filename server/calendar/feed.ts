@@ -8,6 +8,7 @@
 import type { Caller } from '../auth/caller.ts'
 import { listJobBriefs } from '../jobs/service.ts'
 import { earliestFires } from './calendar.ts'
+import { letTheLoopGo } from '../lib/loop-turn.ts'
 
 export const FEED_DAYS = 30
 /**
@@ -83,7 +84,7 @@ export async function renderCalendarFeed(
   ].map(fold)
   for (const [i, fire] of fires.entries()) {
     // Writing an event costs tens of microseconds (folding reads it a character at a time).
-    if (i % EVENTS_PER_TURN === EVENTS_PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve))
+    if (i % EVENTS_PER_TURN === EVENTS_PER_TURN - 1) await letTheLoopGo()
     const job = byId.get(fire.jobId)!
     const url = `${appUrl.replace(/\/$/, '')}/jobs/${job.id}`
     lines.push(

@@ -6,6 +6,7 @@ import { describeSchedule, nextRuns } from '../cron/cron.ts'
 import { HttpError } from '../lib/errors.ts'
 import { foldScheduleKeys } from './schedule-keys.ts'
 import { Schedule, Timezone } from './schema.ts'
+import { letTheLoopGo } from '../lib/loop-turn.ts'
 
 export type SchedulePreview =
   | { valid: true; description: string; nextRuns: string[] }
@@ -67,7 +68,7 @@ async function runsAhead(schedule: string, timezone: string, now: Date): Promise
   const end = yearsAfter(now, PREVIEW_HORIZON_YEARS).getTime()
   const runs: Date[] = []
   for (let start = now.getTime(); runs.length < PREVIEW_COUNT && start < end;) {
-    if (start > now.getTime()) await new Promise((resolve) => setImmediate(resolve))
+    if (start > now.getTime()) await letTheLoopGo()
     const stop = Math.min(yearsAfter(new Date(start), 1).getTime(), end)
     // Runs strictly after `after` and before `until`: a later year starts a millisecond before its
     // first instant, which the year before stopped short of.
