@@ -1,13 +1,12 @@
 import { KeyRound } from 'lucide-react'
-import { useEffect, useRef } from 'react'
+import { Fragment, useEffect, useRef } from 'react'
 import { useFetcher } from 'react-router'
+import { TokenRow } from '#app/components/settings/token-row.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Badge, Card, EmptyState } from '#app/components/ui/card.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
-import { RelativeTime } from '#app/components/ui/relative-time.tsx'
 import { fieldError, formLevelError } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
-import { useFocusAfterRemoval } from '#app/lib/use-focus-after-removal.ts'
 import { requirePageCaller } from '#server/http/pages.ts'
 import { handleAccessTokensAction, loadAccessTokensPage } from '#server/pages/settings-access-tokens.ts'
 import type { Route } from './+types/_app.settings.access-tokens'
@@ -125,39 +124,25 @@ function CreateToken({ endpoint }: { endpoint: string }) {
 /** Where the focus goes when the token whose Revoke had it is gone. */
 const TOKENS_HEADING = 'your-tokens-heading'
 
-function TokenRow({ token }: { token: Data['tokens'][number] }) {
-  const fetcher = useFetcher<typeof action>()
-  const revoke = useFocusAfterRemoval<HTMLFormElement>(TOKENS_HEADING)
+function AccessTokenRow({ token }: { token: Data['tokens'][number] }) {
   return (
-    <li
-      className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm"
-      data-testid={`token-${token.id}`}
-    >
-      <span className="space-x-1">
-        <span className="font-medium">{token.name}</span>
-        {token.scopes.map((scope) => (
-          <Badge key={scope}>{scope}</Badge>
-        ))}
-        <span className="text-stone-600 dark:text-stone-400">
-          · made <RelativeTime value={token.createdAt} /> · last used{' '}
-          <RelativeTime value={token.lastUsedAt} empty="never" />
-        </span>
-      </span>
-      <fetcher.Form method="post" ref={revoke}>
-        <input type="hidden" name="intent" value="revoke" />
-        <input type="hidden" name="id" value={token.id} />
-        <Button
-          variant="secondary"
-          size="sm"
-          type="submit"
-          busy={fetcher.state !== 'idle'}
-          busyLabel="Revoking…"
-          aria-label={`Revoke ${token.name}`}
-        >
-          Revoke
-        </Button>
-      </fetcher.Form>
-    </li>
+    <TokenRow
+      token={token}
+      intent="revoke"
+      headingId={TOKENS_HEADING}
+      testId={`token-${token.id}`}
+      details={
+        <>
+          <span className="font-medium">{token.name}</span>
+          {token.scopes.map((scope) => (
+            <Fragment key={scope}>
+              {' '}
+              <Badge>{scope}</Badge>
+            </Fragment>
+          ))}
+        </>
+      }
+    />
   )
 }
 
@@ -178,7 +163,7 @@ export default function AccessTokensSettings({ loaderData }: Route.ComponentProp
         {tokens.length ? (
           <ul className="divide-y divide-stone-200 dark:divide-stone-800">
             {tokens.map((t) => (
-              <TokenRow key={t.id} token={t} />
+              <AccessTokenRow key={t.id} token={t} />
             ))}
           </ul>
         ) : (

@@ -2,6 +2,7 @@ import { Laptop, Plus } from 'lucide-react'
 import { Dialog } from 'radix-ui'
 import { useState } from 'react'
 import { Link, useFetcher } from 'react-router'
+import { TokenRow } from '#app/components/settings/token-row.tsx'
 import { Button } from '#app/components/ui/button.tsx'
 import { Badge, Card, EmptyState } from '#app/components/ui/card.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
@@ -193,37 +194,24 @@ function MachineRow({ machine, origin }: { machine: Data['machines'][number]; or
   )
 }
 
-function TokenRow({ token }: { token: Data['tokens'][number] }) {
-  const fetcher = useFetcher<typeof action>()
-  const revoke = useFocusAfterRemoval<HTMLFormElement>(TOKENS_HEADING)
+function MachineTokenRow({ token }: { token: Data['tokens'][number] }) {
   return (
-    <li className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
-      <span className="min-w-0 [overflow-wrap:anywhere]">
-        {token.name}
-        {token.machineId ? (
-          <>
-            {' '}
-            · connects <code>{token.machineId}</code>
-          </>
-        ) : null}{' '}
-        · made <RelativeTime value={token.createdAt} /> · last used{' '}
-        <RelativeTime value={token.lastUsedAt} empty="never" />
-      </span>
-      <fetcher.Form method="post" ref={revoke}>
-        <input type="hidden" name="intent" value="revoke-token" />
-        <input type="hidden" name="id" value={token.id} />
-        <Button
-          variant="secondary"
-          size="sm"
-          type="submit"
-          busy={fetcher.state !== 'idle'}
-          busyLabel="Revoking…"
-          aria-label={`Revoke ${token.name}`}
-        >
-          Revoke
-        </Button>
-      </fetcher.Form>
-    </li>
+    <TokenRow
+      token={token}
+      intent="revoke-token"
+      headingId={TOKENS_HEADING}
+      details={
+        <span>
+          {token.name}
+          {token.machineId ? (
+            <>
+              {' '}
+              · connects <code>{token.machineId}</code>
+            </>
+          ) : null}
+        </span>
+      }
+    />
   )
 }
 
@@ -261,7 +249,7 @@ export default function MachinesSettings({ loaderData }: Route.ComponentProps) {
         {tokens.length ? (
           <ul className="divide-y divide-stone-200 dark:divide-stone-800">
             {tokens.map((t) => (
-              <TokenRow key={t.id} token={t} />
+              <MachineTokenRow key={t.id} token={t} />
             ))}
           </ul>
         ) : (
