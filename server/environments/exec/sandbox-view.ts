@@ -1,9 +1,10 @@
 /**
- * What a command can see: the bubblewrap profile every local command runs in, built from explicit
- * binds rather than the host's `/` with holes punched in it (a list of holes always misses one: a
- * fresh folder in the temp dir, the install folder, a database living outside `.data`).
+ * What a command can see: the bubblewrap profile every local command runs in (and search_files's
+ * ripgrep, files/search-view.ts), built from explicit binds rather than the host's `/` with holes
+ * punched in it (a list of holes always misses one: a fresh folder in the temp dir, the install
+ * folder, a database living outside `.data`).
  *
- * Inside: the environment's folder (read-write), the system tool folders read-only (`/usr`, `/bin`,
+ * Inside: the environment's folder (read-write; read-only for a search), the system tool folders read-only (`/usr`, `/bin`,
  * `/sbin`, `/lib*`), a handful of `/etc` files tools need (no `/etc/environment`, `npmrc`, shadow
  * files or anything else an operator may keep there), a private size-capped `/tmp`, fresh `/proc`
  * and `/dev`, and whatever the network layer asks for (sandbox-runtime's proxy socket and its own
@@ -102,6 +103,10 @@ export type ViewPlan = {
   dirs?: string[]
   /** Paths to keep hidden even inside a bound folder; the server's own by default. */
   hidden?: string[]
+  /** Bind the environment's folder read-only (a search, which only reads). */
+  readOnlyRoot?: boolean
+  /** The working directory inside the view (resolved there, so never outside it); `root` by default. */
+  cwd?: string
 }
 
 const real = (path: string) => {
@@ -147,11 +152,11 @@ export function viewArgs(plan: ViewPlan, system = systemMounts()): string[] {
     ...masks(plan.hidden ?? serverPaths(), bound),
     ...extra,
     ...(plan.dirs ?? []).flatMap((dir) => ['--dir', dir]),
-    '--bind',
+    plan.readOnlyRoot ? '--ro-bind' : '--bind',
     plan.root,
     plan.root,
     '--chdir',
-    plan.root,
+    plan.cwd ?? plan.root,
     '--remount-ro',
     '/',
   ]

@@ -4,9 +4,9 @@
  * than load every name first. The names the server reads are counted through the two ways
  * `node:fs/promises` hands them out (readdir's array, opendir's entries).
  */
-import { execFileSync } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import type * as FsPromises from 'node:fs/promises'
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -34,18 +34,25 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   return { ...fs, default: { ...fs, readdir, opendir }, readdir, opendir }
 })
 
+const { prepareFolder } = await import('../exec/identity.ts')
+const { ripgrepInView, SEARCH_ENV } = await import('./search-view.ts')
 const { listDirectory, searchFiles, MAX_ENTRIES, MAX_SEARCH_CHARS, MAX_SEARCH_FILE_BYTES } =
   await import('./files-list.ts')
 
 const MANY = 50_000
+let base: string
 let root: string
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'env-list-'))
+  // As an environment's folder is made: search_files reads it as the user commands run as.
+  base = await mkdtemp(join(tmpdir(), 'env-list-'))
+  await chmod(base, 0o711)
+  root = join(base, 'env')
+  await prepareFolder(root)
   await mkdir(join(root, 'many'))
   // As a command would make it: 50,000 empty files in one folder.
   execFileSync('sh', ['-c', `seq 1 ${MANY} | xargs touch`], { cwd: join(root, 'many') })
 }, 60_000)
-afterAll(() => rm(root, { recursive: true, force: true }))
+afterAll(() => rm(base, { recursive: true, force: true }))
 
 describe('list_directory of a folder of 50,000 entries', () => {
   it.each([false, true])(
@@ -105,6 +112,33 @@ describe('search_files against what a command planted', () => {
     await expect(searchFiles({ root }, { pattern: 'x', path: 'planted/p' })).rejects.toMatchObject({
       status: 400,
     })
+    // Named, a FIFO would wait for a writer until the time limit.
+    await expect(searchFiles({ root }, { pattern: 'x', path: 'planted/fifo' })).rejects.toMatchObject({
+      status: 400,
+      message: 'path: "planted/fifo" is not a regular file',
+    })
+  })
+
+  it("runs ripgrep in the command view: a folder it reaches through a link is the view's", async () => {
+    // What a swap makes ripgrep walk into: another environment (its folder, like this one, belongs
+    // to the sandbox uid, so that uid alone would read it) and the host's /etc.
+    await prepareFolder(join(base, 'sibling'))
+    execFileSync('sh', ['-c', `echo SIBLING-SECRET > ${join(base, 'sibling', 'notes.txt')}`])
+    execFileSync('sh', ['-c', 'mkdir -p via && ln -sfn ../../sibling via/sibling && ln -sfn /etc via/etc'], {
+      cwd: root,
+    })
+    const rg = async (link: string, pattern: string) => {
+      const argv = await ripgrepInView(root, join(root, 'via', link), ['--no-messages', '-e', pattern, '.'])
+      return new Promise<string>((resolve) =>
+        execFile(argv[0]!, argv.slice(1), { env: SEARCH_ENV }, (_err, stdout, stderr) =>
+          resolve(stdout + stderr),
+        ),
+      )
+    }
+    expect(await rg('sibling', 'SIBLING-SECRET')).not.toContain('notes.txt')
+    const etc = await rg('etc', '^root:')
+    expect(etc).toMatch(/passwd:root:/) // what a command reads there too
+    expect(etc).not.toMatch(/shadow/)
   })
 
   it('does not read a file over the read limit: one long line cost twice its size per search', async () => {

@@ -3,13 +3,14 @@
  * (paths.ts `handlePath`) and entered with O_NOFOLLOW one level at a time, so nothing here follows a
  * symlink out of the root: links are listed as links, never descended.
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { constants } from 'node:fs'
 import { lstat, open, opendir } from 'node:fs/promises'
-import { badRequest, HttpError } from '../../lib/errors.ts'
+import { badRequest } from '../../lib/errors.ts'
 import { type FileContext, type ListDirectoryInput, type SearchFilesInput } from './files-schema.ts'
 import { MAX_READ_BYTES } from './files.ts'
 import { checkRelativePath, handlePath, openForRead, type Opened } from './paths.ts'
+import { ripgrepInView, SEARCH_ENV, viewFailure } from './search-view.ts'
 
 /** Most entries list_directory returns. */
 export const MAX_ENTRIES = 1000
@@ -106,12 +107,6 @@ async function walk(dirPath: string, rel: string, recursive: boolean, listing: L
 const openFolder = (path: string) =>
   open(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW).catch(() => null)
 
-let ripgrepFound: boolean | undefined
-function hasRipgrep(): boolean {
-  ripgrepFound ??= spawnSync('rg', ['--version'], { stdio: 'ignore' }).status === 0
-  return ripgrepFound
-}
-
 /** Longest a search may run; then it is stopped and what it found so far is answered. */
 const SEARCH_TIMEOUT_MS = 20_000
 
@@ -126,22 +121,24 @@ export type SearchResult = {
  * Searches file contents: `file:line: text` per match. Always ripgrep, in a child with a time
  * limit: its regex engine runs in linear time, where JavaScript's backtracks (`^(a+)+$` on a long
  * line would hold the event loop for minutes), and the caller's pattern never runs in this process.
+ * The child runs in the environment's command view (search-view.ts): ripgrep reopens folders by
+ * name, so a command swapping one for a link sends it wherever the link points.
  */
 export async function searchFiles(ctx: FileContext, input: SearchFilesInput): Promise<SearchResult> {
   if (input.glob !== undefined) checkRelativePath(input.glob, 'glob')
-  if (!hasRipgrep())
-    throw new HttpError(503, 'unavailable', 'search_files needs ripgrep (rg) installed on this server')
   const opened = await openForRead(ctx.root, input.path ?? '', { allowRoot: true })
   try {
     const stat = await opened.handle.stat()
     const isFolder = stat.isDirectory()
+    // A FIFO a command left would wait for a writer until the time limit.
+    if (!isFolder && !stat.isFile()) throw badRequest(`path: "${opened.rel}" is not a regular file`, 'path')
     if (!isFolder && stat.size > MAX_SEARCH_FILE_BYTES) {
       throw badRequest(
         `path: "${opened.rel}" is more than ${MAX_SEARCH_FILE_BYTES} bytes; the most search_files reads is ${MAX_SEARCH_FILE_BYTES}`,
         'path',
       )
     }
-    const { lines, timedOut, cut } = await ripgrep(opened, input, isFolder)
+    const { lines, timedOut, cut } = await ripgrep(ctx.root, opened, input, isFolder)
     const truncated = lines.length > MAX_MATCHES || timedOut || cut
     let output = lines.slice(0, MAX_MATCHES).join('\n')
     if (lines.length > MAX_MATCHES)
@@ -162,15 +159,15 @@ export async function searchFiles(ctx: FileContext, input: SearchFilesInput): Pr
 }
 
 /**
- * Runs rg on the opened folder (its cwd is the descriptor) or file (named by its descriptor), so
- * no name is resolved again.
+ * Runs rg in the environment's view (search-view.ts): in the opened folder, as the view resolves
+ * its path, or on the opened file, handed over as its standard input so no name is resolved again.
  */
-function ripgrep(
+async function ripgrep(
+  root: string,
   opened: Opened,
   input: SearchFilesInput,
   isFolder: boolean,
 ): Promise<{ lines: string[]; timedOut: boolean; cut: boolean }> {
-  const fdPath = `/proc/${process.pid}/fd/${opened.handle.fd}`
   const args = [
     '--line-number',
     '--no-heading',
@@ -181,6 +178,8 @@ function ripgrep(
     '--max-columns-preview',
     '--max-filesize',
     String(MAX_SEARCH_FILE_BYTES),
+    // A file that vanished or the sandbox uid may not read is skipped, not a refused pattern.
+    '--no-messages',
   ]
   if (isFolder) {
     // The name ends at a NUL, not at the first `:N:`: a file may be called `notes:7:x.txt`.
@@ -188,12 +187,14 @@ function ripgrep(
     for (const skipped of SKIPPED) args.push('--glob', `!**/${skipped}/**`)
     if (input.glob) args.push('--glob', input.glob)
   } else args.push('--no-filename')
-  args.push('--max-count', String(MAX_MATCHES + 1), '-e', input.pattern, '--', isFolder ? '.' : fdPath)
+  args.push('--max-count', String(MAX_MATCHES + 1), '-e', input.pattern, '--', isFolder ? '.' : '-')
+  const argv = await ripgrepInView(root, isFolder && opened.rel ? `${root}/${opened.rel}` : root, args)
   return new Promise((resolve, reject) => {
-    const child = spawn('rg', args, {
-      cwd: isFolder ? fdPath : '/',
-      env: { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    // stdout and stderr are pipes (a descriptor as stdin leaves them typed as maybe null).
+    const child = spawn(argv[0]!, argv.slice(1), {
+      cwd: '/',
+      env: SEARCH_ENV,
+      stdio: [isFolder ? 'ignore' : opened.handle.fd, 'pipe', 'pipe'],
     })
     let timedOut = false
     const timer = setTimeout(() => {
@@ -208,7 +209,7 @@ function ripgrep(
     const format = isFolder
       ? (line: string) => formatLine(opened.rel, line)
       : (line: string) => `${opened.rel}:${line.replace(/^(\d+):/, '$1: ')}`
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       if (cut) return
       buffered += chunk.toString('utf8')
       // A file with Windows line endings: the `\r` before each newline is not the text's.
@@ -225,14 +226,20 @@ function ripgrep(
       if (buffered.length > MAX_SEARCH_CHARS) cut = true
       if (out.length > MAX_MATCHES || cut) child.kill()
     })
-    child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-2000)))
+    // The start: where bubblewrap says it could not start the search.
+    child.stderr!.on('data', (chunk: Buffer) => {
+      if (stderr.length < 2000) stderr += chunk.toString('utf8')
+    })
     child.on('error', (err) => {
       clearTimeout(timer)
       reject(err)
     })
     child.on('close', (code) => {
       clearTimeout(timer)
-      if (code === 2 && out.length === 0)
+      const failed = viewFailure(stderr, opened.rel)
+      if (failed) reject(failed)
+      // ripgrep also answers 2 for a file it could not read; only a refused pattern or glob says why.
+      else if (code === 2 && out.length === 0 && stderr.trim())
         reject(badRequest(`pattern: ripgrep refused it: ${stderr.trim()}`, 'pattern'))
       else resolve({ lines: out, timedOut, cut })
     })

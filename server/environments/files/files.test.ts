@@ -1,5 +1,6 @@
 import {
   appendFile,
+  chmod,
   type FileHandle,
   mkdir,
   mkdtemp,
@@ -11,18 +12,23 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { prepareFolder } from '../exec/identity.ts'
 import { readAtMost } from './bounded-read.ts'
 import { editFile, type FileContext, MAX_READ_BYTES, readFile, writeFile } from './files.ts'
 import { listDirectory, searchFiles } from './files-list.ts'
 import { measureUsage } from './quota.ts'
 
+let base: string
 let root: string
 let ctx: FileContext
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'env-files-'))
-  ctx = { root }
+  // As an environment's folder is made: search_files reads it as the user commands run as.
+  base = await mkdtemp(join(tmpdir(), 'env-files-'))
+  await chmod(base, 0o711)
+  root = join(base, 'env')
+  ctx = { root, owner: await prepareFolder(root) }
 })
-afterEach(() => rm(root, { recursive: true, force: true }))
+afterEach(() => rm(base, { recursive: true, force: true }))
 
 const failure = (promise: Promise<unknown>) =>
   promise.then(
