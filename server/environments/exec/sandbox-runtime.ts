@@ -1,9 +1,12 @@
 /**
  * The one place that talks to @anthropic-ai/sandbox-runtime (0.0.78, pinned: the last release whose
  * engines allow Node 20). It is initialised once per process. Its filtering proxy reads one global
- * host allowlist, not one per command, so the allowlist in force is the intersection of the lists
- * of the commands running right now: exact for one command, fail-closed when two environments with
- * different hosts overlap (a host one of them lacks is refused to both until it finishes).
+ * host allowlist, not one per command, and tells commands apart only by the proxy user a request
+ * names, which the command chooses. So no command reaches that proxy itself: each gets a gate of its
+ * own (proxy-gate.ts), a socket bound into its sandbox alone, which refuses every host not on that
+ * command's list and passes the rest on in its name; the runtime's allowlist is the union of the
+ * running commands' lists, a second check behind the gates (decision 0519, replacing 0067's
+ * intersection, which let one tenant's long command cut every other tenant's hosts).
  *
  * The proxy trusts an address literal on its allowlist and never judges it again, so no entry
  * that leads inside (a private, loopback, link-local or reserved literal in any spelling, this
@@ -15,13 +18,12 @@
  * exits 0), so the refusals the runtime records for a command (its violation store, keyed by the
  * command id we pass) are collected while it runs and reported with its result.
  */
-import { chown } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
 import { namesInside } from '../../lib/outbound.ts'
-import { sandboxIdentity } from './identity.ts'
+import { openGate } from './proxy-gate.ts'
 import { VIEW_TMP, type ViewPlan } from './sandbox-view.ts'
 
 /**
@@ -75,7 +77,6 @@ export function initSandboxRuntime(): Promise<void> {
     if (deps.errors.length > 0) throw new Error(`sandbox-runtime is missing ${deps.errors.join(', ')}`)
     await SandboxManager.initialize(structuredClone(BASE))
     collectRefusals()
-    await shareSockets()
   })()
   return ready
 }
@@ -95,10 +96,10 @@ export type Wrapped = {
   /** The connections the proxy refused to this command so far ("host:port"); read before release. */
   refusals: () => string[]
   /**
-   * What the line needs from the view it runs in (sandbox-view.ts): the proxy socket and the
-   * runtime's helper binaries, and the folders it mounts its own masks on.
+   * What the line needs from the view it runs in (sandbox-view.ts): the command's gate where the
+   * line looks for the proxy, the runtime's helper binaries, and the folders it mounts its masks on.
    */
-  view: Pick<ViewPlan, 'readOnly' | 'dirs'>
+  view: Pick<ViewPlan, 'readOnly' | 'sockets' | 'dirs'>
 }
 
 /**
@@ -108,7 +109,7 @@ export type Wrapped = {
  */
 export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
   await initSandboxRuntime()
-  const { allowedHosts, release } = register(req.id, req.allowedHosts)
+  const { allowedHosts, gate, release } = await register(req.id, req.allowedHosts)
   try {
     const line = await SandboxManager.wrapWithSandbox(
       `${AWAIT_RELAYS}\n${req.command}`,
@@ -128,9 +129,9 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
       // An opaque id: by default the proxy user name would carry the command text itself.
       { commandId: req.id, commandText: req.id },
     )
-    const sockets = [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()]
     const view = {
-      readOnly: [...new Set(sockets.filter((s): s is string => Boolean(s))), vendorDir()],
+      readOnly: [vendorDir()],
+      sockets: runtimeSockets().map((target) => ({ source: gate, target })),
       dirs: [...home(), RUNTIME_TMPDIR],
     }
     return { line, release, view, refusals: () => [...(refused.get(req.id) ?? [])] }
@@ -140,27 +141,64 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
   }
 }
 
-/** Puts a command's hosts in the allowlist in force (and starts collecting its refusals). */
-function register(id: string, hosts: string[]) {
+/**
+ * Opens command `id`'s gate, allowed `hosts` (those that lead inside dropped), and adds them to the
+ * runtime's allowlist; starts collecting its refusals. @returns the gate's socket and its release.
+ */
+async function register(id: string, hosts: string[]) {
   const allowedHosts = proxyHosts(hosts)
-  running.set(id, allowedHosts)
+  const socket = SandboxManager.getLinuxHttpSocketPath()
+  if (!socket) throw new Error('sandbox-runtime has no proxy socket')
   refused.set(id, [])
+  running.set(id, allowedHosts)
   applyAllowlist()
   const release = () => {
     refused.delete(id)
     if (running.delete(id)) applyAllowlist()
   }
-  return { allowedHosts, release }
+  try {
+    const gate = await openGate({
+      hosts: allowedHosts,
+      upstream: { socket, authorization: proxyAuthorization(id) },
+      onRefused: (target) => noteRefusal(id, target),
+    })
+    return {
+      allowedHosts,
+      gate: gate.path,
+      release: () => {
+        gate.close()
+        release()
+      },
+    }
+  } catch (err) {
+    release()
+    throw err
+  }
+}
+
+/**
+ * The runtime's own credential with command `id` as its user (0.0.78's convention, `srt.<base64 of
+ * the id>`; see generateProxyEnvVars in its sandbox-utils), which files its refusals under the
+ * command. Only the gates hold it in a request: what a command puts in its own is dropped.
+ */
+function proxyAuthorization(id: string): string {
+  const user = `srt.${Buffer.from(id).toString('base64')}`
+  return `Basic ${Buffer.from(`${user}:${SandboxManager.getProxyAuthToken() ?? ''}`).toString('base64')}`
+}
+
+/** The runtime's proxy sockets (one file when its front serves HTTP and SOCKS alike, as 0.0.78's does). */
+function runtimeSockets(): string[] {
+  const sockets = [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()]
+  return [...new Set(sockets.filter((s): s is string => Boolean(s)))]
 }
 
 /** The filtering proxy for a command that brings its own isolation (a `docker` environment's container). */
 export type ProxyLease = {
-  /** The proxy's Unix socket on this host (the container reaches it bind-mounted, through a relay). */
+  /** The command's gate on this host (the container reaches it bind-mounted, through a relay). */
   socket: string
   /**
    * The variables that point the command's tools at a relay of that socket listening on
-   * 127.0.0.1:`port` inside its network namespace, with the proxy's credential and the command's
-   * id as its user name (so the runtime files its refusals under the command, as for `wrapCommand`).
+   * 127.0.0.1:`port` inside its network namespace. No credential: the gate is the command's own.
    */
   env: Record<string, string>
   release: () => void
@@ -179,21 +217,15 @@ export async function leaseProxy(req: {
   if (proxyHosts(req.allowedHosts).length === 0) return null
   await initSandboxRuntime()
   await SandboxManager.waitForNetworkInitialization()
-  const socket = SandboxManager.getLinuxHttpSocketPath()
-  if (!socket) throw new Error('sandbox-runtime has no proxy socket')
-  const { release } = register(req.id, req.allowedHosts)
-  // The runtime's own convention (0.0.78, pinned): user `srt.<base64 of the command id>`, password
-  // its per-process token; see generateProxyEnvVars in its sandbox-utils.
-  const token = SandboxManager.getProxyAuthToken()
-  const user = `srt.${encodeURIComponent(Buffer.from(req.id).toString('base64'))}`
-  const url = `http://${token ? `${user}:${token}@` : ''}127.0.0.1:${req.port}`
+  const { gate, release } = await register(req.id, req.allowedHosts)
+  const url = `http://127.0.0.1:${req.port}`
   const local = 'localhost,127.0.0.1,::1'
   const env: Record<string, string> = { NO_PROXY: local, no_proxy: local, GRPC_PROXY: url }
   for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY']) {
     env[name] = url
     env[name.toLowerCase()] = url
   }
-  return { socket, env, release, refusals: () => [...(refused.get(req.id) ?? [])] }
+  return { socket: gate, env, release, refusals: () => [...(refused.get(req.id) ?? [])] }
 }
 
 /** The entries the proxy may be given: none that leads inside (see the top of this file). */
@@ -215,10 +247,9 @@ function vendorDir(): string {
   return join(dirname(entry), '..', 'vendor')
 }
 
+/** The runtime's allowlist: every running command's hosts, each command held to its own by its gate. */
 function applyAllowlist() {
-  const lists = [...running.values()]
-  const allowed =
-    lists.length === 0 ? [] : lists.reduce((acc, list) => acc.filter((host) => list.includes(host)))
+  const allowed = [...new Set([...running.values()].flat())]
   SandboxManager.updateConfig({
     ...structuredClone(BASE),
     network: { ...BASE.network, allowedDomains: allowed },
@@ -237,10 +268,15 @@ function collectRefusals() {
     // subscribe() calls back at once with what is stored already: nothing of ours.
     if (first) return void (first = false)
     const latest = violations.at(-1)
-    const list = latest?.command ? refused.get(latest.command) : undefined
     const target = latest && refusedTarget(latest.line)
-    if (list && target && !list.includes(target) && list.length < MAX_REFUSALS) list.push(target)
+    if (latest?.command && target) noteRefusal(latest.command, target)
   })
+}
+
+/** Adds `target` ("host:port") to the refusals of running command `id`, once, up to the bound. */
+function noteRefusal(id: string, target: string) {
+  const list = refused.get(id)
+  if (list && !list.includes(target) && list.length < MAX_REFUSALS) list.push(target)
 }
 
 /** `example.com:80` from a proxy's violation line; null for anything that is not a network refusal. */
@@ -254,13 +290,4 @@ export function refusedTarget(line: string): string | null {
   } catch {
     return request[1]!
   }
-}
-
-/** The proxy's Unix sockets are created by the server (root); the sandbox uid must reach them. */
-async function shareSockets() {
-  const id = sandboxIdentity()
-  if (!id.drop) return
-  await SandboxManager.waitForNetworkInitialization()
-  const sockets = [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()]
-  for (const socket of new Set(sockets)) if (socket) await chown(socket, id.uid, id.gid)
 }

@@ -7,10 +7,10 @@
  * Inside: the environment's folder (read-write; read-only for a search), the system tool folders read-only (`/usr`, `/bin`,
  * `/sbin`, `/lib*`), a handful of `/etc` files tools need (no `/etc/environment`, `npmrc`, shadow
  * files or anything else an operator may keep there), a private size-capped `/tmp`, fresh `/proc`
- * and `/dev`, and whatever the network layer asks for (sandbox-runtime's proxy socket and its own
- * helper binaries). Nothing else exists; `/` itself is read-only. The server's own paths (install
- * folder, data folders, env file, ENVIRONMENT_LOCAL_ROOT, ...) are masked even when an operator put
- * them inside one of the bound system folders.
+ * and `/dev`, and whatever the network layer asks for (the command's proxy gate and
+ * sandbox-runtime's own helper binaries). Nothing else exists; `/` itself is read-only. The server's
+ * own paths (install folder, data folders, env file, ENVIRONMENT_LOCAL_ROOT, ...) are masked even
+ * when an operator put them inside one of the bound system folders.
  */
 import { existsSync, realpathSync, statSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
@@ -97,8 +97,13 @@ export type ViewPlan = {
   root: string
   /** Size of the private /tmp, in bytes (a tmpfs: memory, charged to the environment's box). */
   tmpBytes: number
-  /** Host paths bound read-only at the same path (the network layer's socket and helpers). */
+  /** Host paths bound read-only at the same path (the network layer's helpers, a harness's sockets). */
   readOnly?: string[]
+  /**
+   * Unix sockets bound read-only at another path: a command's own proxy gate where sandbox-runtime's
+   * line looks for its proxy (sandbox-runtime.ts).
+   */
+  sockets?: { source: string; target: string }[]
   /** Empty folders to create (where the network layer mounts its own masks). */
   dirs?: string[]
   /** Paths to keep hidden even inside a bound folder; the server's own by default. */
@@ -120,7 +125,10 @@ const real = (path: string) => {
 /** The bwrap arguments (before `--`) for one command's view of the file system. */
 export function viewArgs(plan: ViewPlan, system = systemMounts()): string[] {
   const etc = ETC_ENTRIES.filter((path) => existsSync(path)).flatMap((path) => ['--ro-bind', path, path])
-  const extra = (plan.readOnly ?? []).flatMap((path) => ['--ro-bind', path, path])
+  const extra = [
+    ...(plan.readOnly ?? []).map((path) => ({ source: path, target: path })),
+    ...(plan.sockets ?? []),
+  ].flatMap(({ source, target }) => ['--ro-bind', source, target])
   const bound = [...system, ...etc].filter((_, i, all) => all[i - 1] === '--ro-bind')
   return [
     '--unshare-all',
