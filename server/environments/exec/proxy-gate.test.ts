@@ -11,7 +11,7 @@ import net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { allowsHost, openGate, type Gate } from './proxy-gate.ts'
+import { allowsHost, MAX_GATE_CONNECTIONS, openGate, type Gate } from './proxy-gate.ts'
 
 const OURS = 'Basic c3J0LmdhdGU6dG9rZW4='
 const FORGED = `Basic ${Buffer.from('srt.someone-else:stolen-token').toString('base64')}`
@@ -118,6 +118,27 @@ describe('SOCKS5', () => {
     expect([...other.subarray(4, 6)]).toEqual([5, 2]) // not allowed by the ruleset
     expect(reached).toEqual([{ request: 'CONNECT a.test:80', authorization: OURS }])
     expect(refused).toEqual(['c.test:80'])
+  })
+})
+
+describe('open connections', () => {
+  it('holds at most MAX_GATE_CONNECTIONS of a command at once; one more is closed unread', async () => {
+    const held = await Promise.all(
+      Array.from({ length: MAX_GATE_CONNECTIONS }, async () => {
+        const socket = net.connect(gate.path)
+        await once(socket, 'connect')
+        return socket
+      }),
+    )
+    const extra = net.connect(gate.path)
+    extra.on('error', () => {})
+    await once(extra, 'close')
+    // The held ones still work, and a place freed is taken again.
+    held.pop()!.destroy()
+    await expect
+      .poll(async () => (await exchange(text('CONNECT a.test:80 HTTP/1.1\r\n\r\n'), text('ping'))).toString())
+      .toBe('HTTP/1.1 200 Connection Established\r\n\r\nping')
+    for (const socket of held) socket.destroy()
   })
 })
 

@@ -48,6 +48,14 @@ const REFUSED_HEAD =
   'HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nX-Proxy-Error: blocked-by-allowlist\r\n'
 const REFUSED_BODY = 'Connection blocked by network allowlist\n'
 
+/**
+ * Connections a command may hold open through its gate at once: far above what a package manager
+ * or a harness opens (npm keeps 15), and a bound on the server's descriptors (two a connection, the
+ * command's and its tunnel's) however many processes the command starts. Past it, a new
+ * connection is closed unread.
+ */
+export const MAX_GATE_CONNECTIONS = 256
+
 /** The gates' folder, made once per process. */
 let folder: Promise<string> | undefined
 
@@ -79,6 +87,7 @@ export async function openGate(opts: GateOptions): Promise<Gate> {
       else web.emit('connection', client)
     })
   })
+  server.maxConnections = MAX_GATE_CONNECTIONS
   server.listen(path)
   await once(server, 'listening')
   const close = () => {
