@@ -66,6 +66,8 @@ export async function loadMcpTools(
 ): Promise<McpToolSet> {
   const { servers, unknown } = await serversForAgent(caller, only)
   const tools: Record<string, Tool> = {}
+  // One set for every server's names: copying the names so far for each tool was quadratic.
+  const taken = new Set<string>()
   const problems: string[] = unknown.map((name) => `${name}: no such MCP server`)
   const listed = await Promise.all(
     servers.map(async (row) => {
@@ -90,7 +92,8 @@ export async function loadMcpTools(
     for (const mcpTool of list) {
       // The listing keeps the name as the server spells it, for the call; the model sees it redacted.
       const shownName = redact(mcpTool.name)
-      const name = mcpToolName(row.name, shownName, new Set(Object.keys(tools)))
+      const name = mcpToolName(row.name, shownName, taken)
+      taken.add(name)
       tools[name] = tool({
         description: `[MCP server ${row.name}] ${mcpTool.description ?? mcpTool.title ?? shownName}`.slice(
           0,

@@ -6,6 +6,7 @@ import { hiddenHeaders, type McpEndpoint } from '../integrations/mcp-client.ts'
 import { integrationStreamFetch } from '../lib/integration-fetch.ts'
 import { makeStreamRedactor } from '../lib/redact.ts'
 import { redactByteStream, type StreamRedactor } from '../lib/redact-stream.ts'
+import { watchedResponse } from '../lib/watched-body.ts'
 import { readBody } from './endpoint-request.ts'
 
 /** Answers one request for the server named `name`. */
@@ -22,6 +23,12 @@ const MCP_RESPONSE_HEADERS = ['content-type', 'mcp-session-id', 'mcp-protocol-ve
 const SESSION_HEADER = 'mcp-session-id'
 /** Session ids remembered per server: a run holds a few sessions, a server that mints more is odd. */
 const MAX_SESSIONS_PER_SERVER = 16
+/**
+ * Requests relayed to one server open at once, per run: its event stream and a few calls. Each
+ * holds a connection to the server until its answer ends, and a command in the sandbox could
+ * otherwise open thousands (a GET stream lasts as long as the server keeps it).
+ */
+export const MAX_RELAYED_OPEN_PER_SERVER = 8
 
 /** Remembers `given` under its hidden form `shown` for server `name`, forgetting the oldest past the cap. */
 function remember(sessions: Map<string, Map<string, string>>, name: string, shown: string, given: string) {
@@ -44,6 +51,8 @@ export function createMcpRelay(servers: Map<string, McpEndpoint>, signal: AbortS
   // Per server, the session ids it gave that the sandbox saw hidden, by their hidden form: sent
   // back as shown, they reach the server whole (a session id that echoes a token still works).
   const sessions = new Map<string, Map<string, string>>()
+  // Per server, the requests relayed whose answers have not ended.
+  const open = new Map<string, number>()
   const hidesOf = (name: string, endpoint: McpEndpoint) => {
     let hide = hides.get(name)
     if (!hide) hides.set(name, (hide = makeStreamRedactor(hiddenHeaders(endpoint.headers))))
@@ -52,6 +61,24 @@ export function createMcpRelay(servers: Map<string, McpEndpoint>, signal: AbortS
   return async (name, request) => {
     const endpoint = servers.get(name)
     if (!endpoint) return Response.json({ error: `No MCP server named ${name} in this run` }, { status: 404 })
+    const opened = open.get(name) ?? 0
+    if (opened >= MAX_RELAYED_OPEN_PER_SERVER)
+      return Response.json(
+        { error: `MCP server ${name} has ${MAX_RELAYED_OPEN_PER_SERVER} requests open for this run already` },
+        { status: 429, headers: { 'retry-after': '1' } },
+      )
+    open.set(name, opened + 1)
+    const release = () => open.set(name, open.get(name)! - 1)
+    try {
+      // The slot is the server's until its answer ends, is cancelled or fails (watchedResponse).
+      return watchedResponse(await relay(name, endpoint, request), { onDone: release })
+    } catch (err) {
+      release()
+      throw err
+    }
+  }
+
+  async function relay(name: string, endpoint: McpEndpoint, request: Request): Promise<Response> {
     const headers = new Headers(endpoint.headers)
     for (const header of MCP_REQUEST_HEADERS) {
       const value = request.headers.get(header)

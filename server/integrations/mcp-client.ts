@@ -2,22 +2,29 @@
  * Talking to one MCP server over streamable HTTP with the official SDK client, every request
  * through the integrations' outbound guard. Each call opens a short session (initialize, one
  * request, close): registrations change rarely, calls are few, and nothing stays open between
- * turns. Tool lists are cached for {@link TOOL_LIST_TTL_MS} per server version; every failure
- * comes back as an {@link McpFailure} with a message a person (or the model) can act on. Whatever
- * the server says (tools, results, errors) comes back with its header values hidden
- * ({@link headerRedactor}, decision 0426): a server may echo its request headers.
+ * turns. A session is bounded whatever the server answers (mcp-session-bounds.ts, decision 0517).
+ * Tool lists are cached for {@link TOOL_LIST_TTL_MS} per server version; every failure comes back
+ * as an {@link McpFailure} with a message a person (or the model) can act on. Whatever the server
+ * says (tools, results, errors) comes back with its header values hidden ({@link headerRedactor},
+ * decision 0426): a server may echo its request headers.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { ErrorCode, McpError, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js'
+import {
+  ErrorCode,
+  ListToolsResultSchema,
+  McpError,
+  type Tool as SdkTool,
+} from '@modelcontextprotocol/sdk/types.js'
 import { integrationStreamFetch } from '../lib/integration-fetch.ts'
 import { BoundedCache } from '../lib/lru.ts'
 import { OutboundRefused } from '../lib/outbound.ts'
 import { makeRedactor, MIN_SECRET_LENGTH, redactData, type Hidden } from '../lib/redact.ts'
 import type { McpStatus } from './mcp-schema.ts'
+import { McpSessionBound, McpSessionBounds } from './mcp-session-bounds.ts'
 
 /** How long a server's tool list is reused before it is listed again. */
 export const TOOL_LIST_TTL_MS = 60_000
@@ -27,6 +34,18 @@ const CONNECT_TIMEOUT_MS = 10_000
 const CALL_TIMEOUT_MS = 60_000
 /** A tool's text result is cut here so one call cannot flood the model's context. */
 const MAX_RESULT_CHARS = 50_000
+/**
+ * A server's tools: every one goes into every model request of a conversation, and a listing is
+ * kept for a minute. A server offering more is refused whole (its status says why), not cut to
+ * an arbitrary part.
+ */
+export const MAX_TOOLS_PER_SERVER = 128
+/** What a listing session (initialize and every page) may receive, in bytes. */
+export const MAX_LISTING_BYTES = 256 * 1024
+/** What a tool call's session may receive, in bytes: its text is cut at 50,000 characters anyway. */
+export const MAX_CALL_BYTES = 1024 * 1024
+/** Listings kept: at most {@link MAX_LISTING_BYTES} of answers each, 32 MiB together. */
+const MAX_LISTINGS_CACHED = 128
 
 /** Where and how to reach a server, with its header secrets already resolved. */
 export type McpEndpoint = {
@@ -58,6 +77,7 @@ export const refusedMessage = (server: string, reason: string) =>
 /** Turns whatever the SDK or the network threw into a readable {@link McpFailure}. */
 export function describeMcpError(server: string, err: unknown): McpFailure {
   if (err instanceof McpFailure) return err
+  if (err instanceof McpSessionBound) return new McpFailure('refused', err.message)
   const cause = (err as { cause?: unknown })?.cause
   if (err instanceof OutboundRefused || cause instanceof OutboundRefused)
     return new McpFailure('refused', refusedMessage(server, (err as Error).message))
@@ -104,32 +124,41 @@ export function hiddenHeaders(headers: Record<string, string>): Hidden[] {
 /** Hides the server's header values ({@link hiddenHeaders}) in `text`. */
 export const headerRedactor = (headers: Record<string, string>) => makeRedactor(hiddenHeaders(headers))
 
+/** One session with the server, within `maxBytes` and the other bounds of mcp-session-bounds.ts. */
 async function withClient<T>(
   endpoint: McpEndpoint,
+  maxBytes: number,
   work: (client: Client, redact: (text: string) => string) => Promise<T>,
 ): Promise<T> {
   const redact = headerRedactor(endpoint.headers)
+  const bounds = new McpSessionBounds(endpoint.name, maxBytes)
+  const guarded = integrationStreamFetch({
+    adminRegistered: endpoint.adminRegistered,
+    timeoutMs: CONNECT_TIMEOUT_MS,
+    maxBytes,
+  })
   const transport = new StreamableHTTPClientTransport(new URL(endpoint.url), {
     requestInit: { headers: endpoint.headers },
-    fetch: integrationStreamFetch({
-      adminRegistered: endpoint.adminRegistered,
-      timeoutMs: CONNECT_TIMEOUT_MS,
-    }),
+    fetch: bounds.fetch(guarded),
   })
   const client = new Client({ name: 'clockwork', version: '1.0.0' })
   try {
-    await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS })
+    await client.connect(bounds.transport(transport), { timeout: CONNECT_TIMEOUT_MS })
     return await work(client, redact)
   } catch (err) {
-    const failure = describeMcpError(endpoint.name, err)
+    // A bound crossed ends the session: whatever the SDK then threw (a closed connection) is its echo.
+    const failure = describeMcpError(endpoint.name, bounds.crossed ?? err)
     throw new McpFailure(failure.kind, redact(failure.message))
   } finally {
     await client.close().catch(() => {})
   }
 }
 
+/** What a conversation uses of a tool: the rest (output schema, annotations, icons) is not kept. */
+export type McpTool = Pick<SdkTool, 'name' | 'title' | 'description' | 'inputSchema'>
+
 type Listing = { tools: McpTool[]; at: number }
-const listings = new BoundedCache<string, Listing>(500, TOOL_LIST_TTL_MS)
+const listings = new BoundedCache<string, Listing>(MAX_LISTINGS_CACHED, TOOL_LIST_TTL_MS)
 // The last outcome per server for the settings page (kept longer than the tool list).
 const statuses = new BoundedCache<string, McpStatus>(2000)
 
@@ -141,13 +170,31 @@ export async function listMcpTools(
   const cached = options.fresh ? undefined : listings.get(endpoint.key)
   if (cached) return cached.tools
   try {
-    const tools = await withClient(endpoint, async (client, redact) => {
+    const tools = await withClient(endpoint, MAX_LISTING_BYTES, async (client, redact) => {
       const all: McpTool[] = []
       let cursor: string | undefined
       // A few pages at most: a server offering hundreds of tools would drown the model anyway.
       for (let page = 0; page < 5; page++) {
-        const res = await client.listTools(cursor ? { cursor } : {}, { timeout: CONNECT_TIMEOUT_MS })
-        all.push(...res.tools)
+        // Not client.listTools(): it compiles a validator for every output schema, and a call is
+        // another session, which never uses them.
+        const res = await client.request(
+          { method: 'tools/list', params: cursor ? { cursor } : {} },
+          ListToolsResultSchema,
+          { timeout: CONNECT_TIMEOUT_MS },
+        )
+        all.push(
+          ...res.tools.map(({ name, title, description, inputSchema }) => ({
+            name,
+            title,
+            description,
+            inputSchema,
+          })),
+        )
+        if (all.length > MAX_TOOLS_PER_SERVER)
+          throw new McpFailure(
+            'refused',
+            `MCP server ${endpoint.name} offers more than ${MAX_TOOLS_PER_SERVER} tools, the most one server may offer`,
+          )
         cursor = res.nextCursor
         if (!cursor) break
       }
@@ -181,6 +228,25 @@ export function mcpStatus(key: string): McpStatus {
 /** What a tool call gives the model: the server's text, and whether the tool itself reported an error. */
 export type McpCallResult = { isError: boolean; text: string; structured?: unknown }
 
+/** `text` within {@link MAX_RESULT_CHARS}, saying where it was cut. */
+const cut = (text: string) =>
+  text.length > MAX_RESULT_CHARS
+    ? `${text.slice(0, MAX_RESULT_CHARS)}\n[cut at ${MAX_RESULT_CHARS} characters]`
+    : text
+
+/**
+ * The structured content as the model and the chat thread get it: redacted, and only when its JSON
+ * is within {@link MAX_RESULT_CHARS} like the text (cut JSON would be no structure at all), else a
+ * line saying it was left out.
+ */
+function structuredPart(content: unknown, redact: (text: string) => string) {
+  if (!content) return {}
+  const structured: unknown = redactData(content, redact)
+  const size = JSON.stringify(structured).length
+  if (size <= MAX_RESULT_CHARS) return { structured }
+  return { note: `[structured content of ${size} characters left out: more than ${MAX_RESULT_CHARS}]` }
+}
+
 /** Calls one tool; the server's own tool errors come back with `isError`, transport failures throw. */
 export async function callMcpTool(
   endpoint: McpEndpoint,
@@ -188,7 +254,7 @@ export async function callMcpTool(
   args: Record<string, unknown>,
   signal?: AbortSignal,
 ): Promise<McpCallResult> {
-  return withClient(endpoint, async (client, redact) => {
+  return withClient(endpoint, MAX_CALL_BYTES, async (client, redact) => {
     const res = await client.callTool({ name: tool, arguments: args }, undefined, {
       timeout: CALL_TIMEOUT_MS,
       signal,
@@ -198,13 +264,11 @@ export async function callMcpTool(
     const text = redact(
       parts.map((p) => (p.type === 'text' ? (p.text ?? '') : `[${p.type} content omitted]`)).join('\n'),
     )
+    const { structured, note } = structuredPart(res.structuredContent, redact)
     return {
       isError: res.isError === true,
-      text:
-        text.length > MAX_RESULT_CHARS
-          ? `${text.slice(0, MAX_RESULT_CHARS)}\n[cut at ${MAX_RESULT_CHARS} characters]`
-          : text,
-      ...(res.structuredContent ? { structured: redactData(res.structuredContent, redact) } : {}),
+      text: note ? `${cut(text)}\n${note}` : cut(text),
+      ...(structured === undefined ? {} : { structured }),
     }
   })
 }
