@@ -1,9 +1,10 @@
-import { notifyPlaceChanged } from '../db/signal.ts'
+import { notifyJobsChanged, notifyOrganizationDeleted, notifyPlaceChanged } from '../db/signal.ts'
 import { env } from '../env.ts'
 import { newId } from '../lib/ids.ts'
 import { isDemotion } from './place-kept.ts'
 import { isOrgAdmin, roleOf } from '../access/caller.ts'
-import { badRequest, forbidden, HttpError } from '../lib/errors.ts'
+import { badRequest, conflict, forbidden, HttpError } from '../lib/errors.ts'
+import { recordOrganizationDeletion } from './organization-deletions.ts'
 import {
   cancelInvitationsBeyond,
   countOwnedOrganizations,
@@ -159,15 +160,56 @@ export async function checkSignUpAllowed(email: unknown, mode: 'open' | 'invite-
 /**
  * Whether this person may make one more organisation. Every organisation has its own limits (jobs,
  * environments, commands at once), and anyone may sign up, so organisations without end would be
- * those limits without end: a person owns at most `USER_MAX_ORGANIZATIONS` (decision 0488).
+ * those limits without end: a person owns at most `USER_MAX_ORGANIZATIONS` (decision 0488), those
+ * they deleted in the last 24 hours counted, so that deleting and making one again does not renew
+ * the limits each has for the day (decision 0521).
  * @throws HttpError 403 `too_many_organizations` at the limit.
  */
 export async function checkMayCreateOrganization(userId: string): Promise<void> {
   const limit = env().USER_MAX_ORGANIZATIONS
-  if ((await countOwnedOrganizations(userId)) < limit) return
+  const { owned, deletedToday } = await countOwnedOrganizations(userId)
+  if (owned + deletedToday < limit) return
   throw new HttpError(
     403,
     'too_many_organizations',
-    `You own ${limit} organisations, the most one person may own.`,
+    deletedToday === 0
+      ? `You own ${limit} organisations, the most one person may own.`
+      : `You own ${owned} organisations and deleted ${deletedToday} in the last 24 hours; together they are ` +
+          `the most one person may have (${limit}). Try again a day after your last delete.`,
   )
+}
+
+/**
+ * Whether this person may delete the organisation (its owners may, better-auth checks): not their
+ * only one, as a session needs one and a new workspace would be one more made without counting
+ * (decision 0521).
+ * @throws HttpError 409 when it is the person's only organisation.
+ */
+export async function checkMayDeleteOrganization(orgId: string, userId: string): Promise<void> {
+  const memberships = await listMemberships(userId)
+  if (memberships.every((m) => m.orgId === orgId)) {
+    throw conflict(
+      'This is your only organisation, so it cannot be deleted. Create or join another one first.',
+      'organizationId',
+    )
+  }
+}
+
+/**
+ * Just before an owner's delete goes ahead: the delete is recorded, with the organisation's
+ * environments, before their records go (decision 0521).
+ */
+export async function beforeOrganizationDeleted(orgId: string, userId: string): Promise<void> {
+  await checkMayDeleteOrganization(orgId, userId)
+  await recordOrganizationDeletion(orgId, userId)
+}
+
+/**
+ * Once an organisation is deleted, every instance is told: each ends the chat turns it runs there
+ * and their commands, and removes the folders and snapshots of its environments from its disk. Its
+ * runs' rows went with it, so the schedulers, woken, find they no longer hold them and abort them.
+ */
+export async function onOrganizationDeleted(orgId: string): Promise<void> {
+  await notifyOrganizationDeleted({ orgId })
+  await notifyJobsChanged()
 }

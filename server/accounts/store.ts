@@ -13,6 +13,7 @@ import {
 } from '../db/schema/index.ts'
 import { invalidateCallers } from '../access/caller-cache.ts'
 import { roleOf, type OrgRole } from '../access/caller.ts'
+import { deletedTodayBy } from './organization-deletions.ts'
 
 export type MembershipRow = { orgId: string; orgName: string; orgSlug: string; role: string }
 
@@ -28,13 +29,22 @@ export async function insertOrganizationWithOwner(
   })
 }
 
-/** How many organisations the user owns (their own workspace and any they made or were handed). */
-export async function countOwnedOrganizations(userId: string, db: Db = getDb()): Promise<number> {
+/**
+ * How many organisations the user owns (their own workspace and any they made or were handed),
+ * and how many of those they deleted in the last 24 hours (decision 0521).
+ */
+export async function countOwnedOrganizations(
+  userId: string,
+  db: Db = getDb(),
+): Promise<{ owned: number; deletedToday: number }> {
   const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
+    .select({
+      owned: sql<number>`count(*)::int`,
+      deletedToday: sql<number>`${deletedTodayBy(userId)}`,
+    })
     .from(member)
     .where(and(eq(member.userId, userId), eq(member.role, 'owner')))
-  return row?.n ?? 0
+  return { owned: Number(row?.owned ?? 0), deletedToday: Number(row?.deletedToday ?? 0) }
 }
 
 /**

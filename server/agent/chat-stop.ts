@@ -5,7 +5,7 @@
  * its person leaving the organisation or losing the role it started with (decision 0476): every
  * instance hears of that and ends the turns it runs for them the same way. Stop reaches the turn on
  * whichever instance runs it (decision 0492). Deleting a chat stops its turn the way Stop does,
- * then deletes it (decision 0487).
+ * then deletes it (decision 0487). Deleting an organisation ends every turn in it (decision 0521).
  */
 import { placeLost } from '../accounts/place-kept.ts'
 import type { Caller } from '../auth/caller.ts'
@@ -13,6 +13,7 @@ import { getDbHandle, type DbHandle } from '../db/client.ts'
 import {
   notifyChatStopped,
   onChatStopped,
+  onOrganizationDeleted,
   onPlaceChanged,
   type ChatStop,
   type PlaceChange,
@@ -43,6 +44,7 @@ export async function trackTurn(
     const subscribed = Promise.all([
       onPlaceChanged((change) => void endTurnsOf(change)),
       onChatStopped((stop) => void endTurnHere(stop)),
+      onOrganizationDeleted(({ orgId }) => void endTurnsIn(orgId)),
     ]).catch((err: unknown) => {
       listening.delete(handle)
       logger.warn(
@@ -73,6 +75,17 @@ async function endTurnsOf(change: PlaceChange) {
     controller.abort(new Error(lost.message))
     await stopCommands({ threadId }).catch((err: unknown) =>
       logger.warn({ err, threadId }, "could not stop a departed member's commands"),
+    )
+  }
+}
+
+/** Ends this instance's turns in a deleted organisation, and their commands. */
+async function endTurnsIn(orgId: string) {
+  for (const [threadId, { controller, caller }] of running) {
+    if (caller.orgId !== orgId) continue
+    controller.abort(new Error('This organisation was deleted.'))
+    await stopCommands({ threadId }).catch((err: unknown) =>
+      logger.warn({ err, threadId }, "could not stop a deleted organisation's commands"),
     )
   }
 }

@@ -12,6 +12,7 @@ import { env } from '../env.ts'
 import { HttpError } from '../lib/errors.ts'
 import { DEPLOYMENT_BUDGET_LOCK, deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
 import { roundUsd } from '../runs/usage.ts'
+import { deletedRecords } from '../runs/deleted-spend.ts'
 import type { KeySource } from './model.ts'
 
 const limitMessage = (limit: number) =>
@@ -89,16 +90,22 @@ export async function settleChatTurn(
     .where(eq(chatTurns.id, id))
 }
 
-/** The organisation's chat turns on the deployment's key in the last 24 hours. */
+/**
+ * The organisation's chat turns on the deployment's key in the last 24 hours, deleted ones included
+ * (decision 0520).
+ */
 export async function countDeploymentKeyTurns(orgId: string, db: Db = getDb()): Promise<number> {
+  const since = sql`now() - interval '24 hours'`
   const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
+    .select({
+      n: sql<number>`count(*)::int + ${deletedRecords({ keySource: 'deployment', orgId, kind: 'turn', since })}`,
+    })
     .from(chatTurns)
     .where(
       and(
         eq(chatTurns.orgId, orgId),
         eq(chatTurns.keySource, 'deployment'),
-        sql`${chatTurns.startedAt} > now() - interval '24 hours'`,
+        sql`${chatTurns.startedAt} > ${since}`,
       ),
     )
   return Number(rows[0]?.n ?? 0)

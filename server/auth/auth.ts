@@ -18,6 +18,9 @@ import {
   checkInvitationStillBacked,
   checkMayCancelInvitation,
   checkMayCreateOrganization,
+  checkMayDeleteOrganization,
+  beforeOrganizationDeleted,
+  onOrganizationDeleted,
   checkSignUpAllowed,
   onCredentialsRecovered,
   onMemberRemoved,
@@ -105,6 +108,7 @@ function createAuth() {
           if (!session) return
           return refusedBy(() => checkMayCreateOrganization(session.user.id))
         }
+        if (ctx.path === '/organization/delete') return refuseDeletingOnlyOrganization(ctx)
         // Invitations over HTTP; the members page's own path checks before it calls better-auth.
         if (ctx.path === '/organization/invite-member' && ctx.request)
           return paceInvitation(ctx.body, (await getSessionFromCtx(ctx))?.session)
@@ -175,6 +179,10 @@ function createAuth() {
           // Backstops for any path that writes an organisation (the hook above answers the HTTP calls).
           beforeCreateOrganization: async ({ organization }) => rejectInvalidName(organization.name),
           beforeUpdateOrganization: async ({ organization }) => rejectInvalidName(organization.name),
+          // What an organisation holds outside its rows is cleaned up, and its delete counted (0521).
+          beforeDeleteOrganization: async ({ organization, user }) =>
+            asAuthError(() => beforeOrganizationDeleted(organization.id, user.id)),
+          afterDeleteOrganization: async ({ organization }) => onOrganizationDeleted(organization.id),
         },
       }),
     ],
@@ -187,6 +195,14 @@ function paceInvitation(body: unknown, session: Record<string, unknown> | undefi
   const orgId = typeof organizationId === 'string' ? organizationId : session?.activeOrganizationId
   if (!session || typeof orgId !== 'string' || typeof email !== 'string') return undefined
   return refusedBy(() => checkInvitationPace(orgId, email))
+}
+
+/** A person's delete of their only organisation, answered 409 in our shape; signed out, the endpoint answers. */
+async function refuseDeletingOnlyOrganization(ctx: Parameters<typeof getSessionFromCtx>[0]) {
+  const { organizationId } = (ctx.body ?? {}) as { organizationId?: unknown }
+  const session = await getSessionFromCtx(ctx)
+  if (!session || typeof organizationId !== 'string') return undefined
+  return refusedBy(() => checkMayDeleteOrganization(organizationId, session.user.id))
 }
 
 /** An organisation hook's check: its HttpError becomes better-auth's, with the same status and words. */

@@ -87,6 +87,24 @@ export const onPlaceChanged = (
   handle: DbHandle = getDbHandle(),
 ): Promise<() => Promise<void>> => hearEveryInstance(PLACE_CHANGED_CHANNEL, onChange, handle)
 
+const ORGANIZATION_DELETED_CHANNEL = 'clockwork_organization_deleted'
+
+/** An organisation its owner deleted (decision 0521). */
+export type OrganizationDeleted = { orgId: string }
+
+/**
+ * Tells every instance that an organisation was deleted, so each ends the chat turns it runs in it
+ * and removes its environments' folders and snapshots from its disk.
+ */
+export const notifyOrganizationDeleted = (deleted: OrganizationDeleted): Promise<void> =>
+  tellEveryInstance(ORGANIZATION_DELETED_CHANNEL, JSON.stringify(deleted))
+
+/** Calls `onDeleted` with every organisation deletion told on `handle` (the process's database by default). */
+export const onOrganizationDeleted = (
+  onDeleted: (deleted: OrganizationDeleted) => void,
+  handle: DbHandle = getDbHandle(),
+): Promise<() => Promise<void>> => hearEveryInstance(ORGANIZATION_DELETED_CHANNEL, onDeleted, handle)
+
 const CHAT_STOPPED_CHANNEL = 'clockwork_chat_stopped'
 
 /**

@@ -27,6 +27,7 @@ import { setInstanceUrl } from '../machines/instance.ts'
 import { upgradeAddress } from './upgrade-address.ts'
 import { definitionFileValidator } from '../environments/definition/file-validator.ts'
 import { installFileValidators } from '../resources/validators.ts'
+import { removeDeletedOrganizations } from '../environments/operations/deleted-organizations.ts'
 
 export type BackgroundService = { name: string; stop(): Promise<void> }
 
@@ -66,6 +67,8 @@ export async function startServer(
   setCurrentDatabase(db)
   // Once per process, before any request or run can write a workspace file.
   installFileValidators([definitionFileValidator])
+  // Deleted organisations' folders and snapshots on this instance's disk go (decision 0521).
+  const stopRemovingDeleted = await removeDeletedOrganizations(db)
 
   const app = express()
   app.disable('x-powered-by')
@@ -144,6 +147,7 @@ export async function startServer(
       machineEndpoint.close()
       await stopAccepting(httpServer)
       for (const service of background) await service.stop()
+      await stopRemovingDeleted()
       if (routes.kind === 'vite') await routes.vite.close()
       await db.close()
       setCurrentDatabase(undefined)

@@ -10,17 +10,23 @@ import { getDb, type Db } from '../db/client.ts'
 import { queryRows } from '../db/sql.ts'
 import { env } from '../env.ts'
 import { admitCall, usd, type SpendRecord } from './budget.ts'
+import { deletedSpendUsd } from './deleted-spend.ts'
 import { roundUsd, spentAndHeld } from './usage.ts'
 
-/** USD every run and chat turn on the deployment's key spent in the last 24 hours. */
+/**
+ * USD every run and chat turn on the deployment's key spent in the last 24 hours, deleted ones
+ * included (decision 0520).
+ */
 export async function sumDeploymentKeySpendToday(db: Db = getDb()): Promise<number> {
+  const since = sql`now() - interval '24 hours'`
   const [row] = await queryRows<{ usd: number | string | null }>(
     db,
     sql`select
           (select coalesce(sum(${spentAndHeld}), 0) from job_runs
-            where key_source = 'deployment' and started_at > now() - interval '24 hours')
+            where key_source = 'deployment' and started_at > ${since})
         + (select coalesce(sum(coalesce(cost_usd, 0) + reserved_usd), 0) from chat_turns
-            where key_source = 'deployment' and started_at > now() - interval '24 hours') as usd`,
+            where key_source = 'deployment' and started_at > ${since})
+        + ${deletedSpendUsd({ keySource: 'deployment', since })} as usd`,
   )
   return Number(row?.usd ?? 0)
 }

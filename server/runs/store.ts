@@ -9,6 +9,7 @@ import { getDb, type Db } from '../db/client.ts'
 import { jobRuns } from '../db/schema/app.ts'
 import { plusMs, queryRows, toDate } from '../db/sql.ts'
 import type { RunRow } from './schema.ts'
+import { deletedRecords } from './deleted-spend.ts'
 
 /** A row to insert; columns may be SQL (e.g. `now() + interval`). */
 export type NewRunRow = PgInsertValue<typeof jobRuns>
@@ -175,16 +176,22 @@ export async function recordRunKeySource(
   await db.update(jobRuns).set({ keySource }).where(eq(jobRuns.id, runId))
 }
 
-/** Runs of an organisation that spent the deployment's key in the last 24 hours (database clock). */
+/**
+ * Runs of an organisation that spent the deployment's key in the last 24 hours (database clock),
+ * those of deleted jobs included (decision 0520).
+ */
 export async function countDeploymentKeyRuns(orgId: string, exceptRunId: string | null, db: Db = getDb()) {
+  const since = sql`now() - interval '24 hours'`
   const rows = await db
-    .select({ n: sql<number>`count(*)::int` })
+    .select({
+      n: sql<number>`count(*)::int + ${deletedRecords({ keySource: 'deployment', orgId, kind: 'run', since })}`,
+    })
     .from(jobRuns)
     .where(
       and(
         eq(jobRuns.orgId, orgId),
         eq(jobRuns.keySource, 'deployment'),
-        sql`${jobRuns.startedAt} > now() - interval '24 hours'`,
+        sql`${jobRuns.startedAt} > ${since}`,
         exceptRunId ? ne(jobRuns.id, exceptRunId) : undefined,
       ),
     )

@@ -6,6 +6,7 @@
 import { sql, type SQL } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { queryRows } from '../db/sql.ts'
+import { deletedSpendUsd } from './deleted-spend.ts'
 
 /**
  * A run's spending as the budgets count it: what it has spent, and while it goes what it holds for
@@ -15,11 +16,16 @@ export const spentAndHeld = sql.raw(
   `coalesce(cost_usd, 0) + case when status = 'running' then reserved_usd else 0 end`,
 )
 
-/** {@link sumOrgKeySpendThisMonth} as a scalar subquery, for a statement that reads more at once. */
+const monthStart = sql`date_trunc('month', now() at time zone 'UTC') at time zone 'UTC'`
+
+/**
+ * {@link sumOrgKeySpendThisMonth} as a scalar subquery, for a statement that reads more at once.
+ * A deleted job's runs count too (decision 0520): the money was spent.
+ */
 export const orgKeySpendThisMonth = (orgId: string): SQL =>
-  sql`(select coalesce(sum(${spentAndHeld}), 0)::float8 from job_runs
-        where org_id = ${orgId} and key_source = 'org'
-          and started_at >= date_trunc('month', now() at time zone 'UTC') at time zone 'UTC')`
+  sql`((select coalesce(sum(${spentAndHeld}), 0) from job_runs
+        where org_id = ${orgId} and key_source = 'org' and started_at >= ${monthStart})
+      + ${deletedSpendUsd({ keySource: 'org', orgId, since: monthStart })})::float8`
 
 /** USD the organisation's own model key spent on runs since the start of this calendar month (UTC). */
 export async function sumOrgKeySpendThisMonth(orgId: string, db: Db = getDb()): Promise<number> {

@@ -13,6 +13,8 @@ import { databaseClock, sleep } from './clock.ts'
 import { createSchedulerCore, type CoreOptions, type SchedulerCore } from './core.ts'
 import { makeInstanceId, markInstanceStopped, pruneInstances, registerInstance } from './instances.ts'
 import { deleteOldAudit, deleteOldAuditVolumes, deleteOldChatTurns, deleteOldRuns } from './retention.ts'
+import { deleteOldDeletedSpend } from '../runs/deleted-spend.ts'
+import { deleteOldOrganizationDeletions } from '../accounts/organization-deletions.ts'
 import { onJobsChanged, onPlaceChanged, type PlaceChange } from '../db/signal.ts'
 import { cancelRunsOf } from '../runs/control.ts'
 
@@ -150,6 +152,8 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
       const audit = await deleteOldAudit(auditDays, clock.sqlNow(), db)
       if (audit > 0) logger.info({ deleted: audit, auditDays }, 'old audit rows deleted')
       await deleteOldAuditVolumes(clock.sqlNow(), db)
+      await deleteOldDeletedSpend(clock.sqlNow(), db)
+      await deleteOldOrganizationDeletions(clock.sqlNow(), db)
     },
     'history retention',
     // Soon after start too: a server restarted more often than hourly would otherwise never prune.

@@ -403,6 +403,52 @@ export const chatTurns = pgTable(
   ],
 )
 
+/**
+ * What a deleted run or chat turn had spent, or held, on a key whose spending is capped: the
+ * deployment's (its daily budget, an organisation's runs and turns on it a day) or an
+ * organisation's own (its monthly budget). The caps sum these rows with the live ones, so deleting
+ * a job or an organisation does not give back what its runs spent (decision 0520). Written by a
+ * trigger as the row goes (whatever deletes it: a job's or an organisation's cascade, retention),
+ * in the deleting transaction; no foreign key, since the records it outlives are gone; kept 32
+ * days, the longest window a cap reads (a calendar month).
+ */
+export const deletedSpend = pgTable(
+  'deleted_spend',
+  {
+    /** The run's or the turn's id. */
+    id: text('id').primaryKey(),
+    kind: text('kind', { enum: ['run', 'turn'] }).notNull(),
+    orgId: text('org_id').notNull(),
+    userId: text('user_id'),
+    keySource: text('key_source', { enum: ['org', 'deployment'] }).notNull(),
+    startedAt: timestamp('started_at', tz).notNull(),
+    /** Its cost, with what it held for a call it was admitted to make while it went. */
+    usd: numeric('usd', { precision: 12, scale: 6 }).notNull(),
+  },
+  (t) => [
+    index('deleted_spend_org_idx').on(t.orgId, t.keySource, t.startedAt),
+    index('deleted_spend_started_idx').on(t.keySource, t.startedAt),
+  ],
+)
+
+/**
+ * Organisations their owners deleted (decision 0521). The person who deleted one counts it among
+ * theirs for a day (USER_MAX_ORGANIZATIONS), so deleting and making organisations again does not
+ * multiply the limits each one has; and every instance removes the folders and snapshots of the
+ * environments it held (their ids, as their records go with the organisation). No foreign key:
+ * the organisation is gone. Kept a week: an instance started within it still removes its folders.
+ */
+export const organizationDeletions = pgTable(
+  'organization_deletions',
+  {
+    orgId: text('org_id').primaryKey(),
+    deletedBy: text('deleted_by').notNull(),
+    environmentIds: jsonb('environment_ids').$type<string[]>().notNull(),
+    deletedAt: timestamp('deleted_at', tz).notNull().defaultNow(),
+  },
+  (t) => [index('organization_deletions_by_idx').on(t.deletedBy, t.deletedAt)],
+)
+
 /** Tokens a person made to connect their own computers (stored as a SHA-256 hash, shown once). */
 export const machineTokens = pgTable(
   'machine_tokens',
