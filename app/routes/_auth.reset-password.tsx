@@ -3,7 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router'
 import { AuthLink, FormAlert, SubmitButton } from '#app/components/auth-form.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
-import { authClient } from '#app/lib/auth-client.ts'
+import { authClient, refusalMessage } from '#app/lib/auth-client.ts'
 
 export const meta = () => [{ title: 'Choose a new password · Clockwork' }]
 
@@ -41,7 +41,7 @@ export default function ResetPassword() {
     if (result.error) {
       setPending(false)
       const code = result.error.code ?? ''
-      const message = result.error.message ?? 'That did not work. Try again.'
+      const message = refusalMessage(result.error) ?? 'That did not work. Try again.'
       if (code.startsWith('PASSWORD_TOO')) setErrors({ password: message })
       else if (code === 'INVALID_TOKEN') setErrors({ form: 'This link has expired or was used already.' })
       else setErrors({ form: message })

@@ -8,7 +8,8 @@
 import { and, eq, isNotNull } from 'drizzle-orm'
 import { findMembership, mayInvite } from '../accounts/store.ts'
 import { getDb, type Db } from '../db/client.ts'
-import { adminResetLinks, session, verification } from '../db/schema/index.ts'
+import { adminResetLinks, verification } from '../db/schema/index.ts'
+import { inTransaction } from '../db/sql.ts'
 import { forbidden } from '../lib/errors.ts'
 
 /** Remembers the admin's new link (in the transaction that writes its reset token). */
@@ -24,10 +25,25 @@ export async function recordResetLink(
 }
 
 /**
+ * Voids the admin's link `linkId` for `userId` (it no longer fits the account, reset-link-fit.ts):
+ * its token goes, and the record forgets it, so a later reset by mail is not read as its use.
+ */
+export async function voidResetLink(userId: string, linkId: string, db: Db = getDb()): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    await tx.delete(verification).where(eq(verification.id, linkId))
+    await tx
+      .update(adminResetLinks)
+      .set({ linkId: null, linkActorId: null, linkExpiresAt: null })
+      .where(and(eq(adminResetLinks.userId, userId), eq(adminResetLinks.linkId, linkId)))
+  })
+}
+
+/**
  * After any password reset of `userId` (better-auth's `onPasswordReset`, which knows the person but
  * not the token): when the admin's live link is the token that was just used up, its maker set the
  * password; otherwise the reset came by mail, from the person, and what an admin set is over. Its
- * sessions end with it, the admin's among them.
+ * sessions end with it, the admin's among them (better-auth's `revokeSessionsOnPasswordReset`, on
+ * for every reset: mail.ts).
  */
 export async function notePasswordReset(userId: string, now = new Date(), db: Db = getDb()): Promise<void> {
   const [row] = await db.select().from(adminResetLinks).where(eq(adminResetLinks.userId, userId))
@@ -50,7 +66,6 @@ export async function notePasswordReset(userId: string, now = new Date(), db: Db
     .update(adminResetLinks)
     .set({ passwordSetById: null, passwordSetAt: null })
     .where(and(eq(adminResetLinks.userId, userId), isNotNull(adminResetLinks.passwordSetAt)))
-  await db.delete(session).where(eq(session.userId, userId))
 }
 
 async function tokenLives(verificationId: string, db: Db): Promise<boolean> {

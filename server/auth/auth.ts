@@ -33,6 +33,7 @@ import { checkDisplayName, checkUserFields } from './user-fields.ts'
 import { checkInvitationPace, INVITATION_EXPIRES_IN_SECONDS } from '../accounts/invitation-pace.ts'
 import { authMail, sendInvitationMail } from './mail.ts'
 import { checkNotOpenedByResetLink } from './admin-set-passwords.ts'
+import { checkResetLinkStillFits, voidOutgrownResetLinks } from './reset-link-fit.ts'
 
 const AUTH_BASE_PATH = '/_agent-native/auth'
 /** Header the server entry sets from the socket (or trusted proxy) address. */
@@ -112,6 +113,9 @@ function createAuth() {
         // Invitations over HTTP; the members page's own path checks before it calls better-auth.
         if (ctx.path === '/organization/invite-member' && ctx.request)
           return paceInvitation(ctx.body, (await getSessionFromCtx(ctx))?.session)
+        // An admin's link opens only what its maker administers now, not only when it was made.
+        if (ctx.path === '/reset-password')
+          return refusedBy(() => checkResetLinkStillFits(resetTokenIn(ctx.body, ctx.query)))
         if (ctx.path !== '/sign-up/email' && ctx.path !== '/update-user') return
         const body = (ctx.body ?? {}) as Record<string, unknown>
         const invalid = checkUserFields(body)
@@ -171,6 +175,8 @@ function createAuth() {
               await checkInvitationStillBacked(invitation)
               await checkNotOpenedByResetLink(user.id, invitation)
             }),
+          // Someone joined: admin links that now open more than their makers administer are void.
+          afterAcceptInvitation: async ({ organization }) => voidOutgrownResetLinks(organization.id),
           beforeRejectInvitation: async ({ invitation, user }) =>
             asAuthError(() => checkNotOpenedByResetLink(user.id, invitation, 'decline')),
           // Only who could send an invitation cancels it: an admin no owner invitation (decision 0507).
@@ -233,6 +239,12 @@ function refusal(err: HttpError): Response {
     status: err.status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
   })
+}
+
+/** The token a `/reset-password` call carries, as better-auth reads it (body first, then query). */
+function resetTokenIn(body: unknown, query: unknown): unknown {
+  const fromBody = (body ?? {}) as { token?: unknown }
+  return fromBody.token || ((query ?? {}) as { token?: unknown }).token
 }
 
 /** The organisation name a create or update call carries (absent: undefined). */

@@ -19,6 +19,9 @@ export function authMail() {
     enabled: true,
     minPasswordLength: 8,
     autoSignIn: true,
+    // A reset, by mail or with an admin's link, is the remedy for a stolen password or session:
+    // every session signed in before it ends (better-auth leaves them by default; decision 0522).
+    revokeSessionsOnPasswordReset: true,
     // By mail or by an admin's link (reset-links.ts): the person's access tokens end with it, and
     // which of the two it was decides the invitations the account may accept (decision 0508).
     onPasswordReset: async ({ user }: { user: { id: string } }) => {

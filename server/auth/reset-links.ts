@@ -6,25 +6,23 @@
  * written to the organisation's member audit in the same transaction.
  */
 import { randomBytes } from 'node:crypto'
-import { and, desc, eq, like, sql } from 'drizzle-orm'
+import { and, desc, eq, like } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { getDb } from '../db/client.ts'
 import { revokeTokens } from '../db/revoked-tokens.ts'
 import { member, memberAudit, user, verification } from '../db/schema/index.ts'
-import { mayInvite, revokeAccessTokensOf } from '../accounts/store.ts'
-import { inTransaction, queryRows } from '../db/sql.ts'
+import { revokeAccessTokensOf } from '../accounts/store.ts'
+import { inTransaction } from '../db/sql.ts'
 import { badRequest, conflict, forbidden, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import { recordResetLink } from './admin-set-passwords.ts'
 import { appUrl } from './auth.ts'
 import { isOrgAdmin, type Caller } from './caller.ts'
+import { RESET_PREFIX, resetLinkMisfit } from './reset-link-fit.ts'
 
 /** How long an admin-made link works: a day, time to pass it on by another channel. */
 export const RESET_LINK_TTL_MS = 24 * 60 * 60 * 1000
-
-/** better-auth's identifier for a reset token (node_modules/better-auth … routes/password). */
-const RESET_PREFIX = 'reset-password:'
 
 /** The link, and how many of the person's machine tokens it revoked (decision 0351). */
 export type ResetLink = { link: string; expiresAt: string; userId: string; machineTokensRevoked: number }
@@ -53,14 +51,15 @@ export async function createResetLink(caller: Caller, userId: string, now = new 
   if (!target) throw notFound(`No member ${userId} in this organisation`)
   if (target.role === 'owner' && caller.role !== 'owner')
     throw forbidden('Only owners can make a password reset link for an owner')
-  if (await opensAnotherOrganisation(caller, userId)) {
+  const misfit = await resetLinkMisfit(caller.userId, userId, { exceptOrgId: caller.orgId })
+  if (misfit === 'another-organisation') {
     throw forbidden(
       'This person also belongs to another organisation: a reset link would open it too. Only someone ' +
         'who administers every organisation they share with others can make one; they can use ' +
         '"Forgot password" instead.',
     )
   }
-  if (await hasInvitationBeyondCaller(caller, userId)) {
+  if (misfit === 'invitation') {
     throw conflict(
       'This person has a pending invitation to an organisation you do not administer: whoever holds a ' +
         'reset link could accept it as them. They can use "Forgot password", or you can make the link ' +
@@ -109,44 +108,6 @@ export async function createResetLink(caller: Caller, userId: string, now = new 
     userId,
     machineTokensRevoked,
   }
-}
-
-/**
- * Whether the account of `userId` also opens an organisation that the caller may not hand to
- * whoever holds the link (decision 0350): one with other members where the caller is not an admin
- * or owner (an owner, when the person is an owner there). Their own workspace (they alone are its
- * members) is theirs, and opened as decided in 0254.
- */
-async function opensAnotherOrganisation(caller: Caller, userId: string): Promise<boolean> {
-  const others = await queryRows<{ role: string; caller_role: string | null; members: number }>(
-    getDb(),
-    sql`select m.role,
-          (select c.role from member c where c.organization_id = m.organization_id
-             and c.user_id = ${caller.userId}) as caller_role,
-          (select count(*)::int from member n where n.organization_id = m.organization_id) as members
-        from member m
-        where m.user_id = ${userId} and m.organization_id <> ${caller.orgId}`,
-  )
-  return others.some(
-    (o) => o.members > 1 && !(o.caller_role === 'owner' || (o.caller_role === 'admin' && o.role !== 'owner')),
-  )
-}
-
-/**
- * Whether the person has a pending invitation the caller could not have sent (decision 0508): the
- * link's holder would accept it as them, and join that organisation in its role. Invitations count
- * like memberships, whatever the organisation's size (its inviter is someone else).
- */
-async function hasInvitationBeyondCaller(caller: Caller, userId: string): Promise<boolean> {
-  const open = await queryRows<{ role: string | null; caller_role: string | null }>(
-    getDb(),
-    sql`select i.role,
-          (select c.role from member c where c.organization_id = i.organization_id
-             and c.user_id = ${caller.userId}) as caller_role
-        from invitation i join "user" u on lower(u.email) = lower(i.email)
-        where u.id = ${userId} and i.status = 'pending' and i.expires_at > now()`,
-  )
-  return open.some((i) => !mayInvite(i.caller_role, i.role ?? 'member'))
 }
 
 export type MemberAuditEntry = {

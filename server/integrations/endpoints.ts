@@ -33,7 +33,9 @@ export const EndpointInput = z.strictObject({
   url: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .max(2000, { error: 'must be at most 2000 characters' })
-    .refine((u) => !new URL(u).username && !new URL(u).password, {
+    // zod runs a refinement even after z.url() refused the text, where `new URL` threw (a 500):
+    // text that is no URL is z.url()'s to name.
+    .refine((u) => !URL.parse(u)?.username && !URL.parse(u)?.password, {
       error: 'must not carry a user name or password',
     }),
 })

@@ -8,10 +8,8 @@ import type { Caller } from '../access/caller.ts'
 import { getDb, type Db } from '../db/client.ts'
 import { queryRows } from '../db/sql.ts'
 import { deliveryAttempts, notifications } from '../db/schema/integrations.ts'
-import { getJob } from '../jobs/service.ts'
-import { isNotFound, notFound } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
-import { findRun } from '../runs/store.ts'
+import { findVisibleRun } from '../runs/service.ts'
 import { emailEnabled } from './email.ts'
 
 export type DeliveryAttemptView = {
@@ -31,11 +29,7 @@ export async function listRunDeliveries(
   runId: string,
   db: Db = getDb(),
 ): Promise<DeliveryAttemptView[]> {
-  const run = await findRun(runId, db)
-  if (!run) throw notFound(`No run with id ${runId}`)
-  await getJob(caller, run.jobId).catch((err: unknown) => {
-    throw isNotFound(err) ? notFound(`No run with id ${runId}`) : err
-  })
+  await findVisibleRun(caller, runId, db)
   const rows = await db
     .select()
     .from(deliveryAttempts)

@@ -123,12 +123,14 @@ export async function listRunsOfJob(caller: Caller, jobId: string, query: unknow
   return (await listJobRuns(jobId, { limit, before: cursor })).map(toRun)
 }
 
-/** One run with its transcript; 404 unless the caller may see its job. */
-export async function getRunWithTranscript(
-  caller: Caller,
-  runId: string,
-): Promise<{ run: Run; transcript: TranscriptMessage[] }> {
-  const run = await findRun(runId)
+/**
+ * Run `runId`, when the caller may see its job: whoever sees a job sees its runs and what they did
+ * (transcript, deliveries, changed files).
+ *
+ * @throws HttpError 404 for a run that does not exist or whose job the caller may not see, alike.
+ */
+export async function findVisibleRun(caller: Caller, runId: string, db: Db = getDb()): Promise<RunRow> {
+  const run = await findRun(runId, db)
   if (!run) throw notFound(`No run with id ${runId}`)
   try {
     await getJob(caller, run.jobId)
@@ -137,5 +139,14 @@ export async function getRunWithTranscript(
     if (isNotFound(err)) throw notFound(`No run with id ${runId}`)
     throw err
   }
+  return run
+}
+
+/** One run with its transcript; 404 unless the caller may see its job. */
+export async function getRunWithTranscript(
+  caller: Caller,
+  runId: string,
+): Promise<{ run: Run; transcript: TranscriptMessage[] }> {
+  const run = await findVisibleRun(caller, runId)
   return { run: toRun(run), transcript: run.threadId ? await readTranscript(run.threadId) : [] }
 }

@@ -62,6 +62,10 @@ describe('an admin makes a reset link', () => {
     expect(used.status, JSON.stringify(used.body)).toBe(200)
     expect(await canSignIn(member.email, 'a-brand-new-password')).toBe(true)
     expect(await canSignIn(member.email, 'password1234')).toBe(false)
+    // Every session of the account ended with the reset (decision 0522): the member signs in again.
+    expect((await member.client.get('/_agent-native/auth/get-session')).body).toBeNull()
+    await member.client.signIn(member.email, 'a-brand-new-password')
+    await member.client.post('/_agent-native/auth/organization/set-active', { organizationId: orgId })
 
     // Single use.
     const again = await resetWith(tokenOf(res.body.link), 'yet-another-password')

@@ -19,8 +19,10 @@ const files = (query = '') => suite.team.creator.client.get(`/_agent-native/runs
 
 beforeAll(async () => {
   const { creator, admin, orgId } = suite.team
+  // Shared, so the admin sees the run (a personal job's run is a 404 to them: run-files-access).
   const job = await creator.client.post('/_agent-native/jobs', {
     name: 'many-files',
+    scope: 'shared',
     schedule: '0 7 * * *',
     instructions: 'Write a file per customer.',
   })

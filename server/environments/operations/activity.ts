@@ -14,6 +14,7 @@ import { watcherFor } from '../providers/providers.ts'
 import { type FileEvent, MAX_CHANGE_PATH } from '../watch/watch.ts'
 import { IdPageQuery, PAGE_LIMIT_MAX } from '../../lib/paging.ts'
 import { queryInteger } from '../../lib/query-integer.ts'
+import { findVisibleRun } from '../../runs/service.ts'
 import { clipText } from '../../lib/text.ts'
 import { parseInput } from '../../lib/validate.ts'
 
@@ -96,6 +97,9 @@ export type RunFile = { environment: string; path: string; type: FileEvent['type
  * a page at a time: `nextCursor` is null on the last page. A file's place is its latest event
  * (the audit's increasing id), which is also the cursor, so a page costs one LIMIT and a path
  * recorded before paths were cut (MAX_CHANGE_PATH) is read cut too.
+ *
+ * @throws HttpError 404 unless the caller may see the run (its job), as `GET /runs/:id`: a
+ *   personal job's run in a shared environment told anyone with its id what it changed.
  */
 export async function changedFilesOfRun(
   caller: Caller,
@@ -103,6 +107,7 @@ export async function changedFilesOfRun(
   query: unknown = {},
 ): Promise<{ files: RunFile[]; nextCursor: string | null }> {
   const { limit, cursor } = parseInput(RunFilesQuery, query)
+  await findVisibleRun(caller, runId)
   const last = sql<number>`max(${environmentAudit.id})`.mapWith(Number)
   const rows = await getDb()
     .select({
