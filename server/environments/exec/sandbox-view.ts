@@ -1,6 +1,6 @@
 /**
  * What a command can see: the bubblewrap profile every local command runs in (and search_files's
- * ripgrep, files/search-view.ts), built from explicit binds rather than the host's `/` with holes
+ * ripgrep, search-view.ts), built from explicit binds rather than the host's `/` with holes
  * punched in it (a list of holes always misses one: a fresh folder in the temp dir, the install
  * folder, a database living outside `.data`).
  *

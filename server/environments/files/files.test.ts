@@ -1,8 +1,6 @@
 import {
   appendFile,
-  chmod,
   type FileHandle,
-  mkdir,
   mkdtemp,
   open,
   rm,
@@ -12,23 +10,18 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { prepareFolder } from '../exec/identity.ts'
 import { readAtMost } from './bounded-read.ts'
 import { editFile, type FileContext, MAX_READ_BYTES, readFile, writeFile } from './files.ts'
-import { listDirectory, searchFiles } from './files-list.ts'
+import { listDirectory } from './files-list.ts'
 import { measureUsage } from './quota.ts'
 
-let base: string
 let root: string
 let ctx: FileContext
 beforeEach(async () => {
-  // As an environment's folder is made: search_files reads it as the user commands run as.
-  base = await mkdtemp(join(tmpdir(), 'env-files-'))
-  await chmod(base, 0o711)
-  root = join(base, 'env')
-  ctx = { root, owner: await prepareFolder(root) }
+  root = await mkdtemp(join(tmpdir(), 'env-files-'))
+  ctx = { root }
 })
-afterEach(() => rm(base, { recursive: true, force: true }))
+afterEach(() => rm(root, { recursive: true, force: true }))
 
 const failure = (promise: Promise<unknown>) =>
   promise.then(
@@ -177,54 +170,5 @@ describe('list_directory', () => {
       { path: 'src/a.js', type: 'file', size: 5 },
     ])
     expect(await failure(listDirectory(ctx, { path: 'etc' }))).toMatchObject({ message: /resolves outside/ })
-  })
-})
-
-describe('search_files', () => {
-  beforeEach(async () => {
-    await writeFile(ctx, { path: 'src/a.ts', content: 'const x = 1\n// TODO fix\n' })
-    await writeFile(ctx, { path: 'src/b.js', content: 'TODO: js\n' })
-    await mkdir(join(root, 'node_modules/pkg'), { recursive: true })
-    await fsWriteFile(join(root, 'node_modules/pkg/index.js'), 'TODO in a dependency\n')
-    await symlink('/etc', join(root, 'etc'))
-  })
-
-  it('prints file:line: text, filtered by glob and path', async () => {
-    const all = await searchFiles(ctx, { pattern: 'TODO' })
-    expect(all.engine).toBe('ripgrep')
-    expect(all.output.split('\n').sort()).toEqual(['src/a.ts:2: // TODO fix', 'src/b.js:1: TODO: js'])
-    expect((await searchFiles(ctx, { pattern: 'TODO', glob: '*.ts' })).output).toBe('src/a.ts:2: // TODO fix')
-    expect((await searchFiles(ctx, { pattern: 'const', path: 'src' })).output).toBe('src/a.ts:1: const x = 1')
-  })
-
-  it('says when nothing matches, and refuses a bad pattern or an escaping path', async () => {
-    expect((await searchFiles(ctx, { pattern: 'root:x:0' })).output).toBe('No matches.')
-    expect(await failure(searchFiles(ctx, { pattern: '(' }))).toMatchObject({ field: 'pattern' })
-    expect(await failure(searchFiles(ctx, { pattern: 'x', path: 'etc' }))).toMatchObject({
-      message: /resolves outside/,
-    })
-  })
-
-  it('prints the matches of a file with Windows line endings like any other', async () => {
-    await writeFile(ctx, { path: 'src/win.txt', content: 'one\r\nTODO windows\r\n' })
-    expect((await searchFiles(ctx, { pattern: 'windows', path: 'src' })).output).toBe(
-      'src/win.txt:2: TODO windows',
-    )
-    expect((await searchFiles(ctx, { pattern: 'windows', path: 'src/win.txt' })).output).toBe(
-      'src/win.txt:2: TODO windows',
-    )
-  })
-
-  it("names a file whose name holds ':7:' whole, with the line that matched", async () => {
-    await writeFile(ctx, { path: 'src/notes:7:x.txt', content: 'one\ntwo TODO\n' })
-    expect((await searchFiles(ctx, { pattern: 'two', path: 'src' })).output).toBe(
-      'src/notes:7:x.txt:2: two TODO',
-    )
-  })
-
-  it('searches one file by its path, with the same engine', async () => {
-    expect((await searchFiles(ctx, { pattern: 'TO+DO', path: 'src/a.ts' })).output).toBe(
-      'src/a.ts:2: // TODO fix',
-    )
   })
 })

@@ -1,6 +1,6 @@
 /**
  * The file tools of an environment: write, read and edit, every path confined by paths.ts.
- * Listing and search live in files-list.ts.
+ * Listing lives in files-list.ts; search runs in the command view (exec/search-files.ts).
  */
 import { badRequest } from '../../lib/errors.ts'
 import {

@@ -12,8 +12,8 @@
 import { logger } from '../../lib/logger.ts'
 import { HttpError, notFound } from '../../lib/errors.ts'
 import { findExecutable, usableBwrap } from '../../sandbox/host-tools.ts'
-import { dropPrivileges } from '../exec/identity.ts'
-import { viewArgs } from '../exec/sandbox-view.ts'
+import { dropPrivileges } from './identity.ts'
+import { viewArgs } from './sandbox-view.ts'
 
 /** The view's own /tmp: ripgrep writes nothing, so the smallest bwrap takes. */
 const TMP_BYTES = 64 * 1024
