@@ -1,3 +1,5 @@
+import { getDb } from '../db/client.ts'
+import { revokeTokens } from '../db/revoked-tokens.ts'
 import { notifyJobsChanged, notifyOrganizationDeleted, notifyPlaceChanged } from '../db/signal.ts'
 import { env } from '../env.ts'
 import { newId } from '../lib/ids.ts'
@@ -138,10 +140,13 @@ export async function checkMayCancelInvitation(
 
 /**
  * A password reset, or a change that signs out every other session, ends the person's access
- * tokens in every organisation: one made from a stolen session must not outlive the remedy.
+ * tokens in every organisation and their machine tokens: one made from a stolen session must not
+ * outlive the remedy (decision 0527). A machine connected with a token ended here is let go by the
+ * instance holding it at its next check of the token (machines/stops.ts STOP_RETRY_MS).
  */
 export async function onCredentialsRecovered(userId: string): Promise<void> {
   await revokeAccessTokensOf(userId, null)
+  await revokeTokens('machine', userId, getDb())
 }
 
 /**

@@ -38,6 +38,22 @@ async function thiefSignedInAs(email: string): Promise<ApiClient> {
   return thief
 }
 
+/** Asks for a reset mail for `email`, follows its link and sets `newPassword`. */
+async function resetByMail(email: string, newPassword: string) {
+  const asked = await app
+    .client()
+    .post(`${AUTH}/request-password-reset`, { email, redirectTo: '/reset-password' })
+  expect(asked.status).toBe(200)
+  const mail = await smtp.waitFor(
+    (m) => m.to.includes(email) && /reset-password/.test(m.text),
+    'the reset mail',
+  )
+  const hop = await fetch(/https?:\/\/\S+\/reset-password\/\S+/.exec(mail.text)![0], { redirect: 'manual' })
+  const token = new URL(hop.headers.get('location')!, app.baseUrl).searchParams.get('token')
+  const reset = await app.client().post(`${AUTH}/reset-password`, { newPassword, token })
+  expect(reset.status, JSON.stringify(reset.body)).toBe(200)
+}
+
 const mintToken = (client: ApiClient) =>
   client.post('/_agent-native/access-tokens', { name: 'after the reset', scopes: ['jobs:write'] })
 
@@ -47,23 +63,28 @@ describe('a password reset', () => {
     await app.client().signUp('Robbed Person', email, LEAKED)
     const thief = await thiefSignedInAs(email)
 
-    const asked = await app
-      .client()
-      .post(`${AUTH}/request-password-reset`, { email, redirectTo: '/reset-password' })
-    expect(asked.status).toBe(200)
-    const mail = await smtp.waitFor(
-      (m) => m.to.includes(email) && /reset-password/.test(m.text),
-      'the reset mail',
-    )
-    const hop = await fetch(/https?:\/\/\S+\/reset-password\/\S+/.exec(mail.text)![0], { redirect: 'manual' })
-    const token = new URL(hop.headers.get('location')!, app.baseUrl).searchParams.get('token')
-    const reset = await app
-      .client()
-      .post(`${AUTH}/reset-password`, { newPassword: 'a-fresh-password-99', token })
-    expect(reset.status, JSON.stringify(reset.body)).toBe(200)
+    await resetByMail(email, 'a-fresh-password-99')
 
     expect((await mintToken(thief)).status, 'the session signed in with the leaked password').toBe(401)
     expect((await thief.get(`${AUTH}/get-session`)).body).toBeNull()
+  })
+
+  it('by mail ends the machine tokens a stolen session made (decision 0527)', async () => {
+    // The thief made a machine token from the stolen session to connect a computer of their own
+    // as the person's; before, a reset by mail left it working (decision 0351 ended tokens only
+    // with an admin's link).
+    const email = 'machine-stolen@example.com'
+    await app.client().signUp('Machine Owner', email, LEAKED)
+    const thief = await thiefSignedInAs(email)
+    const made = await thief.post('/_agent-native/machines/tokens', { name: "thief's box" })
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+
+    await resetByMail(email, 'a-fresh-password-98')
+
+    const owner = app.client()
+    await owner.signIn(email, 'a-fresh-password-98')
+    const tokens = (await owner.get('/_agent-native/machines')).body.tokens as { name: string }[]
+    expect(tokens.map((t) => t.name)).not.toContain("thief's box")
   })
 
   it("with an admin's link ends them too", async () => {
