@@ -283,8 +283,17 @@ describe('parseJobFile', () => {
     ['a NaN extra value', file(`${ok}\nweight: .nan`), {}, 400, 'weight', /^weight: must be a finite number/],
     ['a nested infinite value', file(`${ok}\na:\n  b: [1, .inf]`), {}, 400, 'a.b.1', /^a\.b\.1: /],
     ['a binary extra value', file(`${ok}\nblob: !!binary aGVsbG8=`), {}, 400, 'blob', /^blob: /],
-    ['an alias bomb', file(`${ok}\n${aliasBomb.join('\n')}`), {}, 400, 'd', /too large/],
-    ['a self-referencing alias', file(`${ok}\nloop: &l [*l]`), {}, 400, 'loop', /too deeply/],
+    ['an alias bomb', file(`${ok}\n${aliasBomb.join('\n')}`), {}, 400, 'frontmatter', /^Line 3: .*\(&a\)/],
+    [
+      'an alias bomb in notify',
+      file(`${ok}\nnotify:\n  - ${aliasBomb.join('\n  - ')}`),
+      {},
+      400,
+      'frontmatter',
+      /anchors/,
+    ],
+    ['a self-referencing alias', file(`${ok}\nloop: &l [*l]`), {}, 400, 'frontmatter', /^Line 3: .*\(&l\)/],
+    ['an anchored string', file(`${ok}\nowner: &o ana\nbackup: *o`), {}, 400, 'frontmatter', /not allowed/],
   ]
   it.each(bad)('rejects %s', (_, text, override, status, field, message) => {
     const err = httpError(() => parseJobFile(text, { ...ctx, ...override }))

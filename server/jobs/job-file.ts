@@ -7,7 +7,7 @@
  */
 import matter from 'gray-matter'
 import { z } from 'zod'
-import { badFields, badRequest, payloadTooLarge } from '../lib/errors.ts'
+import { HttpError, badFields, badRequest, payloadTooLarge } from '../lib/errors.ts'
 import { parseFrontmatter } from '../lib/frontmatter.ts'
 import { BODY_LIMITS } from '../lib/limits.ts'
 import { checkInput } from '../lib/validate.ts'
@@ -170,6 +170,7 @@ function readFrontmatter(text: string): { frontmatter: Record<string, unknown>; 
 }
 
 function yamlError(err: unknown, lines: string[]) {
+  if (err instanceof HttpError) return err // an anchor, refused by parseFrontmatter
   const { reason, mark } = (err ?? {}) as { reason?: string; mark?: { line?: number } }
   if (typeof mark?.line !== 'number') return badRequest('The frontmatter is not valid YAML', 'frontmatter')
   // js-yaml counts from 0 within the block, and the block starts on the opener's line.

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   clipText,
   findUnstorableText,
+  MAX_CHECKED_VALUES,
   notInlineText,
   notPlainLine,
   quoteText,
@@ -38,6 +39,23 @@ describe('text PostgreSQL cannot store', () => {
       { path: ['z'], reason: expect.stringMatching(/NUL/) },
     ])
     expect(findUnstorableText({ a: { b: 'fine' }, n: 1, z: null })).toEqual([])
+  })
+
+  it('stops at its budget on parts shared many times over, naming the outermost field', () => {
+    // Seven levels of ten references to the level below: 10^7 strings reached, 71 values held.
+    let level: unknown = Array(10).fill('x')
+    for (let i = 0; i < 6; i++) level = Array(10).fill(level)
+    const found = findUnstorableText({ fine: 'ok', notify: [level] })
+    expect(found).toEqual([{ path: ['notify'], reason: 'is too large to check (over 1,000,000 values)' }])
+    expect(MAX_CHECKED_VALUES).toBe(1_000_000)
+  })
+
+  it('walks any depth and stops after its hundredth finding', () => {
+    let deep: unknown = 'x\u0000'
+    for (let i = 0; i < 50_000; i++) deep = [deep]
+    const [found] = findUnstorableText({ deep })
+    expect(found?.path).toHaveLength(50_001)
+    expect(findUnstorableText(Array(1_000).fill('\u0000'))).toHaveLength(100)
   })
 
   it('one-line fields refuse control characters', () => {

@@ -54,26 +54,65 @@ export function storableText(text: string): string {
   return text.replaceAll(NUL, '').replace(LONE_SURROGATES, '\ufffd')
 }
 
+/** Where a string PostgreSQL cannot store was found (a bad key: the object holding it), and why. */
+export type UnstorableText = { path: string[]; reason: string }
+
 /**
- * Every string inside a value (keys included) that PostgreSQL cannot store, in the order found:
- * each one's path (like `['extra', 'notes', '2']`; a bad key names the object holding it) and
- * reason. Empty when there is none.
+ * Values {@link findUnstorableText} looks at before it stops: far more than any body or file the
+ * server takes holds (a 512 KiB chat body is at most about 260,000), so only a value sharing its
+ * parts (a parser's aliases) reaches it, and the walk stays a fraction of a second, whatever it is
+ * given.
  */
-export function findUnstorableText(
-  value: unknown,
-  path: string[] = [],
-): { path: string[]; reason: string }[] {
-  if (typeof value === 'string') {
-    const reason = unstorableText(value)
-    return reason ? [{ path, reason }] : []
+export const MAX_CHECKED_VALUES = 1_000_000
+// Each finding copies its path; past this many the caller has enough to say, however deep they are.
+const MAX_FINDINGS = 100
+
+/**
+ * Every string inside a value (keys included) that PostgreSQL cannot store, in the order found (the
+ * first {@link MAX_FINDINGS}): each one's path (like `['extra', 'notes', '2']`) and reason. Empty
+ * when there is none. Past {@link MAX_CHECKED_VALUES} values (a part reached twice counts twice) it
+ * stops, with a last finding that the outermost field it was in is too large to check. One loop over
+ * a stack with one path, so neither depth nor size costs more than the values themselves.
+ */
+export function findUnstorableText(value: unknown): UnstorableText[] {
+  const found: UnstorableText[] = []
+  const path: string[] = []
+  const open: { node: object; keys: string[] | null; size: number; next: number }[] = []
+  // Checks a string, or opens a list or mapping to be read; true when it opened one.
+  const reach = (v: unknown): boolean => {
+    if (typeof v === 'string') {
+      const reason = unstorableText(v)
+      if (reason) found.push({ path: [...path], reason })
+      return false
+    }
+    if (v === null || typeof v !== 'object') return false
+    const keys = Array.isArray(v) ? null : Object.keys(v)
+    open.push({ node: v, keys, size: keys ? keys.length : (v as unknown[]).length, next: 0 })
+    return true
   }
-  if (value === null || typeof value !== 'object') return []
-  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value)
-  return entries.flatMap(([key, inner]) => {
-    const keyReason = unstorableText(key)
-    const found = findUnstorableText(inner, [...path, key])
-    return keyReason ? [{ path, reason: `has a key that ${keyReason}` }, ...found] : found
-  })
+  let checked = 0
+  reach(value)
+  while (open.length > 0 && found.length < MAX_FINDINGS) {
+    const top = open[open.length - 1]!
+    if (top.next === top.size) {
+      open.pop()
+      path.pop() // the key that led to it (none for the outermost value)
+      continue
+    }
+    const index = top.next++
+    const key = top.keys ? top.keys[index]! : String(index)
+    const keyReason = top.keys ? unstorableText(key) : null
+    if (keyReason) found.push({ path: [...path], reason: `has a key that ${keyReason}` })
+    if (++checked > MAX_CHECKED_VALUES) {
+      const outermost = path.length > 0 ? path.slice(0, 1) : [key]
+      const reason = `is too large to check (over ${MAX_CHECKED_VALUES.toLocaleString('en')} values)`
+      return [...found, { path: outermost, reason }]
+    }
+    path.push(key)
+    const child = top.keys ? (top.node as Record<string, unknown>)[key] : (top.node as unknown[])[index]
+    if (!reach(child)) path.pop()
+  }
+  return found.slice(0, MAX_FINDINGS)
 }
 
 /**

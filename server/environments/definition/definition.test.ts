@@ -77,6 +77,16 @@ describe('parseEnvironmentFile', () => {
     expect(fails('---js\n{ provider: "local" }\n---\n').status).toBe(400)
     expect(fails('---\nprovider: local\n')).toMatchObject({ field: 'frontmatter', message: /not closed/ })
   })
+
+  it('refuses YAML anchors and aliases, naming the line of the anchor', () => {
+    expect(
+      fails('---\nsetup:\n  - npm ci\n  - &build npm run build\nscripts: { build: *build }\n---\n'),
+    ).toMatchObject({
+      status: 400,
+      field: 'frontmatter',
+      message: /^Line 4: YAML anchors and aliases \(&build\) are not allowed/,
+    })
+  })
 })
 
 describe('how the working tree is made (source, setup, scripts, skills, lifecycle)', () => {

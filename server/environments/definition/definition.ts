@@ -125,6 +125,7 @@ export function parseEnvironmentFile(text: string): EnvironmentDefinition {
     try {
       file = parseFrontmatter(text)
     } catch (err) {
+      if (err instanceof HttpError) throw err // an anchor, refused by parseFrontmatter
       const mark = (err as { mark?: { line?: number }; reason?: string }).mark
       const where = typeof mark?.line === 'number' ? `Line ${mark.line + 1}: ` : ''
       throw badRequest(
