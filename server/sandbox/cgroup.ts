@@ -5,9 +5,10 @@
  * used up everyone's; a box counts only its own. Memory is capped for the whole box, not per
  * process (RLIMIT_AS), and a private tmpfs written inside it is charged to it too.
  *
- * Works with cgroup v1 (`pids` and `memory` hierarchies, as on this project's machines) and v2
- * (both controllers enabled), when this process may create cgroups (root, normally): boxes sit in
- * `clockwork/` under the server's own cgroup of each hierarchy (v1) or under the v2 root.
+ * Works with cgroup v1 (`pids` and `memory` hierarchies, as on this project's machines, and
+ * `freezer` when mounted) and v2 (both controllers enabled), when this process may create cgroups
+ * (root, normally): boxes sit in `clockwork/` under the server's own cgroup of each hierarchy (v1)
+ * or under the v2 root.
  * Elsewhere `cgroupSupport()` answers why not and callers fall back to per-uid rlimits.
  *
  * A command joins its box before it drops privileges, through a tiny `sh` in front of it that
@@ -19,6 +20,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
+import { type TaskGroup, thaw, v2Group } from './cgroup-group.ts'
 
 const ROOT = '/sys/fs/cgroup'
 
@@ -27,6 +29,8 @@ export type CgroupLayout = {
   version: 1 | 2
   /** Parent folders of the boxes (v1: one in `pids`, one in `memory`; v2: one). */
   parents: string[]
+  /** v1: the parent folder in the `freezer` hierarchy, when one is mounted (v2 freezes in its own). */
+  freezer?: string
 }
 
 export type BoxLimits = {
@@ -39,6 +43,8 @@ export type BoxLimits = {
 export type Box = {
   /** argv to put in front of the command (before any privilege drop): joins the box, then execs. */
   prefix: string[]
+  /** Its processes as a reader sees them, frozen while it reads (the disk watch's held files). */
+  group: TaskGroup
   /** Drops this use of the box; the last one kills what is left in it and removes it. */
   release(): Promise<void>
 }
@@ -60,7 +66,16 @@ async function tryLayout(): Promise<CgroupLayout | string> {
   if (pids !== undefined && memory !== undefined) {
     const parents = [join(ROOT, 'pids', pids, 'clockwork'), join(ROOT, 'memory', memory, 'clockwork')]
     for (const parent of parents) await mkdir(parent, { recursive: true })
-    return { version: 1, parents }
+    const frozen = ownPath('freezer', lines)
+    // Optional: without it a box is read as it runs (cgroup-group.ts).
+    const freezer =
+      frozen === undefined
+        ? undefined
+        : await mkdir(join(ROOT, 'freezer', frozen, 'clockwork'), { recursive: true }).then(
+            () => join(ROOT, 'freezer', frozen, 'clockwork'),
+            () => undefined,
+          )
+    return { version: 1, parents, ...(freezer ? { freezer } : {}) }
   }
   if (existsSync(join(ROOT, 'cgroup.controllers'))) {
     const available = readFileSync(join(ROOT, 'cgroup.controllers'), 'utf8')
@@ -97,7 +112,19 @@ export function cgroupSupport(): Promise<CgroupLayout | string> {
   return detected
 }
 
-const dirsOf = (layout: CgroupLayout, name: string) => layout.parents.map((parent) => join(parent, name))
+const dirsOf = (layout: CgroupLayout, name: string) =>
+  [...layout.parents, ...(layout.freezer ? [layout.freezer] : [])].map((parent) => join(parent, name))
+
+/** The box `name`'s threads and freezer (v1: the `pids` folder lists them). */
+function groupOf(layout: CgroupLayout, name: string): TaskGroup {
+  const [first] = dirsOf(layout, name) as [string]
+  if (layout.version === 2) return v2Group(first)
+  return {
+    threads: join(first, 'tasks'),
+    processes: join(first, 'cgroup.procs'),
+    ...(layout.freezer ? { freezer: { version: 1 as const, dir: join(layout.freezer, name) } } : {}),
+  }
+}
 
 async function makeBox(layout: CgroupLayout, name: string, limits: BoxLimits) {
   const dirs = dirsOf(layout, name)
@@ -132,6 +159,9 @@ async function setV1Memory(dir: string, bytes: number) {
 
 /** Kills whatever is still in the box, then removes it (a process takes a moment to leave). */
 async function removeBox(layout: CgroupLayout, name: string) {
+  // A frozen v1 process does not die of SIGKILL until it is thawed.
+  const { freezer } = groupOf(layout, name)
+  if (freezer) await thaw(freezer)
   for (const dir of dirsOf(layout, name)) {
     for (let attempt = 0; attempt < 50; attempt++) {
       const procs = await readFile(join(dir, 'cgroup.procs'), 'utf8').catch(() => '')
@@ -191,7 +221,11 @@ export async function openBox(name: string, limits: BoxLimits): Promise<Box | un
   }
   try {
     const dirs = await current.ready
-    return { prefix: joinPrefix(dirs.map((dir) => join(dir, 'cgroup.procs'))), release }
+    return {
+      prefix: joinPrefix(dirs.map((dir) => join(dir, 'cgroup.procs'))),
+      group: groupOf(layout, name),
+      release,
+    }
   } catch (err) {
     await release()
     throw err

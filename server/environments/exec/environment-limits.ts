@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto'
 import { resolve } from 'node:path'
 import { type Box, openBox } from '../../sandbox/cgroup.ts'
+import type { TaskGroup } from '../../sandbox/cgroup-group.ts'
 import type { ExecLimits } from './exec-schema.ts'
 import { dropPrivileges } from './identity.ts'
 
@@ -33,6 +34,8 @@ function prlimitArgs(limits: ExecLimits, box: Box | undefined): string[] {
 export type EnvironmentLimits = {
   /** argv to put in front of the program: joins the box, drops to the sandbox uid, then prlimit. */
   prefix: string[]
+  /** The box's processes, for the disk watch's count of held files; none without a box. */
+  group?: TaskGroup
   /** Drops this use of the box (the last one kills what is left in it). */
   release(): Promise<void>
 }
@@ -45,6 +48,7 @@ export async function limitInEnvironment(root: string, limits: ExecLimits): Prom
   })
   return {
     prefix: [...(box?.prefix ?? []), ...dropPrivileges(), ...prlimitArgs(limits, box)],
+    ...(box ? { group: box.group } : {}),
     release: async () => box?.release(),
   }
 }

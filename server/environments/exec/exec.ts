@@ -26,6 +26,8 @@ import { collectChecks } from '../policy/policy-walk.ts'
 import { currentUsage, diskBlocks, measureUsage, overQuota } from '../files/quota.ts'
 import { formatBytes } from '../../lib/text.ts'
 import { stoppedForDiskNote, watchDiskUse, type DiskStop } from '../files/disk-watch.ts'
+import { heldFilesCounter } from '../files/held-files.ts'
+import { sandboxIdentity } from './identity.ts'
 import { makeRedactor } from '../../lib/redact.ts'
 import { wrapCommand } from './sandbox-runtime.ts'
 import { viewArgs } from './sandbox-view.ts'
@@ -114,9 +116,12 @@ export async function runCommand(
     })
     const redact = makeRedactor(Object.values(env.secrets ?? {}))
     const overDisk = new AbortController()
+    const group = bounds.group
     const disk = watchDiskUse(env.root, diskLimit, () => overDisk.abort(), {
       orgDisk: env.orgDisk,
       startedWith,
+      // Without a box (a server not root) there is no group to read: decision 0516.
+      ...(group ? { held: heldFilesCounter(env.root, sandboxIdentity().uid, async () => group) } : {}),
     })
     const run = await spawnCollect(
       argv,
@@ -195,7 +200,7 @@ export async function resultOf(
   if (run.timedOut) stderrText += `\n[killed: the command ran longer than ${run.timeoutSeconds} s]`
   const stop = how.stoppedForDisk
   if (stop) {
-    stderrText += `\n${stoppedForDiskNote(formatBytes(stop.usedBytes), formatBytes(stop.limitBytes), stop.note)}`
+    stderrText += `\n${stoppedForDiskNote(stop)}`
   }
   if (overQuotaNow) {
     stderrText += `\n[the environment is now over its disk quota (${formatBytes(usedAfter)} of ${formatBytes(diskLimit)}): further writes are refused until files are deleted]`

@@ -15,7 +15,14 @@
  * (org-disk.ts); commands running at once in several of them each saw that room (decision 0498).
  * So a watch that is told its organisation's share (`orgDisk`) records the folder's size there
  * whenever it has moved by a mebibyte, and is answered the room the others leave it now.
+ *
+ * `du` sees only files the folder still names. A watch told how to count what the command's
+ * processes hold in deleted files (`held`, held-files.ts) counts that too, at the same pace but on
+ * its own (a container's count first waits for the engine to name its processes), and adds the
+ * latest count to each measurement.
  */
+import { formatBytes } from '../../lib/text.ts'
+import { type HeldCount, SCAN_TIMEOUT_MS } from './held-files.ts'
 import { diskBlocks } from './quota.ts'
 
 /** How often a running command's folder is measured, at least. */
@@ -31,8 +38,18 @@ const SHARE_STEP_BYTES = 1024 * 1024
  */
 export type OrgDiskShare = (usedBytes: number) => Promise<{ roomBytes: number; note: string }>
 
-/** Why a command was stopped: its folder's size, the limit it went over, and what lowered that limit. */
-export type DiskStop = { usedBytes: number; limitBytes: number; note?: string }
+/**
+ * Why a command was stopped: its folder's size (with what its processes held in deleted files,
+ * `heldBytes` of it), the limit it went over, and what lowered that limit; or, `uncountable`, that
+ * what its processes held could not be counted in time.
+ */
+export type DiskStop = {
+  usedBytes: number
+  limitBytes: number
+  heldBytes?: number
+  note?: string
+  uncountable?: true
+}
 
 export type DiskWatch = {
   /** What the command was stopped for, else null. */
@@ -44,7 +61,8 @@ export type DiskWatch = {
 /**
  * Measures `root` while its command runs and calls `stop` once, when the folder holds more than
  * `limitBytes` or than its organisation's share leaves it. A measurement that fails (du gone, the
- * folder removed) is skipped, not acted on, and so is a share that cannot be read.
+ * folder removed) is skipped, not acted on, and so is a share that cannot be read; a count of held
+ * files that ran out of time (millions of descriptors) stops the command.
  *
  * A command that began over the quota is one that frees space (exec.ts `assertRoomFor` lets no
  * other start): it is stopped only if the folder grows past the blocks it began with (`startedWith`,
@@ -55,50 +73,88 @@ export type DiskWatch = {
 export function watchDiskUse(
   root: string,
   limitBytes: number,
-  stop: () => void,
-  opts: { orgDisk?: OrgDiskShare; startedWith?: number } = {},
+  stopCommand: () => void,
+  opts: {
+    orgDisk?: OrgDiskShare
+    startedWith?: number
+    /** Counts what the command's processes hold in deleted files (held-files.ts). */
+    held?: () => Promise<HeldCount | undefined>
+  } = {},
 ): DiskWatch {
   const { orgDisk, startedWith = 0 } = opts
   let ended = false
   let stopped: DiskStop | null = null
-  let timer: NodeJS.Timeout | undefined
+  const timers = new Set<NodeJS.Timeout>()
   let shared: number | undefined
   let org: Awaited<ReturnType<OrgDiskShare>> | undefined
+  /** What the processes held in deleted files at the last count (its own pace: a container's takes asking the engine). */
+  let heldBytes = 0
+  const halt = (stop: DiskStop) => {
+    stopped = stop
+    ended = true
+    stopCommand()
+  }
+  /** Runs `work` a second after it last ended, or ten times as long as it took, until the watch ends. */
+  const repeat = (work: () => Promise<void>) => {
+    const after = (delay: number) => {
+      const timer = setTimeout(async () => {
+        timers.delete(timer)
+        const started = performance.now()
+        await work()
+        if (!ended) after(Math.max(DISK_WATCH_INTERVAL_MS, DUTY_SHARE * (performance.now() - started)))
+      }, delay)
+      timers.add(timer)
+    }
+    after(DISK_WATCH_INTERVAL_MS)
+  }
   const measure = async () => {
-    const started = performance.now()
-    const used = await diskBlocks(root)
-    if (ended) return
-    if (
-      used !== undefined &&
-      orgDisk &&
-      (shared === undefined || Math.abs(used - shared) >= SHARE_STEP_BYTES)
-    ) {
+    const blocks = await diskBlocks(root)
+    if (ended || blocks === undefined) return
+    const used = blocks + heldBytes
+    if (orgDisk && (shared === undefined || Math.abs(used - shared) >= SHARE_STEP_BYTES)) {
       shared = used
       org = (await orgDisk(used).catch(() => undefined)) ?? org
       if (ended) return
     }
     const byOrg = org !== undefined && org.roomBytes < limitBytes ? org : undefined
     const limit = byOrg?.roomBytes ?? limitBytes
-    if (used !== undefined && used > limit && used > startedWith) {
-      stopped = { usedBytes: used, limitBytes: limit, ...(byOrg ? { note: byOrg.note } : {}) }
-      ended = true
-      stop()
-      return
+    if (used > limit && used > startedWith) {
+      halt({
+        usedBytes: used,
+        limitBytes: limit,
+        ...(heldBytes > 0 ? { heldBytes } : {}),
+        ...(byOrg ? { note: byOrg.note } : {}),
+      })
     }
-    const took = performance.now() - started
-    timer = setTimeout(measure, Math.max(DISK_WATCH_INTERVAL_MS, DUTY_SHARE * took))
   }
-  timer = setTimeout(measure, DISK_WATCH_INTERVAL_MS)
+  const countHeld = async (held: NonNullable<typeof opts.held>) => {
+    const count = await held().catch(() => undefined)
+    if (ended || !count) return
+    if ('tooMany' in count) return halt({ usedBytes: heldBytes, limitBytes, uncountable: true })
+    heldBytes = count.bytes
+  }
+  repeat(measure)
+  if (opts.held) repeat(() => countHeld(opts.held!))
   return {
     stopped: () => stopped,
     end() {
       ended = true
-      clearTimeout(timer)
+      for (const timer of timers) clearTimeout(timer)
     },
   }
 }
 
 /** What a command stopped for its folder's size is told, after its own output. */
-export const stoppedForDiskNote = (usedText: string, limitText: string, note?: string) =>
-  `[stopped: the environment went over its disk quota while the command ran (${usedText} of ${limitText})]` +
-  (note ? `\n${note}` : '')
+export const stoppedForDiskNote = (stop: DiskStop) =>
+  stop.uncountable
+    ? '[stopped: the command held more open files than the disk quota watch could count in ' +
+      `${SCAN_TIMEOUT_MS / 1000} s; what they hold on the disk cannot go unmeasured]`
+    : quotaStopNote(stop)
+
+const quotaStopNote = (stop: DiskStop) =>
+  `[stopped: the environment went over its disk quota while the command ran (${formatBytes(stop.usedBytes)} of ${formatBytes(stop.limitBytes)}` +
+  (stop.heldBytes
+    ? `, ${formatBytes(stop.heldBytes)} of it in deleted files its processes still held open`
+    : '') +
+  ')]' +
+  (stop.note ? `\n${stop.note}` : '')

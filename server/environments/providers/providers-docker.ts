@@ -28,6 +28,8 @@ import {
 } from '../exec/exec-schema.ts'
 import { assertRoomFor, resultOf, spawnCollect, type ExecOptions } from '../exec/exec.ts'
 import { watchDiskUse } from '../files/disk-watch.ts'
+import { heldFilesCounter } from '../files/held-files.ts'
+import { containerGroup } from './docker-processes.ts'
 import { sandboxIdentity } from '../exec/identity.ts'
 import { makeRedactor } from '../../lib/redact.ts'
 import { leaseProxy, type ProxyLease } from '../exec/sandbox-runtime.ts'
@@ -257,7 +259,11 @@ export async function dockerExec(
   if (program?.signal?.aborted) stop()
   program?.signal?.addEventListener('abort', stop, { once: true })
   const diskLimit = limits.diskMb * 1024 * 1024
-  const disk = watchDiskUse(env.root, diskLimit, stop, { orgDisk: env.orgDisk, startedWith })
+  const disk = watchDiskUse(env.root, diskLimit, stop, {
+    orgDisk: env.orgDisk,
+    startedWith,
+    held: heldFilesCounter(env.root, uid, containerGroup(bin, name)),
+  })
   try {
     const run = await spawnCollect(
       [bin, ...args],
