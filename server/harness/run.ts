@@ -12,7 +12,7 @@ import type { OpenEnvironment } from '../environments/service.ts'
 import { hiddenHeaders, type McpEndpoint } from '../integrations/mcp-client.ts'
 import { asRunningCommand } from '../environments/exec/running.ts'
 import { HttpError } from '../lib/errors.ts'
-import { makeRedactor } from '../lib/redact.ts'
+import { makeRedactor, withJsonForm } from '../lib/redact.ts'
 import { findRun } from '../runs/store.ts'
 import type { HarnessAdapter, TranscriptPart } from './adapter.ts'
 import { type CallRecord, type ModelGrant, openSession } from './endpoint.ts'
@@ -72,9 +72,10 @@ const APPROVAL_SECONDS = 600
 export async function runHarness(req: HarnessRunRequest): Promise<HarnessOutcome> {
   const { adapter, opened } = req
   // The environment's secrets, and the MCP servers' header values a server may echo (decision 0426),
-  // in one redactor: longest first across both.
+  // in one redactor: longest first across both. A secret is hidden as it reads in JSON too: the
+  // endpoint redacts a model call's body, and the transcript a tool result's JSON, as text.
   const redact = makeRedactor([
-    ...Object.values(opened.secrets),
+    ...Object.values(opened.secrets).flatMap(withJsonForm),
     ...req.mcp.flatMap((endpoint) => hiddenHeaders(endpoint.headers)),
   ])
   // The transcript is shown to people and kept: secret values never reach it (nor the model). The

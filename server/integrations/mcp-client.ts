@@ -22,7 +22,7 @@ import {
 import { integrationStreamFetch } from '../lib/integration-fetch.ts'
 import { BoundedCache } from '../lib/lru.ts'
 import { OutboundRefused } from '../lib/outbound.ts'
-import { makeRedactor, MIN_SECRET_LENGTH, redactData, type Hidden } from '../lib/redact.ts'
+import { makeRedactor, MIN_SECRET_LENGTH, redactData, withJsonForm, type Hidden } from '../lib/redact.ts'
 import type { McpStatus } from './mcp-schema.ts'
 import { McpSessionBound, McpSessionBounds } from './mcp-session-bounds.ts'
 
@@ -117,7 +117,7 @@ export function hiddenHeaders(headers: Record<string, string>): Hidden[] {
   return Object.entries(headers).flatMap(([name, value]) => {
     const forms = [value, AUTH_SCHEME.exec(value)?.[1] ?? ''].filter((f) => f.length >= MIN_SECRET_LENGTH)
     const shown = `[redacted header ${name}]`
-    return [...forms, ...forms.map((f) => JSON.stringify(f).slice(1, -1))].map((f) => ({ value: f, shown }))
+    return forms.flatMap(withJsonForm).map((f) => ({ value: f, shown }))
   })
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { makeRedactor, redactData } from './redact.ts'
+import { makeRedactor, redactData, withJsonForm } from './redact.ts'
 
 describe('makeRedactor', () => {
   it('hides every occurrence, longest value first so one inside another is hidden whole', () => {
@@ -18,6 +18,16 @@ describe('makeRedactor', () => {
 
   it('leaves text alone with nothing to hide', () => {
     expect(makeRedactor([])('anything')).toBe('anything')
+  })
+})
+
+describe('withJsonForm', () => {
+  it('hides a value of several lines with quotes as it reads inside a JSON string too', () => {
+    const key = '-----BEGIN KEY-----\nab"c\\d\n-----END KEY-----'
+    const redact = makeRedactor(withJsonForm(key))
+    expect(redact(JSON.stringify({ out: `key: ${key}` }))).toBe('{"out":"key: ••••"}')
+    expect(redact(`key: ${key}`)).toBe('key: ••••')
+    expect(withJsonForm('plain-value')).toEqual(['plain-value'])
   })
 })
 

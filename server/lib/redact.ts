@@ -14,6 +14,16 @@ export const MIN_SECRET_LENGTH = 4
 /** A secret value and what is shown in its place; a bare string is shown as {@link REDACTED}. */
 export type Hidden = { value: string; shown: string }
 
+/**
+ * `value` and, when it differs, how it reads inside a JSON string (a newline as `\n`, a quote as
+ * `\"`): text redacted as JSON (a model call's body, a tool result's JSON) holds only the second,
+ * so a private key or a service account's JSON key printed by a command passed whole.
+ */
+export function withJsonForm(value: string): string[] {
+  const written = JSON.stringify(value).slice(1, -1)
+  return written === value ? [value] : [value, written]
+}
+
 /** The values compiled once, the first naming of a value winning; null when there are none. */
 function matcherOf(values: Iterable<string | Hidden>): HiddenMatcher | null {
   const byValue = new Map<string, string>()

@@ -249,32 +249,52 @@ describe('a job with harness: claude-code', () => {
     expect(JSON.stringify(bashParts(run)[0].output)).toContain('stdout')
   }, 120_000)
 
-  it("gives commands the environment's secrets but keeps them from the model and the transcript", async () => {
+  /**
+   * Runs job `name` whose CLI runs `command` in an environment holding the member's secret `secret`
+   * (`value`); returns the settled run and the bodies of the model calls its CLI made.
+   */
+  async function runWithSecret(name: string, secret: string, value: string, command: string) {
     const c = team.member.client
-    const value = 'deploy-secret-value-8812'
-    const saved = await c.put('/_agent-native/secrets/personal/DEPLOY_TOKEN', JSON.stringify({ value }), {
+    const saved = await c.put(`/_agent-native/secrets/personal/${secret}`, JSON.stringify({ value }), {
       'content-type': 'application/json',
     })
     expect(saved.status).toBe(200)
-    const job = await harnessJob(c, 'secretive', 'harness-secret', { envYaml: 'secrets: [DEPLOY_TOKEN]\n' })
-    const run = await runWithReplies(
-      agent,
-      c,
-      job,
-      'secretive',
-      toolUse('Bash', {
-        command: '[ -n "$DEPLOY_TOKEN" ] && echo "token=$DEPLOY_TOKEN"',
-        description: 'use it',
-      }),
-      { text: 'Used the token.' },
-    )
+    const job = await harnessJob(c, name, `harness-${name}`, { envYaml: `secrets: [${secret}]\n` })
+    const replies = [toolUse('Bash', { command, description: 'use it' }), { text: 'Used the secret.' }]
+    const run = await runWithReplies(agent, c, job, name, ...replies)
     expect(run.run.status, run.run.error).toBe('success')
+    return { run, sent: cliRequests(fake, name).map((r) => r.body) }
+  }
+
+  it("gives commands the environment's secrets but keeps them from the model and the transcript", async () => {
+    const value = 'deploy-secret-value-8812'
+    const command = '[ -n "$DEPLOY_TOKEN" ] && echo "token=$DEPLOY_TOKEN"'
+    const { run, sent } = await runWithSecret('secretive', 'DEPLOY_TOKEN', value, command)
     expect(JSON.stringify(bashParts(run)[0].output)).toContain('token=••••')
     expect(JSON.stringify(run)).not.toContain(value)
-    const sent = cliRequests(fake, 'secretive')
     expect(sent.length).toBe(2)
-    expect(JSON.stringify(sent.map((r) => r.body))).toContain('token=••••')
-    expect(JSON.stringify(sent.map((r) => r.body))).not.toContain(value)
+    expect(JSON.stringify(sent)).toContain('token=••••')
+    expect(JSON.stringify(sent)).not.toContain(value)
+  }, 120_000)
+
+  it('keeps a secret of several lines with quotes (a private key) from the model and the transcript', async () => {
+    // Both were redacted as JSON text, where the key's newlines read `\n` and its quotes `\"`: a
+    // key a command printed reached the provider and the run page whole (an outside review's finding).
+    const value =
+      '-----BEGIN PRIVATE KEY-----\nMIIEvQ-pem-body-6620\n"quoted" \\ tail-4471\n-----END PRIVATE KEY-----'
+    const { run, sent } = await runWithSecret(
+      'keyholder',
+      'SIGNING_KEY',
+      value,
+      'printf "key=%s\\n" "$SIGNING_KEY"',
+    )
+    // Soft: the transcript and the model calls are two paths, each checked whatever the other did.
+    expect.soft(JSON.stringify(bashParts(run)[0].output)).toContain('key=••••')
+    expect.soft(JSON.stringify(sent)).toContain('key=••••')
+    for (const piece of ['pem-body-6620', 'tail-4471']) {
+      expect.soft(JSON.stringify(sent)).not.toContain(piece)
+      expect.soft(JSON.stringify(run)).not.toContain(piece)
+    }
   }, 120_000)
 
   it("reaches the hosts the environment's policy names through the filtering proxy, and no others", async () => {
