@@ -11,10 +11,12 @@ import { randomBytes } from 'node:crypto'
 import type { McpEndpoint } from '../integrations/mcp-client.ts'
 import { singleton } from '../lib/singleton.ts'
 import { createPolicyHook, type Decide, type PolicyHook } from './endpoint-hook.ts'
-import { contentParts, fieldOf, typeOf } from './message-blocks.ts'
+import { billedAbovePrice, reachesOutside, readCallFields, sourcedBlocks } from './call-body.ts'
+import { createHookPace, HOOK_BURST, HOOK_PER_SECOND } from './hook-pace.ts'
+import { fieldOf } from './message-blocks.ts'
 import { asksForSearch, harnessSearchMessage, instructingText } from './search-call.ts'
 import { createMcpRelay, type McpRelay } from './endpoint-mcp.ts'
-import { apiError, parseJson, readBody } from './endpoint-request.ts'
+import { apiError } from './endpoint-request.ts'
 import { HARNESS_LINE_MAX_BYTES, lineReader } from './lines.ts'
 import { CALL_OUTPUT_RESERVE_TOKENS, overCap, usd, type RunCap } from '../runs/budget.ts'
 
@@ -118,6 +120,8 @@ type Live = SessionOptions & {
   hook: PolicyHook
   /** `<token>/mcp/<name>` (endpoint-mcp.ts). */
   relay: McpRelay
+  /** How often `count_tokens` is forwarded (hook-pace.ts's bucket). */
+  countPace: { take(): boolean }
 }
 
 // Live runs, like running chat turns: a handle the test runner's copy of this module (which starts
@@ -152,6 +156,7 @@ export function openSession(options: SessionOptions): HarnessSession {
     turn: Promise.resolve(),
     hook: createPolicyHook(options.decide),
     relay: createMcpRelay(options.mcp, abort.signal),
+    countPace: createHookPace(),
   })
   return session
 }
@@ -196,13 +201,8 @@ export async function handleHarnessRequest(
   if (!url) return apiError(404, 'not_found_error', 'No such endpoint')
   if (lost) return refuseLost(live, lost, url.pathname, request)
   if (request.method === 'POST' && url.pathname === '/v1/messages') return modelCall(live, url, request)
-  if (request.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {
-    // Free at the provider, but on the run's key and its rate limit: the same gates as a call.
-    const refusal = live.refusal ?? unplugged(live)
-    if (refusal) return apiError(403, 'permission_error', refusal)
-    const body = await readBody(request)
-    return typeof body === 'string' ? forward(live, url, request, live.redact(body)) : body
-  }
+  if (request.method === 'POST' && url.pathname === '/v1/messages/count_tokens')
+    return countTokens(live, url, request)
   if (request.method === 'POST' && url.pathname === '/hook') return live.hook.answer(request)
   const mcp = /^\/mcp\/([a-z0-9_-]+)$/.exec(url.pathname)
   if (mcp) return live.relay(mcp[1]!, request)
@@ -248,6 +248,28 @@ export const NO_POLICY_PLUGIN =
 
 const unplugged = (live: Live) => (live.awaitCheckIn && !live.hook.checkedIn() ? NO_POLICY_PLUGIN : null)
 
+/**
+ * `count_tokens`: free at the provider, but on the run's key and its rate limit, so it passes the
+ * same gates as a call, at the hook's pace (a loop in the sandbox made thousands a second). To
+ * count an image or document given by URL the provider fetches it, and it may reach MCP servers
+ * for their tools: such a body is refused as a call's is, and what was read is what is sent. It
+ * bills nothing, so the price table's checks (the model's price, `speed`) are the provider's.
+ */
+async function countTokens(live: Live, url: URL, request: Request): Promise<Response> {
+  const refusal = live.refusal ?? unplugged(live)
+  if (refusal) return apiError(403, 'permission_error', refusal)
+  if (!live.countPace.take()) return apiError(429, 'rate_limit_error', COUNT_PACED)
+  const read = await readCallFields(request, live.redact)
+  if (read instanceof Response) return read
+  const refused = reachesOutside(read.fields)
+  if (refused) return apiError(400, 'invalid_request_error', refused)
+  return forward(live, url, request, JSON.stringify(read.fields))
+}
+
+const COUNT_PACED =
+  `Paced: this run counted tokens more than ${HOOK_PER_SECOND} times a second after a burst of ` +
+  `${HOOK_BURST}. Wait a moment and try again.`
+
 async function modelCall(live: Live, url: URL, request: Request): Promise<Response> {
   // With a cap or a budget to ask, calls take turns: each starts once every earlier call's cost is
   // counted, so calls sent at once cannot all pass a check that none of them has paid for yet.
@@ -256,14 +278,9 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
   try {
     const refusal = live.refusal ?? unplugged(live)
     if (refusal) return refuse(live, refusal)
-    const raw = await readBody(request)
-    if (typeof raw !== 'string') return raw
-    const parsed = parseJson(live.redact(raw), 'The request body')
-    if (parsed instanceof Response) return parsed
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      return apiError(400, 'invalid_request_error', 'The request body must be a JSON object')
-    }
-    const fields = parsed as Record<string, unknown>
+    const read = await readCallFields(request, live.redact)
+    if (read instanceof Response) return read
+    const { fields } = read
     if (typeof fields.model !== 'string') {
       return apiError(400, 'invalid_request_error', 'model: must be a string naming the model')
     }
@@ -290,7 +307,7 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
     // conversation of 100,000 tokens costs more than its answer) and the output it may write.
     const over = await live.grant.admit?.(
       pricedSpend(live),
-      callWorstCase(live, model, raw.length, fields.messages),
+      callWorstCase(live, model, read.chars, fields.messages),
     )
     if (over) return refuse(live, over)
     // What was checked is what is sent: a body with a key twice is sent as it was read.
@@ -370,26 +387,6 @@ function spendOf(calls: CallRecord[]): { priced: number; complete: boolean } {
 const pricedSpend = (live: Live) => spendOf(live.session.calls).priced
 
 /**
- * Why a call would reach past the run's sandbox through the provider's own servers, or null. The
- * provider can connect to MCP servers and fetch pages or run code for a call; a harness's tools
- * are its own (run in the sandbox, under the policy), and its web search is audited by the policy
- * hook (or here, {@link judgeUnheardSearch}). A command in the sandbox calling the endpoint directly
- * must not get more.
- */
-function reachesOutside(fields: Record<string, unknown>): string | null {
-  if ('mcp_servers' in fields) return 'mcp_servers: the provider may not connect to MCP servers for a run'
-  if ('container' in fields) return 'container: the provider may not run code for a run'
-  const tools = Array.isArray(fields.tools) ? (fields.tools as unknown[]) : []
-  for (const [i, tool] of tools.entries()) {
-    const type = typeOf(tool)
-    if (type !== undefined && PROVIDER_TOOLS.test(type)) {
-      return `tools.${i}: the provider may not ${type.startsWith('web_fetch') ? 'fetch pages' : 'run code'} for a run (${type})`
-    }
-  }
-  return fetchedSource(fields.messages)
-}
-
-/**
  * A call that has the provider search the web (search-call.ts). The harness's own search call, for
  * a query its hook allowed and audited, passes once; any other is judged and audited here as a
  * `WebSearch` whose query is all the text that instructs the model. Before, a command in the
@@ -403,47 +400,6 @@ async function judgeUnheardSearch(live: Live, fields: Record<string, unknown>): 
   const verdict = await live.decide({ tool: 'WebSearch', input: { query: instructingText(fields) } })
   return verdict.allow ? null : verdict.reason
 }
-
-/**
- * Sources of an image or document the call carries itself; any other (`url`, `file`, and kinds the
- * API adds later) has the provider fetch or look up something: a `url` source is a GET from the
- * provider's servers to any address, so a command with no network sent what it read to any host
- * (`?d=<secret>`), with no beta to withhold.
- */
-const CARRIED_SOURCES = new Set(['base64', 'text'])
-
-/** The first block (in a message, or in a tool result in one) whose source is not carried, as "path: why". */
-function fetchedSource(messages: unknown): string | null {
-  for (const { path, block } of sourcedBlocks(messages)) {
-    const type = typeof block.source === 'object' ? fieldOf(block.source, 'type') : block.source
-    if (typeof type === 'string' && CARRIED_SOURCES.has(type)) continue
-    return `${path}.source: the provider may not fetch a file for a run (source ${JSON.stringify(type ?? null)}); send its bytes (base64) instead`
-  }
-  return null
-}
-
-/** Every block with a `source` (an image, a document), in a message or a tool result in one. */
-const sourcedBlocks = (messages: unknown) =>
-  contentParts(messages).flatMap(({ path, block }) => (block && 'source' in block ? [{ path, block }] : []))
-
-/**
- * Why a call asks for service the provider bills above the price table's rates, or null: fast mode
- * (`speed`) and inference kept in one country (`inference_geo`) multiply every token's price, and
- * the usage they report looks like any other call's, so a command in the sandbox could spend past
- * the run's cap and the organisation's budget at a multiple of what they count.
- */
-function billedAbovePrice(fields: Record<string, unknown>): string | null {
-  if ('speed' in fields && fields.speed !== 'standard') {
-    return 'speed: fast mode is billed above the prices Clockwork counts a run at; leave speed out'
-  }
-  if ('inference_geo' in fields && fields.inference_geo !== 'global') {
-    return 'inference_geo: inference kept in one country is billed above the prices Clockwork counts a run at; leave inference_geo out'
-  }
-  return null
-}
-
-/** Tools the provider runs itself that reach out or run code (web search stays: judged and audited above). */
-const PROVIDER_TOOLS = /^(web_fetch|code_execution)_/
 
 const NO_TOKENS: TokenUsage = { inputTokens: 0, outputTokens: 0 }
 

