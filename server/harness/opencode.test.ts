@@ -79,6 +79,7 @@ describe('opencode projection', () => {
     const answers: unknown[] = [
       { ok: true },
       { hookSpecificOutput: { permissionDecision: 'allow' } },
+      { hookSpecificOutput: { permissionDecision: 'allow' } },
       {
         hookSpecificOutput: {
           permissionDecision: 'deny',
@@ -97,6 +98,8 @@ describe('opencode projection', () => {
       const hooks = await module.ClockworkPolicy()
       const before = hooks['tool.execute.before']
       await before({ tool: 'write' }, { args: { filePath: 'a.txt', content: 'x' } })
+      // An edit by any of its tools is a write the hook audits, under Claude Code's name for it.
+      await before({ tool: 'multiedit' }, { args: { filePath: 'b.txt', edits: [] } })
       await expect(before({ tool: 'bash' }, { args: { command: 'curl x' } })).rejects.toThrow(
         'Denied by deny: curl *',
       )
@@ -112,6 +115,11 @@ describe('opencode projection', () => {
         hook_event_name: 'PreToolUse',
         tool_name: 'Write',
         tool_input: { filePath: 'a.txt', content: 'x', file_path: 'a.txt' },
+      },
+      {
+        hook_event_name: 'PreToolUse',
+        tool_name: 'MultiEdit',
+        tool_input: { filePath: 'b.txt', edits: [], file_path: 'b.txt' },
       },
       { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'curl x' } },
       { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } },

@@ -45,6 +45,9 @@ const TOOL_NAMES: Record<string, string> = {
   bash: 'Bash',
   write: 'Write',
   edit: 'Edit',
+  // The pinned 1.18.33 has none; a version that offers one (OPENCODE_PATH may name any) would
+  // otherwise have its edits pass the hook as an unknown tool, unaudited.
+  multiedit: 'MultiEdit',
   patch: 'Edit',
   read: 'Read',
   grep: 'Grep',
