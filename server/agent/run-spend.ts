@@ -4,6 +4,7 @@
  * count towards the job's cap and both are the run's recorded tokens and cost, so the cap, the
  * organisation's budget and the usage report see a harness's spending as the run's.
  */
+import { inTurn } from '../lib/in-turn.ts'
 import { runBudgetRefusal, type SpendRecord } from '../runs/budget.ts'
 import { roundUsd } from '../runs/usage.ts'
 import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
@@ -67,6 +68,7 @@ export function createRunSpend(
       if (usage.costUsd === null) harnesses.unpriced = true
       else harnesses.costUsd += usage.costUsd
     },
+    inHarnessTurn: (work) => inTurn(`harnesses:${record.kind}:${record.id}`, work),
   }
   return {
     shared,

@@ -58,6 +58,12 @@ export type RunSpend = {
   spentUsd: () => number
   /** Adds what a harness spent to the run's usage and to its cap. */
   add: (usage: { inputTokens: number; outputTokens: number; costUsd: number | null }) => void
+  /**
+   * Runs `work` (one harness, from its look at what the cap leaves to its spending added) once the
+   * run's earlier harnesses have ended: harnesses started in one step (the model's tool calls run
+   * at once) each read the cap before the others had spent, and each spent it whole (decision 0518).
+   */
+  inHarnessTurn: <T>(work: () => Promise<T>) => Promise<T>
 }
 
 /**

@@ -84,86 +84,94 @@ export function createRunHarnessTool(ctx: ToolContext) {
   })
 }
 
-async function start(
+async function start(...args: Parameters<typeof startHarness>) {
+  const { runSpend } = args[0]
+  try {
+    // One harness of a run (or chat turn) at a time, so each reads what the cap leaves and writes
+    // the budget's record with what the others spent (decision 0518).
+    const harness = () => startHarness(...args)
+    return await (runSpend ? runSpend.inHarnessTurn(harness) : harness())
+  } catch (err) {
+    return toToolFailure(err, 'run_harness')
+  }
+}
+
+async function startHarness(
   ctx: ToolContext,
   input: z.infer<typeof RunHarnessInput>,
   signal: AbortSignal | undefined,
   state: { steps: TranscriptPart[]; approval?: HarnessProgress['approval'] },
   poke: () => void,
 ) {
-  try {
-    // In a run, the run's key and what its cap leaves (its spending is the run's); in chat, the
-    // person's own key, else the deployment's (with the server's cap), the same rule as the chat.
-    const resolved =
-      ctx.runSpend?.resolved ??
-      (await resolveModel({ kind: 'chat', userId: ctx.caller.userId, orgId: ctx.caller.orgId }))
-    // The whole cap goes to the harness with what the run had spent (modelGrant), so a stop names
-    // the cap and the run's whole cost; what is left decides whether a harness may start at all.
-    const cap = ctx.runSpend ? ctx.runSpend.cap : runCap(resolved.keySource, null)
-    const left = ctx.runSpend ? ctx.runSpend.capLeft() : cap
-    if (left && left.usd <= 0) {
-      throw new HttpError(
-        403,
-        'over_cap',
-        left.rule === 'job'
-          ? "The run has spent its job's cap (maxCostUsd): no harness can start"
-          : "The run has spent this server's cap per run on its own model key (DEPLOYMENT_KEY_MAX_RUN_COST_USD): no harness can start",
-      )
-    }
-    const adapter = adapterFor(input.harness, resolved)
-    const opened = await openEnvironment(ctx.caller, input.environment, 'use', { runId: ctx.runId })
-    const [skills, mcp] = await Promise.all([
-      environmentSkills(ctx.caller.orgId, opened.definition.skills),
-      harnessMcp(ctx.caller, null),
-    ])
-    const outcome = await runHarness({
-      adapter,
-      caller: ctx.caller,
-      opened,
-      prompt: input.prompt,
-      mode: ctx.mode,
-      origin: {
-        runId: ctx.runId,
-        threadId: ctx.threadId,
-        stopKey: stopKeyFor({ runId: ctx.runId, threadId: ctx.threadId, turnId: ctx.turnId }),
-      },
-      grant: modelGrant(resolved, {
-        orgId: ctx.caller.orgId,
-        cap,
-        record: ctx.runSpend?.record,
-        spentBeforeUsd: ctx.runSpend?.spentUsd(),
-      }),
-      modelId: resolved.choice.modelId,
-      skills,
-      mcp,
-      signal: signal ?? new AbortController().signal,
-      timeoutSeconds: CHAT_TIMEOUT_SECONDS,
-      approve: async (ask) => {
-        const { id, answer } = openApproval(ctx.caller.userId, APPROVAL_MS, signal)
-        state.approval = { id, ...ask }
-        poke()
-        const approved = await answer
-        state.approval = undefined
-        poke()
-        return approved
-      },
-      onProgress: (parts) => {
-        state.steps = parts
-        poke()
-      },
-    })
-    ctx.runSpend?.add(outcome.usage)
-    return {
-      ok: !outcome.failure,
-      harness: adapter.id,
-      environment: opened.row.name,
-      steps: outcome.parts,
-      usage: outcome.usage,
-      ...(outcome.failure
-        ? { error: { status: 500, code: 'harness_failed', message: outcome.failure } }
-        : {}),
-    }
-  } catch (err) {
-    return toToolFailure(err, 'run_harness')
+  // Stopped while an earlier harness of the step had its turn: this one does not start.
+  if (signal?.aborted) throw new HttpError(409, 'run_stopped', 'Stopped before the harness started')
+  // In a run, the run's key and what its cap leaves (its spending is the run's); in chat, the
+  // person's own key, else the deployment's (with the server's cap), the same rule as the chat.
+  const resolved =
+    ctx.runSpend?.resolved ??
+    (await resolveModel({ kind: 'chat', userId: ctx.caller.userId, orgId: ctx.caller.orgId }))
+  // The whole cap goes to the harness with what the run had spent (modelGrant), so a stop names
+  // the cap and the run's whole cost; what is left decides whether a harness may start at all.
+  const cap = ctx.runSpend ? ctx.runSpend.cap : runCap(resolved.keySource, null)
+  const left = ctx.runSpend ? ctx.runSpend.capLeft() : cap
+  if (left && left.usd <= 0) {
+    throw new HttpError(
+      403,
+      'over_cap',
+      left.rule === 'job'
+        ? "The run has spent its job's cap (maxCostUsd): no harness can start"
+        : "The run has spent this server's cap per run on its own model key (DEPLOYMENT_KEY_MAX_RUN_COST_USD): no harness can start",
+    )
+  }
+  const adapter = adapterFor(input.harness, resolved)
+  const opened = await openEnvironment(ctx.caller, input.environment, 'use', { runId: ctx.runId })
+  const [skills, mcp] = await Promise.all([
+    environmentSkills(ctx.caller.orgId, opened.definition.skills),
+    harnessMcp(ctx.caller, null),
+  ])
+  const outcome = await runHarness({
+    adapter,
+    caller: ctx.caller,
+    opened,
+    prompt: input.prompt,
+    mode: ctx.mode,
+    origin: {
+      runId: ctx.runId,
+      threadId: ctx.threadId,
+      stopKey: stopKeyFor({ runId: ctx.runId, threadId: ctx.threadId, turnId: ctx.turnId }),
+    },
+    grant: modelGrant(resolved, {
+      orgId: ctx.caller.orgId,
+      cap,
+      record: ctx.runSpend?.record,
+      spentBeforeUsd: ctx.runSpend?.spentUsd(),
+    }),
+    modelId: resolved.choice.modelId,
+    skills,
+    mcp,
+    signal: signal ?? new AbortController().signal,
+    timeoutSeconds: CHAT_TIMEOUT_SECONDS,
+    approve: async (ask) => {
+      const { id, answer } = openApproval(ctx.caller.userId, APPROVAL_MS, signal)
+      state.approval = { id, ...ask }
+      poke()
+      const approved = await answer
+      state.approval = undefined
+      poke()
+      return approved
+    },
+    onProgress: (parts) => {
+      state.steps = parts
+      poke()
+    },
+  })
+  ctx.runSpend?.add(outcome.usage)
+  return {
+    ok: !outcome.failure,
+    harness: adapter.id,
+    environment: opened.row.name,
+    steps: outcome.parts,
+    usage: outcome.usage,
+    ...(outcome.failure ? { error: { status: 500, code: 'harness_failed', message: outcome.failure } } : {}),
   }
 }
