@@ -327,10 +327,12 @@ describe('with a Docker engine', () => {
       }
       const env = { root, allowedHosts: [], limits: { diskMb: 4 }, orgDisk }
       const opts = { stopKey: 'run_docker_org_share', image: TEST_SANDBOX_IMAGE }
-      // 3 MiB in quarter-mebibyte files: within the environment's own quota, past the room left it.
+      // 3 MiB in quarter-mebibyte files: within the environment's own quota, past the room left it;
+      // a second between files, so the watch (its pace grows with how long a look took) sees it
+      // on a loaded machine too.
       const result = await dockerExec(
         env,
-        'for i in $(seq 1 12); do head -c 262144 /dev/zero > part$i.bin; sleep 0.3; done; echo finished',
+        'for i in $(seq 1 12); do head -c 262144 /dev/zero > part$i.bin; sleep 1; done; echo finished',
         opts,
       )
       expect(result.stdout).not.toMatch(/finished/)
