@@ -9,7 +9,7 @@
 import { and, eq } from 'drizzle-orm'
 import { z } from 'zod'
 import { findMembership, findUser } from '../accounts/store.ts'
-import { sendNotice, type Notice, type Recipient } from '../accounts/notices.ts'
+import { sendNotice, type Notice } from '../accounts/notices.ts'
 import { isOrgAdmin, type Caller } from '../access/caller.ts'
 import { jobsVisibleTo } from '../access/visibility.ts'
 import { getDb, type Db } from '../db/client.ts'
@@ -44,20 +44,20 @@ export const AcceptOfferInput = z.strictObject({
     .describe('The job version you read: the offer must be for it, so you accept the text you saw'),
 })
 
-/** A notice waiting for its transaction to commit, with whom it is for. */
-export type PendingNotice = Notice & { to: Recipient }
-
 /**
  * Offers `job` to `owner` in the caller's transaction (replacing an earlier offer) and writes the
- * audit entry; answers the offer as it reads, and the notice to send once the transaction commits
- * (announceOffers).
+ * audit entry; answers the offer as it reads, and whether it is new (to announce once the
+ * transaction commits, announceOffers). Offering it again as it stands (the same member, the same
+ * version) changes nothing and is not new: the member was told (decision 0525).
  */
 export async function offerJob(
   caller: Caller,
   job: JobRecord,
   owner: NewOwner,
   db: Db,
-): Promise<{ offer: TransferOfferView; notice: PendingNotice }> {
+): Promise<{ offer: TransferOfferView; made: boolean }> {
+  const standing = await readTransferOffer(job, db)
+  if (standing && standing.to.id === owner.id && !standing.lapsed) return { offer: standing, made: false }
   const offeredAt = await readDatabaseNow(db)
   const offer: OfferRow = {
     jobId: job.id,
@@ -87,27 +87,43 @@ export async function offerJob(
     jobVersion: job.version,
     lapsed: false,
   }
-  const notice: PendingNotice = {
-    orgId: job.orgId,
-    jobId: job.id,
-    kind: 'transfer_offer',
-    to: { id: owner.id, email: owner.email },
-    title: `${caller.name} offered you the job ${job.name}`,
-    body:
-      `${named(caller)} offered you the shared job ${job.name}. Nothing changes until you accept it on ` +
-      `the job's page: from then on its runs act as you (on your own model key when it runs as its ` +
-      `creator, with your personal environments, secrets and MCP servers). Read what it does first.`,
-  }
-  return { offer: view, notice }
+  return { offer: view, made: true }
 }
 
-/** Tells each member what was offered to them. A failure is logged: the offer shows on the job page. */
-export async function announceOffers(notices: PendingNotice[]): Promise<void> {
-  for (const { to, ...notice } of notices) {
-    await sendNotice(notice, [to]).catch((err: unknown) =>
-      logger.error({ err, jobId: notice.jobId }, 'could not tell a member of a job offered to them'),
-    )
+/** Jobs a notice names one by one; more are counted. */
+const JOBS_NAMED = 10
+
+/**
+ * Tells `owner`, in one notice, of the jobs just offered to them (every shared job of a leaving
+ * member is one notice, not one each). A failure is logged: the offers show on the jobs' pages.
+ */
+export async function announceOffers(
+  caller: Caller,
+  owner: NewOwner,
+  offered: Pick<JobRecord, 'id' | 'orgId' | 'name'>[],
+): Promise<void> {
+  const [first] = offered
+  if (!first) return
+  const one = offered.length === 1
+  const names = offered.slice(0, JOBS_NAMED).map((job) => job.name)
+  const more = offered.length - names.length
+  const listed = one ? `the shared job ${first.name}` : `${offered.length} shared jobs: ${names.join(', ')}`
+  const notice: Notice = {
+    orgId: first.orgId,
+    jobId: one ? first.id : null,
+    kind: 'transfer_offer',
+    title: one
+      ? `${caller.name} offered you the job ${first.name}`
+      : `${caller.name} offered you ${offered.length} jobs`,
+    body:
+      `${named(caller)} offered you ${listed}${more > 0 ? ` and ${more} more` : ''}. Nothing changes ` +
+      `until you accept ${one ? "it on the job's page" : 'each on its page (the jobs list marks them)'}: ` +
+      `from then on ${one ? 'its' : 'their'} runs act as you (on your own model key when it runs as ` +
+      `its creator, with your personal environments, secrets and MCP servers). Read what it does first.`,
   }
+  await sendNotice(notice, [{ id: owner.id, email: owner.email }]).catch((err: unknown) =>
+    logger.error({ err, jobId: notice.jobId }, 'could not tell a member of jobs offered to them'),
+  )
 }
 
 /**

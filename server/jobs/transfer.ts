@@ -24,7 +24,7 @@ import {
   type Person,
 } from './hand-over.ts'
 import { findJobRecord, selectJobRecords, type JobRecord } from './store.ts'
-import { announceOffers, offerJob, type PendingNotice, type TransferOfferView } from './transfer-offers.ts'
+import { announceOffers, offerJob, type TransferOfferView } from './transfer-offers.ts'
 import { toJobView, type JobView } from './views.ts'
 
 export type { Person } from './hand-over.ts'
@@ -50,7 +50,7 @@ export async function transferJob(caller: Caller, jobId: string, input: unknown)
   const { toUserId } = parseInput(TransferInput, input)
   mustBeAdmin(caller)
   await assertAuditAllowance(caller.userId)
-  const { result, notice } = await getDb().transaction(async (tx) => {
+  const { result, owner, offeredAnew } = await getDb().transaction(async (tx) => {
     const job = await findJobRecord(and(eq(jobs.id, jobId), jobsVisibleTo(caller))!, { lock: true }, tx)
     if (!job) throw notFound(`No job with id ${jobId}`)
     if (job.scope !== 'shared') {
@@ -67,10 +67,10 @@ export async function transferJob(caller: Caller, jobId: string, input: unknown)
     const result: TransferResult = offered
       ? { outcome: 'offered', job: view, offer: offered.offer }
       : { outcome: 'taken_over', job: view }
-    return { result, notice: offered?.notice }
+    return { result, owner, offeredAnew: offered?.made ? [job] : [] }
   })
-  if (notice) await announceOffers([notice])
-  else await signalJobsChanged()
+  if (result.outcome === 'taken_over') await signalJobsChanged()
+  else await announceOffers(caller, owner, offeredAnew)
   return result
 }
 
@@ -91,28 +91,29 @@ export async function transferMemberJobs(
     throw badRequest('toUserId: must be someone other than the current owner', 'toUserId')
   await assertAuditAllowance(caller.userId)
   const outcome: TransferOutcome = toUserId === caller.userId ? 'taken_over' : 'offered'
-  const { done, notices } = await getDb().transaction(async (tx) => {
+  const { done, owner, offeredAnew } = await getDb().transaction(async (tx) => {
     const owner = await findNewOwner(caller, toUserId, tx)
     const owned = and(eq(jobs.orgId, caller.orgId), eq(jobs.createdBy, fromUserId), eq(jobs.scope, 'shared'))!
     const ids = (await selectJobRecords(owned, tx)).map((job) => job.id)
     const done: JobRecord[] = []
-    const notices: PendingNotice[] = []
+    const offeredAnew: JobRecord[] = []
     for (const id of ids) {
       // Locked one by one, re-checked under the lock: a job someone changed meanwhile may have a new owner.
       const job = await findJobRecord(and(eq(jobs.id, id), owned)!, { lock: true }, tx)
       if (!job) continue
       const { offered } = await transferOne(caller, job, owner, tx)
-      if (offered) notices.push(offered.notice)
+      if (offered?.made) offeredAnew.push(job)
       done.push((await findJobRecord(eq(jobs.id, id), {}, tx))!)
     }
-    return { done, notices }
+    return { done, owner, offeredAnew }
   })
-  if (notices.length) await announceOffers(notices)
+  // One notice for them all: a leaving member's jobs are one mail to whom they are offered, not one each.
+  if (outcome === 'offered') await announceOffers(caller, owner, offeredAnew)
   else if (done.length) await signalJobsChanged()
   return { outcome, jobs: done.map((record) => toJobView(record, caller)) }
 }
 
-/** The caller takes the job over, or offers it to someone else (answering the offer and its notice). */
+/** The caller takes the job over, or offers it to someone else (answering the offer, and whether it is new). */
 async function transferOne(
   caller: Caller,
   job: JobRecord,

@@ -1,9 +1,10 @@
 /**
- * History retention: finished runs and their transcripts and chat turns (decision 0504) older than
- * RUN_HISTORY_DAYS, and audit trails older than AUDIT_HISTORY_DAYS (decision 0493), are deleted in
- * small batches, so a cleanup never holds many locks at once. Runs are found through
- * job_runs_created_idx, chat turns and audit rows through a BRIN index on their time (they are
- * written in time order). The audit's daily volumes per person (decision 0500) are kept two days.
+ * History retention: finished runs and their transcripts, chat turns (decision 0504) and read
+ * notices (0525) older than RUN_HISTORY_DAYS, and audit trails older than AUDIT_HISTORY_DAYS
+ * (decision 0493), are deleted in small batches, so a cleanup never holds many locks at once. Runs
+ * are found through job_runs_created_idx, chat turns and audit rows through a BRIN index on their
+ * time (they are written in time order); notices by a scan of a table bounded per person. The
+ * audit's daily volumes per person (decision 0500) are kept two days.
  */
 import { sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
@@ -44,17 +45,26 @@ export function deleteOldRuns(days: number, now: SQL, db: Db): Promise<number> {
 }
 
 /**
- * Deletes the rows of `table` whose `column` (a time) is more than `days` ago, a batch at a time;
- * returns how many. Every table it serves has an `id` and a BRIN index on that column.
+ * Deletes the rows of `table` whose `column` (a time) is more than `days` ago and that match
+ * `also`, a batch at a time; returns how many. Every table it serves has an `id` and a BRIN index
+ * on that column, but notifications, whose rows are bounded per person instead (notices.ts).
  */
-function deleteOlderThan(table: string, column: string, days: number, now: SQL, db: Db): Promise<number> {
+function deleteOlderThan(
+  table: string,
+  column: string,
+  days: number,
+  now: SQL,
+  db: Db,
+  also: SQL = sql`true`,
+): Promise<number> {
   const [name, time] = [sql.identifier(table), sql.identifier(column)]
   return inBatches(
     db,
     () =>
       sql`with d as (
             delete from ${name} where id in (
-              select id from ${name} where ${time} < ${now} - ${days} * interval '1 day' limit ${BATCH})
+              select id from ${name}
+              where ${time} < ${now} - ${days} * interval '1 day' and ${also} limit ${BATCH})
             returning 1
           )
           select count(*)::int as n from d`,
@@ -67,6 +77,14 @@ function deleteOlderThan(table: string, column: string, days: number, now: SQL, 
  */
 export function deleteOldChatTurns(days: number, now: SQL, db: Db): Promise<number> {
   return deleteOlderThan('chat_turns', 'started_at', days, now, db)
+}
+
+/**
+ * Deletes notices read and made more than `days` ago; returns how many (decision 0525). Unread
+ * ones wait for their person, and each keeps only their newest NOTICES_KEPT per organisation.
+ */
+export function deleteOldReadNotices(days: number, now: SQL, db: Db): Promise<number> {
+  return deleteOlderThan('notifications', 'created_at', days, now, db, sql`read_at is not null`)
 }
 
 /**

@@ -12,7 +12,13 @@ import { logger } from '../lib/logger.ts'
 import { databaseClock, sleep } from './clock.ts'
 import { createSchedulerCore, type CoreOptions, type SchedulerCore } from './core.ts'
 import { makeInstanceId, markInstanceStopped, pruneInstances, registerInstance } from './instances.ts'
-import { deleteOldAudit, deleteOldAuditVolumes, deleteOldChatTurns, deleteOldRuns } from './retention.ts'
+import {
+  deleteOldAudit,
+  deleteOldAuditVolumes,
+  deleteOldChatTurns,
+  deleteOldReadNotices,
+  deleteOldRuns,
+} from './retention.ts'
 import { deleteOldDeletedSpend } from '../runs/deleted-spend.ts'
 import { deleteOldOrganizationDeletions } from '../accounts/organization-deletions.ts'
 import { onJobsChanged, onPlaceChanged, type PlaceChange } from '../db/signal.ts'
@@ -148,6 +154,8 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
       if (deleted > 0) logger.info({ deleted, retentionDays }, 'old runs deleted')
       const turns = await deleteOldChatTurns(retentionDays, clock.sqlNow(), db)
       if (turns > 0) logger.info({ deleted: turns, retentionDays }, 'old chat turns deleted')
+      const notices = await deleteOldReadNotices(retentionDays, clock.sqlNow(), db)
+      if (notices > 0) logger.info({ deleted: notices, retentionDays }, 'old read notices deleted')
       const auditDays = config.AUDIT_HISTORY_DAYS
       const audit = await deleteOldAudit(auditDays, clock.sqlNow(), db)
       if (audit > 0) logger.info({ deleted: audit, auditDays }, 'old audit rows deleted')

@@ -9,20 +9,25 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '#server/db/client.ts'
+import { NOTICES_KEPT, sendNotice } from '#server/accounts/notices.ts'
 import {
   agentThreads,
   environmentAudit,
   jobAudit,
   jobRuns,
+  member,
   memberAudit,
+  notifications,
   skillAudit,
 } from '#server/db/schema/index.ts'
+import { countUnread } from '#server/integrations/views.ts'
 import { queryRows } from '#server/db/sql.ts'
 import { newId } from '#server/lib/ids.ts'
 import {
   deleteOldAudit,
   deleteOldAuditVolumes,
   deleteOldChatTurns,
+  deleteOldReadNotices,
   deleteOldRuns,
 } from '#server/scheduler/retention.ts'
 import { startScheduler } from '#server/scheduler/scheduler.ts'
@@ -193,13 +198,16 @@ async function insertChatTurns(tag: string, days: number[]) {
       values (${`turn_${tag}_${d}`}, ${owner.orgId}, ${owner.userId}, 'personal', ${daysAgo(d).toISOString()})`)
   }
 }
-const chatTurnIds = async (tag: string) =>
+/** The ids in `table` that start with `prefix`, oldest first by its `time` column. */
+const idsLike = async (table: string, time: string, prefix: string) =>
   (
     await queryRows<{ id: string }>(
       db,
-      sql`select id from chat_turns where id like ${`turn_${tag}_%`} order by started_at`,
+      sql`select id from ${sql.identifier(table)} where id like ${`${prefix}%`}
+          order by ${sql.identifier(time)}`,
     )
   ).map((r) => r.id)
+const chatTurnIds = (tag: string) => idsLike('chat_turns', 'started_at', `turn_${tag}_`)
 
 describe('chat turns', () => {
   it('keeps RUN_HISTORY_DAYS of them and deletes what is older', async () => {
@@ -209,8 +217,66 @@ describe('chat turns', () => {
   })
 })
 
+/** Notices to `userId` in `orgId` of `days` ago, one each, named `ntf_<tag>_<days>`, read or not. */
+async function insertNoticesAgo(tag: string, days: number[], read: boolean, to: Owner = owner) {
+  await db.insert(notifications).values(
+    days.map((d) => ({
+      id: `ntf_${tag}_${d}`,
+      userId: to.userId,
+      orgId: to.orgId,
+      jobId: null,
+      kind: 'failing',
+      title: `${tag} ${d}`,
+      body: 'A job failed.',
+      readAt: read ? daysAgo(d) : null,
+      createdAt: daysAgo(d),
+    })),
+  )
+}
+const noticeIds = (tag: string) => idsLike('notifications', 'created_at', `ntf_${tag}_`)
+
+describe('notices', () => {
+  it('keeps read ones RUN_HISTORY_DAYS and unread ones until they are read', async () => {
+    await insertNoticesAgo('read', [120, 91, 89, 1], true)
+    await insertNoticesAgo('unread', [200], false)
+    expect(await deleteOldReadNotices(90, sql`now()`, db)).toBe(2)
+    expect(await noticeIds('read')).toEqual(['ntf_read_89', 'ntf_read_1'])
+    expect(await noticeIds('unread')).toEqual(['ntf_unread_200'])
+  })
+
+  it("keep a person's newest NOTICES_KEPT in each organisation, so the bell counts a bounded list", async () => {
+    // As an organisation that told them of something again and again leaves them, unread.
+    const person = await createOwner(db, 'Nia Noticed')
+    const other = await createOwner(db, 'Oren Other')
+    await db
+      .insert(member)
+      .values({ id: newId('mem'), organizationId: other.orgId, userId: person.userId, role: 'member' })
+    const flood = Array.from({ length: NOTICES_KEPT + 50 }, (_, i) => 30 + i / 1000)
+    await insertNoticesAgo('flood', flood, false, person)
+    await insertNoticesAgo('elsewhere', [40, 39], false, { ...person, orgId: other.orgId })
+
+    await sendNotice(
+      { orgId: person.orgId, jobId: null, kind: 'failing', title: 'the latest', body: 'A job failed.' },
+      [{ id: person.userId, email: `${person.userId}@example.com` }],
+      db,
+    )
+    const kept = await queryRows<{ title: string }>(
+      db,
+      sql`select title from notifications where user_id = ${person.userId} and org_id = ${person.orgId}
+          order by created_at desc`,
+    )
+    expect(kept).toHaveLength(NOTICES_KEPT)
+    expect(kept[0]!.title).toBe('the latest')
+    // The oldest went: the newest before the latest are all there.
+    expect(kept.at(-1)!.title).toBe(`flood ${flood[NOTICES_KEPT - 2]}`)
+    expect(await countUnread(person.caller, db)).toBe(NOTICES_KEPT)
+    // What another organisation told them is theirs to keep.
+    expect(await noticeIds('elsewhere')).toEqual(['ntf_elsewhere_40', 'ntf_elsewhere_39'])
+  })
+})
+
 describe('the scheduler', () => {
-  it('prunes old audit rows, audit volumes and chat turns in its retention, a minute after it starts', async () => {
+  it('prunes old audit rows, audit volumes, chat turns and read notices in its retention, a minute after it starts', async () => {
     await db.insert(environmentAudit).values([
       {
         environmentId: 'env_s',
@@ -235,6 +301,7 @@ describe('the scheduler', () => {
     const volumes = async () =>
       (await queryRows(db, sql`select 1 from audit_volume where actor_id = 'vol_scheduler'`)).length
     await insertChatTurns('scheduler', [200, 2])
+    await insertNoticesAgo('scheduler', [200, 2], true)
     const clock = new ManualClock(new Date())
     const scheduler = await startScheduler({
       handle: database.handle,
@@ -250,6 +317,7 @@ describe('the scheduler', () => {
       await expect.poll(subjects).toEqual(['scheduler new'])
       await expect.poll(volumes).toBe(0)
       await expect.poll(() => chatTurnIds('scheduler')).toEqual(['turn_scheduler_2'])
+      await expect.poll(() => noticeIds('scheduler')).toEqual(['ntf_scheduler_2'])
     } finally {
       await scheduler.stop()
     }

@@ -49,13 +49,21 @@ export async function runNow(
   return waitForRun(client, res.body.run.id, options)
 }
 
-/** Creates a disabled job `name` whose instructions are `Do <name>.` (201 expected); answers its id. */
-export async function pausedJob(client: ApiClient, name: string): Promise<string> {
+/**
+ * Creates a disabled job `name` whose instructions are `Do <name>.`, with any other fields in
+ * `extra` (201 expected); answers its id.
+ */
+export async function pausedJob(
+  client: ApiClient,
+  name: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const made = await client.post('/_agent-native/jobs', {
     name,
     schedule: '0 7 * * *',
     instructions: `Do ${name}.`,
     enabled: false,
+    ...extra,
   })
   expect(made.status, JSON.stringify(made.body)).toBe(201)
   return made.body.job.id
