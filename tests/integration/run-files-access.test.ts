@@ -7,6 +7,7 @@
  */
 import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { pausedJob } from '#tests/support/runs.ts'
 import { withTeamApp } from '#tests/support/team-app.ts'
 
 const suite = withTeamApp()
@@ -14,14 +15,8 @@ let runId: string
 
 beforeAll(async () => {
   const { creator, orgId } = suite.team
-  const job = await creator.client.post('/_agent-native/jobs', {
-    name: 'private-books',
-    scope: 'personal',
-    schedule: '0 7 * * *',
-    instructions: 'Update my own accounts.',
-  })
-  expect(job.status, JSON.stringify(job.body)).toBe(201)
-  const run = await creator.client.post(`/_agent-native/jobs/${job.body.job.id}/run`)
+  const jobId = await pausedJob(creator.client, 'private-books', { scope: 'personal' })
+  const run = await creator.client.post(`/_agent-native/jobs/${jobId}/run`)
   expect(run.status, JSON.stringify(run.body)).toBe(202)
   runId = run.body.run.id
   // What the run's command recorded in an environment every member sees.
