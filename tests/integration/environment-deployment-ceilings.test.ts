@@ -181,7 +181,8 @@ describe('commands running at once in several environments share the organisatio
     }
     // 3.5 MiB each, a quarter of a mebibyte a second: 14 MiB of the organisation's 10 if each
     // command were bounded only by the room it opened with. Together they pass the total after ten
-    // seconds of their fourteen, so a watch slowed by a loaded machine still has time to act.
+    // seconds of their fourteen; each tells the others its size every quarter of a mebibyte
+    // (decision 0528), so a watch slowed by a loaded machine still has time to act.
     const line = 'for i in $(seq 1 14); do head -c 262144 /dev/zero > f$i; sleep 1; done; echo finished'
     const results = await Promise.all(
       names.map((name) => client.post(`${E}/${name}/commands`, { command: line })),

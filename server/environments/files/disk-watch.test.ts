@@ -40,3 +40,25 @@ it('lets a command that began over the quota run while it frees space, and stops
     watch.end()
   }
 })
+
+it('tells the organisation a small folder’s growth in steps of a sixteenth of its limit', async () => {
+  // Each running command's recorded size lags by up to a step, and the others' room is read from
+  // those records. A mebibyte's step let four 4 MiB folders pass a 10 MiB total by 3 MiB
+  // (decision 0528); a 4 MiB folder is now told again after a quarter of a mebibyte.
+  const small = await mkdtemp(join(folder, 'small-'))
+  const told: number[] = []
+  const watch = watchDiskUse(small, 4 * MiB, () => {}, {
+    orgDisk: async (used) => {
+      told.push(used)
+      return { roomBytes: 100 * MiB, note: '' }
+    },
+  })
+  try {
+    await vi.waitFor(() => expect(told.length).toBe(1), { timeout: 10_000, interval: 20 })
+    await writeFile(join(small, 'part.bin'), Buffer.alloc(300 * 1024, 1))
+    await vi.waitFor(() => expect(told.length).toBe(2), { timeout: 10_000, interval: 20 })
+    expect(told[1]! - told[0]!).toBeGreaterThanOrEqual(256 * 1024)
+  } finally {
+    watch.end()
+  }
+})

@@ -14,7 +14,10 @@
  * The quota a folder was opened with is what its organisation's other environments left it then
  * (org-disk.ts); commands running at once in several of them each saw that room (decision 0498).
  * So a watch that is told its organisation's share (`orgDisk`) records the folder's size there
- * whenever it has moved by a mebibyte, and is answered the room the others leave it now.
+ * whenever it has moved by a step (a sixteenth of the folder's own limit, at most a mebibyte), and
+ * is answered the room the others leave it now. Each running command's recorded size lags by up to
+ * a step, so together they can pass the total by a step each (decision 0528): a whole mebibyte each
+ * let four commands in 4 MiB folders pass a 10 MiB total by 3 MiB before any was stopped.
  *
  * `du` sees only files the folder still names. A watch told how to count what the command's
  * processes hold in deleted files (`held`, held-files.ts) counts that too, at the same pace but on
@@ -29,8 +32,10 @@ import { diskBlocks } from './quota.ts'
 const DISK_WATCH_INTERVAL_MS = 1_000
 /** A measurement's time is at most this share of the time between measurements. */
 const DUTY_SHARE = 10
-/** How far the folder's size moves before the organisation is told it again. */
-const SHARE_STEP_BYTES = 1024 * 1024
+/** How far the folder's size moves before the organisation is told it again, at most. */
+const SHARE_STEP_MAX_BYTES = 1024 * 1024
+/** The step as a share of the folder's own limit: small folders lag their organisation less. */
+const SHARE_STEPS_PER_LIMIT = 16
 
 /**
  * Records a folder's size while its command runs and answers the room its organisation's other
@@ -82,6 +87,7 @@ export function watchDiskUse(
   } = {},
 ): DiskWatch {
   const { orgDisk, startedWith = 0 } = opts
+  const shareStep = Math.min(SHARE_STEP_MAX_BYTES, Math.ceil(limitBytes / SHARE_STEPS_PER_LIMIT))
   let ended = false
   let stopped: DiskStop | null = null
   const timers = new Set<NodeJS.Timeout>()
@@ -111,7 +117,7 @@ export function watchDiskUse(
     const blocks = await diskBlocks(root)
     if (ended || blocks === undefined) return
     const used = blocks + heldBytes
-    if (orgDisk && (shared === undefined || Math.abs(used - shared) >= SHARE_STEP_BYTES)) {
+    if (orgDisk && (shared === undefined || Math.abs(used - shared) >= shareStep)) {
       shared = used
       org = (await orgDisk(used).catch(() => undefined)) ?? org
       if (ended) return
