@@ -7,7 +7,7 @@
  * Real HTTP, real Postgres, the real Anthropic provider against the fake Messages API.
  */
 import { sql } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest'
 import {
   HISTORY_MAX_BYTES,
   HISTORY_MAX_MESSAGES,
@@ -91,6 +91,26 @@ it('fills a thread to its limit and refuses the next turn, storing nothing', asy
 it('messages racing into the last places of a thread join one message and never pass the limit', async () => {
   const threadId = await newThread('a race for the last places')
   await fill(threadId, 2, MAX_THREAD_MESSAGES - 5)
+  // Each turn's model call waits until all four texts are stored, so none is answered before the
+  // last has arrived (on a busy machine the first could be answered before the fourth was sent,
+  // which then rightly began a message of its own). Stored apart they are released as well (and the
+  // test fails below); one lost, after the wait's 30 s.
+  const stored = vi.waitFor(
+    async () => {
+      const texts = await queryRows<{ text: string }>(
+        db(),
+        sql`select parts -> 0 ->> 'text' as text from agent_messages
+            where thread_id = ${threadId} and role = 'user' and seq > ${MAX_THREAD_MESSAGES - 5}`,
+      )
+      expect(texts.flatMap((m) => m.text.split('\n\n')).sort()).toEqual(['r1', 'r2', 'r3', 'r4'])
+    },
+    { timeout: 30_000, interval: 50 },
+  )
+  const held = async () => {
+    await stored.catch(() => undefined)
+    return { text: 'answered' }
+  }
+  agent.fake.reply(held, held, held, held)
   const turns = await Promise.all(
     ['r1', 'r2', 'r3', 'r4'].map((t) =>
       sendChat(agent.team.member.client, { threadId, message: userText(t) }),
