@@ -8,14 +8,11 @@
 import { eq } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAgentExecutor } from '#server/agent/run-executor.ts'
 import { jobs } from '#server/db/schema/index.ts'
-import { integrationHooks } from '#server/integrations/run-delivery.ts'
-import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
+import { startDeliveryScheduler, type DeliveryScheduler } from '#tests/support/delivery-scheduler.ts'
 import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
 import { eventually } from '#tests/support/poll.ts'
-import { runNow as runJob } from '#tests/support/runs.ts'
 import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts'
 import type { Team } from '#tests/support/team.ts'
 import type { TestApp } from '#tests/support/test-app.ts'
@@ -31,10 +28,7 @@ let team: Team
 let fake: FakeAnthropic
 let smtp: SmtpSink
 let receiver: WebhookReceiver
-let scheduler: RunningScheduler
-let hooks: ReturnType<typeof integrationHooks>
-/** Runs the scheduler has handed to `afterSettle`: the run's row reads final a moment before. */
-const handedOver = new Set<string>()
+let scheduler: DeliveryScheduler
 
 beforeAll(async () => {
   smtp = await startSmtpSink()
@@ -49,16 +43,7 @@ beforeAll(async () => {
   })
   ;({ app, team, fake } = agent)
   // Retries wait 20 ms instead of minutes; everything else is the production path.
-  hooks = integrationHooks({ backoffMs: [20, 20], db: app.server.db.db })
-  scheduler = await startScheduler({
-    handle: app.server.db,
-    executor: createAgentExecutor(),
-    graceMs: 1_000,
-    afterSettle: (run) => {
-      handedOver.add(run.id)
-      hooks.afterSettle(run)
-    },
-  })
+  scheduler = await startDeliveryScheduler(app)
   // Five sign-ups hash five passwords: slow on a busy 2-core machine.
 }, 300_000)
 afterAll(async () => {
@@ -84,17 +69,8 @@ async function createJob(name: string, body: Record<string, unknown>) {
   return res.body.job as { id: string }
 }
 
-/**
- * Runs the job now and waits for the run to end and for its deliveries and alerts to finish. The
- * runner commits a run's end before it calls `afterSettle`, so the hooks are waited for only once
- * the run has been handed to them: `hooks.idle()` alone could find nothing in flight yet.
- */
-async function runNow(jobId: string) {
-  const { run } = await runJob(team.creator.client, jobId)
-  await eventually(`run ${run.id} handed to the delivery hooks`, () => handedOver.has(run.id))
-  await hooks.idle()
-  return run as { id: string; status: string }
-}
+/** Runs the job now as its creator and waits for the run to end and its deliveries and alerts. */
+const runNow = (jobId: string) => scheduler.runToTheEnd(team.creator.client, jobId)
 
 const deliveries = async (runId: string) =>
   (await team.creator.client.get(`/_agent-native/runs/${runId}/deliveries`)).body.deliveries as {

@@ -5,14 +5,10 @@
  * the delivery hooks, a fake model server and an SMTP sink on loopback.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAgentExecutor } from '#server/agent/run-executor.ts'
-import { integrationHooks } from '#server/integrations/run-delivery.ts'
-import { startScheduler, type RunningScheduler } from '#server/scheduler/scheduler.ts'
 import { agentWritesSkill, decideSkill } from '#tests/support/skills.ts'
 import { startAgentApp, type AgentApp } from '#tests/support/agent-app.ts'
 import type { FakeAnthropic } from '#tests/support/fake-anthropic.ts'
-import { eventually } from '#tests/support/poll.ts'
-import { runNow as runJob } from '#tests/support/runs.ts'
+import { startDeliveryScheduler, type DeliveryScheduler } from '#tests/support/delivery-scheduler.ts'
 import { startSmtpSink, type SmtpSink } from '#tests/support/smtp-sink.ts'
 import type { Team, TeamPerson } from '#tests/support/team.ts'
 
@@ -23,10 +19,7 @@ let agent: AgentApp
 let team: Team
 let fake: FakeAnthropic
 let smtp: SmtpSink
-let scheduler: RunningScheduler
-let hooks: ReturnType<typeof integrationHooks>
-/** Runs the scheduler has handed to the delivery hooks (alerts are raised there). */
-const handedOver = new Set<string>()
+let scheduler: DeliveryScheduler
 
 beforeAll(async () => {
   smtp = await startSmtpSink()
@@ -38,16 +31,7 @@ beforeAll(async () => {
     env: { SMTP_URL: smtp.url, SMTP_FROM: 'Clockwork <clockwork@example.com>' },
   })
   ;({ team, fake } = agent)
-  hooks = integrationHooks({ backoffMs: [20], db: agent.app.server.db.db })
-  scheduler = await startScheduler({
-    handle: agent.app.server.db,
-    executor: createAgentExecutor(),
-    graceMs: 1_000,
-    afterSettle: (run) => {
-      handedOver.add(run.id)
-      hooks.afterSettle(run)
-    },
-  })
+  scheduler = await startDeliveryScheduler(agent.app, [20])
 }, 300_000)
 afterAll(async () => {
   await scheduler?.stop()
@@ -56,12 +40,7 @@ afterAll(async () => {
 })
 
 /** Runs the job now as `who` and waits until the run's alerts and deliveries are done. */
-async function runToTheEnd(who: TeamPerson, jobId: string) {
-  const { run } = await runJob(who.client, jobId)
-  await eventually(`run ${run.id} handed to the delivery hooks`, () => handedOver.has(run.id))
-  await hooks.idle()
-  return run as { id: string; status: string }
-}
+const runToTheEnd = (who: TeamPerson, jobId: string) => scheduler.runToTheEnd(who.client, jobId)
 
 const notificationsOf = async (who: TeamPerson) =>
   (await who.client.get('/_agent-native/notifications')).body.notifications as {

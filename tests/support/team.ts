@@ -21,8 +21,17 @@ async function signUp(app: TestApp, name: string, tag: string): Promise<TeamPers
   return { client, id: user.id, email, name }
 }
 
-async function join(owner: TeamPerson, person: TeamPerson, orgId: string, role: 'admin' | 'member') {
-  const invite = await owner.client.post('/_agent-native/auth/organization/invite-member', {
+/**
+ * `inviter` (an owner or admin of `orgId`) invites `person`'s address and `person` accepts, staying
+ * active in the organisation they were in.
+ */
+export async function inviteAndAccept(
+  inviter: ApiClient,
+  person: { client: ApiClient; email: string },
+  orgId: string,
+  role: 'admin' | 'member' = 'member',
+) {
+  const invite = await inviter.post('/_agent-native/auth/organization/invite-member', {
     email: person.email,
     role,
     organizationId: orgId,
@@ -32,6 +41,10 @@ async function join(owner: TeamPerson, person: TeamPerson, orgId: string, role: 
     invitationId: invite.body.id,
   })
   if (accept.status !== 200) throw new Error(`accept failed: ${accept.status} ${JSON.stringify(accept.body)}`)
+}
+
+async function join(owner: TeamPerson, person: TeamPerson, orgId: string, role: 'admin' | 'member') {
+  await inviteAndAccept(owner.client, person, orgId, role)
   await person.client.post('/_agent-native/auth/organization/set-active', { organizationId: orgId })
 }
 
