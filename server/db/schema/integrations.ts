@@ -59,9 +59,34 @@ export const deliveryAttempts = pgTable(
     statusCode: integer('status_code'),
     durationMs: integer('duration_ms').notNull(),
     error: text('error'),
+    /**
+     * Set when the attempt was not made because its address had too many job mails recently
+     * (decision 0531): when it may be mailed again. Such an attempt is not retried.
+     */
+    pacedUntil: timestamp('paced_until', tz),
     at: timestamp('at', tz).notNull().defaultNow(),
   },
   (t) => [index('delivery_attempts_run_idx').on(t.runId, t.id)],
+)
+
+/**
+ * Every job mail (a run's result or the agent's send_notification to an `email:` target) sent in
+ * about the last day, by address and from any organisation: what their pace counts (decision
+ * 0531, integrations/job-mail-pace.ts). Not tied to runs, jobs or accounts, so deleting those
+ * forgets nothing; the hourly retention deletes rows older than a day.
+ */
+export const jobMails = pgTable(
+  'job_mails',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** Lower-cased. */
+    address: text('address').notNull(),
+    sentAt: timestamp('sent_at', tz).notNull().defaultNow(),
+  },
+  (t) => [
+    index('job_mails_address_idx').on(t.address, t.sentAt),
+    index('job_mails_sent_brin').using('brin', t.sentAt),
+  ],
 )
 
 /**
