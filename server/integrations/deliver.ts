@@ -14,6 +14,7 @@ import { logger } from '../lib/logger.ts'
 import { OutboundRefused } from '../lib/outbound.ts'
 import { sendEmail } from './email.ts'
 import { loadEndpoint } from './endpoints.ts'
+import { giveBackJobMailPlace, pacedWords, takeJobMailPlace } from './job-mail-pace.ts'
 import { createPost, type PostFn } from './post.ts'
 
 /** What is sent: a subject and text for people (email, Slack), a typed event for webhooks. */
@@ -46,6 +47,16 @@ export const defaultDeliveryConfig = (): DeliveryConfig => ({
 /** A failure not worth retrying (refused by policy, unknown endpoint, not a member). */
 class Permanent extends Error {}
 
+/** An email not sent because its address had too many job mails recently (job-mail-pace.ts). */
+class Paced extends Permanent {
+  constructor(
+    address: string,
+    readonly until: Date,
+  ) {
+    super(pacedWords(address, until))
+  }
+}
+
 type Sent = { statusCode: number | null }
 
 /** One message to one target: every attempt shares `messageId` (the `webhook-id`). */
@@ -58,13 +69,17 @@ export type Delivery = {
   attempt: number
 }
 
-/** How one attempt went; `retry` says whether another may help (not for a refused target). */
+/**
+ * How one attempt went; `retry` says whether another may help (not for a refused target), and
+ * `pacedUntil` when an email was held back by its address's pace (decision 0531), never retried.
+ */
 export type AttemptResult = {
   ok: boolean
   retry: boolean
   statusCode: number | null
   durationMs: number
   error: string | null
+  pacedUntil: Date | null
 }
 
 /** Makes one attempt, recording nothing: the caller records it (with what happens next). */
@@ -73,6 +88,7 @@ export async function sendAttempt(delivery: Delivery, config: DeliveryConfig): P
   let statusCode: number | null
   let error: string | null = null
   let retry = false
+  let pacedUntil: Date | null = null
   try {
     const { ctx, target, message, messageId } = delivery
     statusCode = (await sendOnce(ctx, target, message, messageId, config)).statusCode
@@ -85,18 +101,19 @@ export async function sendAttempt(delivery: Delivery, config: DeliveryConfig): P
       500,
     )
     retry = !(err instanceof Permanent || err instanceof OutboundRefused)
+    if (err instanceof Paced) pacedUntil = err.until
   }
   const durationMs = Math.round(performance.now() - started)
-  return { ok: error === null, retry, statusCode, durationMs, error }
+  return { ok: error === null, retry, statusCode, durationMs, error, pacedUntil }
 }
 
 /** The attempt's row on the run's delivery list. */
 export async function recordAttempt(delivery: Delivery, result: AttemptResult, db: Db): Promise<void> {
-  const { ok, statusCode, durationMs, error } = result
+  const { ok, statusCode, durationMs, error, pacedUntil } = result
   const { ctx, messageId, target, attempt } = delivery
   await db
     .insert(deliveryAttempts)
-    .values({ runId: ctx.runId, messageId, target, attempt, ok, statusCode, durationMs, error })
+    .values({ runId: ctx.runId, messageId, target, attempt, ok, statusCode, durationMs, error, pacedUntil })
 }
 
 /** The wait before the attempt after a failed `result`; undefined when there is none to make. */
@@ -105,36 +122,38 @@ export const nextWaitMs = (delivery: Delivery, result: AttemptResult, config: De
 
 /**
  * Sends `message` to `target` until it lands or the attempts run out, waiting in this process;
- * true when it landed. For the agent's send_notification, whose tool call waits for the answer
- * (run results go through the durable retry queue, delivery-queue.ts).
+ * answers the last attempt's result. For the agent's send_notification, whose tool call waits for
+ * the answer (run results go through the durable retry queue, delivery-queue.ts).
  */
 export async function deliver(
   ctx: DeliveryContext,
   target: string,
   message: DeliveryMessage,
   config: DeliveryConfig = defaultDeliveryConfig(),
-): Promise<boolean> {
+): Promise<AttemptResult> {
   const delivery: Delivery = { ctx, target, message, messageId: newId('msg'), attempt: 1 }
   for (; ; delivery.attempt++) {
     const result = await sendAttempt(delivery, config)
     await recordAttempt(delivery, result, config.db).catch((err: unknown) =>
       logger.error({ err, runId: ctx.runId, target }, 'could not record a delivery attempt'),
     )
-    if (result.ok) return true
+    if (result.ok) return result
     const wait = nextWaitMs(delivery, result, config)
     if (wait === undefined) {
       logDeliveryFailed(delivery, result)
-      return false
+      return result
     }
     await new Promise((resolve) => setTimeout(resolve, wait))
   }
 }
 
-export const logDeliveryFailed = (delivery: Delivery, result: AttemptResult) =>
-  logger.warn(
-    { runId: delivery.ctx.runId, target: delivery.target, attempt: delivery.attempt, error: result.error },
-    'delivery failed',
-  )
+/** Logs a message's end without landing; one held back by its address's pace is no failure. */
+export function logDeliveryFailed(delivery: Delivery, result: AttemptResult) {
+  const { runId } = delivery.ctx
+  const fields = { runId, target: delivery.target, attempt: delivery.attempt, error: result.error }
+  if (result.pacedUntil) logger.info(fields, 'delivery held back by its address’s pace')
+  else logger.warn(fields, 'delivery failed')
+}
 
 class HttpStatus extends Error {
   constructor(readonly status: number) {
@@ -155,7 +174,11 @@ async function sendOnce(
   if (kind === 'email') {
     if (!(await mayEmail(ctx, rest, config.db)))
       throw new Permanent(`${rest} is not a member of the organisation`)
-    await sendEmail({ to: rest, subject: message.subject, text: message.text }).catch((err: Error) => {
+    const place = await takeJobMailPlace(rest, config.db)
+    if ('pacedUntil' in place) throw new Paced(rest, place.pacedUntil)
+    await sendEmail({ to: rest, subject: message.subject, text: message.text }).catch(async (err: Error) => {
+      // Not sent: its place is another mail's (a retry's).
+      await giveBackJobMailPlace(place, config.db)
       // No SMTP configured will not fix itself within the retries.
       throw /SMTP_URL/.test(err.message) ? new Permanent(err.message) : err
     })

@@ -23,6 +23,7 @@ import {
   type DeliveryMessage,
 } from './deliver.ts'
 import { createDeliveryQueue, DELIVERY_SWEEP_MS } from './delivery-queue.ts'
+import { deleteOldJobMails, JOB_MAIL_RETENTION_MS } from './job-mail-pace.ts'
 
 /** The job as delivery and alerts read it after a run settled (its run state included). */
 export type SettledJob = AlertJob & { notify: Notify; retries: number }
@@ -119,8 +120,9 @@ export type IntegrationHooksConfig = Partial<DeliveryConfig> & {
 
 /**
  * What main.ts hands the scheduler: `afterSettle` (delivery and alerts after each run: work starts
- * at once and runs in the background), and watchers: the dead-man check, and the sweep for due
- * delivery retries (first on start). `idle()` waits for what is in flight and for retries armed
+ * at once and runs in the background), and watchers: the dead-man check, the sweep for due
+ * delivery retries (first on start), and the hourly deletion of job mails' places older than a day
+ * (job-mail-pace.ts). `idle()` waits for what is in flight and for retries armed
  * in this process (tests); `stop()` drops this process's wake-ups, leaving queued retries to
  * whichever instance sweeps next.
  */
@@ -141,6 +143,11 @@ export function integrationHooks(config: IntegrationHooksConfig = {}) {
     watchers: [
       { name: 'dead-man check', everyMs: DEADMAN_CHECK_MS, run: (now: SQL) => checkDeadman(now, given.db) },
       { name: 'delivery retries', everyMs: sweepMs, firstMs: 0, run: () => queue.sendDue() },
+      {
+        name: 'job mail retention',
+        everyMs: JOB_MAIL_RETENTION_MS,
+        run: (now: SQL) => deleteOldJobMails(now, given.db),
+      },
     ],
     idle: queue.idle,
     stop: queue.stop,

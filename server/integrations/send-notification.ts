@@ -1,13 +1,14 @@
 /**
  * The agent's send_notification: in a job run, post a message to one of the job's own notify
- * targets (onSuccess or onFailure), nowhere else. Recorded with the run's delivery attempts.
+ * targets (onSuccess or onFailure), nowhere else. Recorded with the run's delivery attempts. An
+ * email its address's pace holds back (decision 0531) is a 429 `email_paced` saying until when.
  */
 import { eq } from 'drizzle-orm'
 import type { Caller } from '../access/caller.ts'
 import { getDb } from '../db/client.ts'
 import { jobs } from '../db/schema/app.ts'
 import type { Notify } from '../jobs/delivery-fields.ts'
-import { badRequest, forbidden, notFound } from '../lib/errors.ts'
+import { badRequest, forbidden, HttpError, notFound } from '../lib/errors.ts'
 import { findRun } from '../runs/store.ts'
 import { defaultDeliveryConfig, deliver } from './deliver.ts'
 import { runUrl } from './run-delivery.ts'
@@ -41,7 +42,7 @@ export async function sendRunNotification(
     )
   }
   const url = runUrl(job.id, run.id)
-  const delivered = await deliver(
+  const result = await deliver(
     { orgId: job.orgId, runId: run.id, creatorId: job.createdBy },
     input.target,
     {
@@ -52,5 +53,7 @@ export async function sendRunNotification(
     },
     { ...defaultDeliveryConfig(), backoffMs: TOOL_BACKOFF_MS },
   )
-  return { delivered, target: input.target }
+  // Held back by the address's pace (decision 0531): the agent reads why, and when it may mail again.
+  if (result.pacedUntil) throw new HttpError(429, 'email_paced', result.error ?? 'too many mails', 'target')
+  return { delivered: result.ok, target: input.target }
 }

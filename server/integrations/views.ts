@@ -12,11 +12,19 @@ import { parseInput } from '../lib/validate.ts'
 import { findVisibleRun } from '../runs/service.ts'
 import { emailEnabled } from './email.ts'
 
+/**
+ * `delivered`, `failed`, or `paced`: an email held back, not sent and not retried, because its
+ * address had too many job mails recently (decision 0531); `pacedUntil` says until when.
+ */
+export type DeliveryOutcome = 'delivered' | 'failed' | 'paced'
+
 export type DeliveryAttemptView = {
   target: string
   messageId: string
   attempt: number
   ok: boolean
+  outcome: DeliveryOutcome
+  pacedUntil: string | null
   statusCode: number | null
   durationMs: number
   error: string | null
@@ -40,6 +48,8 @@ export async function listRunDeliveries(
     messageId: r.messageId,
     attempt: r.attempt,
     ok: r.ok,
+    outcome: r.ok ? 'delivered' : r.pacedUntil ? 'paced' : 'failed',
+    pacedUntil: r.pacedUntil?.toISOString() ?? null,
     statusCode: r.statusCode,
     durationMs: r.durationMs,
     error: r.error,

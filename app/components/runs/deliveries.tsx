@@ -1,7 +1,14 @@
 /** Where a run's result (and its send_notification calls) went: every attempt, with its outcome. */
 import { Badge, Card } from '#app/components/ui/card.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
-import type { DeliveryAttemptView } from '#server/integrations/views.ts'
+import type { DeliveryAttemptView, DeliveryOutcome } from '#server/integrations/views.ts'
+
+/** Each outcome's badge; `paced` is an email its address's pace held back (decision 0531). */
+const OUTCOMES: Record<DeliveryOutcome, { label: string; tone: 'green' | 'red' | 'amber' }> = {
+  delivered: { label: 'Delivered', tone: 'green' },
+  failed: { label: 'Failed', tone: 'red' },
+  paced: { label: 'Held back', tone: 'amber' },
+}
 
 export function Deliveries({ attempts, timeZone }: { attempts: DeliveryAttemptView[]; timeZone: string }) {
   if (attempts.length === 0) return null
@@ -27,8 +34,8 @@ export function Deliveries({ attempts, timeZone }: { attempts: DeliveryAttemptVi
               <td className="py-1.5 pr-3 font-mono text-xs break-all">{a.target}</td>
               <td className="py-1.5 pr-3">{a.attempt}</td>
               <td className="py-1.5 pr-3">
-                <Badge tone={a.ok ? 'green' : 'red'}>
-                  {a.ok ? 'Delivered' : 'Failed'}
+                <Badge tone={OUTCOMES[a.outcome].tone}>
+                  {OUTCOMES[a.outcome].label}
                   {a.statusCode !== null ? ` · ${a.statusCode}` : ''}
                 </Badge>
                 {a.error ? (
