@@ -4,6 +4,10 @@ export default {
   ssr: true,
   // `build` for `npm run build`; the tests build the routes alone elsewhere (tests/support/routes-build.ts).
   buildDirectory: process.env.CLOCKWORK_ROUTES_BUILD_DIR ?? 'build',
+  // Every route in the browser's manifest from the first page (a file the browser caches), not
+  // discovered by asking /__manifest: a link followed while the server is down or the network
+  // dropped then fails in the app ("Can't reach Clockwork"), not in React Router (decision 0529).
+  routeDiscovery: { mode: 'initial' },
   // Opt in to v8 behaviour now, so the upgrade to React Router 8 (Node 22+) is a version bump.
   future: {
     v8_middleware: true,
