@@ -276,5 +276,11 @@ export default function EnvironmentPage({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <PageError error={error} what="environment" />
+  return (
+    <PageError
+      error={error}
+      what="environment"
+      back={{ to: '/environments', label: 'Back to environments' }}
+    />
+  )
 }

@@ -16,6 +16,12 @@ export default function Run({ loaderData }: Route.ComponentProps) {
   return <RunPage key={loaderData.run.id} {...loaderData} />
 }
 
-export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <PageError error={error} what="run" />
+export function ErrorBoundary({ error, params }: Route.ErrorBoundaryProps) {
+  return (
+    <PageError
+      error={error}
+      what="run"
+      back={{ to: `/jobs/${encodeURIComponent(params.id)}`, label: 'Back to the job' }}
+    />
+  )
 }
