@@ -60,7 +60,9 @@ export function AppShell({ data, children }: { data: ShellData; children: React.
             <ChatToggle />
           </header>
           <main id="main" className="min-w-0 flex-1 px-4 py-6 md:px-8 md:py-8">
-            <div className="mx-auto max-w-6xl">
+            {/* A query container: a page gives way by the width it gets, which the open chat narrows,
+                not by the window's (`@4xl:`, not `lg:`; decision 0529). */}
+            <div className="@container mx-auto max-w-6xl">
               <SchedulerBanner warning={schedulerWarning} />
               <BudgetBanner pause={budgetPause} canRaise={org.role !== 'member'} />
               {children}

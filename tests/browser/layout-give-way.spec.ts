@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
-import { expectWhole, VIEWPORTS, wordsBrokenAcrossLines } from './look.ts'
+import { expectWhole, linesOf, sidewaysScroll, VIEWPORTS, wordsBrokenAcrossLines } from './look.ts'
 
 // Jobs, a run through the scheduler and several page loads, on a busy machine.
 test.describe.configure({ timeout: 150_000 })
@@ -152,4 +152,63 @@ test('the jobs table shows each fact of a row once, in its column or under the n
   }
   // The widths above met every tier: narrow, next and last, the schedule, the owner.
   expect([...tiers].sort()).toEqual(['000', '100', '110', '111'])
+})
+
+/**
+ * A laptop's 1280 px with the agent's panel open: the panel takes 28rem beside the page, which
+ * leaves the main column the width of a tablet. The job page, its run history and a run's page
+ * give way to that column's width (container queries, decision 0529) instead of the window's:
+ * nothing scrolls sideways, no column is squeezed past its words.
+ */
+test('at 1280 px with the chat open the job page, its runs and a run fit the main column', async ({
+  page,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await signUp(page, 'Lars Laptop', uniqueEmail('lars'))
+  const created = await page.request.post('/_agent-native/jobs', {
+    headers: { origin: baseURL! },
+    data: {
+      name: NAME,
+      schedule: '0 7 * * 1-5',
+      timezone: 'Europe/Berlin',
+      instructions: 'Count the sign-ups.',
+    },
+  })
+  expect(created.status()).toBe(201)
+  const { job } = await created.json()
+  const run = await runToEnd(page, baseURL!, job.id)
+  expect(run.status, run.error ?? '').toBe('success')
+
+  await page.goto(`/jobs/${job.id}`)
+  const panel = await openChat(page)
+  const runs = page.getByRole('table', { name: 'Runs, newest first' })
+  await expect(runs.getByTestId('run-row')).toHaveCount(1)
+  expect(await sidewaysScroll(page), 'the job page').toEqual({ page: 0, boxes: [] })
+  await expectWhole(runs, panel)
+  // The run's row keeps its cost and duration in view, on their lines.
+  const row = runs.getByTestId('run-row')
+  for (const cell of await row.getByRole('cell').filter({ visible: true }).all()) {
+    await expectWhole(cell, panel)
+  }
+  // The status and details cards are readable: a label and its value side by side, not a sliver.
+  const status = page.getByRole('heading', { name: 'Status', level: 2 }).locator('..')
+  expect((await status.boundingBox())!.width, 'the status card').toBeGreaterThanOrEqual(280)
+
+  await page.goto(`/jobs/${job.id}/runs/${run.id}`)
+  await openChat(page)
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Succeeded')
+  expect(await sidewaysScroll(page), 'the run page').toEqual({ page: 0, boxes: [] })
+  // Every figure of the run's header whole, and a number never broken across two lines.
+  const header = page.getByTestId('run-header')
+  await expectWhole(header, panel)
+  for (const label of ['Input tokens', 'Output tokens', 'Cost', 'Duration']) {
+    const value = header
+      .locator('div')
+      .filter({ has: page.getByText(label, { exact: true }) })
+      .locator('dd')
+    await expectWhole(value, panel)
+    expect(await linesOf(value), label).toBe(1)
+  }
+  expect(await wordsBrokenAcrossLines(header)).toEqual([])
 })

@@ -178,22 +178,23 @@ export function JobDetail({ job, audit, runs, me, form, transferTargets = [], tr
             </Tabs.Trigger>
           ))}
         </Tabs.List>
-        <Tabs.Content value="runs" className="grid gap-6 lg:grid-cols-3">
-          {/* Phones: status, history, details; wide: history left, status and details right. */}
-          <div className="min-w-0 lg:col-start-3 lg:row-start-1">
+        <Tabs.Content value="runs" className="grid gap-6 @4xl:grid-cols-3">
+          {/* Narrow (a phone, or beside the open chat): status, history, details; from a 56rem main
+              column: history left, status and details right. */}
+          <div className="min-w-0 @4xl:col-start-3 @4xl:row-start-1">
             <JobSidePanel job={job} part="status" />
           </div>
-          <div className="min-w-0 lg:col-span-2 lg:col-start-1 lg:row-span-2 lg:row-start-1">
+          <div className="min-w-0 @4xl:col-span-2 @4xl:col-start-1 @4xl:row-span-2 @4xl:row-start-1">
             <RunHistory jobId={job.id} runs={runs} />
           </div>
-          <div className="min-w-0 lg:col-start-3 lg:row-start-2">
+          <div className="min-w-0 @4xl:col-start-3 @4xl:row-start-2">
             <JobSidePanel job={job} part="details" />
             <div className="mt-4">
               <TransferOwner owner={job.createdBy} targets={transferTargets} />
             </div>
           </div>
         </Tabs.Content>
-        <Tabs.Content value="definition" className="min-w-0 lg:max-w-3xl">
+        <Tabs.Content value="definition" className="min-w-0 @4xl:max-w-3xl">
           {job.canEdit ? (
             <JobEditor
               fields={form.fields}
@@ -218,7 +219,7 @@ export function JobDetail({ job, audit, runs, me, form, transferTargets = [], tr
             <JobReadOnly job={job} fields={form.fields} />
           )}
         </Tabs.Content>
-        <Tabs.Content value="audit" className="min-w-0 lg:max-w-3xl">
+        <Tabs.Content value="audit" className="min-w-0 @4xl:max-w-3xl">
           <AuditTrail entries={audit} labels={form.labels} />
         </Tabs.Content>
       </Tabs.Root>

@@ -67,8 +67,9 @@ export function RunPage({ run, transcript, job, deliveries = [] }: Props) {
         {job.canEdit ? <RunActions run={run} onChange={refresh} /> : null}
       </div>
       <Card className="mb-4 p-5" data-testid="run-header">
-        {/* The model's id takes two columns: in one, "anthropic:claude-sonnet-5-5" breaks in two. */}
-        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-7">
+        {/* The model's id takes two columns: in one, "anthropic:claude-sonnet-5-5" breaks in two.
+            Columns by the main column's width (the open chat narrows it), not the window's. */}
+        <dl className="grid grid-cols-2 gap-3 @lg:grid-cols-3 @4xl:grid-cols-7">
           <Fact label="Model" wide>
             {run.usage.model ?? '—'}
           </Fact>

@@ -10,12 +10,14 @@ import type { RunLike } from './types.ts'
 
 const TH = 'px-2 py-2 text-left text-xs font-medium whitespace-nowrap text-stone-600 dark:text-stone-400'
 const TD = 'px-2 py-2 whitespace-nowrap'
-// Below 640 px (a phone) the trigger, the scheduled time and the tokens give way: the run's own
-// page has them, and seven columns do not fit a phone's width.
-const WIDE = 'hidden sm:table-cell'
-// The start ("47 minutes ago") and the duration ("4 min 32 s so far") may take two lines on a
-// phone: on one line the four columns left outgrow its width and the cost is cut off.
-const WRAPS = 'px-2 py-2 sm:whitespace-nowrap'
+// The table gives way by its own width (a container query), not the window's: beside the open chat
+// a laptop's table is a phone's. Below 32rem the trigger and the scheduled time go, below 42rem the
+// tokens: the run's own page has them, and seven columns take about 36rem (decision 0529).
+const WIDE = 'hidden @lg:table-cell'
+const TOKENS = 'hidden @2xl:table-cell'
+// The start ("47 minutes ago") and the duration ("4 min 32 s so far") may take two lines in a
+// narrow table: on one line the four columns left outgrow a phone's width and the cost is cut off.
+const WRAPS = 'px-2 py-2 @lg:whitespace-nowrap'
 // Amounts (duration, tokens, cost) line up on their last digit, under a header aligned with them.
 const NUM = 'text-right tabular-nums'
 const TH_NUM = TH.replace('text-left', 'text-right')
@@ -36,7 +38,7 @@ function tokens(usage: RunLike['usage']): string {
 /** A job's runs as a compact table; each row links to the run's own page. */
 export function RunsTable({ jobId, runs, timeZone }: { jobId: string; runs: RunLike[]; timeZone: string }) {
   return (
-    <div className="-mx-2 overflow-x-auto">
+    <div className="@container -mx-2 overflow-x-auto">
       <table className="w-full text-sm" aria-label="Runs, newest first">
         <thead>
           <tr className="border-b border-stone-200 dark:border-stone-800">
@@ -45,7 +47,7 @@ export function RunsTable({ jobId, runs, timeZone }: { jobId: string; runs: RunL
             <th className={`${TH} ${WIDE}`}>Scheduled</th>
             <th className={TH}>Started</th>
             <th className={TH_NUM}>Duration</th>
-            <th className={`${TH_NUM} ${WIDE}`}>Tokens</th>
+            <th className={`${TH_NUM} ${TOKENS}`}>Tokens</th>
             <th className={TH_NUM}>Cost</th>
           </tr>
         </thead>
@@ -84,7 +86,7 @@ export function RunsTable({ jobId, runs, timeZone }: { jobId: string; runs: RunL
                 <td className={`${WRAPS} ${NUM}`}>
                   <RunDuration run={run} />
                 </td>
-                <td className={`${TD} ${WIDE} ${NUM}`}>{tokens(run.usage)}</td>
+                <td className={`${TD} ${TOKENS} ${NUM}`}>{tokens(run.usage)}</td>
                 <td className={`${TD} ${NUM}`}>
                   {run.usage.costUsd === null ? '—' : `≈ ${formatUsd(run.usage.costUsd)}`}
                 </td>
