@@ -77,7 +77,7 @@ export function PageError({
 
 /**
  * The card itself: an icon, a heading, a sentence, the way back and, when trying again may help,
- * Retry (`retry` is what it says when the second try fails too).
+ * Retry (`retry` is what it says, under the buttons, when the second try fails too).
  */
 export function ErrorCard({
   tone,
@@ -93,6 +93,7 @@ export function ErrorCard({
   retry?: string
 }) {
   const Icon = ICON[tone]
+  const again = useRetry()
   return (
     <div
       role="alert"
@@ -109,38 +110,36 @@ export function ErrorCard({
       <h1 className="text-xl font-semibold">{title}</h1>
       <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">{detail}</p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
-        {retry ? <RetryButton stillFailing={retry} /> : null}
+        {retry ? (
+          <Button busy={again.busy} busyLabel="Retrying…" onClick={again.run}>
+            Retry
+          </Button>
+        ) : null}
         <Link to={back.to} className={buttonClass(retry ? 'secondary' : 'primary')}>
           {back.label}
         </Link>
       </div>
+      {retry && again.failedAgain ? (
+        <p className="mt-4 text-sm text-stone-600 dark:text-stone-400">{retry}</p>
+      ) : null}
     </div>
   )
 }
 
 /**
- * Loads the page's data again (its loaders, not the document): the error goes once they answer.
- * While it waits it says so; when the answer is the same failure, it says that too.
+ * Retry: loads the page's data again (its loaders, not the document), and the error goes once they
+ * answer. Busy while it waits; `failedAgain` once it has tried and the card is still here.
  */
-function RetryButton({ stillFailing }: { stillFailing: string }) {
+function useRetry() {
   const revalidator = useRevalidator()
   const [tried, setTried] = useState(false)
   const busy = revalidator.state === 'loading'
-  return (
-    <>
-      <Button
-        busy={busy}
-        busyLabel="Retrying…"
-        onClick={() => {
-          setTried(true)
-          void revalidator.revalidate()
-        }}
-      >
-        Retry
-      </Button>
-      {tried && !busy ? (
-        <p className="basis-full text-sm text-stone-600 dark:text-stone-400">{stillFailing}</p>
-      ) : null}
-    </>
-  )
+  return {
+    busy,
+    failedAgain: tried && !busy,
+    run: () => {
+      setTried(true)
+      void revalidator.revalidate()
+    },
+  }
 }
