@@ -25,7 +25,9 @@ export async function action({ request }: Route.ActionArgs) {
 
 type Environment = Route.ComponentProps['loaderData']['environments'][number]
 
-const wide = 'hidden sm:table-cell'
+// Size, last activity and the definition show from a 48rem main column (a container query): on a
+// phone or beside the open chat the name, scope and status are the row (decision 0529).
+const wide = 'hidden @3xl:table-cell'
 const COLUMNS = [
   { label: 'Name' },
   { label: 'Scope' },

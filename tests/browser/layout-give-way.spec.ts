@@ -160,7 +160,7 @@ test('the jobs table shows each fact of a row once, in its column or under the n
  * give way to that column's width (container queries, decision 0529) instead of the window's:
  * nothing scrolls sideways, no column is squeezed past its words.
  */
-test('at 1280 px with the chat open the job page, its runs and a run fit the main column', async ({
+test('at 1280 px with the chat open the job page, its runs, a run and the environments list fit the main column', async ({
   page,
   baseURL,
 }) => {
@@ -211,4 +211,10 @@ test('at 1280 px with the chat open the job page, its runs and a run fit the mai
     expect(await linesOf(value), label).toBe(1)
   }
   expect(await wordsBrokenAcrossLines(header)).toEqual([])
+
+  // The environments list: its rows whole beside the chat, the name still a link.
+  await page.goto('/environments')
+  await openChat(page)
+  await expect(page.getByRole('link', { name: 'scratch', exact: true })).toBeVisible()
+  expect(await sidewaysScroll(page), 'the environments list').toEqual({ page: 0, boxes: [] })
 })
