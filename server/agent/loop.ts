@@ -36,7 +36,7 @@ export type AgentLoopInput = {
   tools: ConversationTools
   maxSteps: number
   signal: AbortSignal
-  onStepFinish?: (step: StepResult<ConversationTools>) => void
+  onStepFinish?: (step: StepResult<ConversationTools>) => void | Promise<void>
   /**
    * Checked after each step that would be followed by another (after onStepFinish), with the
    * number of steps so far: true stops the loop before the next one.

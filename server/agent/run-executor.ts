@@ -28,7 +28,7 @@ import { whileMember } from './while-member.ts'
 import { loadRunSkills, skippedSkillsNote, withSkills } from './job-skills.ts'
 import { deploymentRunRefusal } from './quota.ts'
 import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
-import { recordRunKeySource } from '../runs/store.ts'
+import { recordRunKeySource, recordRunUsageSoFar } from '../runs/store.ts'
 import { runBudgetRefusal } from '../runs/budget.ts'
 import { callReserveUsd } from './budget.ts'
 import { createRunSpend } from './run-spend.ts'
@@ -150,6 +150,7 @@ async function converse({
   progress: RunContext['progress']
 }): Promise<RunResult> {
   let failure: unknown = null
+  const model = `${resolved.choice.provider}:${resolved.choice.modelId}`
   const result = startAgentLoop({
     model: resolved.model,
     system,
@@ -157,7 +158,11 @@ async function converse({
     tools,
     maxSteps: RUN_MAX_STEPS,
     signal,
-    onStepFinish: (step) => spend.step(step),
+    onStepFinish: async (step) => {
+      spend.step(step)
+      // For the run's page while it runs; a failed write loses only that look (settle writes the end).
+      await recordRunUsageSoFar(spend.shared.record.id, { ...spend.usage(), model }).catch(() => {})
+    },
     stopAfterStep: spend.stopAfterStep,
     onError: (err) => (failure ??= err),
   })
@@ -180,7 +185,7 @@ async function converse({
     inputTokens,
     outputTokens,
     costUsd: costUsd ?? undefined,
-    model: `${resolved.choice.provider}:${resolved.choice.modelId}`,
+    model,
   }
   const parts = (reply as UIMessage | null)?.parts ?? []
   const said: ExecutorMessage[] = parts.length ? [{ role: 'assistant', parts }] : []

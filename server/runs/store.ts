@@ -177,6 +177,25 @@ export async function recordRunKeySource(
 }
 
 /**
+ * A running run's tokens, model and cost so far, written after each of its agent's steps so its
+ * page shows them while it runs and a run cancelled or lost keeps them; its settle writes the
+ * final ones. The cost only grows, as the budget checks write it (budget.ts `admitCall`), and an
+ * unknown cost leaves what they wrote.
+ */
+export async function recordRunUsageSoFar(
+  runId: string,
+  usage: { inputTokens: number; outputTokens: number; costUsd: number | null; model: string },
+  db: Db = getDb(),
+): Promise<void> {
+  const cost = usage.costUsd === null ? sql`cost_usd` : sql`greatest(coalesce(cost_usd, 0), ${usage.costUsd})`
+  await db.execute(
+    sql`update job_runs set input_tokens = ${usage.inputTokens}, output_tokens = ${usage.outputTokens},
+          model = ${usage.model}, cost_usd = ${cost}
+        where id = ${runId} and status = 'running'`,
+  )
+}
+
+/**
  * Runs of an organisation that spent the deployment's key in the last 24 hours (database clock),
  * those of deleted jobs included (decision 0520).
  */

@@ -177,4 +177,28 @@ describe('a running run', () => {
     expect(JSON.stringify(after.transcript)).toContain('tool-clock')
     expect(after.transcript.filter((m: { role: string }) => m.role === 'assistant')).toHaveLength(1)
   })
+
+  it('shows its tokens and model after each step while it runs, and keeps them when it is cancelled', async () => {
+    const c = team.creator.client
+    const token = `TOKENS-${Date.now()}`
+    // Step one (12 tokens in, 7 out, as the fake reports) checks the clock; step two never answers.
+    fake.replyWhen(token, { content: [{ type: 'tool_use', name: 'clock', input: {} }] }, { hang: true })
+    const jobId = await makeJob(c, 'personal', `Check the time for ${token}.`)
+    const runId: string = (await c.post(`${J}/${jobId}/run`)).body.run.id
+    // Before, a run's tokens and model were written only when it ended: "—" on its page throughout.
+    const live = await eventually('the first step’s tokens while the run runs', async () => {
+      const { run } = (await c.get(`/_agent-native/runs/${runId}`)).body
+      return run.status === 'running' && run.usage.inputTokens > 0 ? run.usage : undefined
+    })
+    expect(live).toMatchObject({
+      inputTokens: 12,
+      outputTokens: 7,
+      model: expect.stringMatching(/^anthropic:/),
+    })
+
+    expect((await c.post(`/_agent-native/runs/${runId}/cancel`)).status).toBe(200)
+    await eventually('the run to leave the instance', () => !scheduler.core.runningIds().includes(runId))
+    const { run } = (await c.get(`/_agent-native/runs/${runId}`)).body
+    expect(run).toMatchObject({ status: 'cancelled', usage: { inputTokens: 12, outputTokens: 7 } })
+  })
 })
