@@ -7,7 +7,7 @@
 import { z } from 'zod'
 import { badRequest } from '../lib/errors.ts'
 import { isOneShot, isValidTimezone, nextRun, validateSchedule } from '../cron/cron.ts'
-import { trimTrailing } from '../lib/text.ts'
+import { toSlug } from '../lib/text.ts'
 
 /** Instructions are capped so that even in three-byte characters they fit the 256 KiB job file limit. */
 export const MAX_INSTRUCTIONS = 60_000
@@ -30,14 +30,7 @@ export const JobName = z
  * still goes through {@link JobName} (it is empty when `text` had no letter or digit).
  */
 export function toJobName(text: string): string {
-  const slug = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+/, '')
-    .slice(0, 63)
-  return trimTrailing(slug, '-')
+  return toSlug(text, 63)
 }
 
 export const Schedule = z

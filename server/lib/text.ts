@@ -116,6 +116,22 @@ export function findUnstorableText(value: unknown): UnstorableText[] {
 }
 
 /**
+ * The slug a person most likely meant by `text`, at most `max` characters: "Weekly Report!" →
+ * `weekly-report`. Accents lose their marks, anything else that is not a letter or digit becomes
+ * one dash; empty when `text` had no letter or digit.
+ */
+export function toSlug(text: string, max: number): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+/, '')
+    .slice(0, max)
+  return trimTrailing(slug, '-')
+}
+
+/**
  * `text` without the run of `char` at its end, in one pass: `/\/+$/` starts again at every run of
  * slashes in the text, quadratic in a long one that is followed by something else.
  */
