@@ -1,6 +1,8 @@
-import { Check, ChevronsUpDown, Building2 } from 'lucide-react'
+import { Check, ChevronsUpDown, Building2, Plus } from 'lucide-react'
 import { DropdownMenu } from 'radix-ui'
+import { useRef, useState } from 'react'
 import { toast } from 'sonner'
+import { NewOrganisationDialog } from '#app/components/new-organisation-dialog.tsx'
 import { authClient } from '#app/lib/auth-client.ts'
 import { useMenuOnFirstUse } from '#app/lib/use-menu-on-first-use.ts'
 
@@ -11,8 +13,13 @@ const menuClass =
 export const menuItemClass =
   'flex cursor-default items-center gap-2 rounded-md px-2 py-1.5 text-sm outline-none select-none data-[highlighted]:bg-stone-100 dark:data-[highlighted]:bg-stone-800'
 
-/** Lists the caller's organisations and switches the active one for this session. */
+/**
+ * Lists the caller's organisations and switches the active one for this session; New organisation
+ * makes one (a dialog) and switches to it.
+ */
 export function OrgSwitcher({ current, orgs }: { current: Org; orgs: Org[] }) {
+  const [creating, setCreating] = useState(false)
+  const triggerRef = useRef<HTMLButtonElement>(null)
   async function switchTo(org: Org) {
     if (org.id === current.id) return
     const result = await authClient.organization.setActive({ organizationId: org.id })
@@ -47,25 +54,32 @@ export function OrgSwitcher({ current, orgs }: { current: Org; orgs: Org[] }) {
   }
   if (!used) return <button {...trigger} {...standIn} />
   return (
-    <DropdownMenu.Root defaultOpen modal={false}>
-      <DropdownMenu.Trigger {...trigger} />
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className={menuClass} align="start" sideOffset={6}>
-          <DropdownMenu.Label className="px-2 py-1 text-xs font-medium text-stone-600 dark:text-stone-400">
-            Organisations
-          </DropdownMenu.Label>
-          {orgs.map((org) => (
-            <DropdownMenu.Item key={org.id} className={menuItemClass} onSelect={() => void switchTo(org)}>
-              <span className="flex-1 truncate">{org.name}</span>
-              <span className="text-xs text-stone-600 dark:text-stone-400 capitalize">{org.role}</span>
-              {org.id === current.id ? (
-                <Check className="size-4 text-brand-600" aria-label="current" />
-              ) : null}
+    <>
+      <DropdownMenu.Root defaultOpen modal={false}>
+        <DropdownMenu.Trigger ref={triggerRef} {...trigger} />
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content className={menuClass} align="start" sideOffset={6}>
+            <DropdownMenu.Label className="px-2 py-1 text-xs font-medium text-stone-600 dark:text-stone-400">
+              Organisations
+            </DropdownMenu.Label>
+            {orgs.map((org) => (
+              <DropdownMenu.Item key={org.id} className={menuItemClass} onSelect={() => void switchTo(org)}>
+                <span className="flex-1 truncate">{org.name}</span>
+                <span className="text-xs text-stone-600 dark:text-stone-400 capitalize">{org.role}</span>
+                {org.id === current.id ? (
+                  <Check className="size-4 text-brand-600" aria-label="current" />
+                ) : null}
+              </DropdownMenu.Item>
+            ))}
+            <DropdownMenu.Separator className="my-1 h-px bg-stone-200 dark:bg-stone-700" />
+            <DropdownMenu.Item className={menuItemClass} onSelect={() => setCreating(true)}>
+              <Plus className="size-4 text-stone-600 dark:text-stone-400" aria-hidden /> New organisation
             </DropdownMenu.Item>
-          ))}
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+      <NewOrganisationDialog open={creating} onOpenChange={setCreating} returnFocusTo={triggerRef} />
+    </>
   )
 }
 

@@ -1,3 +1,3 @@
 import { redirect } from 'react-router'
 
-export const loader = () => redirect('/settings/members')
+export const loader = () => redirect('/settings/organisation')

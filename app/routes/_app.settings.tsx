@@ -5,6 +5,7 @@ import { cn } from '#app/lib/cn.ts'
 export const meta = () => [{ title: 'Settings · Clockwork' }]
 
 const tabs = [
+  { to: '/settings/organisation', label: 'Organisation' },
   { to: '/settings/members', label: 'Members' },
   { to: '/settings/profile', label: 'Profile' },
   { to: '/settings/models', label: 'Models' },

@@ -9,7 +9,10 @@ test('sign up, land in the app, invite a member who accepts, and see the roles',
   await expect(owner.getByRole('heading', { name: 'Jobs', exact: true })).toBeVisible()
   await expect(owner.getByRole('button', { name: /Organisation: Ana's workspace/ })).toBeVisible()
 
+  // Settings opens on the organisation's own page; Members is the next tab.
   await owner.getByRole('link', { name: 'Settings' }).click()
+  await expect(owner).toHaveURL(/\/settings\/organisation$/)
+  await owner.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Members' }).click()
   await expect(owner).toHaveURL(/\/settings\/members/)
   const bobEmail = uniqueEmail('bob')
   await owner.getByLabel('Email').fill(bobEmail)

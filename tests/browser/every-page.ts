@@ -6,6 +6,7 @@ import { expect, type Page } from '@playwright/test'
 import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
 
 const SETTINGS = [
+  'organisation',
   'members',
   'profile',
   'models',

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { expect, test, type Page } from '@playwright/test'
 import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
 import { textsBelowAA, useTheme } from './look.ts'
-import { joinOrganisation } from './org.ts'
+import { ownerAndMember } from './org.ts'
 
 // Sign-up and a failed run on a busy machine take more than the default 60 s together.
 test.describe.configure({ timeout: 120_000 })
@@ -72,12 +72,7 @@ for (const theme of ['light', 'dark'] as const) {
 test('email being off names the server setting to admins only; a member learns where to look', async ({
   browser,
 }) => {
-  const owner = await (await browser.newContext()).newPage()
-  await signUp(owner, 'Oona Owner', uniqueEmail('oona'))
-  const member = await (await browser.newContext()).newPage()
-  const memberEmail = uniqueEmail('milo')
-  await signUp(member, 'Milo Member', memberEmail)
-  await joinOrganisation(owner, member, memberEmail, 'member')
+  const { owner, member } = await ownerAndMember(browser)
 
   for (const page of [owner, member]) {
     await page.goto('/notifications')

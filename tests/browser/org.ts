@@ -2,7 +2,8 @@
  * Organisation set-up for browser tests, over better-auth's own HTTP endpoints with each person's
  * browser cookies (the same calls the members page and the invitation page make).
  */
-import { expect, type Page } from '@playwright/test'
+import { expect, type Browser, type Page } from '@playwright/test'
+import { signUp, uniqueEmail } from './helpers.ts'
 
 /** The active organisation of the signed-in person on `page`. */
 export async function activeOrgId(page: Page): Promise<string> {
@@ -29,4 +30,15 @@ export async function joinOrganisation(owner: Page, member: Page, email: string,
   const invitation = await post(owner, '/organization/invite-member', { email, role, organizationId })
   await post(member, '/organization/accept-invitation', { invitationId: invitation.id })
   await post(member, '/organization/set-active', { organizationId })
+}
+
+/** Oona owns her workspace and Milo is a member of it, each signed in on a page (and browser) of their own. */
+export async function ownerAndMember(browser: Browser) {
+  const owner = await (await browser.newContext()).newPage()
+  await signUp(owner, 'Oona Owner', uniqueEmail('oona'))
+  const member = await (await browser.newContext()).newPage()
+  const memberEmail = uniqueEmail('milo')
+  await signUp(member, 'Milo Member', memberEmail)
+  await joinOrganisation(owner, member, memberEmail, 'member')
+  return { owner, member }
 }

@@ -1,8 +1,8 @@
-import { X } from 'lucide-react'
 import { Dialog } from 'radix-ui'
 import { useState } from 'react'
 import { useFetcher } from 'react-router'
 import { Button } from '#app/components/ui/button.tsx'
+import { DialogCloseX } from '#app/components/ui/dialog-close-x.tsx'
 import { Field, Input, inputClass } from '#app/components/ui/field.tsx'
 import { stripFieldPrefix, type ActionData } from '#app/lib/action-errors.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
@@ -115,12 +115,7 @@ export function CreateDialog({
               </Button>
             </div>
           </fetcher.Form>
-          <Dialog.Close
-            className="absolute top-4 right-4 rounded p-1 text-stone-600 dark:text-stone-400 hover:text-stone-700 dark:hover:text-stone-200"
-            aria-label="Close"
-          >
-            <X className="size-4" aria-hidden />
-          </Dialog.Close>
+          <DialogCloseX />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
