@@ -29,7 +29,7 @@ import {
 } from '../accounts/service.ts'
 import { HttpError, toErrorBody } from '../lib/errors.ts'
 import { resolveAuthSecret } from './secret.ts'
-import { checkDisplayName, checkUserFields } from './user-fields.ts'
+import { checkOrganizationFields, checkUserFields } from './user-fields.ts'
 import { checkInvitationPace, INVITATION_EXPIRES_IN_SECONDS } from '../accounts/invitation-pace.ts'
 import { authMail, sendInvitationMail } from './mail.ts'
 import { checkNotOpenedByResetLink } from './admin-set-passwords.ts'
@@ -99,9 +99,9 @@ function createAuth() {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
-        const orgName = organizationNameIn(ctx.path, ctx.body)
-        if (orgName !== undefined) {
-          const invalid = checkDisplayName(orgName)
+        const orgFields = organizationFieldsIn(ctx.path, ctx.body)
+        if (orgFields) {
+          const invalid = checkOrganizationFields(orgFields)
           if (invalid) return refusal(invalid)
           if (ctx.path !== '/organization/create') return
           // Signed out: the endpoint itself answers 401.
@@ -183,8 +183,8 @@ function createAuth() {
           beforeCancelInvitation: async ({ invitation, cancelledBy }) =>
             asAuthError(() => checkMayCancelInvitation(invitation, cancelledBy.id)),
           // Backstops for any path that writes an organisation (the hook above answers the HTTP calls).
-          beforeCreateOrganization: async ({ organization }) => rejectInvalidName(organization.name),
-          beforeUpdateOrganization: async ({ organization }) => rejectInvalidName(organization.name),
+          beforeCreateOrganization: async ({ organization }) => rejectInvalidOrganization(organization),
+          beforeUpdateOrganization: async ({ organization }) => rejectInvalidOrganization(organization),
           // What an organisation holds outside its rows is cleaned up, and its delete counted (0521).
           beforeDeleteOrganization: async ({ organization, user }) =>
             asAuthError(() => beforeOrganizationDeleted(organization.id, user.id)),
@@ -247,16 +247,24 @@ function resetTokenIn(body: unknown, query: unknown): unknown {
   return fromBody.token || ((query ?? {}) as { token?: unknown }).token
 }
 
-/** The organisation name a create or update call carries (absent: undefined). */
-function organizationNameIn(path: string, body: unknown): unknown {
-  const fields = (body ?? {}) as { name?: unknown; data?: { name?: unknown } }
-  if (path === '/organization/create') return fields.name ?? ''
-  if (path === '/organization/update') return fields.data?.name
-  return undefined
+/**
+ * The organisation fields a create or update call carries (null for other paths); a create always
+ * has a name, so a missing one is checked as empty.
+ */
+function organizationFieldsIn(
+  path: string,
+  body: unknown,
+): { name?: unknown; slug?: unknown; logo?: unknown } | null {
+  const fields = (body ?? {}) as { name?: unknown; slug?: unknown; logo?: unknown; data?: unknown }
+  if (path === '/organization/create')
+    return { name: fields.name ?? '', slug: fields.slug, logo: fields.logo }
+  if (path !== '/organization/update') return null
+  const data = (fields.data ?? {}) as { name?: unknown; slug?: unknown; logo?: unknown }
+  return { name: data.name, slug: data.slug, logo: data.logo }
 }
 
-async function rejectInvalidName(name: unknown): Promise<void> {
-  const invalid = checkDisplayName(name)
+async function rejectInvalidOrganization(fields: { name?: unknown; slug?: unknown; logo?: unknown }) {
+  const invalid = checkOrganizationFields(fields)
   if (invalid) throw new APIError('BAD_REQUEST', { message: invalid.message, code: invalid.code })
 }
 
