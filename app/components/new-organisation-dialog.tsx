@@ -24,10 +24,6 @@ export function NewOrganisationDialog({
   onOpenChange: (open: boolean) => void
   returnFocusTo: React.RefObject<HTMLElement | null>
 }) {
-  const fetcher = useFetcher<ActionData>()
-  const result = fetcher.data?.intent === 'create' ? fetcher.data : undefined
-  const nameError = fieldError(result, 'name')
-  const general = formLevelError(result, ['name'])
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -43,44 +39,51 @@ export function NewOrganisationDialog({
           <Dialog.Description className="mt-1 text-sm text-stone-600 dark:text-stone-400">
             You become its owner and switch to it. Invite people from Settings → Members.
           </Dialog.Description>
-          <fetcher.Form method="post" action={ORGANISATION_ACTION} className="mt-5 space-y-4">
-            <input type="hidden" name="intent" value="create" />
-            <Field
-              label="Name"
-              error={nameError}
-              hint="What its members see in the switcher; you can rename it."
-            >
-              {({ id, describedBy, invalid }) => (
-                <Input
-                  id={id}
-                  name="name"
-                  required
-                  maxLength={100}
-                  autoFocus
-                  autoComplete="off"
-                  placeholder="Acme Research"
-                  aria-invalid={invalid}
-                  aria-describedby={describedBy}
-                />
-              )}
-            </Field>
-            {general ? (
-              <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-                {general.message}
-              </p>
-            ) : null}
-            <div className="flex justify-end gap-3 pt-2">
-              <Dialog.Close asChild>
-                <Button variant="secondary">Cancel</Button>
-              </Dialog.Close>
-              <Button type="submit" busy={fetcher.state !== 'idle'} busyLabel="Creating…">
-                Create organisation
-              </Button>
-            </div>
-          </fetcher.Form>
+          <CreateForm />
           <DialogCloseX />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  )
+}
+
+/** The dialog's form, inside its content: each opening starts without the last attempt's errors. */
+function CreateForm() {
+  const fetcher = useFetcher<ActionData>()
+  const result = fetcher.data?.intent === 'create' ? fetcher.data : undefined
+  const nameError = fieldError(result, 'name')
+  const general = formLevelError(result, ['name'])
+  return (
+    <fetcher.Form method="post" action={ORGANISATION_ACTION} className="mt-5 space-y-4">
+      <input type="hidden" name="intent" value="create" />
+      <Field label="Name" error={nameError} hint="What its members see in the switcher; you can rename it.">
+        {({ id, describedBy, invalid }) => (
+          <Input
+            id={id}
+            name="name"
+            required
+            maxLength={100}
+            autoFocus
+            autoComplete="off"
+            placeholder="Acme Research"
+            aria-invalid={invalid}
+            aria-describedby={describedBy}
+          />
+        )}
+      </Field>
+      {general ? (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          {general.message}
+        </p>
+      ) : null}
+      <div className="flex justify-end gap-3 pt-2">
+        <Dialog.Close asChild>
+          <Button variant="secondary">Cancel</Button>
+        </Dialog.Close>
+        <Button type="submit" busy={fetcher.state !== 'idle'} busyLabel="Creating…">
+          Create organisation
+        </Button>
+      </div>
+    </fetcher.Form>
   )
 }

@@ -106,13 +106,7 @@ function NameCard({ organisation, me, managers }: LoaderData) {
  * success the action loads another organisation's jobs page.
  */
 function DangerZone({ name }: { name: string }) {
-  const fetcher = useFetcher<ActionData>()
   const hydrated = useHydrated()
-  const [typed, setTyped] = useState('')
-  const result = fetcher.data?.intent === 'delete' ? fetcher.data : undefined
-  const confirmError = fieldError(result, 'confirmName')
-  const refusal = formLevelError(result, ['confirmName'])
-  const matches = typed.trim() === name.trim()
   return (
     <section aria-labelledby="danger-heading">
       <Card className="border-red-300 p-6 dark:border-red-900">
@@ -122,7 +116,7 @@ function DangerZone({ name }: { name: string }) {
         <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
           Deleting the organisation removes everything in it for everyone, and cannot be undone.
         </p>
-        <AlertDialog.Root onOpenChange={() => setTyped('')}>
+        <AlertDialog.Root>
           <AlertDialog.Trigger asChild>
             <Button variant="danger" className="mt-4" disabled={!hydrated}>
               <Trash2 className="size-4" aria-hidden /> Delete organisation
@@ -131,54 +125,72 @@ function DangerZone({ name }: { name: string }) {
           <AlertDialog.Portal>
             <AlertDialog.Overlay className={dialogOverlayClass} />
             <AlertDialog.Content className={dialogPanelClass}>
-              <ConfirmText
-                title={`Delete ${name}?`}
-                description={
-                  <>
-                    Its jobs and their runs and history, its environments and their files, its workspace
-                    files, skills, secrets, settings and pending invitations are deleted, and what runs in it
-                    now stops. Every member loses access to it; their accounts and their other organisations
-                    stay. What its runs spent stays counted.
-                  </>
-                }
-                error={refusal?.message ?? null}
-              />
-              <fetcher.Form method="post" className="mt-4">
-                <input type="hidden" name="intent" value="delete" />
-                <Field label={`Type ${name} to confirm`} error={confirmError}>
-                  {({ id, describedBy, invalid }) => (
-                    <Input
-                      id={id}
-                      name="confirmName"
-                      autoComplete="off"
-                      spellCheck={false}
-                      value={typed}
-                      onChange={(e) => setTyped(e.target.value)}
-                      aria-invalid={invalid}
-                      aria-describedby={describedBy}
-                    />
-                  )}
-                </Field>
-                <div className="mt-6 flex justify-end gap-3">
-                  <AlertDialog.Cancel asChild>
-                    <Button variant="secondary">Keep it</Button>
-                  </AlertDialog.Cancel>
-                  <Button
-                    type="submit"
-                    variant="danger"
-                    unavailable={!matches}
-                    busy={fetcher.state !== 'idle'}
-                    busyLabel="Deleting…"
-                  >
-                    Delete organisation
-                  </Button>
-                </div>
-              </fetcher.Form>
+              <DeleteForm name={name} />
             </AlertDialog.Content>
           </AlertDialog.Portal>
         </AlertDialog.Root>
       </Card>
     </section>
+  )
+}
+
+/**
+ * The delete dialog's content, mounted while it is open: each opening starts with nothing typed
+ * and without the last attempt's refusal.
+ */
+function DeleteForm({ name }: { name: string }) {
+  const fetcher = useFetcher<ActionData>()
+  const [typed, setTyped] = useState('')
+  const result = fetcher.data?.intent === 'delete' ? fetcher.data : undefined
+  const confirmError = fieldError(result, 'confirmName')
+  const refusal = formLevelError(result, ['confirmName'])
+  const matches = typed.trim() === name.trim()
+  return (
+    <>
+      <ConfirmText
+        title={`Delete ${name}?`}
+        description={
+          <>
+            Its jobs and their runs and history, its environments and their files, its workspace files,
+            skills, secrets, settings and pending invitations are deleted, and what runs in it now stops.
+            Every member loses access to it; their accounts and their other organisations stay. What its runs
+            spent stays counted.
+          </>
+        }
+        error={refusal?.message ?? null}
+      />
+      <fetcher.Form method="post" className="mt-4">
+        <input type="hidden" name="intent" value="delete" />
+        <Field label={`Type ${name} to confirm`} error={confirmError}>
+          {({ id, describedBy, invalid }) => (
+            <Input
+              id={id}
+              name="confirmName"
+              autoComplete="off"
+              spellCheck={false}
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              aria-invalid={invalid}
+              aria-describedby={describedBy}
+            />
+          )}
+        </Field>
+        <div className="mt-6 flex justify-end gap-3">
+          <AlertDialog.Cancel asChild>
+            <Button variant="secondary">Keep it</Button>
+          </AlertDialog.Cancel>
+          <Button
+            type="submit"
+            variant="danger"
+            unavailable={!matches}
+            busy={fetcher.state !== 'idle'}
+            busyLabel="Deleting…"
+          >
+            Delete organisation
+          </Button>
+        </div>
+      </fetcher.Form>
+    </>
   )
 }
 

@@ -45,6 +45,12 @@ test('create from the switcher, rename on Settings → Organisation, delete with
   await dialog.getByRole('button', { name: 'Create organisation' }).click()
   await expect(dialog.getByRole('alert')).toHaveText('must be one line of plain text (no control characters)')
   await expect(dialog.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true')
+  // Opened again, it starts afresh.
+  await page.keyboard.press('Escape')
+  await switcher(page).click()
+  await page.getByRole('menuitem', { name: 'New organisation' }).click()
+  await expect(dialog.getByLabel('Name')).toBeFocused()
+  await expect(dialog.getByRole('alert')).toHaveCount(0)
 
   await dialog.getByLabel('Name').fill('Nia Research')
   await dialog.getByRole('button', { name: 'Create organisation' }).click()
@@ -99,6 +105,10 @@ test('create from the switcher, rename on Settings → Organisation, delete with
   await only.getByRole('button', { name: 'Delete organisation' }).click()
   await expect(only.getByRole('alert')).toContainText('This is your only organisation')
   await expect(page).toHaveURL(/\/settings\/organisation$/)
+  await page.keyboard.press('Escape')
+  await deleteButton.click()
+  await expect(only.getByLabel("Type Nia's workspace to confirm")).toHaveValue('')
+  await expect(only.getByRole('alert')).toHaveCount(0)
 })
 
 test('a member sees the name read-only, whom to ask, and no danger zone', async ({ browser }) => {
