@@ -224,3 +224,21 @@ describe('the owner’s own organisation, through the page', () => {
     expect(await activeOrgId(owner)).toBe(orgId)
   })
 })
+
+describe('creates from the page', () => {
+  it('sent at once take turns: each gets its own slug, and past the limit nothing is made', async () => {
+    const client = suite.app.client()
+    const user = await client.signUp('Burst Maker', `burst-${Date.now()}@example.com`)
+    const person: TeamPerson = { client, id: user.id, email: user.email, name: user.name }
+    // One owned already (their workspace); the default limit is 20.
+    const pages = await Promise.all(
+      Array.from({ length: 21 }, () => postPage(person, { intent: 'create', name: 'Burst' })),
+    )
+    const made = (await organisations()).filter((o) => o.name === 'Burst')
+    expect(made).toHaveLength(19)
+    expect(new Set(made.map((o) => o.slug)).size).toBe(19)
+    expect(made.map((o) => o.slug)).toContain('burst')
+    const refused = pages.filter((text) => text.includes('the most one person may own'))
+    expect(refused).toHaveLength(2)
+  })
+})
