@@ -1,6 +1,6 @@
 /**
  * The user fields people type (name, time zone), checked wherever better-auth writes them:
- * sign-up and update-user; and organisation names (create and update organisation). A 500 KB name was embedded in every job view, and `Mars/Olympus` broke
+ * sign-up and update-user; and an organisation's name, slug and logo (create and update organisation). A 500 KB name was embedded in every job view, and `Mars/Olympus` broke
  * chat and that user's runs, before these checks.
  */
 import { badFields, badRequest, type FieldProblem, type HttpError } from '../lib/errors.ts'

@@ -158,6 +158,20 @@ describe('a bad slug', () => {
   )
 })
 
+describe('several bad fields at once', () => {
+  it('are each named in one 400', async () => {
+    const { owner, orgId } = suite.team
+    const before = await organisations()
+    const res = await owner.client.post(`${ORG}/update`, {
+      organizationId: orgId,
+      data: { name: '', slug: 'Not A Slug', logo: 'a\nb' },
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(400)
+    expect(res.body.error.fields.map((f: { field: string }) => f.field)).toEqual(['name', 'slug', 'logo'])
+    expect(await organisations()).toEqual(before)
+  })
+})
+
 describe('a bad logo', () => {
   it.each([
     ['a NUL', 'https://example.com/logo\u0000.png'],
