@@ -27,10 +27,16 @@ export function Brand({ className }: { className?: string }) {
 }
 
 /** The organisation, the main links and the account: the sidebar's content, and the phone menu's. */
-function NavContent({ user, org, orgs, onNavigate }: NavProps & { onNavigate?: () => void }) {
+function NavContent({
+  user,
+  org,
+  orgs,
+  onNavigate,
+  inSheet = false,
+}: NavProps & { onNavigate?: () => void; inSheet?: boolean }) {
   return (
     <>
-      <OrgSwitcher current={org} orgs={orgs} />
+      <OrgSwitcher current={org} orgs={orgs} mountNow={inSheet} />
       <nav aria-label="Main" className="mt-4 flex flex-col gap-0.5">
         {links.map(({ to, label, icon: Icon }) => (
           <NavLink
@@ -52,7 +58,7 @@ function NavContent({ user, org, orgs, onNavigate }: NavProps & { onNavigate?: (
         ))}
       </nav>
       <div className="mt-auto pt-4">
-        <UserMenu name={user.name} email={user.email} />
+        <UserMenu name={user.name} email={user.email} mountNow={inSheet} />
       </div>
     </>
   )
@@ -101,7 +107,7 @@ export function PhoneMenu(props: NavProps) {
               <X className="size-5" aria-hidden />
             </Dialog.Close>
           </div>
-          <NavContent {...props} onNavigate={() => setOpen(false)} />
+          <NavContent {...props} onNavigate={() => setOpen(false)} inSheet />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

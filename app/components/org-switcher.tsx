@@ -17,7 +17,7 @@ export const menuItemClass =
  * Lists the caller's organisations and switches the active one for this session; New organisation
  * makes one (a dialog) and switches to it.
  */
-export function OrgSwitcher({ current, orgs }: { current: Org; orgs: Org[] }) {
+export function OrgSwitcher({ current, orgs, mountNow }: { current: Org; orgs: Org[]; mountNow?: boolean }) {
   const [creating, setCreating] = useState(false)
   const triggerRef = useRef<HTMLButtonElement>(null)
   async function switchTo(org: Org) {
@@ -31,7 +31,7 @@ export function OrgSwitcher({ current, orgs }: { current: Org; orgs: Org[] }) {
     window.location.assign('/jobs')
   }
   // The radix menu mounts on first use (app/lib/use-menu-on-first-use.ts): it rendered on every page.
-  const { used, standIn } = useMenuOnFirstUse()
+  const { used, standIn, openOnMount } = useMenuOnFirstUse(mountNow)
   const trigger = {
     className:
       'flex w-full items-center gap-2 rounded-lg border border-stone-200 bg-white px-2.5 py-2 text-left text-sm shadow-sm hover:bg-stone-50 dark:border-stone-800 dark:bg-stone-900 dark:hover:bg-stone-800',
@@ -55,7 +55,7 @@ export function OrgSwitcher({ current, orgs }: { current: Org; orgs: Org[] }) {
   if (!used) return <button {...trigger} {...standIn} />
   return (
     <>
-      <DropdownMenu.Root defaultOpen modal={false}>
+      <DropdownMenu.Root defaultOpen={openOnMount} modal={false}>
         <DropdownMenu.Trigger ref={triggerRef} {...trigger} />
         <DropdownMenu.Portal>
           <DropdownMenu.Content className={menuClass} align="start" sideOffset={6}>
@@ -83,7 +83,7 @@ export function OrgSwitcher({ current, orgs }: { current: Org; orgs: Org[] }) {
   )
 }
 
-export function UserMenu({ name, email }: { name: string; email: string }) {
+export function UserMenu({ name, email, mountNow }: { name: string; email: string; mountNow?: boolean }) {
   async function signOut() {
     await authClient.signOut()
     window.location.assign('/sign-in')
@@ -94,7 +94,7 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
     .join('')
     .slice(0, 2)
     .toUpperCase()
-  const { used, standIn } = useMenuOnFirstUse()
+  const { used, standIn, openOnMount } = useMenuOnFirstUse(mountNow)
   const trigger = {
     className:
       'flex w-full items-center gap-2 rounded-lg px-2 py-2 text-left text-sm hover:bg-stone-100 dark:hover:bg-stone-800',
@@ -116,7 +116,7 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
   }
   if (!used) return <button {...trigger} {...standIn} />
   return (
-    <DropdownMenu.Root defaultOpen modal={false}>
+    <DropdownMenu.Root defaultOpen={openOnMount} modal={false}>
       <DropdownMenu.Trigger {...trigger} />
       <DropdownMenu.Portal>
         <DropdownMenu.Content className={menuClass} align="start" side="top" sideOffset={6}>

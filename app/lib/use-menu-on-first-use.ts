@@ -8,8 +8,15 @@ import { useState, type KeyboardEvent, type PointerEvent } from 'react'
  * (docs/decisions/0261-row-icons-from-a-sprite.md, 0264-the-uncached-pages-render-less.md). Then
  * the menu mounts already open (`<DropdownMenu.Root defaultOpen>`).
  */
-export function useMenuOnFirstUse() {
-  const [used, setUsed] = useState(false)
+export function useMenuOnFirstUse(
+  /**
+   * The menu mounts at once, closed, for a place only the script renders (the phone menu's sheet):
+   * no server render to spare, and inside a dialog's focus trap the stand-in's swap for the menu's
+   * button lost the focus a tap gave it, and the trap then closed the menu as it opened.
+   */
+  mountNow = false,
+) {
+  const [used, setUsed] = useState(mountNow)
   const standIn = {
     type: 'button' as const,
     'aria-haspopup': 'menu' as const,
@@ -24,5 +31,6 @@ export function useMenuOnFirstUse() {
       }
     },
   }
-  return { used, standIn }
+  // Mounted by a first use, the menu opens at once; mounted at once, it waits for its button.
+  return { used, standIn, openOnMount: !mountNow }
 }
