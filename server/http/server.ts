@@ -9,7 +9,6 @@ import path from 'node:path'
 import express, { type ErrorRequestHandler } from 'express'
 import type { ServerBuild } from 'react-router'
 import { CLIENT_IP_HEADER } from '../auth/auth.ts'
-import { invalidateCallers } from '../access/caller-cache.ts'
 import { openDatabase, setCurrentDatabase, type DbHandle } from '../db/client.ts'
 import { migrateDatabase } from '../db/migrate.ts'
 import type { Env } from '../env.ts'
@@ -21,6 +20,7 @@ import { rejectMalformedPaths } from './bad-urls.ts'
 import { reactRouterHandler } from './react-router.ts'
 import { securityHeaders } from './security-headers.ts'
 import { compressResponses } from './compression.ts'
+import { forgetCallersOnWrites } from './forget-callers.ts'
 import { createPageCache } from './page-cache.ts'
 import { attachMachineEndpoint } from '../machines/endpoint.ts'
 import { setInstanceUrl } from '../machines/instance.ts'
@@ -86,18 +86,8 @@ export async function startServer(
   // Before anything reads a body: refuse oversize bodies, then forged state changes.
   app.use(limitBodies())
   app.use(rejectCrossSite())
-  // Callers are cached for a few seconds (auth/caller-cache.ts); a write may change who someone
-  // is (sign-out, a role, an organisation), so it starts a new generation as it begins and ends.
-  app.use((req, res, next) => {
-    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next()
-    // An MCP request acts through a token and changes no one's identity, role or organisation; it
-    // must not empty every session's cached caller at a client's request rate.
-    if (req.path === '/_agent-native/mcp' && !req.headers.cookie) return next()
-    invalidateCallers()
-    res.on('finish', invalidateCallers)
-    res.on('close', invalidateCallers)
-    next()
-  })
+  // Callers are cached for a few seconds; a write may change who someone is (forget-callers.ts).
+  app.use(forgetCallersOnWrites())
   app.use(compressResponses())
 
   const httpServer = routes.kind === 'vite' ? routes.httpServer : createServer()
