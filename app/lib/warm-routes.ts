@@ -19,6 +19,9 @@ const isAppPage = (id: string) => id.startsWith('routes/_app.') || id === 'route
  * without running anything; the routes are all in the manifest (`routeDiscovery: initial`).
  */
 export function warmAppPages(): () => void {
+  // Not on the development server: there each page's code is dozens of modules compiled on first
+  // request, and a developer's first page would wait behind every other (first-run.spec counts them).
+  if (import.meta.env.DEV) return () => {}
   const manifest = window.__reactRouterManifest
   if (!manifest) return () => {}
   const start = () => {
