@@ -29,7 +29,7 @@ import {
 } from '../accounts/service.ts'
 import { HttpError, toErrorBody } from '../lib/errors.ts'
 import { resolveAuthSecret } from './secret.ts'
-import { checkOrganizationFields, checkUserFields } from './user-fields.ts'
+import { checkMemberFields, checkOrganizationFields, checkUserFields } from './user-fields.ts'
 import { checkInvitationPace, INVITATION_EXPIRES_IN_SECONDS } from '../accounts/invitation-pace.ts'
 import { authMail, sendInvitationMail } from './mail.ts'
 import { checkNotOpenedByResetLink } from './admin-set-passwords.ts'
@@ -110,6 +110,11 @@ function createAuth() {
           return refusedBy(() => checkMayCreateOrganization(session.user.id))
         }
         if (ctx.path === '/organization/delete') return refuseDeletingOnlyOrganization(ctx)
+        if (ctx.path === '/organization/invite-member' || ctx.path === '/organization/update-member-role') {
+          const { email, role } = (ctx.body ?? {}) as { email?: unknown; role?: unknown }
+          const invalid = checkMemberFields({ email, role })
+          if (invalid) return refusal(invalid)
+        }
         // Invitations over HTTP; the members page's own path checks before it calls better-auth.
         if (ctx.path === '/organization/invite-member' && ctx.request)
           return paceInvitation(ctx.body, (await getSessionFromCtx(ctx))?.session)
@@ -251,24 +256,23 @@ function resetTokenIn(body: unknown, query: unknown): unknown {
  * The organisation fields a create or update call carries (null for other paths); a create always
  * has a name, so a missing one is checked as empty.
  */
-function organizationFieldsIn(
-  path: string,
-  body: unknown,
-): { name?: unknown; slug?: unknown; logo?: unknown } | null {
-  const fields = (body ?? {}) as { name?: unknown; slug?: unknown; logo?: unknown; data?: unknown }
+type OrganizationFields = { name?: unknown; slug?: unknown; logo?: unknown; metadata?: unknown }
+
+function organizationFieldsIn(path: string, body: unknown): OrganizationFields | null {
+  const fields = (body ?? {}) as OrganizationFields & { data?: unknown }
   if (path === '/organization/create')
-    return { name: fields.name ?? '', slug: fields.slug, logo: fields.logo }
+    return { name: fields.name ?? '', slug: fields.slug, logo: fields.logo, metadata: fields.metadata }
   if (path !== '/organization/update') return null
-  const data = (fields.data ?? {}) as { name?: unknown; slug?: unknown; logo?: unknown }
-  return { name: data.name, slug: data.slug, logo: data.logo }
+  const data = (fields.data ?? {}) as OrganizationFields
+  return { name: data.name, slug: data.slug, logo: data.logo, metadata: data.metadata }
 }
 
-async function rejectInvalidOrganization(fields: { name?: unknown; slug?: unknown; logo?: unknown }) {
+async function rejectInvalidOrganization(fields: OrganizationFields) {
   const invalid = checkOrganizationFields(fields)
   if (invalid) throw new APIError('BAD_REQUEST', { message: invalid.message, code: invalid.code })
 }
 
-function rejectInvalidUser(data: { name?: unknown; timezone?: unknown }) {
+function rejectInvalidUser(data: { name?: unknown; email?: unknown; image?: unknown; timezone?: unknown }) {
   const invalid = checkUserFields(data)
   if (invalid) throw new APIError('BAD_REQUEST', { message: invalid.message, code: invalid.code })
 }

@@ -15,10 +15,11 @@ import { whileLocked } from '../db/lock.ts'
 import { invitation, member, organization, user } from '../db/schema/index.ts'
 import { HttpError, conflict, forbidden } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
+import { MAX_EMAIL } from './user-fields.ts'
 
 const RoleInput = z.enum(['member', 'admin', 'owner']).describe('Organisation role')
 const InviteInput = z.object({
-  email: z.email('Enter a valid email address').describe('Who to invite'),
+  email: z.email('Enter a valid email address').max(MAX_EMAIL).describe('Who to invite'),
   role: RoleInput.default('member'),
 })
 const UpdateRoleInput = z.object({ memberId: z.string().min(1), role: RoleInput })
