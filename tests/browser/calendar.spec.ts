@@ -144,3 +144,44 @@ test('a past run keeps its status on its line: a mark in a week’s column, the 
     await page.setViewportSize(VIEWPORTS.desktop)
   }
 })
+
+test('in the week view a day with nothing scheduled says so under its heading, on a desktop and a phone', async ({
+  page,
+  baseURL,
+}) => {
+  await signUp(page, 'Wes Weekend', uniqueEmail('wes'))
+  const zone = await page.request.post('/_agent-native/auth/update-user', {
+    data: { timezone: ZONE },
+    headers: { origin: baseURL! },
+  })
+  expect(zone.ok()).toBe(true)
+  // Weekdays only: the weekend of the week shown has nothing.
+  const res = await page.request.post('/_agent-native/jobs', {
+    data: { name: 'weekday-digest', schedule: '0 7 * * 1-5', timezone: ZONE, instructions: 'Go.' },
+    headers: { origin: baseURL! },
+  })
+  expect(res.status()).toBe(201)
+
+  for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(viewport)
+    // Monday 15 to Sunday 21 March 2027.
+    await page.goto('/calendar?start=2027-03-15&days=7')
+    await expect(page.getByTestId('calendar-weeks')).toBeVisible()
+    const day = (date: string) => page.locator(`[data-testid="calendar-day"][data-date="${date}"]`)
+    // A screen reader reading the week hears, under each empty day's heading, that it is empty.
+    for (const [date, heading] of [
+      ['2027-03-20', 'Sat 20 Mar'],
+      ['2027-03-21', 'Sun 21 Mar'],
+    ] as const) {
+      await expect(day(date), size).toMatchAriaSnapshot(`
+        - region "${heading}":
+          - heading "${heading}" [level=3]
+          - paragraph: Nothing scheduled
+      `)
+      await expect(day(date).getByText('Nothing scheduled', { exact: true }), size).toBeVisible()
+    }
+    // A day with its run says nothing of the kind.
+    await expect(day('2027-03-15').getByTestId('calendar-fire'), size).toHaveCount(1)
+    await expect(day('2027-03-15').getByText('Nothing scheduled'), size).toHaveCount(0)
+  }
+})

@@ -114,9 +114,9 @@ function Day({ day, props, compact }: { day: CalendarDay; props: Props; compact:
         ) : null}
       </h3>
       {day.entries.length === 0 ? (
-        compact ? null : (
-          <p className="mt-1 text-xs text-stone-600 dark:text-stone-400">Nothing scheduled.</p>
-        )
+        // In a week's column too: a day's heading with nothing under it reads, to a screen reader
+        // going from heading to heading, as a day whose entries failed to show.
+        <p className="mt-1 text-xs text-stone-600 dark:text-stone-400">Nothing scheduled</p>
       ) : (
         <ul className="mt-1 space-y-0.5">
           {day.entries.map((entry) => (
