@@ -8,7 +8,7 @@ import { ConfirmDeleteDialog } from '#app/components/ui/confirm-delete-dialog.ts
 import { DeleteEnvironment } from '#app/components/environments/delete-environment.tsx'
 import { environmentHref, formatBytes, StatusBadge } from '#app/components/environments/environment-chips.tsx'
 import { FileChanges } from '#app/components/environments/file-changes.tsx'
-import { FileTreeSection } from '#app/components/workspace/file-tree.tsx'
+import { FileTreeSection, TREE_BESIDE_FILE } from '#app/components/workspace/file-tree.tsx'
 import { buttonClass } from '#app/components/ui/button.tsx'
 import { Badge, Card, EmptyState, PageHeader } from '#app/components/ui/card.tsx'
 import { Facts } from '#app/components/ui/facts.tsx'
@@ -119,7 +119,7 @@ function Viewer({ data }: { data: Data }) {
   const hydrated = useHydrated()
   const { file, selected, files } = data
   if (!selected || !file) {
-    // Nothing to pick yet: say how files come, not to choose one (the list sits above on a phone).
+    // Nothing to pick yet: say how files come, not to choose one (the list sits above in a narrow column).
     const none = files.ok && files.data.entries.length === 0
     return (
       <div className="p-6">
@@ -262,7 +262,7 @@ export default function EnvironmentPage({ loaderData }: Route.ComponentProps) {
           <BootstrapPanel initial={loaderData.bootstrap} name={e.name} scope={e.scope} />
         ) : null}
         <CommandBox scope={e.scope} canUse={e.canUse} />
-        <div className="grid items-start gap-4 md:grid-cols-[15rem_minmax(0,1fr)]">
+        <div className={TREE_BESIDE_FILE}>
           <FilesCard data={loaderData} />
           <Card className="min-w-0 overflow-hidden">
             <Viewer data={loaderData} />

@@ -5,7 +5,7 @@ import { Button } from '#app/components/ui/button.tsx'
 import { Card, EmptyState, PageHeader } from '#app/components/ui/card.tsx'
 import { CreateDialog } from '#app/components/workspace/create-dialog.tsx'
 import { FilePanel } from '#app/components/workspace/file-panel.tsx'
-import { FileTreeSection } from '#app/components/workspace/file-tree.tsx'
+import { FileTreeSection, TREE_BESIDE_FILE } from '#app/components/workspace/file-tree.tsx'
 import { requirePageCaller } from '#server/http/pages.ts'
 import { handleWorkspaceAction, loadWorkspace } from '#server/pages/workspace-page.ts'
 import type { Route } from './+types/_app.workspace'
@@ -68,7 +68,7 @@ export default function Workspace({ loaderData }: Route.ComponentProps) {
         description="Files the agent and your team work with. Job files are jobs: edit one and the job changes."
         actions={actions}
       />
-      <div className="grid items-start gap-4 md:grid-cols-[15rem_minmax(0,1fr)]">
+      <div className={TREE_BESIDE_FILE}>
         <Card className="space-y-4 p-2 py-3">
           <FileTreeSection scope="personal" title="Personal" entries={tree.personal} selected={selected} />
           <FileTreeSection scope="shared" title="Shared" entries={tree.shared} selected={selected} />
@@ -83,7 +83,7 @@ export default function Workspace({ loaderData }: Route.ComponentProps) {
                 title={fileError ? 'Cannot open this file' : 'Pick a file'}
               >
                 {fileError ??
-                  'Choose a file on the left, or create a scheduled task: a job written as a Markdown file with a YAML header.'}
+                  'Choose a file from the list, or create a scheduled task: a job written as a Markdown file with a YAML header.'}
               </EmptyState>
             </div>
           )}

@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
+import { test as environmentsTest } from './environments-server.ts'
 import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
 import { expectWhole, linesOf, sidewaysScroll, VIEWPORTS, wordsBrokenAcrossLines } from './look.ts'
 
@@ -218,3 +219,126 @@ test('at 1280 px with the chat open the job page, its runs, a run and the enviro
   await expect(page.getByRole('link', { name: 'scratch', exact: true })).toBeVisible()
   expect(await sidewaysScroll(page), 'the environments list').toEqual({ page: 0, boxes: [] })
 })
+
+/** Whether `right` sits beside `left` (two columns) rather than under it (one): it starts past the other's end. */
+async function beside(left: Locator, right: Locator) {
+  const [a, b] = await Promise.all([left.boundingBox(), right.boundingBox()])
+  expect(a, 'not rendered').not.toBeNull()
+  expect(b, 'not rendered').not.toBeNull()
+  return b!.x >= a!.x + a!.width - 1
+}
+
+/** Narrower than this, code wraps every few words: the editor beside a 15rem file tree in a 33rem column. */
+const EDITOR_ROOM = 480
+
+test('at 1280 px with the chat open the workspace puts its files above the open file; without the chat, beside it', async ({
+  page,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await signUp(page, 'Wim Workspace', uniqueEmail('wim'))
+  const created = await page.request.post('/_agent-native/jobs', {
+    headers: { origin: baseURL! },
+    data: {
+      name: NAME,
+      schedule: '0 7 * * 1-5',
+      timezone: 'Europe/Berlin',
+      instructions: 'Summarise yesterday’s sign-ups for the growth team, one line per channel.',
+    },
+  })
+  expect(created.status()).toBe(201)
+
+  await page.goto(`/workspace?${new URLSearchParams({ scope: 'personal', path: `jobs/${NAME}.md` })}`)
+  const panel = await openChat(page)
+  const files = page.getByRole('region', { name: 'Personal files' })
+  const editor = page.locator('.cm-editor')
+  await expect(editor).toContainText('one line per channel')
+  expect(await sidewaysScroll(page), 'the workspace').toEqual({ page: 0, boxes: [] })
+  // One column: the files above, the open file the column's width below them.
+  expect(await beside(files, editor), 'the files above the open file').toBe(false)
+  expect((await editor.boundingBox())!.width, 'the editor').toBeGreaterThanOrEqual(EDITOR_ROOM)
+  // The file's bar: its name, what it is and its buttons in view.
+  for (const control of [
+    page.getByRole('link', { name: 'Open job' }),
+    page.getByRole('button', { name: `Delete jobs/${NAME}.md` }),
+    page.getByRole('button', { name: 'Save', exact: true }),
+  ]) {
+    await expectWhole(control, panel)
+  }
+
+  // The chat closed, the same window has room for both: the files beside the open file, as before.
+  await page.keyboard.press('Control+j')
+  await expect(panel).toBeHidden()
+  await expect.poll(() => beside(files, editor), 'the files beside the open file').toBe(true)
+  expect((await editor.boundingBox())!.width, 'the editor').toBeGreaterThanOrEqual(EDITOR_ROOM)
+})
+
+environmentsTest(
+  'at 1280 px with the chat open an environment’s files, its viewer and its audit log fit the main column; without the chat the files sit beside the viewer',
+  async ({ page, baseURL }) => {
+    // Sandboxed commands: the first one starts the sandbox, slow on a busy machine.
+    environmentsTest.setTimeout(180_000)
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await signUp(page, 'Eno Envpage', uniqueEmail('eno'))
+    const headers = { origin: baseURL! }
+    // Files in folders (the tree), one to read, and audit rows: allowed, denied, a long argument.
+    const SHORT = 'echo hello > hi.txt && cat hi.txt'
+    const commands = [
+      [
+        'mkdir -p src/lib',
+        'printf \'export const greeting = "Hello from the scratch environment, read beside the agent"\\n\' > src/lib/greeting.ts',
+        'echo "# Notes" > README.md',
+      ].join(' && '),
+      SHORT,
+      `echo ${'alongunbrokenargument'.repeat(4)}`,
+      'sudo ls',
+    ]
+    for (const command of commands) {
+      const res = await page.request.post('/_agent-native/environments/scratch/commands', {
+        headers,
+        data: { command },
+        timeout: 170_000,
+      })
+      expect(res.status(), command).toBe(command === 'sudo ls' ? 403 : 200)
+    }
+
+    await page.goto(
+      `/environments/scratch?${new URLSearchParams({ scope: 'personal', file: 'src/lib/greeting.ts' })}`,
+    )
+    const panel = await openChat(page)
+    const editor = page.locator('.cm-editor')
+    await expect(editor).toContainText('read beside the agent', { timeout: 30_000 })
+    const audit = page.getByTestId('audit-log')
+    await expect(audit.locator('tbody tr')).toHaveCount(commands.length)
+    expect(await sidewaysScroll(page), 'the environment page').toEqual({ page: 0, boxes: [] })
+
+    // The files above the file being read, which gets the column's width.
+    const files = page.getByRole('region', { name: 'scratch files' })
+    await expect(files.getByRole('link', { name: 'greeting.ts' })).toHaveAttribute('aria-current', 'page')
+    expect.soft(await beside(files, editor), 'the files above the viewer').toBe(false)
+    expect.soft((await editor.boundingBox())!.width, 'the viewer').toBeGreaterThanOrEqual(EDITOR_ROOM)
+    await expectWhole(page.getByRole('heading', { name: 'src/lib/greeting.ts', level: 2 }), panel)
+
+    // The audit log: whole beside the chat, and a short command on one line, not broken every
+    // few letters in a column squeezed by the ones that wait for a wider page.
+    await expectWhole(audit, panel)
+    const row = audit.locator('tbody tr').filter({ hasText: SHORT })
+    for (const cell of await row.getByRole('cell').filter({ visible: true }).all()) {
+      await expectWhole(cell, panel)
+    }
+    expect.soft(await linesOf(row.locator('code')), 'a short command').toBe(1)
+    expect(await wordsBrokenAcrossLines(row.getByRole('cell').first())).toEqual([])
+
+    // Without the chat the window has room for both, as before: the files beside the viewer, and
+    // every column of the audit log (who, exit, time and output).
+    await page.keyboard.press('Control+j')
+    await expect(panel).toBeHidden()
+    await expect.poll(() => beside(files, editor), 'the files beside the viewer').toBe(true)
+    await expect(audit.getByRole('columnheader', { name: 'Who' })).toBeVisible()
+    await expect(row.getByText('Eno Envpage')).toBeVisible()
+    expect(await sidewaysScroll(page), 'the environment page without the chat').toEqual({
+      page: 0,
+      boxes: [],
+    })
+  },
+)

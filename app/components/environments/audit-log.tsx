@@ -10,7 +10,9 @@ import { formatBytes } from './environment-chips.tsx'
 type Page = Awaited<ReturnType<typeof getAuditPage>>
 type Section = { ok: true; data: Page } | { ok: false; message: string } | null
 
-const wide = 'hidden md:table-cell'
+// Who, the exit code and the time and output show once the table is 42rem wide (its own width,
+// a container: beside the open chat a wide window leaves it less), and the command has room.
+const wide = 'hidden @2xl:table-cell'
 // The outer cells keep the card's 20 px inset, so the table's text lines up with its heading.
 const CELL = 'px-3 py-2 first:pl-5 last:pr-5'
 // Commands, rules and reasons are written by tenants and may hold a long unbroken path: each of
@@ -48,7 +50,7 @@ export function AuditLog({ audit }: { audit: Section }) {
           {audit.message}
         </p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="@container overflow-x-auto">
           <table className="w-full text-left text-sm" data-testid="audit-log">
             <caption className="sr-only">Audit log ({audit.data.total} entries)</caption>
             <TableHead columns={COLUMNS} cell={CELL} />

@@ -7,6 +7,14 @@ export type TreeEntry = { path: string; kind: 'file' | 'job'; canEdit: boolean; 
 type Selected = { scope: string; path: string } | null
 
 type HrefOf = (scope: string, path: string) => string
+
+/**
+ * A page's file tree and the open file: side by side (the tree 15rem) once the page's column is
+ * 42rem wide, stacked below that. By the column, not the window: beside the open chat a 1280 px
+ * window leaves the column 33rem, where the file would get 17 (decision 0529).
+ */
+export const TREE_BESIDE_FILE = 'grid items-start gap-4 @2xl:grid-cols-[15rem_minmax(0,1fr)]'
+
 const workspaceHref: HrefOf = (scope, path) => `/workspace?${new URLSearchParams({ scope, path })}`
 
 /**
