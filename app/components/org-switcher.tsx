@@ -1,10 +1,15 @@
 import { Check, ChevronsUpDown, Building2, Plus } from 'lucide-react'
 import { DropdownMenu } from 'radix-ui'
-import { useRef, useState } from 'react'
+import { lazy, Suspense, useRef, useState } from 'react'
 import { toast } from 'sonner'
-import { NewOrganisationDialog } from '#app/components/new-organisation-dialog.tsx'
 import { authClient } from '#app/lib/auth-client.ts'
 import { useMenuOnFirstUse } from '#app/lib/use-menu-on-first-use.ts'
+
+// Every page has the switcher, few people make an organisation: the dialog's code (its form, field
+// and dialog parts) comes when it is first asked for, as the chat's does.
+const NewOrganisationDialog = lazy(() =>
+  import('#app/components/new-organisation-dialog.tsx').then((m) => ({ default: m.NewOrganisationDialog })),
+)
 
 type Org = { id: string; name: string; role: string }
 
@@ -19,6 +24,8 @@ export const menuItemClass =
  */
 export function OrgSwitcher({ current, orgs, mountNow }: { current: Org; orgs: Org[]; mountNow?: boolean }) {
   const [creating, setCreating] = useState(false)
+  // Mounted from the first time it is asked for on (so its closing gives the focus back), not before.
+  const [asked, setAsked] = useState(false)
   const triggerRef = useRef<HTMLButtonElement>(null)
   async function switchTo(org: Org) {
     if (org.id === current.id) return
@@ -72,13 +79,23 @@ export function OrgSwitcher({ current, orgs, mountNow }: { current: Org; orgs: O
               </DropdownMenu.Item>
             ))}
             <DropdownMenu.Separator className="my-1 h-px bg-stone-200 dark:bg-stone-700" />
-            <DropdownMenu.Item className={menuItemClass} onSelect={() => setCreating(true)}>
+            <DropdownMenu.Item
+              className={menuItemClass}
+              onSelect={() => {
+                setAsked(true)
+                setCreating(true)
+              }}
+            >
               <Plus className="size-4 text-stone-600 dark:text-stone-400" aria-hidden /> New organisation
             </DropdownMenu.Item>
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
-      <NewOrganisationDialog open={creating} onOpenChange={setCreating} returnFocusTo={triggerRef} />
+      {asked ? (
+        <Suspense fallback={null}>
+          <NewOrganisationDialog open={creating} onOpenChange={setCreating} returnFocusTo={triggerRef} />
+        </Suspense>
+      ) : null}
     </>
   )
 }
