@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
+import { rmSync } from 'node:fs'
 import { chmod, chown, mkdtemp } from 'node:fs/promises'
 import http, {
   STATUS_CODES,
@@ -107,6 +108,9 @@ export async function openGate(opts: GateOptions): Promise<Gate> {
 function gatesFolder(): Promise<string> {
   folder ??= (async () => {
     const dir = await mkdtemp(join(tmpdir(), 'clockwork-gates-'))
+    // The folder lives as long as the process; each gate's socket goes with its gate, so what is
+    // left at exit is the folder itself (and a socket whose command was cut off by the exit).
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
     await chmod(dir, 0o711)
     return dir
   })()
