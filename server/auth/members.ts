@@ -3,17 +3,17 @@
  * better-auth's organization endpoints (one door), called with the caller's
  * own session so its role checks apply; we only shape inputs and errors.
  */
-import { isAPIError } from 'better-auth/api'
 import { and, asc, eq, gt } from 'drizzle-orm'
 import { z } from 'zod'
 import { checkInvitationPace } from '../accounts/invitation-pace.ts'
 import { mayInvite } from '../accounts/store.ts'
+import { authAnswer } from './auth-answer.ts'
 import { COUNTED_WRITES_LOCK, getAuth } from './auth.ts'
 import { isOrgAdmin, type Caller } from './caller.ts'
 import { getDb } from '../db/client.ts'
 import { whileLocked } from '../db/lock.ts'
 import { invitation, member, organization, user } from '../db/schema/index.ts'
-import { HttpError, conflict, forbidden } from '../lib/errors.ts'
+import { conflict, forbidden } from '../lib/errors.ts'
 import { parseInput } from '../lib/validate.ts'
 import { MAX_EMAIL } from './user-fields.ts'
 
@@ -69,20 +69,6 @@ export async function listMembersAndInvitations(caller: Caller) {
   return { members, invitations }
 }
 
-/** Runs a better-auth call, turning its errors into ours. */
-async function viaAuth<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call()
-  } catch (err) {
-    if (isAPIError(err)) {
-      const status = typeof err.statusCode === 'number' ? err.statusCode : 400
-      const message = (err.body as { message?: string } | undefined)?.message ?? err.message
-      throw new HttpError(status >= 500 ? 400 : status, status === 403 ? 'forbidden' : 'bad_request', message)
-    }
-    throw err
-  }
-}
-
 export async function inviteMember(caller: Caller, headers: Headers, data: unknown) {
   if (!isOrgAdmin(caller)) throw forbidden('Only admins and owners can invite people')
   const input = parseInput(InviteInput, data)
@@ -90,10 +76,11 @@ export async function inviteMember(caller: Caller, headers: Headers, data: unkno
   // Counted and made under the lock the HTTP endpoint's invitations take (auth.ts).
   const created = await whileLocked(COUNTED_WRITES_LOCK, async () => {
     await checkInvitationPace(caller.orgId, input.email)
-    return viaAuth(() =>
+    return authAnswer<{ id: string }>(
       getAuth().api.createInvitation({
         body: { email: input.email, role: input.role, organizationId: caller.orgId, resend: true },
         headers,
+        asResponse: true,
       }),
     )
   })
@@ -102,10 +89,11 @@ export async function inviteMember(caller: Caller, headers: Headers, data: unkno
 
 export async function updateMemberRole(caller: Caller, headers: Headers, data: unknown) {
   const input = parseInput(UpdateRoleInput, data)
-  await viaAuth(() =>
+  await authAnswer(
     getAuth().api.updateMemberRole({
       body: { memberId: input.memberId, role: input.role, organizationId: caller.orgId },
       headers,
+      asResponse: true,
     }),
   )
 }
@@ -127,17 +115,20 @@ export async function removeMember(caller: Caller, headers: Headers, data: unkno
     throw forbidden(`${owner.name} is an owner: only an owner removes an owner`)
   if (owner && owners.length === 1)
     throw conflict(`${owner.name} is the only owner: make someone else an owner first`)
-  await viaAuth(() =>
+  await authAnswer(
     getAuth().api.removeMember({
       body: { memberIdOrEmail: input.memberId, organizationId: caller.orgId },
       headers,
+      asResponse: true,
     }),
   )
 }
 
 export async function cancelInvitation(caller: Caller, headers: Headers, data: unknown) {
   const input = parseInput(CancelInvitationInput, data)
-  await viaAuth(() => getAuth().api.cancelInvitation({ body: { invitationId: input.invitationId }, headers }))
+  await authAnswer(
+    getAuth().api.cancelInvitation({ body: { invitationId: input.invitationId }, headers, asResponse: true }),
+  )
 }
 
 /**
@@ -165,11 +156,15 @@ export async function findInvitation(invitationId: string) {
 
 /** Makes `orgId` the session's organisation (better-auth refuses one the caller is not in). */
 export async function switchToOrganisation(headers: Headers, orgId: string) {
-  await viaAuth(() => getAuth().api.setActiveOrganization({ body: { organizationId: orgId }, headers }))
+  await authAnswer(
+    getAuth().api.setActiveOrganization({ body: { organizationId: orgId }, headers, asResponse: true }),
+  )
 }
 
 export async function acceptInvitation(headers: Headers, invitationId: string) {
-  const accepted = await viaAuth(() => getAuth().api.acceptInvitation({ body: { invitationId }, headers }))
+  const accepted = await authAnswer<{ invitation: { organizationId: string } } | null>(
+    getAuth().api.acceptInvitation({ body: { invitationId }, headers, asResponse: true }),
+  )
   const orgId = accepted?.invitation.organizationId
   if (orgId) await switchToOrganisation(headers, orgId)
   return { orgId }

@@ -10,8 +10,9 @@ import { listMemberships } from '../accounts/store.ts'
 import { getDb } from '../db/client.ts'
 import { whileLocked } from '../db/lock.ts'
 import { member, organization, user } from '../db/schema/index.ts'
-import { badRequest, forbidden, HttpError, notFound } from '../lib/errors.ts'
+import { badRequest, forbidden, notFound } from '../lib/errors.ts'
 import { toSlug } from '../lib/text.ts'
+import { authAnswer } from './auth-answer.ts'
 import { COUNTED_WRITES_LOCK, getAuth } from './auth.ts'
 import { isOrgAdmin, type Caller } from './caller.ts'
 import { checkDisplayName } from './user-fields.ts'
@@ -34,22 +35,6 @@ export async function findOrganization(caller: Caller) {
     .where(and(eq(member.organizationId, caller.orgId), inArray(member.role, ['owner', 'admin'])))
     .orderBy(asc(member.createdAt))
   return { ...found, managers }
-}
-
-/**
- * A better-auth endpoint's answer as a value, or its refusal as an HttpError with the same status
- * and words: our hooks answer in our shape (`{ error: { code, message, field } }`), better-auth in
- * its own (`{ code, message }`).
- */
-async function answerOf<T>(response: Response): Promise<T> {
-  const body = (await response.json().catch(() => null)) as Record<string, unknown> | null
-  if (response.ok) return body as T
-  const ours = body?.error as { code?: string; message?: string; field?: string } | undefined
-  if (ours?.message)
-    throw new HttpError(response.status, ours.code ?? 'bad_request', ours.message, ours.field)
-  const message = typeof body?.message === 'string' ? body.message : 'The request was refused'
-  const status = response.status >= 500 ? 400 : response.status
-  throw new HttpError(status, status === 403 ? 'forbidden' : 'bad_request', message)
 }
 
 /** The name as typed, trimmed, or the 400 naming `name` that the hook would answer. */
@@ -85,8 +70,8 @@ export async function createOrganization(headers: Headers, name: string | undefi
   const checked = checkedName(name)
   return whileLocked(COUNTED_WRITES_LOCK, async () => {
     const slug = await freeSlug(checked)
-    const made = await answerOf<{ id: string }>(
-      await getAuth().api.createOrganization({ body: { name: checked, slug }, headers, asResponse: true }),
+    const made = await authAnswer<{ id: string }>(
+      getAuth().api.createOrganization({ body: { name: checked, slug }, headers, asResponse: true }),
     )
     return { id: made.id, slug }
   })
@@ -96,8 +81,8 @@ export async function createOrganization(headers: Headers, name: string | undefi
 export async function renameOrganization(caller: Caller, headers: Headers, name: string | undefined) {
   if (!isOrgAdmin(caller)) throw forbidden('Only owners and admins can rename the organisation')
   const checked = checkedName(name)
-  await answerOf(
-    await getAuth().api.updateOrganization({
+  await authAnswer(
+    getAuth().api.updateOrganization({
       body: { organizationId: caller.orgId, data: { name: checked } },
       headers,
       asResponse: true,
@@ -117,8 +102,8 @@ export async function deleteOrganization(caller: Caller, headers: Headers, typed
       `confirmName: type the organisation's name, ${caller.orgName}, to delete it`,
       'confirmName',
     )
-  await answerOf(
-    await getAuth().api.deleteOrganization({
+  await authAnswer(
+    getAuth().api.deleteOrganization({
       body: { organizationId: caller.orgId },
       headers,
       asResponse: true,
@@ -126,8 +111,8 @@ export async function deleteOrganization(caller: Caller, headers: Headers, typed
   )
   const [next] = await listMemberships(caller.userId)
   if (next) {
-    await answerOf(
-      await getAuth().api.setActiveOrganization({
+    await authAnswer(
+      getAuth().api.setActiveOrganization({
         body: { organizationId: next.orgId },
         headers,
         asResponse: true,
