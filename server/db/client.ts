@@ -23,7 +23,10 @@ export interface DbHandle {
   url?: string
   /** Whether a postgres handle prepares its statements (OpenOptions.prepare). */
   prepare?: boolean
-  /** Subscribes to a NOTIFY channel; resolves to an unsubscribe function. */
+  /**
+   * Subscribes to a NOTIFY channel; resolves to an unsubscribe function, which also resolves once
+   * the handle is closed (a closed database listens to nothing: there is nothing left to undo).
+   */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>
   /**
    * Postgres: runs `work` in a transaction on one connection beside the pool (made when first
@@ -66,6 +69,7 @@ function openPostgres(url: string, max: number, prepare: boolean): DbHandle {
     }
     return beside.db
   }
+  let closed = false
   return {
     db,
     kind: 'postgres',
@@ -73,10 +77,11 @@ function openPostgres(url: string, max: number, prepare: boolean): DbHandle {
     prepare,
     async listen(channel, onNotify) {
       const sub = await client.listen(channel, onNotify)
-      return () => sub.unlisten()
+      return unlistenUnlessClosed(sub.unlisten, () => closed)
     },
     aside: (work) => besideDb().transaction(work),
     close: async () => {
+      closed = true
       await Promise.all([client.end({ timeout: 5 }), beside?.client.end({ timeout: 5 })])
     },
   }
@@ -91,9 +96,25 @@ async function openPglite(dir?: string): Promise<DbHandle> {
     kind: 'pglite',
     async listen(channel, onNotify) {
       const unsubscribe = await client.listen(channel, onNotify)
-      return unsubscribe
+      return unlistenUnlessClosed(unsubscribe, () => client.closed)
     },
     close: () => client.close(),
+  }
+}
+
+/**
+ * An unlisten that fails only while its database is open. Once closed, postgres.js answers
+ * CONNECTION_ENDED or not, depending on whether its listening connection's socket closed before
+ * the unlisten came (a race inside its end()), and PGlite "PGlite is closed"; a server's shutdown
+ * may close the database before its listeners stop.
+ */
+function unlistenUnlessClosed(unlisten: () => Promise<unknown>, isClosed: () => boolean) {
+  return async () => {
+    try {
+      await unlisten()
+    } catch (err) {
+      if (!isClosed()) throw err
+    }
   }
 }
 

@@ -188,8 +188,8 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
       poke()
       await loop
       cancelHeartbeatTimer()
-      await unlisten().catch((err) => logger.warn({ err }, 'could not unlisten'))
-      await unlistenPlaces().catch((err) => logger.warn({ err }, 'could not unlisten'))
+      await unlisten()
+      await unlistenPlaces()
       // Leases keep being renewed during the grace period, so nobody reaps runs still finishing.
       const graceBeat = every(heartbeatMs, core.heartbeat, 'scheduler heartbeat')
       await core.shutdown(graceMs)

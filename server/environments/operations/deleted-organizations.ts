@@ -62,8 +62,7 @@ export async function removeDeletedOrganizations(handle: DbHandle): Promise<() =
   return async () => {
     stopped = true
     clearTimeout(retry)
-    // A database already closed has nothing to unlisten (the scheduler's stop says the same).
-    await unlisten().catch((err: unknown) => logger.warn({ err }, 'could not unlisten'))
+    await unlisten()
     await running
   }
 }
