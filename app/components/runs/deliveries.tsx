@@ -1,6 +1,7 @@
 /** Where a run's result (and its send_notification calls) went: every attempt, with its outcome. */
 import { Badge, Card } from '#app/components/ui/card.tsx'
 import { RelativeTime } from '#app/components/ui/relative-time.tsx'
+import { formatExact } from '#app/lib/time.ts'
 import type { DeliveryAttemptView, DeliveryOutcome } from '#server/integrations/views.ts'
 
 /** Each outcome's badge; `paced` is an email its address's pace held back (decision 0531). */
@@ -38,7 +39,9 @@ export function Deliveries({ attempts, timeZone }: { attempts: DeliveryAttemptVi
                   {OUTCOMES[a.outcome].label}
                   {a.statusCode !== null ? ` · ${a.statusCode}` : ''}
                 </Badge>
-                {a.error ? (
+                {a.pacedUntil ? (
+                  <PacedUntil until={a.pacedUntil} timeZone={timeZone} />
+                ) : a.error ? (
                   <span className="ml-2 text-xs text-stone-600 dark:text-stone-400">{a.error}</span>
                 ) : null}
               </td>
@@ -51,5 +54,20 @@ export function Deliveries({ attempts, timeZone }: { attempts: DeliveryAttemptVi
         </tbody>
       </table>
     </Card>
+  )
+}
+
+/**
+ * Why a held-back mail was not sent and from when its address may be mailed again, in the job's
+ * zone: an exact time reads right before and after it (the server's words carry a UTC timestamp).
+ */
+function PacedUntil({ until, timeZone }: { until: string; timeZone: string }) {
+  return (
+    <span className="ml-2 text-xs text-stone-600 dark:text-stone-400">
+      Too many job mails to this address recently; it may be mailed again from{' '}
+      <time dateTime={until}>
+        {formatExact(new Date(until), { timeZone })} ({timeZone})
+      </time>
+    </span>
   )
 }
