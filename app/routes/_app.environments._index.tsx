@@ -155,9 +155,10 @@ export default function Environments({ loaderData }: Route.ComponentProps) {
       </Card>
       <DiskTotal disk={disk} />
       {onlyScratch ? (
-        // Not "empty": scratch is listed above. What is missing is one of your own.
+        // Not "empty": scratch is listed above. What is missing is one of your own. The text
+        // beside its button from a 42rem column; below (beside the open chat) it got 230 px.
         <div
-          className="mt-4 flex flex-col items-start gap-3 rounded-xl border border-dashed border-stone-300 px-5 py-5 text-sm sm:flex-row sm:items-center dark:border-stone-700"
+          className="mt-4 flex flex-col items-start gap-3 rounded-xl border border-dashed border-stone-300 px-5 py-5 text-sm @2xl:flex-row @2xl:items-center dark:border-stone-700"
           data-testid="only-scratch"
         >
           <Boxes className="size-6 shrink-0 text-stone-600 dark:text-stone-400" aria-hidden />

@@ -41,7 +41,9 @@ function AddEndpoint({ endpointIds }: { endpointIds: ReadonlySet<string> }) {
   return (
     <Card className="p-5">
       <h2 className="mb-3 font-semibold">Add an endpoint</h2>
-      <fetcher.Form method="post" ref={form} className="grid gap-3 sm:grid-cols-2">
+      {/* Kind and name abreast from a 48rem column: in a narrower one (beside the open chat) the
+          kind's "Webhook (Standard Webhooks)", which needs about 310 px, was cut (decision 0529). */}
+      <fetcher.Form method="post" ref={form} className="grid gap-3 @3xl:grid-cols-2">
         <input type="hidden" name="intent" value="create-endpoint" />
         <Field label="Kind">
           {({ id }) => (
@@ -56,7 +58,7 @@ function AddEndpoint({ endpointIds }: { endpointIds: ReadonlySet<string> }) {
             <Input id={ids.id} name="name" required placeholder="ops-feed" aria-invalid={ids.invalid} />
           )}
         </Field>
-        <div className="sm:col-span-2">
+        <div className="@3xl:col-span-2">
           <Field label="URL" error={urlError} hint="Stored encrypted">
             {(ids) => (
               <Input
@@ -162,8 +164,10 @@ export default function DeliverySettings({ loaderData }: Route.ComponentProps) {
               <li key={e.id} className="flex items-center gap-3 py-3 text-sm">
                 <Badge tone={e.kind === 'slack' ? 'blue' : 'brand'}>{e.kind}</Badge>
                 {/* A name may be 63 characters and a host longer: both break anywhere, and the
-                  host goes under the name on a phone, so Remove stays on the screen. */}
-                <div className="min-w-0 flex-1 [overflow-wrap:anywhere] sm:flex sm:items-baseline sm:gap-3">
+                  host goes under the name when the two do not fit on one line (a phone, the
+                  open chat's column, a long name), so Remove stays on the screen and the host is
+                  not squeezed beside the name, broken mid-word (decision 0529). */}
+                <div className="flex min-w-0 flex-1 flex-wrap items-baseline gap-x-3 [overflow-wrap:anywhere]">
                   <span className="block font-mono">
                     {e.kind}:{e.name}
                   </span>

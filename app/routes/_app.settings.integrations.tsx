@@ -130,7 +130,9 @@ function AddServer({ isAdmin }: { isAdmin: boolean }) {
       </p>
       <fetcher.Form method="post" ref={form} className="mt-4 space-y-4">
         <input type="hidden" name="intent" value="add" />
-        <div className="grid gap-4 sm:grid-cols-2">
+        {/* Name and URL abreast from a 48rem column: in a narrower one (beside the open chat) the
+            URL got 230 px and an ordinary address did not show whole (decision 0529). */}
+        <div className="grid gap-4 @3xl:grid-cols-2">
           <Field label="Name" error={fieldError(result, 'name')} hint="e.g. docs">
             {(ids) => (
               <Input

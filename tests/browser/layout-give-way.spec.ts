@@ -1,7 +1,15 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { test as environmentsTest } from './environments-server.ts'
 import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
-import { expectWhole, linesOf, sidewaysScroll, VIEWPORTS, wordsBrokenAcrossLines } from './look.ts'
+import {
+  expectWhole,
+  fieldsCut,
+  linesOf,
+  onOneLine,
+  sidewaysScroll,
+  VIEWPORTS,
+  wordsBrokenAcrossLines,
+} from './look.ts'
 
 // Jobs, a run through the scheduler and several page loads, on a busy machine.
 test.describe.configure({ timeout: 150_000 })
@@ -342,3 +350,87 @@ environmentsTest(
     })
   },
 )
+
+/** An MCP server's address of ordinary length: the URL field shows it whole. */
+const MCP_URL = 'https://mcp.internal.example.com/v1/mcp'
+/** A webhook's host with nowhere to break but its dots and dashes (delivery.spec's). */
+const HOST = 'hooks.eu-west-1.notifications.enterprise-example.invalid'
+/** 24rem: about 55 characters of 14 px text, the short end of a readable line. */
+const MEASURE = 384
+
+/**
+ * Forms and settings cards laid out two or three abreast gave way to the window (`sm:`), not to
+ * their column: beside the open chat (a 33rem column) a select cut its options, labels broke over
+ * two lines, a URL did not show whole and a note was squeezed beside its button. They now follow
+ * the column (decision 0529), and without the chat sit abreast again.
+ */
+test('at 1280 px with the chat open the forms and settings cards cut no option, label, address or word; without the chat they sit abreast again', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await signUp(page, 'Fern Forms', uniqueEmail('fern'))
+
+  // The new job's advanced fields: each select as wide as its longest option.
+  await page.goto('/jobs/new')
+  await openChat(page)
+  const advanced = page.locator('details').filter({ hasText: 'Advanced' })
+  await advanced.locator('summary').click()
+  await expect(advanced.getByLabel('After downtime')).toBeVisible()
+  expect(await fieldsCut(advanced), 'the advanced fields').toEqual([])
+  expect(await sidewaysScroll(page), 'the new job').toEqual({ page: 0, boxes: [] })
+
+  // Settings → Agent: each command limit's label on one line, its field under it.
+  await page.goto('/settings/agent')
+  let panel = await openChat(page)
+  const limits = [
+    'Time per command (s)',
+    'CPU time (s)',
+    'Memory (MB)',
+    'Processes',
+    'Disk per environment (MB)',
+    'Output kept per stream (KB)',
+  ]
+  for (const label of limits) {
+    expect(await linesOf(page.getByText(label, { exact: true })), label).toBe(1)
+    await expectWhole(page.getByLabel(label), panel)
+  }
+  // Without the chat the three sit abreast again.
+  await page.keyboard.press('Control+j')
+  await expect(panel).toBeHidden()
+  await expect.poll(() => onOneLine(...limits.slice(0, 3).map((l) => page.getByLabel(l)))).toBe(true)
+
+  // Settings → Delivery: the kind's options whole, and an endpoint's host under its name, whole words.
+  await page.goto('/settings/delivery')
+  panel = await openChat(page)
+  await page.getByLabel('URL').fill(`https://${HOST}/in`)
+  expect(await fieldsCut(page.locator('main')), 'the endpoint form').toEqual([])
+  // The longest name the schema takes (longer than any field): it breaks anywhere in the list.
+  const name = `ops-${'feed'.repeat(14)}-eu`
+  await page.getByLabel('Name').fill(name)
+  await page.getByRole('button', { name: 'Add endpoint' }).click()
+  const host = page.getByText(HOST, { exact: true })
+  await expect(host).toBeVisible()
+  expect(await wordsBrokenAcrossLines(host), 'the host').toEqual([])
+  await expectWhole(page.getByRole('button', { name: `Remove webhook:${name}` }), panel)
+  expect(await sidewaysScroll(page), 'Settings → Delivery').toEqual({ page: 0, boxes: [] })
+
+  // Settings → Integrations: an ordinary MCP address shows whole in the URL field.
+  await page.goto('/settings/integrations')
+  await openChat(page)
+  await page.getByLabel('URL').fill(MCP_URL)
+  expect(await fieldsCut(page.locator('main')), 'the MCP server form').toEqual([])
+
+  // The environments list's note (only scratch so far): a readable line above its button.
+  await page.goto('/environments')
+  panel = await openChat(page)
+  const note = page.getByTestId('only-scratch')
+  const words = note.locator('p')
+  const button = note.getByRole('button', { name: 'Create an environment' })
+  expect((await words.boundingBox())!.width, 'the note').toBeGreaterThanOrEqual(MEASURE)
+  await expectWhole(button, panel)
+  // Without the chat there is room for both on one line.
+  await page.keyboard.press('Control+j')
+  await expect(panel).toBeHidden()
+  await expect.poll(() => beside(words, button), 'the button beside the note').toBe(true)
+  expect((await words.boundingBox())!.width, 'the note').toBeGreaterThanOrEqual(MEASURE)
+})

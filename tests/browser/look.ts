@@ -298,3 +298,29 @@ export async function onOneLine(...locators: Locator[]): Promise<boolean> {
       boxes.every((b) => b !== null && a.y + a.height / 2 >= b.y && a.y + a.height / 2 <= b.y + b.height),
   )
 }
+
+/**
+ * The fields under the element that cut what they hold, by label: a select narrower than its
+ * widest option needs (the width it takes when left to size itself), a text field whose value is
+ * wider than its box. Empty when every option and value shows whole.
+ */
+export function fieldsCut(locator: Locator): Promise<string[]> {
+  return locator.evaluate((root) => {
+    const cut: string[] = []
+    for (const field of root.querySelectorAll<HTMLSelectElement | HTMLInputElement>('select, input')) {
+      if (field.getClientRects().length === 0 || ['checkbox', 'radio'].includes(field.type)) continue
+      const name = field.labels?.[0]?.textContent?.trim() || field.name
+      if (field instanceof HTMLSelectElement) {
+        const has = field.offsetWidth
+        const given = field.style.width
+        field.style.width = 'max-content'
+        const needs = field.offsetWidth
+        field.style.width = given
+        if (needs > has) cut.push(`${name}: ${has} px of the ${needs} px its options need`)
+      } else if (field.value && field.scrollWidth > field.clientWidth) {
+        cut.push(`${name}: ${field.clientWidth} px of the ${field.scrollWidth} px its value needs`)
+      }
+    }
+    return cut
+  })
+}

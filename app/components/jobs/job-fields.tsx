@@ -163,7 +163,9 @@ export function AdvancedFields({
           {advanced.map((f) => (f.widget === 'custom' ? '' : inSentence(f.label))).join(', ')}
         </span>
       </summary>
-      <div className="grid gap-4 border-t border-stone-200 px-4 py-4 sm:grid-cols-2 dark:border-stone-800">
+      {/* Two abreast from a 48rem column: below it (the open chat's column) a select got 214 px and cut
+          its options ("Run the latest missed slot once"); decision 0529. */}
+      <div className="grid gap-4 border-t border-stone-200 px-4 py-4 @3xl:grid-cols-2 dark:border-stone-800">
         {advanced.map((field) => (
           <GenericField key={field.key} field={field} draft={draft} set={set} errorFor={errorFor} />
         ))}

@@ -96,7 +96,9 @@ export function ExecControls({ settings, canEdit }: { settings: Exec; canEdit: b
             </label>
           ))}
         </fieldset>
-        <div className="grid gap-3 sm:grid-cols-3">
+        {/* Three abreast from a 48rem column, two from 28rem (beside the open chat three were 150 px,
+            their labels broken over two lines); by the column, not the window (decision 0529). */}
+        <div className="grid gap-3 @md:grid-cols-2 @3xl:grid-cols-3">
           {LIMITS.map((l) => (
             <Field key={l.id} label={l.label} error={errorFor(`execLimits.${l.id}`)}>
               {({ id, describedBy, invalid }) => (
