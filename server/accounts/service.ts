@@ -5,7 +5,7 @@ import { env } from '../env.ts'
 import { newId } from '../lib/ids.ts'
 import { isDemotion } from './place-kept.ts'
 import { isOrgAdmin, roleOf } from '../access/caller.ts'
-import { badRequest, conflict, forbidden, HttpError } from '../lib/errors.ts'
+import { badFields, badRequest, conflict, forbidden, HttpError, type FieldProblem } from '../lib/errors.ts'
 import { recordOrganizationDeletion } from './organization-deletions.ts'
 import {
   cancelInvitationsBeyond,
@@ -182,6 +182,44 @@ export async function checkMayCreateOrganization(userId: string): Promise<void> 
       : `You own ${owned} organisations and deleted ${deletedToday} in the last 24 hours; together they are ` +
           `the most one person may have (${limit}). Try again a day after your last delete.`,
   )
+}
+
+/**
+ * Whether a session may be made active in the organisation a `set-active` call names: by
+ * `organizationId`, else by `organizationSlug`, else the session's own (better-auth's order). Only
+ * one the person belongs to, and never none, since every page needs one. better-auth refuses
+ * another organisation too, but only after clearing the session's (decision 0532), so this is
+ * checked before it runs. Compared with the person's memberships, not looked up: what is sent
+ * never reaches a query.
+ * @throws HttpError 400 naming each field that is not text (or an id of null, which would unset
+ *   it); 403 when the person is not a member of the organisation named (or none has that name).
+ */
+export async function checkMaySetActiveOrganization(
+  userId: string,
+  target: { organizationId?: unknown; organizationSlug?: unknown },
+  currentOrgId: string | null | undefined,
+): Promise<void> {
+  const { organizationId: id, organizationSlug: slug } = target
+  const problems: FieldProblem[] = []
+  if (id === null)
+    problems.push({
+      field: 'organizationId',
+      message: 'organizationId: a session is always in one of your organisations; name the one to switch to',
+    })
+  else if (id !== undefined && typeof id !== 'string')
+    problems.push({ field: 'organizationId', message: "organizationId: must be an organisation's id" })
+  if (slug !== undefined && typeof slug !== 'string')
+    problems.push({ field: 'organizationSlug', message: "organizationSlug: must be an organisation's slug" })
+  if (problems.length) throw badFields(problems)
+  const memberships = await listMemberships(userId)
+  const member = id
+    ? memberships.some((m) => m.orgId === id)
+    : slug
+      ? memberships.some((m) => m.orgSlug === slug)
+      : !currentOrgId || memberships.some((m) => m.orgId === currentOrgId)
+  if (member) return
+  const field = id ? 'organizationId' : slug ? 'organizationSlug' : undefined
+  throw new HttpError(403, 'forbidden', 'You are not a member of that organisation', field)
 }
 
 /**

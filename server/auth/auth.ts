@@ -19,6 +19,7 @@ import {
   checkMayCancelInvitation,
   checkMayCreateOrganization,
   checkMayDeleteOrganization,
+  checkMaySetActiveOrganization,
   beforeOrganizationDeleted,
   onOrganizationDeleted,
   checkSignUpAllowed,
@@ -110,6 +111,7 @@ function createAuth() {
           return refusedBy(() => checkMayCreateOrganization(session.user.id))
         }
         if (ctx.path === '/organization/delete') return refuseDeletingOnlyOrganization(ctx)
+        if (ctx.path === '/organization/set-active') return refuseSettingActiveElsewhere(ctx)
         if (ctx.path === '/organization/invite-member' || ctx.path === '/organization/update-member-role') {
           const { email, role } = (ctx.body ?? {}) as { email?: unknown; role?: unknown }
           const invalid = checkMemberFields({ email, role })
@@ -214,6 +216,20 @@ async function refuseDeletingOnlyOrganization(ctx: Parameters<typeof getSessionF
   const session = await getSessionFromCtx(ctx)
   if (!session || typeof organizationId !== 'string') return undefined
   return refusedBy(() => checkMayDeleteOrganization(organizationId, session.user.id))
+}
+
+/**
+ * A session moved to an organisation its person is not in, or to none, answered in our shape before
+ * better-auth runs: it refuses the first too, but clears the session's organisation as it does
+ * (decision 0532). Signed out, the endpoint answers.
+ */
+async function refuseSettingActiveElsewhere(ctx: Parameters<typeof getSessionFromCtx>[0]) {
+  const session = await getSessionFromCtx(ctx)
+  if (!session) return undefined
+  const body = (ctx.body ?? {}) as { organizationId?: unknown; organizationSlug?: unknown }
+  return refusedBy(() =>
+    checkMaySetActiveOrganization(session.user.id, body, session.session.activeOrganizationId),
+  )
 }
 
 /** An organisation hook's check: its HttpError becomes better-auth's, with the same status and words. */

@@ -154,7 +154,7 @@ export async function findInvitation(invitationId: string) {
   return found ?? null
 }
 
-/** Makes `orgId` the session's organisation (better-auth refuses one the caller is not in). */
+/** Makes `orgId` the session's organisation; one the caller is not in is refused (auth.ts, 0532). */
 export async function switchToOrganisation(headers: Headers, orgId: string) {
   await authAnswer(
     getAuth().api.setActiveOrganization({ body: { organizationId: orgId }, headers, asResponse: true }),
