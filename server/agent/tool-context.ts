@@ -102,8 +102,9 @@ export function toToolFailure(err: unknown, tool: string): ToolFailure {
 /**
  * A tool call whose arguments hold text PostgreSQL cannot take (a NUL in an id, a cursor, or text
  * to be stored or audited), as the 400 naming every such argument the API answers; the call would
- * otherwise fail as a 500 at its first query. Null when the arguments are fine. Every tool call,
- * from the agent or from an MCP client, is checked before it runs.
+ * otherwise fail as a 500 at its first query. Null when the arguments are fine. Every tool call of
+ * the agent is checked before it runs; an MCP client's arguments are checked with their schema,
+ * which looks for such text too (lib/validate.ts checkInput).
  */
 export function unstorableArgumentFailure(args: unknown, tool: string): ToolFailure | null {
   const problems = unstorableProblems(args)

@@ -26,7 +26,7 @@ import { jsonKeyProblems } from '../lib/json-keys.ts'
 import { checkAccessToken, type AccessTokenScope } from '../tokens/access-tokens.ts'
 import { countRefusedToken, waitForTokens } from '../tokens/guess-limit.ts'
 import { buildMcpServer } from './server.ts'
-import { MCP_TOOLS } from './tools.ts'
+import { asCallToolResult, MCP_TOOLS, toolArgumentsFailure } from './tools.ts'
 
 export const MCP_SERVER_VERSION = '0.1.0'
 
@@ -100,7 +100,7 @@ export async function handleMcpRequest(request: Request, readBody: () => Promise
       400,
     )
   }
-  const refusal = badKeysRefusal(text, body) ?? paramsRefusal(body) ?? scopeRefusal(body, check.scopes)
+  const refusal = badKeysRefusal(text, body) ?? paramsRefusal(body) ?? toolCallRefusal(body, check.scopes)
   if (refusal) return refusal
 
   const server = buildMcpServer(check, MCP_SERVER_VERSION)
@@ -185,26 +185,44 @@ function badKeysRefusal(text: string, body: unknown): Response | null {
   return jsonRpcError(null, -32600, `Invalid Request: ${problems}`, 400)
 }
 
-/**
- * A call of one of Clockwork's tools that the token's scopes do not cover, answered as a tool
- * error that says which scope it needs (the server would only say "not found", since such a tool
- * is not listed).
- */
-function scopeRefusal(body: unknown, scopes: readonly AccessTokenScope[]): Response | null {
+/** A well-formed `tools/call` request: its id, the tool's name and the arguments as sent. */
+function toolCallOf(body: unknown): { id: string | number; name: string; args: unknown } | null {
   if (!body || typeof body !== 'object') return null
-  const message = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { name?: unknown } }
+  const message = body as {
+    jsonrpc?: unknown
+    id?: unknown
+    method?: unknown
+    params?: { name?: unknown; arguments?: unknown }
+  }
   // Only a well-formed request is answered here; anything else goes to the SDK, which refuses it.
   if (message.jsonrpc !== '2.0' || !(typeof message.id === 'string' || typeof message.id === 'number'))
     return null
   if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return null
-  const spec = Object.hasOwn(MCP_TOOLS, message.params.name) ? MCP_TOOLS[message.params.name] : undefined
-  if (!spec || scopes.includes(spec.scope)) return null
-  const text =
-    `forbidden: ${message.params.name} needs the ${spec.scope} scope, and this token has ` +
-    `${scopes.join(', ')}. Make a token with that scope under Settings → Access tokens.`
-  const result = { content: [{ type: 'text', text }], isError: true }
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }), {
+  return { id: message.id, name: message.params.name, args: message.params.arguments }
+}
+
+/**
+ * A call of one of Clockwork's tools that the token's scopes do not cover, answered as a tool
+ * error that says which scope it needs (the server would only say "not found", since such a tool
+ * is not listed); or one whose arguments the tool does not take, answered as the API's 400 naming
+ * each (decision 0535), before anything runs.
+ */
+function toolCallRefusal(body: unknown, scopes: readonly AccessTokenScope[]): Response | null {
+  const call = toolCallOf(body)
+  const spec = call && Object.hasOwn(MCP_TOOLS, call.name) ? MCP_TOOLS[call.name] : undefined
+  if (!call || !spec) return null
+  if (!scopes.includes(spec.scope)) {
+    const text =
+      `forbidden: ${call.name} needs the ${spec.scope} scope, and this token has ` +
+      `${scopes.join(', ')}. Make a token with that scope under Settings → Access tokens.`
+    return toolAnswer(call.id, { content: [{ type: 'text', text }], isError: true })
+  }
+  const failure = toolArgumentsFailure(call.name, call.args)
+  return failure ? toolAnswer(call.id, asCallToolResult(failure)) : null
+}
+
+const toolAnswer = (id: string | number, result: object) =>
+  new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), {
     status: 200,
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
   })
-}

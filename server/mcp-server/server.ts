@@ -8,14 +8,14 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import type { Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js'
 import { ErrorCode, ListResourcesRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import { type ToolContext, unstorableArgumentFailure } from '../agent/tool-context.ts'
+import type { ToolContext } from '../agent/tool-context.ts'
 import type { Caller } from '../access/caller.ts'
 import { readJobFile } from '../jobs/job-files.ts'
 import { listJobPage, personalJobNamesAmong } from '../jobs/service.ts'
 import { HttpError } from '../lib/errors.ts'
 import { logger } from '../lib/logger.ts'
 import type { TokenCaller } from '../tokens/access-tokens.ts'
-import { toolsFor } from './tools.ts'
+import { argumentsOf, asCallToolResult, toolsFor } from './tools.ts'
 
 export const JOB_URI_PREFIX = 'clockwork://jobs/'
 const SHARED_JOB_URI_PREFIX = 'clockwork://jobs/shared/'
@@ -46,19 +46,17 @@ export function buildMcpServer({ caller, scopes }: TokenCaller, version: string)
   // confirmation step for deleting is delete_job's `confirm` argument.
   const ctx: ToolContext = { caller, mode: 'chat', timezone: caller.timezone ?? undefined }
 
+  // The endpoint has checked a call's arguments against the same schema (toolArgumentsFailure).
   for (const [name, spec] of toolsFor(scopes)) {
     server.registerTool(
       name,
       {
         title: spec.title,
         description: spec.description,
-        inputSchema: spec.inputSchema,
+        inputSchema: argumentsOf(name),
         annotations: spec.annotations,
       },
-      async (args: Record<string, unknown>) => {
-        const result = unstorableArgumentFailure(args, 'mcp') ?? (await spec.call(ctx, args))
-        return { content: [{ type: 'text', text: JSON.stringify(result, null, 2) }], isError: !result.ok }
-      },
+      async (args: Record<string, unknown>) => asCallToolResult(await spec.call(ctx, args)),
     )
   }
 

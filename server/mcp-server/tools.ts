@@ -12,9 +12,11 @@ import { AGENT_TOOLS } from '../agent/tools/index.ts'
 import type { ManageJobsResult } from '../agent/tools/manage-jobs.ts'
 import { ManageJobsInput } from '../agent/tools/manage-jobs-input.ts'
 import { ManageRunsInput, type ManageRunsResult } from '../agent/tools/manage-runs.ts'
-import { toToolFailure, type ToolContext } from '../agent/tool-context.ts'
+import { toToolFailure, type ToolContext, type ToolFailure } from '../agent/tool-context.ts'
 import { listEnvironments } from '../environments/browse/browse.ts'
 import { writeJobFile } from '../jobs/job-files.ts'
+import { badFields } from '../lib/errors.ts'
+import { checkInput } from '../lib/validate.ts'
 import type { AccessTokenScope } from '../tokens/access-tokens.ts'
 
 /** A tool's answer: `ok: false` results reach the client as tool errors (`isError`). */
@@ -235,6 +237,35 @@ export const MCP_TOOLS: Record<string, McpToolSpec> = {
       attempt('list_environments', async () => ({ environments: await listEnvironments(ctx.caller) })),
   },
 }
+
+/**
+ * Each tool's arguments as one strict schema, as the API's bodies are: a key the tool does not take
+ * is refused, not dropped (decision 0535). The SDK's object of a tool's fields strips unknown keys,
+ * so `agentMayEditJobs`, which the API takes and the tools do not, was left out of an update that
+ * answered "Updated".
+ */
+const ARGUMENTS = new Map(
+  Object.entries(MCP_TOOLS).map(([name, spec]) => [name, z.strictObject(spec.inputSchema)]),
+)
+
+/** The schema of a tool's arguments (what tools/list shows: no other arguments). */
+export const argumentsOf = (name: string) => ARGUMENTS.get(name)!
+
+/**
+ * A call's arguments checked before the tool runs, as the API checks a body: the API's 400 naming
+ * every bad one (a key the tool does not take, a wrong type, text PostgreSQL cannot store), or
+ * null. The SDK would answer a wrong type in a line of its own text, not in the tool error's JSON.
+ */
+export function toolArgumentsFailure(name: string, args: unknown): ToolFailure | null {
+  const checked = checkInput(argumentsOf(name), args ?? {})
+  return checked.ok ? null : toToolFailure(badFields(checked.problems), name)
+}
+
+/** A tool's answer as MCP carries it: its JSON as text, a tool error when it is not ok. */
+export const asCallToolResult = (result: McpToolResult) => ({
+  content: [{ type: 'text' as const, text: JSON.stringify(result, null, 2) }],
+  isError: !result.ok,
+})
 
 /** The tools a token with these scopes gets. */
 export const toolsFor = (scopes: readonly AccessTokenScope[]) =>

@@ -503,3 +503,71 @@ describe('a key named __proto__ in a message (decision 0478)', () => {
     expect(await snapshotTables()).toEqual(before)
   })
 })
+
+describe('a tool argument the tool does not take (decision 0535)', () => {
+  let t: Team
+  let token = ''
+  beforeAll(async () => {
+    t = await createTeam(app)
+    token = await makeToken(t.member, ['jobs:read', 'jobs:write', 'runs:read'])
+  })
+
+  it('update_job with agentMayEditJobs (not a tool argument) changes nothing and names it', async () => {
+    // The API takes agentMayEditJobs; the tool does not. Unfixed, the SDK dropped it unsaid: the
+    // job was paused, "Updated" was answered, and it still let its runs edit every job.
+    const made = await t.member.client.post('/_agent-native/jobs', {
+      name: 'job-editor',
+      schedule: '0 7 * * *',
+      instructions: 'Tidy the other jobs.',
+      agentMayEditJobs: true,
+    })
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    const before = await snapshotTables()
+    const answer = await callTool(token, 'update_job', {
+      name: 'job-editor',
+      enabled: false,
+      agentMayEditJobs: false,
+    })
+    expect(answer.isError).toBe(true)
+    expect(answer.body).toMatchObject({ ok: false, error: { status: 400, field: 'agentMayEditJobs' } })
+    expect(answer.body.error.message).toContain('agentMayEditJobs: unknown field')
+    expect(await snapshotTables()).toEqual(before)
+  })
+
+  it('create_job with misspelt fields makes no job and names each, as POST /jobs does', async () => {
+    const args = { name: 'typo', schedule: '0 7 * * *', instructions: 'Go.', agentMayEditJob: true, bogus: 1 }
+    const api = await t.member.client.post('/_agent-native/jobs', args)
+    expect(api.status).toBe(400)
+    const before = await snapshotTables()
+    const answer = await callTool(token, 'create_job', args)
+    expect(answer.isError).toBe(true)
+    expect(answer.body.error).toMatchObject({ status: 400, code: 'bad_request' })
+    for (const key of ['agentMayEditJob', 'bogus']) expect(answer.body.error.message).toContain(key)
+    expect(await snapshotTables()).toEqual(before)
+  })
+
+  it.each([
+    [
+      'create_job',
+      { name: 'typed', schedule: 7, instructions: 5, enabled: 'yes' },
+      ['schedule', 'instructions', 'enabled'],
+    ],
+    ['delete_job', { name: 'job-editor', confirm: 'true' }, ['confirm']],
+    ['get_run', {}, ['runId']],
+  ])('%s with %j is the API’s 400 naming %j, in the tool error’s shape', async (tool, args, fields) => {
+    const before = await snapshotTables()
+    const { result } = await rpc(token, 'tools/call', { name: tool, arguments: args })
+    expect(result.isError).toBe(true)
+    // Unfixed, the SDK answered a line of its own text, which is not the JSON every other refusal is.
+    const body = JSON.parse(result.content[0].text)
+    expect(body.error).toMatchObject({ status: 400, code: 'bad_request' })
+    const named = body.error.fields?.map((f: { field: string }) => f.field) ?? [body.error.field]
+    expect(named.sort()).toEqual([...fields].sort())
+    expect(await snapshotTables()).toEqual(before)
+  })
+
+  it('tools/list says the tools take no other arguments', async () => {
+    const { result } = await rpc(token, 'tools/list')
+    for (const tool of result.tools) expect(tool.inputSchema).toMatchObject({ additionalProperties: false })
+  })
+})
