@@ -100,7 +100,11 @@ export async function handleMcpRequest(request: Request, readBody: () => Promise
       400,
     )
   }
-  const refusal = badKeysRefusal(text, body) ?? paramsRefusal(body) ?? toolCallRefusal(body, check.scopes)
+  const refusal =
+    badKeysRefusal(text, body) ??
+    responseRefusal(body) ??
+    paramsRefusal(body) ??
+    toolCallRefusal(body, check.scopes)
   if (refusal) return refusal
 
   const server = buildMcpServer(check, MCP_SERVER_VERSION)
@@ -132,6 +136,23 @@ function jsonRpcError(id: unknown, code: number, message: string, status = 200):
     status,
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
   })
+}
+
+/**
+ * A response (`result` or `error`, no `method`): this server sends no requests (it is stateless and
+ * answers in plain JSON), so it is an answer to nothing. The SDK wrote such an answer into an error
+ * for an unknown id with JSON.stringify, which overflowed the stack on one nested deep, and told the
+ * client "RangeError: Maximum call stack size exceeded" (decision 0470).
+ */
+function responseRefusal(body: unknown): Response | null {
+  if (!body || typeof body !== 'object' || 'method' in body) return null
+  if (!('result' in body) && !('error' in body)) return null
+  return jsonRpcError(
+    null,
+    -32600,
+    'Invalid Request: this server sends no requests, so it takes no responses',
+    400,
+  )
 }
 
 /** The requests Clockwork's server answers, each with the SDK's own schema of its params. */
