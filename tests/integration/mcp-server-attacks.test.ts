@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getDb } from '#server/db/client.ts'
 import { member as members } from '#server/db/schema/index.ts'
+import { postMcp } from '#tests/support/mcp-client.ts'
 import { snapshotTables } from '#tests/support/snapshot.ts'
 import { createTeam, type Team, type TeamPerson } from '#tests/support/team.ts'
 import { startTestApp, type TestApp } from '#tests/support/test-app.ts'
@@ -40,19 +41,7 @@ async function createJob(person: TeamPerson, name: string, instructions: string,
   return made.body.job.id as string
 }
 
-async function mcp(token: string, body: string): Promise<{ status: number; text: string }> {
-  const res = await fetch(`${app.baseUrl}/_agent-native/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-      authorization: `Bearer ${token}`,
-    },
-    body,
-  })
-  return { status: res.status, text: await res.text() }
-}
+const mcp = (token: string, body: string) => postMcp(app.baseUrl, token, body)
 
 /** One JSON-RPC request's answer: its `result`, or its `error`. */
 async function rpc(token: string, method: string, params: Record<string, unknown> = {}) {

@@ -14,3 +14,25 @@ export async function connectMcp(baseUrl: string, token: string, name = 'clockwo
   )
   return client
 }
+
+/**
+ * One message text posted to the MCP endpoint as a streamable HTTP client posts it, raw (for
+ * messages the SDK's client would not send): the answer's status and text.
+ */
+export async function postMcp(
+  baseUrl: string,
+  token: string,
+  body: string,
+): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${baseUrl}/_agent-native/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+      authorization: `Bearer ${token}`,
+    },
+    body,
+  })
+  return { status: res.status, text: await res.text() }
+}
