@@ -188,8 +188,11 @@ export async function startScheduler(options: SchedulerOptions): Promise<Running
       poke()
       await loop
       cancelHeartbeatTimer()
-      await unlisten()
-      await unlistenPlaces()
+      // A closed database's unlisten resolves (db/client.ts); one that cannot be reached (Postgres
+      // gone during a shutdown) must not cut short the grace the runs still finishing are given.
+      await Promise.all([unlisten(), unlistenPlaces()]).catch((err) =>
+        logger.warn({ err, instance }, 'could not unlisten'),
+      )
       // Leases keep being renewed during the grace period, so nobody reaps runs still finishing.
       const graceBeat = every(heartbeatMs, core.heartbeat, 'scheduler heartbeat')
       await core.shutdown(graceMs)
