@@ -175,7 +175,8 @@ export async function streamChat(caller: Caller, body: unknown): Promise<Respons
           onError: describe,
           onFinish: async ({ responseMessage, isContinuation }) => {
             turn.done()
-            await settleChatTurn(turnId, spend.usage()).catch((err: unknown) =>
+            // A stopped turn has paid for the call it was making: it counts too (decision 0533).
+            await settleChatTurn(turnId, spend.final()).catch((err: unknown) =>
               logger.error({ err, turnId }, 'could not record the chat turn'),
             )
             try {

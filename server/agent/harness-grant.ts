@@ -39,7 +39,7 @@ export function adapterFor(id: string, resolved: Pick<ResolvedModel, 'choice'>):
  *   in its finished steps: the budgets count it with the harness's calls.
  */
 export function modelGrant(
-  resolved: ResolvedModel,
+  resolved: Pick<ResolvedModel, 'choice' | 'keySource' | 'apiKey' | 'fetch'>,
   budget: { orgId: string; cap: RunCap | null; record?: SpendRecord; spentBeforeUsd?: number },
 ): ModelGrant {
   const { orgId, record } = budget

@@ -24,6 +24,7 @@ import {
   watchForRefusal,
 } from './key-refusal.ts'
 import { deploymentKeyVariable, providerName, type ModelProvider } from '../keys/schema.ts'
+import { createCallMeter, type CallMeter } from './call-meter.ts'
 
 /** The provider and model AGENT_MODEL names. */
 export type ModelChoice = { provider: ModelProvider; modelId: string }
@@ -44,6 +45,8 @@ export type ResolvedModel = {
   apiKey: string | null
   /** The fetch calls on this key go through: it records a stored key's refusal (decision 0505). */
   fetch: typeof fetch
+  /** The model's calls (through `fetch`, metered) that no finished step has counted (decision 0533). */
+  calls: CallMeter
 }
 
 /** A key found for a purpose; a stored one carries which save it is and any refusal on record. */
@@ -131,12 +134,14 @@ export async function resolveModel(purpose: ModelPurpose, config: Env = env()): 
   const found = await resolveModelKey(purpose, choice.provider, config)
   assertKeyNotRefused(found, choice.provider)
   const watched = fetchFor(found, purpose, choice.provider)
+  // A harness relays its calls with `watched` and meters them itself (harness/endpoint.ts).
+  const calls = createCallMeter(watched, choice.provider)
   if (choice.provider === 'anthropic') {
     if (!found) throw new NoModelKeyError(describeMissingKey(purpose, 'anthropic'))
     const provider = createAnthropic({
       apiKey: found.key,
       baseURL: config.ANTHROPIC_BASE_URL,
-      fetch: watched,
+      fetch: calls.fetch,
     })
     return {
       model: provider(choice.modelId),
@@ -144,6 +149,7 @@ export async function resolveModel(purpose: ModelPurpose, config: Env = env()): 
       keySource: found.source,
       apiKey: found.key,
       fetch: watched,
+      calls,
     }
   }
   if (!config.OPENAI_COMPATIBLE_BASE_URL) {
@@ -158,7 +164,7 @@ export async function resolveModel(purpose: ModelPurpose, config: Env = env()): 
     baseURL: config.OPENAI_COMPATIBLE_BASE_URL,
     apiKey: found?.key,
     includeUsage: true,
-    fetch: watched,
+    fetch: calls.fetch,
   })
   return {
     model: provider.chatModel(choice.modelId),
@@ -166,5 +172,6 @@ export async function resolveModel(purpose: ModelPurpose, config: Env = env()): 
     keySource: found?.source ?? 'none',
     apiKey: found?.key ?? null,
     fetch: watched,
+    calls,
   }
 }

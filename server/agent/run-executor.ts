@@ -29,6 +29,7 @@ import { loadRunSkills, skippedSkillsNote, withSkills } from './job-skills.ts'
 import { deploymentRunRefusal } from './quota.ts'
 import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
 import { recordRunKeySource, recordRunUsageSoFar } from '../runs/store.ts'
+import { logger } from '../lib/logger.ts'
 import { runBudgetRefusal } from '../runs/budget.ts'
 import { callReserveUsd } from './budget.ts'
 import { createRunSpend } from './run-spend.ts'
@@ -180,13 +181,20 @@ async function converse({
   for await (const message of readUIMessageStream({ stream, onError: () => {} })) {
     progress?.([...notes, { role: 'assistant', parts: message.parts as ExecutorMessage['parts'] }])
   }
-  const { inputTokens, outputTokens, costUsd } = spend.usage()
+  // The call it was making when it was stopped counts too: the provider has billed it (0533).
+  const { inputTokens, outputTokens, costUsd } = spend.final()
   const usage = {
     inputTokens,
     outputTokens,
     costUsd: costUsd ?? undefined,
     model,
   }
+  // Stopped from outside, the run was settled without this answer: what it spent is written here.
+  if (signal.aborted)
+    await recordRunUsageSoFar(spend.shared.record.id, { inputTokens, outputTokens, costUsd, model }).catch(
+      (err: unknown) =>
+        logger.warn({ err, runId: spend.shared.record.id }, 'could not record what a stopped run spent'),
+    )
   const parts = (reply as UIMessage | null)?.parts ?? []
   const said: ExecutorMessage[] = parts.length ? [{ role: 'assistant', parts }] : []
   const outcome: RunResult = { transcript: [...notes, ...said], usage }

@@ -78,20 +78,40 @@ export function createRunSpend(
     },
     /** Why the run was stopped for money, or null. */
     failure: () => cap.failure() ?? budget?.failure() ?? null,
-    /** Counts one finished agent step. */
+    /** Counts one finished agent step (its model call is no longer unfinished). */
     step(step: StepResult<ConversationTools>) {
       meter.add(step)
+      resolved.calls.settle()
       last = { inputTokens: step.usage.inputTokens ?? 0, outputTokens: step.usage.outputTokens ?? 0 }
       cap.record()
     },
-    /** The run's tokens and cost: its own steps and its harnesses' (null cost when either is unknown). */
-    usage() {
-      const own = ownUsd()
+    usage,
+    /**
+     * The tokens and cost as the run or turn ends: {@link usage} and the model calls no finished
+     * step counted, the one it was making when it was stopped (decision 0533), each priced alone.
+     */
+    final() {
+      const unfinished = resolved.calls.unsettled()
+      const so = usage()
+      const prices = unfinished.map((call) => estimateCostUsd(resolved.choice, call))
       return {
-        inputTokens: meter.total.inputTokens + harnesses.inputTokens,
-        outputTokens: meter.total.outputTokens + harnesses.outputTokens,
-        costUsd: own === null || harnesses.unpriced ? null : roundUsd(own + harnesses.costUsd),
+        inputTokens: unfinished.reduce((n, call) => n + call.inputTokens, so.inputTokens),
+        outputTokens: unfinished.reduce((n, call) => n + call.outputTokens, so.outputTokens),
+        costUsd:
+          so.costUsd === null || prices.includes(null)
+            ? null
+            : roundUsd(prices.reduce((n: number, usd) => n + usd!, so.costUsd)),
       }
     },
+  }
+
+  /** The run's tokens and cost: its own steps and its harnesses' (null cost when either is unknown). */
+  function usage() {
+    const own = ownUsd()
+    return {
+      inputTokens: meter.total.inputTokens + harnesses.inputTokens,
+      outputTokens: meter.total.outputTokens + harnesses.outputTokens,
+      costUsd: own === null || harnesses.unpriced ? null : roundUsd(own + harnesses.costUsd),
+    }
   }
 }

@@ -19,6 +19,14 @@ import { createMcpRelay, type McpRelay } from './endpoint-mcp.ts'
 import { apiError } from './endpoint-request.ts'
 import { HARNESS_LINE_MAX_BYTES, lineReader } from './lines.ts'
 import { CALL_OUTPUT_RESERVE_TOKENS, overCap, usd, type RunCap } from '../runs/budget.ts'
+import {
+  CHARS_PER_TOKEN,
+  createStreamUsage,
+  searchesOf,
+  usageOf,
+  type RawUsage,
+  type TokenUsage,
+} from '../lib/stream-usage.ts'
 
 /** The model access a run is entitled to, as the agent resolved it (same rules as a builtin run). */
 export type ModelGrant = {
@@ -50,18 +58,7 @@ export type ModelGrant = {
   admit?: (runSpentUsd: number, reserveUsd: number) => Promise<string | null>
 }
 
-/**
- * One call's tokens as the provider bills them: `inputTokens` counts every input token, and those
- * written to the prompt cache (`cacheWriteTokens`, of which `cacheWrite1hTokens` for an hour) or
- * read from it (`cacheReadTokens`) cost more or less than the rest.
- */
-export type TokenUsage = {
-  inputTokens: number
-  outputTokens: number
-  cacheReadTokens?: number
-  cacheWriteTokens?: number
-  cacheWrite1hTokens?: number
-}
+export type { TokenUsage }
 export type CallRecord = TokenUsage & { model: string; costUsd: number | null }
 
 export type SessionOptions = {
@@ -439,33 +436,6 @@ function inputWorstTokens(bodyChars: number, messages: unknown): number {
  */
 const IMAGE_WORST_TOKENS = 6_400
 
-type RawUsage = {
-  input_tokens?: number
-  output_tokens?: number
-  cache_creation_input_tokens?: number
-  cache_read_input_tokens?: number
-  /** The cache writes by lifetime (a request may mark blocks for 5 minutes and for an hour). */
-  cache_creation?: { ephemeral_5m_input_tokens?: number; ephemeral_1h_input_tokens?: number }
-  server_tool_use?: { web_search_requests?: number }
-}
-
-const count = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0)
-
-function usageOf(u: RawUsage | undefined): TokenUsage {
-  const written = count(u?.cache_creation_input_tokens)
-  const read = count(u?.cache_read_input_tokens)
-  return {
-    inputTokens: count(u?.input_tokens) + written + read,
-    outputTokens: count(u?.output_tokens),
-    cacheReadTokens: read,
-    cacheWriteTokens: written,
-    cacheWrite1hTokens: Math.min(written, count(u?.cache_creation?.ephemeral_1h_input_tokens)),
-  }
-}
-
-/** The provider's web searches a call made (billed apart from its tokens). */
-const searchesOf = (u: RawUsage | undefined): number => u?.server_tool_use?.web_search_requests ?? 0
-
 /** What the provider charges a web search: $10 per 1,000. */
 export const WEB_SEARCH_USD = 0.01
 
@@ -512,9 +482,10 @@ function meteredStream(
   onEnd: () => void,
 ): ReadableStream<Uint8Array> {
   const reader = source.getReader()
-  let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 }
-  let streamedChars = 0
-  let searches = 0
+  const meter = createStreamUsage('anthropic')
+  const report = (changed: boolean) => {
+    if (changed) record(meter.usage(), meter.searches())
+  }
   let ended = false
   let overLong = false
   /** The bytes of the line being read, passed on once it ends. */
@@ -524,47 +495,14 @@ function meteredStream(
     ended = true
     onEnd()
   }
-  const estimate = () => {
-    const outputTokens = Math.ceil(streamedChars / CHARS_PER_TOKEN)
-    if (outputTokens > usage.outputTokens) record((usage = { ...usage, outputTokens }), searches)
-  }
-  const scan = (line: string) => {
-    if (!line.startsWith('data:')) return
-    try {
-      const event = JSON.parse(line.slice(5)) as {
-        type?: string
-        message?: { usage?: RawUsage }
-        usage?: RawUsage
-        delta?: { text?: unknown; thinking?: unknown; partial_json?: unknown }
-      }
-      if (event.type === 'message_start') {
-        usage = usageOf(event.message?.usage)
-        record(usage, searches)
-      }
-      if (event.type === 'content_block_delta') {
-        const { text, thinking, partial_json } = event.delta ?? {}
-        for (const part of [text, thinking, partial_json])
-          if (typeof part === 'string') streamedChars += part.length
-        estimate()
-      }
-      if (event.type === 'message_delta' && typeof event.usage?.output_tokens === 'number') {
-        usage = { ...usage, outputTokens: event.usage.output_tokens }
-        searches = Math.max(searches, searchesOf(event.usage))
-        record(usage, searches)
-      }
-    } catch {
-      // a partial or foreign line
-    }
-  }
   const lines = lineReader({
     line: (text) => {
-      scan(text)
+      report(meter.line(text))
       return false
     },
     overLong: (seen) => {
       overLong = true
-      streamedChars += seen
-      estimate()
+      report(meter.overLong(seen))
       return true
     },
   })
@@ -613,12 +551,6 @@ function meteredStream(
     },
   })
 }
-
-/**
- * Characters counted as one token: of streamed output until the provider says how many it made,
- * and of a request body when its worst case is held (callWorstCase).
- */
-const CHARS_PER_TOKEN = 4
 
 const NEWLINE = 0x0a
 

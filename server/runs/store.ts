@@ -177,10 +177,13 @@ export async function recordRunKeySource(
 }
 
 /**
- * A running run's tokens, model and cost so far, written after each of its agent's steps so its
- * page shows them while it runs and a run cancelled or lost keeps them; its settle writes the
- * final ones. The cost only grows, as the budget checks write it (budget.ts `admitCall`), and an
- * unknown cost leaves what they wrote.
+ * A run's tokens, model and cost so far, written as it spends so its page shows them while it runs
+ * (after each step of its agent) and a run cancelled or lost keeps them; its settle writes the final
+ * ones. A run stopped from outside (cancelled, timed out, its lease lost) is settled without waiting
+ * for its executor, whose last count, the model call it was making included (decision 0533), lands
+ * here afterwards, whatever the run's status by then. Each figure only grows (the budget checks
+ * write the cost too, budget.ts `admitCall`), so a write that lands late never takes back a later
+ * one or what the settle wrote; an unknown cost leaves what they wrote.
  */
 export async function recordRunUsageSoFar(
   runId: string,
@@ -189,9 +192,10 @@ export async function recordRunUsageSoFar(
 ): Promise<void> {
   const cost = usage.costUsd === null ? sql`cost_usd` : sql`greatest(coalesce(cost_usd, 0), ${usage.costUsd})`
   await db.execute(
-    sql`update job_runs set input_tokens = ${usage.inputTokens}, output_tokens = ${usage.outputTokens},
-          model = ${usage.model}, cost_usd = ${cost}
-        where id = ${runId} and status = 'running'`,
+    sql`update job_runs set input_tokens = greatest(coalesce(input_tokens, 0), ${usage.inputTokens}),
+          output_tokens = greatest(coalesce(output_tokens, 0), ${usage.outputTokens}),
+          model = coalesce(model, ${usage.model}), cost_usd = ${cost}
+        where id = ${runId}`,
   )
 }
 

@@ -38,7 +38,7 @@ describe("a harness started from a chat turn on the deployment's key", () => {
 
     // What run_harness gives the harness in that turn: its record, and the $0.45 it had spent.
     const grant = modelGrant(
-      { model: null as never, choice: readModelChoice(), keySource: 'deployment', apiKey: KEY, fetch },
+      { choice: readModelChoice(), keySource: 'deployment', apiKey: KEY, fetch },
       {
         orgId: agent.team.orgId,
         cap: null,

@@ -58,7 +58,7 @@ describe('a run on the deployment key', () => {
 
   it("refuses a harness's next call on that key, as its endpoint asks before each", async () => {
     const grant = modelGrant(
-      { model: null as never, choice: readModelChoice(), keySource: 'deployment', apiKey: KEY, fetch },
+      { choice: readModelChoice(), keySource: 'deployment', apiKey: KEY, fetch },
       { orgId: agent.team.orgId, cap: null },
     )
     expect(await grant.admit!(0, 0)).toMatch(BUDGET_REACHED)

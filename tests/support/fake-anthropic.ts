@@ -22,8 +22,12 @@ export type FakeReply =
   | { content: FakeBlock[]; usage?: FakeUsage; stopReason?: string }
   /** An error answer; `headers` e.g. `{ 'retry-after-ms': '50' }` to pace the client's retries. */
   | { status: number; errorType?: string; message: string; headers?: Record<string, string> }
-  /** Never answers; the request ends only when the client aborts it. */
-  | { hang: true }
+  /**
+   * Never answers; the request ends only when the client aborts it. With `started`, a streamed
+   * request gets its answer's first event (`message_start`, reporting `started` as its input)
+   * before the wait: a call the provider has begun to answer, and billed.
+   */
+  | { hang: true; started?: FakeUsage }
   /**
    * A stream whose first event's `data:` line is `longLine` bytes long (a broken or hostile
    * provider's), written 64 KiB at a time with no newline until its end.
@@ -42,6 +46,8 @@ export type FakeUsage = {
 export type FakeRequest = {
   headers: IncomingMessage['headers']
   body: Record<string, any>
+  /** The length of the request's body as sent, in characters. */
+  bodyChars: number
   aborted: boolean
   /** The request's `thinking` field (e.g. `{ type: 'adaptive', display: 'updates' }`), null when absent. */
   thinking: Record<string, unknown> | null
@@ -164,6 +170,7 @@ export async function startFakeAnthropic(
     const request: FakeRequest = {
       headers: req.headers,
       body,
+      bodyChars: text.length,
       aborted: false,
       thinking: body.thinking ?? null,
     }
@@ -178,7 +185,10 @@ export async function startFakeAnthropic(
     const next = takeMatched(request) ?? queue.shift() ?? fallback
     if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs))
     const reply = typeof next === 'function' ? await next(request) : next
-    if ('hang' in reply) return
+    if ('hang' in reply) {
+      if (reply.started && request.body.stream) startStream(res, request, reply.started)
+      return
+    }
     if ('longLine' in reply) return streamLongLine(res, request, reply.longLine)
     if ('status' in reply)
       return sendError(res, reply.status, reply.errorType ?? 'api_error', reply.message, reply.headers)
@@ -289,6 +299,22 @@ async function streamLongLine(res: ServerResponse, request: FakeRequest, bytes: 
     if (!res.write(piece)) await once(res, 'drain', { signal: gone.signal }).catch(() => {})
   }
   res.end('"}}\n\n')
+}
+
+/** An answer's head only: the stream's `message_start`, reporting `usage`, and nothing after it. */
+function startStream(res: ServerResponse, request: FakeRequest, usage: FakeUsage) {
+  request.usage = usage
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+  const message = {
+    id: 'msg_fake_started',
+    type: 'message',
+    role: 'assistant',
+    model: request.body.model,
+    content: [],
+    stop_reason: null,
+    usage,
+  }
+  res.write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message })}\n\n`)
 }
 
 /** The Messages API's SSE sequence: message_start, one start/delta/stop per block, message_delta, message_stop. */
