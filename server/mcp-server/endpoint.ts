@@ -170,22 +170,38 @@ const REQUEST_SCHEMAS: Record<string, { safeParse: (value: unknown) => ParseOutc
 type ParseOutcome =
   { success: true } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } }
 
+const NO_TASKS =
+  'params.task: this server does not run requests as tasks (it declares no tasks capability); ' +
+  'send the request without task and it is answered when done'
+
 /**
  * A request whose params do not have its method's shape, answered as invalid params (-32602)
  * naming every bad one. The SDK would check them itself, but answer "internal error" (-32603)
- * with the schema's issues as JSON.
+ * with the schema's issues as JSON. A request as a task (MCP's tasks extension, `params.task`) is
+ * one: the server declares no tasks capability, and the SDK refused it as an internal error in its
+ * own words, "Server does not support task creation" (decision 0470, amended).
  */
 function paramsRefusal(body: unknown): Response | null {
   if (!body || typeof body !== 'object') return null
-  const message = body as { jsonrpc?: unknown; id?: unknown; method?: unknown }
+  const message = body as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown }
   if (message.jsonrpc !== '2.0' || !(typeof message.id === 'string' || typeof message.id === 'number'))
     return null
   if (typeof message.method !== 'string' || !Object.hasOwn(REQUEST_SCHEMAS, message.method)) return null
+  const asTask = isObject(message.params) && Object.hasOwn(message.params, 'task')
   const parsed = REQUEST_SCHEMAS[message.method]!.safeParse(body)
-  if (parsed.success) return null
-  const problems = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`)
+  const issues = parsed.success ? [] : parsed.error.issues
+  const problems = [
+    ...(asTask ? [NO_TASKS] : []),
+    // The task's own shape is beside the point when no task is run.
+    ...issues
+      .filter((issue) => !(asTask && issue.path[0] === 'params' && issue.path[1] === 'task'))
+      .map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`),
+  ]
+  if (problems.length === 0) return null
   return jsonRpcError(message.id, -32602, `Invalid params: ${[...new Set(problems)].join('; ')}`)
 }
+
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null
 
 /**
  * A message that gives a key twice in one object (decision 0475), or a key named `__proto__`,
