@@ -8,7 +8,7 @@
 import { Webhook } from 'standardwebhooks'
 import { getDb, type Db } from '../db/client.ts'
 import { deliveryAttempts } from '../db/schema/integrations.ts'
-import { emailableAddresses } from '../jobs/notify-members.ts'
+import { emailRecipient } from '../jobs/notify-members.ts'
 import { newId } from '../lib/ids.ts'
 import { logger } from '../lib/logger.ts'
 import { OutboundRefused } from '../lib/outbound.ts'
@@ -51,9 +51,10 @@ class Permanent extends Error {}
 class Paced extends Permanent {
   constructor(
     address: string,
+    own: boolean,
     readonly until: Date,
   ) {
-    super(pacedWords(address, until))
+    super(pacedWords(address, own, until))
   }
 }
 
@@ -172,10 +173,11 @@ async function sendOnce(
   const kind = target.slice(0, colon)
   const rest = target.slice(colon + 1)
   if (kind === 'email') {
-    if (!(await mayEmail(ctx, rest, config.db)))
-      throw new Permanent(`${rest} is not a member of the organisation`)
-    const place = await takeJobMailPlace(rest, config.db)
-    if ('pacedUntil' in place) throw new Paced(rest, place.pacedUntil)
+    const recipient = await emailRecipient(ctx.orgId, ctx.creatorId, rest, config.db)
+    if (!recipient) throw new Permanent(`${rest} is not a member of the organisation`)
+    // The creator mailing their own address has an allowance of its own (decision 0536).
+    const place = await takeJobMailPlace(rest, recipient.own, config.db)
+    if ('pacedUntil' in place) throw new Paced(rest, recipient.own, place.pacedUntil)
     await sendEmail({ to: rest, subject: message.subject, text: message.text }).catch(async (err: Error) => {
       // Not sent: its place is another mail's (a retry's).
       await giveBackJobMailPlace(place, config.db)
@@ -206,7 +208,3 @@ async function sendOnce(
   if (res.status < 200 || res.status >= 300) throw new HttpStatus(res.status)
   return { statusCode: res.status }
 }
-
-/** Email goes to members of the job's organisation only (or its creator): never to outsiders. */
-const mayEmail = async (ctx: DeliveryContext, address: string, db: Db) =>
-  (await emailableAddresses(ctx.orgId, ctx.creatorId, [address], db)).has(address.toLowerCase())

@@ -10,17 +10,12 @@ import { inList } from '../db/sql.ts'
 import { badRequest } from '../lib/errors.ts'
 import type { Notify } from './delivery-fields.ts'
 
-/** The addresses (lower-cased) among `addresses` that may be emailed for the org's job. */
-export async function emailableAddresses(
-  orgId: string,
-  creatorId: string,
-  addresses: string[],
-  db: Db,
-): Promise<Set<string>> {
-  if (addresses.length === 0) return new Set()
+/** The accounts among `addresses` that may be emailed for the org's job (members, or its creator). */
+async function emailableAccounts(orgId: string, creatorId: string, addresses: string[], db: Db) {
+  if (addresses.length === 0) return []
   const lowered = [...new Set(addresses.map((a) => a.toLowerCase()))]
-  const rows = await db
-    .select({ email: user.email })
+  return db
+    .select({ id: user.id, email: user.email })
     .from(user)
     .leftJoin(member, and(eq(member.userId, user.id), eq(member.organizationId, orgId)))
     .where(
@@ -29,7 +24,32 @@ export async function emailableAddresses(
         sql`(${member.id} is not null or ${user.id} = ${creatorId})`,
       ),
     )
+}
+
+/** The addresses (lower-cased) among `addresses` that may be emailed for the org's job. */
+export async function emailableAddresses(
+  orgId: string,
+  creatorId: string,
+  addresses: string[],
+  db: Db,
+): Promise<Set<string>> {
+  const rows = await emailableAccounts(orgId, creatorId, addresses, db)
   return new Set(rows.map((r) => r.email.toLowerCase()))
+}
+
+/**
+ * Whether `address` may be emailed for the org's job, and if so whether it is the creator's own
+ * account's (their mail to themselves, paced apart from everyone else's: decision 0536); null
+ * when it may not.
+ */
+export async function emailRecipient(
+  orgId: string,
+  creatorId: string,
+  address: string,
+  db: Db,
+): Promise<{ own: boolean } | null> {
+  const [account] = await emailableAccounts(orgId, creatorId, [address], db)
+  return account ? { own: account.id === creatorId } : null
 }
 
 /** 400 naming the first `email:` target (as `notify.onSuccess.0`) that may not be emailed. */

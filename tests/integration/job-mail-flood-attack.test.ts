@@ -9,7 +9,10 @@
  * mailed it on top. The safe outcome (decision 0531): one address gets at most 5 job mails in
  * 10 minutes and 100 in a day from the whole deployment; the rest are recorded on the run's
  * deliveries as `paced`, saying when the address may be mailed again, and not retried; the agent
- * reads the same as a tool failure. Real PostgreSQL, real HTTP, the real scheduler with the agent
+ * reads the same as a tool failure. With one allowance per address, another member's job every
+ * minute used it up and held back the person's own job mail to themselves for up to a day; the
+ * person's own jobs now have an allowance of their own beside everyone else's (decision 0536), so
+ * the deployment mails an address at most twice those figures. Real PostgreSQL, real HTTP, the real scheduler with the agent
  * executor and the delivery hooks, the fake model server and a real SMTP server.
  */
 import { randomBytes } from 'node:crypto'
@@ -120,24 +123,35 @@ describe("a job mailing a stranger's address", () => {
   )
 
   it(
-    'from two organisations mails it five times in all',
+    'from its own account and two people of another organisation mails it five times from each side',
     async () => {
       const { address, mallory } = await strangersAccount()
-      // Trudy's organisation invites the address, and Mallory (who holds its account) accepts.
+      // Trudy's organisation invites the address, and Mallory (who holds its account) accepts; Uma joins it too.
       const trudy = await signUpAs(`${unique('trudy')}@example.com`)
+      const uma = await signUpAs(`${unique('uma')}@example.com`)
       const session = await trudy.client.get('/_agent-native/auth/get-session')
       const orgId = session.body.session.activeOrganizationId as string
       await inviteAndAccept(trudy.client, mallory, orgId)
+      await inviteAndAccept(trudy.client, uma, orgId)
+      await uma.client.post('/_agent-native/auth/organization/set-active', { organizationId: orgId })
+      const others = [trudy, uma]
 
       const tag = unique('pair')
       const own = await everyMinute(mallory, `own-${tag}`, { onSuccess: [`email:${address}`] })
-      const theirs = await everyMinute(trudy, `theirs-${tag}`, { onSuccess: [`email:${address}`] })
-      for (let i = 0; i < 5; i++) {
+      const theirs = await Promise.all(
+        others.map((other, i) =>
+          everyMinute(other, `theirs${i}-${tag}`, { onSuccess: [`email:${address}`] }),
+        ),
+      )
+      for (let i = 0; i < 6; i++) {
         await runToTheEnd(mallory, own)
-        await runToTheEnd(trudy, theirs)
+        for (const [j, other] of others.entries()) await runToTheEnd(other, theirs[j]!)
       }
-      const mails = [...jobMailsTo(address, `own-${tag}`), ...jobMailsTo(address, `theirs-${tag}`)]
-      expect(mails).toHaveLength(5)
+      // The account's own jobs have their allowance, everyone else's share the other: at most
+      // twice 0531's figures reach the address from the whole deployment.
+      expect(jobMailsTo(address, `own-${tag}`)).toHaveLength(5)
+      const fromOthers = [...jobMailsTo(address, `theirs0-${tag}`), ...jobMailsTo(address, `theirs1-${tag}`)]
+      expect(fromOthers).toHaveLength(5)
     },
     SLOW,
   )
@@ -156,6 +170,52 @@ describe("a job mailing a stranger's address", () => {
       expect(jobMailsTo(address, name)).toHaveLength(5)
       const outcomes = (await deliveries(mallory, run.id)).map((d) => d.outcome).sort()
       expect(outcomes).toEqual([...Array(5).fill('delivered'), ...Array(5).fill('paced')])
+    },
+    SLOW,
+  )
+})
+
+describe("another member's job mailing a person until paced", () => {
+  it(
+    "holds back only other people's mail: the person's own job still mails them, result and note",
+    async () => {
+      // Vera signs up under her own address; Mallory's organisation invites her and she joins.
+      const vera = await signUpAs(`${unique('vera')}@example.com`)
+      const mallory = await signUpAs(`${unique('mallory')}@example.com`)
+      const session = await mallory.client.get('/_agent-native/auth/get-session')
+      await inviteAndAccept(mallory.client, vera, session.body.session.activeOrganizationId as string)
+
+      // Mallory's job every minute mails Vera until her address's pace holds it back.
+      const tag = unique('crowd')
+      const theirs = await everyMinute(mallory, `theirs-${tag}`, { onSuccess: [`email:${vera.email}`] })
+      for (let i = 0; i < 6; i++) await runToTheEnd(mallory, theirs)
+      expect(jobMailsTo(vera.email, `theirs-${tag}`)).toHaveLength(5)
+
+      // Vera's own job mails her own address: its result and a note from its agent both go.
+      const own = `own-${tag}`
+      const id = await everyMinute(vera, own, { onSuccess: [`email:${vera.email}`] })
+      agent.fake.replyWhen(
+        `Instructions for ${own}`,
+        {
+          content: [
+            {
+              type: 'tool_use',
+              name: 'send_notification',
+              input: { target: `email:${vera.email}`, subject: `${own}: a note`, message: 'Hello me.' },
+            },
+          ],
+        },
+        { text: 'Done.' },
+      )
+      const run = await runToTheEnd(vera, id)
+      expect(run.status).toBe('success')
+      const outcomes = (await deliveries(vera, run.id)).map((d) => d.outcome)
+      expect(outcomes).toEqual(['delivered', 'delivered'])
+      expect(jobMailsTo(vera.email, own)).toHaveLength(2)
+
+      // Mallory's job is still held back: Vera's own mail took nothing from it and gave it nothing.
+      const later = await runToTheEnd(mallory, theirs)
+      expect((await deliveries(mallory, later.id)).map((d) => d.outcome)).toEqual(['paced'])
     },
     SLOW,
   )

@@ -71,9 +71,9 @@ export const deliveryAttempts = pgTable(
 
 /**
  * Every job mail (a run's result or the agent's send_notification to an `email:` target) sent in
- * about the last day, by address and from any organisation: what their pace counts (decision
- * 0531, integrations/job-mail-pace.ts). Not tied to runs, jobs or accounts, so deleting those
- * forgets nothing; the hourly retention deletes rows older than a day.
+ * about the last day, by address and from any organisation: what their pace counts (decisions
+ * 0531 and 0536, integrations/job-mail-pace.ts). Not tied to runs, jobs or accounts, so deleting
+ * those forgets nothing; the hourly retention deletes rows older than a day.
  */
 export const jobMails = pgTable(
   'job_mails',
@@ -81,10 +81,15 @@ export const jobMails = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     /** Lower-cased. */
     address: text('address').notNull(),
+    /**
+     * From a job whose creator's account has this address (their own mail to themselves): paced
+     * apart from everyone else's mail to it (decision 0536).
+     */
+    own: boolean('own').notNull().default(false),
     sentAt: timestamp('sent_at', tz).notNull().defaultNow(),
   },
   (t) => [
-    index('job_mails_address_idx').on(t.address, t.sentAt),
+    index('job_mails_address_idx').on(t.address, t.own, t.sentAt),
     index('job_mails_sent_brin').using('brin', t.sentAt),
   ],
 )
