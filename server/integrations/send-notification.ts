@@ -1,7 +1,9 @@
 /**
  * The agent's send_notification: in a job run, post a message to one of the job's own notify
  * targets (onSuccess or onFailure), nowhere else. Recorded with the run's delivery attempts. An
- * email its address's pace holds back (decision 0531) is a 429 `email_paced` saying until when.
+ * email its address's pace holds back (decision 0531) is a 429 `email_paced` saying until when;
+ * the run's job's creator decides which allowance it counts against (their own address's own, any
+ * other address's for everyone else: decision 0536).
  */
 import { eq } from 'drizzle-orm'
 import type { Caller } from '../access/caller.ts'
