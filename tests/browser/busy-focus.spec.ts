@@ -4,22 +4,20 @@
  * (decision 0420). The next Tab then goes on from the button, not from the top of the page.
  */
 import { expect, test } from '@playwright/test'
-import { holdPosts, signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, holdPosts, signUp, uniqueEmail } from './helpers.ts'
 
 // Sign-up and a run through the shared server's scheduler on a busy machine.
 test.describe.configure({ timeout: 120_000 })
 
 test('Run now pressed with Enter keeps the focus, and takes no second press while it starts', async ({
   page,
-  baseURL,
 }) => {
   await signUp(page, 'Kim Keys', uniqueEmail('kim'))
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL! },
-    data: { name: 'keyboard', schedule: '0 7 1 1 *', instructions: 'Say done.' },
+  const job = await createJobOverApi(page, {
+    name: 'keyboard',
+    schedule: '0 7 1 1 *',
+    instructions: 'Say done.',
   })
-  expect(created.status()).toBe(201)
-  const { job } = await created.json()
 
   await page.goto(`/jobs/${job.id}`)
   const runNow = page.getByRole('button', { name: 'Run now', exact: true })
@@ -55,14 +53,13 @@ test('a settings form submitted from its button with the keyboard keeps the focu
   await expect(save).toBeFocused()
 })
 
-test('Pause and Resume pressed with Enter keep the focus on the button', async ({ page, baseURL }) => {
+test('Pause and Resume pressed with Enter keep the focus on the button', async ({ page }) => {
   await signUp(page, 'Pia Pause', uniqueEmail('pia'))
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL! },
-    data: { name: 'pausable', schedule: '0 7 * * *', instructions: 'Say done.' },
+  const job = await createJobOverApi(page, {
+    name: 'pausable',
+    schedule: '0 7 * * *',
+    instructions: 'Say done.',
   })
-  expect(created.status()).toBe(201)
-  const { job } = await created.json()
 
   await page.goto(`/jobs/${job.id}`)
   const pause = page.getByRole('button', { name: 'Pause', exact: true })
@@ -81,15 +78,13 @@ test('Pause and Resume pressed with Enter keep the focus on the button', async (
 
 test("the job editor's Save keeps the focus once it has saved, with nothing left to save", async ({
   page,
-  baseURL,
 }) => {
   await signUp(page, 'Sol Save', uniqueEmail('sol'))
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL! },
-    data: { name: 'editable', schedule: '0 7 1 1 *', instructions: 'Say done.' },
+  const job = await createJobOverApi(page, {
+    name: 'editable',
+    schedule: '0 7 1 1 *',
+    instructions: 'Say done.',
   })
-  expect(created.status()).toBe(201)
-  const { job } = await created.json()
 
   await page.goto(`/jobs/${job.id}`)
   await page.getByRole('tab', { name: 'Definition' }).click()

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { nextRuns } from '../../server/cron/cron.ts'
-import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, runToEnd, signUp, uniqueEmail } from './helpers.ts'
 import { contrastOf, onOneLine, textsBelowAA, useTheme, VIEWPORTS } from './look.ts'
 
 const ZONE = 'Europe/Berlin'
@@ -22,13 +22,7 @@ test('the calendar lists the fires nextRuns gives across a DST change, and makes
     { name: 'pulse', schedule: 'every 12h' },
     { name: 'spring', schedule: 'at 2027-03-28T10:00' },
   ]
-  for (const job of jobs) {
-    const res = await page.request.post('/_agent-native/jobs', {
-      data: { ...job, timezone: ZONE, instructions: 'Go.' },
-      headers,
-    })
-    expect(res.status()).toBe(201)
-  }
+  for (const job of jobs) await createJobOverApi(page, { ...job, timezone: ZONE, instructions: 'Go.' })
 
   // The week of Berlin's 2027 spring-forward (Sunday 28 March).
   await page.goto('/calendar?start=2027-03-25&days=7')
@@ -106,12 +100,8 @@ test('a past run keeps its status on its line: a mark in a week’s column, the 
   // A name of usual length, and one longer than a phone's line: it wraps, its status stays.
   const names = ['inbox-triage', 'quarterly-revenue-summary-for-the-whole-growth-team']
   for (const name of names) {
-    const res = await page.request.post('/_agent-native/jobs', {
-      data: { name, schedule: '0 7 * * *', instructions: 'Go.' },
-      headers: { origin: baseURL! },
-    })
-    expect(res.status()).toBe(201)
-    const run = await runToEnd(page, baseURL!, (await res.json()).job.id)
+    const job = await createJobOverApi(page, { name, schedule: '0 7 * * *', instructions: 'Go.' })
+    const run = await runToEnd(page, baseURL!, job.id)
     expect(run.status, run.error ?? '').toBe('success')
   }
   const runs = page.getByTestId('calendar-run')
@@ -156,11 +146,12 @@ test('in the week view a day with nothing scheduled says so under its heading, o
   })
   expect(zone.ok()).toBe(true)
   // Weekdays only: the weekend of the week shown has nothing.
-  const res = await page.request.post('/_agent-native/jobs', {
-    data: { name: 'weekday-digest', schedule: '0 7 * * 1-5', timezone: ZONE, instructions: 'Go.' },
-    headers: { origin: baseURL! },
+  await createJobOverApi(page, {
+    name: 'weekday-digest',
+    schedule: '0 7 * * 1-5',
+    timezone: ZONE,
+    instructions: 'Go.',
   })
-  expect(res.status()).toBe(201)
 
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(viewport)

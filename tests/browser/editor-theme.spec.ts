@@ -1,19 +1,19 @@
 import { expect, test } from '@playwright/test'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, signUp, uniqueEmail } from './helpers.ts'
 import { contrastOf, useTheme, VIEWPORTS } from './look.ts'
 
 // Two themes, each with a page load of the editor: more than the default on a busy machine.
 test.describe.configure({ timeout: 120_000 })
 
 for (const [size, viewport] of Object.entries(VIEWPORTS)) {
-  test(`the workspace editor is readable in light and dark (${size})`, async ({ page, baseURL }) => {
+  test(`the workspace editor is readable in light and dark (${size})`, async ({ page }) => {
     await page.setViewportSize(viewport)
     await signUp(page, 'Edda Editor', uniqueEmail('edda'))
-    const created = await page.request.post('/_agent-native/jobs', {
-      headers: { origin: baseURL! },
-      data: { name: 'contrast', schedule: '0 7 * * 1-5', instructions: 'Check the colours.' },
+    await createJobOverApi(page, {
+      name: 'contrast',
+      schedule: '0 7 * * 1-5',
+      instructions: 'Check the colours.',
     })
-    expect(created.status()).toBe(201)
 
     for (const theme of ['dark', 'light'] as const) {
       // The app's theme is chosen against the system's (emulated the other way).

@@ -3,7 +3,7 @@
  * with a finished run, an environment) and the addresses of those pages.
  */
 import { expect, type Page } from '@playwright/test'
-import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, runToEnd, signUp, uniqueEmail } from './helpers.ts'
 
 const SETTINGS = [
   'organisation',
@@ -22,12 +22,11 @@ const SETTINGS = [
 /** Signs a new person up and gives them a job that has run and an environment. */
 export async function personWithEverything(page: Page, origin: string, name: string) {
   await signUp(page, name, uniqueEmail(name.split(' ')[0]!.toLowerCase()))
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers: { origin },
-    data: { name: 'every-page', schedule: '0 7 * * 1-5', instructions: 'Summarise the night.' },
+  const { id: jobId } = await createJobOverApi(page, {
+    name: 'every-page',
+    schedule: '0 7 * * 1-5',
+    instructions: 'Summarise the night.',
   })
-  expect(created.status()).toBe(201)
-  const jobId = (await created.json()).job.id as string
   const run = await runToEnd(page, origin, jobId)
   const saved = await page.request.put('/_agent-native/resources/personal/environments/every-page.md', {
     headers: { origin, 'content-type': 'text/plain' },

@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@playwright/test'
 import { appReady } from './every-page.ts'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, signUp, uniqueEmail } from './helpers.ts'
 import { VIEWPORTS } from './look.ts'
 import { joinOrganisation } from './org.ts'
 
@@ -36,21 +36,14 @@ test('Settings → Models names AGENT_MODEL to admins and owners, and gives memb
   await member.close()
 })
 
-test('the jobs list says, in words too, when instructions go on past their line', async ({
-  page,
-  baseURL,
-}) => {
+test('the jobs list says, in words too, when instructions go on past their line', async ({ page }) => {
   await signUp(page, 'Lena Long', uniqueEmail('lena'))
   const long = `Read every new sign-up of yesterday, group them by country and plan, ${'and then some more words '.repeat(12)}and end with the total.`
   for (const [name, instructions] of [
     ['long-words', long],
     ['short-words', 'Count.'],
-  ]) {
-    const created = await page.request.post('/_agent-native/jobs', {
-      headers: { origin: baseURL! },
-      data: { name, schedule: '0 7 1 1 *', instructions },
-    })
-    expect(created.status()).toBe(201)
+  ] as const) {
+    await createJobOverApi(page, { name, schedule: '0 7 1 1 *', instructions })
   }
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(viewport)

@@ -10,6 +10,7 @@ import { rmSync } from 'node:fs'
 import { expect, test } from '@playwright/test'
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts'
 import { expectEnvFileRead, FIRST_RUN_TIMEOUT, serverWithEnvFile, signUpAt } from './first-run.ts'
+import { createJobOverApi } from './helpers.ts'
 
 // A dev server compiles every page on first visit: slow on a busy machine, so generous bounds (for
 // the hook that starts the shared server too).
@@ -94,12 +95,11 @@ test('a fresh dev server does not reload the page during sign-up or the first vi
     await signUpAt(page, server.baseUrl)
     expect(signUps).toEqual([200])
 
-    const created = await page.request.post(`${server.baseUrl}/_agent-native/jobs`, {
-      headers: { origin: server.baseUrl },
-      data: { name: 'digest', schedule: '0 7 * * 1-5', instructions: 'Summarise the day.' },
+    const job = await createJobOverApi(page, {
+      name: 'digest',
+      schedule: '0 7 * * 1-5',
+      instructions: 'Summarise the day.',
     })
-    expect(created.status()).toBe(201)
-    const { job } = await created.json()
     const pages = [
       '/jobs',
       '/jobs/new',

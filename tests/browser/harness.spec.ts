@@ -8,7 +8,7 @@ import path from 'node:path'
 import { expect, test as base } from '@playwright/test'
 import { startFakeAnthropic, toolUse, type FakeAnthropic } from '../support/fake-anthropic.ts'
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.ts'
-import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, runToEnd, signUp, uniqueEmail } from './helpers.ts'
 
 const test = base.extend<object, { fake: FakeAnthropic; server: SpawnedServer }>({
   fake: [
@@ -56,18 +56,13 @@ test('a Claude Code run shows its Bash step with the output on the run page', as
     toolUse('Bash', { command: 'echo built-by-claude > index.html && cat index.html', description: 'build' }),
     { text: 'Built **index.html**.' },
   )
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers,
-    data: {
-      name: 'build-site',
-      schedule: '0 7 1 1 *',
-      instructions: `Build the site (${token}).`,
-      environment: 'site',
-      harness: 'claude-code',
-    },
+  const job = await createJobOverApi(page, {
+    name: 'build-site',
+    schedule: '0 7 1 1 *',
+    instructions: `Build the site (${token}).`,
+    environment: 'site',
+    harness: 'claude-code',
   })
-  expect(created.status()).toBe(201)
-  const job = (await created.json()).job as { id: string }
   const run = await runToEnd(page, headers.origin, job.id, 90_000)
   expect(run.status, run.error ?? '').toBe('success')
   const runId = run.id

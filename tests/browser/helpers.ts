@@ -1,5 +1,8 @@
 import { expect, type Page } from '@playwright/test'
 import { randomBytes } from 'node:crypto'
+import type { z } from 'zod'
+import type { JobCreateInput } from '#server/jobs/schema.ts'
+import type { JobView } from '#server/jobs/views.ts'
 
 /** A unique email, so tests never collide in the shared database. */
 export function uniqueEmail(name: string): string {
@@ -14,6 +17,23 @@ export async function signUp(page: Page, name: string, email: string, password =
   await page.getByRole('button', { name: 'Create account' }).click()
   // Sign-up hashes a password and makes an organisation: slow on a loaded machine.
   await expect(page).toHaveURL(/\/jobs/, { timeout: 60_000 })
+}
+
+/** A new job's fields as `POST /_agent-native/jobs` takes them (those with a default may be left out). */
+export type NewJob = z.input<typeof JobCreateInput>
+
+/**
+ * Makes a job over the API as the person signed in on `page`, at the app the page is on (its
+ * origin is the request's Origin, so sign in first), expecting 201; answers the job as the API does.
+ */
+export async function createJobOverApi(page: Page, fields: NewJob): Promise<JobView> {
+  const { origin } = new URL(page.url())
+  const created = await page.request.post(`${origin}/_agent-native/jobs`, {
+    headers: { origin },
+    data: fields,
+  })
+  expect(created.status(), await created.text()).toBe(201)
+  return (await created.json()).job as JobView
 }
 
 /** A run as `GET /_agent-native/runs/:id` answers it (the fields the specs read). */

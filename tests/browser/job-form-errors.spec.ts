@@ -4,7 +4,7 @@
  * typed is lost.
  */
 import { expect, test, type Page } from '@playwright/test'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, signUp, uniqueEmail } from './helpers.ts'
 
 test('one submit shows each bad field’s message next to it', async ({ page }) => {
   await signUp(page, 'Ewa Errors', uniqueEmail('ewa'))
@@ -31,15 +31,13 @@ test('one submit shows each bad field’s message next to it', async ({ page }) 
 
 test('a refused submit brings its first bad field into view and focus, on the new-job form and the editor', async ({
   page,
-  baseURL,
 }) => {
   await signUp(page, 'Finn Focus', uniqueEmail('finn'))
-  const made = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL! },
-    data: { name: 'taken-name', schedule: '0 7 * * *', instructions: 'Go.' },
+  const { id: jobId } = await createJobOverApi(page, {
+    name: 'taken-name',
+    schedule: '0 7 * * *',
+    instructions: 'Go.',
   })
-  expect(made.status()).toBe(201)
-  const jobId = (await made.json()).job.id as string
 
   await page.goto('/jobs/new')
   await page.getByLabel('Name').fill('taken-name')

@@ -4,19 +4,15 @@
  * list of fields once squeezed into a column a word or two wide beside the label.
  */
 import { expect, test } from '@playwright/test'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, signUp, uniqueEmail } from './helpers.ts'
 import { linesOf, VIEWPORTS } from './look.ts'
 
 test.describe.configure({ timeout: 120_000 })
 
-test('the Details card’s labels stay on one line beside a long name', async ({ page, baseURL }) => {
+test('the Details card’s labels stay on one line beside a long name', async ({ page }) => {
   await signUp(page, 'Maximiliane Wilhelmina Longname-Fitzgerald', uniqueEmail('max'))
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL! },
-    data: { name: 'labels', schedule: '0 7 * * *', instructions: 'Go.' },
-  })
-  expect(created.status()).toBe(201)
-  const jobId = (await created.json()).job.id as string
+  const jobId = (await createJobOverApi(page, { name: 'labels', schedule: '0 7 * * *', instructions: 'Go.' }))
+    .id
   for (const viewport of Object.values(VIEWPORTS)) {
     await page.setViewportSize(viewport)
     await page.goto(`/jobs/${jobId}`)

@@ -9,7 +9,7 @@ import { expect } from '@playwright/test'
 import { formatExact } from '#app/lib/time.ts'
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts'
 import { test as agentTest } from './agent-server.ts'
-import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, runToEnd, signUp, uniqueEmail } from './helpers.ts'
 import { contrastOf, textsBelowAA, useTheme } from './look.ts'
 
 const test = agentTest.extend<object, { smtp: SmtpSink }>({
@@ -41,18 +41,13 @@ test('a run whose mail the address’s pace held back says Held back, why and un
 }) => {
   const email = uniqueEmail('pia')
   await signUp(page, 'Pia Paced', email)
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL! },
-    data: {
-      name: 'paced-digest',
-      schedule: '0 7 * * 1-5',
-      timezone: ZONE,
-      instructions: 'Summarise the sign-ups.',
-      notify: { onSuccess: [`email:${email}`] },
-    },
+  const { id: jobId } = await createJobOverApi(page, {
+    name: 'paced-digest',
+    schedule: '0 7 * * 1-5',
+    timezone: ZONE,
+    instructions: 'Summarise the sign-ups.',
+    notify: { onSuccess: [`email:${email}`] },
   })
-  expect(created.status()).toBe(201)
-  const jobId = (await created.json()).job.id as string
 
   const deliveries = async (runId: string) =>
     (await (await page.request.get(`/_agent-native/runs/${runId}/deliveries`)).json()).deliveries as Attempt[]

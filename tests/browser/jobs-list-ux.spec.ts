@@ -1,15 +1,10 @@
 import { expect, test } from '@playwright/test'
-import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, runToEnd, signUp, uniqueEmail } from './helpers.ts'
 import { VIEWPORTS } from './look.ts'
 
 test('the jobs list shows the latest runs as dots and has a keyboard row menu', async ({ page, baseURL }) => {
   await signUp(page, 'Dot Dottie', uniqueEmail('dottie'))
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL! },
-    data: { name: 'dots', schedule: '0 7 1 1 *', instructions: 'Count.' },
-  })
-  expect(created.status()).toBe(201)
-  const { job } = await created.json()
+  const job = await createJobOverApi(page, { name: 'dots', schedule: '0 7 1 1 *', instructions: 'Count.' })
   // Each run ends (success or error, whatever the shared server's model says) as a dot.
   let last = ''
   for (let i = 0; i < 2; i++) {
@@ -106,14 +101,9 @@ test('on a wide screen the open chat panel pushes the page aside instead of cove
 test('the list’s links open pages in the app; a modified click is left to the browser', async ({
   page,
   context,
-  baseURL,
 }) => {
   await signUp(page, 'Link Lee', uniqueEmail('lee'))
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL! },
-    data: { name: 'linked', schedule: '0 7 1 1 *', instructions: 'Count.' },
-  })
-  expect(created.status()).toBe(201)
+  await createJobOverApi(page, { name: 'linked', schedule: '0 7 1 1 *', instructions: 'Count.' })
   await page.goto('/jobs')
   // The switch is enabled once the page has hydrated (before that a link is a plain link).
   await expect(page.getByRole('switch', { name: 'Enabled: linked' })).toBeEnabled()
@@ -142,12 +132,12 @@ test.describe('far from the server’s time zone', () => {
     baseURL,
   }) => {
     await signUp(page, 'Kiri Time', uniqueEmail('kiri'))
-    const created = await page.request.post('/_agent-native/jobs', {
-      headers: { origin: baseURL! },
-      data: { name: 'far-away', schedule: '0 7 1 1 *', instructions: 'Count.' },
+    const job = await createJobOverApi(page, {
+      name: 'far-away',
+      schedule: '0 7 1 1 *',
+      instructions: 'Count.',
     })
-    expect(created.status()).toBe(201)
-    const run = await runToEnd(page, baseURL!, (await created.json()).job.id, 20_000)
+    const run = await runToEnd(page, baseURL!, job.id, 20_000)
     expect(run.status).toMatch(/^(success|error)$/)
     const at = new Date(run.scheduledFor)
     const inZone = new Intl.DateTimeFormat('en-GB', {
@@ -168,12 +158,12 @@ test('the last run’s outcome and its dots share a line, and a phone’s search
   baseURL,
 }) => {
   await signUp(page, 'Lina Line', uniqueEmail('lina'))
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL! },
-    data: { name: 'one-line', schedule: '0 7 1 1 *', instructions: 'Count.' },
+  const job = await createJobOverApi(page, {
+    name: 'one-line',
+    schedule: '0 7 1 1 *',
+    instructions: 'Count.',
   })
-  expect(created.status()).toBe(201)
-  await runToEnd(page, baseURL!, (await created.json()).job.id, 20_000)
+  await runToEnd(page, baseURL!, job.id, 20_000)
 
   for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(viewport)

@@ -1,20 +1,16 @@
 import { expect, test } from '@playwright/test'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, signUp, uniqueEmail } from './helpers.ts'
 
 test.describe.configure({ timeout: 180_000 })
 
-test('the jobs page shows 50 jobs at a time with the total, and pages on', async ({ page, baseURL }) => {
+test('the jobs page shows 50 jobs at a time with the total, and pages on', async ({ page }) => {
   await signUp(page, 'Paula Pager', uniqueEmail('paula'))
   for (let i = 0; i < 53; i++) {
-    const res = await page.request.post('/_agent-native/jobs', {
-      headers: { origin: baseURL! },
-      data: {
-        name: `report-${String(i).padStart(2, '0')}`,
-        schedule: '0 7 * * 1-5',
-        instructions: 'Sum up.',
-      },
+    await createJobOverApi(page, {
+      name: `report-${String(i).padStart(2, '0')}`,
+      schedule: '0 7 * * 1-5',
+      instructions: 'Sum up.',
     })
-    expect(res.status()).toBe(201)
   }
   await page.goto('/jobs')
   const rows = page.locator('tbody tr')

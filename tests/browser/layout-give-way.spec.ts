@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { test as environmentsTest } from './environments-server.ts'
-import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, runToEnd, signUp, uniqueEmail } from './helpers.ts'
 import {
   expectWhole,
   fieldsCut,
@@ -36,17 +36,13 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     const headers = { origin: baseURL! }
     const ids: string[] = []
     for (const name of [NAME, 'weekly-report']) {
-      const res = await page.request.post('/_agent-native/jobs', {
-        headers,
-        data: {
-          name,
-          schedule: '0 7 * * 1-5',
-          timezone: 'Europe/Berlin',
-          instructions: 'Summarise yesterday’s sign-ups for the growth team.',
-        },
+      const job = await createJobOverApi(page, {
+        name,
+        schedule: '0 7 * * 1-5',
+        timezone: 'Europe/Berlin',
+        instructions: 'Summarise yesterday’s sign-ups for the growth team.',
       })
-      expect(res.status()).toBe(201)
-      ids.push((await res.json()).job.id)
+      ids.push(job.id)
     }
     // A change to audit: values under 60 characters, shown inline as "before → after", which
     // wrap onto a second line beside the open chat or on a phone.
@@ -107,13 +103,12 @@ test('the jobs table shows each fact of a row once, in its column or under the n
   baseURL,
 }) => {
   await signUp(page, 'Una Once', uniqueEmail('una'))
-  const headers = { origin: baseURL! }
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers,
-    data: { name: 'said-once', schedule: '0 7 * * 1-5', timezone: 'Europe/Berlin', instructions: 'Count.' },
+  const job = await createJobOverApi(page, {
+    name: 'said-once',
+    schedule: '0 7 * * 1-5',
+    timezone: 'Europe/Berlin',
+    instructions: 'Count.',
   })
-  expect(created.status()).toBe(201)
-  const { job } = await created.json()
   expect((await runToEnd(page, baseURL!, job.id)).status).toMatch(/^(success|error)$/)
   const { job: ran } = await (await page.request.get(`/_agent-native/jobs/${job.id}`)).json()
   const statusLabel = ran.lastStatus === 'success' ? 'Succeeded' : 'Failed'
@@ -175,17 +170,12 @@ test('at 1280 px with the chat open the job page, its runs, a run and the enviro
 }) => {
   await page.setViewportSize({ width: 1280, height: 800 })
   await signUp(page, 'Lars Laptop', uniqueEmail('lars'))
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL! },
-    data: {
-      name: NAME,
-      schedule: '0 7 * * 1-5',
-      timezone: 'Europe/Berlin',
-      instructions: 'Count the sign-ups.',
-    },
+  const job = await createJobOverApi(page, {
+    name: NAME,
+    schedule: '0 7 * * 1-5',
+    timezone: 'Europe/Berlin',
+    instructions: 'Count the sign-ups.',
   })
-  expect(created.status()).toBe(201)
-  const { job } = await created.json()
   const run = await runToEnd(page, baseURL!, job.id)
   expect(run.status, run.error ?? '').toBe('success')
 
@@ -241,20 +231,15 @@ const EDITOR_ROOM = 480
 
 test('at 1280 px with the chat open the workspace puts its files above the open file; without the chat, beside it', async ({
   page,
-  baseURL,
 }) => {
   await page.setViewportSize({ width: 1280, height: 800 })
   await signUp(page, 'Wim Workspace', uniqueEmail('wim'))
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL! },
-    data: {
-      name: NAME,
-      schedule: '0 7 * * 1-5',
-      timezone: 'Europe/Berlin',
-      instructions: 'Summarise yesterday’s sign-ups for the growth team, one line per channel.',
-    },
+  await createJobOverApi(page, {
+    name: NAME,
+    schedule: '0 7 * * 1-5',
+    timezone: 'Europe/Berlin',
+    instructions: 'Summarise yesterday’s sign-ups for the growth team, one line per channel.',
   })
-  expect(created.status()).toBe(201)
 
   await page.goto(`/workspace?${new URLSearchParams({ scope: 'personal', path: `jobs/${NAME}.md` })}`)
   const panel = await openChat(page)

@@ -4,19 +4,18 @@
  */
 import { expect, test } from '@playwright/test'
 import { axeFindings } from './axe.ts'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, signUp, uniqueEmail } from './helpers.ts'
 import { useTheme } from './look.ts'
 
 test.describe.configure({ timeout: 90_000 })
 
-test('leaving a job with unsaved changes asks in the app dialog; Escape stays', async ({ page, baseURL }) => {
+test('leaving a job with unsaved changes asks in the app dialog; Escape stays', async ({ page }) => {
   await signUp(page, 'Lea Leave', uniqueEmail('lea'))
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL! },
-    data: { name: 'leaving', schedule: '0 7 1 1 *', instructions: 'Say done.' },
+  const job = await createJobOverApi(page, {
+    name: 'leaving',
+    schedule: '0 7 1 1 *',
+    instructions: 'Say done.',
   })
-  expect(created.status()).toBe(201)
-  const { job } = await created.json()
   // Were the browser's own confirm still asked, it would be accepted here and the page left at once.
   page.on('dialog', (d) => void d.accept())
   await useTheme(page, 'dark')

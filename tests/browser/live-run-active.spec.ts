@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { expect } from '@playwright/test'
 import { test } from './agent-server.ts'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, signUp, uniqueEmail } from './helpers.ts'
 import { contrastOf, graphicContrastOf, useTheme, VIEWPORTS } from './look.ts'
 
 // Sign-up, a run through the server's scheduler and page loads in two themes on a busy machine.
@@ -26,12 +26,11 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     fake.replyWhen(tag, { hang: true })
     await signUp(page, 'Ada Active', uniqueEmail('ada'))
     const headers = { origin: baseURL! }
-    const created = await page.request.post('/_agent-native/jobs', {
-      headers,
-      data: { name, schedule: '0 7 1 1 *', instructions: `Take your time (${tag}).` },
+    const job = await createJobOverApi(page, {
+      name,
+      schedule: '0 7 1 1 *',
+      instructions: `Take your time (${tag}).`,
     })
-    expect(created.status()).toBe(201)
-    const { job } = await created.json()
 
     await page.goto(`/jobs/${job.id}`)
     await page.getByRole('button', { name: 'Run now' }).click()

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, signUp, uniqueEmail } from './helpers.ts'
 import { VIEWPORTS } from './look.ts'
 
 // A run goes through the shared server's real scheduler and fake model.
@@ -8,16 +8,14 @@ test.describe.configure({ timeout: 120_000 })
 for (const [size, viewport] of Object.entries(VIEWPORTS)) {
   test(`after Run now the status card, the run rows and the list's dots move together (${size})`, async ({
     page,
-    baseURL,
   }) => {
     await page.setViewportSize(viewport)
     await signUp(page, 'Liv Live', uniqueEmail('liv'))
-    const created = await page.request.post('/_agent-native/jobs', {
-      headers: { origin: baseURL! },
-      data: { name: 'live', schedule: '0 7 1 1 *', instructions: 'Say done.' },
+    const job = await createJobOverApi(page, {
+      name: 'live',
+      schedule: '0 7 1 1 *',
+      instructions: 'Say done.',
     })
-    expect(created.status()).toBe(201)
-    const { job } = await created.json()
 
     await page.goto(`/jobs/${job.id}`)
     const lastRun = page.getByTestId('last-run')

@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test'
 import { appReady } from './every-page.ts'
-import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, runToEnd, signUp, uniqueEmail } from './helpers.ts'
 import { expectWhole, textsBelowAA, useTheme, VIEWPORTS } from './look.ts'
 
 // Two sign-ups and a run on a busy machine.
@@ -41,13 +41,8 @@ async function expectNotFound(
 }
 
 /** A job of the person signed in on `p`; answers its id. */
-async function makeJob(p: Page, origin: string, name: string): Promise<string> {
-  const res = await p.request.post('/_agent-native/jobs', {
-    headers: { origin },
-    data: { name, schedule: '0 7 * * 1-5', instructions: 'Count.' },
-  })
-  expect(res.status()).toBe(201)
-  return (await res.json()).job.id as string
+async function makeJob(p: Page, name: string): Promise<string> {
+  return (await createJobOverApi(p, { name, schedule: '0 7 * * 1-5', instructions: 'Count.' })).id
 }
 
 test('what is not there answers 404 inside the app, with the way back to its list', async ({
@@ -58,11 +53,11 @@ test('what is not there answers 404 inside the app, with the way back to its lis
   // Someone else's job: for this person it does not exist.
   const other = await browser.newPage()
   await signUp(other, 'Olive Other', uniqueEmail('olive'))
-  const theirJob = await makeJob(other, baseURL!, 'not-yours')
+  const theirJob = await makeJob(other, 'not-yours')
   await other.close()
 
   await signUp(page, 'Nina Notfound', uniqueEmail('nina'))
-  const jobId = await makeJob(page, baseURL!, 'mine')
+  const jobId = await makeJob(page, 'mine')
   const run = await runToEnd(page, baseURL!, jobId)
 
   for (const theme of ['light', 'dark'] as const) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { expect, test } from '@playwright/test'
-import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, runToEnd, signUp, uniqueEmail } from './helpers.ts'
 import { expectWhole } from './look.ts'
 
 // Sign-up and a failed run on a busy machine take more than the default 60 s together.
@@ -22,12 +22,13 @@ test('Notifications fits 390 px with the longest job name and a long error', asy
     }),
   })
   expect(refused.status).toBe(204)
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL! },
-    data: { name, schedule: '0 7 1 1 *', instructions: `Fail (${tag}).`, alertAfterFailures: 1 },
+  const job = await createJobOverApi(page, {
+    name,
+    schedule: '0 7 1 1 *',
+    instructions: `Fail (${tag}).`,
+    alertAfterFailures: 1,
   })
-  expect(created.status(), await created.text()).toBe(201)
-  const run = await runToEnd(page, baseURL!, (await created.json()).job.id)
+  const run = await runToEnd(page, baseURL!, job.id)
   expect(run.status).toBe('error')
 
   await page.goto('/notifications')

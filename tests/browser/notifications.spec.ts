@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { expect, test, type Page } from '@playwright/test'
-import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, runToEnd, signUp, uniqueEmail } from './helpers.ts'
 import { textsBelowAA, useTheme } from './look.ts'
 import { ownerAndMember } from './org.ts'
 
@@ -27,12 +27,13 @@ async function oneFailureAlert(page: Page, origin: string): Promise<string> {
   })
   expect(refused.status).toBe(204)
   const name = `fragile-${tag}`
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers: { origin },
-    data: { name, schedule: '0 7 1 1 *', instructions: `Fail (${tag}).`, alertAfterFailures: 1 },
+  const job = await createJobOverApi(page, {
+    name,
+    schedule: '0 7 1 1 *',
+    instructions: `Fail (${tag}).`,
+    alertAfterFailures: 1,
   })
-  expect(created.status(), await created.text()).toBe(201)
-  expect((await runToEnd(page, origin, (await created.json()).job.id)).status).toBe('error')
+  expect((await runToEnd(page, origin, job.id)).status).toBe('error')
   return name
 }
 

@@ -5,7 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test'
 import { appReady } from './every-page.ts'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, signUp, uniqueEmail } from './helpers.ts'
 import { textsBelowAA, useTheme, VIEWPORTS } from './look.ts'
 
 // A sign-up on a busy machine.
@@ -74,15 +74,10 @@ for (const theme of ['light', 'dark'] as const) {
 
 test('a list sorted while the server does not answer keeps the app, and Retry sorts it once it does', async ({
   page,
-  baseURL,
 }) => {
   await signUp(page, 'Sora Sorted', uniqueEmail('sora'))
   for (const name of ['alpha-job', 'beta-job']) {
-    const created = await page.request.post('/_agent-native/jobs', {
-      headers: { origin: baseURL! },
-      data: { name, schedule: '0 7 * * 1-5', instructions: 'Count.' },
-    })
-    expect(created.status()).toBe(201)
+    await createJobOverApi(page, { name, schedule: '0 7 * * 1-5', instructions: 'Count.' })
   }
   await page.goto('/jobs')
   await appReady(page)

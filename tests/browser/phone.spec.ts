@@ -3,18 +3,18 @@
  * the navigation is a menu that opens and navigates, and the agent's button covers nothing.
  */
 import { expect, test, type Page } from '@playwright/test'
-import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, runToEnd, signUp, uniqueEmail } from './helpers.ts'
 
 test.describe.configure({ timeout: 120_000 })
 test.use({ viewport: { width: 390, height: 844 } })
 
-async function createJob(page: Page, baseURL: string) {
-  const res = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL },
-    data: { name: 'morning-digest', schedule: '0 7 * * 1-5', instructions: 'Summarise the night’s alerts.' },
+async function createJob(page: Page) {
+  const job = await createJobOverApi(page, {
+    name: 'morning-digest',
+    schedule: '0 7 * * 1-5',
+    instructions: 'Summarise the night’s alerts.',
   })
-  expect(res.status()).toBe(201)
-  return (await res.json()).job.id as string
+  return job.id
 }
 
 /** Boxes inside the page that scroll sideways themselves (a table cut off at the screen's edge). */
@@ -35,9 +35,9 @@ async function overflow(page: Page) {
   })
 }
 
-test('every page fits 390 px with no horizontal scroll', async ({ page, baseURL }) => {
+test('every page fits 390 px with no horizontal scroll', async ({ page }) => {
   await signUp(page, 'Pia Phone', uniqueEmail('pia'))
-  const jobId = await createJob(page, baseURL!)
+  const jobId = await createJob(page)
   const pages = [
     '/jobs',
     '/jobs/new',
@@ -60,7 +60,7 @@ test('every page fits 390 px with no horizontal scroll', async ({ page, baseURL 
 
 test('Settings → Usage fits 390 px once its tables have rows', async ({ page, baseURL }) => {
   await signUp(page, 'Uri Usage', uniqueEmail('uri'))
-  const jobId = await createJob(page, baseURL!)
+  const jobId = await createJob(page)
   await runToEnd(page, baseURL!, jobId)
   await page.goto('/settings/usage')
   await expect(page.getByRole('table').filter({ hasText: 'morning-digest' })).toBeVisible()
@@ -71,7 +71,7 @@ test('Settings → Usage fits 390 px once its tables have rows', async ({ page, 
 
 test('a job page fits 390 px once the job has runs', async ({ page, baseURL }) => {
   await signUp(page, 'Rae Runs', uniqueEmail('rae'))
-  const jobId = await createJob(page, baseURL!)
+  const jobId = await createJob(page)
   await runToEnd(page, baseURL!, jobId)
   // Seen a while later, as a person sees it: "47 minutes ago" is wider than the "now" of a run
   // that just ended, and pushed the cost off a phone's screen.

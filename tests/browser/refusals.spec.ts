@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { expect as baseExpect } from '@playwright/test'
 import { toolUse } from '../support/fake-anthropic.ts'
 import { test } from './environments-server.ts'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, signUp, uniqueEmail } from './helpers.ts'
 import { contrastOf, useTheme, VIEWPORTS } from './look.ts'
 
 // Sandboxed commands, a run through the scheduler and page loads in two themes on a busy machine.
@@ -43,17 +43,12 @@ for (const [size, viewport] of Object.entries(VIEWPORTS)) {
     await expect(audit.getByText('allowed', { exact: true })).toHaveCount(0)
 
     // 4. A run whose agent was refused both of its commands still "succeeds", and says so.
-    const created = await page.request.post('/_agent-native/jobs', {
-      headers,
-      data: {
-        name: 'fetch-and-clean',
-        schedule: '0 7 1 1 *',
-        instructions: `Fetch the page and clean up (${tag}).`,
-        environment: 'guarded',
-      },
+    const job = await createJobOverApi(page, {
+      name: 'fetch-and-clean',
+      schedule: '0 7 1 1 *',
+      instructions: `Fetch the page and clean up (${tag}).`,
+      environment: 'guarded',
     })
-    expect(created.status()).toBe(201)
-    const { job } = await created.json()
     fake.replyWhen(
       tag,
       toolUse('run_command', { command: 'curl -sS https://example.com/' }),

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { expect, type Page } from '@playwright/test'
 import { test } from './agent-server.ts'
 import { axeFindings } from './axe.ts'
-import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, runToEnd, signUp, uniqueEmail } from './helpers.ts'
 import { contrastOf, useTheme, VIEWPORTS } from './look.ts'
 
 // Sign-up and two runs through the server's scheduler on a busy machine.
@@ -18,13 +18,7 @@ const SIZES = { laptop: { width: 1280, height: 800 }, phone: VIEWPORTS.phone }
 
 /** A job with these instructions, run once to the end; its run page's address. */
 async function ranJob(page: Page, baseURL: string, name: string, instructions: string): Promise<string> {
-  const headers = { origin: baseURL }
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers,
-    data: { name, schedule: '0 7 1 1 *', instructions },
-  })
-  expect(created.status()).toBe(201)
-  const { job } = await created.json()
+  const job = await createJobOverApi(page, { name, schedule: '0 7 1 1 *', instructions })
   const run = await runToEnd(page, baseURL, job.id)
   expect(run.status).toBe('success')
   return `/jobs/${job.id}/runs/${run.id}`

@@ -1,19 +1,17 @@
 import { expect } from '@playwright/test'
 import { test } from './agent-server.ts'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, signUp, uniqueEmail } from './helpers.ts'
 
 test('run now from the job page: the run shows up, finishes, and its page shows the transcript', async ({
   page,
-  baseURL,
 }) => {
   await signUp(page, 'Rita Runner', uniqueEmail('rita'))
   await expect(page.getByRole('alert').filter({ hasText: 'will not fire' })).toHaveCount(0)
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL! },
-    data: { name: 'signups', schedule: '0 7 * * 1-5', instructions: 'Summarise yesterday’s sign-ups.' },
+  const job = await createJobOverApi(page, {
+    name: 'signups',
+    schedule: '0 7 * * 1-5',
+    instructions: 'Summarise yesterday’s sign-ups.',
   })
-  expect(created.status()).toBe(201)
-  const { job } = await created.json()
 
   await page.goto(`/jobs/${job.id}`)
   await expect(page.getByText('No runs yet')).toBeVisible()

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { expect } from '@playwright/test'
 import { test } from './agent-server.ts'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, signUp, uniqueEmail } from './helpers.ts'
 
 // Sign-up and a run through the server's scheduler on a busy machine.
 test.describe.configure({ timeout: 120_000 })
@@ -15,12 +15,11 @@ test('a running run’s page shows how long it has been going', async ({ page, b
   fake.replyWhen(tag, { hang: true })
   await signUp(page, 'Dora Duration', uniqueEmail('dora'))
   const headers = { origin: baseURL! }
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers,
-    data: { name: `slow-${tag}`, schedule: '0 7 1 1 *', instructions: `Take your time (${tag}).` },
+  const job = await createJobOverApi(page, {
+    name: `slow-${tag}`,
+    schedule: '0 7 1 1 *',
+    instructions: `Take your time (${tag}).`,
   })
-  expect(created.status()).toBe(201)
-  const { job } = await created.json()
   const started = await page.request.post(`/_agent-native/jobs/${job.id}/run`, { headers })
   expect(started.status()).toBe(202)
   const runId = (await started.json()).run.id as string

@@ -1,16 +1,10 @@
 import { expect, type Page } from '@playwright/test'
 import { test } from './agent-server.ts'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, signUp, uniqueEmail } from './helpers.ts'
 import { gapAfterText, linesOf, VIEWPORTS } from './look.ts'
 
-async function makeJob(page: Page, baseURL: string, name: string, instructions: string) {
-  const res = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL },
-    data: { name, schedule: '0 7 1 1 *', instructions },
-  })
-  expect(res.status()).toBe(201)
-  return (await res.json()).job as { id: string }
-}
+const makeJob = (page: Page, name: string, instructions: string) =>
+  createJobOverApi(page, { name, schedule: '0 7 1 1 *', instructions })
 
 async function runNow(page: Page, baseURL: string, jobId: string): Promise<string> {
   const res = await page.request.post(`/_agent-native/jobs/${jobId}/run`, { headers: { origin: baseURL } })
@@ -34,7 +28,7 @@ test('a run has its own page: a deep link shows the header and the transcript wi
     },
     { text: 'It is **time**.', usage: { input_tokens: 50, output_tokens: 10 } },
   )
-  const job = await makeJob(page, baseURL!, 'deep-link', `Check the clock (${token}).`)
+  const job = await makeJob(page, 'deep-link', `Check the clock (${token}).`)
   const runId = await runNow(page, baseURL!, job.id)
   await expect
     .poll(async () => (await (await page.request.get(`/_agent-native/runs/${runId}`)).json()).run.status)
@@ -64,7 +58,7 @@ test('a run has its own page: a deep link shows the header and the transcript wi
   await page.setViewportSize({ width: 1280, height: 800 })
 
   // A run id under another job's URL is not found.
-  const other = await makeJob(page, baseURL!, 'other-job', 'Nothing.')
+  const other = await makeJob(page, 'other-job', 'Nothing.')
   const res = await page.goto(`/jobs/${other.id}/runs/${runId}`)
   expect(res?.status()).toBe(404)
 })
@@ -73,7 +67,7 @@ test('cancel a running run from its page, then retry it', async ({ page, baseURL
   await signUp(page, 'Cato Cancel', uniqueEmail('cato'))
   const token = `HOLD-${Date.now()}`
   fake.replyWhen(token, { hang: true })
-  const job = await makeJob(page, baseURL!, 'held-open', `Wait (${token}).`)
+  const job = await makeJob(page, 'held-open', `Wait (${token}).`)
   const runId = await runNow(page, baseURL!, job.id)
   const ours = () => fake.requests.find((r) => JSON.stringify(r.body).includes(token))
   await expect.poll(() => Boolean(ours())).toBe(true)
@@ -112,7 +106,7 @@ test('a run’s amounts line up on the right in the history; its model id stays 
   await signUp(page, 'Amy Amounts', uniqueEmail('amy'))
   const token = `AMOUNTS-${Date.now()}`
   fake.replyWhen(token, { text: 'Counted.', usage: { input_tokens: 1200, output_tokens: 34 } })
-  const job = await makeJob(page, baseURL!, 'amounts', `Count (${token}).`)
+  const job = await makeJob(page, 'amounts', `Count (${token}).`)
   const runId = await runNow(page, baseURL!, job.id)
   await expect
     .poll(async () => (await (await page.request.get(`/_agent-native/runs/${runId}`)).json()).run.status)

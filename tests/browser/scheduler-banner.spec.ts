@@ -1,6 +1,6 @@
 import { test as base, expect } from '@playwright/test'
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.ts'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, signUp, uniqueEmail } from './helpers.ts'
 
 // A server of its own with the scheduler off (the shared one runs it).
 const test = base.extend<object, { server: SpawnedServer }>({
@@ -30,12 +30,7 @@ test('run now with no scheduler running says the run will wait, in the answer an
 }) => {
   await signUp(page, 'Quinn Queue', uniqueEmail('quinn'))
   const createJob = async (name: string) => {
-    const created = await page.request.post('/_agent-native/jobs', {
-      headers: { origin: baseURL! },
-      data: { name, schedule: '0 7 * * 1-5', instructions: 'Say hello.' },
-    })
-    expect(created.status()).toBe(201)
-    return (await created.json()).job as { id: string }
+    return createJobOverApi(page, { name, schedule: '0 7 * * 1-5', instructions: 'Say hello.' })
   }
   const job = await createJob('waiting-api')
 
@@ -60,12 +55,11 @@ test('the banner says how much of the organisation’s own work is waiting', asy
   await expect(banner).toBeVisible()
   await expect(banner).not.toContainText('In this organisation')
   const headers = { origin: baseURL! }
-  const created = await page.request.post('/_agent-native/jobs', {
-    data: { name: 'waits-for-a-scheduler', schedule: '0 7 * * *', instructions: 'Wait.' },
-    headers,
+  const job = await createJobOverApi(page, {
+    name: 'waits-for-a-scheduler',
+    schedule: '0 7 * * *',
+    instructions: 'Wait.',
   })
-  expect(created.status()).toBe(201)
-  const { job } = await created.json()
   expect((await page.request.post(`/_agent-native/jobs/${job.id}/run`, { headers })).status()).toBe(202)
   await page.reload()
   await expect(banner).toContainText('In this organisation, 1 run is queued and waiting.')

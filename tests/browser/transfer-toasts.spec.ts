@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { axeFindings } from './axe.ts'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, signUp, uniqueEmail } from './helpers.ts'
 import { textsBelowAA, useTheme } from './look.ts'
 import { joinOrganisation } from './org.ts'
 
@@ -9,18 +9,17 @@ test.describe.configure({ timeout: 180_000 })
 
 test('a job transferred to someone is offered: they accept it on its page, by keyboard, in dark mode; Settings → Members says how its transfer went', async ({
   browser,
-  baseURL,
 }) => {
   const ownerContext = await browser.newContext()
   const owner = await ownerContext.newPage()
   const ownerEmail = uniqueEmail('tove')
   await signUp(owner, 'Tove Owner', ownerEmail)
-  const created = await owner.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL! },
-    data: { name: 'handover-digest', schedule: '0 7 * * 1-5', instructions: 'Post it.', scope: 'shared' },
+  const job = await createJobOverApi(owner, {
+    name: 'handover-digest',
+    schedule: '0 7 * * 1-5',
+    instructions: 'Post it.',
+    scope: 'shared',
   })
-  expect(created.status()).toBe(201)
-  const { job } = await created.json()
 
   const memberContext = await browser.newContext()
   const member = await memberContext.newPage()

@@ -4,7 +4,7 @@
  * settings column is 48rem wide, too narrow for the two tables side by side.
  */
 import { expect, test } from '@playwright/test'
-import { runToEnd, signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, runToEnd, signUp, uniqueEmail } from './helpers.ts'
 import { expectWhole, VIEWPORTS, wordsBrokenAcrossLines } from './look.ts'
 
 // Sign-up and a run through the shared server's scheduler on a busy machine.
@@ -13,12 +13,13 @@ test.describe.configure({ timeout: 120_000 })
 test('the usage tables fit a laptop’s settings column', async ({ page, baseURL }) => {
   await page.setViewportSize(VIEWPORTS.desktop)
   await signUp(page, 'Ulrike Usage', uniqueEmail('ulrike'))
-  const made = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL! },
-    data: { name: 'weekly-signups-report', schedule: '0 7 1 1 *', instructions: 'Count.', enabled: false },
+  const job = await createJobOverApi(page, {
+    name: 'weekly-signups-report',
+    schedule: '0 7 1 1 *',
+    instructions: 'Count.',
+    enabled: false,
   })
-  expect(made.status()).toBe(201)
-  const run = await runToEnd(page, baseURL!, (await made.json()).job.id)
+  const run = await runToEnd(page, baseURL!, job.id)
   expect(run.status).toBe('success')
 
   await page.goto('/settings/usage')

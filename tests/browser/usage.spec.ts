@@ -1,14 +1,9 @@
 import { expect, type Page } from '@playwright/test'
 import { test } from './agent-server.ts'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, signUp, uniqueEmail } from './helpers.ts'
 
 async function runJob(page: Page, baseURL: string, name: string, instructions: string) {
-  const made = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL },
-    data: { name, schedule: '0 7 1 1 *', instructions, enabled: false },
-  })
-  expect(made.status()).toBe(201)
-  const job = (await made.json()).job as { id: string }
+  const job = await createJobOverApi(page, { name, schedule: '0 7 1 1 *', instructions, enabled: false })
   const run = await page.request.post(`/_agent-native/jobs/${job.id}/run`, { headers: { origin: baseURL } })
   expect(run.status()).toBe(202)
   const runId = (await run.json()).run.id

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { signUp, uniqueEmail } from './helpers.ts'
+import { createJobOverApi, signUp, uniqueEmail } from './helpers.ts'
 import { expectWhole, VIEWPORTS } from './look.ts'
 import { joinOrganisation } from './org.ts'
 
@@ -149,18 +149,11 @@ test('a job named like a title gets the slug of that title as its job name', asy
   await expect(page.getByRole('dialog')).not.toContainText('underscores')
 })
 
-test('the file tree shows a long file name whole, wrapped, at desktop and phone widths', async ({
-  page,
-  baseURL,
-}) => {
+test('the file tree shows a long file name whole, wrapped, at desktop and phone widths', async ({ page }) => {
   await signUp(page, 'Lars Long', uniqueEmail('lars'))
   // 63 characters, the longest job name, with dashes a line may break at and a run with none.
   const name = `weekly-summary-of-everything-${'x'.repeat(34)}`
-  const created = await page.request.post('/_agent-native/jobs', {
-    headers: { origin: baseURL! },
-    data: { name, schedule: '0 7 * * 1', instructions: 'Sum it up.' },
-  })
-  expect(created.status()).toBe(201)
+  await createJobOverApi(page, { name, schedule: '0 7 * * 1', instructions: 'Sum it up.' })
   for (const viewport of Object.values(VIEWPORTS)) {
     await page.setViewportSize(viewport)
     await page.goto('/workspace')
