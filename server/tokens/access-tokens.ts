@@ -4,7 +4,8 @@
  * is enough), revocable, with the time of last use. A token acts as its owner in the organisation
  * it was made in, with the owner's current rights: someone who left the organisation gets nothing.
  * Every use is counted against a per-token rate limit in the same statement that checks it, so the
- * limit holds across instances.
+ * limit holds across instances; a token refused as over it is answered from memory until its
+ * window ends (over-limit.ts).
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm'
@@ -18,6 +19,7 @@ import { accessTokens } from '../db/schema/index.ts'
 import { badFields, conflict, notFound } from '../lib/errors.ts'
 import { newId } from '../lib/ids.ts'
 import { notInlineText } from '../lib/text.ts'
+import { OverLimitTokens } from './over-limit.ts'
 
 export const ACCESS_TOKEN_PREFIX = 'cwp_'
 
@@ -168,17 +170,26 @@ export type TokenCheck =
 
 const WINDOW_SECONDS = 60
 
+/** This instance's tokens refused as over their limit, until their windows end. */
+const overLimit = new OverLimitTokens()
+
 /**
  * Checks a token and counts this use against its rate limit (`perMinute` requests in a fixed
  * minute), noting the time of last use, in one statement. Unknown, malformed and revoked tokens,
- * and tokens of people no longer in the organisation, are `invalid`.
+ * and tokens of people no longer in the organisation, are `invalid`. A token this instance refused
+ * as over its limit is refused again until its window ends without the database: the flood of a
+ * client that does not wait costs no writes (`remembered` is this instance's memory).
  */
 export async function checkAccessToken(
   token: string,
   perMinute: number,
   db: Db = getDb(),
+  remembered: OverLimitTokens = overLimit,
 ): Promise<TokenCheck> {
   if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 100) return { ok: false, reason: 'invalid' }
+  const hash = hashToken(token)
+  const wait = remembered.waitFor(hash)
+  if (wait !== null) return { ok: false, reason: 'rate_limited', retryAfterSeconds: wait }
   const fresh = sql`${accessTokens.windowStartedAt} > now() - make_interval(secs => ${WINDOW_SECONDS})`
   const [row] = await db
     .update(accessTokens)
@@ -187,7 +198,7 @@ export async function checkAccessToken(
       windowStartedAt: sql`case when ${fresh} then ${accessTokens.windowStartedAt} else now() end`,
       windowCount: sql`case when ${fresh} then ${accessTokens.windowCount} + 1 else 1 end`,
     })
-    .where(and(eq(accessTokens.tokenHash, hashToken(token)), isNull(accessTokens.revokedAt)))
+    .where(and(eq(accessTokens.tokenHash, hash), isNull(accessTokens.revokedAt)))
     .returning({
       id: accessTokens.id,
       name: accessTokens.name,
@@ -195,11 +206,13 @@ export async function checkAccessToken(
       orgId: accessTokens.orgId,
       scopes: accessTokens.scopes,
       windowCount: accessTokens.windowCount,
-      retryAfter: sql<number>`ceil(extract(epoch from (${accessTokens.windowStartedAt} + make_interval(secs => ${WINDOW_SECONDS}) - now())))::int`,
+      waitMs: sql<number>`ceil(extract(epoch from (${accessTokens.windowStartedAt} + make_interval(secs => ${WINDOW_SECONDS}) - now())) * 1000)::int`,
     })
   if (!row) return { ok: false, reason: 'invalid' }
   if (row.windowCount > perMinute) {
-    return { ok: false, reason: 'rate_limited', retryAfterSeconds: Math.max(1, Number(row.retryAfter)) }
+    const waitMs = Math.max(0, Number(row.waitMs))
+    remembered.remember(hash, waitMs)
+    return { ok: false, reason: 'rate_limited', retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) }
   }
   const [user, membership] = await Promise.all([
     findUser(row.userId, db),
