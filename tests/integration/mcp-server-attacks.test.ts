@@ -575,6 +575,26 @@ describe('a tool argument the tool does not take (decision 0535)', () => {
     expect(await snapshotTables()).toEqual(before)
   })
 
+  it('update_job with nothing to change names only the fields update_job takes', async () => {
+    const before = await snapshotTables()
+    const { isError, body } = await callTool(token, 'update_job', { name: 'job-editor' })
+    expect(isError).toBe(true)
+    expect(body.error).toMatchObject({ status: 400, code: 'bad_request' })
+    const { message } = body.error as { message: string }
+    const listed = message.replace(/^Nothing to update: send at least one of /, '').split(', ')
+    // Unfixed, the API's list: agentMayEditJobs, retries, timeoutMinutes, … which update_job refuses.
+    const takes = Object.keys(
+      (await rpc(token, 'tools/list')).result.tools.find(
+        (tool: { name: string }) => tool.name === 'update_job',
+      ).inputSchema.properties,
+    )
+    for (const field of listed) expect(takes, field).toContain(field)
+    expect(listed).toEqual(expect.arrayContaining(['schedule', 'instructions', 'enabled', 'at', 'every']))
+    // name, id and scope say which job; they change nothing.
+    for (const field of ['name', 'id', 'scope']) expect(listed).not.toContain(field)
+    expect(await snapshotTables()).toEqual(before)
+  })
+
   it('tools/list says the tools take no other arguments', async () => {
     const { result } = await rpc(token, 'tools/list')
     for (const tool of result.tools) expect(tool.inputSchema).toMatchObject({ additionalProperties: false })

@@ -152,8 +152,12 @@ async function runAction(ctx: ToolContext, input: ManageJobsInput): Promise<Mana
       return { ok: true, action: 'get', summary: summariseJob('Found', job), job: toBrief(job) }
     }
     case 'update': {
+      const change = pickFields(input)
+      // The API's refusal would list every job field, several of which this tool does not take.
+      if (Object.keys(change).length === 0)
+        throw badRequest(`Nothing to update: send at least one of ${UPDATE_FIELDS.join(', ')}`)
       const target = await findTarget(caller, input)
-      const job = await updateJob(caller, target.id, pickFields(input))
+      const job = await updateJob(caller, target.id, change)
       return { ok: true, action: 'update', summary: summariseJob('Updated', job), job: toBrief(job) }
     }
     case 'delete': {
