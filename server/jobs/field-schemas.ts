@@ -141,8 +141,8 @@ export const HARNESS_IDS = ['builtin', 'claude-code', 'opencode'] as const
 /** How the job form and messages name each harness. */
 export const HARNESS_LABELS: Record<(typeof HARNESS_IDS)[number], string> = {
   builtin: 'Built-in agent',
-  'claude-code': 'Claude Code (works in the environment)',
-  opencode: 'OpenCode (works in the environment)',
+  'claude-code': 'Claude Code',
+  opencode: 'OpenCode',
 }
 
 // A string, not an enum, in the stored type: the column stays plain text as adapters come and go.

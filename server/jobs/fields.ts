@@ -30,7 +30,12 @@ import { AlertAfterFailures, ExpectSuccessWithin, Notify } from './delivery-fiel
 /** How a field is edited on the job forms. `custom` fields have their own widget (job-fields.tsx). */
 export type FormWidget =
   | { widget: 'custom' }
-  | { widget: 'select'; label: string; options: readonly (readonly [value: string, label: string])[] }
+  | {
+      widget: 'select'
+      label: string
+      options: readonly (readonly [value: string, label: string])[]
+      hint?: string
+    }
   | { widget: 'number'; label: string; min?: number; max?: number; step?: number; hint?: string }
   /** One line of text (a name); empty = null where the field may be null. */
   | { widget: 'text'; label: string; hint?: string }
@@ -266,6 +271,7 @@ export const JOB_FIELDS = {
       widget: 'select',
       label: 'Agent',
       options: HARNESS_IDS.map((id) => [id, HARNESS_LABELS[id]] as const),
+      hint: 'a coding agent (Claude Code, OpenCode) works in the job’s environment',
       initial: 'builtin',
       section: 'advanced',
     },

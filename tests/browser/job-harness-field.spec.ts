@@ -11,9 +11,7 @@ test('the job form hands a job to a coding agent with the environment it works i
   await page.getByLabel('Name').fill('refactor')
   await page.getByLabel('Prompt').fill('Tidy the scripts folder.')
   await page.locator('summary', { hasText: 'Advanced' }).click()
-  await page
-    .getByLabel('Agent', { exact: true })
-    .selectOption({ label: 'Claude Code (works in the environment)' })
+  await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Claude Code' })
 
   // Without an environment: refused under Agent, in words that name the form's field.
   await page.getByRole('button', { name: 'Create job' }).click()

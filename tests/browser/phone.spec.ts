@@ -4,6 +4,7 @@
  */
 import { expect, test, type Page } from '@playwright/test'
 import { createJobOverApi, runToEnd, signUp, uniqueEmail } from './helpers.ts'
+import { fieldsCut } from './look.ts'
 
 test.describe.configure({ timeout: 120_000 })
 test.use({ viewport: { width: 390, height: 844 } })
@@ -121,4 +122,17 @@ test('the agent button sits in the header and covers nothing', async ({ page }) 
   const overlaps =
     a && c && a.x < c.x + c.width && c.x < a.x + a.width && a.y < c.y + c.height && c.y < a.y + a.height
   expect(overlaps).toBeFalsy()
+})
+
+// The Agent select read "Claude Code (works in the environment)" and cut it to 274 of 309 px on a
+// phone; the options are the agents' names now, and the field's hint says where they work.
+test('the job form’s fields hold their options whole on a phone', async ({ page }) => {
+  await signUp(page, 'Pia Phone', uniqueEmail('pia'))
+  await page.goto('/jobs/new')
+  await page.locator('summary', { hasText: 'Advanced' }).click()
+  await expect(page.getByLabel('Agent', { exact: true })).toBeVisible()
+  await expect(
+    page.getByText('a coding agent (Claude Code, OpenCode) works in the job’s environment'),
+  ).toBeVisible()
+  expect(await fieldsCut(page.locator('main form'))).toEqual([])
 })

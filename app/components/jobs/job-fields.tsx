@@ -109,9 +109,8 @@ export function RunAsField({ draft, set, errorFor }: { draft: JobDraft; set: Set
 /** One registry field with a generic widget (select, number, list or text), as the loader describes it. */
 function GenericField({ field, draft, set, errorFor }: FieldProps & { field: JobFormField }) {
   if (field.widget === 'custom') return null
-  const hint = field.widget === 'select' ? undefined : field.hint
   return (
-    <Field label={field.label} error={errorFor(field.key)} hint={hint}>
+    <Field label={field.label} error={errorFor(field.key)} hint={field.hint}>
       {({ id, describedBy, invalid }) => {
         const common = {
           id,
