@@ -10,6 +10,7 @@ import { HttpError } from '../lib/errors.ts'
 import { RunFailure, type ExecutorMessage, type RunContext, type RunResult } from '../runs/executor.ts'
 import type { RunJob } from '../runs/run-job.ts'
 import type { RunRow } from '../runs/schema.ts'
+import { recordRunUsageSoFar } from '../runs/store.ts'
 import { adapterFor, environmentSkills, harnessMcp, modelGrant } from './harness-grant.ts'
 import { loadRunSkills } from './job-skills.ts'
 import type { ResolvedModel } from './model.ts'
@@ -29,6 +30,7 @@ export async function runJobInHarness(ctx: {
     throw err
   })
   const { adapter, opened, skills, mcp } = prepared
+  const model = `${adapter.id} (${resolved.choice.provider}:${resolved.choice.modelId})`
   const outcome = await runHarness({
     adapter,
     caller,
@@ -36,11 +38,15 @@ export async function runJobInHarness(ctx: {
     prompt: job.instructions,
     mode: 'run',
     origin: { runId: run.id },
-    grant: modelGrant(resolved, {
-      orgId: job.orgId,
-      cap: runCap(resolved.keySource, job.maxCostUsd),
-      record: { kind: 'run', id: run.id },
-    }),
+    grant: {
+      ...modelGrant(resolved, {
+        orgId: job.orgId,
+        cap: runCap(resolved.keySource, job.maxCostUsd),
+        record: { kind: 'run', id: run.id },
+      }),
+      // Each call's spending on the run's page as it ends; a failed write loses only that look.
+      onSpent: (soFar) => void recordRunUsageSoFar(run.id, { ...soFar, model }).catch(() => {}),
+    },
     modelId: resolved.choice.modelId,
     skills,
     mcp,
@@ -56,7 +62,7 @@ export async function runJobInHarness(ctx: {
     inputTokens: outcome.usage.inputTokens,
     outputTokens: outcome.usage.outputTokens,
     costUsd: outcome.usage.costUsd ?? undefined,
-    model: `${adapter.id} (${resolved.choice.provider}:${resolved.choice.modelId})`,
+    model,
   }
   if (outcome.failure) throw new RunFailure(outcome.failure, { transcript, usage })
   return { transcript, usage }

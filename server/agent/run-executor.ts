@@ -151,7 +151,7 @@ async function converse({
   progress: RunContext['progress']
 }): Promise<RunResult> {
   let failure: unknown = null
-  const model = `${resolved.choice.provider}:${resolved.choice.modelId}`
+  const { model } = spend
   const result = startAgentLoop({
     model: resolved.model,
     system,

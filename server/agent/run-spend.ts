@@ -6,6 +6,7 @@
  */
 import { inTurn } from '../lib/in-turn.ts'
 import { runBudgetRefusal, type SpendRecord } from '../runs/budget.ts'
+import { recordRunUsageSoFar } from '../runs/store.ts'
 import { roundUsd } from '../runs/usage.ts'
 import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
 import { callReserveUsd, createBudgetStop, createCostCap } from './budget.ts'
@@ -40,6 +41,7 @@ export function createRunSpend(
   const capped = runCap(resolved.keySource, jobCapUsd)
   const cap = createCostCap(capped, spentUsd)
   const record: SpendRecord = { kind: run.kind ?? 'run', id: run.id }
+  const model = `${resolved.choice.provider}:${resolved.choice.modelId}`
   // The last step's tokens: the next call carries them, so its worst case counts them as input.
   let last: { inputTokens: number; outputTokens: number } | undefined
   const reserve = () => callReserveUsd(resolved.choice, last)
@@ -69,9 +71,22 @@ export function createRunSpend(
       else harnesses.costUsd += usage.costUsd
     },
     inHarnessTurn: (work) => inTurn(`harnesses:${record.kind}:${record.id}`, work),
+    showHarness(soFar) {
+      // A chat turn's record has no page to show it on while it goes; it is settled at its end.
+      if (record.kind !== 'run') return
+      const so = usage()
+      const costUsd =
+        so.costUsd === null || soFar.costUsd === null ? null : roundUsd(so.costUsd + soFar.costUsd)
+      const inputTokens = so.inputTokens + soFar.inputTokens
+      const outputTokens = so.outputTokens + soFar.outputTokens
+      // A failed write loses only that look: the harness's end is counted with the step's.
+      void recordRunUsageSoFar(record.id, { inputTokens, outputTokens, costUsd, model }).catch(() => {})
+    },
   }
   return {
     shared,
+    /** The model as the run's record names it. */
+    model,
     /** The loop's stop after a step: the cap crossed, or the budget of its key reached. */
     async stopAfterStep(steps: number): Promise<boolean> {
       return cap.crossed() || ((await budget?.reached(steps)) ?? false)

@@ -64,6 +64,11 @@ export type RunSpend = {
    * at once) each read the cap before the others had spent, and each spent it whole (decision 0518).
    */
   inHarnessTurn: <T>(work: () => Promise<T>) => Promise<T>
+  /**
+   * What the harness going on has spent so far, told as each of its calls ends: a run's record
+   * shows it with the run's own spending while the harness runs; `add` counts it when it ends.
+   */
+  showHarness: (soFar: { inputTokens: number; outputTokens: number; costUsd: number | null }) => void
 }
 
 /**

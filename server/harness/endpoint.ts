@@ -56,6 +56,11 @@ export type ModelGrant = {
    * and the output it may ask for, decision 0497): a reason refuses it (a budget reached).
    */
   admit?: (runSpentUsd: number, reserveUsd: number) => Promise<string | null>
+  /**
+   * Told what the harness's calls have spent so far each time one of them ends (its answer read to
+   * its end, or cut off), so the run's record shows it while the harness goes on.
+   */
+  onSpent?: (soFar: TokenUsage & { costUsd: number | null }) => void
 }
 
 export type { TokenUsage }
@@ -318,13 +323,18 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
       return new Response(upstream.body, { status: upstream.status, headers })
     if (headers['content-type'].includes('text/event-stream')) {
       handedOn = true
-      const metered = meteredStream(upstream.body, record, () => live.refusal !== null, release)
+      const ended = () => {
+        release()
+        told(live)
+      }
+      const metered = meteredStream(upstream.body, record, () => live.refusal !== null, ended)
       return new Response(metered, { status: upstream.status, headers })
     }
     const text = await upstream.text()
     try {
       const { usage } = JSON.parse(text) as { usage?: RawUsage }
       record(usageOf(usage), searchesOf(usage))
+      told(live)
     } catch {
       // not JSON: nothing to meter
     }
@@ -333,6 +343,9 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
     if (!handedOn) release()
   }
 }
+
+/** Tells the run what its harness's calls have spent so far, as one of them has ended. */
+const told = (live: Live) => live.grant.onSpent?.(live.session.usage())
 
 /**
  * The run's person left or lost their role: the run ends with `reason` (the first reason to stop

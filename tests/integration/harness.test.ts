@@ -18,7 +18,7 @@ import { queryRows } from '#server/db/sql.ts'
 import { snapshotName } from '#server/environments/bootstrap/snapshot.ts'
 import { claudeCode } from '#server/harness/claude-code.ts'
 import type { AgentApp } from '#tests/support/agent-app.ts'
-import { toolUse, type FakeAnthropic, type FakeRequest } from '#tests/support/fake-anthropic.ts'
+import { heldReply, toolUse, type FakeAnthropic, type FakeRequest } from '#tests/support/fake-anthropic.ts'
 import { addOrgMcpServer, startTestMcpServer, type TestMcpServer } from '#tests/support/mcp-server.ts'
 import type { Team } from '#tests/support/team.ts'
 import { streamChat, toolOutputs } from '#tests/support/chat-stream.ts'
@@ -99,6 +99,35 @@ const envRoot = (name: string) => {
   return found.trim().split('\n')[0]!
 }
 
+/** The member's builtin job `name` (`Task <name>: hand it on.`) in a new local environment `env`. */
+async function builtinJobIn(name: string, env: string, fields: Record<string, unknown> = {}) {
+  const c = team.member.client
+  const definition = '---\nprovider: local\n---\nWork here.\n'
+  expect((await c.put(`${R}/personal/environments/${env}.md`, definition)).status).toBe(201)
+  const made = await c.post('/_agent-native/jobs', {
+    name,
+    schedule: '0 7 * * 1-5',
+    instructions: `Task ${name}: hand it on.`,
+    environment: env,
+    ...fields,
+  })
+  expect(made.status, JSON.stringify(made.body)).toBe(201)
+  return made.body.job.id as string
+}
+
+/** Waits until the member's run `runId` reads as `expected` (its page's JSON, matched). */
+const runReads = (runId: string, expected: Record<string, unknown>) =>
+  vi.waitFor(
+    async () => {
+      const { run } = (await team.member.client.get(`/_agent-native/runs/${runId}`)).body
+      expect(run).toMatchObject(expected)
+    },
+    { timeout: 20_000, interval: 50 },
+  )
+
+/** A model call of 20,000 tokens in and 2,000 out: $0.09 at Sonnet's prices. */
+const BIG_CALL = { input_tokens: 20_000, output_tokens: 2_000 }
+
 describe('run_harness in chat', () => {
   it('shows the approval card for a command the policy asks about, and goes on once approved', async () => {
     const c = team.member.client
@@ -152,16 +181,7 @@ describe('run_harness in a job run', () => {
     // A member's builtin job capped at $0.05 hands its work to Claude Code: before, the harness ran
     // uncapped on the chat's key rule and its spending was nowhere in the run's cost.
     const c = team.member.client
-    const definition = '---\nprovider: local\n---\nWork here.\n'
-    expect((await c.put(`${R}/personal/environments/harness-in-run.md`, definition)).status).toBe(201)
-    const made = await c.post('/_agent-native/jobs', {
-      name: 'delegates',
-      schedule: '0 7 * * 1-5',
-      instructions: 'Task delegates: hand it on.',
-      environment: 'harness-in-run',
-      maxCostUsd: 0.05,
-    })
-    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    const jobId = await builtinJobIn('delegates', 'harness-in-run', { maxCostUsd: 0.05 })
     fake.replyWhen(
       'Task delegates:',
       toolUse('run_harness', {
@@ -178,7 +198,7 @@ describe('run_harness in a job run', () => {
       { ...toolUse('Bash', { command: 'echo inner-once', description: 'once' }), usage: big },
       { text: 'second call: must never be sent' },
     )
-    const started = await c.post(`/_agent-native/jobs/${made.body.job.id}/run`)
+    const started = await c.post(`/_agent-native/jobs/${jobId}/run`)
     expect(started.status).toBe(202)
     const { run } = await settledRun(c, started.body.run.id)
     const inner = fake.requests.filter((r) =>
@@ -193,6 +213,50 @@ describe('run_harness in a job run', () => {
     expect(run.error).toContain('maxCostUsd')
     expect(run.usage.costUsd).toBeGreaterThan(0.09)
     expect(run.usage.inputTokens).toBeGreaterThan(20_000)
+  }, 120_000)
+
+  it("shows the harness's calls on the running run as each ends, with the run's own steps, counted once", async () => {
+    const c = team.member.client
+    const jobId = await builtinJobIn('delegates-live', 'harness-live-in-run')
+    // The run's step (100 in, 50 out) starts the harness, then it says it is done (30 in, 5 out).
+    fake.replyWhen(
+      'Task delegates-live:',
+      {
+        ...toolUse('run_harness', {
+          harness: 'claude-code',
+          environment: 'harness-live-in-run',
+          prompt: 'Inner live: echo once',
+        }),
+        usage: { input_tokens: 100, output_tokens: 50 },
+      },
+      { text: 'The harness did it.', usage: { input_tokens: 30, output_tokens: 5 } },
+    )
+    // The harness's first call (20,000 in, 2,000 out: $0.09) ends; its second is held.
+    const second = heldReply({ text: 'Inner done.', usage: { input_tokens: 10, output_tokens: 5 } })
+    fake.replyWhen(
+      'Inner live:',
+      { ...toolUse('Bash', { command: 'echo inner-live', description: 'once' }), usage: BIG_CALL },
+      second.reply,
+    )
+    const fromCli = () =>
+      fake.requests.filter((r) => {
+        const said = JSON.stringify(r.body.messages ?? [])
+        return said.includes('Inner live:') && !said.includes('Task delegates-live:')
+      })
+    const started = await c.post(`/_agent-native/jobs/${jobId}/run`)
+    expect(started.status).toBe(202)
+    const runId: string = started.body.run.id
+    try {
+      await vi.waitFor(() => expect(fromCli()).toHaveLength(2), { timeout: 60_000 })
+      // Before, the harness's spending reached the run's tokens only with the step that ran it.
+      await runReads(runId, { status: 'running', usage: { inputTokens: 20_000, outputTokens: 2_000 } })
+    } finally {
+      second.release()
+    }
+    // The harness's two calls, the run's two steps: each counted once ($0.090105 + $0.00105 + $0.000165).
+    const { run } = await settledRun(c, runId)
+    expect(run.status, run.error).toBe('success')
+    expect(run.usage).toMatchObject({ inputTokens: 20_140, outputTokens: 2_060, costUsd: 0.09132 })
   }, 120_000)
 })
 
@@ -324,6 +388,34 @@ describe('a job with harness: claude-code', () => {
     expect(run.run.error).toContain('maxCostUsd')
     expect(cliRequests(fake, 'costly').length).toBe(1) // the second call never reached the provider
     expect(run.run.usage.costUsd).toBeGreaterThan(0.01)
+  }, 120_000)
+
+  it("shows each model call's tokens on the running run as the call ends, and counts them once", async () => {
+    // The CLI's first call (20,000 in, 2,000 out: $0.09) ends; its second is held until released.
+    const c = team.member.client
+    const job = await harnessJob(c, 'live-usage', 'harness-live-usage')
+    const second = heldReply({ text: 'Done after the hold.', usage: { input_tokens: 10, output_tokens: 5 } })
+    fake.replyWhen(
+      'Task live-usage:',
+      { ...toolUse('Bash', { command: 'echo live-once', description: 'once' }), usage: BIG_CALL },
+      second.reply,
+    )
+    const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
+    expect(started.status).toBe(202)
+    const runId: string = started.body.run.id
+    try {
+      await vi.waitFor(() => expect(cliRequests(fake, 'live-usage')).toHaveLength(2), { timeout: 60_000 })
+      // Before, a harness's calls reached the run's tokens only when it ended: none while it ran.
+      const model = expect.stringMatching(/^claude-code/)
+      const usage = { inputTokens: 20_000, outputTokens: 2_000, costUsd: 0.09, model }
+      await runReads(runId, { status: 'running', usage })
+    } finally {
+      second.release()
+    }
+    // Counted once: the first call's tokens and the second's, not the first's again.
+    const { run } = await settledRun(c, runId)
+    expect(run.status, run.error).toBe('success')
+    expect(run.usage).toMatchObject({ inputTokens: 20_010, outputTokens: 2_005, costUsd: 0.090105 })
   }, 120_000)
 
   it('cancel leaves no process of the run behind', async () => {

@@ -105,6 +105,16 @@ export const toolUse = (name: string, input: Record<string, unknown>) => ({
   content: [{ type: 'tool_use' as const, name, input }],
 })
 
+/**
+ * A reply held back until `release()`: the provider has the call and has not begun to answer it.
+ * Script `reply`; call `release` (in a `finally`) once the test has looked.
+ */
+export function heldReply(answer: FakeReply): { reply: () => Promise<FakeReply>; release: () => void } {
+  let release = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  return { reply: () => held.then(() => answer), release: () => release() }
+}
+
 /** A reply that writes a note (a thinking block, as Sonnet 5.5 does) before its other blocks. */
 export const withNote = (note: string, reply: { content: FakeBlock[] }) => ({
   ...reply,

@@ -140,12 +140,15 @@ async function startHarness(
       threadId: ctx.threadId,
       stopKey: stopKeyFor({ runId: ctx.runId, threadId: ctx.threadId, turnId: ctx.turnId }),
     },
-    grant: modelGrant(resolved, {
-      orgId: ctx.caller.orgId,
-      cap,
-      record: ctx.runSpend?.record,
-      spentBeforeUsd: ctx.runSpend?.spentUsd(),
-    }),
+    grant: {
+      ...modelGrant(resolved, {
+        orgId: ctx.caller.orgId,
+        cap,
+        record: ctx.runSpend?.record,
+        spentBeforeUsd: ctx.runSpend?.spentUsd(),
+      }),
+      onSpent: ctx.runSpend?.showHarness,
+    },
     modelId: resolved.choice.modelId,
     skills,
     mcp,
