@@ -313,7 +313,16 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
     )
     if (over) return refuse(live, over)
     // What was checked is what is sent: a body with a key twice is sent as it was read.
-    const upstream = await forward(live, url, request, JSON.stringify(fields))
+    const body = JSON.stringify(fields)
+    const upstream = await forward(live, url, request, body).catch((err: unknown) => {
+      // Cut off by the run's stop before its answer began: the provider has the call and bills its
+      // input, so it counts as its body at four characters a token, as an agent's call does (0533).
+      if (live.abort.signal.aborted) {
+        recordCall(live, model, { inputTokens: Math.ceil(body.length / CHARS_PER_TOKEN), outputTokens: 0 }, 0)
+        told(live)
+      }
+      throw err
+    })
     const headers = { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }
     // One record per call, counted as soon as its usage is known and updated as the stream goes.
     let entry: CallRecord | undefined

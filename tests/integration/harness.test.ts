@@ -418,6 +418,37 @@ describe('a job with harness: claude-code', () => {
     expect(run.usage).toMatchObject({ inputTokens: 20_010, outputTokens: 2_005, costUsd: 0.090105 })
   }, 120_000)
 
+  it('counts a call cut off by a cancel before its answer began: its body at four characters a token', async () => {
+    // The CLI's first call (20,000 in, 2,000 out: $0.09) ends; its second is held, unanswered, and
+    // the run is cancelled. The provider has that call and bills its input (decision 0533).
+    const c = team.member.client
+    const job = await harnessJob(c, 'cut-off', 'harness-cut-off')
+    const never = heldReply({ text: 'never sent' })
+    fake.replyWhen(
+      'Task cut-off:',
+      { ...toolUse('Bash', { command: 'echo cut-once', description: 'once' }), usage: BIG_CALL },
+      never.reply,
+    )
+    const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
+    expect(started.status).toBe(202)
+    const runId: string = started.body.run.id
+    try {
+      await vi.waitFor(() => expect(cliRequests(fake, 'cut-off')).toHaveLength(2), { timeout: 60_000 })
+      await runReads(runId, { status: 'running', usage: { inputTokens: 20_000 } })
+      expect((await c.post(`/_agent-native/runs/${runId}/cancel`)).status).toBe(200)
+      // Before, the run kept the first call alone: 20,000 in, $0.09.
+      const held = Math.ceil(cliRequests(fake, 'cut-off')[1]!.bodyChars / 4)
+      await runReads(runId, {
+        status: 'cancelled',
+        usage: { inputTokens: 20_000 + held, outputTokens: 2_000 },
+      })
+      const { run } = (await c.get(`/_agent-native/runs/${runId}`)).body
+      expect(run.usage.costUsd).toBeGreaterThan(0.09)
+    } finally {
+      never.release()
+    }
+  }, 120_000)
+
   it('cancel leaves no process of the run behind', async () => {
     const c = team.member.client
     const job = await harnessJob(c, 'sleeper', 'harness-cancel')
