@@ -31,9 +31,12 @@ test('Notifications fits 390 px with the longest job name and a long error', asy
   const run = await runToEnd(page, baseURL!, job.id)
   expect(run.status).toBe('error')
 
-  await page.goto('/notifications')
+  // The alert is raised after the run's end is written, so the page is read again until it shows.
   const title = page.getByText(`${name} failed`, { exact: true })
-  await expect(title).toBeVisible()
+  await expect(async () => {
+    await page.goto('/notifications')
+    await expect(title).toBeVisible({ timeout: 2_000 })
+  }).toPass({ timeout: 30_000 })
   await expectWhole(title)
   await expectWhole(page.getByText(/^The last run /))
   expect(
