@@ -34,6 +34,11 @@ async function oneFailureAlert(page: Page, origin: string): Promise<string> {
     alertAfterFailures: 1,
   })
   expect((await runToEnd(page, origin, job.id)).status).toBe('error')
+  // The alert is raised after the run's end is written: wait until the page has it.
+  await expect(async () => {
+    await page.goto('/notifications')
+    await expect(page.getByText(`${name} failed`, { exact: true })).toBeVisible({ timeout: 2_000 })
+  }).toPass({ timeout: 30_000 })
   return name
 }
 
