@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { NavLink } from 'react-router'
 import { OrgSwitcher, UserMenu } from '#app/components/org-switcher.tsx'
 import { cn } from '#app/lib/cn.ts'
+import { useHydrated } from '#app/lib/hydrated.ts'
 
 type Org = { id: string; name: string; role: string }
 export type NavProps = { user: { name: string; email: string }; org: Org; orgs: Org[] }
@@ -80,9 +81,11 @@ export function Sidebar(props: NavProps) {
 /** Below 768 px: a "Menu" button in the header opens the same content as a sheet from the left. */
 export function PhoneMenu(props: NavProps) {
   const [open, setOpen] = useState(false)
+  const hydrated = useHydrated()
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger
+        disabled={!hydrated}
         aria-label="Menu"
         className="-ml-1.5 rounded-md p-1.5 text-stone-700 hover:bg-stone-100 md:hidden dark:text-stone-300 dark:hover:bg-stone-800"
       >

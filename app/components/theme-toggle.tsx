@@ -27,6 +27,7 @@ export function ThemeToggle() {
           type="button"
           role="radio"
           aria-checked={theme === value}
+          disabled={!hydrated}
           onClick={() => {
             saveTheme(value)
             setTheme(value)

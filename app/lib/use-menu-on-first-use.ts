@@ -1,4 +1,5 @@
 import { useState, type KeyboardEvent, type PointerEvent } from 'react'
+import { useHydrated } from '#app/lib/hydrated.ts'
 
 /**
  * A radix menu that mounts on first use. Until the first primary pointer-down, or Enter, Space or
@@ -17,8 +18,11 @@ export function useMenuOnFirstUse(
   mountNow = false,
 ) {
   const [used, setUsed] = useState(mountNow)
+  // Until the page has hydrated a press would do nothing (decision 0537).
+  const hydrated = useHydrated()
   const standIn = {
     type: 'button' as const,
+    disabled: !hydrated,
     'aria-haspopup': 'menu' as const,
     'aria-expanded': false,
     onPointerDown: (event: PointerEvent) => {

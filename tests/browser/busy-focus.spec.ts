@@ -21,6 +21,8 @@ test('Run now pressed with Enter keeps the focus, and takes no second press whil
 
   await page.goto(`/jobs/${job.id}`)
   const runNow = page.getByRole('button', { name: 'Run now', exact: true })
+  // Enabled once the page has hydrated (decision 0537): before that it takes no focus, and Enter does nothing.
+  await expect(runNow).toBeEnabled()
   await runNow.focus()
   const release = await holdPosts(page, /\/_agent-native\/jobs\/[^/]+\/run$/)
   await page.keyboard.press('Enter')

@@ -22,6 +22,7 @@ test('the jobs list shows the latest runs as dots and has a keyboard row menu', 
 
   // Pause and resume from the menu, with the keyboard.
   const menu = row.getByRole('button', { name: 'Actions for dots' })
+  await expect(menu).toBeEnabled() // once the page has hydrated (decision 0537)
   await menu.focus()
   await page.keyboard.press('Enter')
   await page.getByRole('menuitem', { name: 'Pause' }).focus()

@@ -60,6 +60,7 @@ for (const theme of ['light', 'dark'] as const) {
 
     // Retry works from the keyboard: still offline, it says it tried.
     const retry = card.getByRole('button', { name: 'Retry' })
+    await expect(retry).toBeEnabled() // once the page has hydrated (decision 0537)
     await retry.focus()
     await expect(retry).toBeFocused()
     await page.keyboard.press('Enter')

@@ -26,6 +26,7 @@ test('a page whose data fails shows the error inside the app, and Retry loads it
 
   await page.unroute(failing)
   const retry = card.getByRole('button', { name: 'Retry' })
+  await expect(retry).toBeEnabled() // once the page has hydrated (decision 0537)
   await retry.focus()
   await page.keyboard.press('Enter')
   await expect(page.getByRole('heading', { name: 'Skills', level: 1 })).toBeVisible()

@@ -14,7 +14,9 @@ test('the usage chart is one tab stop: arrows move between days, and the focused
   const readout = chart.locator('[aria-live]')
 
   // From the metric switch, one Tab enters the chart at today (the last day)…
-  await chart.getByRole('button', { name: 'Tokens' }).focus()
+  const tokens = chart.getByRole('button', { name: 'Tokens' })
+  await expect(tokens).toBeEnabled() // once the page has hydrated (decision 0537)
+  await tokens.focus()
   await page.keyboard.press('Tab')
   await expect(bars.last()).toBeFocused()
   const todayName = (await bars.last().getAttribute('aria-label'))!.split(':')[0]!

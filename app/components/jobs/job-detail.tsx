@@ -119,7 +119,6 @@ export function JobDetail({ job, audit, runs, me, form, transferTargets = [], tr
           <div className="flex items-center gap-2">
             <Button
               variant="secondary"
-              disabled={!hydrated}
               busy={toggle.state !== 'idle'}
               onClick={() =>
                 void toggle.submit(

@@ -1,5 +1,6 @@
 import { forwardRef } from 'react'
 import { cn } from '#app/lib/cn.ts'
+import { useHydrated } from '#app/lib/hydrated.ts'
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'danger'
 type Size = 'sm' | 'md'
@@ -53,11 +54,15 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
   },
   ref,
 ) {
+  // A plain button acts only through its script: until the page has hydrated a press would do
+  // nothing, so it is disabled and says so (decision 0537). A submit button works without script
+  // (the form posts), so it is left alone.
+  const hydrated = useHydrated()
   return (
     <button
       ref={ref}
       type={type}
-      disabled={disabled}
+      disabled={disabled || (type === 'button' && !hydrated)}
       aria-disabled={busy || unavailable || undefined}
       aria-busy={busy || undefined}
       onClick={(event) => {

@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react'
 import { formatChatCost } from '#app/components/usage/cost.ts'
 import { cn } from '#app/lib/cn.ts'
+import { useHydrated } from '#app/lib/hydrated.ts'
 
 /**
  * One day's figures: runs' or chat turns' (`count`). A cost is null, and turns `unpricedTurns`,
@@ -94,6 +95,8 @@ export function UsageChart({
     svg.current?.querySelectorAll<SVGGElement>('[role="listitem"]')[target]?.focus()
   }
   const titleId = useId()
+  // Until the page has hydrated a press would do nothing (decision 0537).
+  const hydrated = useHydrated()
   const { value, format } = METRICS[metric]
   const label = subject ? `${subject} ${METRICS[metric].label.toLowerCase()}` : METRICS[metric].label
   const values = days.map(value)
@@ -118,6 +121,7 @@ export function UsageChart({
               key={m}
               type="button"
               aria-pressed={metric === m}
+              disabled={!hydrated}
               onClick={() => setMetric(m)}
               className={cn(
                 'px-3 py-1 text-sm first:rounded-l-md last:rounded-r-md',
