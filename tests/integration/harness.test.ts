@@ -18,7 +18,13 @@ import { queryRows } from '#server/db/sql.ts'
 import { snapshotName } from '#server/environments/bootstrap/snapshot.ts'
 import { claudeCode } from '#server/harness/claude-code.ts'
 import type { AgentApp } from '#tests/support/agent-app.ts'
-import { heldReply, toolUse, type FakeAnthropic, type FakeRequest } from '#tests/support/fake-anthropic.ts'
+import {
+  heldReply,
+  toolUse,
+  type FakeAnthropic,
+  type FakeReply,
+  type FakeRequest,
+} from '#tests/support/fake-anthropic.ts'
 import { addOrgMcpServer, startTestMcpServer, type TestMcpServer } from '#tests/support/mcp-server.ts'
 import type { Team } from '#tests/support/team.ts'
 import { streamChat, toolOutputs } from '#tests/support/chat-stream.ts'
@@ -127,6 +133,37 @@ const runReads = (runId: string, expected: Record<string, unknown>) =>
 
 /** A model call of 20,000 tokens in and 2,000 out: $0.09 at Sonnet's prices. */
 const BIG_CALL = { input_tokens: 20_000, output_tokens: 2_000 }
+
+/**
+ * Runs the member's harness job `name` (in environment `env`) until the CLI's second model call is
+ * held unanswered, its first (BIG_CALL: $0.09) having run `echo <name>-once`; calls `whileHeld`
+ * with the run's id, then lets the second call be answered with `answer`. Returns the run's id.
+ */
+async function heldSecondCall(
+  name: string,
+  env: string,
+  answer: FakeReply,
+  whileHeld: (runId: string) => Promise<void>,
+): Promise<string> {
+  const c = team.member.client
+  const job = await harnessJob(c, name, env)
+  const second = heldReply(answer)
+  fake.replyWhen(
+    `Task ${name}:`,
+    { ...toolUse('Bash', { command: `echo ${name}-once`, description: 'once' }), usage: BIG_CALL },
+    second.reply,
+  )
+  const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
+  expect(started.status).toBe(202)
+  const runId: string = started.body.run.id
+  try {
+    await vi.waitFor(() => expect(cliRequests(fake, name)).toHaveLength(2), { timeout: 60_000 })
+    await whileHeld(runId)
+  } finally {
+    second.release()
+  }
+  return runId
+}
 
 describe('run_harness in chat', () => {
   it('shows the approval card for a command the policy asks about, and goes on once approved', async () => {
@@ -391,49 +428,28 @@ describe('a job with harness: claude-code', () => {
   }, 120_000)
 
   it("shows each model call's tokens on the running run as the call ends, and counts them once", async () => {
-    // The CLI's first call (20,000 in, 2,000 out: $0.09) ends; its second is held until released.
-    const c = team.member.client
-    const job = await harnessJob(c, 'live-usage', 'harness-live-usage')
-    const second = heldReply({ text: 'Done after the hold.', usage: { input_tokens: 10, output_tokens: 5 } })
-    fake.replyWhen(
-      'Task live-usage:',
-      { ...toolUse('Bash', { command: 'echo live-once', description: 'once' }), usage: BIG_CALL },
-      second.reply,
+    const runId = await heldSecondCall(
+      'live-usage',
+      'harness-live-usage',
+      { text: 'Done after the hold.', usage: { input_tokens: 10, output_tokens: 5 } },
+      async (running) => {
+        // Before, a harness's calls reached the run's tokens only when it ended: none while it ran.
+        const model = expect.stringMatching(/^claude-code/)
+        const usage = { inputTokens: 20_000, outputTokens: 2_000, costUsd: 0.09, model }
+        await runReads(running, { status: 'running', usage })
+      },
     )
-    const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
-    expect(started.status).toBe(202)
-    const runId: string = started.body.run.id
-    try {
-      await vi.waitFor(() => expect(cliRequests(fake, 'live-usage')).toHaveLength(2), { timeout: 60_000 })
-      // Before, a harness's calls reached the run's tokens only when it ended: none while it ran.
-      const model = expect.stringMatching(/^claude-code/)
-      const usage = { inputTokens: 20_000, outputTokens: 2_000, costUsd: 0.09, model }
-      await runReads(runId, { status: 'running', usage })
-    } finally {
-      second.release()
-    }
     // Counted once: the first call's tokens and the second's, not the first's again.
-    const { run } = await settledRun(c, runId)
+    const { run } = await settledRun(team.member.client, runId)
     expect(run.status, run.error).toBe('success')
     expect(run.usage).toMatchObject({ inputTokens: 20_010, outputTokens: 2_005, costUsd: 0.090105 })
   }, 120_000)
 
   it('counts a call cut off by a cancel before its answer began: its body at four characters a token', async () => {
-    // The CLI's first call (20,000 in, 2,000 out: $0.09) ends; its second is held, unanswered, and
-    // the run is cancelled. The provider has that call and bills its input (decision 0533).
+    // The run is cancelled while its second call is held, unanswered: the provider has that call and
+    // bills its input (decision 0533).
     const c = team.member.client
-    const job = await harnessJob(c, 'cut-off', 'harness-cut-off')
-    const never = heldReply({ text: 'never sent' })
-    fake.replyWhen(
-      'Task cut-off:',
-      { ...toolUse('Bash', { command: 'echo cut-once', description: 'once' }), usage: BIG_CALL },
-      never.reply,
-    )
-    const started = await c.post(`/_agent-native/jobs/${job.id}/run`)
-    expect(started.status).toBe(202)
-    const runId: string = started.body.run.id
-    try {
-      await vi.waitFor(() => expect(cliRequests(fake, 'cut-off')).toHaveLength(2), { timeout: 60_000 })
+    await heldSecondCall('cut-off', 'harness-cut-off', { text: 'never sent' }, async (runId) => {
       await runReads(runId, { status: 'running', usage: { inputTokens: 20_000 } })
       expect((await c.post(`/_agent-native/runs/${runId}/cancel`)).status).toBe(200)
       // Before, the run kept the first call alone: 20,000 in, $0.09.
@@ -444,9 +460,7 @@ describe('a job with harness: claude-code', () => {
       })
       const { run } = (await c.get(`/_agent-native/runs/${runId}`)).body
       expect(run.usage.costUsd).toBeGreaterThan(0.09)
-    } finally {
-      never.release()
-    }
+    })
   }, 120_000)
 
   it('cancel leaves no process of the run behind', async () => {
