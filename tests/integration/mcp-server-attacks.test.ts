@@ -56,6 +56,35 @@ async function callTool(token: string, name: string, args: Record<string, unknow
   return { isError: result.isError === true, body: JSON.parse(result.content[0].text) }
 }
 
+/**
+ * What a refused JSON-RPC message is answered: HTTP `status` (200 unless said), the message's `id`
+ * (checked when given), and an error of `code` whose message names each of `naming`.
+ */
+type RpcRefusal = { status?: number; id?: number | null; code: number; naming?: string[] }
+
+/** Expects `answer` to be the JSON-RPC error `expected`, with no result; the error, for a case's own checks. */
+function expectRpcError(answer: { status: number; text: string }, expected: RpcRefusal) {
+  const { status = 200, code, naming = [] } = expected
+  expect(answer.status, answer.text).toBe(status)
+  const { id, error, result } = JSON.parse(answer.text)
+  expect(result, answer.text).toBeUndefined()
+  if (expected.id !== undefined) expect(id, answer.text).toBe(expected.id)
+  expect(error, answer.text).toMatchObject({ code })
+  for (const words of naming) expect(error.message).toContain(words)
+  return error as { code: number; message: string }
+}
+
+/**
+ * Posts `body` with `token`, expects the JSON-RPC error `expected`, and then that no table a job
+ * write touches changed; the error, for a case's own checks.
+ */
+async function expectRefusedUnchanged(token: string, body: string, expected: RpcRefusal) {
+  const before = await snapshotTables()
+  const error = expectRpcError(await mcp(token, body), expected)
+  expect(await snapshotTables(), 'the tables after the refused message').toEqual(before)
+  return error
+}
+
 const listJobs = (token: string) =>
   mcp(
     token,
@@ -102,16 +131,13 @@ describe('bad messages', () => {
     const answer = await mcp(token, body)
     // Unfixed: 202 for the first; for the others the SDK overflowed its stack writing the stray
     // answer into an error message, and told the client "RangeError: Maximum call stack size exceeded".
-    expect(answer.status, answer.text).toBe(400)
-    expect(JSON.parse(answer.text)).toMatchObject({ id: null, error: { code: -32600 } })
+    expectRpcError(answer, { status: 400, id: null, code: -32600 })
     expect(answer.text).not.toMatch(/RangeError|stack/)
   })
 
   it.each(['{not json', ''])('the body %j is a 400 parse error', async (body) => {
     const token = await makeToken(team.member, ['jobs:read'])
-    const answer = await mcp(token, body)
-    expect(answer.status).toBe(400)
-    expect(JSON.parse(answer.text).error.code).toBe(-32700)
+    expectRpcError(await mcp(token, body), { status: 400, code: -32700 })
   })
 })
 
@@ -394,10 +420,7 @@ describe('a request whose params have the wrong shape (review 0470)', () => {
         token,
         JSON.stringify({ jsonrpc: '2.0', id: 7, method, ...(params ? { params } : {}) }),
       )
-      expect(answer.status).toBe(200)
-      const { id, error } = JSON.parse(answer.text)
-      expect(id).toBe(7)
-      expect(error).toMatchObject({ code: -32602, message: expect.stringContaining(field) })
+      expectRpcError(answer, { id: 7, code: -32602, naming: [field] })
     },
   )
 })
@@ -451,16 +474,12 @@ describe('a key given twice in a message (decision 0475)', () => {
   })
 
   it('create_job with scope personal, then shared, is invalid params naming it, and makes no job', async () => {
-    const before = await snapshotTables()
     // Unfixed, JSON.parse kept the last value: a shared job, every member's to see.
-    const answer = await mcp(token, createJobText('"scope":"personal","scope":"shared"'))
-    expect(answer.status, answer.text).toBe(200)
-    const { id, error, result } = JSON.parse(answer.text)
-    expect(result).toBeUndefined()
-    expect(id).toBe(9)
-    expect(error).toMatchObject({ code: -32602 })
-    expect(error.message).toContain('params.arguments.scope: is given more than once')
-    expect(await snapshotTables()).toEqual(before)
+    await expectRefusedUnchanged(token, createJobText('"scope":"personal","scope":"shared"'), {
+      id: 9,
+      code: -32602,
+      naming: ['params.arguments.scope: is given more than once'],
+    })
   })
 
   it('names every repeated key, nested ones by their path', async () => {
@@ -470,22 +489,19 @@ describe('a key given twice in a message (decision 0475)', () => {
         '"extra":{"owner":"ana","owner":"bo"},"retries":1,"retries":5,"\\u0073cope":"shared","scope":"personal"',
       ),
     )
-    const { error } = JSON.parse(answer.text)
-    expect(error.code).toBe(-32602)
-    for (const path of ['params.arguments.extra.owner', 'params.arguments.retries', 'params.arguments.scope'])
-      expect(error.message).toContain(`${path}: is given more than once`)
+    const repeated = ['params.arguments.extra.owner', 'params.arguments.retries', 'params.arguments.scope']
+    expectRpcError(answer, {
+      code: -32602,
+      naming: repeated.map((path) => `${path}: is given more than once`),
+    })
   })
 
   it.each([
     ['id', '{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}'],
     ['method', '{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/list"}'],
   ])('a message with its %s twice is an invalid request (400), answered to no id', async (key, text) => {
-    const answer = await mcp(token, text)
-    expect(answer.status, answer.text).toBe(400)
-    const { id, error } = JSON.parse(answer.text)
-    expect(id).toBeNull()
-    expect(error).toMatchObject({ code: -32600 })
-    expect(error.message).toContain(`${key}: is given more than once`)
+    const naming = [`${key}: is given more than once`]
+    expectRpcError(await mcp(token, text), { status: 400, id: null, code: -32600, naming })
   })
 })
 
@@ -496,20 +512,15 @@ describe('a key named __proto__ in a message (decision 0478)', () => {
   })
 
   it('create_job with __proto__ in extra is invalid params naming it, and makes no job', async () => {
-    const before = await snapshotTables()
     // Unfixed, zod dropped the key unsaid and the job was made without it.
-    const answer = await mcp(
-      token,
+    const body =
       '{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"create_job","arguments":' +
-        '{"name":"proto","schedule":"0 7 * * *","instructions":"Go.","extra":{"__proto__":{"a":1}}}}}',
-    )
-    expect(answer.status, answer.text).toBe(200)
-    const { id, error, result } = JSON.parse(answer.text)
-    expect(result).toBeUndefined()
-    expect(id).toBe(10)
-    expect(error).toMatchObject({ code: -32602 })
-    expect(error.message).toContain('params.arguments.extra.__proto__: is not a key the server takes')
-    expect(await snapshotTables()).toEqual(before)
+      '{"name":"proto","schedule":"0 7 * * *","instructions":"Go.","extra":{"__proto__":{"a":1}}}}}'
+    await expectRefusedUnchanged(token, body, {
+      id: 10,
+      code: -32602,
+      naming: ['params.arguments.extra.__proto__: is not a key the server takes'],
+    })
   })
 })
 
@@ -619,16 +630,13 @@ describe('a request as a task (MCP’s tasks extension), which Clockwork does no
     ],
     ['tools/list', 'tools/list', { task: {} }],
   ])('%s with a task is invalid params naming it, and runs nothing', async (_, method, params) => {
-    const before = await snapshotTables()
-    const answer = await mcp(token, JSON.stringify({ jsonrpc: '2.0', id: 11, method, params }))
-    expect(answer.status, answer.text).toBe(200)
-    const { id, error, result } = JSON.parse(answer.text)
-    expect(result).toBeUndefined()
-    expect(id).toBe(11)
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 11, method, params })
     // Unfixed: internal error (-32603) "Server does not support task creation (required for …)".
-    expect(error).toMatchObject({ code: -32602 })
-    expect(error.message).toContain('params.task:')
+    const error = await expectRefusedUnchanged(token, body, {
+      id: 11,
+      code: -32602,
+      naming: ['params.task:'],
+    })
     expect(error.message).not.toMatch(/Server does not support/)
-    expect(await snapshotTables()).toEqual(before)
   })
 })
