@@ -7,43 +7,18 @@
  * after the database did. Nothing else is kept: a token refused as not valid (made up, revoked, its
  * owner gone) is not a rate limit, and made-up tokens must not fill the memory.
  */
+import { RefusedUntil } from '../lib/refused-until.ts'
 
 /**
  * Tokens remembered at once. Only a real token can be over its limit, so this is reached only by
- * that many live tokens flooding in one minute; past it, the oldest entries make room (their next
- * request is counted in the database again, as before).
+ * that many live tokens flooding in one minute; past it, ended windows make room, then one chosen at
+ * random (its next request is counted in the database again, as before).
  */
 export const MAX_REMEMBERED_TOKENS = 10_000
 
-export class OverLimitTokens {
-  /** Token hash → when its window ends (ms since the epoch, this instance's clock). */
-  readonly #until = new Map<string, number>()
-
-  constructor(readonly max = MAX_REMEMBERED_TOKENS) {}
-
-  /** How many tokens are remembered now (ended windows included until they make room). */
-  get size(): number {
-    return this.#until.size
-  }
-
-  /** Seconds until the token's window ends when it is remembered as over its limit, else null. */
-  waitFor(hash: string, now = Date.now()): number | null {
-    const until = this.#until.get(hash)
-    if (until === undefined) return null
-    if (until > now) return Math.ceil((until - now) / 1000)
-    this.#until.delete(hash)
-    return null
-  }
-
-  /** Remembers a token the database refused, for the `waitMs` left in its window. */
-  remember(hash: string, waitMs: number, now = Date.now()): void {
-    this.#until.delete(hash)
-    if (this.#until.size >= this.max) {
-      for (const [key, until] of this.#until) if (until <= now) this.#until.delete(key)
-    }
-    // Still full: every window is a minute, so the one remembered first ends first.
-    const oldest = this.#until.keys().next()
-    if (this.#until.size >= this.max && !oldest.done) this.#until.delete(oldest.value)
-    this.#until.set(hash, now + waitMs)
+/** A memory of over-limit tokens, keyed by hash, holding {@link MAX_REMEMBERED_TOKENS} unless told. */
+export class OverLimitTokens extends RefusedUntil {
+  constructor(max = MAX_REMEMBERED_TOKENS) {
+    super(max)
   }
 }
