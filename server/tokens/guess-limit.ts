@@ -8,12 +8,14 @@
  *
  * The count is kept in better-auth's `rate_limit` table, where the sign-in limit counts, so every
  * instance counts against the same window; one statement adds a refusal and reads the count. Each
- * instance also remembers the clients it found over the limit, so it refuses them without a query. */
+ * instance also remembers the clients it found over the limit (up to {@link MAX_LIMITED_CLIENTS}), so
+ * it refuses them without a query. */
 import { sql } from 'drizzle-orm'
 import { getDb, type Db } from '../db/client.ts'
 import { rateLimit } from '../db/schema/index.ts'
 import { clientKey } from '../lib/body-budget.ts'
 import { newId } from '../lib/ids.ts'
+import { RefusedUntil } from '../lib/refused-until.ts'
 
 /** Refused tokens a client may present in a window: far more than a typo or a revoked token's retries. */
 export const MAX_REFUSED_TOKENS = 20
@@ -21,8 +23,20 @@ export const MAX_REFUSED_TOKENS = 20
 // than that, which for these rows is a window that has ended.
 const WINDOW_MS = 60_000
 
-/** Clients over the limit, by their key, and when their window ends (ms since the epoch). */
-const limited = new Map<string, number>()
+/**
+ * Clients remembered as over the limit at once. A client is remembered only once 21 of its tokens
+ * were refused in a minute, so filling this takes 10,000 addresses (IPv4, or IPv6 /64s) doing so
+ * within one minute: 210,000 token lookups and counted refusals, 3,500 a second. Full, it holds
+ * about 2.4 MB (240 bytes a client, measured). Past it, a client the memory drops (an ended window
+ * first, else one at random) is as on an instance that had not met it yet (decision 0417): its next
+ * token is looked up and counted, and the count, still over, refuses it and has it remembered
+ * again. Each drop costs one lookup; chosen at random, a client holding more addresses than this
+ * cannot aim its requests at the one dropped (server/lib/refused-until.ts).
+ */
+export const MAX_LIMITED_CLIENTS = 10_000
+
+/** This instance's clients over the limit, by their row key (exported for its test). */
+export const limitedClients = new RefusedUntil(MAX_LIMITED_CLIENTS)
 
 const rowKey = (address: string) => `refused-token:${clientKey(address)}`
 
@@ -31,12 +45,7 @@ const rowKey = (address: string) => `refused-token:${clientKey(address)}`
  * over the limit; else null. No database: this is what answers a limited client.
  */
 export function waitForTokens(address: string, now = Date.now()): number | null {
-  const key = rowKey(address)
-  const until = limited.get(key)
-  if (until === undefined) return null
-  if (until > now) return Math.ceil((until - now) / 1000)
-  limited.delete(key)
-  return null
+  return limitedClients.waitFor(rowKey(address), now)
 }
 
 /**
@@ -64,12 +73,6 @@ export async function countRefusedToken(address: string, db: Db = getDb()): Prom
     })
   if (!row || row.count <= MAX_REFUSED_TOKENS) return null
   const waitMs = Math.max(1000, Number(row.waitMs))
-  forgetEnded()
-  limited.set(key, Date.now() + waitMs)
+  limitedClients.remember(key, waitMs)
   return Math.ceil(waitMs / 1000)
-}
-
-/** Drops the clients whose window has ended, so the map holds only those refused now. */
-function forgetEnded(now = Date.now()) {
-  for (const [key, until] of limited) if (until <= now) limited.delete(key)
 }
