@@ -2,7 +2,7 @@ import { Check, ChevronsUpDown, Building2, Plus } from 'lucide-react'
 import { DropdownMenu } from 'radix-ui'
 import { lazy, Suspense, useRef, useState } from 'react'
 import { toast } from 'sonner'
-import { authClient } from '#app/lib/auth-client.ts'
+import { authClient, refusalMessage } from '#app/lib/auth-client.ts'
 import { useMenuOnFirstUse } from '#app/lib/use-menu-on-first-use.ts'
 
 // Every page has the switcher, few people make an organisation: the dialog's code (its form, field
@@ -31,7 +31,9 @@ export function OrgSwitcher({ current, orgs, mountNow }: { current: Org; orgs: O
     if (org.id === current.id) return
     const result = await authClient.organization.setActive({ organizationId: org.id })
     if (result.error) {
-      toast.error(result.error.message ?? 'Could not switch organisation')
+      // Refused before better-auth runs (one the person has left since the page loaded: decision
+      // 0532), in our error shape.
+      toast.error(refusalMessage(result.error) ?? 'Could not switch organisation')
       return
     }
     // Everything on screen belongs to the old organisation: load afresh.

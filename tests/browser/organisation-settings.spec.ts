@@ -9,7 +9,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { axeFindings } from './axe.ts'
 import { signUp, uniqueEmail } from './helpers.ts'
 import { VIEWPORTS, useTheme } from './look.ts'
-import { ownerAndMember } from './org.ts'
+import { activeOrgId, ownerAndMember } from './org.ts'
 
 // Sign-ups hash passwords on a busy machine.
 test.describe.configure({ timeout: 120_000 })
@@ -124,6 +124,40 @@ test('a member sees the name read-only, whom to ask, and no danger zone', async 
   await expect(member.getByRole('button', { name: 'Delete organisation' })).toHaveCount(0)
   await expect(member.getByText('Danger zone')).toHaveCount(0)
   expect(await axeFindings(member, 'organisation settings, member')).toEqual([])
+  await owner.context().close()
+  await member.context().close()
+})
+
+// A page loaded before the person was removed still lists the organisation: picking it is refused
+// (decision 0532, before better-auth runs, in our error shape), and the toast says why.
+test('switching to an organisation one was removed from since is refused in words that say why, staying put', async ({
+  browser,
+}) => {
+  const { owner, member } = await ownerAndMember(browser)
+  const origin = { origin: new URL(member.url()).origin }
+  const oonasOrg = await activeOrgId(member)
+  const orgs = await (await member.request.get('/_agent-native/auth/organization/list')).json()
+  const milosOrg = (orgs as { id: string }[]).find((o) => o.id !== oonasOrg)!.id
+  const back = await member.request.post('/_agent-native/auth/organization/set-active', {
+    data: { organizationId: milosOrg },
+    headers: origin,
+  })
+  expect(back.ok(), await back.text()).toBe(true)
+  await member.goto('/jobs')
+  await expect(switcher(member)).toHaveAccessibleName(/Organisation: Milo's workspace/)
+
+  const session = await (await member.request.get('/_agent-native/auth/get-session')).json()
+  const removed = await owner.request.post('/_agent-native/auth/organization/remove-member', {
+    data: { memberIdOrEmail: session.user.email, organizationId: oonasOrg },
+    headers: { origin: new URL(owner.url()).origin },
+  })
+  expect(removed.ok(), await removed.text()).toBe(true)
+
+  await switcher(member).click()
+  await member.getByRole('menuitem', { name: /Oona's workspace/ }).click()
+  await expect(member.getByText('You are not a member of that organisation')).toBeVisible()
+  await expect(switcher(member)).toHaveAccessibleName(/Organisation: Milo's workspace/)
+  expect(await activeOrgId(member)).toBe(milosOrg)
   await owner.context().close()
   await member.context().close()
 })
