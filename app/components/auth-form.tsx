@@ -4,7 +4,7 @@ import { Link, useNavigate, useSearchParams, type LinkProps } from 'react-router
 import { Button } from '#app/components/ui/button.tsx'
 import { Card } from '#app/components/ui/card.tsx'
 import { Field, Input } from '#app/components/ui/field.tsx'
-import { authClient } from '#app/lib/auth-client.ts'
+import { authClient, refusalMessage } from '#app/lib/auth-client.ts'
 import { useHydrated } from '#app/lib/hydrated.ts'
 
 type Mode = 'sign-in' | 'sign-up'
@@ -40,7 +40,8 @@ export function AuthForm({ mode }: { mode: Mode }) {
         : await authClient.signIn.email({ email, password })
     if (result.error) {
       setPending(false)
-      setError(result.error.message ?? 'That did not work. Check your details and try again.')
+      // The server's own checks (a closed sign-up, a name it cannot store) answer in our error shape.
+      setError(refusalMessage(result.error) ?? 'That did not work. Check your details and try again.')
       return
     }
     // Still pending: the button keeps saying so until the next page replaces this one.

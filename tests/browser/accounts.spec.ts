@@ -74,3 +74,15 @@ test('keyboard users can reach the main content and the organisation switcher', 
   await expect(page.getByRole('menu')).toBeVisible()
   await page.keyboard.press('Escape')
 })
+
+// The server checks a sign-up's fields before better-auth runs (decision 0532) and answers in our
+// error shape; the form says what it said, not a guess.
+test('a sign-up the server refuses says why on the form', async ({ page }) => {
+  await page.goto('/sign-up')
+  await page.getByLabel('Name').fill('N'.repeat(101))
+  await page.getByLabel('Email').fill(uniqueEmail('nell'))
+  await page.getByLabel('Password').fill('password1234')
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await expect(page.getByRole('alert')).toHaveText('name: must be at most 100 characters')
+  await expect(page).toHaveURL(/\/sign-up$/)
+})
