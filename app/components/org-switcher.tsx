@@ -1,6 +1,7 @@
 import { Check, ChevronsUpDown, Building2, Plus } from 'lucide-react'
 import { DropdownMenu } from 'radix-ui'
 import { lazy, Suspense, useRef, useState } from 'react'
+import { useRevalidator } from 'react-router'
 import { toast } from 'sonner'
 import { authClient, refusalMessage } from '#app/lib/auth-client.ts'
 import { useMenuOnFirstUse } from '#app/lib/use-menu-on-first-use.ts'
@@ -27,6 +28,7 @@ export function OrgSwitcher({ current, orgs, mountNow }: { current: Org; orgs: O
   // Mounted from the first time it is asked for on (so its closing gives the focus back), not before.
   const [asked, setAsked] = useState(false)
   const triggerRef = useRef<HTMLButtonElement>(null)
+  const revalidator = useRevalidator()
   async function switchTo(org: Org) {
     if (org.id === current.id) return
     const result = await authClient.organization.setActive({ organizationId: org.id })
@@ -34,6 +36,8 @@ export function OrgSwitcher({ current, orgs, mountNow }: { current: Org; orgs: O
       // Refused before better-auth runs (one the person has left since the page loaded: decision
       // 0532), in our error shape.
       toast.error(refusalMessage(result.error) ?? 'Could not switch organisation')
+      // The list on screen is older than the refusal: read it again, so the organisation goes.
+      void revalidator.revalidate()
       return
     }
     // Everything on screen belongs to the old organisation: load afresh.

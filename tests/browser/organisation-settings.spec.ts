@@ -129,7 +129,8 @@ test('a member sees the name read-only, whom to ask, and no danger zone', async 
 })
 
 // A page loaded before the person was removed still lists the organisation: picking it is refused
-// (decision 0532, before better-auth runs, in our error shape), and the toast says why.
+// (decision 0532, before better-auth runs, in our error shape), the toast says why, and the list
+// is read again without it.
 test('switching to an organisation one was removed from since is refused in words that say why, staying put', async ({
   browser,
 }) => {
@@ -158,6 +159,13 @@ test('switching to an organisation one was removed from since is refused in word
   await expect(member.getByText('You are not a member of that organisation')).toBeVisible()
   await expect(switcher(member)).toHaveAccessibleName(/Organisation: Milo's workspace/)
   expect(await activeOrgId(member)).toBe(milosOrg)
+  // The list is read again: the organisation is no longer offered.
+  await expect(async () => {
+    await member.keyboard.press('Escape')
+    await switcher(member).click()
+    await expect(member.getByRole('menuitem', { name: /Milo's workspace/ })).toBeVisible()
+    await expect(member.getByRole('menuitem', { name: /Oona's workspace/ })).toHaveCount(0, { timeout: 1000 })
+  }).toPass()
   await owner.context().close()
   await member.context().close()
 })
