@@ -4,13 +4,14 @@
  * usage reaches the run's count when it ends; a run cancelled or a turn stopped in the middle of a
  * call ends no step, yet the provider has read the call and billed its input, and the output it
  * streamed. Those calls are counted as spent from what is known of them: the input the provider
- * reported as its answer began, else the request body's characters at CHARS_PER_TOKEN (as a
- * harness call's worst case is held, decision 0497); the output reported, else that streamed.
+ * reported as its answer began, else the request body's characters at CHARS_PER_TOKEN (as a harness
+ * call's worst case is held, decision 0497, and its endpoint counts a call cut off: stream-usage.ts
+ * `cutOffUsage`); the output reported, else that streamed.
  * Calls go through {@link CallMeter.fetch}, the provider's fetch, and are read as they pass.
  */
 import type { ModelProvider } from '../keys/schema.ts'
 import { lineReader } from '../harness/lines.ts'
-import { CHARS_PER_TOKEN, createStreamUsage, type StreamUsage, type TokenUsage } from '../lib/stream-usage.ts'
+import { createStreamUsage, cutOffUsage, type StreamUsage, type TokenUsage } from '../lib/stream-usage.ts'
 
 /** A call through the meter: its body's size, and its answer's stream once there is one. */
 type MeteredCall = {
@@ -84,12 +85,9 @@ export function createCallMeter(inner: typeof fetch, provider: ModelProvider): C
       const counted: TokenUsage[] = []
       for (const call of calls) {
         if (call.state === 'failed') continue
-        const streamed = call.stream?.usage() ?? { inputTokens: 0, outputTokens: 0 }
-        counted.push(
-          call.stream?.inputReported()
-            ? streamed
-            : { ...streamed, inputTokens: Math.ceil(call.bodyChars / CHARS_PER_TOKEN) },
-        )
+        const { stream } = call
+        if (stream?.inputReported()) counted.push(stream.usage())
+        else counted.push(cutOffUsage(call.bodyChars, stream?.usage().outputTokens))
       }
       return counted
     },

@@ -22,6 +22,7 @@ import { CALL_OUTPUT_RESERVE_TOKENS, overCap, usd, type RunCap } from '../runs/b
 import {
   CHARS_PER_TOKEN,
   createStreamUsage,
+  cutOffUsage,
   searchesOf,
   usageOf,
   type RawUsage,
@@ -318,7 +319,7 @@ async function modelCall(live: Live, url: URL, request: Request): Promise<Respon
       // Cut off by the run's stop before its answer began: the provider has the call and bills its
       // input, so it counts as its body at four characters a token, as an agent's call does (0533).
       if (live.abort.signal.aborted) {
-        recordCall(live, model, { inputTokens: Math.ceil(body.length / CHARS_PER_TOKEN), outputTokens: 0 }, 0)
+        recordCall(live, model, cutOffUsage(body.length), 0)
         told(live)
       }
       throw err

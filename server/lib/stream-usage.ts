@@ -37,6 +37,15 @@ export type RawUsage = {
   server_tool_use?: { web_search_requests?: number }
 }
 
+/**
+ * What a call cut off before the provider reported its input counts as spent (decision 0533): its
+ * request body at CHARS_PER_TOKEN characters a token, since the provider has read it and bills it,
+ * and the output streamed before the cut (none when its answer had not begun).
+ */
+export function cutOffUsage(bodyChars: number, streamedOutputTokens = 0): TokenUsage {
+  return { inputTokens: Math.ceil(bodyChars / CHARS_PER_TOKEN), outputTokens: streamedOutputTokens }
+}
+
 const count = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0)
 
 /** Anthropic's usage as tokens: cache reads and writes are input too. */
