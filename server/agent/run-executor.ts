@@ -159,11 +159,8 @@ async function converse({
     tools,
     maxSteps: RUN_MAX_STEPS,
     signal,
-    onStepFinish: async (step) => {
-      spend.step(step)
-      // For the run's page while it runs; a failed write loses only that look (settle writes the end).
-      await recordRunUsageSoFar(spend.shared.record.id, { ...spend.usage(), model }).catch(() => {})
-    },
+    // Its tokens and cost reach the run's page with the check before the next call (run-spend.ts).
+    onStepFinish: (step) => spend.step(step),
     stopAfterStep: spend.stopAfterStep,
     onError: (err) => (failure ??= err),
   })
@@ -195,6 +192,8 @@ async function converse({
       (err: unknown) =>
         logger.warn({ err, runId: spend.shared.record.id }, 'could not record what a stopped run spent'),
     )
+  // Else its last step, which no check before a next call wrote, is on its page until it is settled.
+  else await spend.writeSoFar()
   const parts = (reply as UIMessage | null)?.parts ?? []
   const said: ExecutorMessage[] = parts.length ? [{ role: 'assistant', parts }] : []
   const outcome: RunResult = { transcript: [...notes, ...said], usage }

@@ -6,7 +6,7 @@
  */
 import { inTurn } from '../lib/in-turn.ts'
 import { runBudgetRefusal, type SpendRecord } from '../runs/budget.ts'
-import { recordRunUsageSoFar } from '../runs/store.ts'
+import { recordRunUsageSoFar, type RunUsageSoFar } from '../runs/store.ts'
 import { roundUsd } from '../runs/usage.ts'
 import { deploymentBudgetRefusal } from '../runs/deployment-budget.ts'
 import { callReserveUsd, createBudgetStop, createCostCap } from './budget.ts'
@@ -45,12 +45,31 @@ export function createRunSpend(
   // The last step's tokens: the next call carries them, so its worst case counts them as input.
   let last: { inputTokens: number; outputTokens: number } | undefined
   const reserve = () => callReserveUsd(resolved.choice, last)
+  // A run's last step is not on its record yet. The budget's check before the next call writes it
+  // with the cost that check reads (admitCall), so a step's spending reaches the record in one
+  // write; with no check after it (no budget, the cap crossed, the last step) `writeSoFar` does.
+  let unwritten = false
+  const soFar = (): RunUsageSoFar => ({ ...usage(), model })
+  /** Asks `refuse`, giving it the run's count when its record lacks the last step's. */
+  const withSoFar = async (refuse: (count: RunUsageSoFar | undefined) => Promise<string | null>) => {
+    const count = unwritten ? soFar() : undefined
+    const refusal = await refuse(count)
+    if (count) unwritten = false
+    return refusal
+  }
   const budget =
     resolved.keySource === 'org'
-      ? createBudgetStop((spent, held) => runBudgetRefusal(run.orgId, run.id, spent, held), spentUsd, reserve)
+      ? createBudgetStop(
+          (spent, held) => withSoFar((count) => runBudgetRefusal(run.orgId, run.id, spent, held, count)),
+          spentUsd,
+          reserve,
+        )
       : resolved.keySource === 'deployment'
         ? createBudgetStop(
-            (spent, held) => deploymentBudgetRefusal(record, spent, undefined, held),
+            (spent, held) =>
+              withSoFar((count) =>
+                deploymentBudgetRefusal({ ...record, soFar: count }, spent, undefined, held),
+              ),
             spentUsd,
             reserve,
           )
@@ -89,16 +108,24 @@ export function createRunSpend(
     model,
     /** The loop's stop after a step: the cap crossed, or the budget of its key reached. */
     async stopAfterStep(steps: number): Promise<boolean> {
-      return cap.crossed() || ((await budget?.reached(steps)) ?? false)
+      const stop = cap.crossed() || ((await budget?.reached(steps)) ?? false)
+      await writeSoFar()
+      return stop
     },
+    writeSoFar,
     /** Why the run was stopped for money, or null. */
     failure: () => cap.failure() ?? budget?.failure() ?? null,
-    /** Counts one finished agent step (its model call is no longer unfinished). */
+    /**
+     * Counts one finished agent step (its model call is no longer unfinished). A run's record has
+     * it after the check before its next call ({@link stopAfterStep}), or {@link writeSoFar}.
+     */
     step(step: StepResult<ConversationTools>) {
       meter.add(step)
       resolved.calls.settle()
       last = { inputTokens: step.usage.inputTokens ?? 0, outputTokens: step.usage.outputTokens ?? 0 }
       cap.record()
+      // A chat turn's record has no page to show it on while it goes; it is settled at its end.
+      unwritten = record.kind === 'run'
     },
     usage,
     /**
@@ -118,6 +145,16 @@ export function createRunSpend(
             : roundUsd(prices.reduce((n: number, usd) => n + usd!, so.costUsd)),
       }
     },
+  }
+
+  /**
+   * Writes the run's count on its record, for its page while it runs, when its last step's is not
+   * there yet. A failed write loses only that look: the run's end writes what it spent.
+   */
+  async function writeSoFar() {
+    if (!unwritten) return
+    unwritten = false
+    await recordRunUsageSoFar(record.id, soFar()).catch(() => {})
   }
 
   /** The run's tokens and cost: its own steps and its harnesses' (null cost when either is unknown). */

@@ -6,6 +6,7 @@ import { sql, type SQL } from 'drizzle-orm'
 import { readOrgSettings } from '../accounts/org-settings.ts'
 import { getDb, type Db } from '../db/client.ts'
 import { lockKey } from '../db/lock.ts'
+import { raisedRunCost, raisedRunTokens, type RunUsageSoFar } from './store.ts'
 import { orgKeySpendThisMonth, roundUsd, sumOrgKeySpendThisMonth } from './usage.ts'
 
 export type OrgBudget = {
@@ -79,15 +80,17 @@ export async function orgBudgetRefusal(
 
 /**
  * Why a run on the organisation's key must not make its next model call, or null when it may
- * (`admitCall`): `spentUsd` is what it has spent so far, `reserveUsd` the worst case of the call.
+ * (`admitCall`): `spentUsd` is what it has spent so far, `reserveUsd` the worst case of the call,
+ * `soFar` the run's count to write with it ({@link SpendRecord}).
  */
 export async function runBudgetRefusal(
   orgId: string,
   runId: string,
   spentUsd: number,
   reserveUsd = 0,
+  soFar?: RunUsageSoFar,
 ): Promise<string | null> {
-  return admitCall({ kind: 'run', id: runId }, spentUsd, reserveUsd, {
+  return admitCall({ kind: 'run', id: runId, soFar }, spentUsd, reserveUsd, {
     lock: `budget:org:${orgId}`,
     keySource: 'org',
     refusal: (tx) => orgBudgetRefusal(orgId, tx),
@@ -103,19 +106,25 @@ export type CallBudget = {
   refusal: (tx: Db) => Promise<string | null>
 }
 
-/** A run or a chat turn whose spending so far is written before a budget's sum is read. */
-export type SpendRecord = { kind: 'run' | 'turn'; id: string }
+/**
+ * A run or a chat turn whose spending so far is written before a budget's sum is read. `soFar`, for
+ * a run's check after one of its agent's steps: the run's tokens, model and cost, which its page
+ * shows, written in the same statement (the step's one write, run-spend.ts).
+ */
+export type SpendRecord = { kind: 'run' | 'turn'; id: string; soFar?: RunUsageSoFar }
 
 /**
  * Admits a running run's (or chat turn's, decision 0496) next model call against `budget`, or
  * answers why not (decision 0480). The checks of one budget take turns under its lock. Each writes
- * the record's spending so far (`spentUsd`, the record only grows) and drops what it held for its
- * last call; reads the budget, which counts every other run's and turn's spending and what each
- * holds for the call it was admitted to make; and, when there is room, holds `reserveUsd` (this
- * call's worst case) on the record, a run's with the key it spends. Those asking at once
- * therefore see each other's calls before those calls are paid for, and together pass the budget
- * by at most the call admitted last. A run's hold ends when the run ends (budgets count it only
- * while the run is `running`), a turn's when it is settled.
+ * the record's spending so far (`spentUsd`, and a run's count with it, `soFar`; the record only
+ * grows) and drops what it held for its last call; reads the budget, which counts every other
+ * run's and turn's spending and what each holds for the call it was admitted to make; and, when
+ * there is room, holds `reserveUsd` (this call's worst case) on the record, a run's with the key it
+ * spends. Those asking at once therefore see each other's calls before those calls are paid for,
+ * and together pass the budget by at most the call admitted last. A run's hold ends when the run
+ * ends (budgets count it only while the run is `running`), a turn's when it is settled. The first
+ * write cannot join the second: read before it, the budget would count the record's last call at
+ * its worst case instead of what it cost, and a run could be stopped by its own hold.
  */
 export async function admitCall(
   record: SpendRecord,
@@ -127,13 +136,7 @@ export async function admitCall(
   const reserve = roundUsd(reserveUsd)
   return getDb().transaction(async (tx) => {
     await lockKey(tx, budget.lock)
-    await tx.execute(
-      record.kind === 'run'
-        ? sql`update job_runs set cost_usd = greatest(coalesce(cost_usd, 0), ${spent}), reserved_usd = 0
-            where id = ${record.id} and status = 'running'`
-        : sql`update chat_turns set cost_usd = greatest(coalesce(cost_usd, 0), ${spent}), reserved_usd = 0
-            where id = ${record.id}`,
-    )
+    await tx.execute(spentWrite(record, spent))
     const refusal = await budget.refusal(tx)
     if (refusal === null) {
       await tx.execute(
@@ -145,6 +148,27 @@ export async function admitCall(
     }
     return refusal
   })
+}
+
+/** The write of a record's spending so far that a check makes before it reads the budget. */
+function spentWrite(record: SpendRecord, spent: number): SQL {
+  if (record.kind === 'turn') {
+    return sql`update chat_turns set cost_usd = greatest(coalesce(cost_usd, 0), ${spent}), reserved_usd = 0
+      where id = ${record.id}`
+  }
+  const { soFar } = record
+  if (!soFar) {
+    return sql`update job_runs set cost_usd = greatest(coalesce(cost_usd, 0), ${spent}), reserved_usd = 0
+      where id = ${record.id} and status = 'running'`
+  }
+  // With the count the run's page shows: that, as recordRunUsageSoFar writes it, whatever the run's
+  // status (a run stopped from outside keeps it); the cost the budget reads and the end of the last
+  // hold, as above, only while it runs.
+  return sql`update job_runs set ${raisedRunTokens(soFar)},
+      cost_usd = case when status = 'running' then greatest(coalesce(cost_usd, 0), ${spent}, ${soFar.costUsd ?? 0})
+        else ${raisedRunCost(soFar.costUsd)} end,
+      reserved_usd = case when status = 'running' then 0 else reserved_usd end
+    where id = ${record.id}`
 }
 
 /** The layout's banner: the budget and the spend while runs on the org key are paused, else null. */

@@ -176,28 +176,43 @@ export async function recordRunKeySource(
   await db.update(jobRuns).set({ keySource }).where(eq(jobRuns.id, runId))
 }
 
+/** A run's tokens, model and cost so far, as its record shows them while it runs. */
+export type RunUsageSoFar = {
+  inputTokens: number
+  outputTokens: number
+  costUsd: number | null
+  model: string
+}
+
 /**
  * A run's tokens, model and cost so far, written as it spends so its page shows them while it runs
  * (after each step of its agent) and a run cancelled or lost keeps them; its settle writes the final
  * ones. A run stopped from outside (cancelled, timed out, its lease lost) is settled without waiting
  * for its executor, whose last count, the model call it was making included (decision 0533), lands
- * here afterwards, whatever the run's status by then. Each figure only grows (the budget checks
- * write the cost too, budget.ts `admitCall`), so a write that lands late never takes back a later
- * one or what the settle wrote; an unknown cost leaves what they wrote.
+ * here afterwards, whatever the run's status by then. Each figure only grows (a budget's check
+ * writes a step's count too, budget.ts `admitCall`), so a write that lands late never takes back a
+ * later one or what the settle wrote; an unknown cost leaves what they wrote.
  */
 export async function recordRunUsageSoFar(
   runId: string,
-  usage: { inputTokens: number; outputTokens: number; costUsd: number | null; model: string },
+  usage: RunUsageSoFar,
   db: Db = getDb(),
 ): Promise<void> {
-  const cost = usage.costUsd === null ? sql`cost_usd` : sql`greatest(coalesce(cost_usd, 0), ${usage.costUsd})`
   await db.execute(
-    sql`update job_runs set input_tokens = greatest(coalesce(input_tokens, 0), ${usage.inputTokens}),
-          output_tokens = greatest(coalesce(output_tokens, 0), ${usage.outputTokens}),
-          model = coalesce(model, ${usage.model}), cost_usd = ${cost}
+    sql`update job_runs set ${raisedRunTokens(usage)}, cost_usd = ${raisedRunCost(usage.costUsd)}
         where id = ${runId}`,
   )
 }
+
+/** The assignments raising a run's tokens to `usage`'s and naming its model when none is named. */
+export const raisedRunTokens = (usage: RunUsageSoFar): SQL =>
+  sql`input_tokens = greatest(coalesce(input_tokens, 0), ${usage.inputTokens}),
+      output_tokens = greatest(coalesce(output_tokens, 0), ${usage.outputTokens}),
+      model = coalesce(model, ${usage.model})`
+
+/** A run's cost raised to `costUsd`; an unknown one leaves it as it is. */
+export const raisedRunCost = (costUsd: number | null): SQL =>
+  costUsd === null ? sql`cost_usd` : sql`greatest(coalesce(cost_usd, 0), ${costUsd})`
 
 /**
  * Runs of an organisation that spent the deployment's key in the last 24 hours (database clock),
