@@ -4,8 +4,6 @@
  * One handle per process, opened by the server entry (or a test) and reached with getDb().
  */
 import { mkdirSync } from 'node:fs'
-import { PGlite } from '@electric-sql/pglite'
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import postgres from 'postgres'
@@ -87,7 +85,12 @@ function openPostgres(url: string, max: number, prepare: boolean): DbHandle {
   }
 }
 
+/** PGlite is imported here, when asked for, so a server on Postgres never loads it. */
 async function openPglite(dir?: string): Promise<DbHandle> {
+  const [{ PGlite }, { drizzle: drizzlePglite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+  ])
   if (dir) mkdirSync(dir, { recursive: true })
   const client = await PGlite.create(dir ? { dataDir: dir } : {})
   const db = drizzlePglite(client, { schema }) as unknown as Db

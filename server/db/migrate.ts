@@ -1,6 +1,5 @@
 import path from 'node:path'
 import { sql } from 'drizzle-orm'
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle } from 'drizzle-orm/postgres-js'
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
@@ -16,6 +15,8 @@ const MIGRATION_LOCK = 7_236_118
 /** Applies pending migrations; safe to call from several instances at once. */
 export async function migrateDatabase(handle: DbHandle): Promise<void> {
   if (handle.kind === 'pglite') {
+    // Imported when used, as client.ts imports PGlite: a server on Postgres never loads it.
+    const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator')
     await migratePglite(handle.db as never, { migrationsFolder })
     return
   }

@@ -21,7 +21,7 @@
 import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { SandboxManager, type SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
+import type { SandboxManager, SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime'
 import { namesInside } from '../../lib/outbound.ts'
 import { openGate } from './proxy-gate.ts'
 import { VIEW_TMP, type ViewPlan } from './sandbox-view.ts'
@@ -61,6 +61,13 @@ const AWAIT_RELAYS = [3128, 1080]
  */
 const RUNTIME_TMPDIR = `${VIEW_TMP}/claude`
 
+type Manager = typeof SandboxManager
+/**
+ * The runtime, imported by the first initialisation rather than with this module: the package and
+ * its dependencies are about 90 files that every server process (each test app's among them) loaded
+ * at start, though only a command or a harness behind its proxy uses them.
+ */
+let manager: Manager | undefined
 let ready: Promise<void> | undefined
 const running = new Map<string, string[]>()
 /** The connections refused to each running command ("host:port"), by command id. */
@@ -71,14 +78,21 @@ const MAX_REFUSALS = 20
 /** Starts the runtime (proxies) once; later calls share the first attempt. @throws why it cannot. */
 export function initSandboxRuntime(): Promise<void> {
   ready ??= (async () => {
-    if (!SandboxManager.isSupportedPlatform())
-      throw new Error('sandbox-runtime does not support this platform')
-    const deps = SandboxManager.checkDependencies()
+    const runtime = (await import('@anthropic-ai/sandbox-runtime')).SandboxManager
+    manager = runtime
+    if (!runtime.isSupportedPlatform()) throw new Error('sandbox-runtime does not support this platform')
+    const deps = runtime.checkDependencies()
     if (deps.errors.length > 0) throw new Error(`sandbox-runtime is missing ${deps.errors.join(', ')}`)
-    await SandboxManager.initialize(structuredClone(BASE))
+    await runtime.initialize(structuredClone(BASE))
     collectRefusals()
   })()
   return ready
+}
+
+/** The runtime once initSandboxRuntime has loaded it; every caller has awaited that first. */
+function sandboxManager(): Manager {
+  if (!manager) throw new Error('sandbox-runtime used before initSandboxRuntime')
+  return manager
 }
 
 export type WrapRequest = {
@@ -111,7 +125,7 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
   await initSandboxRuntime()
   const { allowedHosts, gate, release } = await register(req.id, req.allowedHosts)
   try {
-    const line = await SandboxManager.wrapWithSandbox(
+    const line = await sandboxManager().wrapWithSandbox(
       `${AWAIT_RELAYS}\n${req.command}`,
       '/bin/bash',
       {
@@ -147,7 +161,7 @@ export async function wrapCommand(req: WrapRequest): Promise<Wrapped> {
  */
 async function register(id: string, hosts: string[]) {
   const allowedHosts = proxyHosts(hosts)
-  const socket = SandboxManager.getLinuxHttpSocketPath()
+  const socket = sandboxManager().getLinuxHttpSocketPath()
   if (!socket) throw new Error('sandbox-runtime has no proxy socket')
   refused.set(id, [])
   running.set(id, allowedHosts)
@@ -183,12 +197,12 @@ async function register(id: string, hosts: string[]) {
  */
 function proxyAuthorization(id: string): string {
   const user = `srt.${Buffer.from(id).toString('base64')}`
-  return `Basic ${Buffer.from(`${user}:${SandboxManager.getProxyAuthToken() ?? ''}`).toString('base64')}`
+  return `Basic ${Buffer.from(`${user}:${sandboxManager().getProxyAuthToken() ?? ''}`).toString('base64')}`
 }
 
 /** The runtime's proxy sockets (one file when its front serves HTTP and SOCKS alike, as 0.0.78's does). */
 function runtimeSockets(): string[] {
-  const sockets = [SandboxManager.getLinuxHttpSocketPath(), SandboxManager.getLinuxSocksSocketPath()]
+  const sockets = [sandboxManager().getLinuxHttpSocketPath(), sandboxManager().getLinuxSocksSocketPath()]
   return [...new Set(sockets.filter((s): s is string => Boolean(s)))]
 }
 
@@ -216,7 +230,7 @@ export async function leaseProxy(req: {
 }): Promise<ProxyLease | null> {
   if (proxyHosts(req.allowedHosts).length === 0) return null
   await initSandboxRuntime()
-  await SandboxManager.waitForNetworkInitialization()
+  await sandboxManager().waitForNetworkInitialization()
   const { gate, release } = await register(req.id, req.allowedHosts)
   const url = `http://127.0.0.1:${req.port}`
   const local = 'localhost,127.0.0.1,::1'
@@ -250,7 +264,7 @@ function vendorDir(): string {
 /** The runtime's allowlist: every running command's hosts, each command held to its own by its gate. */
 function applyAllowlist() {
   const allowed = [...new Set([...running.values()].flat())]
-  SandboxManager.updateConfig({
+  sandboxManager().updateConfig({
     ...structuredClone(BASE),
     network: { ...BASE.network, allowedDomains: allowed },
   })
@@ -264,13 +278,15 @@ function applyAllowlist() {
  */
 function collectRefusals() {
   let first = true
-  SandboxManager.getSandboxViolationStore().subscribe((violations) => {
-    // subscribe() calls back at once with what is stored already: nothing of ours.
-    if (first) return void (first = false)
-    const latest = violations.at(-1)
-    const target = latest && refusedTarget(latest.line)
-    if (latest?.command && target) noteRefusal(latest.command, target)
-  })
+  sandboxManager()
+    .getSandboxViolationStore()
+    .subscribe((violations) => {
+      // subscribe() calls back at once with what is stored already: nothing of ours.
+      if (first) return void (first = false)
+      const latest = violations.at(-1)
+      const target = latest && refusedTarget(latest.line)
+      if (latest?.command && target) noteRefusal(latest.command, target)
+    })
 }
 
 /** Adds `target` ("host:port") to the refusals of running command `id`, once, up to the bound. */
