@@ -363,6 +363,18 @@ describe('a hostile machine client', () => {
     expect(await healthWhile(server.baseUrl, closed, HANG_GUARD_MS)).toBeGreaterThan(0)
     expect(await closed).toBe(1008)
   }, 120_000)
+
+  it('sends a batch nested past every bound: refused as a batch from its first byte, before it is scanned', async () => {
+    const made = await mallory.post('/_agent-native/machines/tokens', { name: 'deep-batch' })
+    const ws = await openSocket(made.body.token)
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      ws.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
+    )
+    // Deeper than a message may be: a scan of it would refuse it for its depth first. Refused for
+    // being a batch, it was never scanned (what a 16 MiB batch cost the loop on a busy machine).
+    ws.send(`  [${'['.repeat(1_000)}${']'.repeat(1_000)}]`)
+    expect(await closed).toEqual({ code: 1008, reason: 'a JSON-RPC batch, which the protocol does not use' })
+  }, 60_000)
 })
 
 describe('a hostile machine client’s numbers and errors', () => {
