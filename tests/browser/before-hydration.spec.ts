@@ -24,6 +24,8 @@ test('every page’s script-only buttons are disabled until it hydrates, and ena
   })
   const early = await scriptless.newPage()
   const pressable: string[] = []
+  const lookInactive: string[] = []
+  let waiting = 0
   for (const path of pages) {
     await early.goto(new URL(path, origin).href)
     await expect(early.getByRole('main')).toBeVisible()
@@ -31,9 +33,21 @@ test('every page’s script-only buttons are disabled until it hydrates, and ena
       .locator('button:not([type="submit"]):enabled')
       .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label') ?? b.textContent?.trim()))
     pressable.push(...found.map((name) => `${path}: ${name}`))
+    // Disabled only until the script arrives, a Button already looks as it will once enabled (no
+    // faded colour, no refusing cursor), so nothing fades in as the page hydrates. One with nothing
+    // to do yet (aria-disabled: a Discard with nothing to discard) looks so already.
+    const held = await early
+      .locator('button[data-hydrating]:not([aria-disabled="true"])')
+      .evaluateAll((buttons) =>
+        buttons.map((b) => ({ name: b.textContent?.trim(), cursor: getComputedStyle(b).cursor })),
+      )
+    waiting += held.length
+    lookInactive.push(...held.filter((b) => b.cursor === 'not-allowed').map((b) => `${path}: ${b.name}`))
   }
   await scriptless.close()
   expect(pressable).toEqual([])
+  expect(waiting).toBeGreaterThan(0)
+  expect(lookInactive).toEqual([])
 
   await page.goto(`/jobs/${jobId}`)
   await appReady(page)

@@ -7,12 +7,11 @@ type Size = 'sm' | 'md'
 
 const variants: Record<Variant, string> = {
   primary:
-    'bg-brand-700 text-white shadow-sm hover:bg-brand-800 disabled:bg-brand-700/50 aria-disabled:bg-brand-700/50 dark:bg-brand-500 dark:text-stone-950 dark:hover:bg-brand-400',
+    'bg-brand-700 text-white shadow-sm hover:bg-brand-800 inactive:bg-brand-700/50 dark:bg-brand-500 dark:text-stone-950 dark:hover:bg-brand-400',
   secondary:
     'border border-stone-300 bg-white text-stone-800 shadow-sm hover:bg-stone-50 dark:border-stone-700 dark:bg-stone-900 dark:text-stone-100 dark:hover:bg-stone-800',
   ghost: 'text-stone-700 hover:bg-stone-100 dark:text-stone-300 dark:hover:bg-stone-800',
-  danger:
-    'bg-red-600 text-white shadow-sm hover:bg-red-700 disabled:bg-red-600/50 aria-disabled:bg-red-600/50',
+  danger: 'bg-red-600 text-white shadow-sm hover:bg-red-700 inactive:bg-red-600/50',
 }
 
 const sizes: Record<Size, string> = {
@@ -58,11 +57,14 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
   // nothing, so it is disabled and says so (decision 0537). A submit button works without script
   // (the form posts), so it is left alone.
   const hydrated = useHydrated()
+  // Disabled only until then, it keeps the look it will have: no fade in as the script arrives.
+  const waiting = type === 'button' && !hydrated && !disabled
   return (
     <button
       ref={ref}
       type={type}
-      disabled={disabled || (type === 'button' && !hydrated)}
+      disabled={disabled || waiting}
+      data-hydrating={waiting || undefined}
       aria-disabled={busy || unavailable || undefined}
       aria-busy={busy || undefined}
       onClick={(event) => {
@@ -71,7 +73,7 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
         else onClick?.(event)
       }}
       className={cn(
-        'inline-flex items-center justify-center rounded-md font-medium whitespace-nowrap transition-colors disabled:cursor-not-allowed aria-disabled:cursor-not-allowed',
+        'inline-flex items-center justify-center rounded-md font-medium whitespace-nowrap transition-colors inactive:cursor-not-allowed',
         variants[variant],
         sizes[size],
         className,
